@@ -1,0 +1,15 @@
+import Init from '@echogarden/espeak-ng-emscripten';
+const t0=Date.now();
+const m = await Init();
+console.log('init ms', Date.now()-t0);
+const w = new m.eSpeakNGWorker();
+const vs = w.list_voices();
+console.log(vs.length, JSON.stringify(vs.slice(0,5)));
+console.log(vs.map(v=>v.identifier+':'+v.languages.map(l=>l.name).join('/')).join(' '));
+console.log('sr', w.get_samplerate(), 'rate', w.get_rate(), 'pitch', w.get_pitch(), 'range', w.get_range(), 'vol', w.get_volume());
+console.log(w.set_voice('en-us'));
+let n=0; const evs=[];
+const t1=Date.now();
+w.synthesize('Hello world, this is a test. Second sentence here.', (samples, events)=>{ n+=samples.length; evs.push(...events); return 0; });
+console.log('synth ms', Date.now()-t1, 'samples', n, n/22050);
+console.log(JSON.stringify(evs));

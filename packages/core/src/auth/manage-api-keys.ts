@@ -1,0 +1,65 @@
+import type { Clock } from '../shared/clock.js';
+import type { Hasher, IdGenerator } from '../shared/ids.js';
+import { InvalidApiKeyError } from '../shared/errors.js';
+import { API_KEY_PREFIX, type ApiKeyRecord, type ApiKeyRepository, type Principal } from './api-key.js';
+
+/**
+ * Creating, listing, revoking and checking API keys. Secrets are shown once at creation and stored
+ * only as SHA-256 digests; keys from configuration (SVC_API_KEYS) are accepted by digest too.
+ */
+export class ManageApiKeys {
+  private readonly configuredHashes: Map<string, Principal>;
+
+  constructor(
+    private readonly repo: ApiKeyRepository,
+    private readonly ids: IdGenerator,
+    private readonly hasher: Hasher,
+    private readonly clock: Clock,
+    configuredKeys: readonly string[] = [],
+  ) {
+    this.configuredHashes = new Map(
+      configuredKeys.map((key, i) => {
+        const hash = hasher.sha256(key);
+        return [hash, { apiKeyId: `key_cfg_${hash.slice(0, 16)}`, name: `configured-${i + 1}` }];
+      }),
+    );
+  }
+
+  async create(name: string): Promise<{ record: ApiKeyRecord; secret: string }> {
+    const secret = this.ids.secret(API_KEY_PREFIX);
+    const record: ApiKeyRecord = {
+      id: this.ids.id('key_'),
+      name,
+      secretHash: this.hasher.sha256(secret),
+      prefix: secret.slice(0, API_KEY_PREFIX.length + 6),
+      createdAt: this.clock.now(),
+      revokedAt: null,
+    };
+    await this.repo.insert(record);
+    return { record, secret };
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.repo.list();
+  }
+
+  revoke(id: string): Promise<boolean> {
+    return this.repo.revoke(id, this.clock.now());
+  }
+
+  /** True when neither stored nor configured keys exist (first start: the server mints one). */
+  async isEmpty(): Promise<boolean> {
+    return this.configuredHashes.size === 0 && (await this.repo.count()) === 0;
+  }
+
+  /** The principal for a presented secret, or InvalidApiKeyError. */
+  async authenticate(secret: string | null | undefined): Promise<Principal> {
+    if (!secret) throw new InvalidApiKeyError();
+    const hash = this.hasher.sha256(secret);
+    const configured = this.configuredHashes.get(hash);
+    if (configured) return configured;
+    const record = await this.repo.findBySecretHash(hash);
+    if (!record || record.revokedAt !== null) throw new InvalidApiKeyError('Invalid API key.');
+    return { apiKeyId: record.id, name: record.name };
+  }
+}

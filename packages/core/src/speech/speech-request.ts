@@ -1,0 +1,123 @@
+import { RESPONSE_FORMATS, type ResponseFormat } from '../shared/audio.js';
+import {
+  ConflictingVoiceError,
+  InputEmptyError,
+  InputTooLongError,
+  InvalidParameterError,
+  StreamFormatError,
+} from '../shared/errors.js';
+
+export const SPEECH_MODEL = 'svc-audio-v3-tts';
+export const MAX_INPUT_CHARS = 5000;
+export const DEFAULT_VOICE = 'default';
+export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
+/** Inline reference audio (base64 / data URI) is capped at 10 MB of characters. */
+export const MAX_INLINE_MEDIA_BYTES = 10 * 1024 * 1024;
+
+/** The speech request as received (after the transport checked JSON types and unknown fields). */
+export interface SpeechRequestInput {
+  input: string;
+  model?: string;
+  voice?: string;
+  response_format?: string;
+  stream?: boolean;
+  ref_audio?: string | null;
+  ref_text?: string | null;
+  enable_tn?: boolean;
+  tn_language?: string | null;
+  timestamps?: boolean;
+  speed?: number;
+}
+
+/** A validated speech request with every default applied. */
+export interface SpeechRequest {
+  input: string;
+  model: typeof SPEECH_MODEL;
+  voice: string;
+  /** True when the caller named the voice (an explicit `default` counts). */
+  voiceExplicit: boolean;
+  responseFormat: ResponseFormat;
+  stream: boolean;
+  refAudio: string | null;
+  refText: string | null;
+  enableTn: boolean;
+  tnLanguage: string | null;
+  timestamps: boolean;
+  speed: number;
+}
+
+/** Counts user-perceived characters the way the limit is documented: Unicode code points. */
+export function characterCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Applies the spec's rules to a speech request. Used by the REST adapter and by anyone embedding
+ * the core, so the rules hold whichever door the request came through.
+ */
+export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: boolean } = {}): SpeechRequest {
+  if (typeof raw.input !== 'string') throw new InvalidParameterError("'input' must be a string.", 'input');
+  const length = characterCount(raw.input);
+  if (length === 0 || raw.input.trim() === '') throw new InputEmptyError();
+  if (length > MAX_INPUT_CHARS) throw new InputTooLongError(MAX_INPUT_CHARS, length);
+
+  const model = raw.model ?? SPEECH_MODEL;
+  if (model !== SPEECH_MODEL) {
+    throw new InvalidParameterError(`Unsupported model '${model}'; the only speech model is '${SPEECH_MODEL}'.`, 'model');
+  }
+
+  const format = (raw.response_format ?? 'mp3') as ResponseFormat;
+  if (!RESPONSE_FORMATS.includes(format)) {
+    throw new InvalidParameterError(
+      `Unsupported response_format '${raw.response_format}'; use one of ${RESPONSE_FORMATS.join(', ')}.`,
+      'response_format',
+    );
+  }
+
+  const stream = raw.stream ?? false;
+  if (stream && opts.nested) {
+    throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'input_tts.stream');
+  }
+  if (stream && format !== 'pcm') throw new StreamFormatError();
+
+  const voiceExplicit = raw.voice !== undefined && raw.voice !== null;
+  const hasRef = (raw.ref_audio ?? null) !== null || (raw.ref_text ?? null) !== null;
+  if (voiceExplicit && hasRef) throw new ConflictingVoiceError();
+  if ((raw.ref_text ?? null) !== null && (raw.ref_audio ?? null) === null) {
+    throw new InvalidParameterError("'ref_text' was given without 'ref_audio'.", 'ref_text');
+  }
+  const voice = raw.voice ?? DEFAULT_VOICE;
+  if (voiceExplicit && voice.trim() === '') throw new InvalidParameterError("'voice' must not be empty.", 'voice');
+
+  const speed = raw.speed ?? 1;
+  if (!Number.isFinite(speed) || speed < SPEED_RANGE.min || speed > SPEED_RANGE.max) {
+    throw new InvalidParameterError(`'speed' must be between ${SPEED_RANGE.min} and ${SPEED_RANGE.max}.`, 'speed');
+  }
+  if (stream && speed !== 1) {
+    throw new InvalidParameterError('Speed adjustment is not supported when streaming.', 'speed');
+  }
+  const timestamps = raw.timestamps ?? false;
+  if (stream && timestamps) {
+    throw new InvalidParameterError(
+      "'timestamps' is not available with 'stream'; request the whole response to get word timings.",
+      'timestamps',
+    );
+  }
+
+  return {
+    input: raw.input,
+    model: SPEECH_MODEL,
+    voice,
+    voiceExplicit,
+    responseFormat: format,
+    stream,
+    refAudio: raw.ref_audio ?? null,
+    refText: raw.ref_text ?? null,
+    enableTn: raw.enable_tn ?? true,
+    tnLanguage: raw.tn_language ?? null,
+    timestamps,
+    speed,
+  };
+}

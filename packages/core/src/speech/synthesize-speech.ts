@@ -1,0 +1,190 @@
+import type { Principal } from '../auth/api-key.js';
+import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFormat } from '../shared/audio.js';
+import { NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
+import type { AudioCodec } from './audio-codec.js';
+import { CUSTOM_VOICE_PREFIX, type ClonedVoice, type StreamingVoiceConversion, type VoiceCloner } from './cloned-voice.js';
+import { parseInlineTags, type SpeechSegment } from './inline-tags.js';
+import { combineProsody, NEUTRAL_PROSODY, type Prosody } from './prosody.js';
+import { splitSentences } from './sentence-splitter.js';
+import { renderSoundEffect } from './sound-effects.js';
+import type { SpeechRequest } from './speech-request.js';
+import type { LanguageDetector, PresetVoice, WordTiming } from './speech-synthesizer.js';
+import { nullSpeechObserver, type SpeechObserver } from './speech-observer.js';
+import { normalizeText } from './text-normalizer.js';
+import { DEFAULT_VOICE_NAME, VoiceCatalog } from './voice-catalog.js';
+
+export interface SpeechResult {
+  format: ResponseFormat;
+  contentType: string;
+  sampleRate: number;
+  /** The preset that rendered the speech (the base voice when cloning). */
+  voice: PresetVoice;
+  language: string;
+  /** Encoded audio, produced as it is consumed; stop iterating (or abort) to stop synthesis. */
+  body: AsyncIterable<Uint8Array>;
+  /** Word timings; complete once `body` has been fully consumed. */
+  words: WordTiming[];
+}
+
+/** One unit of work on the way to audio: a sentence to speak, a pause, or a sound effect. */
+type RenderStep =
+  | { kind: 'speak'; text: string; prosody: Prosody }
+  | { kind: 'pause'; ms: number }
+  | { kind: 'sfx'; name: string };
+
+export interface SynthesizeSpeechOptions {
+  /** Sentences above this length are split further so the first audio leaves sooner. */
+  maxSentenceChars?: number;
+  sampleRate?: number;
+}
+
+/**
+ * Text to audio, as the speech endpoint defines it: voice resolution (preset, registered or inline
+ * cloned), language choice, inline tags, text normalization, sentence-by-sentence synthesis with
+ * one sentence of look-ahead, optional voice conversion, then encoding. Everything that can fail
+ * with a client error fails before the first byte; after that, the body is a lazy stream.
+ */
+export class SynthesizeSpeech {
+  private readonly sampleRate: number;
+  private readonly maxSentenceChars: number;
+
+  constructor(
+    private readonly catalog: VoiceCatalog,
+    private readonly codec: AudioCodec,
+    private readonly detector: LanguageDetector,
+    private readonly cloner: VoiceCloner | null = null,
+    private readonly observer: SpeechObserver = nullSpeechObserver,
+    options: SynthesizeSpeechOptions = {},
+  ) {
+    this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
+    this.maxSentenceChars = options.maxSentenceChars ?? 200;
+  }
+
+  async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
+    const cloned = await this.resolveCustomVoice(request, principal, signal);
+    const segments = parseInlineTags(request.input, { ...NEUTRAL_PROSODY, rate: request.speed * (cloned?.rate ?? 1) });
+    const plainText = segments.map((s) => (s.kind === 'text' ? s.text : ' ')).join(' ');
+    const named = cloned ? this.catalog.get(cloned.basePreset) : this.presetByName(request.voice);
+    const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
+    const voice = named ?? this.catalog.defaultFor(language);
+    const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
+
+    const words: WordTiming[] = [];
+    const pcm = this.render(steps, voice, words, request.timestamps, cloned, signal);
+    const body =
+      request.responseFormat === 'pcm'
+        ? mapAsync(pcm, pcmToBytes)
+        : this.codec.encode(request.responseFormat, this.sampleRate, pcm, signal);
+    return {
+      format: request.responseFormat,
+      contentType: CONTENT_TYPES[request.responseFormat],
+      sampleRate: this.sampleRate,
+      voice,
+      language,
+      body,
+      words,
+    };
+  }
+
+  /** The preset a request names, or undefined for `default` (chosen later from the language). */
+  private presetByName(name: string): PresetVoice | undefined {
+    if (name === DEFAULT_VOICE_NAME) return undefined;
+    const preset = this.catalog.get(name);
+    if (!preset) throw new VoiceNotFoundError(name);
+    return preset;
+  }
+
+  private async resolveCustomVoice(
+    request: SpeechRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+  ): Promise<ClonedVoice | null> {
+    const wantsRegistered = request.voice.startsWith(CUSTOM_VOICE_PREFIX);
+    if (!wantsRegistered && request.refAudio === null) return null;
+    if (!this.cloner) {
+      if (wantsRegistered) throw new VoiceNotFoundError(request.voice);
+      throw new NotImplementedYetError('Voice cloning is not enabled on this server.', 'ref_audio');
+    }
+    if (wantsRegistered) {
+      if (!principal) throw new VoiceNotFoundError(request.voice);
+      return this.cloner.registered(principal, request.voice, signal);
+    }
+    return this.cloner.inline(request.refAudio!, request.refText, signal);
+  }
+
+  private plan(segments: SpeechSegment[], enableTn: boolean, language: string): RenderStep[] {
+    const steps: RenderStep[] = [];
+    for (const segment of segments) {
+      if (segment.kind !== 'text') {
+        steps.push(segment);
+        continue;
+      }
+      const text = enableTn ? normalizeText(segment.text, language) : segment.text;
+      for (const sentence of splitSentences(text, this.maxSentenceChars)) {
+        steps.push({ kind: 'speak', text: sentence, prosody: segment.prosody });
+      }
+    }
+    return steps;
+  }
+
+  /**
+   * PCM chunks in order, one per step. The next sentence is already being synthesized while the
+   * current one is consumed, so a stream has no gap between sentences on a multi-core engine.
+   */
+  private async *render(
+    steps: RenderStep[],
+    voice: PresetVoice,
+    words: WordTiming[],
+    wantTimings: boolean,
+    cloned: ClonedVoice | null,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Int16Array> {
+    const engine = this.catalog.engineFor(voice);
+    const conversion: StreamingVoiceConversion | null = cloned ? cloned.startConversion(this.sampleRate) : null;
+    let offsetSamples = 0;
+    const start = (step: RenderStep): Promise<{ samples: Int16Array; words: WordTiming[] }> => {
+      if (step.kind === 'pause') return Promise.resolve({ samples: silence(step.ms, this.sampleRate), words: [] });
+      if (step.kind === 'sfx') {
+        return Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] });
+      }
+      const began = performance.now();
+      return engine
+        .synthesize(
+          { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings },
+          signal,
+        )
+        .then((r) => {
+          this.observer.synthesized({
+            engine: engine.engine,
+            audioSeconds: r.samples.length / this.sampleRate,
+            computeSeconds: (performance.now() - began) / 1000,
+          });
+          return r;
+        });
+    };
+
+    let pending = steps.length > 0 ? start(steps[0]!) : null;
+    for (let i = 0; pending; i++) {
+      const current = pending;
+      // Look-ahead: start the next step now; a rejection is observed when it is awaited.
+      pending = i + 1 < steps.length ? start(steps[i + 1]!) : null;
+      pending?.catch(() => undefined);
+      signal?.throwIfAborted();
+      const result = await current;
+      for (const w of result.words) {
+        words.push({ word: w.word, start: w.start + offsetSamples / this.sampleRate, end: w.end + offsetSamples / this.sampleRate });
+      }
+      offsetSamples += result.samples.length;
+      const out = conversion ? await conversion.process(result.samples) : result.samples;
+      if (out.length > 0) yield out;
+    }
+    if (conversion) {
+      const tail = await conversion.flush();
+      if (tail.length > 0) yield tail;
+    }
+  }
+}
+
+async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {
+  for await (const item of source) yield fn(item);
+}
