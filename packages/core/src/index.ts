@@ -22,3 +22,5 @@ export * from './speech/inline-tags.js';
 export * from './speech/text-normalizer.js';
 export * from './speech/sentence-splitter.js';
 export * from './speech/sound-effects.js';
+export * from './media/index.js';
+export * from './voices/index.js';

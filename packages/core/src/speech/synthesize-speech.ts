@@ -24,6 +24,8 @@ export interface SpeechResult {
   body: AsyncIterable<Uint8Array>;
   /** Word timings; complete once `body` has been fully consumed. */
   words: WordTiming[];
+  /** PCM samples produced so far (the full duration once `body` has been consumed). */
+  stats: { samples: number };
 }
 
 /** One unit of work on the way to audio: a sentence to speak, a pause, or a sound effect. */
@@ -70,7 +72,8 @@ export class SynthesizeSpeech {
     const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
 
     const words: WordTiming[] = [];
-    const pcm = this.render(steps, voice, words, request.timestamps, cloned, signal);
+    const stats = { samples: 0 };
+    const pcm = this.render(steps, voice, words, stats, request.timestamps, cloned, signal);
     const body =
       request.responseFormat === 'pcm'
         ? mapAsync(pcm, pcmToBytes)
@@ -83,6 +86,7 @@ export class SynthesizeSpeech {
       language,
       body,
       words,
+      stats,
     };
   }
 
@@ -135,6 +139,7 @@ export class SynthesizeSpeech {
     steps: RenderStep[],
     voice: PresetVoice,
     words: WordTiming[],
+    stats: { samples: number },
     wantTimings: boolean,
     cloned: ClonedVoice | null,
     signal?: AbortSignal,
@@ -176,10 +181,12 @@ export class SynthesizeSpeech {
       }
       offsetSamples += result.samples.length;
       const out = conversion ? await conversion.process(result.samples) : result.samples;
+      stats.samples += out.length;
       if (out.length > 0) yield out;
     }
     if (conversion) {
       const tail = await conversion.flush();
+      stats.samples += tail.length;
       if (tail.length > 0) yield tail;
     }
   }

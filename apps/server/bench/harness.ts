@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ManageApiKeys } from '@svc/core';
+import { loadConfig } from '../src/config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { SERVER_TOKENS } from '../src/tokens.js';
+
+export interface BenchServer {
+  server: RunningServer;
+  baseUrl: string;
+  wsUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** The real server on a free port, limits raised so the benchmark measures work, not throttling. */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const server = await startServer(
+    loadConfig({
+      SVC_PORT: '0',
+      SVC_DATA_DIR: dataDir,
+      SVC_LOG_LEVEL: 'silent',
+      SVC_RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    }),
+  );
+  const apiKey = (await server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys).create('bench')).secret;
+  return {
+    server,
+    baseUrl: server.url,
+    wsUrl: server.wsUrl,
+    apiKey,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;

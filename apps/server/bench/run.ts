@@ -1,0 +1,41 @@
+import { startBenchServer } from './harness.js';
+import { benchSpeech } from './speech.js';
+
+type Bench = (ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: unknown }) => Promise<Record<string, number | string>>;
+
+/**
+ * `npm run bench [-- speech voices realtime]`: runs each capability's benchmark against the real
+ * server on this machine and prints ratios and percentiles (numbers, not pass/fail).
+ */
+async function main(): Promise<void> {
+  const wanted = new Set(process.argv.slice(2));
+  const suites: Array<[string, () => Promise<Bench>]> = [
+    ['speech', async () => benchSpeech as unknown as Bench],
+    ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
+    ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
+  ];
+  const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000' });
+  try {
+    for (const [name, load] of suites) {
+      if (wanted.size > 0 && !wanted.has(name)) continue;
+      let fn: Bench;
+      try {
+        fn = await load();
+      } catch (err) {
+        process.stdout.write(`\n## ${name}\n(not available: ${(err as Error).message})\n`);
+        continue;
+      }
+      const started = performance.now();
+      const results = await fn({ baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } as never);
+      process.stdout.write(`\n## ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n| measure | value |\n|---|---|\n`);
+      for (const [k, v] of Object.entries(results)) process.stdout.write(`| ${k} | ${v} |\n`);
+    }
+  } finally {
+    await bench.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

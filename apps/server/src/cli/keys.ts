@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { ManageApiKeys } from '@svc/core';
+import { openDatabase, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
+import { loadConfig } from '../config.js';
+import { SystemClock } from '../runtime/system-clock.js';
+import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
+
+const USAGE = `Usage:
+  npm run keys -- create --name NAME     create a key (the secret is printed once)
+  npm run keys -- list                   list keys (id, name, prefix, created, revoked)
+  npm run keys -- revoke --id KEY_ID     revoke a key
+Reads SVC_DATA_DIR / SVC_DATABASE_URL like the server.`;
+
+/** API key administration against the same database the server uses. */
+export async function runKeysCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const command = positionals[0];
+  if (!command || !['create', 'list', 'revoke'].includes(command)) {
+    out(USAGE);
+    return 2;
+  }
+  const config = loadConfig();
+  const dataSource = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const keys = new ManageApiKeys(new TypeOrmApiKeyRepository(dataSource), new CryptoIdGenerator(), new Sha256Hasher(), new SystemClock());
+    if (command === 'create') {
+      if (!values.name) {
+        out('create needs --name NAME');
+        return 2;
+      }
+      const { record, secret } = await keys.create(values.name);
+      out(values.json ? JSON.stringify({ id: record.id, name: record.name, secret }) : `created ${record.id} (${record.name})\n${secret}`);
+      return 0;
+    }
+    if (command === 'list') {
+      const rows = await keys.list();
+      if (values.json) out(JSON.stringify(rows.map(({ secretHash: _h, ...r }) => r)));
+      else for (const r of rows) out(`${r.id}\t${r.name}\t${r.prefix}…\t${new Date(r.createdAt).toISOString()}\t${r.revokedAt ? 'revoked ' + new Date(r.revokedAt).toISOString() : 'active'}`);
+      return 0;
+    }
+    if (!values.id) {
+      out('revoke needs --id KEY_ID');
+      return 2;
+    }
+    const ok = await keys.revoke(values.id);
+    out(ok ? `revoked ${values.id}` : `no active key ${values.id}`);
+    return ok ? 0 : 1;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runKeysCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

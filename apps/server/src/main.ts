@@ -1,0 +1,41 @@
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
+import { SERVER_TOKENS } from './tokens.js';
+
+/** `npm start`: runs the service on the embedded engines and tells a newcomer how to call it. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const logger = server.services.get<Logger>(SHARED_TOKENS.Logger);
+  const keys = server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+
+  let firstKey: string | null = null;
+  if (config.bootstrapKey && (await keys.isEmpty())) {
+    firstKey = (await keys.create('bootstrap')).secret;
+  }
+  logger.info({ url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
+  const lines = [
+    '',
+    `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
+    firstKey
+      ? `First start: created an API key. It is shown ONCE; store it now:\n\n    ${firstKey}\n`
+      : 'Authenticate with an existing key (create more with: npm run keys -- create --name NAME).',
+    `Try it:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$SVC_API_KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`svc failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

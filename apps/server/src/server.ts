@@ -1,0 +1,102 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
+import {
+  createHttpApp,
+  healthRoutes,
+  metricsRoute,
+  openApiRoute,
+  rateLimitMiddleware,
+  speechRoutes,
+  type RouteModule,
+  type ServiceMetrics,
+} from '@svc/adapters-http';
+import { SHARED_TOKENS, SPEECH_TOKENS, type Logger, type ManageApiKeys, type RateLimiter } from '@svc/core';
+import type { ServerConfig } from './config.js';
+import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
+import { SERVER_TOKENS } from './tokens.js';
+
+export interface RunningServer {
+  /** http(s)://host:port */
+  url: string;
+  /** ws(s)://host:port */
+  wsUrl: string;
+  port: number;
+  httpServer: Server;
+  services: ServiceContainer;
+  close(): Promise<void>;
+}
+
+export const SERVICE_INFO = {
+  title: 'svc speech, avatar video and realtime voice service',
+  version: '1.0.0',
+  description: 'Self-hostable implementation of the service interface v1.0.0.',
+};
+
+/** Builds the container, the REST app and (on the same port) the realtime WebSocket gateway. */
+export async function startServer(config: ServerConfig, overrides: Overrides = new Map()): Promise<RunningServer> {
+  const services = await buildContainer(config, overrides);
+  const logger = services.get<Logger>(SHARED_TOKENS.Logger);
+  const metrics = services.get<ServiceMetrics>(SERVER_TOKENS.Metrics);
+  const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+  const dataSource = services.get<DataSource>(SERVER_TOKENS.DataSource);
+  const limiter = services.get<RateLimiter>(SHARED_TOKENS.RateLimiter);
+
+  const modules: RouteModule[] = [
+    openApiRoute(SERVICE_INFO),
+    speechRoutes({
+      synthesize: services.get(SPEECH_TOKENS.SynthesizeSpeech),
+      catalog: services.get(SPEECH_TOKENS.VoiceCatalog),
+      jsonBodyLimit: config.maxJsonBodyBytes,
+      rateLimit: rateLimitMiddleware(limiter, 'speech'),
+    }),
+  ];
+  const observability = metricsRoute(metrics);
+  const app = createHttpApp({
+    logger,
+    authenticate: (secret) => keys.authenticate(secret),
+    metrics,
+    publicModules: [
+      healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
+      ...(config.metricsPublic ? [observability] : []),
+    ],
+    modules: config.metricsPublic ? modules : [...modules, observability],
+  });
+
+  const httpServer = config.tls
+    ? createHttpsServer({ cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, app.callback())
+    : createHttpServer(app.callback());
+  httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
+  httpServer.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const scheme = config.tls ? 'https' : 'http';
+  const url = `${scheme}://${host}:${port}`;
+  const wsUrl = `${config.tls ? 'wss' : 'ws'}://${host}:${port}`;
+
+  let closed = false;
+  return {
+    url,
+    wsUrl,
+    port,
+    httpServer,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
+        setTimeout(() => httpServer.closeAllConnections(), config.shutdownGraceMs).unref();
+      });
+      await services.close();
+    },
+  };
+}

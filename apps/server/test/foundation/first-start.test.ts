@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getJson } from '../helpers/http.js';
+
+const MAIN = resolve(fileURLToPath(import.meta.url), '../../../src/main.js');
+
+/** What a newcomer sees: `npm start` on an empty data directory prints the URL and a working key. */
+describe('first start (the real main.js as a child process)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let child: ChildProcess | null = null;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-main-'));
+  });
+  after(() => {
+    child?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = () =>
+    new Promise<{ url: string; key: string | null; output: string }>((resolvePromise, reject) => {
+      child = spawn(process.execPath, [MAIN], {
+        env: { ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'warn', SVC_API_KEYS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`no listening line in: ${output}`)), 45_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        output += d.toString();
+        const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
+        if (url && /Try it:/.test(output)) {
+          clearTimeout(timer);
+          resolvePromise({ url, key: /^\s+(svc-[A-Za-z0-9_-]{20,})\s*$/m.exec(output)?.[1] ?? null, output });
+        }
+      });
+      child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    });
+
+  const stop = () =>
+    new Promise<void>((r) => {
+      child!.once('exit', () => r());
+      child!.kill('SIGTERM');
+    });
+
+  it('creates, prints and accepts a key on the first start only', async () => {
+    const first = await start();
+    expect(first.key, first.output).to.be.a('string');
+    const ok = await getJson(`${first.url}/v1/audio/presets`, first.key);
+    expect(ok.status).to.equal(200);
+    expect((await getJson(`${first.url}/v1/audio/presets`, null)).status).to.equal(401);
+    await stop();
+
+    const second = await start();
+    expect(second.key).to.equal(null);
+    expect((await getJson(`${second.url}/v1/audio/presets`, first.key)).status).to.equal(200);
+    await stop();
+    child = null;
+  });
+});

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runKeysCli } from '../../src/cli/keys.js';
+import { startTestServer } from '../helpers/test-server.js';
+import { getJson } from '../helpers/http.js';
+
+describe('keys CLI (npm run keys)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const saved = process.env.SVC_DATA_DIR;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-keys-'));
+    process.env.SVC_DATA_DIR = dir;
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.SVC_DATA_DIR;
+    else process.env.SVC_DATA_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const cli = async (...args: string[]) => {
+    const lines: string[] = [];
+    const code = await runKeysCli(args, (l) => lines.push(l));
+    return { code, out: lines.join('\n') };
+  };
+
+  it('creates, lists and revokes keys that the server then accepts or refuses', async () => {
+    const created = await cli('create', '--name', 'ci-bot', '--json');
+    expect(created.code).to.equal(0);
+    const { id, secret } = JSON.parse(created.out);
+    expect(secret).to.match(/^svc-/);
+
+    const listed = await cli('list', '--json');
+    const rows = JSON.parse(listed.out);
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ id, name: 'ci-bot', revokedAt: null });
+    expect(listed.out).not.to.contain(secret);
+
+    const server = await startTestServer({ dataDir: dir });
+    try {
+      expect((await getJson(`${server.baseUrl}/v1/audio/presets`, secret)).status).to.equal(200);
+      expect((await cli('revoke', '--id', id)).code).to.equal(0);
+      expect((await getJson(`${server.baseUrl}/v1/audio/presets`, secret)).status).to.equal(401);
+    } finally {
+      await server.close();
+    }
+    expect((await cli('revoke', '--id', id)).code).to.equal(1);
+  });
+
+  it('prints usage for unknown commands', async () => {
+    const r = await cli('frobnicate');
+    expect(r.code).to.equal(2);
+    expect(r.out).to.contain('Usage');
+  });
+});

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** POST JSON with a bearer key (null: no Authorization header). */
+export async function postJson(url: string, body: unknown, key: string | null, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function json<T = any>(res: Response): Promise<JsonResponse<T>> {
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`expected JSON, got ${res.status}: ${text.slice(0, 200)}`);
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+export async function getJson<T = any>(url: string, key: string | null): Promise<JsonResponse<T>> {
+  return json<T>(await fetch(url, { headers: key ? { Authorization: `Bearer ${key}` } : {} }));
+}
+
+/** Decodes any audio bytes with the real ffmpeg to mono s16le at `rate`. */
+export function decodeWithFfmpeg(bytes: Uint8Array, rate = 16000): Promise<Int16Array> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(rate), 'pipe:1']);
+    const out: Buffer[] = [];
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => out.push(d));
+    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`ffmpeg decode failed (${code}): ${err}`));
+      const buf = Buffer.concat(out);
+      resolve(new Int16Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 2)));
+    });
+    p.stdin.on('error', () => undefined);
+    p.stdin.end(Buffer.from(bytes));
+  });
+}
+
+export function rmsOf(samples: Int16Array): number {
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return samples.length ? Math.sqrt(sum / samples.length) / 32768 : 0;
+}
+
+/** Child processes of this process whose command line mentions `needle` (Linux /proc). */
+export function childProcesses(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(needle)) pids.push(Number(entry));
+    } catch {
+      /* process ended while we looked */
+    }
+  }
+  return pids;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads a numeric sample from Prometheus text. */
+export function metricValue(text: string, name: string, labels = ''): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''}`) && !l.startsWith('#'));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}

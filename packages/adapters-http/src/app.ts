@@ -1,0 +1,65 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { NotFoundError, type Logger } from '@svc/core';
+import type { AppState, RouteModule } from './app-state.js';
+import { errorMiddleware } from './errors/error-middleware.js';
+import { authMiddleware, type Authenticate } from './auth/auth-middleware.js';
+import { OpenApiRegistry } from './openapi/openapi-registry.js';
+import { requestContext } from './observability/request-context.js';
+import type { ServiceMetrics } from './observability/metrics.js';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  authenticate: Authenticate;
+  metrics: ServiceMetrics;
+  /** Routes reachable without a key (health probes; /metrics when configured public). */
+  publicModules: RouteModule[];
+  /** Everything else: every route here requires `Authorization: Bearer <key>`. */
+  modules: RouteModule[];
+}
+
+export interface HttpApp {
+  koa: Koa<AppState>;
+  openapi: OpenApiRegistry;
+  /** The request listener for node:http / node:https servers. */
+  callback(): ReturnType<Koa['callback']>;
+}
+
+/**
+ * The REST application: request context and logging, metrics, one error mapper, public routes,
+ * then the authenticated API. Unknown routes are a 404 and wrong methods a 405, both in the REST
+ * error shape.
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const koa = new Koa<AppState>();
+  koa.silent = true; // errors are logged by the error middleware, never printed as stacks
+  koa.proxy = false;
+  const openapi = new OpenApiRegistry();
+
+  const publicRouter = new Router<AppState>();
+  const apiRouter = new Router<AppState>();
+  const tagRoute: Koa.Middleware<AppState> = (ctx, next) => {
+    ctx.state.route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+    return next();
+  };
+  publicRouter.use(tagRoute);
+  apiRouter.use(tagRoute);
+  apiRouter.use(authMiddleware(options.authenticate));
+  for (const m of options.publicModules) m.register(publicRouter, openapi);
+  for (const m of options.modules) m.register(apiRouter, openapi);
+
+  koa.use(requestContext(options.logger));
+  koa.use(options.metrics.middleware());
+  koa.use(errorMiddleware());
+  koa.use(publicRouter.routes());
+  koa.use(publicRouter.allowedMethods({ throw: true }));
+  koa.use(apiRouter.routes());
+  koa.use(apiRouter.allowedMethods({ throw: true }));
+  koa.use((ctx) => {
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
+    }
+  });
+
+  return { koa, openapi, callback: () => koa.callback() };
+}

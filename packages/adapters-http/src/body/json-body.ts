@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from '@svc/core';
+
+/**
+ * Reads and parses a JSON request body with a byte limit enforced while reading (before any work
+ * is done). Wrong content types, malformed JSON and oversize bodies become typed errors.
+ */
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const type = ctx.request.type;
+  if (type && type !== 'application/json' && !type.endsWith('+json')) {
+    throw new InvalidRequestError(`Expected Content-Type application/json, got '${type}'.`);
+  }
+  const declared = Number(ctx.get('content-length') || NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
+  } catch (err) {
+    if ((err as { type?: string }).type === 'entity.too.large') throw tooLarge(limitBytes);
+    throw err;
+  }
+  if (text.trim() === '') throw new InvalidJsonError('The request body is empty; a JSON object is required.');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InvalidJsonError(`The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function tooLarge(limitBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The request body exceeds the ${Math.round(limitBytes / 1024)} KiB limit.`);
+}

@@ -1,0 +1,76 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
+import type { Middleware } from 'koa';
+import type { SpeechObserver } from '@svc/core';
+import type { AppState } from '../app-state.js';
+
+/**
+ * Prometheus metrics of the service: HTTP traffic by route template and status, synthesis work,
+ * plus process defaults. One registry per app instance so tests can run several servers.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly latency: Histogram<'method' | 'route' | 'status'>;
+  private readonly synthesisAudio: Counter<'engine'>;
+  private readonly synthesisCompute: Counter<'engine'>;
+  readonly realtimeSessions: Gauge;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'svc_http_requests_total',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.latency = new Histogram({
+      name: 'svc_http_request_duration_seconds',
+      help: 'Time from request to the end of the response body',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    this.synthesisAudio = new Counter({
+      name: 'svc_speech_synthesized_audio_seconds_total',
+      help: 'Seconds of speech audio synthesized, by engine',
+      labelNames: ['engine'],
+      registers: [this.registry],
+    });
+    this.synthesisCompute = new Counter({
+      name: 'svc_speech_synthesis_compute_seconds_total',
+      help: 'Wall-clock seconds spent synthesizing, by engine (divide by audio seconds for the real-time factor)',
+      labelNames: ['engine'],
+      registers: [this.registry],
+    });
+    this.realtimeSessions = new Gauge({
+      name: 'svc_realtime_sessions',
+      help: 'Open realtime WebSocket sessions',
+      registers: [this.registry],
+    });
+  }
+
+  readonly speechObserver: SpeechObserver = {
+    synthesized: ({ engine, audioSeconds, computeSeconds }) => {
+      this.synthesisAudio.inc({ engine }, audioSeconds);
+      this.synthesisCompute.inc({ engine }, computeSeconds);
+    },
+  };
+
+  /** Counts every request once its response has finished (streams included). */
+  middleware(): Middleware<AppState> {
+    return async (ctx, next) => {
+      const end = this.latency.startTimer();
+      const record = () => {
+        const labels = { method: ctx.method, route: ctx.state.route ?? 'unmatched', status: String(ctx.status) };
+        this.requests.inc(labels);
+        end(labels);
+      };
+      ctx.res.once('close', record);
+      await next();
+    };
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

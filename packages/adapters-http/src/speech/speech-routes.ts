@@ -1,0 +1,124 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import { CONTENT_TYPES, validateSpeechRequest, type SynthesizeSpeech, type VoiceCatalog, type SpeechResult } from '@svc/core';
+import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { readJsonBody } from '../body/json-body.js';
+import { parseRequest } from '../validation/parse-request.js';
+import { presetListSchema, speechRequestSchema, speechTimestampsResponseSchema } from './speech-schema.js';
+import type { Middleware } from 'koa';
+
+export interface SpeechRoutesDeps {
+  synthesize: SynthesizeSpeech;
+  catalog: VoiceCatalog;
+  jsonBodyLimit: number;
+  /** Applied to synthesis (public preview: rate-limited per key). */
+  rateLimit: Middleware<AppState>;
+}
+
+/** POST /v1/audio/speech and GET /v1/audio/presets. */
+export function speechRoutes(deps: SpeechRoutesDeps): RouteModule {
+  return {
+    register(router: AppRouter, openapi: OpenApiRegistry) {
+      router.post('/v1/audio/speech', deps.rateLimit, (ctx) => synthesize(ctx, deps));
+      router.get('/v1/audio/presets', (ctx) => {
+        ctx.body = {
+          object: 'list',
+          data: [
+            { voice: 'default', language: 'auto', gender: 'neutral', engine: 'auto', description: 'Picks a voice for the language of the input (Flite slt for English)' },
+            ...deps.catalog.list().map((v) => ({ voice: v.name, language: v.language, gender: v.gender, engine: v.engine, description: v.description })),
+          ],
+        };
+      });
+      document(openapi);
+    },
+  };
+}
+
+async function synthesize(ctx: Context & { state: AppState }, deps: SpeechRoutesDeps): Promise<void> {
+  const body = parseRequest(speechRequestSchema, await readJsonBody(ctx, deps.jsonBodyLimit));
+  const request = validateSpeechRequest(body);
+
+  // A client that goes away stops the synthesis and the encoder.
+  const abort = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
+  });
+
+  const result = await deps.synthesize.execute(request, ctx.state.principal, abort.signal);
+  ctx.set('X-Voice', result.voice.name);
+  ctx.set('X-Language', result.language);
+  ctx.set('X-Sample-Rate', String(result.sampleRate));
+
+  if (request.timestamps) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of result.body) chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    ctx.body = timestampsBody(result, Buffer.concat(chunks));
+    return;
+  }
+  // Pull the first chunk before committing the status, so a failure in the first sentence is
+  // still a proper error response; everything after it streams as it is produced.
+  const iterator = result.body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  ctx.status = 200;
+  ctx.type = result.contentType;
+  ctx.set('Cache-Control', 'no-store');
+  if (request.stream) ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = Readable.from(resume(first, iterator), { objectMode: false });
+}
+
+async function* resume(first: IteratorResult<Uint8Array>, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Buffer> {
+  try {
+    if (first.done) return;
+    yield toBuffer(first.value);
+    for (let r = await rest.next(); !r.done; r = await rest.next()) yield toBuffer(r.value);
+  } finally {
+    await rest.return?.();
+  }
+}
+
+const toBuffer = (chunk: Uint8Array): Buffer => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+
+function timestampsBody(result: SpeechResult, audio: Buffer) {
+  const duration = result.stats.samples / result.sampleRate;
+  return {
+    audio: audio.toString('base64'),
+    content_type: result.contentType,
+    sample_rate: result.sampleRate,
+    duration,
+    voice: result.voice.name,
+    language: result.language,
+    words: result.words.map((w) => ({ word: w.word, start: round3(w.start), end: round3(w.end) })),
+  };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function document(openapi: OpenApiRegistry): void {
+  openapi.add({
+    method: 'post',
+    path: '/v1/audio/speech',
+    summary: 'Synthesize speech',
+    description:
+      'Returns audio bytes in response_format (Content-Type follows it). With stream=true and response_format=pcm, raw 24 kHz s16le PCM is written as each sentence is synthesized. With timestamps=true, JSON with base64 audio and word timings.',
+    tags: ['speech'],
+    requestBody: { 'application/json': speechRequestSchema },
+    responses: {
+      '200': {
+        description: 'Audio (or JSON with timestamps=true)',
+        content: { ...Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, null])), 'application/json': speechTimestampsResponseSchema },
+        headers: { 'X-Voice': 'preset that rendered the speech', 'X-Language': 'language used', 'X-Sample-Rate': 'sample rate in Hz' },
+      },
+      '400': { description: 'Invalid request (input_too_long, input_empty, stream_requires_pcm, voice_conflict, ...)' },
+      '404': { description: 'voice_not_found' },
+      '429': { description: 'rate_limit_exceeded (Retry-After header)' },
+    },
+  });
+  openapi.add({
+    method: 'get',
+    path: '/v1/audio/presets',
+    summary: 'List preset voices',
+    tags: ['speech'],
+    responses: { '200': { description: 'Preset voices', content: { 'application/json': presetListSchema } } },
+  });
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import {
+  InvalidParameterError,
+  InvalidRequestError,
+  MissingParameterError,
+  UnknownParameterError,
+  type ServiceError,
+} from '@svc/core';
+
+/**
+ * Validates a request against its zod schema (the same schema the OpenAPI document is generated
+ * from) and turns the first problem into the matching typed error.
+ */
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidRequestError('The request body must be a JSON object.');
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw issueToError(result.error.issues[0]!);
+}
+
+export function issueToError(issue: z.core.$ZodIssue): ServiceError {
+  const param = issue.path.map(String).join('.') || null;
+  if (issue.code === 'unrecognized_keys') {
+    const prefix = param ? `${param}.` : '';
+    return new UnknownParameterError(`${prefix}${issue.keys[0]}`);
+  }
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && param) {
+    return new MissingParameterError(param);
+  }
+  if (issue.code === 'invalid_type') {
+    return new InvalidParameterError(`Invalid type for '${param}': expected ${issue.expected}.`, param);
+  }
+  if (issue.code === 'invalid_value') {
+    const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
+    return new InvalidParameterError(`Invalid value for '${param}': expected one of ${allowed}.`, param);
+  }
+  return new InvalidParameterError(`Invalid value for '${param}': ${issue.message}`, param);
+}

@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type Constructor = Function;
+
+/** Every entity and migration of the service; capability modules add theirs here. */
+export const ENTITIES: Constructor[] = [ApiKeyEntity];
+export const MIGRATIONS: Constructor[] = [CreateApiKeysTable1763700000000];
+
+export interface DatabaseConfig {
+  /**
+   * `sqlite:<path>` (relative paths resolve inside dataDir), `sqlite::memory:`, or a
+   * `postgres://user:pass@host:port/db` URL. Empty: `sqlite:svc.sqlite` in dataDir.
+   */
+  url?: string;
+  dataDir: string;
+  logging?: boolean;
+  entities?: Constructor[];
+  migrations?: Constructor[];
+}
+
+/**
+ * SQLite by default (one file in the data directory), Postgres when a postgres URL is configured.
+ * The schema comes from migrations (never `synchronize`), so the same tables exist on both.
+ */
+export function createDataSource(config: DatabaseConfig): DataSource {
+  const url = config.url?.trim() || 'sqlite:svc.sqlite';
+  const entities = (config.entities ?? ENTITIES) as MixedList<Constructor | string | EntitySchema>;
+  const migrations = (config.migrations ?? MIGRATIONS) as MixedList<Constructor | string>;
+  const common = { entities, migrations, migrationsRun: false, synchronize: false, logging: config.logging ?? false };
+  let options: DataSourceOptions;
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    options = { type: 'postgres', url, ...common };
+  } else if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    const database = path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : join(config.dataDir, path);
+    if (database !== ':memory:') mkdirSync(dirname(database), { recursive: true });
+    options = { type: 'sqlite', database, enableWAL: database !== ':memory:', busyErrorRetry: 50, ...common };
+  } else {
+    throw new Error(`Unsupported SVC_DATABASE_URL '${url}': use sqlite:<path> or postgres://...`);
+  }
+  return new DataSource(options);
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(config: DatabaseConfig): Promise<DataSource> {
+  const dataSource = createDataSource(config);
+  await dataSource.initialize();
+  await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
+}

@@ -1,0 +1,5 @@
+export * from './data-source.js';
+export * from './auth/index.js';
+export { FileSystemBlobStore } from './blob/filesystem-blob-store.js';
+export { InMemoryApiKeyRepository } from './memory/in-memory-api-key-repository.js';
+export { TokenBucketRateLimiter } from './rate-limit/token-bucket-rate-limiter.js';

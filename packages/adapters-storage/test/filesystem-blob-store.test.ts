@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSystemBlobStore } from '../src/blob/filesystem-blob-store.js';
+
+describe('FileSystemBlobStore (real files)', () => {
+  let dir: string;
+  let store: FileSystemBlobStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-blob-'));
+    store = new FileSystemBlobStore(dir);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('round-trips bytes, reports existence and deletes', async () => {
+    const data = new Uint8Array([1, 2, 3, 250]);
+    await store.put('voices/key_1/voice_a.wav', data);
+    expect(await store.exists('voices/key_1/voice_a.wav')).to.equal(true);
+    expect(Array.from((await store.get('voices/key_1/voice_a.wav'))!)).to.deep.equal([1, 2, 3, 250]);
+    await store.delete('voices/key_1/voice_a.wav');
+    expect(await store.exists('voices/key_1/voice_a.wav')).to.equal(false);
+    expect(await store.get('voices/key_1/voice_a.wav')).to.equal(null);
+    await store.delete('voices/key_1/voice_a.wav'); // deleting twice is fine
+  });
+
+  it('leaves no temporary files behind', async () => {
+    await store.put('a/b', new Uint8Array(10));
+    await store.put('a/b', new Uint8Array(20));
+    expect(readdirSync(join(dir, 'a'))).to.deep.equal(['b']);
+    expect((await store.get('a/b'))!.length).to.equal(20);
+  });
+
+  it('refuses keys that would escape its root', async () => {
+    for (const key of ['../x', 'a/../../x', '/etc/passwd', 'a//b', 'a/./b', 'a b']) {
+      let failed = false;
+      try {
+        await store.put(key, new Uint8Array(1));
+      } catch {
+        failed = true;
+      }
+      expect(failed, key).to.equal(true);
+    }
+  });
+});

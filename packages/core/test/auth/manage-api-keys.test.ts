@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { ManageApiKeys } from '../../src/auth/manage-api-keys.js';
+import type { ApiKeyRecord, ApiKeyRepository } from '../../src/auth/api-key.js';
+import { InvalidApiKeyError } from '../../src/shared/errors.js';
+import { FakeClock } from '../fakes/fake-clock.js';
+import { FakeHasher, SequentialIds } from '../fakes/fake-ids.js';
+
+class MapRepo implements ApiKeyRepository {
+  rows: ApiKeyRecord[] = [];
+  async insert(r: ApiKeyRecord) {
+    this.rows.push({ ...r });
+  }
+  async findBySecretHash(h: string) {
+    return this.rows.find((r) => r.secretHash === h) ?? null;
+  }
+  async findById(id: string) {
+    return this.rows.find((r) => r.id === id) ?? null;
+  }
+  async list() {
+    return [...this.rows];
+  }
+  async revoke(id: string, at: number) {
+    const r = this.rows.find((x) => x.id === id && x.revokedAt === null);
+    if (!r) return false;
+    r.revokedAt = at;
+    return true;
+  }
+  async count() {
+    return this.rows.length;
+  }
+}
+
+describe('ManageApiKeys', () => {
+  const make = (configured: string[] = []) => {
+    const repo = new MapRepo();
+    return { repo, keys: new ManageApiKeys(repo, new SequentialIds(), new FakeHasher(), new FakeClock(), configured) };
+  };
+
+  it('stores only the digest of a new secret and authenticates with the secret', async () => {
+    const { repo, keys } = make();
+    const { record, secret } = await keys.create('ci');
+    expect(secret.startsWith('svc-')).to.equal(true);
+    expect(JSON.stringify(repo.rows)).not.to.contain(secret);
+    expect(repo.rows[0]!.secretHash).to.equal(new FakeHasher().sha256(secret));
+    const principal = await keys.authenticate(secret);
+    expect(principal).to.deep.equal({ apiKeyId: record.id, name: 'ci' });
+  });
+
+  it('rejects missing, unknown and revoked keys', async () => {
+    const { keys } = make();
+    const { record, secret } = await keys.create('gone');
+    await expectRejects(keys.authenticate(null));
+    await expectRejects(keys.authenticate('svc-nope'));
+    expect(await keys.revoke(record.id)).to.equal(true);
+    expect(await keys.revoke(record.id)).to.equal(false);
+    await expectRejects(keys.authenticate(secret));
+  });
+
+  it('accepts configured keys and counts them for isEmpty', async () => {
+    const { keys } = make(['automation-key']);
+    expect(await keys.isEmpty()).to.equal(false);
+    const p = await keys.authenticate('automation-key');
+    expect(p.apiKeyId.startsWith('key_cfg_')).to.equal(true);
+    expect(await make().keys.isEmpty()).to.equal(true);
+  });
+});
+
+async function expectRejects(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(InvalidApiKeyError);
+    return;
+  }
+  throw new Error('expected InvalidApiKeyError');
+}

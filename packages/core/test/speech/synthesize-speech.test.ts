@@ -1,0 +1,166 @@
+import { expect } from 'chai';
+import { SynthesizeSpeech } from '../../src/speech/synthesize-speech.js';
+import { VoiceCatalog } from '../../src/speech/voice-catalog.js';
+import { validateSpeechRequest, type SpeechRequestInput } from '../../src/speech/speech-request.js';
+import { ServiceError } from '../../src/shared/errors.js';
+import type { ClonedVoice, VoiceCloner } from '../../src/speech/cloned-voice.js';
+import { KeywordDetector, preset, TaggingCodec, ToneSynthesizer } from '../fakes/fake-speech.js';
+
+const principal = { apiKeyId: 'key_1', name: 'test' };
+
+function setup(cloner: VoiceCloner | null = null) {
+  const flite = new ToneSynthesizer('flite', [preset('slt', 'flite', 'en-us'), preset('rms', 'flite', 'en-us')]);
+  const espeak = new ToneSynthesizer('espeak', [preset('espeak-fr', 'espeak', 'fr'), preset('espeak-de', 'espeak', 'de')]);
+  const catalog = new VoiceCatalog([flite, espeak]);
+  const useCase = new SynthesizeSpeech(catalog, new TaggingCodec(), new KeywordDetector(), cloner, undefined, { sampleRate: 16000 });
+  return { flite, espeak, useCase };
+}
+
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for await (const c of body) out.push(c);
+  return out;
+}
+
+const run = async (useCase: SynthesizeSpeech, input: SpeechRequestInput, signal?: AbortSignal) => {
+  const result = await useCase.execute(validateSpeechRequest(input), principal, signal);
+  const chunks = await collect(result.body);
+  return { result, chunks, bytes: chunks.reduce((n, c) => n + c.length, 0) };
+};
+
+async function identifierOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).to.be.instanceOf(ServiceError);
+    return (err as ServiceError).identifier;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+describe('SynthesizeSpeech', () => {
+  it('speaks English with the preferred English preset for `default`', async () => {
+    const { flite, espeak, useCase } = setup();
+    const { result } = await run(useCase, { input: 'Hello, the weather is fine.', response_format: 'pcm' });
+    expect(result.voice.name).to.equal('slt');
+    expect(flite.calls).to.have.length(1);
+    expect(espeak.calls).to.have.length(0);
+  });
+
+  it('speaks French text with a French voice (detected language)', async () => {
+    const { espeak, useCase } = setup();
+    const { result } = await run(useCase, { input: 'Bonjour, la vie est belle.', response_format: 'pcm' });
+    expect(result.language).to.equal('fr');
+    expect(result.voice.name).to.equal('espeak-fr');
+    expect(espeak.calls[0]!.voice.name).to.equal('espeak-fr');
+  });
+
+  it('lets tn_language override detection', async () => {
+    const { useCase } = setup();
+    const { result } = await run(useCase, { input: 'Hello there, the end.', tn_language: 'de', response_format: 'pcm' });
+    expect(result.voice.name).to.equal('espeak-de');
+  });
+
+  it('uses a named preset as is, and 404s an unknown one', async () => {
+    const { useCase } = setup();
+    const { result } = await run(useCase, { input: 'Bonjour la vie', voice: 'rms', response_format: 'pcm' });
+    expect(result.voice.name).to.equal('rms');
+    expect(await identifierOf(run(useCase, { input: 'hi', voice: 'nobody' }))).to.equal('voice_not_found');
+  });
+
+  it('reports custom voices as not found and inline cloning as unavailable without a cloner', async () => {
+    const { useCase } = setup();
+    expect(await identifierOf(run(useCase, { input: 'hi', voice: 'voice_abc' }))).to.equal('voice_not_found');
+    expect(await identifierOf(run(useCase, { input: 'hi', ref_audio: 'AAAA' }))).to.equal('not_implemented');
+  });
+
+  it('splits into sentences, never speaks tags, and inserts pauses', async () => {
+    const { flite, useCase } = setup();
+    const { bytes } = await run(useCase, {
+      input: '<|emotion:enthusiasm|>Hello there. <|prosody:pause|>The end is near!',
+      response_format: 'pcm',
+    });
+    const spoken = flite.calls.map((c) => c.text);
+    expect(spoken).to.deep.equal(['Hello there.', 'The end is near!']);
+    expect(spoken.join(' ')).not.to.contain('<|');
+    const speechSamples = ('Hello there.'.length + 'The end is near!'.length) * 0.01 * 16000;
+    // The pause adds silence: the output is longer than the speech alone.
+    expect(bytes / 2).to.be.greaterThan(speechSamples * 0.9 + 0.3 * 16000);
+  });
+
+  it('pcm bypasses the codec; other formats go through it', async () => {
+    const { useCase } = setup();
+    const pcm = await run(useCase, { input: 'Hello there.', response_format: 'pcm' });
+    expect(new TextDecoder().decode(pcm.chunks[0]!.slice(0, 4))).not.to.equal('pcm:');
+    const mp3 = await run(useCase, { input: 'Hello there.' });
+    expect(new TextDecoder().decode(mp3.chunks[0]!)).to.equal('mp3:');
+    expect(mp3.result.contentType).to.equal('audio/mpeg');
+  });
+
+  it('offsets word timings across sentences and counts samples', async () => {
+    const { useCase } = setup();
+    const { result } = await run(useCase, { input: 'One two. Three four.', response_format: 'pcm', timestamps: true });
+    expect(result.words.map((w) => w.word)).to.deep.equal(['One', 'two.', 'Three', 'four.']);
+    for (let i = 1; i < result.words.length; i++) expect(result.words[i]!.start).to.be.at.least(result.words[i - 1]!.end - 1e-9);
+    expect(result.words[2]!.start).to.be.closeTo(('One two.'.length * 0.01), 0.01);
+    expect(result.stats.samples / 16000).to.be.closeTo(result.words.at(-1)!.end, 0.01);
+  });
+
+  it('stops synthesizing when aborted', async () => {
+    const { flite, useCase } = setup();
+    const abort = new AbortController();
+    const input = Array.from({ length: 20 }, (_, i) => `Sentence number ${i} is here.`).join(' ');
+    const result = await useCase.execute(validateSpeechRequest({ input, response_format: 'pcm' }), principal, abort.signal);
+    const it = result.body[Symbol.asyncIterator]();
+    await it.next();
+    abort.abort();
+    let failed = false;
+    try {
+      for (let r = await it.next(); !r.done; r = await it.next());
+    } catch {
+      failed = true;
+    }
+    expect(failed).to.equal(true);
+    expect(flite.calls.length).to.be.lessThan(5);
+  });
+
+  it('applies speed through prosody', async () => {
+    const { flite, useCase } = setup();
+    await run(useCase, { input: 'Hello there.', speed: 2, response_format: 'pcm' });
+    expect(flite.calls[0]!.prosody.rate).to.equal(2);
+  });
+
+  it('runs cloned voices through the base preset and the conversion', async () => {
+    let processed = 0;
+    let flushed = false;
+    const cloned: ClonedVoice = {
+      basePreset: 'rms',
+      rate: 1.25,
+      startConversion: () => ({
+        async process(chunk) {
+          processed += chunk.length;
+          return chunk.map((s) => s >> 1);
+        },
+        async flush() {
+          flushed = true;
+          return new Int16Array(10);
+        },
+      }),
+    };
+    const cloner: VoiceCloner = {
+      registered: async (p, id) => {
+        expect(p).to.deep.equal(principal);
+        expect(id).to.equal('voice_x');
+        return cloned;
+      },
+      inline: async () => cloned,
+    };
+    const { flite, useCase } = setup(cloner);
+    const { result, bytes } = await run(useCase, { input: 'Hello there.', voice: 'voice_x', response_format: 'pcm' });
+    expect(result.voice.name).to.equal('rms');
+    expect(flite.calls[0]!.prosody.rate).to.equal(1.25);
+    expect(processed).to.be.greaterThan(0);
+    expect(flushed).to.equal(true);
+    expect(bytes / 2).to.equal(processed + 10);
+  });
+});
