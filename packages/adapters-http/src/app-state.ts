@@ -8,8 +8,12 @@ export interface AppState {
   log: Logger;
   /** Set by the auth middleware on every authenticated route. */
   principal: Principal;
-  /** Route template (e.g. /v1/audio/voices/:voice), for metrics labels. */
-  route?: string;
+}
+
+/** The route template that matched (e.g. /v1/audio/voices/:voice), for logs and metric labels. */
+export function matchedRoute(ctx: { _matchedRoute?: unknown; status: number }): string {
+  const route = ctx._matchedRoute;
+  return typeof route === 'string' && route.startsWith('/') ? route : 'unmatched';
 }
 
 export type AppRouter = Router<AppState>;

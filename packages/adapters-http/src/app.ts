@@ -38,12 +38,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   const publicRouter = new Router<AppState>();
   const apiRouter = new Router<AppState>();
-  const tagRoute: Koa.Middleware<AppState> = (ctx, next) => {
-    ctx.state.route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
-    return next();
-  };
-  publicRouter.use(tagRoute);
-  apiRouter.use(tagRoute);
   apiRouter.use(authMiddleware(options.authenticate));
   for (const m of options.publicModules) m.register(publicRouter, openapi);
   for (const m of options.modules) m.register(apiRouter, openapi);
@@ -51,15 +45,17 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   koa.use(requestContext(options.logger));
   koa.use(options.metrics.middleware());
   koa.use(errorMiddleware());
-  koa.use(publicRouter.routes());
-  koa.use(publicRouter.allowedMethods({ throw: true }));
-  koa.use(apiRouter.routes());
-  koa.use(apiRouter.allowedMethods({ throw: true }));
-  koa.use((ctx) => {
+  koa.use(async (ctx, next) => {
+    await next();
+    // Runs after the routers' allowedMethods had their chance to answer 405.
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
     }
   });
+  koa.use(publicRouter.routes());
+  koa.use(publicRouter.allowedMethods({ throw: true }));
+  koa.use(apiRouter.routes());
+  koa.use(apiRouter.allowedMethods({ throw: true }));
 
   return { koa, openapi, callback: () => koa.callback() };
 }

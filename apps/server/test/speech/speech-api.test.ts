@@ -20,7 +20,8 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
 
   describe('authentication and request errors', () => {
     it('401 without a key, with an unknown key and with a malformed header, in the REST error shape', async () => {
-      for (const headers of [{}, { Authorization: 'Bearer svc-wrong' }, { Authorization: 'Basic abc' }]) {
+      const variants: Array<Record<string, string>> = [{}, { Authorization: 'Bearer svc-wrong' }, { Authorization: 'Basic abc' }];
+      for (const headers of variants) {
         const res = await json(await fetch(`${t.baseUrl}/v1/audio/speech`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{"input":"hi"}' }));
         expect(res.status).to.equal(401);
         expect(res.body.error.type).to.equal('invalid_api_key');
@@ -310,7 +311,7 @@ describe('limits enforced before work', function () {
       statuses.push(res.status);
       if (res.status === 429) {
         retryAfter = res.headers.get('retry-after');
-        const body = await res.json();
+        const body = (await res.json()) as { error: { type: string } };
         expect(body.error.type).to.equal('rate_limit_exceeded');
       } else await res.arrayBuffer();
     }

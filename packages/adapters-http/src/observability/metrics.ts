@@ -1,7 +1,7 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics, Gauge } from 'prom-client';
 import type { Middleware } from 'koa';
 import type { SpeechObserver } from '@svc/core';
-import type { AppState } from '../app-state.js';
+import { matchedRoute, type AppState } from '../app-state.js';
 
 /**
  * Prometheus metrics of the service: HTTP traffic by route template and status, synthesis work,
@@ -61,7 +61,7 @@ export class ServiceMetrics {
     return async (ctx, next) => {
       const end = this.latency.startTimer();
       const record = () => {
-        const labels = { method: ctx.method, route: ctx.state.route ?? 'unmatched', status: String(ctx.status) };
+        const labels = { method: ctx.method, route: matchedRoute(ctx as never), status: String(ctx.status) };
         this.requests.inc(labels);
         end(labels);
       };

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@svc/core';
-import type { AppState } from '../app-state.js';
+import { matchedRoute, type AppState } from '../app-state.js';
 
 /** Gives each request an id (echoed as X-Request-Id) and a child logger, and logs its outcome. */
 export function requestContext(logger: Logger): Middleware<AppState> {
@@ -16,7 +16,7 @@ export function requestContext(logger: Logger): Middleware<AppState> {
       const fields = {
         method: ctx.method,
         path: ctx.path,
-        route: ctx.state.route,
+        route: matchedRoute(ctx as never),
         status: ctx.status,
         ms: Math.round(performance.now() - started),
         aborted: !ctx.res.writableFinished,

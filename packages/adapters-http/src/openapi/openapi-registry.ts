@@ -32,8 +32,7 @@ const errorBody = z
       code: z.string().describe('Same identifier as type'),
       param: z.string().nullable(),
     }),
-  })
-  .meta({ id: 'Error' });
+  });
 
 const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
 

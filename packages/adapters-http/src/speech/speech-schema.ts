@@ -41,7 +41,7 @@ export const speechRequestFields = {
     .describe(`Speaking-rate multiplier ${SPEED_RANGE.min}..${SPEED_RANGE.max}, default 1; unsupported with stream`),
 };
 
-export const speechRequestSchema = z.strictObject(speechRequestFields).meta({ id: 'SpeechRequest' });
+export const speechRequestSchema = z.strictObject(speechRequestFields);
 
 export const speechTimestampsResponseSchema = z
   .object({
@@ -52,8 +52,7 @@ export const speechTimestampsResponseSchema = z
     voice: z.string(),
     language: z.string(),
     words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })),
-  })
-  .meta({ id: 'SpeechWithTimestamps' });
+  });
 
 export const presetListSchema = z
   .object({
@@ -61,5 +60,4 @@ export const presetListSchema = z
     data: z.array(
       z.object({ voice: z.string(), language: z.string(), gender: z.string(), engine: z.string(), description: z.string() }),
     ),
-  })
-  .meta({ id: 'PresetVoiceList' });
+  });

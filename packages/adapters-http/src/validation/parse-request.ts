@@ -17,16 +17,16 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw issueToError(result.error.issues[0]!);
+  throw issueToError(result.error.issues[0]!, value);
 }
 
-export function issueToError(issue: z.core.$ZodIssue): ServiceError {
+export function issueToError(issue: z.core.$ZodIssue, value: unknown): ServiceError {
   const param = issue.path.map(String).join('.') || null;
   if (issue.code === 'unrecognized_keys') {
     const prefix = param ? `${param}.` : '';
     return new UnknownParameterError(`${prefix}${issue.keys[0]}`);
   }
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && param) {
+  if (issue.code === 'invalid_type' && param && valueAt(value, issue.path) === undefined) {
     return new MissingParameterError(param);
   }
   if (issue.code === 'invalid_type') {
@@ -37,4 +37,13 @@ export function issueToError(issue: z.core.$ZodIssue): ServiceError {
     return new InvalidParameterError(`Invalid value for '${param}': expected one of ${allowed}.`, param);
   }
   return new InvalidParameterError(`Invalid value for '${param}': ${issue.message}`, param);
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
