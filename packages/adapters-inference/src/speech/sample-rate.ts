@@ -1,0 +1,8 @@
+import { InvalidParameterError } from '@svc/core';
+
+/** Rates the resampler and encoders are asked for must be plain integers in a sane range. */
+export function assertSampleRate(sampleRate: number): void {
+  if (!Number.isInteger(sampleRate) || sampleRate < 4000 || sampleRate > 192000) {
+    throw new InvalidParameterError(`Unsupported sample rate ${sampleRate}.`, 'sample_rate');
+  }
+}

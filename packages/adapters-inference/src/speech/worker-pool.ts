@@ -1,0 +1,206 @@
+import { Worker } from 'node:worker_threads';
+import { EngineError } from '@svc/core';
+import { abortError } from './abort.js';
+import type { JobMessage, WorkerMessage } from './worker-protocol.js';
+
+export interface WorkerPoolOptions {
+  /** Engine name, for error messages. */
+  name: string;
+  /** The compiled worker script (a sibling .js file, resolved with import.meta.url). */
+  script: URL;
+  size: number;
+  workerData?: unknown;
+  /**
+   * Replace a worker after this many jobs. WASM engines that instantiate per call leave memory
+   * reservations behind that the thread only releases when it ends; recycling bounds that.
+   */
+  maxJobsPerWorker?: number;
+}
+
+interface PendingJob<Req, Res> {
+  id: number;
+  request: Req;
+  transfer: ArrayBuffer[];
+  cancel: Int32Array;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+  resolve: (value: Res) => void;
+  reject: (err: Error) => void;
+  settled: boolean;
+}
+
+interface Slot<Req, Res> {
+  worker: Worker;
+  ready: boolean;
+  job: PendingJob<Req, Res> | null;
+  jobsDone: number;
+  retiring: boolean;
+}
+
+/**
+ * A fixed number of worker threads each running one engine instance, fed from one FIFO queue.
+ *
+ * - A worker gets one job at a time, so an engine that is not reentrant is safe.
+ * - Abort: a queued job leaves the queue at once; a running job rejects at once, its cancel flag
+ *   is raised (engines that can poll it stop early) and whatever the worker returns is discarded.
+ * - A worker that crashes (WASM traps, segfault-free thread exit) fails only its current job and
+ *   is replaced.
+ * - Threads are ref'd only while busy, so an idle pool never keeps the process alive.
+ */
+export class WorkerPool<Req, Res> {
+  private readonly slots = new Set<Slot<Req, Res>>();
+  private readonly queue: PendingJob<Req, Res>[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Starts every worker and waits until all have loaded their engine. Returns the first worker's ready info. */
+  static async start<Req, Res>(options: WorkerPoolOptions): Promise<{ pool: WorkerPool<Req, Res>; info: unknown }> {
+    const pool = new WorkerPool<Req, Res>(options);
+    const size = Math.max(1, Math.floor(options.size));
+    try {
+      const infos = await Promise.all(Array.from({ length: size }, () => pool.spawn()));
+      return { pool, info: infos[0] };
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+  }
+
+  run(request: Req, options: { transfer?: ArrayBuffer[]; signal?: AbortSignal } = {}): Promise<Res> {
+    const { signal } = options;
+    if (this.closed) return Promise.reject(new EngineError(`The ${this.options.name} engine is closed.`));
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise<Res>((resolve, reject) => {
+      const job: PendingJob<Req, Res> = {
+        id: this.nextId++,
+        request,
+        transfer: options.transfer ?? [],
+        cancel: new Int32Array(new SharedArrayBuffer(4)),
+        signal,
+        onAbort: () => {
+          Atomics.store(job.cancel, 0, 1);
+          const queued = this.queue.indexOf(job);
+          if (queued >= 0) this.queue.splice(queued, 1);
+          this.settle(job, () => reject(abortError(signal)));
+        },
+        resolve,
+        reject,
+        settled: false,
+      };
+      signal?.addEventListener('abort', job.onAbort, { once: true });
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const closedError = new EngineError(`The ${this.options.name} engine was closed.`);
+    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(closedError));
+    const slots = [...this.slots];
+    this.slots.clear();
+    for (const slot of slots) if (slot.job) this.settle(slot.job, () => slot.job!.reject(closedError));
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+  }
+
+  /** Number of live worker threads (for tests and metrics). */
+  get size(): number {
+    return this.slots.size;
+  }
+
+  private spawn(): Promise<unknown> {
+    const worker = new Worker(this.options.script, { workerData: this.options.workerData });
+    worker.unref();
+    const slot: Slot<Req, Res> = { worker, ready: false, job: null, jobsDone: 0, retiring: false };
+    this.slots.add(slot);
+    return new Promise<unknown>((resolveReady, rejectReady) => {
+      worker.on('message', (message: WorkerMessage<Res>) => {
+        switch (message.type) {
+          case 'ready':
+            slot.ready = true;
+            resolveReady(message.info);
+            this.dispatch();
+            break;
+          case 'init-error':
+            this.slots.delete(slot);
+            void worker.terminate();
+            rejectReady(new EngineError(`The ${this.options.name} engine failed to start: ${message.message}`));
+            break;
+          case 'result':
+          case 'error':
+            this.finish(slot, message);
+            break;
+        }
+      });
+      worker.on('error', (err) => {
+        if (!slot.ready) rejectReady(new EngineError(`The ${this.options.name} engine failed to start: ${err.message}`));
+        this.lose(slot, err.message);
+      });
+      worker.on('exit', (code) => {
+        if (!slot.ready) rejectReady(new EngineError(`The ${this.options.name} engine exited during start (code ${code}).`));
+        if (!slot.retiring) this.lose(slot, `worker exited with code ${code}`);
+      });
+    });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.job || slot.retiring) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.worker.ref();
+      const message: JobMessage<Req> = { id: job.id, request: job.request, cancel: job.cancel };
+      slot.worker.postMessage(message, job.transfer);
+    }
+  }
+
+  private finish(slot: Slot<Req, Res>, message: Extract<WorkerMessage<Res>, { type: 'result' | 'error' }>): void {
+    const job = slot.job;
+    slot.job = null;
+    slot.jobsDone++;
+    slot.worker.unref();
+    if (job && job.id === message.id) {
+      if (message.type === 'result') this.settle(job, () => job.resolve(message.value));
+      else this.settle(job, () => job.reject(new EngineError(`${this.options.name}: ${message.message}`)));
+    }
+    const max = this.options.maxJobsPerWorker;
+    if (max && slot.jobsDone >= max && !this.closed) this.recycle(slot);
+    this.dispatch();
+  }
+
+  /** Retires a worker that has done its share of jobs and starts a fresh one in its place. */
+  private recycle(slot: Slot<Req, Res>): void {
+    slot.retiring = true;
+    this.slots.delete(slot);
+    void slot.worker.terminate();
+    this.spawn().catch(() => this.failQueueIfNoWorkers());
+  }
+
+  /** A worker died: fail its job, replace it. */
+  private lose(slot: Slot<Req, Res>, reason: string): void {
+    if (!this.slots.has(slot)) return;
+    this.slots.delete(slot);
+    slot.retiring = true;
+    const job = slot.job;
+    if (job) this.settle(job, () => job.reject(new EngineError(`The ${this.options.name} engine crashed: ${reason}`)));
+    if (this.closed) return;
+    if (slot.ready) this.spawn().catch(() => this.failQueueIfNoWorkers());
+    else this.failQueueIfNoWorkers();
+  }
+
+  private failQueueIfNoWorkers(): void {
+    if (this.slots.size > 0) return;
+    const err = new EngineError(`The ${this.options.name} engine has no running worker.`);
+    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(err));
+  }
+
+  private settle(job: PendingJob<Req, Res>, action: () => void): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.signal?.removeEventListener('abort', job.onAbort);
+    action();
+  }
+}
