@@ -37,6 +37,11 @@ type RenderStep =
 export interface SynthesizeSpeechOptions {
   /** Sentences above this length are split further so the first audio leaves sooner. */
   maxSentenceChars?: number;
+  /**
+   * When streaming, the first sentence is split further down to about this length (at a clause
+   * boundary when there is one): time to first byte is the time to synthesize that first piece.
+   */
+  firstChunkChars?: number;
   sampleRate?: number;
 }
 
@@ -49,6 +54,7 @@ export interface SynthesizeSpeechOptions {
 export class SynthesizeSpeech {
   private readonly sampleRate: number;
   private readonly maxSentenceChars: number;
+  private readonly firstChunkChars: number;
 
   constructor(
     private readonly catalog: VoiceCatalog,
@@ -60,6 +66,7 @@ export class SynthesizeSpeech {
   ) {
     this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
     this.maxSentenceChars = options.maxSentenceChars ?? 200;
+    this.firstChunkChars = options.firstChunkChars ?? 50;
   }
 
   async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
@@ -70,6 +77,7 @@ export class SynthesizeSpeech {
     const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
     const voice = named ?? this.catalog.defaultFor(language);
     const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
+    if (request.stream) this.splitFirstSpokenStep(steps);
 
     const words: WordTiming[] = [];
     const stats = { samples: 0 };
@@ -129,6 +137,18 @@ export class SynthesizeSpeech {
       }
     }
     return steps;
+  }
+
+  private splitFirstSpokenStep(steps: RenderStep[]): void {
+    const index = steps.findIndex((s) => s.kind === 'speak');
+    const first = steps[index];
+    if (!first || first.kind !== 'speak' || first.text.length <= this.firstChunkChars) return;
+    const pieces = splitSentences(first.text, this.firstChunkChars);
+    // Only the head is cut short; the rest stays one natural-sounding piece.
+    const rest = first.text.slice(first.text.indexOf(pieces[0]!) + pieces[0]!.length).trim();
+    const replacement: RenderStep[] = [{ kind: 'speak', text: pieces[0]!, prosody: first.prosody }];
+    if (rest) replacement.push({ kind: 'speak', text: rest, prosody: first.prosody });
+    steps.splice(index, 1, ...replacement);
   }
 
   /**

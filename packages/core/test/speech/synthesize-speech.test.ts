@@ -124,6 +124,20 @@ describe('SynthesizeSpeech', () => {
     expect(flite.calls.length).to.be.lessThan(5);
   });
 
+  it('cuts the first sentence of a stream at a clause so the first bytes leave sooner', async () => {
+    const { flite, useCase } = setup();
+    const input = 'The morning train was late again, so Maria walked to the office along the river. It rained.';
+    await run(useCase, { input, response_format: 'pcm', stream: true });
+    expect(flite.calls.map((c) => c.text)).to.deep.equal([
+      'The morning train was late again,',
+      'so Maria walked to the office along the river.',
+      'It rained.',
+    ]);
+    flite.calls.length = 0;
+    await run(useCase, { input, response_format: 'pcm' });
+    expect(flite.calls).to.have.length(2);
+  });
+
   it('applies speed through prosody', async () => {
     const { flite, useCase } = setup();
     await run(useCase, { input: 'Hello there.', speed: 2, response_format: 'pcm' });
