@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { parseVideoSize, reportProgress, toVideoResource, transition, videoDimensions, type VideoJob } from '../../src/video/video-job.js';
+import { ServiceError } from '../../src/shared/errors.js';
+
+const queued: VideoJob = { id: 'video_1', apiKeyId: 'key_1', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', createdAt: 1_800_000_000, error: null };
+
+describe('VideoJob state machine', () => {
+  it('moves queued -> in_progress -> completed with forward-only progress', () => {
+    let job = transition(queued, 'in_progress');
+    job = reportProgress(job, 40);
+    expect(reportProgress(job, 10).progress).to.equal(40);
+    expect(reportProgress(job, 150).progress).to.equal(99);
+    job = transition(job, 'completed');
+    expect(job).to.include({ status: 'completed', progress: 100, error: null });
+  });
+
+  it('fails with a message from queued or in_progress, and nothing leaves a final state', () => {
+    expect(transition(queued, 'failed', { error: 'bad image' })).to.include({ status: 'failed', error: 'bad image' });
+    const done = transition(transition(queued, 'in_progress'), 'completed');
+    expect(() => transition(done, 'failed', { error: 'x' })).to.throw(/Illegal/);
+    expect(() => transition(queued, 'completed')).to.throw(/Illegal/);
+    expect(() => transition(queued, 'failed')).to.throw(/error message/);
+  });
+
+  it('a restarted worker may requeue an in_progress job, which resets progress', () => {
+    const running = reportProgress(transition(queued, 'in_progress'), 30);
+    expect(transition(running, 'queued')).to.include({ status: 'queued', progress: 0 });
+  });
+
+  it('renders the REST resource with error only when failed', () => {
+    expect(toVideoResource(queued)).to.deep.equal({ id: 'video_1', object: 'video', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', created_at: 1_800_000_000 });
+    expect(toVideoResource(transition(queued, 'failed', { error: 'boom' })).error).to.equal('boom');
+  });
+
+  it('knows the three sizes and defaults to square', () => {
+    expect(parseVideoSize(undefined)).to.equal('640x640');
+    expect(videoDimensions(parseVideoSize('480x640'))).to.deep.equal({ width: 480, height: 640 });
+    expect(() => parseVideoSize('1920x1080')).to.throw(ServiceError);
+  });
+});
