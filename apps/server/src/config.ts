@@ -32,6 +32,9 @@ const schema = z.object({
 
 export type RawConfig = z.output<typeof schema>;
 
+/** Names of the settings read here (the README's configuration table lists each). */
+export const CONFIG_KEYS = Object.keys(schema.shape);
+
 export interface ServerConfig {
   port: number;
   host: string;
