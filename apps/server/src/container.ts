@@ -3,6 +3,7 @@ import { Container } from 'inversify';
 import type { DataSource } from 'typeorm';
 import {
   ManageApiKeys,
+  REALTIME_TOKENS,
   SHARED_TOKENS,
   SPEECH_TOKENS,
   SynthesizeSpeech,
@@ -17,7 +18,13 @@ import {
   type SpeechSynthesizer,
   type VoiceCloner,
 } from '@svc/core';
-import { FileSystemBlobStore, openDatabase, TokenBucketRateLimiter, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
+import {
+  FileSystemBlobStore,
+  openDatabase,
+  TokenBucketRateLimiter,
+  TypeOrmApiKeyRepository,
+  TypeOrmClientSecretRepository,
+} from '@svc/adapters-storage';
 import { ServiceMetrics } from '@svc/adapters-http';
 import { join } from 'node:path';
 import type { ServerConfig } from './config.js';
@@ -63,6 +70,7 @@ export async function buildContainer(config: ServerConfig, overrides: Overrides 
     return ds;
   });
   await provide<ApiKeyRepository>(SHARED_TOKENS.ApiKeyRepository, () => new TypeOrmApiKeyRepository(container.get(SERVER_TOKENS.DataSource)));
+  await provide(REALTIME_TOKENS.ClientSecretRepository, () => new TypeOrmClientSecretRepository(container.get(SERVER_TOKENS.DataSource)));
   await provide(SHARED_TOKENS.RateLimiter, () =>
     new TokenBucketRateLimiter(container.get(SHARED_TOKENS.Clock), config.rateLimit.perMinute, config.rateLimit.burst),
   );

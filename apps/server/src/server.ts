@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import {
+  clientSecretRoutes,
   createHttpApp,
   healthRoutes,
   metricsRoute,
@@ -13,7 +14,21 @@ import {
   type RouteModule,
   type ServiceMetrics,
 } from '@svc/adapters-http';
-import { SHARED_TOKENS, SPEECH_TOKENS, type Logger, type ManageApiKeys, type RateLimiter } from '@svc/core';
+import {
+  REALTIME_TOKENS,
+  SHARED_TOKENS,
+  SPEECH_TOKENS,
+  type ClientSecretRepository,
+  type Clock,
+  type Hasher,
+  type IdGenerator,
+  type Logger,
+  type ManageApiKeys,
+  type Principal,
+  type RateLimiter,
+  type VoiceCatalog,
+} from '@svc/core';
+import { composeRealtime, type Realtime } from './composition/realtime.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import { SERVER_TOKENS } from './tokens.js';
@@ -26,6 +41,7 @@ export interface RunningServer {
   port: number;
   httpServer: Server;
   services: ServiceContainer;
+  realtime: Realtime;
   close(): Promise<void>;
 }
 
@@ -43,6 +59,30 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
   const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
   const dataSource = services.get<DataSource>(SERVER_TOKENS.DataSource);
   const limiter = services.get<RateLimiter>(SHARED_TOKENS.RateLimiter);
+  const catalog = services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+
+  // One port for REST and WebSocket: the server exists first, the WS gateway attaches to its
+  // upgrade event, the REST app to its request event.
+  const httpServer: Server = config.tls
+    ? createHttpsServer({ cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) })
+    : createHttpServer();
+  httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
+  httpServer.keepAliveTimeout = 5_000;
+
+  const customVoiceExists = async (_voice: string, _principal: Principal) => false;
+  const realtime = composeRealtime({
+    server: httpServer,
+    apiKeys: keys,
+    ids: services.get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+    hasher: services.get<Hasher>(SHARED_TOKENS.Hasher),
+    clock: services.get<Clock>(SHARED_TOKENS.Clock),
+    logger,
+    env: config.env,
+    clientSecrets: services.get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
+    presetVoices: catalog.names(),
+    voiceExists: customVoiceExists,
+  });
+  metrics.trackRealtimeSessions(() => realtime.gateway.activeSessions());
 
   const modules: RouteModule[] = [
     openApiRoute(SERVICE_INFO),
@@ -52,6 +92,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       jsonBodyLimit: config.maxJsonBodyBytes,
       rateLimit: rateLimitMiddleware(limiter, 'speech'),
     }),
+    clientSecretRoutes({ mint: realtime.mintClientSecret, jsonBodyLimit: config.maxJsonBodyBytes }),
   ];
   const observability = metricsRoute(metrics);
   const app = createHttpApp({
@@ -65,11 +106,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     modules: config.metricsPublic ? modules : [...modules, observability],
   });
 
-  const httpServer = config.tls
-    ? createHttpsServer({ cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, app.callback())
-    : createHttpServer(app.callback());
-  httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
-  httpServer.keepAliveTimeout = 5_000;
+  httpServer.on('request', app.callback());
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -88,9 +125,11 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     port,
     httpServer,
     services,
+    realtime,
     async close() {
       if (closed) return;
       closed = true;
+      await realtime.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();

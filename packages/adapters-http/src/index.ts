@@ -11,3 +11,6 @@ export * from './observability/metrics.js';
 export * from './system/system-routes.js';
 export * from './speech/speech-schema.js';
 export * from './speech/speech-routes.js';
+export * from './multipart/index.js';
+export * from './voices/index.js';
+export * from './realtime/client-secrets-routes.js';

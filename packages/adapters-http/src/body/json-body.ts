@@ -6,7 +6,7 @@ import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from '@sv
  * Reads and parses a JSON request body with a byte limit enforced while reading (before any work
  * is done). Wrong content types, malformed JSON and oversize bodies become typed errors.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(ctx: Context, limitBytes: number, options: { allowEmpty?: boolean } = {}): Promise<unknown> {
   const type = ctx.request.type;
   if (type && type !== 'application/json' && !type.endsWith('+json')) {
     throw new InvalidRequestError(`Expected Content-Type application/json, got '${type}'.`);
@@ -20,7 +20,10 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     if ((err as { type?: string }).type === 'entity.too.large') throw tooLarge(limitBytes);
     throw err;
   }
-  if (text.trim() === '') throw new InvalidJsonError('The request body is empty; a JSON object is required.');
+  if (text.trim() === '') {
+    if (options.allowEmpty) return undefined;
+    throw new InvalidJsonError('The request body is empty; a JSON object is required.');
+  }
   try {
     return JSON.parse(text);
   } catch (err) {

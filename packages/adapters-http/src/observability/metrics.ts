@@ -13,7 +13,7 @@ export class ServiceMetrics {
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
   private readonly synthesisAudio: Counter<'engine'>;
   private readonly synthesisCompute: Counter<'engine'>;
-  readonly realtimeSessions: Gauge;
+  private countRealtimeSessions: () => number = () => 0;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -42,11 +42,20 @@ export class ServiceMetrics {
       labelNames: ['engine'],
       registers: [this.registry],
     });
-    this.realtimeSessions = new Gauge({
+    const metrics = this;
+    new Gauge({
       name: 'svc_realtime_sessions',
       help: 'Open realtime WebSocket sessions',
       registers: [this.registry],
+      collect() {
+        this.set(metrics.countRealtimeSessions());
+      },
     });
+  }
+
+  /** The gauge of open realtime sessions reads this when scraped. */
+  trackRealtimeSessions(count: () => number): void {
+    this.countRealtimeSessions = count;
   }
 
   readonly speechObserver: SpeechObserver = {

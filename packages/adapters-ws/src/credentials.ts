@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+
+export const CLIENT_SECRET_PROTOCOL_PREFIX = 'svc-client-secret.';
+export const REALTIME_PROTOCOL = 'realtime';
+
+export type Credentials = { kind: 'api_key'; secret: string } | { kind: 'client_secret'; secret: string };
+
+/**
+ * Server-side clients send `Authorization: Bearer <API key>`; browsers cannot set headers on a
+ * WebSocket, so they pass an ephemeral key as the subprotocol `svc-client-secret.<key>`.
+ */
+export function readCredentials(req: IncomingMessage): Credentials | null {
+  const header = req.headers.authorization;
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return m ? { kind: 'api_key', secret: m[1]! } : null;
+  }
+  for (const protocol of offeredProtocols(req)) {
+    if (protocol.startsWith(CLIENT_SECRET_PROTOCOL_PREFIX)) {
+      const secret = protocol.slice(CLIENT_SECRET_PROTOCOL_PREFIX.length);
+      return secret ? { kind: 'client_secret', secret } : null;
+    }
+  }
+  return null;
+}
+
+export function offeredProtocols(req: IncomingMessage): string[] {
+  const raw = req.headers['sec-websocket-protocol'];
+  if (!raw) return [];
+  return (Array.isArray(raw) ? raw.join(',') : raw)
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/** Echo `realtime` when offered; never echo the protocol that carries the secret. */
+export function selectProtocol(protocols: Set<string>): string | false {
+  return protocols.has(REALTIME_PROTOCOL) ? REALTIME_PROTOCOL : false;
+}

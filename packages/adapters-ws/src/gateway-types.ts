@@ -1,0 +1,57 @@
+import type { Logger, Principal, RealtimeOutput } from '@svc/core';
+
+/** The session side of one connection (RealtimeSessionEngine implements it). */
+export interface RealtimeSessionHandle {
+  /** Takes one parsed JSON frame; never rejects. */
+  handle(event: unknown): Promise<void>;
+  /** A frame that could not be used at all (not JSON, binary). */
+  rejectFrame(message: string): void;
+  /** The socket closed; stop and send nothing more. */
+  transportClosed(): void;
+}
+
+export interface SessionContext {
+  principal: Principal;
+  /** `?model=` of the connection URL. */
+  urlModel: string | null;
+  /** Set when the client authenticated with an ephemeral key (the session id it announced). */
+  sessionId?: string;
+  output: RealtimeOutput;
+}
+
+/** What the gateway needs from the application; plain functions, no container. */
+export interface RealtimeGatewayDeps {
+  /** Resolves the principal of an API key or throws (any error means: invalid). */
+  authenticateApiKey(secret: string): Promise<Principal>;
+  /** Resolves an ephemeral key or throws for unknown / expired keys. */
+  redeemClientSecret(secret: string): Promise<{ principal: Principal; sessionId: string }>;
+  createSession(context: SessionContext): RealtimeSessionHandle;
+  logger?: Logger;
+}
+
+export interface RealtimeGatewayOptions {
+  /** Default `/v1/realtime`. */
+  path?: string;
+  /** Open sessions across all keys (over it: close 1013). */
+  maxSessions: number;
+  /** Open sessions per API key, ephemeral keys counting for the key that minted them. */
+  maxSessionsPerKey: number;
+  /** Largest accepted frame; bigger frames close the connection with 1009. Default 2 MiB. */
+  maxFrameBytes?: number;
+  /** Outgoing bytes queued for a client before it is dropped as too slow. Default 8 MiB. */
+  maxBufferedBytes?: number;
+  /** Client events waiting to be processed before the gateway stops reading the socket. Default 256. */
+  maxPendingEvents?: number;
+  /** Ping period to find dead peers (0 disables). Default 30 s. */
+  pingIntervalMs?: number;
+}
+
+export interface RealtimeGateway {
+  /** Closes every session (1001) and stops accepting upgrades. */
+  close(): Promise<void>;
+  activeSessions(): number;
+}
+
+export const DEFAULT_MAX_FRAME_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_PENDING_EVENTS = 256;

@@ -1,0 +1,11 @@
+export { attachRealtimeGateway } from './realtime-gateway.js';
+export type {
+  RealtimeGateway,
+  RealtimeGatewayDeps,
+  RealtimeGatewayOptions,
+  RealtimeSessionHandle,
+  SessionContext,
+} from './gateway-types.js';
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_PENDING_EVENTS } from './gateway-types.js';
+export { CLIENT_SECRET_PROTOCOL_PREFIX, REALTIME_PROTOCOL } from './credentials.js';
+export { SLOW_READER_CLOSE_CODE } from './realtime-connection.js';

@@ -1,0 +1,140 @@
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { REALTIME_CLOSE_CODES, silentLogger, type Principal } from '@svc/core';
+import WebSocket, { WebSocketServer } from 'ws';
+import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
+import {
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_PENDING_EVENTS,
+  type RealtimeGateway,
+  type RealtimeGatewayDeps,
+  type RealtimeGatewayOptions,
+} from './gateway-types.js';
+import { rejectUpgrade } from './http-rejection.js';
+import { RealtimeConnection } from './realtime-connection.js';
+import { SessionRegistry } from './session-registry.js';
+
+interface Admission {
+  principal: Principal;
+  /** The ephemeral key's session id (null for API keys). */
+  secretSessionId: string | null;
+}
+
+/**
+ * Serves `GET /v1/realtime` WebSocket upgrades on an existing HTTP(S) server. Authentication
+ * happens before the upgrade completes; refusals that have a WebSocket close code (3000, 4009,
+ * 1013) are sent as a close right after the upgrade, as clients expect them there.
+ */
+export function attachRealtimeGateway(
+  server: HttpServer | HttpsServer,
+  deps: RealtimeGatewayDeps,
+  options: RealtimeGatewayOptions,
+): RealtimeGateway {
+  const path = options.path ?? '/v1/realtime';
+  const logger = deps.logger ?? silentLogger;
+  const registry = new SessionRegistry(options.maxSessions, options.maxSessionsPerKey);
+  const connections = new Set<RealtimeConnection>();
+  const sockets = new Map<WebSocket, RealtimeConnection>();
+  const limits = {
+    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
+  };
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    perMessageDeflate: false,
+    handleProtocols: selectProtocol,
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== path && url.pathname !== `${path}/`) {
+      rejectUpgrade(socket, 404, 'Not Found', `No WebSocket endpoint at ${url.pathname}; use ${path}.`, 'not_found');
+      return;
+    }
+    void admit(readCredentials(req)).then((admission) => {
+      if (socket.destroyed) return;
+      wss.handleUpgrade(req, socket, head, (ws) => open(ws, admission, url.searchParams.get('model')));
+    });
+  };
+
+  async function admit(credentials: Credentials | null): Promise<Admission | null> {
+    if (!credentials) return null;
+    try {
+      if (credentials.kind === 'api_key') return { principal: await deps.authenticateApiKey(credentials.secret), secretSessionId: null };
+      const redeemed = await deps.redeemClientSecret(credentials.secret);
+      return { principal: redeemed.principal, secretSessionId: redeemed.sessionId };
+    } catch {
+      return null;
+    }
+  }
+
+  function open(ws: WebSocket, admission: Admission | null, urlModel: string | null): void {
+    ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
+    if (!admission) return ws.close(REALTIME_CLOSE_CODES.invalidCredentials, 'invalid API key or ephemeral key');
+    const { principal, secretSessionId } = admission;
+    if (secretSessionId && registry.hasLiveSecret(secretSessionId)) {
+      return ws.close(REALTIME_CLOSE_CODES.duplicateSession, 'a session is already active for this ephemeral key');
+    }
+    if (!registry.tryAcquire(principal.apiKeyId, secretSessionId)) {
+      return ws.close(REALTIME_CLOSE_CODES.tryAgainLater, 'max concurrency exceeded; retry later');
+    }
+    const connection = new RealtimeConnection(ws, limits, logger);
+    connections.add(connection);
+    sockets.set(ws, connection);
+    let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
+    ws.once('close', () => {
+      connections.delete(connection);
+      sockets.delete(ws);
+      registry.release(principal.apiKeyId, secretSessionId);
+      session?.transportClosed();
+    });
+    try {
+      session = deps.createSession({ principal, urlModel, ...(secretSessionId ? { sessionId: secretSessionId } : {}), output: connection });
+    } catch (err) {
+      logger.error({ err: String(err) }, 'could not start a realtime session');
+      return connection.close(1011, 'internal error');
+    }
+    connection.attach(session);
+  }
+
+  server.on('upgrade', onUpgrade);
+
+  const pingEvery = options.pingIntervalMs ?? 30_000;
+  const pinger =
+    pingEvery > 0
+      ? setInterval(() => {
+          for (const [ws, connection] of sockets) {
+            if (!connection.alive) {
+              ws.terminate();
+              continue;
+            }
+            connection.alive = false;
+            if (ws.readyState === WebSocket.OPEN) ws.ping();
+          }
+        }, pingEvery).unref()
+      : null;
+
+  return {
+    activeSessions: () => registry.size,
+    async close() {
+      server.off('upgrade', onUpgrade);
+      if (pinger) clearInterval(pinger);
+      const closing = [...sockets.keys()].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            ws.once('close', () => resolve());
+            const force = setTimeout(() => ws.terminate(), 2000);
+            force.unref();
+          }),
+      );
+      for (const connection of connections) connection.shutdown();
+      await Promise.all(closing);
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

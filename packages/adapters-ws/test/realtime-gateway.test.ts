@@ -1,0 +1,213 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import type { RealtimeOutput } from '@svc/core';
+import { SLOW_READER_CLOSE_CODE, type SessionContext } from '../src/index.js';
+import { sleep, startGateway, TestClient, type GatewayHarness } from './gateway-harness.js';
+
+const configure = { type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } };
+
+describe('realtime WebSocket gateway', () => {
+  let h: GatewayHarness;
+  afterEach(async () => h?.close());
+
+  it('answers upgrades on any other path with HTTP 404', async () => {
+    h = await startGateway();
+    const port = new URL(h.url).port;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/v1/other', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      req.on('response', (res) => resolve(res.statusCode!));
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).to.equal(404);
+    const client = TestClient.connect(h.url.replace('/v1/realtime', '/v1/realtimex'), { apiKey: 'svc-key-a' });
+    const err = await client.opened.catch((e: Error) => e);
+    expect(String(err)).to.contain('HTTP 404');
+  });
+
+  it('accepts a Bearer API key, echoes the realtime subprotocol when offered, and runs a session', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a', protocols: ['realtime'] });
+    await client.opened;
+    expect(client.ws.protocol).to.equal('realtime');
+    await sleep(50);
+    expect(client.events).to.deep.equal([]);
+    client.send(configure);
+    const created = await client.next('session.created');
+    expect(created.session.model).to.equal('svc-realtime');
+    expect(h.gateway.activeSessions()).to.equal(1);
+    client.ws.close();
+    await client.closed;
+    await sleep(20);
+    expect(h.gateway.activeSessions()).to.equal(0);
+  });
+
+  it('echoes no subprotocol when none is offered', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    expect(client.ws.protocol).to.equal('');
+    client.ws.close();
+  });
+
+  it('closes with 3000 for a missing, malformed or invalid API key', async () => {
+    h = await startGateway();
+    const attempts: Record<string, string>[] = [{}, { Authorization: 'Basic abc' }, { Authorization: 'Bearer svc-wrong' }];
+    for (const headers of attempts) {
+      const client = TestClient.connect(h.url, { headers });
+      expect((await client.closed).code, JSON.stringify(headers)).to.equal(3000);
+      expect(client.events).to.deep.equal([]);
+    }
+    expect(h.gateway.activeSessions()).to.equal(0);
+  });
+
+  it('takes the model from ?model=', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(`${h.url}?model=svc-realtime`, { apiKey: 'svc-key-a' });
+    client.send({ type: 'session.update', session: { output_modalities: ['text'] } });
+    expect((await client.next('session.created')).session.model).to.equal('svc-realtime');
+    client.ws.close();
+  });
+
+  it('authenticates an ephemeral key in the svc-client-secret subprotocol, never echoing it; the session uses the minted id', async () => {
+    h = await startGateway();
+    const secret = await h.mint('svc-key-a');
+    const client = TestClient.connect(h.url, { protocols: ['realtime', `svc-client-secret.${secret}`] });
+    await client.opened;
+    expect(client.ws.protocol).to.equal('realtime');
+    client.send(configure);
+    const created = await client.next('session.created');
+    expect(created.session.id).to.equal(h.lastSessionId);
+    client.ws.close();
+  });
+
+  it('closes with 3000 for an invalid or expired ephemeral key', async () => {
+    h = await startGateway();
+    const unknown = TestClient.connect(h.url, { protocols: ['realtime', 'svc-client-secret.svc-eph-nope'] });
+    expect((await unknown.closed).code).to.equal(3000);
+    const secret = await h.mint('svc-key-a', 10);
+    const realNow = Date.now;
+    Date.now = () => realNow() + 11_000;
+    try {
+      const expired = TestClient.connect(h.url, { protocols: ['realtime', `svc-client-secret.${secret}`] });
+      expect((await expired.closed).code).to.equal(3000);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('closes a second concurrent connection with the same ephemeral key with 4009, and allows it again later', async () => {
+    h = await startGateway();
+    const secret = await h.mint('svc-key-a');
+    const protocols = ['realtime', `svc-client-secret.${secret}`];
+    const first = TestClient.connect(h.url, { protocols });
+    await first.opened;
+    const second = TestClient.connect(h.url, { protocols });
+    expect(await second.closed).to.deep.equal({ code: 4009, reason: 'a session is already active for this ephemeral key' });
+    first.ws.close();
+    await first.closed;
+    await sleep(20);
+    const third = TestClient.connect(h.url, { protocols });
+    await third.opened;
+    third.send(configure);
+    await third.next('session.created');
+    third.ws.close();
+  });
+
+  it('closes with 1013 over the global and the per-key concurrency caps', async () => {
+    h = await startGateway({ maxSessions: 3, maxSessionsPerKey: 2 });
+    const a1 = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    const a2 = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await Promise.all([a1.opened, a2.opened]);
+    const a3 = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    expect((await a3.closed).code).to.equal(1013);
+    const b1 = TestClient.connect(h.url, { apiKey: 'svc-key-b' });
+    await b1.opened;
+    const b2 = TestClient.connect(h.url, { apiKey: 'svc-key-b' });
+    expect(await b2.closed).to.deep.equal({ code: 1013, reason: 'max concurrency exceeded; retry later' });
+    expect(h.gateway.activeSessions()).to.equal(3);
+    for (const c of [a1, a2, b1]) c.ws.close();
+  });
+
+  it('answers malformed JSON and binary frames with an error event and keeps the connection', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    client.send('{not json');
+    const err = await client.next('error');
+    expect(err.error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_json' });
+    expect(err.event_id).to.be.a('string');
+    client.ws.send(Buffer.from([1, 2, 3]));
+    expect((await client.next('error')).error.message).to.contain('Binary frames');
+    client.send(configure);
+    await client.next('session.created');
+    client.ws.close();
+  });
+
+  it('closes with 1009 when a frame exceeds the maximum frame size; a 1 MiB+ append within it gets an error event', async () => {
+    h = await startGateway({ maxFrameBytes: 1_200_000 });
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    client.send(configure);
+    await client.next('session.created');
+    client.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(1_048_580) });
+    expect((await client.next('error')).error.code).to.equal('audio_chunk_too_large');
+    client.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(1_300_000) });
+    expect((await client.closed).code).to.equal(1009);
+  });
+
+  it('drops a client that stops reading once the documented buffer limit is exceeded', async () => {
+    let output: RealtimeOutput | null = null;
+    h = await startGateway({ maxBufferedBytes: 256 * 1024 }, (ctx: SessionContext) => {
+      output = ctx.output;
+      return { handle: async () => undefined, rejectFrame: () => undefined, transportClosed: () => undefined };
+    });
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    (client.ws as any)._socket.pause();
+    const big = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 400 && client.closeInfo === null; i++) {
+      output!.send({ type: 'response.output_text.delta', event_id: `e${i}`, delta: big });
+      await sleep(1);
+    }
+    // The server lets go of the session even though the client never reads again.
+    for (let i = 0; i < 200 && h.gateway.activeSessions() > 0; i++) await sleep(50);
+    expect(h.gateway.activeSessions()).to.equal(0);
+    (client.ws as any)._socket.resume();
+    const { code } = await Promise.race([client.closed, sleep(8000).then(() => ({ code: -1 }))]);
+    expect([SLOW_READER_CLOSE_CODE, 1006]).to.include(code);
+  });
+
+  it('stops reading a client that sends faster than its events are processed', async () => {
+    let outstanding = 0;
+    let maxOutstanding = 0;
+    let handled = 0;
+    h = await startGateway({ maxPendingEvents: 8 }, () => ({
+      handle: async () => {
+        outstanding++;
+        maxOutstanding = Math.max(maxOutstanding, outstanding);
+        await sleep(2);
+        outstanding--;
+        handled++;
+      },
+      rejectFrame: () => undefined,
+      transportClosed: () => undefined,
+    }));
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    const payload = JSON.stringify({ type: 'input_audio_buffer.append', audio: 'A'.repeat(20_000) });
+    for (let i = 0; i < 300; i++) client.send(payload);
+    while (handled < 300) await sleep(20);
+    expect(maxOutstanding).to.be.at.most(8 + 8);
+    client.ws.close();
+  });
+
+  it('close() ends every session with 1001 and refuses new upgrades', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    await h.gateway.close();
+    expect((await client.closed).code).to.equal(1001);
+    expect(h.gateway.activeSessions()).to.equal(0);
+  });
+});

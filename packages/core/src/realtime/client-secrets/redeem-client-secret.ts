@@ -1,0 +1,28 @@
+import type { Principal } from '../../auth/api-key.js';
+import type { Clock } from '../../shared/clock.js';
+import { InvalidApiKeyError } from '../../shared/errors.js';
+import type { Hasher } from '../../shared/ids.js';
+import { CLIENT_SECRET_PREFIX, type ClientSecretRepository } from './client-secret.js';
+
+export interface RedeemedClientSecret {
+  principal: Principal;
+  /** The session id announced when the secret was minted; the WebSocket session uses it. */
+  sessionId: string;
+}
+
+/** Checks an ephemeral key presented on the WebSocket; unknown or expired keys are refused. */
+export class RedeemClientSecret {
+  constructor(
+    private readonly repo: ClientSecretRepository,
+    private readonly hasher: Hasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(secret: string): Promise<RedeemedClientSecret> {
+    if (!secret.startsWith(CLIENT_SECRET_PREFIX)) throw new InvalidApiKeyError('Invalid ephemeral key.');
+    const record = await this.repo.findBySecretHash(this.hasher.sha256(secret));
+    if (!record) throw new InvalidApiKeyError('Invalid ephemeral key.');
+    if (record.expiresAt <= this.clock.now()) throw new InvalidApiKeyError('The ephemeral key has expired.');
+    return { principal: { apiKeyId: record.apiKeyId, name: record.apiKeyName }, sessionId: record.id };
+  }
+}

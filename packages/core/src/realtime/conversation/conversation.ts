@@ -1,0 +1,84 @@
+import { realtimeErrors } from '../protocol/realtime-error.js';
+import type { ConversationItem } from './items.js';
+
+/** Server-side facts about an item that are not part of its wire shape. */
+export interface ItemEntry {
+  item: ConversationItem;
+  /** Condensed into a summary: hidden from the language model, still retrievable. */
+  condensed: boolean;
+  /** The summary item this one was condensed into (if any). */
+  summaryOf?: string[];
+  /** Spoken assistant audio: total length and where each transcript sentence ends. */
+  audio?: { durationMs: number; marks: { endMs: number; textLength: number }[] };
+  /** Resolves when a user audio item's transcript is known (the model waits for it). */
+  transcriptReady?: Promise<void>;
+}
+
+/** Ordered items with O(1) lookup by id; insertion after any item (`previous_item_id`). */
+export class Conversation {
+  private readonly order: ItemEntry[] = [];
+  private readonly byId = new Map<string, ItemEntry>();
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: string): ItemEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  lastId(): string | null {
+    return this.order.length === 0 ? null : this.order[this.order.length - 1]!.item.id;
+  }
+
+  entries(): readonly ItemEntry[] {
+    return this.order;
+  }
+
+  /**
+   * Inserts after `previousItemId` (null/undefined: at the end; 'root' when no item has that id:
+   * at the start). Returns the id of the item now preceding the new one.
+   */
+  insert(item: ConversationItem, previousItemId?: string | null, extra: Partial<ItemEntry> = {}): { previousItemId: string | null; entry: ItemEntry } {
+    if (this.byId.has(item.id)) throw realtimeErrors.duplicateItemId(item.id);
+    const entry: ItemEntry = { item, condensed: false, ...extra };
+    let index: number;
+    if (previousItemId === undefined || previousItemId === null) {
+      index = this.order.length;
+    } else if (this.byId.has(previousItemId)) {
+      index = this.order.indexOf(this.byId.get(previousItemId)!) + 1;
+    } else if (previousItemId === 'root') {
+      index = 0;
+    } else {
+      throw realtimeErrors.invalidPreviousItemId(previousItemId);
+    }
+    this.order.splice(index, 0, entry);
+    this.byId.set(item.id, entry);
+    return { previousItemId: index === 0 ? null : this.order[index - 1]!.item.id, entry };
+  }
+
+  /** Checks an insertion point without inserting (so validation errors come before any effect). */
+  assertInsertable(itemId: string | null, previousItemId?: string | null): void {
+    if (itemId !== null && this.byId.has(itemId)) throw realtimeErrors.duplicateItemId(itemId);
+    if (previousItemId !== undefined && previousItemId !== null && previousItemId !== 'root' && !this.byId.has(previousItemId)) {
+      throw realtimeErrors.invalidPreviousItemId(previousItemId);
+    }
+  }
+
+  delete(id: string): boolean {
+    const entry = this.byId.get(id);
+    if (!entry) return false;
+    this.byId.delete(id);
+    this.order.splice(this.order.indexOf(entry), 1);
+    return true;
+  }
+
+  /** Items the language model sees: everything not condensed into a summary. */
+  modelVisible(): ItemEntry[] {
+    return this.order.filter((e) => !e.condensed);
+  }
+}

@@ -1,0 +1,199 @@
+import { decodeBase64 } from '../audio/base64.js';
+import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
+import type { ItemEntry } from '../conversation/conversation.js';
+import { snapshotItem, type MessageItem } from '../conversation/items.js';
+import type { VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
+import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
+import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
+import type { RealtimeSessionConfig } from '../session/session-config.js';
+import type { ResponseCoordinator } from './response-coordinator.js';
+import type { SessionRuntime } from './session-runtime.js';
+
+/** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
+export const MAX_APPEND_BASE64_BYTES = 1_048_576;
+/** A commit needs at least this much audio, as in the API the protocol follows. */
+export const MIN_COMMIT_MS = 100;
+/** Without detected speech, server-VAD sessions keep only this much audio (the pre-roll). */
+const IDLE_PREROLL_MS = 1000;
+
+/**
+ * `input_audio_buffer.append / commit / clear` and server-side turn detection. With a
+ * VoiceActivityDetector wired, server-VAD sessions turn detected speech into user turns and
+ * respond; manual sessions (turn_detection: null) accumulate audio until `commit`.
+ */
+export class AudioInputCommands {
+  private buffer: InputAudioBuffer | null = null;
+  private vad: VoiceActivityStream | null = null;
+  private speech: { itemId: string; startMs: number } | null = null;
+  private vadKey = '';
+
+  constructor(
+    private readonly rt: SessionRuntime,
+    private readonly responses: ResponseCoordinator,
+    private readonly maxBufferMs: number,
+  ) {}
+
+  /** (Re)builds the buffer and detector when the input format or turn detection changed. */
+  configure(config: RealtimeSessionConfig): void {
+    const input = config.audio.input;
+    const formatKey = JSON.stringify(input.format);
+    if (!this.buffer || JSON.stringify(this.buffer.format) !== formatKey) {
+      this.buffer = new InputAudioBuffer(input.format, this.maxBufferMs);
+      this.vadKey = '';
+    }
+    const vadKey = JSON.stringify([input.format, input.turn_detection]);
+    if (vadKey === this.vadKey) return;
+    this.vadKey = vadKey;
+    this.closeVad();
+    const detector = this.rt.deps.audio?.voiceActivityDetector;
+    const td = input.turn_detection;
+    // Opus input reaches the detector only once decoded; it is turn-detected by manual commits.
+    if (!detector || !td || input.format.type === 'audio/opus') return;
+    this.vad = detector.open({
+      sampleRate: this.buffer.sampleRate,
+      threshold: td.threshold,
+      prefixPaddingMs: td.prefix_padding_ms,
+      silenceDurationMs: td.silence_duration_ms,
+      minSpeechDurationMs: td.min_speech_duration * 1000,
+      mode: td.type,
+    });
+  }
+
+  async append(fields: JsonObject): Promise<void> {
+    const audio = expectString(requireField(fields, 'audio', 'audio'), 'audio');
+    if (audio.length > MAX_APPEND_BASE64_BYTES) {
+      throw invalidRequest(
+        'audio_chunk_too_large',
+        `'audio' is ${audio.length} base64 bytes; at most ${MAX_APPEND_BASE64_BYTES} are accepted per append.`,
+        'audio',
+      );
+    }
+    const bytes = decodeBase64(audio);
+    if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
+    const buffer = this.buffer!;
+    const pcm = buffer.append(bytes);
+    if (!this.vad || pcm.length === 0) return;
+    const events = await this.vad.push(pcm);
+    for (const event of events) await this.onVoiceActivity(event);
+    if (!this.speech) buffer.dropBefore(buffer.endMs - Math.max(IDLE_PREROLL_MS, this.prefixPaddingMs()));
+  }
+
+  commit(): void {
+    if (this.responses.activeResponse && this.responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
+    const buffer = this.buffer!;
+    const ms = buffer.durationMs;
+    if (ms < MIN_COMMIT_MS) {
+      throw invalidRequest(
+        'input_audio_buffer_commit_empty',
+        `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
+      );
+    }
+    this.speech = null;
+    this.vad?.reset();
+    this.rt.noteUserActivity();
+    this.addUserTurn(this.rt.newId('item_'), buffer.takeAll());
+  }
+
+  clear(): void {
+    this.buffer!.clear();
+    this.vad?.reset();
+    this.speech = null;
+    this.rt.emit({ type: 'input_audio_buffer.cleared' });
+  }
+
+  close(): void {
+    this.closeVad();
+    this.buffer?.clear();
+  }
+
+  private async onVoiceActivity(event: VoiceActivityEvent): Promise<void> {
+    if (event.type === 'speech_started') {
+      if (this.speech) return;
+      this.speech = { itemId: this.rt.newId('item_'), startMs: event.audioStartMs };
+      this.rt.noteUserActivity();
+      this.rt.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
+      // Barge-in always interrupts (interrupt_response is accepted but has no effect).
+      await this.responses.interrupt();
+      return;
+    }
+    const speech = this.speech;
+    if (!speech) return;
+    this.speech = null;
+    this.rt.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
+    const captured = this.buffer!.takeRange(speech.startMs - this.prefixPaddingMs(), event.audioEndMs);
+    this.addUserTurn(speech.itemId, captured);
+    // A response always follows a detected turn (create_response is accepted, no effect).
+    try {
+      await this.responses.create(undefined);
+    } catch (err) {
+      this.rt.reportError(err, null);
+    }
+  }
+
+  /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
+  private addUserTurn(itemId: string, captured: CapturedAudio): void {
+    const { conversation } = this.rt;
+    const previousItemId = conversation.lastId();
+    this.rt.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
+    const item: MessageItem = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: null }],
+    };
+    const { entry } = conversation.insert(item, previousItemId);
+    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    // Never rejects: responses wait on it.
+    entry.transcriptReady = this.transcribe(entry, item, captured)
+      .catch((err) => this.rt.deps.logger.error({ err: String(err) }, 'transcription step failed'))
+      .finally(() => {
+        delete entry.transcriptReady;
+        this.rt.conversationChanged();
+      });
+  }
+
+  private async transcribe(entry: ItemEntry, item: MessageItem, captured: CapturedAudio): Promise<void> {
+    const { deps, principal } = this.rt;
+    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
+    const transcription = this.rt.config.audio.input.transcription;
+    let transcript: string | null = null;
+    try {
+      let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
+      const format = this.rt.config.audio.input.format;
+      if (!pcm && captured.opusPackets && deps.audio?.opusCodec && format.type === 'audio/opus') {
+        pcm = await deps.audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
+      }
+      const recognizer = deps.audio?.speechRecognizer;
+      if (recognizer && pcm && pcm.samples.length > 0) {
+        transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal })).text.trim();
+      }
+    } catch (err) {
+      deps.logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
+      this.rt.reportError(err, null);
+      transcript = '';
+    }
+    if (this.rt.closed || !this.rt.conversation.has(entry.item.id)) return;
+    part.transcript = transcript;
+    if (transcription?.model) {
+      this.rt.emit({
+        type: 'conversation.item.input_audio_transcription.completed',
+        item_id: item.id,
+        content_index: 0,
+        transcript: transcript ?? '',
+        usage: { type: 'duration', seconds: Math.round(captured.durationMs) / 1000 },
+      });
+    }
+  }
+
+  private prefixPaddingMs(): number {
+    return this.rt.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
+  }
+
+  private closeVad(): void {
+    this.vad?.close?.();
+    this.vad = null;
+    this.speech = null;
+  }
+}

@@ -1,0 +1,81 @@
+import { parseClientItem, parseItemId } from '../conversation/item-input.js';
+import { snapshotItem, type ConversationItem } from '../conversation/items.js';
+import { expectInteger, expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
+import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
+import type { SessionRuntime } from './session-runtime.js';
+
+/** `conversation.item.create / retrieve / truncate / delete`. None of them triggers a response. */
+export class ConversationCommands {
+  constructor(private readonly rt: SessionRuntime) {}
+
+  create(fields: JsonObject): void {
+    const previous = fields.previous_item_id;
+    if (previous !== undefined && previous !== null) expectString(previous, 'previous_item_id');
+    const parsed = parseClientItem(requireField(fields, 'item', 'item'));
+    if (parsed.kind === 'skipped') {
+      // The spec skips message items with non-text content: nothing is added or announced.
+      this.rt.deps.logger.debug({ reason: parsed.reason }, 'conversation item skipped');
+      return;
+    }
+    const { conversation } = this.rt;
+    conversation.assertInsertable(parsed.item.id, previous as string | null | undefined);
+    const item = { ...parsed.item, id: parsed.item.id ?? this.rt.newId('item_') } as ConversationItem;
+    const { previousItemId } = conversation.insert(item, previous as string | null | undefined);
+    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    if (item.type === 'message' && item.role === 'user') this.rt.noteUserActivity();
+    this.rt.conversationChanged();
+  }
+
+  retrieve(fields: JsonObject): void {
+    const entry = this.entry(fields);
+    this.rt.emit({ type: 'conversation.item.retrieved', item: snapshotItem(entry.item) });
+  }
+
+  delete(fields: JsonObject): void {
+    const entry = this.entry(fields);
+    this.rt.conversation.delete(entry.item.id);
+    this.rt.emit({ type: 'conversation.item.deleted', item_id: entry.item.id });
+  }
+
+  /**
+   * Cuts a spoken assistant item at the playback position: the audio length becomes
+   * `audio_end_ms` and the transcript keeps the sentences heard by then. Text-only sessions have
+   * no audio to cut: a no-op answered with `audio_end_ms: 0`.
+   */
+  truncate(fields: JsonObject): void {
+    const entry = this.entry(fields);
+    const contentIndex = expectInteger(requireField(fields, 'content_index', 'content_index'), 'content_index', 0);
+    const audioEndMs = expectInteger(requireField(fields, 'audio_end_ms', 'audio_end_ms'), 'audio_end_ms', 0);
+    const answer = (ms: number) =>
+      this.rt.emit({ type: 'conversation.item.truncated', item_id: entry.item.id, content_index: contentIndex, audio_end_ms: ms });
+    if (this.rt.config.output_modalities[0] === 'text') return answer(0);
+
+    const item = entry.item;
+    if (item.type !== 'message' || item.role !== 'assistant') {
+      throw invalidRequest('invalid_value', 'Only assistant messages can be truncated.', 'item_id');
+    }
+    if (item.status === 'in_progress') {
+      throw invalidRequest('invalid_value', 'The item is still being generated; cancel the response first.', 'item_id');
+    }
+    const part = item.content[contentIndex];
+    if (!part || part.type !== 'output_audio') {
+      throw invalidRequest('invalid_value', `Content index ${contentIndex} is not an audio part of this item.`, 'content_index');
+    }
+    const audio = entry.audio ?? { durationMs: 0, marks: [] };
+    if (audioEndMs > audio.durationMs) {
+      throw invalidRequest('invalid_value', `audio_end_ms (${audioEndMs}) is longer than the item's audio (${audio.durationMs} ms).`, 'audio_end_ms');
+    }
+    const heard = audio.marks.filter((m) => m.endMs <= audioEndMs);
+    const keepChars = heard.length > 0 ? heard[heard.length - 1]!.textLength : 0;
+    part.transcript = part.transcript.slice(0, keepChars).trim();
+    entry.audio = { durationMs: audioEndMs, marks: heard };
+    answer(audioEndMs);
+  }
+
+  private entry(fields: JsonObject) {
+    const id = parseItemId(requireField(fields, 'item_id', 'item_id'), 'item_id');
+    const entry = this.rt.conversation.get(id);
+    if (!entry) throw realtimeErrors.itemNotFound(id);
+    return entry;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Principal } from '../../auth/api-key.js';
+import type { Clock } from '../../shared/clock.js';
+import type { IdGenerator } from '../../shared/ids.js';
+import type { Logger } from '../../shared/logger.js';
+import type { QuotaGuard } from '../../shared/rate-limiter.js';
+import type { ConversationSummarizer } from '../conversation/summarization.js';
+import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { LanguageModel } from '../ports/language-model.js';
+import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
+import type { RealtimeServerEvent } from '../protocol/server-events.js';
+
+/** Shared services of every session (one set per server). */
+export interface RealtimeEngineDeps {
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  languageModel: LanguageModel;
+  voices: RealtimeVoiceDirectory;
+  quota: QuotaGuard;
+  /** Defaults to the deterministic ExtractiveSummarizer. */
+  summarizer?: ConversationSummarizer;
+  audio?: RealtimeAudioPorts;
+}
+
+/** Facts about one connection. */
+export interface RealtimeSessionOptions {
+  principal: Principal;
+  /** `?model=` of the connection URL. */
+  urlModel: string | null;
+  /** The id announced by a client secret; a new one is generated otherwise. */
+  sessionId?: string;
+  /** Wall-clock cap of the session. */
+  maxDurationSec: number;
+  /** 5 minutes per spec; only tests change it (or move the Clock). */
+  idleTimeoutMs?: number;
+  /** Upper bound of uncommitted input audio held per session (oldest audio is dropped). */
+  maxInputAudioBufferMs?: number;
+}
+
+/** Where server events go: the WebSocket adapter, or a test collecting them. */
+export interface RealtimeOutput {
+  send(event: RealtimeServerEvent): void;
+  /** Ends the connection; called once, after the last event. */
+  close(code: number, reason: string): void;
+}
+
+export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
+export const DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS = 120_000;
+/** Resource name under which each response is charged to the QuotaGuard (one unit per response). */
+export const REALTIME_RESPONSE_RESOURCE = 'realtime.response';

@@ -1,0 +1,227 @@
+import type { Principal } from '../../auth/api-key.js';
+import { unixSeconds } from '../../shared/clock.js';
+import { Conversation } from '../conversation/conversation.js';
+import { ExtractiveSummarizer } from '../conversation/summarization.js';
+import { clientEventIdOf, parseClientEvent, type ClientEvent } from '../protocol/client-events.js';
+import { requireField } from '../protocol/field-checks.js';
+import { invalidRequest, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
+import { REALTIME_CLOSE_CODES, type ServerEventBody } from '../protocol/server-events.js';
+import type { RealtimeSessionConfig } from '../session/session-config.js';
+import { toSessionObject } from '../session/session-object.js';
+import { applySessionUpdate } from '../session/session-update.js';
+import { AudioInputCommands } from './audio-input-commands.js';
+import { BackgroundSummarizer } from './background-summarizer.js';
+import { ConversationCommands } from './conversation-commands.js';
+import {
+  DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
+  IDLE_TIMEOUT_MS,
+  type RealtimeEngineDeps,
+  type RealtimeOutput,
+  type RealtimeSessionOptions,
+} from './engine-deps.js';
+import { ResponseCoordinator } from './response-coordinator.js';
+import { SessionLifetime } from './session-lifetime.js';
+import type { SessionRuntime } from './session-runtime.js';
+
+type Phase = 'connected' | 'active' | 'closed';
+
+/**
+ * The realtime session state machine, free of any transport: `handle()` takes parsed client
+ * events, server events leave through the RealtimeOutput port. Client events are processed one at
+ * a time in arrival order; responses and summaries run in the background so a `response.cancel`
+ * is handled while a response streams.
+ */
+export class RealtimeSessionEngine implements SessionRuntime {
+  readonly sessionId: string;
+  readonly conversationId: string;
+  readonly principal: Principal;
+  readonly conversation = new Conversation();
+  private phase: Phase = 'connected';
+  private current: RealtimeSessionConfig | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly eventIdBase: string;
+  private eventCounter = 0;
+  private readonly lifetime: SessionLifetime;
+  private readonly responses: ResponseCoordinator;
+  private readonly audioInput: AudioInputCommands;
+  private readonly items: ConversationCommands;
+  private readonly summaries: BackgroundSummarizer;
+
+  constructor(
+    readonly deps: RealtimeEngineDeps,
+    private readonly options: RealtimeSessionOptions,
+    private readonly output: RealtimeOutput,
+  ) {
+    this.principal = options.principal;
+    this.sessionId = options.sessionId ?? deps.ids.id('sess_');
+    this.conversationId = `conv_${this.sessionId.replace(/^sess_/, '')}`;
+    this.eventIdBase = deps.ids.id('event_');
+    this.responses = new ResponseCoordinator(this);
+    this.audioInput = new AudioInputCommands(this, this.responses, options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS);
+    this.items = new ConversationCommands(this);
+    this.summaries = new BackgroundSummarizer(this, deps.summarizer ?? new ExtractiveSummarizer());
+    this.lifetime = new SessionLifetime(
+      deps.clock,
+      options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+      options.maxDurationSec * 1000,
+      (secondsIdle) => this.endOnIdle(secondsIdle),
+      () => this.endOnMaxDuration(),
+    );
+    this.lifetime.start();
+  }
+
+  /** Queues one parsed client event; resolves when it has been handled. Never rejects. */
+  handle(raw: unknown): Promise<void> {
+    this.queue = this.queue
+      .then(() => this.dispatch(raw))
+      .catch((err) => {
+        // dispatch reports every expected failure itself; this is a bug, so log it loudly.
+        this.deps.logger.error({ err: String(err), stack: (err as Error)?.stack }, 'realtime event handling failed');
+        this.reportError(err, null);
+      });
+    return this.queue;
+  }
+
+  /** A frame that was not valid JSON (the transport could not parse it). */
+  rejectFrame(message: string): void {
+    if (this.phase === 'closed') return;
+    this.reportError(invalidRequest('invalid_json', message), null);
+  }
+
+  /** The transport went away: stop everything, send nothing. */
+  transportClosed(): void {
+    this.shutdown();
+  }
+
+  get closed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  get active(): boolean {
+    return this.phase === 'active';
+  }
+
+  get config(): RealtimeSessionConfig {
+    if (!this.current) throw new Error('The session is not configured yet.');
+    return this.current;
+  }
+
+  emit(event: ServerEventBody): void {
+    if (this.phase === 'closed') return;
+    const { type, ...fields } = event;
+    this.output.send({ type, event_id: `${this.eventIdBase}_${(++this.eventCounter).toString(36)}`, ...fields });
+  }
+
+  newId(prefix: string): string {
+    return this.deps.ids.id(prefix);
+  }
+
+  reportError(err: unknown, clientEventId: string | null = null): void {
+    this.emit({ type: 'error', error: toRealtimeErrorBody(err, clientEventId) });
+  }
+
+  refuseQuota(message: string): void {
+    this.reportError(realtimeErrors.insufficientQuota(message), null);
+    this.terminate(REALTIME_CLOSE_CODES.quotaRefused, 'insufficient quota');
+  }
+
+  noteUserActivity(): void {
+    this.lifetime.userSpoke();
+  }
+
+  conversationChanged(): void {
+    if (this.phase === 'active') this.summaries.check();
+  }
+
+  private async dispatch(raw: unknown): Promise<void> {
+    if (this.phase === 'closed') return;
+    const eventId = clientEventIdOf(raw, () => `${this.eventIdBase}_client_${(++this.eventCounter).toString(36)}`);
+    let event: ClientEvent;
+    try {
+      event = parseClientEvent(raw, eventId);
+      if (this.phase === 'connected' && event.type !== 'session.update') {
+        throw invalidRequest('session_not_configured', 'Send session.update (with a model) before any other event.', 'type');
+      }
+    } catch (err) {
+      this.reportError(err, eventId);
+      return;
+    }
+    try {
+      await this.route(event);
+    } catch (err) {
+      this.reportError(err, eventId);
+      // An invalid configuration ends the session (spec: error, then the session is closed).
+      if (event.type === 'session.update') this.terminate(REALTIME_CLOSE_CODES.normal, 'invalid session configuration');
+    }
+  }
+
+  private async route(event: ClientEvent): Promise<void> {
+    const f = event.fields;
+    switch (event.type) {
+      case 'session.update':
+        return this.updateSession(requireField(f, 'session', 'session'));
+      case 'input_audio_buffer.append':
+        return this.audioInput.append(f);
+      case 'input_audio_buffer.commit':
+        return this.audioInput.commit();
+      case 'input_audio_buffer.clear':
+        return this.audioInput.clear();
+      case 'conversation.item.create':
+        return this.items.create(f);
+      case 'conversation.item.retrieve':
+        return this.items.retrieve(f);
+      case 'conversation.item.truncate':
+        return this.items.truncate(f);
+      case 'conversation.item.delete':
+        return this.items.delete(f);
+      case 'response.create':
+        return this.responses.create(f.response);
+      case 'response.cancel':
+        return this.responses.cancel(f);
+    }
+  }
+
+  private async updateSession(raw: unknown): Promise<void> {
+    const { config, voiceToValidate } = applySessionUpdate(raw, this.current, this.options.urlModel);
+    if (voiceToValidate !== null && !(await this.deps.voices.exists(voiceToValidate, this.principal))) {
+      throw invalidRequest('voice_not_found', `Unknown voice '${voiceToValidate}'.`, 'session.audio.output.voice');
+    }
+    if (this.phase === 'closed') return;
+    const first = this.phase === 'connected';
+    this.current = config;
+    this.phase = 'active';
+    this.audioInput.configure(config);
+    const expiresAt = unixSeconds(this.lifetime.startedAt + this.lifetime.maxDurationMs);
+    this.emit({ type: first ? 'session.created' : 'session.updated', session: toSessionObject(config, this.sessionId, expiresAt) });
+    this.summaries.check();
+  }
+
+  private endOnIdle(secondsIdle: number): void {
+    // Before the first session.update nothing may be sent; the connection just ends.
+    if (this.phase === 'active') this.emit({ type: 'session.idle_timeout', seconds_idle: secondsIdle });
+    this.terminate(REALTIME_CLOSE_CODES.normal, 'session idle timeout');
+  }
+
+  private endOnMaxDuration(): void {
+    if (this.phase === 'active') {
+      this.emit({ type: 'session.max_duration_reached', max_duration_sec: this.options.maxDurationSec });
+    }
+    this.terminate(REALTIME_CLOSE_CODES.normal, 'max session duration reached');
+  }
+
+  /** Ends the session from the server side: the last event has been sent, then the close. */
+  private terminate(code: number, reason: string): void {
+    if (this.phase === 'closed') return;
+    this.shutdown();
+    this.output.close(code, reason);
+  }
+
+  private shutdown(): void {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    this.lifetime.stop();
+    this.responses.abort();
+    this.summaries.abort();
+    this.audioInput.close();
+  }
+}

@@ -1,0 +1,77 @@
+import type { Principal } from '../../auth/api-key.js';
+import type { PcmAudio } from '../../shared/audio.js';
+
+/**
+ * Ports of the realtime audio pipeline. The engine already drives them (turns, transcripts, spoken
+ * replies); the engines behind them (Silero VAD, pocketsphinx, flite/espeak) are wired by the server.
+ * Every one is optional: without a detector server-VAD sessions only turn on manual commits, without
+ * a recognizer user audio items have a null transcript, without a speaker audio replies carry their
+ * transcript but no audio.
+ */
+
+export type VoiceActivityEvent =
+  | { type: 'speech_started'; audioStartMs: number }
+  | { type: 'speech_stopped'; audioEndMs: number };
+
+export interface VoiceActivityOptions {
+  sampleRate: number;
+  threshold: number;
+  prefixPaddingMs: number;
+  silenceDurationMs: number;
+  minSpeechDurationMs: number;
+  /** `semantic_vad` may wait longer at the end of a turn. */
+  mode: 'server_vad' | 'semantic_vad';
+}
+
+/** One detector state per session: feed it PCM in order, it reports turn boundaries. */
+export interface VoiceActivityStream {
+  /** `audio` times are milliseconds since the start of the session's input audio. */
+  push(samples: Int16Array): VoiceActivityEvent[] | Promise<VoiceActivityEvent[]>;
+  reset(): void;
+  close?(): void;
+}
+
+export interface VoiceActivityDetector {
+  open(options: VoiceActivityOptions): VoiceActivityStream;
+}
+
+export interface SpeechRecognizer {
+  transcribe(
+    audio: PcmAudio,
+    options: { language: string | null; principal: Principal },
+    signal?: AbortSignal,
+  ): Promise<{ text: string }>;
+}
+
+export interface ReplySpeechRequest {
+  /** One sentence (or clause) of the reply, plain text. */
+  text: string;
+  /** `default`, a preset name or a caller's `voice_...` id (already validated). */
+  voice: string;
+  principal: Principal;
+  /** Rate the returned PCM must have. */
+  sampleRate: number;
+  /** `audio.output.speed`. */
+  speed: number;
+}
+
+/** Speaks reply text in the session's voice: mono s16 PCM chunks, as soon as they are ready. */
+export interface ReplySpeaker {
+  speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array>;
+}
+
+/** Opus in both directions needs a codec; pcm and pcmu are handled inside the core. */
+export interface OpusCodec {
+  /** Decodes opus packets (one per append) to PCM at 48 kHz. */
+  decode(packets: Uint8Array[], frameSizeMs: number): Promise<PcmAudio>;
+  /** A stateful encoder producing one opus packet per frame. */
+  createEncoder(frameSizeMs: number): { encode(pcm48k: Int16Array): Uint8Array[]; flush(): Uint8Array[] };
+}
+
+export interface RealtimeAudioPorts {
+  voiceActivityDetector?: VoiceActivityDetector;
+  speechRecognizer?: SpeechRecognizer;
+  replySpeaker?: ReplySpeaker;
+  opusCodec?: OpusCodec;
+}
+

@@ -1,0 +1,73 @@
+/**
+ * Server events. Every event carries a string `event_id` (strict clients drop events without one).
+ * Payloads follow the GA realtime API; extension events are marked.
+ */
+export interface RealtimeServerEvent {
+  type: string;
+  event_id: string;
+  [field: string]: unknown;
+}
+
+/** A server event before the emitter stamps its `event_id`. */
+export type ServerEventBody = { type: string } & Record<string, unknown>;
+
+export const SERVER_EVENT_TYPES = [
+  'session.created',
+  'session.updated',
+  'error',
+  'input_audio_buffer.committed',
+  'input_audio_buffer.cleared',
+  'input_audio_buffer.speech_started',
+  'input_audio_buffer.speech_stopped',
+  'conversation.item.added',
+  'conversation.item.retrieved',
+  'conversation.item.truncated',
+  'conversation.item.deleted',
+  'conversation.item.input_audio_transcription.completed',
+  'response.created',
+  'response.output_item.added',
+  'response.content_part.added',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.output_audio_transcript.delta',
+  'response.output_audio_transcript.done',
+  'response.output_audio.delta',
+  'response.output_audio.done',
+  'response.content_part.done',
+  'response.output_item.done',
+  'response.function_call_arguments.delta',
+  'response.function_call_arguments.done',
+  'response.done',
+  // Extension events of this service.
+  'response.output_audio_transcript.length',
+  'conversation.context.summarized',
+  'session.idle_timeout',
+  'session.max_duration_reached',
+] as const;
+
+/** Events of the GA API this service never sends (spec, "Never emitted"). */
+export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
+  /^conversation\.created$/,
+  /^conversation\.item\.done$/,
+  /^rate_limits\.updated$/,
+  /^input_audio_buffer\.timeout_triggered$/,
+  /^conversation\.item\.input_audio_transcription\.(delta|failed|segment)$/,
+  /^output_audio_buffer\./,
+  /dtmf/,
+  /^mcp_/,
+  /\.mcp_/,
+];
+
+/** WebSocket close codes of the realtime endpoint. */
+export const REALTIME_CLOSE_CODES = {
+  /** Normal closure, also idle timeout, max duration and a rejected session configuration. */
+  normal: 1000,
+  /** Max concurrency exceeded; retry later. */
+  tryAgainLater: 1013,
+  /** Invalid API key, or invalid or expired ephemeral key. */
+  invalidCredentials: 3000,
+  /** The ephemeral key already has an active session. */
+  duplicateSession: 4009,
+  /** Billing entitlement refused. */
+  quotaRefused: 4429,
+} as const;

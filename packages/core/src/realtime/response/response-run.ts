@@ -1,0 +1,192 @@
+import type { Principal } from '../../auth/api-key.js';
+import { ServiceError } from '../../shared/errors.js';
+import type { Logger } from '../../shared/logger.js';
+import { createResponseAudioEncoder } from '../audio/response-audio-encoder.js';
+import type { Conversation } from '../conversation/conversation.js';
+import { snapshotItem } from '../conversation/items.js';
+import { buildModelMessages } from '../conversation/model-context.js';
+import { estimateTokens, fitToContextWindow } from '../conversation/summarization.js';
+import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { LanguageModel, LanguageModelRequest } from '../ports/language-model.js';
+import type { ServerEventBody } from '../protocol/server-events.js';
+import { outputTokenLimit, type RealtimeSessionConfig } from '../session/session-config.js';
+import { abortable, ResponseAborted, untilAborted } from './abortable.js';
+import { AudioMessageOutput } from './audio-message-output.js';
+import { FunctionCallOutput } from './function-call-output.js';
+import type { OutputContext } from './output-context.js';
+import { responseObject, type ResponseDescription, type ResponseStatus } from './response-object.js';
+import type { ResponseOverrides } from './response-overrides.js';
+import { TextMessageOutput } from './text-message-output.js';
+
+export interface ResponseRunDeps {
+  emit(event: ServerEventBody): void;
+  conversation: Conversation;
+  newId(prefix: string): string;
+  languageModel: LanguageModel;
+  logger: Logger;
+  principal: Principal;
+  audio: RealtimeAudioPorts;
+  /** Sends an `error` event for a failure that does not end the session. */
+  reportError(err: unknown): void;
+  /** A failure that ends the session (quota refused upstream). */
+  reportFatal(err: unknown): void;
+}
+
+type MessageOutput = TextMessageOutput | AudioMessageOutput;
+
+/**
+ * One response from `response.created` to `response.done`: prompt the language model with the
+ * conversation and stream its text and tool calls out as GA events. One AbortController per
+ * response; cancelling stops the model, the speech and the events at once, and the response still
+ * ends with `response.done` (status `cancelled`).
+ */
+export class ResponseRun {
+  readonly id: string;
+  private readonly controller = new AbortController();
+  private readonly description: ResponseDescription;
+  private readonly outputs: (MessageOutput | FunctionCallOutput)[] = [];
+  private message: MessageOutput | null = null;
+  private readonly calls = new Map<number, FunctionCallOutput>();
+  private status: ResponseStatus = 'in_progress';
+  private settled: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: ResponseRunDeps,
+    private readonly config: RealtimeSessionConfig,
+    private readonly overrides: ResponseOverrides,
+    conversationId: string,
+  ) {
+    this.id = deps.newId('resp_');
+    this.description = {
+      id: this.id,
+      conversationId,
+      outputModalities: config.output_modalities,
+      maxOutputTokens: overrides.maxOutputTokens ?? config.max_output_tokens,
+      outputFormat: config.audio.output.format,
+      voice: config.audio.output.voice,
+    };
+  }
+
+  /** Emits `response.created` now; the returned promise settles after `response.done`. */
+  start(): Promise<void> {
+    this.deps.emit({ type: 'response.created', response: responseObject(this.description, 'in_progress', [], this.overrides.metadata) });
+    this.settled = this.run();
+    return this.settled;
+  }
+
+  /** Cancels; resolves once `response.done` has been sent. */
+  cancel(): Promise<void> {
+    this.controller.abort();
+    return this.settled ?? Promise.resolve();
+  }
+
+  get finished(): Promise<void> {
+    return this.settled ?? Promise.resolve();
+  }
+
+  private get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      const request = await this.buildRequest();
+      for await (const event of abortable(this.deps.languageModel.stream(request), this.signal)) {
+        if (event.type === 'text') await this.onText(event.delta);
+        else if (event.type === 'tool_call') await this.onToolCall(event.index, event.callId, event.name);
+        else this.calls.get(event.index)?.delta(event.delta);
+      }
+      this.status = 'completed';
+    } catch (err) {
+      this.status = 'cancelled';
+      if (!(err instanceof ResponseAborted) && !this.signal.aborted) this.onFailure(err);
+    }
+    // Outputs still open are closed before response.done so every `.added` has its `.done`.
+    const itemStatus = this.status === 'completed' ? 'completed' : 'incomplete';
+    for (const output of this.outputs) await output.finish(itemStatus);
+    this.controller.abort();
+    this.deps.emit({
+      type: 'response.done',
+      response: responseObject(this.description, this.status, this.outputs.map((o) => snapshotItem(o.item)), null),
+    });
+  }
+
+  private async buildRequest(): Promise<LanguageModelRequest> {
+    const { conversation, languageModel } = this.deps;
+    // User audio turns may still be in transcription; the model needs their words.
+    const pending = conversation.modelVisible().flatMap((e) => (e.transcriptReady ? [e.transcriptReady] : []));
+    if (pending.length > 0) await untilAborted(Promise.all(pending), this.signal);
+    const instructions = this.overrides.instructions ?? this.config.instructions;
+    const maxOutputTokens = outputTokenLimit(this.description.maxOutputTokens);
+    let items = conversation.modelVisible().map((e) => e.item);
+    if (this.config.truncation === 'auto') {
+      const reserve = Math.min(maxOutputTokens ?? 1024, Math.floor(languageModel.contextWindowTokens / 4));
+      items = fitToContextWindow(items, estimateTokens(instructions), languageModel.contextWindowTokens, reserve);
+    }
+    return {
+      messages: buildModelMessages(instructions, items),
+      tools: this.config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      toolChoice: this.config.tool_choice,
+      temperature: this.overrides.temperature ?? this.config.temperature,
+      maxOutputTokens,
+      signal: this.signal,
+    };
+  }
+
+  private async onText(delta: string): Promise<void> {
+    if (delta === '') return;
+    if (!this.message || this.message.isFinished) {
+      await this.finishOpenCalls();
+      this.message = this.newMessage();
+      this.outputs.push(this.message);
+    }
+    this.message.delta(delta);
+  }
+
+  private async onToolCall(index: number, callId: string, name: string): Promise<void> {
+    if (this.message && !this.message.isFinished) await this.message.finish('completed');
+    await this.finishOpenCalls();
+    const call = new FunctionCallOutput(this.outputContext(), this.outputs.length, callId, name);
+    this.calls.set(index, call);
+    this.outputs.push(call);
+  }
+
+  /** Calls stream one after another; a new output closes the previous call. */
+  private async finishOpenCalls(): Promise<void> {
+    for (const call of this.calls.values()) call.finish('completed');
+  }
+
+  private newMessage(): MessageOutput {
+    const ctx = this.outputContext();
+    if (this.config.output_modalities[0] === 'text') return new TextMessageOutput(ctx, this.outputs.length);
+    const audio = this.config.audio.output;
+    return new AudioMessageOutput(ctx, this.outputs.length, {
+      speaker: this.deps.audio.replySpeaker ?? null,
+      encoder: createResponseAudioEncoder(audio.format, this.deps.audio.opusCodec),
+      voice: audio.voice,
+      speed: audio.speed,
+    });
+  }
+
+  private outputContext(): OutputContext {
+    return {
+      responseId: this.id,
+      emit: this.deps.emit,
+      conversation: this.deps.conversation,
+      newId: this.deps.newId,
+      signal: this.signal,
+      principal: this.deps.principal,
+      logger: this.deps.logger,
+      reportError: this.deps.reportError,
+    };
+  }
+
+  private onFailure(err: unknown): void {
+    if (err instanceof ServiceError && err.identifier === 'insufficient_quota') {
+      this.deps.reportFatal(err);
+      return;
+    }
+    this.deps.logger.warn({ err: String(err), responseId: this.id }, 'language model failed during a response');
+    this.deps.reportError(err);
+  }
+}

@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { muLawEncode } from '../../src/realtime/index.js';
+import { EnergyVad, FakeRecognizer, flush, pcmBase64 } from './support/fakes.js';
+import { startTextSession } from './support/session-harness.js';
+
+describe('realtime input audio buffer', () => {
+  it('commits appended PCM as a user audio item: committed, then conversation.item.added; no response', async () => {
+    const h = await startTextSession();
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200) });
+    expect(h.out.take()).to.deep.equal([]);
+    await h.send({ type: 'input_audio_buffer.commit' });
+    const events = h.out.take();
+    expect(events.map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
+    const itemId = events[0]!.item_id;
+    expect(events[0]).to.deep.include({ previous_item_id: null });
+    expect(events[1]!.item).to.deep.equal({
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: null }],
+    });
+    expect(h.lm.requests).to.have.length(0);
+  });
+
+  it('rejects a commit of an empty (or under 100 ms) buffer, as the API it follows does', async () => {
+    const h = await startTextSession();
+    await h.send({ type: 'input_audio_buffer.commit', event_id: 'c0' });
+    expect(h.out.take()[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', event_id: 'c0' });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(50) });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect((h.out.take()[0]!.error as any).code).to.equal('input_audio_buffer_commit_empty');
+  });
+
+  it('clears uncommitted audio (input_audio_buffer.cleared) so a following commit is empty', async () => {
+    const h = await startTextSession();
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(500) });
+    await h.send({ type: 'input_audio_buffer.clear' });
+    expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.cleared']);
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect(h.out.take()[0]!.type).to.equal('error');
+  });
+
+  it('refuses an append over 1,048,576 base64 bytes and invalid base64, keeping the session', async () => {
+    const h = await startTextSession();
+    await h.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(1_048_580) });
+    await h.send({ type: 'input_audio_buffer.append', audio: 'not base64!' });
+    await h.send({ type: 'input_audio_buffer.append' });
+    const errors = h.out.take().map((e) => (e.error as any).code);
+    expect(errors).to.deep.equal(['audio_chunk_too_large', 'invalid_value', 'missing_required_parameter']);
+    await h.send({ type: 'input_audio_buffer.append', audio: 'A'.repeat(1_048_576) });
+    expect(h.out.take()).to.deep.equal([]);
+    expect(h.out.closed).to.equal(null);
+  });
+
+  it('transcribes committed audio at the configured rate and emits the transcription event when transcription.model is set', async () => {
+    const recognizer = new FakeRecognizer('what time is it');
+    const h = await startTextSession(
+      { audio: { speechRecognizer: recognizer } },
+      { audio: { input: { turn_detection: null, format: { type: 'audio/pcm', rate: 16000 }, transcription: { model: 'svc-stt-3.1', language: 'en' } } } },
+    );
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(250, 16000) });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    const events = h.out.take();
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'input_audio_buffer.committed',
+      'conversation.item.added',
+      'conversation.item.input_audio_transcription.completed',
+    ]);
+    const { event_id: _e, ...completed } = events[2]!;
+    expect(completed).to.deep.equal({
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: events[0]!.item_id,
+      content_index: 0,
+      transcript: 'what time is it',
+      usage: { type: 'duration', seconds: 0.25 },
+    });
+    expect(recognizer.calls).to.deep.equal([{ samples: 4000, sampleRate: 16000, language: 'en' }]);
+    await h.send({ type: 'response.create' });
+    expect(h.lm.requests[0]!.messages[1]).to.deep.equal({ role: 'user', content: 'what time is it' });
+  });
+
+  it('emits no transcription events without transcription.model, but the model still gets the words', async () => {
+    const h = await startTextSession({ audio: { speechRecognizer: new FakeRecognizer('hello') } });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200) });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect(h.out.types()).to.not.include('conversation.item.input_audio_transcription.completed');
+    await h.send({ type: 'response.create' });
+    expect(h.lm.requests[0]!.messages[1]).to.deep.equal({ role: 'user', content: 'hello' });
+  });
+
+  it('decodes audio/pcmu with mu-law at 8 kHz', async () => {
+    const recognizer = new FakeRecognizer();
+    const h = await startTextSession({ audio: { speechRecognizer: recognizer } }, { audio: { input: { turn_detection: null, format: { type: 'audio/pcmu' } } } });
+    const mulaw = muLawEncode(new Int16Array(1600).fill(2000));
+    await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from(mulaw).toString('base64') });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect(recognizer.calls).to.deep.equal([{ samples: 1600, sampleRate: 8000, language: null }]);
+  });
+
+  it('buffers audio/opus packets (one per append) and commits them', async () => {
+    const h = await startTextSession({}, { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
+    for (let i = 0; i < 5; i++) await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from([0xf8, 0xff, 0xfe, i]).toString('base64') });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
+  });
+
+  it('with server VAD, detected speech becomes a user turn and a response (speech_started/stopped, committed, item, response)', async () => {
+    const vad = new EnergyVad();
+    const recognizer = new FakeRecognizer('tell me the time');
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
+      { audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+    );
+    expect(vad.opened[0]).to.deep.equal({ sampleRate: 24000, threshold: 0.55, prefixPaddingMs: 100, silenceDurationMs: 200, minSpeechDurationMs: 125, mode: 'server_vad' });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await flush();
+    const types = h.out.types();
+    expect(types.slice(0, 5)).to.deep.equal([
+      'input_audio_buffer.speech_started',
+      'input_audio_buffer.speech_stopped',
+      'input_audio_buffer.committed',
+      'conversation.item.added',
+      'response.created',
+    ]);
+    expect(types[types.length - 1]).to.equal('response.done');
+    const started = h.out.events[0]!;
+    expect(started).to.deep.include({ audio_start_ms: 300 });
+    expect(h.out.events[1]).to.deep.include({ audio_end_ms: 900, item_id: started.item_id });
+    expect(h.out.events[2]!.item_id).to.equal(started.item_id);
+    // 100 ms pre-roll + 400 ms speech + 200 ms of trailing silence before the stop
+    expect(recognizer.calls[0]!.samples).to.be.closeTo(24000 * 0.7, 1);
+    expect(h.lm.requests[0]!.messages[1]).to.deep.equal({ role: 'user', content: 'tell me the time' });
+  });
+
+  it('barge-in: speech detected during a response interrupts it', async () => {
+    const vad = new EnergyVad();
+    const h = await startTextSession({ audio: { voiceActivityDetector: vad } }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
+    h.lm.script = [{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }];
+    h.lm.holdAfter = 1;
+    await h.send({ type: 'response.create' });
+    h.out.take();
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, 24000, 5000) });
+    const types = h.out.take().map((e) => e.type);
+    expect(types[0]).to.equal('input_audio_buffer.speech_started');
+    expect(types).to.include('response.done');
+    expect((h.out.last('response.done').response as any).status).to.equal('cancelled');
+  });
+});

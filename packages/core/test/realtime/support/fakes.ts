@@ -1,0 +1,208 @@
+import type { Principal } from '../../../src/auth/api-key.js';
+import type { QuotaGuard } from '../../../src/shared/rate-limiter.js';
+import type {
+  ClientSecretRecord,
+  ClientSecretRepository,
+  LanguageModel,
+  LanguageModelEvent,
+  LanguageModelRequest,
+  RealtimeOutput,
+  RealtimeServerEvent,
+  RealtimeVoiceDirectory,
+  ReplySpeaker,
+  ReplySpeechRequest,
+  SpeechRecognizer,
+  VoiceActivityDetector,
+  VoiceActivityEvent,
+  VoiceActivityOptions,
+  VoiceActivityStream,
+} from '../../../src/realtime/index.js';
+import type { PcmAudio } from '../../../src/shared/audio.js';
+
+/** Collects server events and the close, like a WebSocket would carry them. */
+export class CollectingOutput implements RealtimeOutput {
+  events: RealtimeServerEvent[] = [];
+  closed: { code: number; reason: string } | null = null;
+  private cursor = 0;
+  send(event: RealtimeServerEvent): void {
+    if (this.closed) throw new Error(`event ${event.type} sent after close`);
+    this.events.push(event);
+  }
+  close(code: number, reason: string): void {
+    if (this.closed) throw new Error('closed twice');
+    this.closed = { code, reason };
+  }
+  /** Forgets everything received so far (the session set-up of a test). */
+  reset(): void {
+    this.events = [];
+    this.cursor = 0;
+  }
+  types(): string[] {
+    return this.events.map((e) => e.type);
+  }
+  /** Events since the previous call. */
+  take(): RealtimeServerEvent[] {
+    const out = this.events.slice(this.cursor);
+    this.cursor = this.events.length;
+    return out;
+  }
+  last(type: string): RealtimeServerEvent {
+    const found = [...this.events].reverse().find((e) => e.type === type);
+    if (!found) throw new Error(`no ${type} event among ${this.types().join(', ')}`);
+    return found;
+  }
+  all(type: string): RealtimeServerEvent[] {
+    return this.events.filter((e) => e.type === type);
+  }
+}
+
+/** Lets queued promise chains and background tasks run to completion. */
+export async function flush(rounds = 20): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+type Script = LanguageModelEvent[] | ((request: LanguageModelRequest) => LanguageModelEvent[]);
+
+/**
+ * A language model that plays a script. `holdAfter` pauses the stream after that many events
+ * until `release()` (or the request is aborted) so tests can cancel mid-response.
+ */
+export class ScriptedLanguageModel implements LanguageModel {
+  readonly id = 'scripted';
+  requests: LanguageModelRequest[] = [];
+  holdAfter: number | null = null;
+  failAfter: { count: number; error: Error } | null = null;
+  private releaseHold: (() => void) | null = null;
+
+  constructor(
+    public script: Script = [{ type: 'text', delta: 'Hello' }, { type: 'text', delta: ' there.' }],
+    public contextWindowTokens = 100_000,
+  ) {}
+
+  release(): void {
+    this.releaseHold?.();
+  }
+
+  async *stream(request: LanguageModelRequest): AsyncIterable<LanguageModelEvent> {
+    this.requests.push(request);
+    const events = typeof this.script === 'function' ? this.script(request) : this.script;
+    for (let i = 0; i < events.length; i++) {
+      if (this.failAfter && i === this.failAfter.count) throw this.failAfter.error;
+      if (this.holdAfter !== null && i === this.holdAfter) {
+        await new Promise<void>((resolve) => {
+          this.releaseHold = resolve;
+          request.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        if (request.signal.aborted) return;
+      }
+      await Promise.resolve();
+      yield events[i]!;
+    }
+    if (this.failAfter && this.failAfter.count >= events.length) throw this.failAfter.error;
+  }
+}
+
+export class FakeVoiceDirectory implements RealtimeVoiceDirectory {
+  lookups: string[] = [];
+  constructor(private readonly known: string[] = ['slt', 'voice_abc123']) {}
+  async exists(voice: string, _principal: Principal): Promise<boolean> {
+    this.lookups.push(voice);
+    return this.known.includes(voice);
+  }
+}
+
+/** A budget of units per key; unlimited when no budget is given. */
+export class CountingQuota implements QuotaGuard {
+  used = new Map<string, number>();
+  calls: { apiKeyId: string; resource: string; units: number }[] = [];
+  constructor(private readonly budget: number | null = null) {}
+  async consume(apiKeyId: string, resource: string, units: number) {
+    this.calls.push({ apiKeyId, resource, units });
+    const next = (this.used.get(apiKeyId) ?? 0) + units;
+    if (this.budget !== null && next > this.budget) {
+      return { allowed: false, message: 'Spending cap reached for this key.' };
+    }
+    this.used.set(apiKeyId, next);
+    return { allowed: true };
+  }
+}
+
+export class MapClientSecretRepository implements ClientSecretRepository {
+  rows: ClientSecretRecord[] = [];
+  async insert(record: ClientSecretRecord) {
+    this.rows.push({ ...record });
+  }
+  async findBySecretHash(hash: string) {
+    return this.rows.find((r) => r.secretHash === hash) ?? null;
+  }
+  async deleteExpired(now: number) {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((r) => r.expiresAt > now);
+    return before - this.rows.length;
+  }
+}
+
+/** Speaks every sentence as `samplesPerChar` samples per character, in two chunks. */
+export class FakeReplySpeaker implements ReplySpeaker {
+  requests: ReplySpeechRequest[] = [];
+  constructor(private readonly samplesPerChar = 10) {}
+  async *speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array> {
+    this.requests.push(request);
+    const total = request.text.length * this.samplesPerChar;
+    const half = Math.floor(total / 2);
+    for (const n of [half, total - half]) {
+      if (signal.aborted) return;
+      await Promise.resolve();
+      yield new Int16Array(n).fill(1000);
+    }
+  }
+}
+
+export class FakeRecognizer implements SpeechRecognizer {
+  calls: { samples: number; sampleRate: number; language: string | null }[] = [];
+  constructor(public text = 'what time is it') {}
+  async transcribe(audio: PcmAudio, options: { language: string | null }) {
+    this.calls.push({ samples: audio.samples.length, sampleRate: audio.sampleRate, language: options.language });
+    return { text: this.text };
+  }
+}
+
+/**
+ * Energy detector for tests: samples above 1000 are speech. Reports start/stop at the exact
+ * sample position (ms since the first sample) after `silenceMs` of quiet.
+ */
+export class EnergyVad implements VoiceActivityDetector {
+  opened: VoiceActivityOptions[] = [];
+  open(options: VoiceActivityOptions): VoiceActivityStream {
+    this.opened.push(options);
+    let position = 0;
+    let speaking = false;
+    let lastVoice = 0;
+    return {
+      push(samples: Int16Array): VoiceActivityEvent[] {
+        const events: VoiceActivityEvent[] = [];
+        for (let i = 0; i < samples.length; i++, position++) {
+          const ms = (position / options.sampleRate) * 1000;
+          if (Math.abs(samples[i]!) > 1000) {
+            if (!speaking) events.push({ type: 'speech_started', audioStartMs: ms });
+            speaking = true;
+            lastVoice = ms;
+          } else if (speaking && ms - lastVoice >= options.silenceDurationMs) {
+            speaking = false;
+            events.push({ type: 'speech_stopped', audioEndMs: ms });
+          }
+        }
+        return events;
+      },
+      reset() {
+        speaking = false;
+      },
+    };
+  }
+}
+
+/** PCM16 little-endian base64 of `ms` milliseconds at `rate`, all samples = value. */
+export function pcmBase64(ms: number, rate = 24000, value = 0): string {
+  const n = Math.round((ms / 1000) * rate);
+  return Buffer.from(new Int16Array(n).fill(value).buffer).toString('base64');
+}
