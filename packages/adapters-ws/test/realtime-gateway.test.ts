@@ -135,13 +135,17 @@ describe('realtime WebSocket gateway', () => {
     const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
     await client.opened;
     client.send('{not json');
+    // Nothing is sent before session.created: the error for the early frame follows it.
+    client.send(configure);
+    await client.next('session.created');
     const err = await client.next('error');
+    expect(client.events.map((e) => e.type).slice(0, 2)).to.deep.equal(['session.created', 'error']);
     expect(err.error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_json' });
     expect(err.event_id).to.be.a('string');
     client.ws.send(Buffer.from([1, 2, 3]));
     expect((await client.next('error')).error.message).to.contain('Binary frames');
-    client.send(configure);
-    await client.next('session.created');
+    client.send('[1, 2');
+    expect((await client.next('error')).error.code).to.equal('invalid_json');
     client.ws.close();
   });
 

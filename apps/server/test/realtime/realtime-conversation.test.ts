@@ -49,7 +49,7 @@ describe('realtime e2e: conversation items', function () {
     expect(output!.item).to.deep.include({ type: 'function_call_output', call_id: 'call_1', output: '{"temp":3}' });
   });
 
-  it('errors: invalid_previous_item_id, conversation_item_duplicate_id, system role rejected; non-text items skipped', async () => {
+  it('errors: invalid_previous_item_id, conversation_item_duplicate_id; non-text items skipped', async () => {
     client.send({ type: 'conversation.item.create', event_id: 'e1', previous_item_id: 'nope', item: userText('x') });
     const unknownPrevious = await client.next();
     expect(unknownPrevious.type).to.equal('error');
@@ -60,16 +60,19 @@ describe('realtime e2e: conversation items', function () {
     client.send({ type: 'conversation.item.create', item: userText('y', 'dup') });
     expect((await client.next()).error.type).to.equal('conversation_item_duplicate_id');
 
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'obey' }] } });
-    const system = await client.next();
-    expect(system.type).to.equal('error');
-    expect(system.error.param).to.equal('item.role');
-
     client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', id: 'audio_item', content: [{ type: 'input_audio', audio: 'AAAA' }] } });
     await client.expectQuiet(200);
     client.send({ type: 'conversation.item.retrieve', item_id: 'audio_item' });
     expect((await client.next()).error.type).to.equal('conversation_item_not_found');
     expect(client.closeInfo).to.equal(null);
+  });
+
+  it('a system message is rejected with an error, then the session closes (1000)', async () => {
+    client.send({ type: 'conversation.item.create', event_id: 'sys', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'obey' }] } });
+    const system = await client.next();
+    expect(system.type).to.equal('error');
+    expect(system.error).to.deep.include({ code: 'system_role_unsupported', param: 'item.role', event_id: 'sys' });
+    expect((await client.closed).code).to.equal(1000);
   });
 
   it('retrieve answers the full server copy; truncate in a text-only session answers audio_end_ms 0; delete answers deleted', async () => {

@@ -77,6 +77,23 @@ describe('realtime e2e: transport, authentication, client secrets and close code
       await client.close();
     });
 
+    it('holds events sent before session.update (even malformed ones) and answers them after session.created', async () => {
+      const client = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });
+      await client.opened;
+      client.send({ type: 'conversation.item.create', event_id: 'early_item', item: { type: 'message', role: 'user', id: 'early', content: [{ type: 'input_text', text: 'hi' }] } });
+      client.ws.send('{broken');
+      await client.expectQuiet(300);
+      client.send(configure);
+      expect((await client.next()).type).to.equal('session.created');
+      const second = await client.next();
+      expect(second.type).to.equal('error');
+      expect(second.error.code).to.equal('invalid_json');
+      const third = await client.next();
+      expect(third.type).to.equal('conversation.item.added');
+      expect(third.item.id).to.equal('early');
+      await client.close();
+    });
+
     it('echoes the realtime subprotocol when offered and never echoes the secret protocol', async () => {
       const withBearer = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey, protocols: ['realtime'] });
       await withBearer.opened;

@@ -73,13 +73,16 @@ describe('realtime conversation items', () => {
     expect(items[2]).to.deep.include({ type: 'function_call_output', call_id: 'call_1', output: '{"ok":true}' });
   });
 
-  it('rejects the system role and skips items with non-text content', async () => {
+  it('rejects the system role with an error, then closes the session', async () => {
     const h = await startTextSession();
     await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'x' }] } });
     expect(h.out.types()).to.deep.equal(['error']);
-    expect(h.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_value', param: 'item.role' });
-    expect(h.out.closed).to.equal(null);
-    h.out.take();
+    expect(h.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'system_role_unsupported', param: 'item.role' });
+    expect(h.out.closed).to.deep.include({ code: 1000 });
+  });
+
+  it('skips items with non-text content', async () => {
+    const h = await startTextSession();
     await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', id: 'aud', content: [{ type: 'input_audio', audio: 'AAAA' }] } });
     expect(h.out.take()).to.deep.equal([]);
     expect(h.engine.conversation.has('aud')).to.equal(false);

@@ -1,3 +1,4 @@
+import { MAX_EVENTS_BEFORE_SESSION } from '../../src/realtime/engine/realtime-session-engine.js';
 import { expect } from 'chai';
 import { createHarness, startTextSession } from './support/session-harness.js';
 import { flush } from './support/fakes.js';
@@ -197,13 +198,29 @@ describe('realtime session configuration (session.update)', () => {
     expect(session.tool_choice).to.equal('required');
   });
 
-  it('refuses other events before the session exists, without starting it', async () => {
+  it('sends nothing before session.created: earlier events are held, then handled in order', async () => {
     const h = createHarness();
-    await h.send({ type: 'response.create', event_id: 'early' });
-    expect(h.out.types()).to.deep.equal(['error']);
-    expect(h.out.events[0]!.error).to.deep.include({ code: 'session_not_configured', event_id: 'early' });
+    await h.send({ type: 'conversation.item.create', event_id: 'early', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    await h.send({ type: 'no.such.event', event_id: 'junk' });
+    expect(h.out.types()).to.deep.equal([]);
     expect(h.out.closed).to.equal(null);
-    await h.send({ type: 'session.update', session: { model: MODEL } });
-    expect(h.out.types()).to.deep.equal(['error', 'session.created']);
+    await h.send({ type: 'session.update', session: { model: MODEL, output_modalities: ['text'] } });
+    expect(h.out.types()).to.deep.equal(['session.created', 'error', 'conversation.item.added']);
+    expect(h.out.events[1]!.error).to.deep.include({ event_id: 'junk' });
+  });
+
+  it('closes a connection that floods events before its first session.update (1008)', async () => {
+    const h = createHarness();
+    for (let i = 0; i < MAX_EVENTS_BEFORE_SESSION + 1; i++) await h.send({ type: 'input_audio_buffer.clear' });
+    expect(h.out.types()).to.deep.equal([]);
+    expect(h.out.closed).to.deep.include({ code: 1008 });
+  });
+
+  it('an invalid first session.update sends only its error, then closes', async () => {
+    const h = createHarness();
+    await h.send({ type: 'input_audio_buffer.clear' });
+    await h.send({ type: 'session.update', session: { model: MODEL, tracing: 'auto' } });
+    expect(h.out.types()).to.deep.equal(['error']);
+    expect(h.out.closed).to.deep.include({ code: 1000 });
   });
 });

@@ -1,5 +1,5 @@
 import { expectArray, expectObject, expectString, rejectUnknownKeys, requireField } from '../protocol/field-checks.js';
-import { invalidRequest } from '../protocol/realtime-error.js';
+import { invalidRequest, SYSTEM_ROLE_UNSUPPORTED } from '../protocol/realtime-error.js';
 import type { ContentPart, ItemDraft } from './items.js';
 
 /** Longest client-supplied item id accepted (ids are echoed in every event about the item). */
@@ -68,7 +68,7 @@ function parseMessage(obj: Record<string, unknown>, id: string | null, param: st
   rejectUnknownKeys(obj, ['id', 'type', 'object', 'status', 'role', 'content'], param);
   const role = expectString(requireField(obj, 'role', `${param}.role`), `${param}.role`);
   if (role === 'system' || role === 'developer') {
-    throw invalidRequest('invalid_value', `'${role}' messages are not supported; use session or response instructions.`, `${param}.role`);
+    throw invalidRequest(SYSTEM_ROLE_UNSUPPORTED, `'${role}' messages are not supported; use session or response instructions.`, `${param}.role`);
   }
   if (!allowedRoles.includes(role)) {
     throw invalidRequest('invalid_value', `'${param}.role' must be one of ${allowedRoles.join(', ')}.`, `${param}.role`);

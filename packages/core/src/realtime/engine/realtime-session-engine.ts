@@ -4,7 +4,7 @@ import { Conversation } from '../conversation/conversation.js';
 import { ExtractiveSummarizer } from '../conversation/summarization.js';
 import { clientEventIdOf, parseClientEvent, type ClientEvent } from '../protocol/client-events.js';
 import { requireField } from '../protocol/field-checks.js';
-import { invalidRequest, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
+import { invalidRequest, isSystemRoleRejection, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
 import { REALTIME_CLOSE_CODES, type ServerEventBody } from '../protocol/server-events.js';
 import type { RealtimeSessionConfig } from '../session/session-config.js';
 import { toSessionObject } from '../session/session-object.js';
@@ -26,6 +26,13 @@ import type { SessionRuntime } from './session-runtime.js';
 type Phase = 'connected' | 'active' | 'closed';
 
 /**
+ * Events a client may send before its first session.update. They are held and handled right
+ * after session.created (the spec sends nothing before it, and no event is dropped); past this
+ * many the connection is closed with 1008, since such a client is not speaking the protocol.
+ */
+export const MAX_EVENTS_BEFORE_SESSION = 64;
+
+/**
  * The realtime session state machine, free of any transport: `handle()` takes parsed client
  * events, server events leave through the RealtimeOutput port. Client events are processed one at
  * a time in arrival order; responses and summaries run in the background so a `response.cancel`
@@ -39,6 +46,10 @@ export class RealtimeSessionEngine implements SessionRuntime {
   private phase: Phase = 'connected';
   private current: RealtimeSessionConfig | null = null;
   private queue: Promise<void> = Promise.resolve();
+  /** Client events received before the session existed, replayed after session.created. */
+  private heldInput: unknown[] = [];
+  /** Server events (errors for malformed frames) produced before the session existed. */
+  private heldOutput: ServerEventBody[] = [];
   private readonly eventIdBase: string;
   private eventCounter = 0;
   private readonly lifetime: SessionLifetime;
@@ -108,6 +119,14 @@ export class RealtimeSessionEngine implements SessionRuntime {
 
   emit(event: ServerEventBody): void {
     if (this.phase === 'closed') return;
+    if (this.phase === 'connected') {
+      this.hold(() => this.heldOutput.push(event));
+      return;
+    }
+    this.send(event);
+  }
+
+  private send(event: ServerEventBody): void {
     const { type, ...fields } = event;
     this.output.send({ type, event_id: `${this.eventIdBase}_${(++this.eventCounter).toString(36)}`, ...fields });
   }
@@ -139,20 +158,49 @@ export class RealtimeSessionEngine implements SessionRuntime {
     let event: ClientEvent;
     try {
       event = parseClientEvent(raw, eventId);
-      if (this.phase === 'connected' && event.type !== 'session.update') {
-        throw invalidRequest('session_not_configured', 'Send session.update (with a model) before any other event.', 'type');
-      }
     } catch (err) {
       this.reportError(err, eventId);
+      return;
+    }
+    if (this.phase === 'connected' && event.type !== 'session.update') {
+      this.hold(() => this.heldInput.push(raw));
       return;
     }
     try {
       await this.route(event);
     } catch (err) {
-      this.reportError(err, eventId);
-      // An invalid configuration ends the session (spec: error, then the session is closed).
-      if (event.type === 'session.update') this.terminate(REALTIME_CLOSE_CODES.normal, 'invalid session configuration');
+      if (event.type === 'session.update' && this.phase === 'connected') {
+        // The first configuration failed: its error is the only thing this connection hears.
+        this.heldInput = [];
+        this.heldOutput = [];
+        this.send({ type: 'error', error: toRealtimeErrorBody(err, eventId) });
+      } else {
+        this.reportError(err, eventId);
+      }
+      // An invalid configuration ends the session (spec: error, then the session is closed), and
+      // so does a `system` message (the issue lists it with the rejected configuration).
+      if (event.type === 'session.update' || isSystemRoleRejection(err)) {
+        this.terminate(REALTIME_CLOSE_CODES.normal, event.type === 'session.update' ? 'invalid session configuration' : 'system messages are not supported');
+      }
     }
+  }
+
+  private hold(keep: () => void): void {
+    if (this.heldInput.length + this.heldOutput.length >= MAX_EVENTS_BEFORE_SESSION) {
+      this.terminate(REALTIME_CLOSE_CODES.policyViolation, 'too many events before session.update');
+      return;
+    }
+    keep();
+  }
+
+  /** After session.created: what was held is sent and handled, in arrival order. */
+  private async releaseHeld(): Promise<void> {
+    const output = this.heldOutput;
+    const input = this.heldInput;
+    this.heldOutput = [];
+    this.heldInput = [];
+    for (const event of output) this.emit(event);
+    for (const raw of input) await this.dispatch(raw);
   }
 
   private async route(event: ClientEvent): Promise<void> {
@@ -194,6 +242,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
     const expiresAt = unixSeconds(this.lifetime.startedAt + this.lifetime.maxDurationMs);
     this.emit({ type: first ? 'session.created' : 'session.updated', session: toSessionObject(config, this.sessionId, expiresAt) });
     this.summaries.check();
+    if (first) await this.releaseHeld();
   }
 
   private endOnIdle(secondsIdle: number): void {

@@ -62,6 +62,8 @@ export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
 export const REALTIME_CLOSE_CODES = {
   /** Normal closure, also idle timeout, max duration and a rejected session configuration. */
   normal: 1000,
+  /** Not the protocol: too many events before the first session.update (RFC 6455 policy violation). */
+  policyViolation: 1008,
   /** Max concurrency exceeded; retry later. */
   tryAgainLater: 1013,
   /** Invalid API key, or invalid or expired ephemeral key. */
