@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeWithFfmpeg, rmsOf } from '../helpers/http.js';
+import { startTestServer } from '../helpers/test-server.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const run = promisify(execFile);
@@ -23,5 +24,19 @@ describe('examples/', function () {
     const pcm = await decodeWithFfmpeg(new Uint8Array(readFileSync(out)), 16000);
     expect(pcm.length / 16000).to.be.within(1.5, 10);
     expect(rmsOf(pcm)).to.be.greaterThan(0.02);
+  });
+
+  it('realtime-client.mjs mints a client secret, connects with it and gets a streamed answer', async () => {
+    const t = await startTestServer();
+    try {
+      const { stdout } = await run(process.execPath, [join(ROOT, 'examples/realtime-client.mjs'), 'Please remember that my name is Ada.'], {
+        cwd: ROOT,
+        env: { ...process.env, SVC_URL: t.baseUrl, SVC_API_KEY: t.apiKey },
+      });
+      expect(stdout).to.match(/Ada/);
+      expect(stdout).to.contain('[response completed]');
+    } finally {
+      await t.close();
+    }
   });
 });
