@@ -5,6 +5,7 @@ import {
   ManageApiKeys,
   REALTIME_TOKENS,
   SHARED_TOKENS,
+  VOICE_TOKENS,
   SPEECH_TOKENS,
   SynthesizeSpeech,
   VoiceCatalog,
@@ -33,6 +34,7 @@ import { SystemClock } from './runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from './runtime/crypto-ids.js';
 import { createPinoLogger } from './runtime/pino-logger.js';
 import { createAudioCodec, createLanguageDetector, createSpeechEngines } from './composition/speech.js';
+import { createVoices, type Voices } from './composition/voices.js';
 
 /** Replacement bindings, e.g. an in-memory repository or a fake clock in tests. */
 export type Overrides = Map<symbol, unknown>;
@@ -102,10 +104,25 @@ export async function buildContainer(config: ServerConfig, overrides: Overrides 
         ctx.get(SPEECH_TOKENS.VoiceCatalog),
         ctx.get(SPEECH_TOKENS.AudioCodec),
         ctx.get(SPEECH_TOKENS.LanguageDetector),
-        ctx.get<VoiceCloner | null>(VOICE_CLONER, { optional: true }) ?? null,
+        ctx.get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
         ctx.get<ServiceMetrics>(SERVER_TOKENS.Metrics).speechObserver,
       ),
   );
+
+  await provide<Voices>(SERVER_TOKENS.Voices, () =>
+    createVoices({
+      dataSource: container.get(SERVER_TOKENS.DataSource),
+      blobs: container.get(SHARED_TOKENS.BlobStore),
+      codec: container.get(SPEECH_TOKENS.AudioCodec),
+      catalog: container.get(SPEECH_TOKENS.VoiceCatalog),
+      logger: container.get(SHARED_TOKENS.Logger),
+      clock: container.get(SHARED_TOKENS.Clock),
+      ids: container.get(SHARED_TOKENS.IdGenerator),
+      hasher: container.get(SHARED_TOKENS.Hasher),
+      env: config.env,
+    }),
+  );
+  await provide<VoiceCloner>(VOICE_TOKENS.VoiceCloner, () => container.get<Voices>(SERVER_TOKENS.Voices).cloner);
 
   return {
     container,
@@ -115,6 +132,3 @@ export async function buildContainer(config: ServerConfig, overrides: Overrides 
     },
   };
 }
-
-/** Bound by the voices composition when cloning is available. */
-export const VOICE_CLONER = Symbol.for('svc.VoiceCloner');

@@ -29,6 +29,7 @@ import {
   type VoiceCatalog,
 } from '@svc/core';
 import { composeRealtime, type Realtime } from './composition/realtime.js';
+import type { Voices } from './composition/voices.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import { SERVER_TOKENS } from './tokens.js';
@@ -69,7 +70,13 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
 
-  const customVoiceExists = async (_voice: string, _principal: Principal) => false;
+  const voices = services.get<Voices>(SERVER_TOKENS.Voices);
+  // A realtime output voice may be one of the caller's registered voices (scoped like the REST API).
+  const customVoiceExists = async (voice: string, principal: Principal) =>
+    voices.get.execute(principal, voice).then(
+      () => true,
+      () => false,
+    );
   const realtime = composeRealtime({
     server: httpServer,
     apiKeys: keys,
@@ -92,6 +99,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       jsonBodyLimit: config.maxJsonBodyBytes,
       rateLimit: rateLimitMiddleware(limiter, 'speech'),
     }),
+    voices.routes({ jsonBodyLimit: config.maxJsonBodyBytes, rateLimit: rateLimitMiddleware(limiter, 'voices') }),
     clientSecretRoutes({ mint: realtime.mintClientSecret, jsonBodyLimit: config.maxJsonBodyBytes }),
   ];
   const observability = metricsRoute(metrics);

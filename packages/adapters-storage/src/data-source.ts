@@ -4,13 +4,18 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
+import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Constructor = Function;
 
 /** Every entity and migration of the service; capability modules add theirs here. */
-export const ENTITIES: Constructor[] = [ApiKeyEntity, ClientSecretEntity];
-export const MIGRATIONS: Constructor[] = [CreateApiKeysTable1763700000000, CreateRealtimeClientSecretsTable1763800000000];
+export const ENTITIES: Constructor[] = [ApiKeyEntity, VoiceEntity, ClientSecretEntity];
+export const MIGRATIONS: Constructor[] = [
+  CreateApiKeysTable1763700000000,
+  CreateVoicesTable1763700000300,
+  CreateRealtimeClientSecretsTable1763800000000,
+];
 
 export interface DatabaseConfig {
   /**

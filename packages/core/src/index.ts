@@ -24,3 +24,7 @@ export * from './speech/sentence-splitter.js';
 export * from './speech/sound-effects.js';
 export * from './media/index.js';
 export * from './voices/index.js';
+export * from './realtime/index.js';
+export * from './video/video-job.js';
+export * from './video/ports.js';
+export * from './video/tokens.js';

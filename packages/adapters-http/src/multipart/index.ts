@@ -1,0 +1,1 @@
+export { readMultipartForm, isMultipart, type MultipartForm, type MultipartRules, type UploadedFile } from './multipart-form.js';

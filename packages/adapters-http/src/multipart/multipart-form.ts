@@ -1,0 +1,115 @@
+import busboy from 'busboy';
+import type { Context } from 'koa';
+import {
+  InvalidParameterError,
+  InvalidRequestError,
+  MediaTooLargeError,
+  PayloadTooLargeError,
+  UnknownParameterError,
+} from '@svc/core';
+
+export interface UploadedFile {
+  bytes: Uint8Array;
+  filename: string;
+  /** As the client claimed it; never trusted for decoding (content decides). */
+  mimeType: string;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile>;
+}
+
+export interface MultipartRules {
+  /** Names that may appear as text fields or file parts (anything else is an unknown parameter). */
+  allowed: readonly string[];
+  /** Max bytes of one uploaded file (the spec's inline cap: 10 MB). */
+  maxFileBytes: number;
+  /** Max bytes of one text field (a base64 `ref_audio` string may be sent as a field). */
+  maxFieldBytes: number;
+}
+
+/**
+ * Reads a multipart/form-data body with busboy, with limits enforced while the body streams in:
+ * an oversize file or field stops the upload with 413, unknown or repeated names are refused,
+ * and at most one part per allowed name is accepted.
+ */
+export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<MultipartForm> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: ctx.req.headers,
+        limits: {
+          fileSize: rules.maxFileBytes,
+          fieldSize: rules.maxFieldBytes,
+          files: rules.allowed.length,
+          fields: rules.allowed.length,
+          // busboy reports `partsLimit` on reaching the count (files/fields: on exceeding it).
+          parts: rules.allowed.length + 1,
+          fieldNameSize: 100,
+        },
+      });
+    } catch (err) {
+      reject(new InvalidRequestError(`Malformed multipart/form-data request: ${(err as Error).message}`));
+      return;
+    }
+    const form: MultipartForm = { fields: {}, files: {} };
+    const seen = new Set<string>();
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      ctx.req.unpipe(parser);
+      ctx.req.resume(); // drain the rest so the error response can still be written
+      reject(err);
+    };
+    const accept = (name: string): boolean => {
+      if (!rules.allowed.includes(name)) return fail(new UnknownParameterError(name)), false;
+      if (seen.has(name)) return fail(new InvalidParameterError(`'${name}' was sent more than once.`, name)), false;
+      seen.add(name);
+      return true;
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (failed || !accept(name)) return;
+      if (info.valueTruncated) return fail(new MediaTooLargeError(name, rules.maxFieldBytes, 'form field'));
+      form.fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (failed || !accept(name)) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let total = 0;
+      stream.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        chunks.push(chunk);
+      });
+      stream.on('limit', () => fail(new MediaTooLargeError(name, rules.maxFileBytes, 'uploaded file')));
+      stream.on('end', () => {
+        if (failed) return;
+        const joined = Buffer.concat(chunks, total);
+        form.files[name] = {
+          bytes: new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength),
+          filename: info.filename ?? '',
+          mimeType: info.mimeType,
+        };
+      });
+    });
+    parser.on('partsLimit', () => fail(new PayloadTooLargeError('Too many parts in the multipart/form-data body.')));
+    parser.on('filesLimit', () => fail(new PayloadTooLargeError('Too many files in the multipart/form-data body.')));
+    parser.on('fieldsLimit', () => fail(new PayloadTooLargeError('Too many fields in the multipart/form-data body.')));
+    parser.on('error', (err: Error) => fail(new InvalidRequestError(`Malformed multipart/form-data body: ${err.message}`)));
+    parser.on('close', () => {
+      if (!failed) resolve(form);
+    });
+    ctx.req.on('error', (err) => fail(err));
+    ctx.req.pipe(parser);
+  });
+}
+
+export function isMultipart(ctx: Context): boolean {
+  return ctx.request.is('multipart/form-data') === 'multipart/form-data';
+}

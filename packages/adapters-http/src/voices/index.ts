@@ -1,0 +1,3 @@
+export { voiceRoutes, type VoiceRoutesDeps } from './voice-routes.js';
+export * from './voice-schema.js';
+export { formatCreatedAt, presentVoice, presentVoiceList, presentVoiceDeleted } from './voice-presenter.js';

@@ -1,0 +1,30 @@
+// Engine and codec adapters for the @svc/core ports (speech synthesis, audio codec, language detection).
+
+// Speech synthesis
+export { FliteSpeechSynthesizer, type FliteSpeechSynthesizerOptions } from './speech/flite/flite-speech-synthesizer.js';
+export { FLITE_ENGINE, FLITE_VOICES, type FliteVoiceSpec } from './speech/flite/flite-voices.js';
+export { EspeakSpeechSynthesizer, type EspeakSpeechSynthesizerOptions } from './speech/espeak/espeak-speech-synthesizer.js';
+export { ESPEAK_ENGINE, ESPEAK_PRESET_PREFIX, espeakPresetName } from './speech/espeak/espeak-voices.js';
+export { SpeexResampler } from './speech/speex-resampler.js';
+export { WorkerPool, type WorkerPoolOptions } from './speech/worker-pool.js';
+export { abortError, isAbortError, throwIfAborted } from './speech/abort.js';
+export { applyGain } from './speech/pcm-gain.js';
+
+// Audio codec (ffmpeg)
+export { FfmpegAudioCodec, type FfmpegAudioCodecOptions } from './codec/ffmpeg-audio-codec.js';
+export { runFfmpeg, FfmpegError, type RunFfmpegOptions } from './codec/ffmpeg/run-ffmpeg.js';
+export { ffmpegPath } from './codec/ffmpeg/ffmpeg-path.js';
+export { detectAudioFormat, type AudioContainer } from './codec/detect-audio-format.js';
+export { encoderArguments, decoderArguments, DEFAULT_BITRATES, type EncoderBitrates } from './codec/encoder-arguments.js';
+export { wavHeader } from './codec/wav-writer.js';
+export { mp4Faststart } from './codec/mp4-faststart.js';
+
+// Language detection
+export { FrancLanguageDetector, type FrancLanguageDetectorOptions } from './language/franc-language-detector.js';
+export { ISO639_3_TO_1 } from './language/iso639.js';
+export { espeakPresetForLanguage } from './language/espeak-preset-for-language.js';
+
+// Voice cloning (analysis, conversion, speaker similarity) and safe media fetching
+export * from './voice-cloning/index.js';
+export * from './media/index.js';
+export * from './language-model/index.js';

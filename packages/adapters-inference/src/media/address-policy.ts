@@ -1,0 +1,74 @@
+import ipaddr from 'ipaddr.js';
+
+type Address = ReturnType<typeof ipaddr.parse>;
+
+/**
+ * Cloud metadata endpoints, named explicitly even though the range rules already cover them
+ * (169.254.0.0/16 is link-local, fd00::/8 unique-local): they are the prize of most SSRF attacks.
+ */
+const METADATA_ADDRESSES = ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200'];
+
+/**
+ * Which addresses an outgoing media fetch may connect to. Only globally routable unicast
+ * addresses, unless an operator allowlisted a host name, an address or a CIDR range
+ * (SVC_MEDIA_ALLOWED_HOSTS) for media on an internal network.
+ */
+export class AddressPolicy {
+  private readonly hosts = new Set<string>();
+  private readonly hostSuffixes: string[] = [];
+  private readonly ranges: Array<[Address, number]> = [];
+
+  constructor(allowlist: readonly string[] = []) {
+    for (const raw of allowlist) {
+      const entry = raw.trim().toLowerCase();
+      if (!entry) continue;
+      if (entry.includes('/')) {
+        if (!ipaddr.isValidCIDR(entry)) throw new Error(`Invalid CIDR '${raw}' in the media allowlist.`);
+        this.ranges.push(ipaddr.parseCIDR(entry));
+      } else if (ipaddr.isValid(unbracket(entry))) {
+        const address = ipaddr.process(unbracket(entry));
+        this.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+      } else if (entry.startsWith('*.') || entry.startsWith('.')) {
+        this.hostSuffixes.push(entry.slice(entry.indexOf('.')));
+      } else {
+        this.hosts.add(entry);
+      }
+    }
+  }
+
+  /** True when the operator allowlisted this host name (any address it resolves to is accepted). */
+  hostAllowed(hostname: string): boolean {
+    const host = hostname.toLowerCase().replace(/\.$/, '');
+    return this.hosts.has(host) || this.hostSuffixes.some((suffix) => host.endsWith(suffix));
+  }
+
+  /** Null when the address may be connected to, else the reason it may not. */
+  refusal(addressText: string): string | null {
+    if (!ipaddr.isValid(addressText)) return 'not an IP address';
+    // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
+    const address = ipaddr.process(addressText);
+    if (this.ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))) return null;
+    if (METADATA_ADDRESSES.some((m) => ipaddr.process(m).toString() === address.toString())) return 'a cloud metadata address';
+    const range = address.range();
+    return range === 'unicast' ? null : `a ${describe(range)} address`;
+  }
+}
+
+function unbracket(s: string): string {
+  return s.startsWith('[') && s.endsWith(']') ? s.slice(1, -1) : s;
+}
+
+function describe(range: string): string {
+  const names: Record<string, string> = {
+    private: 'private',
+    loopback: 'loopback',
+    linkLocal: 'link-local',
+    uniqueLocal: 'unique-local',
+    carrierGradeNat: 'carrier-grade NAT',
+    multicast: 'multicast',
+    unspecified: 'unspecified',
+    broadcast: 'broadcast',
+    reserved: 'reserved',
+  };
+  return names[range] ?? `non-public (${range})`;
+}

@@ -1,0 +1,3 @@
+export * from './errors.js';
+export * from './media-fetcher.js';
+export * from './inline-media.js';

@@ -1,0 +1,78 @@
+import { InvalidMediaUrlError } from '../shared/errors.js';
+import { EmptyMediaError, InvalidInlineMediaError, MediaTooLargeError } from './errors.js';
+
+/** What a string media reference is, decided from its syntax alone. */
+export type MediaReference =
+  | { kind: 'url'; url: string }
+  | { kind: 'inline'; base64: string; mediaType: string | null };
+
+/**
+ * Classifies a media string: `http(s)://...` is a URL, `data:...;base64,...` a data URI, any other
+ * `scheme:` is refused (file:, ftp:, gopher: ... must never reach a fetcher), the rest is base64.
+ * Base64 never contains ':', so the rule is unambiguous.
+ */
+export function parseMediaReference(value: string, param: string): MediaReference {
+  const trimmed = value.trim();
+  if (trimmed === '') throw new EmptyMediaError(param);
+  if (/^https?:\/\//i.test(trimmed)) return { kind: 'url', url: trimmed };
+  if (/^data:/i.test(trimmed)) {
+    const comma = trimmed.indexOf(',');
+    if (comma < 0) throw new InvalidInlineMediaError(`'${param}' is a data URI without a ',' before its payload.`, param);
+    const header = trimmed.slice(5, comma).split(';').map((p) => p.trim().toLowerCase());
+    if (!header.includes('base64')) {
+      throw new InvalidInlineMediaError(`'${param}' data URIs must be base64-encoded (data:<type>;base64,...).`, param);
+    }
+    return { kind: 'inline', base64: trimmed.slice(comma + 1), mediaType: header[0] || null };
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed);
+  if (scheme) {
+    throw new InvalidMediaUrlError(
+      `'${param}': the '${scheme[1]!.toLowerCase()}:' scheme is not supported; use an http(s) URL, a data URI or base64 bytes.`,
+      param,
+    );
+  }
+  return { kind: 'inline', base64: trimmed, mediaType: null };
+}
+
+/**
+ * Decodes inline base64 after checking the size of the encoded text, so an oversize payload is
+ * refused before any memory is spent on decoding it. Accepts standard and URL-safe alphabets,
+ * with or without padding, ignoring whitespace (line-wrapped base64 is common).
+ */
+export function decodeInlineMedia(base64: string, param: string, maxChars: number): Uint8Array {
+  if (base64.length > maxChars) throw new MediaTooLargeError(param, maxChars, 'inline payload');
+  const clean = base64.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.replace(/=+$/, '').length % 4 === 1) {
+    throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);
+  }
+  return decodeBase64(clean.replace(/=+$/, ''));
+}
+
+const ALPHABET = new Int16Array(128).fill(-1);
+'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((c, i) => (ALPHABET[c.charCodeAt(0)] = i));
+ALPHABET['-'.charCodeAt(0)] = 62;
+ALPHABET['_'.charCodeAt(0)] = 63;
+
+/** Plain base64 decoding without Buffer/atob, so the core runs anywhere. Input is validated, unpadded. */
+function decodeBase64(s: string): Uint8Array {
+  const out = new Uint8Array(Math.floor((s.length * 3) / 4));
+  let o = 0;
+  let i = 0;
+  for (; i + 4 <= s.length; i += 4) {
+    const n = (v(s, i) << 18) | (v(s, i + 1) << 12) | (v(s, i + 2) << 6) | v(s, i + 3);
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 255;
+    out[o++] = n & 255;
+  }
+  const rest = s.length - i;
+  if (rest === 2) {
+    out[o++] = ((v(s, i) << 18) | (v(s, i + 1) << 12)) >> 16;
+  } else if (rest === 3) {
+    const n = (v(s, i) << 18) | (v(s, i + 1) << 12) | (v(s, i + 2) << 6);
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 255;
+  }
+  return out.subarray(0, o);
+}
+
+const v = (s: string, i: number): number => ALPHABET[s.charCodeAt(i)]!;

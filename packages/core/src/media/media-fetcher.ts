@@ -1,0 +1,24 @@
+/**
+ * A media input as a request carries it: a string reference (http(s) URL, data URI or raw base64)
+ * or the bytes of an uploaded file (multipart).
+ */
+export type MediaInput = string | Uint8Array;
+
+export interface MediaFetchOptions {
+  /** Request field the media came from, named in errors (`ref_audio`, `ref_image`, `input`). */
+  param: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Turns a media input into bytes, enforcing the limits of the service: inline payloads up to
+ * 10 MB, and for URLs the network rules (allowed schemes and addresses, redirects, timeout, size
+ * cap while streaming). The bytes are returned unexamined: what they contain is decided from the
+ * content by the decoder, never from a claimed type.
+ */
+export interface MediaFetcher {
+  fetch(input: MediaInput, options: MediaFetchOptions): Promise<Uint8Array>;
+}
+
+/** Inline media (base64 / data URI / uploaded file) cap of the spec. */
+export const MAX_INLINE_MEDIA_SIZE = 10 * 1024 * 1024;

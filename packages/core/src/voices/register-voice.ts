@@ -1,0 +1,98 @@
+import type { Principal } from '../auth/api-key.js';
+import type { BlobStore } from '../shared/blob-store.js';
+import type { Clock } from '../shared/clock.js';
+import { InvalidParameterError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/ids.js';
+import type { Logger } from '../shared/logger.js';
+import { silentLogger } from '../shared/logger.js';
+import { characterCount } from '../speech/speech-request.js';
+import type { MediaInput } from '../media/media-fetcher.js';
+import type { ReferenceAudioLoader } from './reference-audio.js';
+import type { VoiceProfiler } from './voice-profiler.js';
+import type { VoiceRepository } from './voice-repository.js';
+import { VOICE_LIMITS, type VoiceRecord } from './voice.js';
+
+export interface RegisterVoiceCommand {
+  refAudio: MediaInput;
+  refText?: string | null;
+  description?: string | null;
+}
+
+export interface RegisterVoiceResult {
+  voice: VoiceRecord;
+  /** False when this key had already registered the same audio (the existing voice is returned). */
+  created: boolean;
+}
+
+/**
+ * POST /v1/audio/voices. The id comes from the decoded audio, so registering the same audio twice
+ * under one key returns the first registration. Write order makes a crash harmless: the reference
+ * audio goes to the blob store under a key unique to this registration, then the row is inserted.
+ * A row therefore never exists without its audio; a crash between the writes leaves only an
+ * unreferenced blob, and a registration that loses a race removes its own blob.
+ */
+export class RegisterVoice {
+  constructor(
+    private readonly loader: ReferenceAudioLoader,
+    private readonly profiler: VoiceProfiler,
+    private readonly voices: VoiceRepository,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  async execute(principal: Principal, command: RegisterVoiceCommand, signal?: AbortSignal): Promise<RegisterVoiceResult> {
+    const refText = checkedText(command.refText, 'ref_text', VOICE_LIMITS.refTextMaxChars);
+    const description = checkedText(command.description, 'description', VOICE_LIMITS.descriptionMaxChars);
+    const reference = await this.loader.load(command.refAudio, 'ref_audio', signal);
+
+    const existing = await this.voices.find(principal.apiKeyId, reference.voiceId);
+    if (existing) return { voice: existing, created: false };
+
+    const profile = await this.profiler.profile(reference.pcm, refText || null, signal);
+    signal?.throwIfAborted();
+    const audioKey = blobKeyFor(principal.apiKeyId, reference.voiceId, this.ids.id('ref_'));
+    await this.blobs.put(audioKey, reference.bytes);
+    const record: VoiceRecord = {
+      id: reference.voiceId,
+      apiKeyId: principal.apiKeyId,
+      refText,
+      description,
+      createdAt: this.clock.now(),
+      audioKey,
+      audioFormat: reference.format,
+      audioBytes: reference.bytes.length,
+      durationSeconds: reference.durationSeconds,
+      profile,
+    };
+    const stored = await this.voices.insertIfAbsent(record);
+    if (!stored.created) await this.removeQuietly(audioKey);
+    else this.logger.info({ voice: record.id, seconds: Math.round(record.durationSeconds * 10) / 10, base: profile.base.preset }, 'voice registered');
+    return { voice: stored.record, created: stored.created };
+  }
+
+  private async removeQuietly(key: string): Promise<void> {
+    try {
+      await this.blobs.delete(key);
+    } catch (err) {
+      this.logger.warn({ key, err: String(err) }, 'could not remove the blob of a duplicate registration');
+    }
+  }
+}
+
+function checkedText(value: string | null | undefined, param: string, maxChars: number): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw new InvalidParameterError(`'${param}' must be a string.`, param);
+  const length = characterCount(value);
+  if (length > maxChars) {
+    throw new InvalidParameterError(`'${param}' is ${length} characters long; the maximum is ${maxChars}.`, param);
+  }
+  return value;
+}
+
+/** Blob keys allow a restricted alphabet; API key ids are mapped into it. */
+function blobKeyFor(apiKeyId: string, voiceId: string, registration: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `voices/${safe(apiKeyId)}/${safe(voiceId)}/${safe(registration)}`;
+}
