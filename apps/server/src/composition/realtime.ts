@@ -44,6 +44,7 @@ const settingsSchema = z.object({
 });
 
 export type RealtimeSettings = z.output<typeof settingsSchema>;
+export const REALTIME_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export function readRealtimeSettings(env: Record<string, string | undefined>): RealtimeSettings {
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));

@@ -40,6 +40,7 @@ const settingsSchema = z.object({
 });
 
 export type VoiceSettings = z.output<typeof settingsSchema>;
+export const VOICE_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export function readVoiceSettings(env: Record<string, string | undefined>): VoiceSettings {
   const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));

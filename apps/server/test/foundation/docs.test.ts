@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SUPPORTED_TAG_VALUES } from '@svc/core';
 import { CONFIG_KEYS } from '../../src/config.js';
+import { VOICE_SETTING_KEYS } from '../../src/composition/voices.js';
+import { REALTIME_SETTING_KEYS } from '../../src/composition/realtime.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
@@ -13,6 +15,13 @@ describe('docs stay true to the code', () => {
   it('README documents every SVC_* setting the server reads', () => {
     const readme = read('README.md');
     for (const key of CONFIG_KEYS) expect(readme, key).to.contain(`\`${key}\``);
+  });
+
+  it('docs/voices.md and docs/realtime.md document every setting of their capability', () => {
+    const voices = read('docs/voices.md');
+    for (const key of VOICE_SETTING_KEYS) expect(voices, key).to.contain(`\`${key}\``);
+    const realtime = read('docs/realtime.md');
+    for (const key of REALTIME_SETTING_KEYS) expect(realtime, key).to.contain(`\`${key}\``);
   });
 
   it('docs/speech.md lists every supported inline tag value', () => {
