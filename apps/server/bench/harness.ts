@@ -47,3 +47,27 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Time to first byte and total time of one speech request, reading the body to its end. */
+export async function timedSpeech(
+  ctx: { baseUrl: string; apiKey: string },
+  body: Record<string, unknown>,
+): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
+  const started = performance.now();
+  const res = await fetch(`${ctx.baseUrl}/v1/audio/speech`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
+  const reader = res.body!.getReader();
+  let ttfbMs = 0;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!ttfbMs) ttfbMs = performance.now() - started;
+    bytes += value.byteLength;
+  }
+  return { ttfbMs, totalMs: performance.now() - started, bytes };
+}

@@ -1,5 +1,5 @@
 import { SPEECH_TOKENS, validateSpeechRequest, type SynthesizeSpeech, type VoiceCatalog } from '@svc/core';
-import { percentile, round, type BenchServer } from './harness.js';
+import { percentile, round, timedSpeech, type BenchServer } from './harness.js';
 
 /** 300 characters of ordinary English in three sentences. */
 export const TEXT_300 =
@@ -7,44 +7,24 @@ export const TEXT_300 =
   'She noticed the water was higher than last week, and the ducks had moved to the old bridge. ' +
   'By the time she arrived, her coffee was cold, but the meeting had not started yet, luckily.';
 
-async function timedRequest(bench: BenchServer, body: unknown): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
-  const started = performance.now();
-  const res = await fetch(`${bench.baseUrl}/v1/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${bench.apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
-  let ttfbMs = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!ttfbMs) ttfbMs = performance.now() - started;
-    bytes += value.byteLength;
-  }
-  return { ttfbMs, totalMs: performance.now() - started, bytes };
-}
-
 /** Speech numbers of issue 2: time to first byte, real-time factor, server overhead, throughput. */
 export async function benchSpeech(bench: BenchServer): Promise<Record<string, number | string>> {
   const synthesize = bench.server.services.get<SynthesizeSpeech>(SPEECH_TOKENS.SynthesizeSpeech);
   const catalog = bench.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
   const streamBody = { input: TEXT_300, response_format: 'pcm', stream: true };
-  for (let i = 0; i < 3; i++) await timedRequest(bench, streamBody); // warm the worker pool
+  for (let i = 0; i < 3; i++) await timedSpeech(bench, streamBody); // warm the worker pool
 
   const ttfb: number[] = [];
-  for (let i = 0; i < 50; i++) ttfb.push((await timedRequest(bench, streamBody)).ttfbMs);
+  for (let i = 0; i < 50; i++) ttfb.push((await timedSpeech(bench, streamBody)).ttfbMs);
 
   // Real-time factor of a whole mp3 response: wall time / seconds of audio.
-  const pcm = await timedRequest(bench, { input: TEXT_300, response_format: 'pcm' });
+  const pcm = await timedSpeech(bench, { input: TEXT_300, response_format: 'pcm' });
   const audioSeconds = pcm.bytes / 2 / 24000;
   const mp3Ms: number[] = [];
   const httpPcmMs: number[] = [];
   for (let i = 0; i < 20; i++) {
-    mp3Ms.push((await timedRequest(bench, { input: TEXT_300 })).totalMs);
-    httpPcmMs.push((await timedRequest(bench, { input: TEXT_300, response_format: 'pcm' })).totalMs);
+    mp3Ms.push((await timedSpeech(bench, { input: TEXT_300 })).totalMs);
+    httpPcmMs.push((await timedSpeech(bench, { input: TEXT_300, response_format: 'pcm' })).totalMs);
   }
 
   // The same work without HTTP: the engine alone, and the whole use case in process.
@@ -72,7 +52,7 @@ export async function benchSpeech(bench: BenchServer): Promise<Record<string, nu
   let produced = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      for (let r = 0; r < rounds; r++) produced += (await timedRequest(bench, { input: TEXT_300, response_format: 'pcm' })).bytes;
+      for (let r = 0; r < rounds; r++) produced += (await timedSpeech(bench, { input: TEXT_300, response_format: 'pcm' })).bytes;
     }),
   );
   const wallSeconds = (performance.now() - t0) / 1000;

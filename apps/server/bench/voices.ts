@@ -4,7 +4,7 @@ import { CALIBRATION_TEXT, VOICE_PROFILE_VERSION, type VoiceProfile } from '@svc
 import { DspVoiceAnalyzer, RubberbandVoiceConverter } from '@svc/adapters-inference';
 import { decodeWithFfmpeg } from '../test/helpers/http.js';
 import { REFERENCE_TEXT, shiftSpeaker, speechBytes, wavFile } from '../test/voices/voice-helpers.js';
-import { percentile, round } from './harness.js';
+import { percentile, round, timedSpeech } from './harness.js';
 import { TEXT_300 } from './speech.js';
 
 interface Ctx {
@@ -34,27 +34,6 @@ async function tenSecondReference(ctx: Ctx): Promise<{ samples: Int16Array; sour
   }
   if (all.length < 160000) throw new Error('reference shorter than 10 s');
   return { samples: all.subarray(0, 160000), source };
-}
-
-/** Time to first byte and total time of one streamed speech request. */
-async function streamed(ctx: Ctx, body: Record<string, unknown>): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
-  const started = performance.now();
-  const res = await fetch(`${ctx.baseUrl}/v1/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
-  let ttfbMs = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!ttfbMs) ttfbMs = performance.now() - started;
-    bytes += value.byteLength;
-  }
-  return { ttfbMs, totalMs: performance.now() - started, bytes };
 }
 
 async function register(ctx: Ctx, wav: Uint8Array): Promise<{ ms: number; voice: string }> {
@@ -97,18 +76,18 @@ export async function benchVoices(ctx: Ctx): Promise<Record<string, number | str
   const presetBody = { input: TEXT_300, voice: 'slt', response_format: 'pcm', stream: true };
   const clonedBody = { input: TEXT_300, voice, response_format: 'pcm', stream: true };
   for (let i = 0; i < 3; i++) {
-    await streamed(ctx, presetBody);
-    await streamed(ctx, clonedBody);
+    await timedSpeech(ctx, presetBody);
+    await timedSpeech(ctx, clonedBody);
   }
   const preset: Array<{ ttfbMs: number; totalMs: number; bytes: number }> = [];
   const cloned: typeof preset = [];
   for (let i = 0; i < 30; i++) {
-    preset.push(await streamed(ctx, presetBody));
-    cloned.push(await streamed(ctx, clonedBody));
+    preset.push(await timedSpeech(ctx, presetBody));
+    cloned.push(await timedSpeech(ctx, clonedBody));
   }
   const inlineTtfb: number[] = [];
   for (let i = 0; i < 5; i++) {
-    inlineTtfb.push((await streamed(ctx, { ...clonedBody, voice: undefined, ref_audio: high.toString('base64') })).ttfbMs);
+    inlineTtfb.push((await timedSpeech(ctx, { ...clonedBody, voice: undefined, ref_audio: high.toString('base64') })).ttfbMs);
   }
   const audioSeconds = cloned[0]!.bytes / 2 / 24000;
   const p50 = (xs: number[]) => percentile(xs, 50);

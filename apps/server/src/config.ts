@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseEnvSettings } from './env-settings.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -55,12 +56,7 @@ export interface ServerConfig {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const c = parsed.data;
+  const c = parseEnvSettings(schema, env);
   if (Boolean(c.SVC_TLS_CERT) !== Boolean(c.SVC_TLS_KEY)) {
     throw new Error('Invalid configuration: SVC_TLS_CERT and SVC_TLS_KEY must be set together.');
   }

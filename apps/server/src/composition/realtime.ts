@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { z } from 'zod';
+import { parseEnvSettings } from '../env-settings.js';
 import {
   ExtractiveSummarizer,
   LanguageModelSummarizer,
@@ -47,12 +48,7 @@ export type RealtimeSettings = z.output<typeof settingsSchema>;
 export const REALTIME_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export function readRealtimeSettings(env: Record<string, string | undefined>): RealtimeSettings {
-  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseEnvSettings(settingsSchema, env);
 }
 
 /**

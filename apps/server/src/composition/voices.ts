@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEnvSettings } from '../env-settings.js';
 import type { DataSource } from 'typeorm';
 import {
   BaseVoiceLibrary,
@@ -43,12 +44,7 @@ export type VoiceSettings = z.output<typeof settingsSchema>;
 export const VOICE_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export function readVoiceSettings(env: Record<string, string | undefined>): VoiceSettings {
-  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration ${issue.path.join('.')}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseEnvSettings(settingsSchema, env);
 }
 
 /** The media fetcher of the service (shared by voices now and video later). */
