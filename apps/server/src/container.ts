@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import {
   ManageApiKeys,
   REALTIME_TOKENS,
+  SynthesizedReplySpeaker,
   SHARED_TOKENS,
   VOICE_TOKENS,
   SPEECH_TOKENS,
@@ -98,16 +99,20 @@ export async function buildContainer(config: ServerConfig, overrides: Overrides 
         ),
     );
   container.bind(SPEECH_TOKENS.VoiceCatalog).toDynamicValue((ctx) => new VoiceCatalog(ctx.get(SPEECH_TOKENS.SpeechSynthesizers)));
-  container.bind(SPEECH_TOKENS.SynthesizeSpeech).toDynamicValue(
-    (ctx) =>
-      new SynthesizeSpeech(
-        ctx.get(SPEECH_TOKENS.VoiceCatalog),
-        ctx.get(SPEECH_TOKENS.AudioCodec),
-        ctx.get(SPEECH_TOKENS.LanguageDetector),
-        ctx.get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
-        ctx.get<ServiceMetrics>(SERVER_TOKENS.Metrics).speechObserver,
-      ),
-  );
+  // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.
+  const speechAt = (ctx: { get<T>(token: symbol): T }, sampleRate?: number) =>
+    new SynthesizeSpeech(
+      ctx.get(SPEECH_TOKENS.VoiceCatalog),
+      ctx.get(SPEECH_TOKENS.AudioCodec),
+      ctx.get(SPEECH_TOKENS.LanguageDetector),
+      ctx.get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
+      ctx.get<ServiceMetrics>(SERVER_TOKENS.Metrics).speechObserver,
+      { sampleRate },
+    );
+  container.bind(SPEECH_TOKENS.SynthesizeSpeech).toDynamicValue((ctx) => speechAt(ctx));
+  container
+    .bind(REALTIME_TOKENS.ReplySpeaker)
+    .toDynamicValue((ctx) => new SynthesizedReplySpeaker((rate) => speechAt(ctx, rate)));
 
   await provide<Voices>(SERVER_TOKENS.Voices, () =>
     createVoices({

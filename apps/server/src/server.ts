@@ -26,6 +26,7 @@ import {
   type ManageApiKeys,
   type Principal,
   type RateLimiter,
+  type ReplySpeaker,
   type VoiceCatalog,
 } from '@svc/core';
 import { composeRealtime, type Realtime } from './composition/realtime.js';
@@ -88,6 +89,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     clientSecrets: services.get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
     presetVoices: catalog.names(),
     voiceExists: customVoiceExists,
+    audio: { replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker) },
   });
   metrics.trackRealtimeSessions(() => realtime.gateway.activeSessions());
 

@@ -24,3 +24,4 @@ export * from './engine/engine-deps.js';
 export { MAX_APPEND_BASE64_BYTES, MIN_COMMIT_MS } from './engine/audio-input-commands.js';
 export * from './engine/realtime-session-engine.js';
 export * from './tokens.js';
+export * from './audio/synthesized-reply-speaker.js';

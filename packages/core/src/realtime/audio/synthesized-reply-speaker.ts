@@ -1,0 +1,37 @@
+import { bytesToPcm } from '../../shared/audio.js';
+import { DEFAULT_VOICE_NAME } from '../../speech/voice-catalog.js';
+import { validateSpeechRequest } from '../../speech/speech-request.js';
+import type { SynthesizeSpeech } from '../../speech/synthesize-speech.js';
+import type { ReplySpeaker, ReplySpeechRequest } from '../ports/audio-pipeline.js';
+
+/**
+ * Spoken realtime replies through the same speech use case as POST /v1/audio/speech: the same
+ * presets, registered voices (scoped to the session's key), inline tags and normalization. One
+ * SynthesizeSpeech per output rate, so the engines resample straight to the session's format.
+ */
+export class SynthesizedReplySpeaker implements ReplySpeaker {
+  private readonly byRate = new Map<number, SynthesizeSpeech>();
+
+  constructor(private readonly speechAt: (sampleRate: number) => SynthesizeSpeech) {}
+
+  async *speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array> {
+    if (request.text.trim() === '') return;
+    const speech = validateSpeechRequest({
+      input: request.text,
+      voice: request.voice === DEFAULT_VOICE_NAME ? undefined : request.voice,
+      response_format: 'pcm',
+      speed: request.speed,
+    });
+    const result = await this.synthesizer(request.sampleRate).execute(speech, request.principal, signal);
+    for await (const bytes of result.body) yield bytesToPcm(bytes);
+  }
+
+  private synthesizer(rate: number): SynthesizeSpeech {
+    let synthesizer = this.byRate.get(rate);
+    if (!synthesizer) {
+      synthesizer = this.speechAt(rate);
+      this.byRate.set(rate, synthesizer);
+    }
+    return synthesizer;
+  }
+}
