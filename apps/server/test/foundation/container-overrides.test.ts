@@ -32,4 +32,18 @@ describe('container overrides', function () {
       await t.close();
     }
   });
+
+  it('accepts keys given in SVC_API_KEYS besides stored ones', async () => {
+    const t = await startTestServer({ env: { SVC_API_KEYS: 'automation-key-one, automation-key-two' } });
+    try {
+      for (const key of ['automation-key-one', 'automation-key-two', t.apiKey]) {
+        const res = await fetch(`${t.baseUrl}/v1/audio/presets`, { headers: { Authorization: `Bearer ${key}` } });
+        expect(res.status, key).to.equal(200);
+      }
+      const res = await fetch(`${t.baseUrl}/v1/audio/presets`, { headers: { Authorization: 'Bearer automation-key-three' } });
+      expect(res.status).to.equal(401);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -138,6 +138,25 @@ describe('SynthesizeSpeech', () => {
     expect(flite.calls).to.have.length(2);
   });
 
+  it('normalizes text by default and speaks it as written with enable_tn false', async () => {
+    const { flite, useCase } = setup();
+    await run(useCase, { input: 'It costs $5 at 3:45 pm.', response_format: 'pcm' });
+    expect(flite.calls[0]!.text).to.equal('It costs five dollars at three forty-five P M.');
+    flite.calls.length = 0;
+    await run(useCase, { input: 'It costs $5 at 3:45 pm.', response_format: 'pcm', enable_tn: false });
+    expect(flite.calls[0]!.text).to.equal('It costs $5 at 3:45 pm.');
+  });
+
+  it('renders sfx tags as generated sound between the spoken parts; unknown ones add nothing', async () => {
+    const { flite, useCase } = setup();
+    const plain = (await run(useCase, { input: 'Hello there. Goodbye now.', response_format: 'pcm' })).bytes;
+    const withBeep = (await run(useCase, { input: 'Hello there. <|sfx:beep|> Goodbye now.', response_format: 'pcm' })).bytes;
+    const withUnknown = (await run(useCase, { input: 'Hello there. <|sfx:trumpet-solo|> Goodbye now.', response_format: 'pcm' })).bytes;
+    expect((withBeep - plain) / 2 / 16000).to.be.closeTo(0.2, 0.02); // the beep lasts 200 ms
+    expect(withUnknown).to.equal(plain);
+    expect(flite.calls.map((c) => c.text).join(' ')).not.to.contain('sfx');
+  });
+
   it('applies speed through prosody', async () => {
     const { flite, useCase } = setup();
     await run(useCase, { input: 'Hello there.', speed: 2, response_format: 'pcm' });
