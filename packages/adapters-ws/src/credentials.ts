@@ -5,15 +5,20 @@ export const REALTIME_PROTOCOL = 'realtime';
 
 export type Credentials = { kind: 'api_key'; secret: string } | { kind: 'client_secret'; secret: string };
 
+/** Ephemeral keys start with this; anything else in a Bearer header is an API key. */
+export const EPHEMERAL_KEY_PREFIX = 'svc-eph-';
+
 /**
  * Server-side clients send `Authorization: Bearer <API key>`; browsers cannot set headers on a
- * WebSocket, so they pass an ephemeral key as the subprotocol `svc-client-secret.<key>`.
+ * WebSocket, so they pass an ephemeral key as the subprotocol `svc-client-secret.<key>`. An
+ * ephemeral key in a Bearer header is accepted too (the realtime SDKs send it that way on Node).
  */
 export function readCredentials(req: IncomingMessage): Credentials | null {
   const header = req.headers.authorization;
   if (header) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return m ? { kind: 'api_key', secret: m[1]! } : null;
+    if (!m) return null;
+    return m[1]!.startsWith(EPHEMERAL_KEY_PREFIX) ? { kind: 'client_secret', secret: m[1]! } : { kind: 'api_key', secret: m[1]! };
   }
   for (const protocol of offeredProtocols(req)) {
     if (protocol.startsWith(CLIENT_SECRET_PROTOCOL_PREFIX)) {

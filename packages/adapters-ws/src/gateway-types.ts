@@ -5,7 +5,7 @@ export interface RealtimeSessionHandle {
   /** Takes one parsed JSON frame; never rejects. */
   handle(event: unknown): Promise<void>;
   /** A frame that could not be used at all (not JSON, binary). */
-  rejectFrame(message: string): void;
+  rejectFrame(message: string): void | Promise<void>;
   /** The socket closed; stop and send nothing more. */
   transportClosed(): void;
 }

@@ -75,8 +75,8 @@ export function createLanguageModel(settings: RealtimeSettings, clock?: Clock): 
 
 export interface RealtimeCompositionDeps {
   server: HttpServer | HttpsServer;
-  /** `ManageApiKeys` (only `authenticate` is used). */
-  apiKeys: { authenticate(secret: string): Promise<Principal> };
+  /** `ManageApiKeys`: authenticates API keys; client secrets die with the key that minted them. */
+  apiKeys: { authenticate(secret: string): Promise<Principal>; isActive(apiKeyId: string): Promise<boolean> };
   ids: IdGenerator;
   hasher: Hasher;
   clock: Clock;
@@ -134,7 +134,7 @@ export function composeRealtime(deps: RealtimeCompositionDeps): Realtime {
     audio: deps.audio,
   };
   const mintClientSecret = new MintClientSecret(deps.clientSecrets, deps.ids, deps.hasher, deps.clock);
-  const redeemClientSecret = new RedeemClientSecret(deps.clientSecrets, deps.hasher, deps.clock);
+  const redeemClientSecret = new RedeemClientSecret(deps.clientSecrets, deps.hasher, deps.clock, (id) => deps.apiKeys.isActive(id));
 
   const gateway = attachRealtimeGateway(
     deps.server,

@@ -85,12 +85,13 @@ describe('realtime e2e: transport, authentication, client secrets and close code
       await client.expectQuiet(300);
       client.send(configure);
       expect((await client.next()).type).to.equal('session.created');
+      // In arrival order: the item first, then the malformed frame's error.
       const second = await client.next();
-      expect(second.type).to.equal('error');
-      expect(second.error.code).to.equal('invalid_json');
+      expect(second.type).to.equal('conversation.item.added');
+      expect(second.item.id).to.equal('early');
       const third = await client.next();
-      expect(third.type).to.equal('conversation.item.added');
-      expect(third.item.id).to.equal('early');
+      expect(third.type).to.equal('error');
+      expect(third.error.code).to.equal('invalid_json');
       await client.close();
     });
 

@@ -52,6 +52,13 @@ export class ManageApiKeys {
     return this.configuredHashes.size === 0 && (await this.repo.count()) === 0;
   }
 
+  /** Whether a key id still authenticates (configured, or stored and not revoked). */
+  async isActive(apiKeyId: string): Promise<boolean> {
+    for (const principal of this.configuredHashes.values()) if (principal.apiKeyId === apiKeyId) return true;
+    const record = await this.repo.findById(apiKeyId);
+    return record !== null && record.revokedAt === null;
+  }
+
   /** The principal for a presented secret, or InvalidApiKeyError. */
   async authenticate(secret: string | null | undefined): Promise<Principal> {
     if (!secret) throw new InvalidApiKeyError();

@@ -37,7 +37,7 @@ describe('realtime malformed and unknown client events', () => {
 
   it('reports frames that are not JSON', async () => {
     const h = await startTextSession();
-    h.engine.rejectFrame('Invalid JSON: Unexpected token');
+    await h.engine.rejectFrame('Invalid JSON: Unexpected token');
     expect(h.out.take()[0]!.error).to.deep.equal({ type: 'invalid_request_error', code: 'invalid_json', message: 'Invalid JSON: Unexpected token', param: null, event_id: null });
   });
 });

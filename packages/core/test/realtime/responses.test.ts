@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EngineError, InsufficientQuotaError } from '../../src/shared/errors.js';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
-import { CountingQuota, flush, ScriptedLanguageModel } from './support/fakes.js';
+import { CountingQuota, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
 import { startTextSession, userText } from './support/session-harness.js';
 
 const strip = (events: RealtimeServerEvent[]) => events.map(({ event_id: _e, ...rest }) => rest);
@@ -203,6 +203,36 @@ describe('realtime responses', () => {
     expect(h.out.last('response.done')).to.exist;
   });
 
+  it('with server VAD, a commit during a response is accepted (not voice_output_task_ongoing)', async () => {
+    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    lm.holdAfter = 1;
+    const h = await startTextSession({ lm }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
+    await h.send({ type: 'response.create' });
+    h.out.take();
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 2000) });
+    await h.send({ type: 'input_audio_buffer.commit', event_id: 'commit' });
+    const types = h.out.take().map((e) => e.type);
+    expect(types).to.include('input_audio_buffer.committed');
+    expect(types).not.to.include('error');
+    lm.release();
+    await flush();
+  });
+
+  it('refuses to delete the item a response is still writing', async () => {
+    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    lm.holdAfter = 1;
+    const h = await startTextSession({ lm });
+    await h.send({ type: 'response.create' });
+    const itemId = (h.out.last('response.output_item.added').item as any).id;
+    h.out.take();
+    await h.send({ type: 'conversation.item.delete', item_id: itemId, event_id: 'del' });
+    expect((h.out.take()[0]!.error as any)).to.include({ code: 'invalid_value', event_id: 'del' });
+    lm.release();
+    await flush();
+    await h.send({ type: 'conversation.item.delete', item_id: itemId });
+    expect(h.out.last('conversation.item.deleted')).to.exist;
+  });
+
   it('with server VAD, response.create interrupts the response in flight first', async () => {
     const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
     lm.holdAfter = 1;
@@ -268,7 +298,11 @@ describe('realtime responses', () => {
       { metadata: { k: 1 } },
       { input: [{ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'x' }] }] },
       { input: [{ type: 'function_call', call_id: 'c', name: 'n' }] },
-      { tools: [] },
+      { tools: [{ type: 'mcp', server_label: 'x' }] },
+      { tools: [{ type: 'function', name: 'f', parameters: { type: 'string' } }] },
+      { output_modalities: ['text', 'audio'] },
+      { audio: { output: { voice: 'slt' } } },
+      { prompt: { id: 'p' } },
     ];
     for (const response of bad) {
       await h.send({ type: 'response.create', response });
@@ -276,5 +310,24 @@ describe('realtime responses', () => {
     }
     expect(h.lm.requests).to.have.length(0);
     expect(h.engine.conversation.size).to.equal(0);
+  });
+
+  it('honours output_modalities, tools and tool_choice of response.create for that response only', async () => {
+    const h = await startTextSession();
+    const tool = { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    h.out.take();
+    await h.send({ type: 'response.create', response: { output_modalities: ['audio'], tools: [tool], tool_choice: 'required' } });
+    await h.engine.handle({ type: 'conversation.item.retrieve', item_id: 'missing' });
+    await new Promise((r) => setTimeout(r, 20));
+    const created = h.out.all('response.created')[0]!.response as any;
+    expect(created.output_modalities).to.deep.equal(['audio']);
+    expect(h.lm.requests[0]!.tools.map((t: { name: string }) => t.name)).to.deep.equal(['get_weather']);
+    expect(h.lm.requests[0]!.toolChoice).to.equal('required');
+    h.out.take();
+    await h.send({ type: 'response.create' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect((h.out.all('response.created').at(-1)!.response as any).output_modalities).to.deep.equal(['text']);
+    expect(h.lm.requests[1]!.tools).to.deep.equal([]);
   });
 });

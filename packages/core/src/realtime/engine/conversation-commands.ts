@@ -33,6 +33,11 @@ export class ConversationCommands {
 
   delete(fields: JsonObject): void {
     const entry = this.entry(fields);
+    // The active response is still writing into it: deleting now would leave its remaining events
+    // pointing at an item the conversation no longer has.
+    if ('status' in entry.item && entry.item.status === 'in_progress') {
+      throw invalidRequest('invalid_value', 'The item is still being generated; cancel the response first.', 'item_id');
+    }
     this.rt.conversation.delete(entry.item.id);
     this.rt.emit({ type: 'conversation.item.deleted', item_id: entry.item.id });
   }

@@ -46,10 +46,11 @@ export class RealtimeSessionEngine implements SessionRuntime {
   private phase: Phase = 'connected';
   private current: RealtimeSessionConfig | null = null;
   private queue: Promise<void> = Promise.resolve();
-  /** Client events received before the session existed, replayed after session.created. */
-  private heldInput: unknown[] = [];
-  /** Server events (errors for malformed frames) produced before the session existed. */
-  private heldOutput: ServerEventBody[] = [];
+  /**
+   * What happened before the session existed, in arrival order: client events to handle and
+   * server events (errors for malformed frames) to send, right after session.created.
+   */
+  private held: Array<{ input: unknown } | { output: ServerEventBody }> = [];
   private readonly eventIdBase: string;
   private eventCounter = 0;
   private readonly lifetime: SessionLifetime;
@@ -94,9 +95,12 @@ export class RealtimeSessionEngine implements SessionRuntime {
   }
 
   /** A frame that was not valid JSON (the transport could not parse it). */
-  rejectFrame(message: string): void {
-    if (this.phase === 'closed') return;
-    this.reportError(invalidRequest('invalid_json', message), null);
+  rejectFrame(message: string): Promise<void> {
+    // Through the same queue as events, so answers keep the order the frames arrived in.
+    this.queue = this.queue.then(() => {
+      if (this.phase !== 'closed') this.reportError(invalidRequest('invalid_json', message), null);
+    });
+    return this.queue;
   }
 
   /** The transport went away: stop everything, send nothing. */
@@ -120,7 +124,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
   emit(event: ServerEventBody): void {
     if (this.phase === 'closed') return;
     if (this.phase === 'connected') {
-      this.hold(() => this.heldOutput.push(event));
+      this.hold({ output: event });
       return;
     }
     this.send(event);
@@ -163,7 +167,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
       return;
     }
     if (this.phase === 'connected' && event.type !== 'session.update') {
-      this.hold(() => this.heldInput.push(raw));
+      this.hold({ input: raw });
       return;
     }
     try {
@@ -171,8 +175,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
     } catch (err) {
       if (event.type === 'session.update' && this.phase === 'connected') {
         // The first configuration failed: its error is the only thing this connection hears.
-        this.heldInput = [];
-        this.heldOutput = [];
+        this.held = [];
         this.send({ type: 'error', error: toRealtimeErrorBody(err, eventId) });
       } else {
         this.reportError(err, eventId);
@@ -185,22 +188,22 @@ export class RealtimeSessionEngine implements SessionRuntime {
     }
   }
 
-  private hold(keep: () => void): void {
-    if (this.heldInput.length + this.heldOutput.length >= MAX_EVENTS_BEFORE_SESSION) {
+  private hold(entry: { input: unknown } | { output: ServerEventBody }): void {
+    if (this.held.length >= MAX_EVENTS_BEFORE_SESSION) {
       this.terminate(REALTIME_CLOSE_CODES.policyViolation, 'too many events before session.update');
       return;
     }
-    keep();
+    this.held.push(entry);
   }
 
   /** After session.created: what was held is sent and handled, in arrival order. */
   private async releaseHeld(): Promise<void> {
-    const output = this.heldOutput;
-    const input = this.heldInput;
-    this.heldOutput = [];
-    this.heldInput = [];
-    for (const event of output) this.emit(event);
-    for (const raw of input) await this.dispatch(raw);
+    const held = this.held;
+    this.held = [];
+    for (const entry of held) {
+      if ('output' in entry) this.emit(entry.output);
+      else await this.dispatch(entry.input);
+    }
   }
 
   private async route(event: ClientEvent): Promise<void> {

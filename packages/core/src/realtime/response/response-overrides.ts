@@ -2,8 +2,9 @@ import { expectArray, expectNumber, expectObject, expectString, rejectUnknownKey
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { parseClientItem } from '../conversation/item-input.js';
 import type { ItemDraft } from '../conversation/items.js';
-import { parseMaxOutputTokens } from '../session/session-update.js';
-import { TEMPERATURE_RANGE } from '../session/session-config.js';
+import { parseMaxOutputTokens, parseModalities } from '../session/session-update.js';
+import { TEMPERATURE_RANGE, type FunctionTool, type ToolChoice } from '../session/session-config.js';
+import { parseToolChoice, parseTools } from '../session/tools-input.js';
 
 /** The `response` object of `response.create` after validation. */
 export interface ResponseOverrides {
@@ -13,16 +14,35 @@ export interface ResponseOverrides {
   temperature: number | null;
   maxOutputTokens: number | 'inf' | null;
   metadata: Record<string, string> | null;
+  /** Standard fields of the modelled API, honoured for this response only. */
+  outputModalities: ['audio'] | ['text'] | null;
+  tools: FunctionTool[] | null;
+  toolChoice: ToolChoice | null;
 }
 
 const METADATA_LIMITS = { keys: 16, keyLength: 64, valueLength: 512 } as const;
 
 export function parseResponseOverrides(raw: unknown): ResponseOverrides {
-  const none: ResponseOverrides = { instructions: null, input: [], temperature: null, maxOutputTokens: null, metadata: null };
+  const none: ResponseOverrides = {
+    instructions: null,
+    input: [],
+    temperature: null,
+    maxOutputTokens: null,
+    metadata: null,
+    outputModalities: null,
+    tools: null,
+    toolChoice: null,
+  };
   if (raw === undefined || raw === null) return none;
   const r = expectObject(raw, 'response');
   // `conversation: "auto"` is what GA clients send by default; any other target is unsupported.
-  rejectUnknownKeys(r, ['instructions', 'input', 'temperature', 'max_output_tokens', 'metadata', 'conversation'], 'response');
+  // The spec's overrides, plus the modelled API's output_modalities / tools / tool_choice (clients such
+  // as pipecat always send output_modalities). `audio` and `prompt` are refused as unsupported.
+  rejectUnknownKeys(
+    r,
+    ['instructions', 'input', 'temperature', 'max_output_tokens', 'metadata', 'conversation', 'output_modalities', 'tools', 'tool_choice'],
+    'response',
+  );
   if (r.conversation !== undefined && r.conversation !== 'auto') {
     throw invalidRequest('unsupported_parameter', "Only 'response.conversation: \"auto\"' is supported.", 'response.conversation');
   }
@@ -33,6 +53,9 @@ export function parseResponseOverrides(raw: unknown): ResponseOverrides {
   }
   if (r.max_output_tokens !== undefined) out.maxOutputTokens = parseMaxOutputTokens(r.max_output_tokens, 'response.max_output_tokens');
   if (r.metadata !== undefined && r.metadata !== null) out.metadata = parseMetadata(r.metadata);
+  if (r.output_modalities !== undefined) out.outputModalities = parseModalities(r.output_modalities, 'response.output_modalities');
+  if (r.tools !== undefined) out.tools = parseTools(r.tools, 'response.tools');
+  if (r.tool_choice !== undefined) out.toolChoice = parseToolChoice(r.tool_choice, 'response.tool_choice');
   if (r.input !== undefined) {
     const list = expectArray(r.input, 'response.input');
     for (let i = 0; i < list.length; i++) {

@@ -60,7 +60,7 @@ export class ResponseRun {
     this.description = {
       id: this.id,
       conversationId,
-      outputModalities: config.output_modalities,
+      outputModalities: overrides.outputModalities ?? config.output_modalities,
       maxOutputTokens: overrides.maxOutputTokens ?? config.max_output_tokens,
       outputFormat: config.audio.output.format,
       voice: config.audio.output.voice,
@@ -125,8 +125,8 @@ export class ResponseRun {
     }
     return {
       messages: buildModelMessages(instructions, items),
-      tools: this.config.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-      toolChoice: this.config.tool_choice,
+      tools: (this.overrides.tools ?? this.config.tools).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      toolChoice: this.overrides.toolChoice ?? this.config.tool_choice,
       temperature: this.overrides.temperature ?? this.config.temperature,
       maxOutputTokens,
       signal: this.signal,
@@ -158,7 +158,7 @@ export class ResponseRun {
 
   private newMessage(): MessageOutput {
     const ctx = this.outputContext();
-    if (this.config.output_modalities[0] === 'text') return new TextMessageOutput(ctx, this.outputs.length);
+    if (this.description.outputModalities[0] === 'text') return new TextMessageOutput(ctx, this.outputs.length);
     const audio = this.config.audio.output;
     return new AudioMessageOutput(ctx, this.outputs.length, {
       speaker: this.deps.audio.replySpeaker ?? null,

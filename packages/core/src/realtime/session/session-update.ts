@@ -114,13 +114,14 @@ function resolveModel(s: JsonObject, current: RealtimeSessionConfig | null, urlM
   return candidate;
 }
 
-function parseModalities(raw: unknown): ['audio'] | ['text'] {
-  const list = expectArray(raw, 'session.output_modalities');
+/** Exactly one of audio or text (mixed output is unsupported). Shared with per-response overrides. */
+export function parseModalities(raw: unknown, param = 'session.output_modalities'): ['audio'] | ['text'] {
+  const list = expectArray(raw, param);
   if (list.length === 1 && (list[0] === 'audio' || list[0] === 'text')) return [list[0]] as ['audio'] | ['text'];
   if (list.length > 1) {
-    throw invalidRequest('unsupported_parameter', "Mixed output modalities are not supported; use exactly ['audio'] or ['text'].", 'session.output_modalities');
+    throw invalidRequest('unsupported_parameter', "Mixed output modalities are not supported; use exactly ['audio'] or ['text'].", param);
   }
-  throw invalidRequest('invalid_value', "'session.output_modalities' must be ['audio'] or ['text'].", 'session.output_modalities');
+  throw invalidRequest('invalid_value', `'${param}' must be ['audio'] or ['text'].`, param);
 }
 
 /** Integers are clamped to 4096; 'inf' is unbounded. Shared with per-response overrides. */
@@ -178,10 +179,10 @@ function parseTranscription(raw: unknown): { model: string | null; language: str
   rejectUnknownKeys(obj, ['model', 'language', 'prompt', 'keywords', 'languages', 'delay'], param);
   let model: string | null = null;
   if (obj.model !== undefined && obj.model !== null) {
+    // Any model name turns transcription on with the service's recognizer (svc-stt-3.1): clients
+    // written for the modelled API send their own defaults (e.g. gpt-4o-mini-transcribe).
     model = expectString(obj.model, `${param}.model`);
-    if (model !== TRANSCRIPTION_MODEL) {
-      throw invalidRequest('invalid_value', `Unsupported transcription model '${model}'; use '${TRANSCRIPTION_MODEL}'.`, `${param}.model`);
-    }
+    if (model.trim() === '') throw invalidRequest('invalid_value', `'${param}.model' must not be empty; use '${TRANSCRIPTION_MODEL}'.`, `${param}.model`);
   }
   let language: string | null = null;
   if (obj.language !== undefined && obj.language !== null) {
