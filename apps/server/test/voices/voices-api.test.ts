@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { FfmpegAudioCodec } from '@svc/adapters-inference';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { b64, call, ISO_SECONDS, REFERENCE_TEXT, registerForm, registerJson, speechBytes, VOICE_ID, wavFile } from './voice-helpers.js';
 
@@ -236,6 +237,7 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
       ['no ref_audio', () => ({ ref_text: 'hello' }), 400, 'missing_required_parameter'],
       ['an unknown field', () => ({ ref_audio: 'AAAA', voice: 'x' }), 400, 'unknown_parameter'],
       ['a description over 1000 characters', () => ({ ref_audio: 'AAAA', description: 'x'.repeat(1001) }), 400, 'invalid_parameter'],
+      ['a NUL character in ref_text (Postgres cannot store it)', () => ({ ref_audio: 'AAAA', ref_text: 'a\u0000b' }), 400, 'invalid_parameter'],
       ['an inline payload over 10 MB', () => ({ ref_audio: 'A'.repeat(10 * 1024 * 1024 + 4) }), 413, 'media_too_large'],
     ];
     for (const [name, body, status, type] of cases) {
@@ -248,6 +250,18 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
         expect((await call(t, 'GET', '/v1/audio/voices', key)).body.data).to.deep.equal([]);
       });
     }
+
+    it('a small file holding a very long recording is refused as too long without decoding all of it', async () => {
+      // 20 minutes of digital silence compress to a few hundred KB of FLAC (the length is checked first).
+      const minute = new Int16Array(16000 * 60);
+      const flac = await collectBytes(new FfmpegAudioCodec().encode('flac', 16000, (async function* () {
+        for (let i = 0; i < 20; i++) yield minute;
+      })()));
+      expect(flac.length).to.be.lessThan(3_000_000);
+      const res = await registerJson(t, t.apiKey, { ref_audio: b64(flac) });
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.include({ type: 'audio_too_long', param: 'ref_audio' });
+    });
 
     it('multipart: an oversize file part is 413 media_too_large, an unknown part 400', async () => {
       const big = new FormData();
@@ -273,3 +287,9 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
     });
   });
 });
+
+async function collectBytes(source: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of source) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}

@@ -39,7 +39,17 @@ export function encoderArguments(format: FfmpegEncodedFormat, sampleRate: number
   }
 }
 
-/** ffmpeg arguments decoding any audio file on stdin to mono s16le PCM at `sampleRate` on stdout. */
-export function decoderArguments(sampleRate: number): string[] {
-  return ['-i', 'pipe:0', '-vn', '-map', '0:a:0', '-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1'];
+/**
+ * ffmpeg arguments decoding any audio file on stdin to mono s16le PCM at `sampleRate` on stdout.
+ * Only the pipe protocol is allowed: an uploaded "audio" file that is really a playlist (HLS,
+ * concat) must not make ffmpeg open URLs or local files. `maxSeconds` stops decoding there.
+ */
+export function decoderArguments(sampleRate: number, maxSeconds?: number): string[] {
+  return [
+    '-protocol_whitelist', 'pipe',
+    '-i', 'pipe:0',
+    '-vn', '-map', '0:a:0',
+    ...(maxSeconds !== undefined ? ['-t', String(maxSeconds)] : []),
+    '-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1',
+  ];
 }

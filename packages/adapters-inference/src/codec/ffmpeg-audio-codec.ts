@@ -1,4 +1,4 @@
-import { bytesToPcm, InvalidAudioError, pcmToBytes, type AudioCodec, type DecodedAudio, type ResponseFormat } from '@svc/core';
+import { bytesToPcm, InvalidAudioError, pcmToBytes, type AudioCodec, type DecodedAudio, type DecodeOptions, type ResponseFormat } from '@svc/core';
 import { abortError, isAbortError } from '../speech/abort.js';
 import { assertSampleRate } from '../speech/sample-rate.js';
 import { detectAudioFormat } from './detect-audio-format.js';
@@ -54,7 +54,7 @@ export class FfmpegAudioCodec implements AudioCodec {
     }
   }
 
-  async decode(bytes: Uint8Array, sampleRate: number, signal?: AbortSignal): Promise<DecodedAudio> {
+  async decode(bytes: Uint8Array, sampleRate: number, signal?: AbortSignal, options: DecodeOptions = {}): Promise<DecodedAudio> {
     assertSampleRate(sampleRate);
     const format = detectAudioFormat(bytes);
     if (!format) {
@@ -67,7 +67,7 @@ export class FfmpegAudioCodec implements AudioCodec {
     let total = 0;
     try {
       for await (const chunk of runFfmpeg({
-        args: decoderArguments(sampleRate),
+        args: decoderArguments(sampleRate, options.maxSeconds),
         stdin: slices(input, DECODE_WRITE_CHUNK),
         signal,
         binary: this.options.binary,

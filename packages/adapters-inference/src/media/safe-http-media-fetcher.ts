@@ -80,7 +80,7 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
     try {
       let url = parseUrl(startUrl, param);
       for (let hop = 0; ; hop++) {
-        const address = await this.checkedAddress(url, param);
+        const address = await this.checkedAddress(url, param, deadline.signal);
         const response = await this.get(url, address, deadline.signal, param);
         const location = response.headers.location;
         if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
@@ -108,15 +108,17 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
   }
 
   /** Resolves the host and returns the address to connect to, if every answer is allowed. */
-  private async checkedAddress(url: URL, param: string): Promise<string> {
+  private async checkedAddress(url: URL, param: string, deadline: AbortSignal): Promise<string> {
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
     let addresses: string[];
     if (isIP(host)) {
       addresses = [host];
     } else {
       try {
-        addresses = await this.resolve(host);
-      } catch {
+        // The deadline covers name resolution too: a slow resolver must not hold the request.
+        addresses = await untilAborted(this.resolve(host), deadline);
+      } catch (err) {
+        if (deadline.aborted) throw err;
         throw new MediaFetchFailedError(`'${param}': the host '${host}' could not be resolved.`, param);
       }
       if (addresses.length === 0) throw new MediaFetchFailedError(`'${param}': the host '${host}' has no address.`, param);
@@ -216,4 +218,23 @@ function parseUrl(text: string, param: string): URL {
 
 function preferIpv4(addresses: string[]): string {
   return addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (the work itself is left to finish). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }

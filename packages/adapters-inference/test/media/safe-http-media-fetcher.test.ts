@@ -117,6 +117,14 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
     }
   });
 
+  it('the deadline covers a slow name lookup', async () => {
+    const slowDns = (host: string) => new Promise<string[]>((resolve) => setTimeout(() => resolve(host === 'media.test' ? ['127.0.0.1'] : []), 3000));
+    const started = performance.now();
+    const err = await failure(allowing({ timeoutMs: 300, resolve: slowDns }).fetch(`${base}/audio.wav`, opts));
+    expect(err.identifier).to.equal('media_fetch_timeout');
+    expect(performance.now() - started).to.be.lessThan(1500);
+  });
+
   it('reports HTTP errors and unreachable hosts as media_fetch_failed', async () => {
     expect(await failure(allowing().fetch(`${base}/missing`, opts))).to.be.instanceOf(MediaFetchFailedError);
     expect(await failure(allowing().fetch('http://nowhere.test/a.wav', opts))).to.be.instanceOf(MediaFetchFailedError);

@@ -7,6 +7,10 @@ export interface DecodedAudio {
   format: string;
 }
 
+export interface DecodeOptions {
+  maxSeconds?: number;
+}
+
 /**
  * Encoding to the response formats and decoding uploaded audio. The default adapter drives the
  * ffmpeg binary as a streaming pipe; `pcm` needs no encoder at all.
@@ -26,6 +30,8 @@ export interface AudioCodec {
   /**
    * Decodes an audio file (format detected from its bytes, never from a claimed type) to mono s16
    * PCM at `sampleRate`. Throws InvalidAudioError for content that is not decodable audio.
+   * `maxSeconds` stops decoding there: a few MB of compressed silence can hold hours of audio, so
+   * callers with a duration limit pass it (plus a margin to tell "too long" apart) to bound memory.
    */
-  decode(bytes: Uint8Array, sampleRate: number, signal?: AbortSignal): Promise<DecodedAudio>;
+  decode(bytes: Uint8Array, sampleRate: number, signal?: AbortSignal, options?: DecodeOptions): Promise<DecodedAudio>;
 }

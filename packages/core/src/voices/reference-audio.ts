@@ -1,3 +1,4 @@
+import { InvalidAudioError } from '../shared/errors.js';
 import { pcmToBytes, type PcmAudio } from '../shared/audio.js';
 import type { Hasher } from '../shared/ids.js';
 import type { AudioCodec } from '../speech/audio-codec.js';
@@ -35,7 +36,13 @@ export class ReferenceAudioLoader {
   async load(input: MediaInput, param: string, signal?: AbortSignal): Promise<ReferenceAudio> {
     const bytes = await this.fetcher.fetch(input, { param, signal });
     if (bytes.length === 0) throw new EmptyMediaError(param);
-    const decoded = await this.codec.decode(bytes, REFERENCE_SAMPLE_RATE, signal);
+    // One second past the limit is enough to know a clip is too long; decoding stops there.
+    const decoded = await this.codec
+      .decode(bytes, REFERENCE_SAMPLE_RATE, signal, { maxSeconds: VOICE_LIMITS.maxDurationSeconds + 1 })
+      .catch((err: unknown) => {
+        // The codec does not know which field the bytes came from; the caller does.
+        throw err instanceof InvalidAudioError && err.param === null ? new InvalidAudioError(err.message, param) : err;
+      });
     const pcm: PcmAudio = { samples: decoded.samples, sampleRate: decoded.sampleRate };
     const durationSeconds = pcm.samples.length / pcm.sampleRate;
     if (durationSeconds < VOICE_LIMITS.minDurationSeconds) {
@@ -46,7 +53,7 @@ export class ReferenceAudioLoader {
     }
     if (durationSeconds > VOICE_LIMITS.maxDurationSeconds) {
       throw new ReferenceAudioTooLongError(
-        `'${param}' lasts ${durationSeconds.toFixed(0)} s; the maximum is ${VOICE_LIMITS.maxDurationSeconds} s (5-20 s recommended).`,
+        `'${param}' lasts more than ${VOICE_LIMITS.maxDurationSeconds} s, the maximum (5-20 s recommended).`,
         param,
       );
     }

@@ -84,6 +84,8 @@ export class RegisterVoice {
 function checkedText(value: string | null | undefined, param: string, maxChars: number): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') throw new InvalidParameterError(`'${param}' must be a string.`, param);
+  // NUL cannot be stored in a Postgres text column; no description or transcript needs it.
+  if (value.includes('\u0000')) throw new InvalidParameterError(`'${param}' must not contain NUL characters.`, param);
   const length = characterCount(value);
   if (length > maxChars) {
     throw new InvalidParameterError(`'${param}' is ${length} characters long; the maximum is ${maxChars}.`, param);
