@@ -9,8 +9,8 @@ import { ServiceError } from '../shared/errors.js';
 export class MediaTooLargeError extends ServiceError {
   readonly identifier = 'media_too_large';
   readonly status = 413;
-  constructor(param: string, limitBytes: number, what = 'payload') {
-    super(`'${param}': the ${what} exceeds the limit of ${formatMegabytes(limitBytes)}.`, param);
+  constructor(param: string, limitBytes: number, what = 'payload', hint?: string) {
+    super(`'${param}': the ${what} exceeds the limit of ${formatMegabytes(limitBytes)}${hint ? ` (${hint})` : ''}.`, param);
   }
 }
 

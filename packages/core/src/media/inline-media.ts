@@ -40,7 +40,9 @@ export function parseMediaReference(value: string, param: string): MediaReferenc
  * with or without padding, ignoring whitespace (line-wrapped base64 is common).
  */
 export function decodeInlineMedia(base64: string, param: string, maxChars: number): Uint8Array {
-  if (base64.length > maxChars) throw new MediaTooLargeError(param, maxChars, 'inline payload');
+  if (base64.length > maxChars) {
+    throw new MediaTooLargeError(param, maxChars, 'inline (base64 or data URI) text', 'about 7.5 MB of audio once decoded; send larger files as multipart or by URL');
+  }
   const clean = base64.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.replace(/=+$/, '').length % 4 === 1) {
     throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);
