@@ -30,6 +30,7 @@ import {
   type VoiceCatalog,
 } from '@svc/core';
 import { composeRealtime, type Realtime } from './composition/realtime.js';
+import { createRealtimeAudioEngines } from './composition/realtime-audio.js';
 import type { Voices } from './composition/voices.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
@@ -78,6 +79,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       () => true,
       () => false,
     );
+  const audioEngines = await createRealtimeAudioEngines(config.env, logger);
   const realtime = composeRealtime({
     server: httpServer,
     apiKeys: keys,
@@ -89,7 +91,11 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     clientSecrets: services.get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
     presetVoices: catalog.names(),
     voiceExists: customVoiceExists,
-    audio: { replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker) },
+    audio: {
+      replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
+      voiceActivityDetector: audioEngines.voiceActivityDetector ?? undefined,
+      speechRecognizer: audioEngines.speechRecognizer ?? undefined,
+    },
   });
   metrics.trackRealtimeSessions(() => realtime.gateway.activeSessions());
 
@@ -140,6 +146,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       if (closed) return;
       closed = true;
       await realtime.close();
+      await audioEngines.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();

@@ -28,3 +28,5 @@ export { espeakPresetForLanguage } from './language/espeak-preset-for-language.j
 export * from './voice-cloning/index.js';
 export * from './media/index.js';
 export * from './language-model/index.js';
+export * from './vad/index.js';
+export * from './asr/index.js';

@@ -6,6 +6,7 @@ import { SUPPORTED_TAG_VALUES } from '@svc/core';
 import { CONFIG_KEYS } from '../../src/config.js';
 import { VOICE_SETTING_KEYS } from '../../src/composition/voices.js';
 import { REALTIME_SETTING_KEYS } from '../../src/composition/realtime.js';
+import { REALTIME_AUDIO_SETTING_KEYS } from '../../src/composition/realtime-audio.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
@@ -21,7 +22,7 @@ describe('docs stay true to the code', () => {
     const voices = read('docs/voices.md');
     for (const key of VOICE_SETTING_KEYS) expect(voices, key).to.contain(`\`${key}\``);
     const realtime = read('docs/realtime.md');
-    for (const key of REALTIME_SETTING_KEYS) expect(realtime, key).to.contain(`\`${key}\``);
+    for (const key of [...REALTIME_SETTING_KEYS, ...REALTIME_AUDIO_SETTING_KEYS]) expect(realtime, key).to.contain(`\`${key}\``);
   });
 
   it('docs/speech.md lists every supported inline tag value', () => {

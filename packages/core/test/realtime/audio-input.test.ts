@@ -128,7 +128,8 @@ describe('realtime input audio buffer', () => {
     ]);
     expect(types[types.length - 1]).to.equal('response.done');
     const started = h.out.events[0]!;
-    expect(started).to.deep.include({ audio_start_ms: 300 });
+    // Onset at 300 ms, reported 100 ms earlier (prefix padding), and captured from there once.
+    expect(started).to.deep.include({ audio_start_ms: 200 });
     expect(h.out.events[1]).to.deep.include({ audio_end_ms: 900, item_id: started.item_id });
     expect(h.out.events[2]!.item_id).to.equal(started.item_id);
     // 100 ms pre-roll + 400 ms speech + 200 ms of trailing silence before the stop

@@ -120,7 +120,9 @@ export class AudioInputCommands {
     if (!speech) return;
     this.speech = null;
     this.rt.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
-    const captured = this.buffer!.takeRange(speech.startMs - this.prefixPaddingMs(), event.audioEndMs);
+    // The detector's start already includes prefix_padding_ms (the port's contract, as the
+    // modelled API's audio_start_ms does), so the turn is captured from there.
+    const captured = this.buffer!.takeRange(speech.startMs, event.audioEndMs);
     this.addUserTurn(speech.itemId, captured);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {

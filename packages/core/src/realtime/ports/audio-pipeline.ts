@@ -9,6 +9,11 @@ import type { PcmAudio } from '../../shared/audio.js';
  * transcript but no audio.
  */
 
+/**
+ * Turn boundaries in ms of the stream's input audio. `audioStartMs` is the speech onset moved back
+ * by `prefixPaddingMs` (never below 0): the engine reports it as `audio_start_ms` and captures the
+ * turn from there. `audioEndMs` is where speech ended (the event itself comes silenceDurationMs later).
+ */
 export type VoiceActivityEvent =
   | { type: 'speech_started'; audioStartMs: number }
   | { type: 'speech_stopped'; audioEndMs: number };

@@ -168,8 +168,8 @@ export class FakeRecognizer implements SpeechRecognizer {
 }
 
 /**
- * Energy detector for tests: samples above 1000 are speech. Reports start/stop at the exact
- * sample position (ms since the first sample) after `silenceMs` of quiet.
+ * Energy detector for tests: samples above 1000 are speech. Reports the start at the exact sample
+ * position moved back by the prefix padding (the port's contract), the stop after `silenceMs` of quiet.
  */
 export class EnergyVad implements VoiceActivityDetector {
   opened: VoiceActivityOptions[] = [];
@@ -184,7 +184,7 @@ export class EnergyVad implements VoiceActivityDetector {
         for (let i = 0; i < samples.length; i++, position++) {
           const ms = (position / options.sampleRate) * 1000;
           if (Math.abs(samples[i]!) > 1000) {
-            if (!speaking) events.push({ type: 'speech_started', audioStartMs: ms });
+            if (!speaking) events.push({ type: 'speech_started', audioStartMs: Math.max(0, ms - options.prefixPaddingMs) });
             speaking = true;
             lastVoice = ms;
           } else if (speaking && ms - lastVoice >= options.silenceDurationMs) {

@@ -1,0 +1,43 @@
+import type { VoiceActivityOptions } from '@svc/core';
+
+/** What the segmenter needs, derived from the session's turn detection options. */
+export interface SegmenterSettings {
+  /** A frame at or above this probability is speech. */
+  threshold: number;
+  /** Once speaking, a frame must drop below this to count as silence (hysteresis, as Silero's own iterator). */
+  silenceThreshold: number;
+  prefixPaddingMs: number;
+  silenceDurationMs: number;
+  minSpeechDurationMs: number;
+}
+
+/** Silero's recommended gap between the start and stop thresholds. */
+const HYSTERESIS = 0.15;
+const MIN_SILENCE_THRESHOLD = 0.01;
+
+/**
+ * `semantic_vad` would judge from the words whether the user has finished; there is no such model
+ * here, so it is approximated by patience: the end-of-turn silence is doubled and at least one
+ * second, so a thinking pause ("I'd like... a coffee") does not end the turn.
+ */
+export const SEMANTIC_VAD_MIN_SILENCE_MS = 1000;
+export const SEMANTIC_VAD_SILENCE_FACTOR = 2;
+
+export function segmenterSettings(options: VoiceActivityOptions): SegmenterSettings {
+  const { threshold, prefixPaddingMs, silenceDurationMs, minSpeechDurationMs } = options;
+  if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`VAD threshold must be in [0, 1], got ${threshold}.`);
+  for (const [name, value] of Object.entries({ prefixPaddingMs, silenceDurationMs, minSpeechDurationMs })) {
+    if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`VAD ${name} must be a finite number >= 0, got ${value}.`);
+  }
+  const silence =
+    options.mode === 'semantic_vad'
+      ? Math.max(silenceDurationMs * SEMANTIC_VAD_SILENCE_FACTOR, SEMANTIC_VAD_MIN_SILENCE_MS)
+      : silenceDurationMs;
+  return {
+    threshold,
+    silenceThreshold: Math.max(threshold - HYSTERESIS, MIN_SILENCE_THRESHOLD),
+    prefixPaddingMs,
+    silenceDurationMs: silence,
+    minSpeechDurationMs,
+  };
+}

