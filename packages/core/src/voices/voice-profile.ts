@@ -33,7 +33,7 @@ export interface SpeakerFeatures {
 
 /** A measured speaker plus the preset chosen to start from and that preset's own measures. */
 export interface VoiceProfile {
-  /** Bumped when the meaning of a field changes; older profiles are re-derived from the stored audio. */
+  /** Bumped when the meaning of a field changes. Re-deriving older profiles from the stored audio is not built yet: a future bump needs a migration that re-analyses each voice. */
   version: number;
   /** Which analyzer produced it (e.g. `dsp-1`), so a neural engine can tell its own profiles apart. */
   analyzer: string;
