@@ -4,6 +4,7 @@ export * from './shared/clock.js';
 export * from './shared/ids.js';
 export * from './shared/logger.js';
 export * from './shared/audio.js';
+export * from './shared/base64.js';
 export * from './shared/tokens.js';
 export * from './shared/blob-store.js';
 export * from './shared/rate-limiter.js';

@@ -1,3 +1,4 @@
+import { decodeBase64 } from '../shared/base64.js';
 import { InvalidMediaUrlError } from '../shared/errors.js';
 import { EmptyMediaError, InvalidInlineMediaError, MediaTooLargeError } from './errors.js';
 
@@ -43,38 +44,7 @@ export function decodeInlineMedia(base64: string, param: string, maxChars: numbe
   if (base64.length > maxChars) {
     throw new MediaTooLargeError(param, maxChars, 'inline (base64 or data URI) text', 'about 7.5 MB of audio once decoded; send larger files as multipart or by URL');
   }
-  const clean = base64.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.replace(/=+$/, '').length % 4 === 1) {
-    throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);
-  }
-  return decodeBase64(clean.replace(/=+$/, ''));
+  const bytes = decodeBase64(base64.replace(/\s+/g, ''), { urlSafe: true, requirePadding: false });
+  if (!bytes) throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);
+  return bytes;
 }
-
-const ALPHABET = new Int16Array(128).fill(-1);
-'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('').forEach((c, i) => (ALPHABET[c.charCodeAt(0)] = i));
-ALPHABET['-'.charCodeAt(0)] = 62;
-ALPHABET['_'.charCodeAt(0)] = 63;
-
-/** Plain base64 decoding without Buffer/atob, so the core runs anywhere. Input is validated, unpadded. */
-function decodeBase64(s: string): Uint8Array {
-  const out = new Uint8Array(Math.floor((s.length * 3) / 4));
-  let o = 0;
-  let i = 0;
-  for (; i + 4 <= s.length; i += 4) {
-    const n = (v(s, i) << 18) | (v(s, i + 1) << 12) | (v(s, i + 2) << 6) | v(s, i + 3);
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-    out[o++] = n & 255;
-  }
-  const rest = s.length - i;
-  if (rest === 2) {
-    out[o++] = ((v(s, i) << 18) | (v(s, i + 1) << 12)) >> 16;
-  } else if (rest === 3) {
-    const n = (v(s, i) << 18) | (v(s, i + 1) << 12) | (v(s, i + 2) << 6);
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-  }
-  return out.subarray(0, o);
-}
-
-const v = (s: string, i: number): number => ALPHABET[s.charCodeAt(i)]!;

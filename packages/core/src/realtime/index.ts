@@ -15,7 +15,6 @@ export * from './ports/voice-directory.js';
 export * from './client-secrets/client-secret.js';
 export * from './client-secrets/mint-client-secret.js';
 export * from './client-secrets/redeem-client-secret.js';
-export * from './audio/base64.js';
 export * from './audio/g711.js';
 export * from './audio/sentence-chunker.js';
 export * from './response/response-object.js';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { decodeBase64, encodeBase64, muLawDecode, muLawEncode, SentenceChunker } from '../../src/realtime/index.js';
+import { muLawDecode, muLawEncode, SentenceChunker } from '../../src/realtime/index.js';
+import { decodeBase64, encodeBase64 } from '../../src/shared/base64.js';
 import { InputAudioBuffer } from '../../src/realtime/audio/input-audio-buffer.js';
 
 describe('realtime audio helpers', () => {

@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../audio/base64.js';
+import { decodeBase64 } from '../../shared/base64.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';

@@ -1,4 +1,4 @@
-import { encodeBase64 } from '../audio/base64.js';
+import { encodeBase64 } from '../../shared/base64.js';
 import { pcmDurationMs, type ResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import { SentenceChunker } from '../audio/sentence-chunker.js';
 import type { ItemEntry } from '../conversation/conversation.js';
