@@ -14,6 +14,7 @@ import {
   type RouteModule,
   type ServiceMetrics,
 } from '@svc/adapters-http';
+import { OpusscriptOpusCodec } from '@svc/adapters-inference';
 import {
   REALTIME_TOKENS,
   SHARED_TOKENS,
@@ -95,6 +96,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
       voiceActivityDetector: audioEngines.voiceActivityDetector ?? undefined,
       speechRecognizer: audioEngines.speechRecognizer ?? undefined,
+      opusCodec: new OpusscriptOpusCodec(),
     },
   });
   metrics.trackRealtimeSessions(() => realtime.gateway.activeSessions());

@@ -30,3 +30,4 @@ export * from './media/index.js';
 export * from './language-model/index.js';
 export * from './vad/index.js';
 export * from './asr/index.js';
+export * from './opus/index.js';
