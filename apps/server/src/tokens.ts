@@ -4,7 +4,6 @@ export const SERVER_TOKENS = {
   DataSource: Symbol.for('svc.server.DataSource'),
   Metrics: Symbol.for('svc.server.Metrics'),
   ManageApiKeys: Symbol.for('svc.server.ManageApiKeys'),
-  ReadinessChecks: Symbol.for('svc.server.ReadinessChecks'),
   /** The voices capability as wired by composition/voices.ts (use cases + routes). */
   Voices: Symbol.for('svc.server.Voices'),
 } as const;

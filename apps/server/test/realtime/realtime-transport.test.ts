@@ -121,6 +121,19 @@ describe('realtime e2e: transport, authentication, client secrets and close code
     });
   });
 
+  it('the svc_realtime_sessions gauge counts open sessions', async () => {
+    const gauge = async () => {
+      const text = await (await fetch(`${s.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${s.apiKey}` } })).text();
+      return Number(/^svc_realtime_sessions (\d+)$/m.exec(text)?.[1] ?? NaN);
+    };
+    const before = await gauge();
+    const { client } = await openSession(s.wsUrl, s.apiKey);
+    expect(await gauge()).to.equal(before + 1);
+    await client.close();
+    await sleep(50);
+    expect(await gauge()).to.equal(before);
+  });
+
   describe('close codes', () => {
     it('3000: missing key, invalid API key, unknown ephemeral key', async () => {
       for (const options of [{}, { apiKey: 'svc-invalid' }, { protocols: ['realtime', 'svc-client-secret.svc-eph-unknown'] }]) {

@@ -155,11 +155,6 @@ export class EngineError extends ServiceError {
   readonly identifier = 'engine_error';
   readonly status = 500;
 }
-export class ServiceUnavailableError extends ServiceError {
-  readonly identifier = 'service_unavailable';
-  readonly status = 503;
-}
-
 /** Any thrown value as a ServiceError: unknown failures become a 500 that reveals nothing internal. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;

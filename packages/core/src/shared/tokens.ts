@@ -9,7 +9,6 @@ export const SHARED_TOKENS = {
   Hasher: Symbol.for('svc.Hasher'),
   Logger: Symbol.for('svc.Logger'),
   RateLimiter: Symbol.for('svc.RateLimiter'),
-  QuotaGuard: Symbol.for('svc.QuotaGuard'),
   ApiKeyRepository: Symbol.for('svc.ApiKeyRepository'),
   BlobStore: Symbol.for('svc.BlobStore'),
 } as const;
