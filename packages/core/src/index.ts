@@ -29,3 +29,4 @@ export * from './realtime/index.js';
 export * from './video/video-job.js';
 export * from './video/ports.js';
 export * from './video/tokens.js';
+export * from './video/errors.js';

@@ -1,10 +1,9 @@
 import type { PcmAudio } from '../shared/audio.js';
+import type { WordTiming } from '../speech/speech-synthesizer.js';
 import type { VideoJob, VideoSize } from './video-job.js';
 
 /**
- * Ports of the avatar video capability (implemented in the next issue). Declared now so the
- * realtime and speech code that video reuses (SynthesizeSpeech, MediaFetcher, AudioCodec) has a
- * fixed place to plug into.
+ * Ports of the avatar video capability.
  */
 
 /** One rendered frame, RGB24, row-major, width*height*3 bytes. */
@@ -14,15 +13,40 @@ export interface VideoFrame {
   height: number;
 }
 
-/** Animates one face image from driving audio (face landmarks + mouth shapes in the default adapter). */
+/**
+ * What drives the mouth: the speech audio, and (when the audio was synthesized from `input_tts`) the
+ * synthesizer's word timings in seconds of that audio. Without words the renderer reads the mouth
+ * shapes from the audio itself (energy and spectral shape).
+ */
+export interface DrivingSpeech {
+  audio: PcmAudio;
+  words?: readonly WordTiming[];
+}
+
+/**
+ * Animates one face image from driving speech (face landmarks + mouth shapes in the default adapter; a
+ * neural lip-sync model can replace it behind this port).
+ */
 export interface AvatarRenderer {
+  /**
+   * Decodes the image (EXIF orientation, greyscale, CMYK, alpha handled), finds the largest face and
+   * frames it into `size` (face centred, headroom, no stretching). Throws NoFaceDetectedError when
+   * the photo holds no face.
+   */
   prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar>;
 }
 
 export interface PreparedAvatar {
-  fps: number;
-  /** Frames in order, produced as the audio is analysed; one frame per 1/fps s of audio. */
-  render(audio: PcmAudio, signal?: AbortSignal): AsyncIterable<VideoFrame>;
+  readonly fps: number;
+  readonly width: number;
+  readonly height: number;
+  /**
+   * Frames in order, one per 1/fps s of audio: exactly ceil(durationSeconds * fps) of them, produced
+   * lazily as they are pulled (never all held at once).
+   */
+  render(drive: DrivingSpeech, signal?: AbortSignal): AsyncIterable<VideoFrame>;
+  /** Frees what prepare() holds (tensors, buffers). */
+  release?(): void;
 }
 
 /** Frames + audio into fragmented MP4 bytes, yielded as fragments are produced. */
