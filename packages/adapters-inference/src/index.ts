@@ -37,3 +37,4 @@ export * from './avatar/index.js';
 export { FfmpegVideoEncoder, padToFrames, type FfmpegVideoEncoderOptions } from './codec/ffmpeg-video-encoder.js';
 export { avcCodecString, aacCodecString, AVATAR_VIDEO_CODECS, AVATAR_VIDEO_MIME_TYPE } from './codec/mp4-codec-string.js';
 export { pcmToWav } from './codec/wav-writer.js';
+export { readWav } from './speech/wav-reader.js';

@@ -1,4 +1,4 @@
-import { gaussian, seededRandom } from './seeded-random.js';
+import { seededRandom } from './seeded-random.js';
 
 /** One blink: when it starts and how long the lids take to close and open again (seconds). */
 export interface Blink {
@@ -6,22 +6,24 @@ export interface Blink {
   duration: number;
 }
 
-/** Median gap between blinks: 3 s, i.e. about 20 a minute (people blink 10-32 times a minute talking). */
-const MEDIAN_INTERVAL = 3.0;
+/** One blink per slot of this length: 20 a minute (people blink 10-32 times a minute talking). */
+const SLOT_SECONDS = 3.0;
 
 /**
- * Blink times for a clip: log-normal intervals (how human blink intervals are distributed) around a
- * 3 s median, kept between 1.2 and 7 s, each blink 140-260 ms. Deterministic for a seed.
+ * Blink times for a clip: one blink at a random place inside each 3 s slot (the first slot starts
+ * at 0.4 s), so intervals are irregular (about 1-5 s apart) while the rate stays at 20 a minute over
+ * any stretch longer than a few seconds; each blink 140-260 ms. Deterministic for a seed.
  */
 export function blinkSchedule(durationSeconds: number, seed: number): Blink[] {
   const random = seededRandom(seed ^ 0x9e3779b9);
   const blinks: Blink[] = [];
-  let t = 0.6 + random() * 1.6;
-  while (t < durationSeconds - 0.3) {
+  let previousEnd = -Infinity;
+  for (let slot = 0.4; slot < durationSeconds; slot += SLOT_SECONDS) {
     const duration = 0.14 + random() * 0.12;
-    blinks.push({ start: t, duration });
-    const interval = Math.min(7, Math.max(1.2, MEDIAN_INTERVAL * Math.exp(0.45 * gaussian(random))));
-    t += duration + interval;
+    const start = Math.max(slot + (0.1 + 0.8 * random()) * SLOT_SECONDS, previousEnd + 0.8);
+    if (start + duration > durationSeconds - 0.1) break;
+    blinks.push({ start, duration });
+    previousEnd = start + duration;
   }
   return blinks;
 }
