@@ -49,6 +49,12 @@ export class FaceWarper {
   private readonly jawProfile: CurveTable;
   /** Where the lower lip's own drop has become the jaw's. */
   private readonly jawBlendEnd: number;
+  /**
+   * Whether the whole opening is painted (teeth included): for a closed mouth, or lips apart on a
+   * dark gap. A photo that shows its teeth keeps them (they move with the upper jaw), so they are
+   * never doubled by painted ones.
+   */
+  private readonly paintTeeth: boolean;
 
   constructor(
     reference: RgbImage,
@@ -124,6 +130,7 @@ export class FaceWarper {
     this.chin = new CurveTable(-span, span, (u) => mouth.jaw.at(u));
     this.jawProfile = new CurveTable(-span, span, (u) => 1 - smoothstep(0.9 * mouth.halfWidth, mouth.jawHalfWidth, Math.abs(u)));
     this.jawBlendEnd = mouth.lowerLipV + 0.35 * (mouth.chinV - mouth.lowerLipV);
+    this.paintTeeth = mouth.restGap < 0.04 * geo.eyeDistance || !showsTeeth(reference, geo);
   }
 
   /** Writes the frame for `pose` into `out` (width*height*3 bytes). */
@@ -205,7 +212,7 @@ export class FaceWarper {
       // the chin follows the centre of the lower lip
       jawDrop: opening - rest - centreLift,
       teeth: 0.1 * eyeDistance,
-      paintTeeth: rest < 0.04 * eyeDistance,
+      paintTeeth: this.paintTeeth,
       u: 0,
       top: 0,
       bottom: 0,
@@ -248,12 +255,12 @@ export class FaceWarper {
       if (lift > 0 && reach > lift) vs = v + lift * clamp01((v - (upper - reach)) / (reach - lift));
     } else if (v < lower + lipDrop) {
       const vr = v + lift;
-      if (vr < lower - 0.5 && gap > 1.5) {
+      if (!f.paintTeeth && vr < lower - 0.5 && gap > 1.5) {
         vs = vr; // the photo's own mouth interior, carried by the upper jaw
       } else {
         src.interior = 1;
         f.u = (u - m.innerMid) / f.innerHalf;
-        f.top = Math.max(0, vr - lower) + (gap > 1.5 ? 0 : v - (upper - lift));
+        f.top = f.paintTeeth ? v - (upper - lift) : Math.max(0, vr - lower);
         f.bottom = lower + lipDrop - v;
         // the inner edge of the lower lip, for anti-aliasing
         src.x = m.centre.x + us * m.cos - lower * m.sin;
@@ -306,35 +313,47 @@ export class FaceWarper {
     }
   }
 
+  /**
+   * The painted inside of the mouth, in soft layers so no edge is a staircase: a dark cavity (deeper,
+   * darker in the middle), the tongue (a rounded hump rising from the lower lip, lit at its tip),
+   * then the upper teeth hanging from the upper lip (rounded lower edge, shaded towards the corners
+   * and under the lip, faint gaps between incisors).
+   */
   private paintInterior(f: MouthFrame, src: { x: number; y: number }, out: Uint8Array, o: number): void {
     const p = this.palette;
     const gapHeight = f.top + f.bottom;
     const au = Math.abs(f.u);
-    let r: number;
-    let g: number;
-    let b: number;
     const depth = f.top / Math.max(1, gapHeight); // 0 at the upper lip, 1 at the lower
-    const teethHeight = f.paintTeeth ? Math.min(f.teeth, 0.55 * gapHeight) * (1 - au * au) : 0;
-    const tongueU = f.u / 0.72;
-    const tongueV = (depth - 1.05) / 0.5;
-    if (au < 0.82 && f.top < teethHeight) {
-      // upper teeth: lit in the middle, shaded towards the corners and under the lip, thin gaps
-      const shade = (1 - 0.55 * au * au) * (0.72 + 0.28 * Math.min(1, f.top / 2.5));
-      const gapLine = toothGap(f.u) ? 0.86 : 1;
-      const s = shade * gapLine;
-      r = p.teeth[0] * s;
-      g = p.teeth[1] * s;
-      b = p.teeth[2] * s;
-    } else if (tongueU * tongueU + tongueV * tongueV < 1 && gapHeight > 6) {
-      const s = 0.75 + 0.25 * (1 - tongueU * tongueU);
-      r = p.tongue[0] * s;
-      g = p.tongue[1] * s;
-      b = p.tongue[2] * s;
-    } else {
-      const s = 0.8 + 0.4 * au;
-      r = p.cavity[0] * s;
-      g = p.cavity[1] * s;
-      b = p.cavity[2] * s;
+    // cavity: darkest in the middle of the opening, a little light near the lips and corners
+    const c = 0.75 + 0.35 * au * au + 0.25 * Math.abs(depth - 0.5);
+    let r = p.cavity[0] * c;
+    let g = p.cavity[1] * c;
+    let b = p.cavity[2] * c;
+    // tongue: an ellipse sitting on the lower lip, only when the mouth is open enough to see it
+    if (gapHeight > 5) {
+      const tu = f.u / 0.62;
+      const tv = (depth - 1.08) / 0.42;
+      const radius = Math.sqrt(tu * tu + tv * tv);
+      const alpha = 1 - smoothstep(0.82, 1, radius);
+      if (alpha > 0) {
+        const lit = 0.7 + 0.3 * (1 - Math.min(1, radius));
+        r += (p.tongue[0] * lit - r) * alpha;
+        g += (p.tongue[1] * lit - g) * alpha;
+        b += (p.tongue[2] * lit - b) * alpha;
+      }
+    }
+    // upper teeth
+    if (f.paintTeeth) {
+      const teethHeight = Math.min(f.teeth, 0.55 * gapHeight) * Math.sqrt(Math.max(0, 1 - au * au));
+      const alpha = clamp01(teethHeight - f.top + 0.5) * clamp01((0.86 - au) / 0.1);
+      if (alpha > 0) {
+        const underLip = 0.75 + 0.25 * Math.min(1, f.top / 2.5);
+        const edge = 1 - 0.12 * clamp01(f.top / Math.max(1, teethHeight));
+        const shade = (1 - 0.5 * au * au) * underLip * edge * toothGap(f.u);
+        r += (p.teeth[0] * shade - r) * alpha;
+        g += (p.teeth[1] * shade - g) * alpha;
+        b += (p.teeth[2] * shade - b) * alpha;
+      }
     }
     // anti-alias against the lips over one pixel
     const edge = Math.min(f.top, f.bottom);
@@ -402,10 +421,31 @@ interface MouthFrame {
   bottom: number;
 }
 
-/** Thin dark lines between the upper incisors and canines (u across the opening, -1..1). */
-function toothGap(u: number): boolean {
+/** True when the photo's own lip gap is bright (teeth), judged against the skin below the mouth. */
+function showsTeeth(image: RgbImage, geo: FaceGeometry): boolean {
+  const m = geo.mouth;
+  const luminance = (u: number, v: number): number => {
+    const x = Math.round(m.centre.x + u * m.cos - v * m.sin);
+    const y = Math.round(m.centre.y + u * m.sin + v * m.cos);
+    const i = (Math.max(0, Math.min(image.height - 1, y)) * image.width + Math.max(0, Math.min(image.width - 1, x))) * 3;
+    return 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
+  };
+  let gap = 0;
+  let skin = 0;
+  let n = 0;
+  for (let u = m.innerMid - m.innerHalfWidth * 0.5; u <= m.innerMid + m.innerHalfWidth * 0.5; u += 1) {
+    gap += luminance(u, (m.upperInner.at(u) + m.lowerInner.at(u)) / 2);
+    skin += luminance(u, m.lowerLipV + 0.3 * (m.chinV - m.lowerLipV));
+    n++;
+  }
+  return gap / n > 0.8 * (skin / n);
+}
+
+/** Faint shading between the upper incisors and canines (u across the opening, -1..1): 1 = none. */
+function toothGap(u: number): number {
   const a = Math.abs(u);
-  return Math.abs(a - 0.0) < 0.012 || Math.abs(a - 0.2) < 0.012 || Math.abs(a - 0.38) < 0.012 || Math.abs(a - 0.55) < 0.012;
+  const d = Math.min(Math.abs(a - 0.02), Math.abs(a - 0.24), Math.abs(a - 0.46));
+  return d < 0.025 ? 0.9 + 4 * d : 1;
 }
 
 function smoothstep(e0: number, e1: number, x: number): number {
