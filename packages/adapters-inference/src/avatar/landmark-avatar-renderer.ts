@@ -126,7 +126,8 @@ class LandmarkAvatar implements PreparedAvatar {
     const fps = this.fps;
     const features = speechFeatures(drive.audio, fps, frameCount);
     const loud = loudness(features);
-    const mouth: MouthShape[] = drive.words && drive.words.length > 0 ? visemeMouthTrack(drive.words, loud, fps) : audioMouthTrack(features);
+    const fromAudio = audioMouthTrack(features);
+    const mouth: MouthShape[] = drive.words && drive.words.length > 0 ? visemeMouthTrack(drive.words, fromAudio, fps) : fromAudio;
     const blinks = blinkSchedule(frameCount / fps, this.seed);
     const head = headMotion(loud, fps, this.geometry.eyeDistance, this.seed);
     return (k) => ({

@@ -1,4 +1,5 @@
 import type { WordTiming } from '@svc/core';
+import { smoothShapes } from './audio-mouth-track.js';
 import type { MouthShape } from './face-pose.js';
 import { VISEME_SHAPES, isVowel, wordVisemes, type Viseme } from './visemes.js';
 
@@ -11,16 +12,24 @@ interface Key {
  * Mouth shapes from word timings: each word's visemes share its interval (vowels twice as long as
  * consonants), each held as a key at the centre of its slot; between keys the shape eases (a
  * cosine blend, which is what coarticulation looks like at 25 fps). Gaps between words longer than
- * 120 ms close the mouth. The result is then scaled by the audio's loudness so the mouth follows
- * stress and closes wherever the audio is silent even inside a word's interval.
+ * 120 ms close the mouth. The visemes give the articulation (lips shut on p/b/m, nearly shut on
+ * f/v, rounded on o/u/w, spread on e/i/s); the audio's own openness (audioOpen) gives the syllable
+ * rhythm and stress, so the two are multiplied: a closed viseme closes a loud mouth, silence closes
+ * any viseme, and the mouth stays in time with the sound even where word timings are approximate.
  */
-export function visemeMouthTrack(words: readonly WordTiming[], loud: readonly number[], fps: number): MouthShape[] {
+export function visemeMouthTrack(words: readonly WordTiming[], audio: readonly MouthShape[], fps: number): MouthShape[] {
   const keys = visemeKeys(words);
-  return loud.map((l, k) => {
-    const s = shapeAt(keys, (k + 0.5) / fps);
-    const gain = l > 0 ? 0.3 + 0.7 * l : 0;
-    return { open: Math.min(1, s.open * gain * 1.1), spread: s.spread * Math.min(1, 0.5 + l), round: s.round * Math.min(1, 0.5 + l) };
-  });
+  return smoothShapes(
+    audio.map((a, k) => {
+      const s = shapeAt(keys, (k + 0.5) / fps);
+      const voiced = Math.min(1, a.open * 3);
+      return {
+        open: Math.min(1, a.open * (0.15 + 0.85 * s.open) * 1.45),
+        spread: s.spread * voiced,
+        round: s.round * voiced,
+      };
+    }),
+  );
 }
 
 export function visemeKeys(words: readonly WordTiming[]): Key[] {

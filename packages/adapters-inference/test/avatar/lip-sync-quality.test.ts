@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { NEUTRAL_PROSODY, type PcmAudio, type PreparedAvatar, type WordTiming } from '@svc/core';
-import { FliteSpeechSynthesizer, LandmarkAvatarRenderer } from '../../src/index.js';
+import { FfmpegVideoEncoder, FliteSpeechSynthesizer, LandmarkAvatarRenderer, runFfmpeg } from '../../src/index.js';
+import { collect } from '../codec/codec-helpers.js';
 import {
   amplitudeEnvelope,
   collectFrames,
@@ -98,6 +99,32 @@ describe('LandmarkAvatarRenderer lip-sync, measured on its output (real face-api
     } finally {
       await flite.close();
     }
+  });
+
+  it('end to end: measured on frames decoded back from the encoded fMP4 (sample5, 480x640)', async () => {
+    const avatar = await renderer.prepare(samplePhoto(5), '480x640');
+    const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(avatar.render({ audio: human }), human, { fps: FPS, width: 480, height: 640 }));
+    const raw = Buffer.from(
+      await collect(
+        runFfmpeg({
+          args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+          stdin: (async function* () {
+            yield mp4;
+          })(),
+        }),
+      ),
+    );
+    const size = 480 * 640 * 3;
+    const frames = Array.from({ length: raw.length / size }, (_, k) => ({ data: raw.subarray(k * size, (k + 1) * size), width: 480, height: 640 }));
+    expect(frames.length).to.equal(Math.ceil((human.samples.length / 16000) * FPS));
+    const aperture = (await frameLandmarks(frames)).map(mouthAperture);
+    const envelope = amplitudeEnvelope(human, FPS, frames.length);
+    const peak = peakCorrelation(aperture, envelope, MAX_LAG);
+    const shifted = Math.max(...SHIFTS.map((s) => peakCorrelation(aperture, rotate(envelope, s), MAX_LAG).r));
+    const msg = JSON.stringify({ peak, shifted });
+    expect(peak.r, msg).to.be.at.least(0.5);
+    expect(Math.abs(peak.lag) / FPS, msg).to.be.at.most(0.08);
+    expect(peak.r - shifted, msg).to.be.at.least(0.25);
   });
 
   it('a mouth that does not move fails the measure (the test can fail)', async () => {
