@@ -21,6 +21,8 @@ import { cropToFrame, frameRect, mean, toFrame } from './framing.js';
 import { headMotion } from './head-motion.js';
 import type { Point, RgbImage } from './rgb-image.js';
 import { speechFeatures } from './speech-features.js';
+import { WorkerPool } from '../speech/worker-pool.js';
+import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
 import { visemeMouthTrack } from './viseme-track.js';
 
 export interface LandmarkAvatarRendererOptions {
@@ -32,7 +34,16 @@ export interface LandmarkAvatarRendererOptions {
   detectMaxSide?: number;
   /** Lowest detector score taken as a face; default MIN_FACE_SCORE (0.4). */
   minFaceScore?: number;
+  /**
+   * Worker threads that warp the frames (shared by every avatar of this renderer); default 1, which
+   * keeps the event loop free while ffmpeg encodes on the other core. 0 renders on the calling
+   * thread (each frame then blocks it for ~10-15 ms).
+   */
+  renderThreads?: number;
 }
+
+/** Frames per job sent to a render thread (200 ms of video: small enough to stream, big enough to amortize). */
+const FRAMES_PER_BATCH = 5;
 
 /**
  * The embedded talking head: one photo, face-api's SSD face detector + 68 landmarks (tfjs WASM,
@@ -43,9 +54,34 @@ export interface LandmarkAvatarRendererOptions {
  */
 export class LandmarkAvatarRenderer implements AvatarRenderer {
   private readonly fps: number;
+  private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
 
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
+  }
+
+  /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await (await pool.catch(() => null))?.close();
+  }
+
+  private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
+    const threads = this.options.renderThreads ?? 1;
+    if (threads <= 0) return null;
+    this.pool ??= WorkerPool.start<FrameRenderRequest, FrameRenderResult>({
+      name: 'avatar renderer',
+      script: new URL('./frame-render-worker.js', import.meta.url),
+      size: threads,
+    }).then(
+      ({ pool }) => pool,
+      (err: unknown) => {
+        this.pool = null;
+        throw err;
+      },
+    );
+    return this.pool;
   }
 
   /** Loads the WASM backend and the weights now instead of on the first prepare(). */
@@ -73,9 +109,8 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     const framed = await cropToFrame(photo, rect, width, height);
     throwIfAborted(signal);
     const refined = await this.refine(runtime, framed, toFrame(landmarks, rect));
-    const geometry = faceGeometry(refined);
     const seed = this.options.seed ?? hashBytes(image);
-    return new LandmarkAvatar(framed, geometry, this.fps, seed);
+    return new LandmarkAvatar(framed, refined, this.fps, seed, this.renderPool());
   }
 
   /** Landmarks again on the framed picture (sharper at the new scale): the face nearest where it was put. */
@@ -90,34 +125,97 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 }
 
+let avatarCount = 0;
+
 /** One prepared photo: renders any number of clips. */
 class LandmarkAvatar implements PreparedAvatar {
   readonly width: number;
   readonly height: number;
-  private warper: FaceWarper | null;
+  private readonly geometry: FaceGeometry;
+  private readonly key = `avatar-${process.pid}-${++avatarCount}`;
+  private framed: RgbImage | null;
+  private warper: FaceWarper | null = null;
 
   constructor(
     framed: RgbImage,
-    private readonly geometry: FaceGeometry,
+    private readonly landmarks: Point[],
     readonly fps: number,
     private readonly seed: number,
+    private readonly pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null,
   ) {
     this.width = framed.width;
     this.height = framed.height;
-    this.warper = new FaceWarper(framed, geometry);
+    this.framed = framed;
+    this.geometry = faceGeometry(landmarks);
   }
 
-  /** The reference frame as prepared (framed photo), for previews and tests. */
   async *render(drive: DrivingSpeech, signal?: AbortSignal): AsyncGenerator<VideoFrame, void, undefined> {
-    const warper = this.warper;
-    if (!warper) throw new Error('this avatar was released');
+    const framed = this.framed;
+    if (!framed) throw new Error('this avatar was released');
+    throwIfAborted(signal);
     const frameCount = Math.ceil(durationSeconds(drive.audio) * this.fps - 1e-9);
     const poses = this.poses(drive, frameCount);
+    if (this.pool) {
+      yield* this.renderInWorker(framed, poses, frameCount, await this.pool, signal);
+      return;
+    }
+    this.warper ??= new FaceWarper(framed, this.geometry);
     for (let k = 0; k < frameCount; k++) {
       throwIfAborted(signal);
       const rgb = new Uint8Array(this.width * this.height * 3);
-      warper.render(poses(k), rgb);
+      this.warper.render(poses(k), rgb);
       yield { rgb, width: this.width, height: this.height };
+    }
+  }
+
+  /**
+   * Frames from the render thread, FRAMES_PER_BATCH at a time with the next batch already in the
+   * works while this one is consumed (so the thread renders while ffmpeg encodes). Leaving early
+   * or aborting cancels what is in flight.
+   */
+  private async *renderInWorker(
+    framed: RgbImage,
+    poses: (k: number) => FacePose,
+    frameCount: number,
+    pool: WorkerPool<FrameRenderRequest, FrameRenderResult>,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<VideoFrame, void, undefined> {
+    const local = new AbortController();
+    const onAbort = (): void => local.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const inFlight: Promise<FrameRenderResult>[] = [];
+    let next = 0;
+    const request = (): void => {
+      const from = next;
+      next = Math.min(frameCount, from + FRAMES_PER_BATCH);
+      const job = pool.run(
+        {
+          avatarKey: this.key,
+          width: this.width,
+          height: this.height,
+          reference: framed.data,
+          landmarks: this.landmarks,
+          poses: Array.from({ length: next - from }, (_, i) => poses(from + i)),
+        },
+        { signal: local.signal },
+      );
+      job.catch(() => undefined); // awaited below; a batch abandoned by an early exit must not be an unhandled rejection
+      inFlight.push(job);
+    };
+    try {
+      let emitted = 0;
+      while (emitted < frameCount) {
+        while (inFlight.length < 2 && next < frameCount) request();
+        const { frames } = await inFlight.shift()!;
+        for (const buffer of frames) {
+          throwIfAborted(signal);
+          yield { rgb: new Uint8Array(buffer), width: this.width, height: this.height };
+          emitted++;
+        }
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      local.abort();
     }
   }
 
@@ -140,6 +238,7 @@ class LandmarkAvatar implements PreparedAvatar {
   }
 
   release(): void {
+    this.framed = null;
     this.warper = null;
   }
 }

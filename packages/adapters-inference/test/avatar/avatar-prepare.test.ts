@@ -133,4 +133,29 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     const released = await avatar.render({ audio })[Symbol.asyncIterator]().next().catch((err: unknown) => err);
     expect(String(released)).to.match(/released/);
   });
+
+  it('renders in a worker thread: the same frames as on the calling thread, while the event loop stays free', async () => {
+    const inThread = new LandmarkAvatarRenderer({ renderThreads: 0 });
+    const audio = { samples: Int16Array.from({ length: 16000 * 2 }, (_, i) => Math.round(7000 * Math.sin(i / 9) * Math.sin(i / 2500))), sampleRate: 16000 };
+    const ticksDuring = async (avatar: PreparedAvatar): Promise<{ frames: RgbImage[]; ticks: number }> => {
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      try {
+        return { frames: await collectFrames(avatar.render({ audio })), ticks };
+      } finally {
+        clearInterval(timer);
+      }
+    };
+    const worker = await ticksDuring(await renderer.prepare(samplePhoto(5), '640x640'));
+    const local = await ticksDuring(await inThread.prepare(samplePhoto(5), '640x640'));
+    expect(worker.frames).to.have.length(50);
+    expect(worker.frames.every((f, k) => Buffer.compare(f.data, local.frames[k]!.data) === 0)).to.equal(true);
+    // rendering on the calling thread starves timers for the whole clip; the worker does not
+    expect(local.ticks).to.be.at.most(2);
+    expect(worker.ticks).to.be.at.least(10);
+  });
+
+  after(async () => {
+    await renderer.close();
+  });
 });
