@@ -40,8 +40,8 @@ export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage
  * The 68 landmarks of a face whose box is known (e.g. tracked from the previous frame): the
  * landmark net alone on a square crop around the box, ~10 ms instead of a detector pass.
  */
-export async function landmarksInBox(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox): Promise<Point[]> {
-  const side = Math.round(Math.max(box.width, box.height) * 1.3);
+export async function landmarksInBox(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox, margin = 1.3): Promise<Point[]> {
+  const side = Math.round(Math.max(box.width, box.height) * margin);
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
   const x0 = Math.round(cx - side / 2);
