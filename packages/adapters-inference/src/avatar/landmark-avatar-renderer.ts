@@ -11,18 +11,17 @@ import {
 import { throwIfAborted } from '../speech/abort.js';
 import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import { blinkClosure, blinkSchedule } from './blinks.js';
-import { decodeImage, downscale } from './decode-image.js';
-import { loadFaceApi, type FaceApiRuntime } from './face-api-runtime.js';
-import { detectFaces, detectLargestFace, MIN_FACE_SCORE } from './face-detection.js';
+import { WorkerPool } from '../speech/worker-pool.js';
+import { loadFaceApi } from './face-api-runtime.js';
+import { MIN_FACE_SCORE } from './face-detection.js';
 import { faceGeometry, type FaceGeometry } from './face-geometry.js';
 import type { FacePose, MouthShape } from './face-pose.js';
 import { FaceWarper } from './face-warper.js';
-import { cropToFrame, frameRect, mean, toFrame } from './framing.js';
+import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
 import { headMotion } from './head-motion.js';
+import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';
 import type { Point, RgbImage } from './rgb-image.js';
 import { speechFeatures } from './speech-features.js';
-import { WorkerPool } from '../speech/worker-pool.js';
-import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
 import { visemeMouthTrack } from './viseme-track.js';
 
 export interface LandmarkAvatarRendererOptions {
@@ -36,8 +35,9 @@ export interface LandmarkAvatarRendererOptions {
   minFaceScore?: number;
   /**
    * Worker threads that warp the frames (shared by every avatar of this renderer); default 1, which
-   * keeps the event loop free while ffmpeg encodes on the other core. 0 renders on the calling
-   * thread (each frame then blocks it for ~10-15 ms).
+   * keeps the event loop free while ffmpeg encodes on the other core. Face detection then also runs
+   * in a thread of its own. 0 does both on the calling thread (each frame then blocks it for
+   * ~10-15 ms, each photo for ~0.5-1 s).
    */
   renderThreads?: number;
 }
@@ -55,6 +55,7 @@ const FRAMES_PER_BATCH = 5;
 export class LandmarkAvatarRenderer implements AvatarRenderer {
   private readonly fps: number;
   private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
+  private faceThread: Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null = null;
 
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
@@ -62,9 +63,10 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
   async close(): Promise<void> {
-    const pool = this.pool;
+    const pools: Promise<{ close(): Promise<void> }>[] = [this.pool, this.faceThread].filter((p) => p !== null);
     this.pool = null;
-    if (pool) await (await pool.catch(() => null))?.close();
+    this.faceThread = null;
+    await Promise.all(pools.map(async (p) => (await p.catch(() => null))?.close()));
   }
 
   private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
@@ -84,46 +86,46 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     return this.pool;
   }
 
-  /** Loads the WASM backend and the weights now instead of on the first prepare(). */
+  /** Starts the threads and loads the WASM backend and the weights now instead of on the first prepare(). */
   async warmUp(): Promise<void> {
-    await loadFaceApi();
+    const detect = this.detectPool();
+    if (detect) await Promise.all([detect, this.renderPool()]);
+    else await loadFaceApi();
   }
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
     const [width, height] = parseSize(size);
     throwIfAborted(signal);
-    const runtime = await loadFaceApi();
-    let photo: RgbImage;
-    try {
-      photo = await decodeImage(image);
-    } catch (err) {
-      throw new InvalidParameterError(`'ref_image' could not be decoded as an image: ${(err as Error).message}`, 'ref_image');
-    }
+    const options = {
+      width,
+      height,
+      detectMaxSide: this.options.detectMaxSide ?? 1024,
+      minFaceScore: this.options.minFaceScore ?? MIN_FACE_SCORE,
+    };
+    const pool = this.detectPool();
+    const face = pool ? await (await pool).run({ image, options }, { signal }) : await prepareFace(await loadFaceApi(), image, options);
     throwIfAborted(signal);
-    const small = await downscale(photo, this.options.detectMaxSide ?? 1024);
-    const face = await detectLargestFace(runtime, small.image, this.options.minFaceScore ?? MIN_FACE_SCORE);
-    if (!face) throw new NoFaceDetectedError();
-    throwIfAborted(signal);
-    const landmarks = face.landmarks.map((p) => ({ x: p.x / small.scale, y: p.y / small.scale }));
-    const rect = frameRect(landmarks, photo.width, photo.height, width, height);
-    const framed = await cropToFrame(photo, rect, width, height);
-    throwIfAborted(signal);
-    const refined = await this.refine(runtime, framed, toFrame(landmarks, rect));
+    if (!face.ok && face.reason === 'no_face') throw new NoFaceDetectedError();
+    if (!face.ok) throw new InvalidParameterError(`'ref_image' could not be decoded as an image: ${face.message}`, 'ref_image');
+    const framed = { data: new Uint8Array(face.framed.data), width: face.framed.width, height: face.framed.height };
     const seed = this.options.seed ?? hashBytes(image);
-    return new LandmarkAvatar(framed, refined, this.fps, seed, this.renderPool());
+    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool());
   }
 
-  /**
-   * Landmarks again on the framed picture, sharper at its scale: the detector + landmarks pipeline
-   * on the frame, taking the face where the first pass put it. (The landmark net alone in the moved
-   * box is 400 ms faster but reads open, tilted mouths worse, which shows as lips that do not meet.)
-   */
-  private async refine(runtime: FaceApiRuntime, framed: RgbImage, expected: Point[]): Promise<Point[]> {
-    const faces = await detectFaces(runtime, framed, 0.3);
-    const target = mean(expected, 27, 36);
-    const nearest = faces.map((f) => ({ f, d: distance(mean(f.landmarks, 27, 36), target) })).sort((a, b) => a.d - b.d)[0];
-    const eyeDistance = distance(mean(expected, 36, 42), mean(expected, 42, 48));
-    return nearest && nearest.d < eyeDistance * 0.5 ? nearest.f.landmarks : expected;
+  private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
+    if ((this.options.renderThreads ?? 1) <= 0) return null;
+    this.faceThread ??= WorkerPool.start<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>({
+      name: 'avatar face detector',
+      script: new URL('./face-prepare-worker.js', import.meta.url),
+      size: 1,
+    }).then(
+      ({ pool }) => pool,
+      (err: unknown) => {
+        this.faceThread = null;
+        throw err;
+      },
+    );
+    return this.faceThread;
   }
 }
 
@@ -251,9 +253,6 @@ export function parseSize(size: VideoSize | string): [number, number] {
   return [Number(m[1]), Number(m[2])];
 }
 
-function distance(a: Point, b: Point): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
-}
 
 /** FNV-1a over (a sample of) the photo's bytes: a stable per-photo seed. */
 function hashBytes(bytes: Uint8Array): number {

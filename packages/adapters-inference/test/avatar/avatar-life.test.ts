@@ -31,11 +31,13 @@ function countBlinks(eyeChange: readonly number[]): { count: number; durations: 
 
 describe('LandmarkAvatarRenderer life: identity outside the mouth, blinks (measured on output frames)', function () {
   this.timeout(180000);
+  const renderer = new LandmarkAvatarRenderer();
+  after(() => renderer.close());
 
   it('stays the reference person outside the mouth/jaw box and blinks 15-25 times a minute, 100-300 ms each', async () => {
     // 13.4 s of real speech with pauses
     const audio = concatAudio(16000, librivoxClip('0870').samples, 0.5, librivoxClip('0890').samples, 0.5);
-    const avatar = await new LandmarkAvatarRenderer().prepare(samplePhoto(5), '640x640');
+    const avatar = await renderer.prepare(samplePhoto(5), '640x640');
     let first: RgbImage | null = null;
     let jaw = { x0: 0, y0: 0, x1: 0, y1: 0 };
     let eyes: { x0: number; y0: number; x1: number; y1: number }[] = [];

@@ -59,6 +59,9 @@ function expectInSync(report: SyncReport, label: string): void {
 describe('LandmarkAvatarRenderer lip-sync, measured on its output (real face-api WASM, real speech)', function () {
   this.timeout(180000);
   const renderer = new LandmarkAvatarRenderer();
+  after(async () => {
+    await renderer.close();
+  });
 
   // "A" (2.99 s) + 1.2 s of silence + "B" (first 2 s): real LibriVox speech, 16 kHz
   const a = librivoxClip('0880');
