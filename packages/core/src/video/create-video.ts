@@ -6,7 +6,7 @@ import { ServiceError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { DrivingSpeechLoader } from './driving-speech-loader.js';
-import { InvalidImageError } from './errors.js';
+import { InvalidImageError, NoFaceDetectedError } from './errors.js';
 import type { AvatarRenderer, DrivingSpeech, JobQueue, PreparedAvatar, VideoJobRepository } from './ports.js';
 import type { ReferenceImageLoader } from './reference-image-loader.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
@@ -95,7 +95,10 @@ export class CreateVideo {
     try {
       return await this.renderer.prepare(image, request.size, signal);
     } catch (err) {
-      if (err instanceof ServiceError || signal?.aborted) throw err;
+      if (signal?.aborted || err instanceof NoFaceDetectedError) throw err;
+      // A renderer refusing the image's content (it could not decode it) is our invalid_image.
+      if (err instanceof ServiceError && err.param === 'ref_image') throw new InvalidImageError('ref_image', err.message);
+      if (err instanceof ServiceError) throw err;
       // The header was a valid PNG/JPEG/WEBP header, so a decoder failure means damaged or truncated data.
       this.logger.warn({ err: String(err) }, 'reference image could not be prepared');
       throw new InvalidImageError('ref_image', "'ref_image' could not be decoded; the file looks damaged or truncated.");
