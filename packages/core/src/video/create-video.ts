@@ -62,9 +62,29 @@ export class CreateVideo {
   async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
     const image = await this.images.load(request.refImage, signal);
-    const prepared = await this.prepare(image.bytes, request, signal);
+    // The face and the speech do not depend on each other: both are checked at once (a stream's
+    // first fragment waits for both), and the first refusal stops the other.
+    const both = new AbortController();
+    const stopBoth = (err: unknown) => {
+      both.abort(err);
+      throw err;
+    };
+    const onAbort = () => both.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const [face, voice] = await Promise.allSettled([
+      this.prepare(image.bytes, request, both.signal).catch(stopBoth),
+      this.speech.load(request.drive, principal, both.signal).catch(stopBoth),
+    ]).finally(() => signal?.removeEventListener('abort', onAbort));
+    if (face.status === 'fulfilled' && voice.status === 'rejected') face.value.release?.();
+    if (signal?.aborted) {
+      if (face.status === 'fulfilled') face.value.release?.();
+      signal.throwIfAborted();
+    }
+    if (face.status === 'rejected') throw face.reason;
+    if (voice.status === 'rejected') throw voice.reason;
+    const prepared = face.value;
+    const speech = voice.value;
     try {
-      const speech = await this.speech.load(request.drive, principal, signal);
       signal?.throwIfAborted();
       const now = this.clock.now();
       const job: VideoJob = {
