@@ -11,6 +11,8 @@ export interface ServiceContainer {
   container: Container;
   /** Every token bound, with the module that binds it. */
   tokens: ReadonlyMap<symbol, string>;
+  /** The tokens each default resolved while it was made (overrides resolve none). */
+  dependencies: ReadonlyMap<symbol, ReadonlySet<symbol>>;
   get<T>(token: symbol): T;
   /** Stops engines and closes the database (what the defaults started; overrides are the caller's). */
   close(): Promise<void>;
@@ -30,18 +32,24 @@ export async function buildContainer(
   const container = new Container({ defaultScope: 'Singleton' });
   const closers: Closer[] = [];
   const tokens = new Map<symbol, string>();
+  const dependencies = new Map<symbol, Set<symbol>>();
 
   for (const module of modules) {
     const provide: Provide = (token, make, options) => {
       const owner = tokens.get(token);
       if (owner) throw new Error(`${token.description} is bound twice (by ${owner} and ${module.name}).`);
       tokens.set(token, module.name);
+      const uses = new Set<symbol>();
+      dependencies.set(token, uses);
       if (overrides.has(token)) {
         container.bind(token).toConstantValue(overrides.get(token));
         return;
       }
       container.bind(token).toDynamicValue(async (ctx) => {
-        const value = await make((t) => ctx.getAsync(t));
+        const value = await make((t) => {
+          uses.add(t);
+          return ctx.getAsync(t);
+        });
         const close = options?.close;
         if (close) closers.push(() => close(value));
         return value;
@@ -62,5 +70,5 @@ export async function buildContainer(
     await close();
     throw err;
   }
-  return { container, tokens, get: <T>(token: symbol) => container.get<T>(token), close };
+  return { container, tokens, dependencies, get: <T>(token: symbol) => container.get<T>(token), close };
 }

@@ -51,7 +51,6 @@ export const foundationModule = defineModule({
     }
   },
   bind(provide, config) {
-    provide(SERVER_TOKENS.Config, () => config);
     provide(SHARED_TOKENS.Logger, () => createPinoLogger(config.logLevel));
     provide(SHARED_TOKENS.Clock, () => new SystemClock());
     provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
