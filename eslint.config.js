@@ -27,7 +27,15 @@ export default [
         { object: 'performance', property: 'now', message: CLOCK },
         { object: 'process', message: 'the core does not read the process: settings come in through constructors' },
       ],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: CLOCK }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: CLOCK },
+        {
+          selector: ":matches(ClassProperty, PropertyDefinition)[key.name='status'][value.raw=/^[1-5][0-9][0-9]$/]",
+          message:
+            'core errors carry no HTTP status: delete this line and add the class with its status to HTTP_STATUS in packages/adapters-http/src/errors/http-status.ts',
+        },
+      ],
     },
   },
 ];

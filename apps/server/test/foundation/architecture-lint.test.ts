@@ -23,6 +23,12 @@ describe('architecture lint (eslint.config.js, run by npm test)', function () {
     ['core calling Date.now()', 'packages/core/src/x.ts', 'export const t = Date.now();', /Clock port/],
     ['core calling performance.now()', 'packages/core/src/x.ts', 'export const t = performance.now();', /Clock port/],
     ['core reading the current time with new Date()', 'packages/core/src/x.ts', 'export const t = new Date();', /Clock port/],
+    [
+      'a core error declaring its HTTP status (the old style)',
+      'packages/core/src/x/errors.ts',
+      "import { ServiceError } from '../shared/errors.js';\nexport class GoneError extends ServiceError {\n  readonly identifier = 'gone';\n  readonly status = 410;\n}",
+      /add the class with its status to HTTP_STATUS/,
+    ],
     ['core reading process.env', 'packages/core/src/x.ts', 'export const t = process.env.X;', /does not read the process/],
     ['an adapter importing another adapter', 'packages/adapters-http/src/x.ts', "import { openDatabase } from '@svc/adapters-storage';", /an adapter depends only on @svc\/core/],
     ['an adapter importing apps/server', 'packages/adapters-ws/src/x.ts', "import { loadConfig } from '@svc/server';", /an adapter depends only on @svc\/core/],

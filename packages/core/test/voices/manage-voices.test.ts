@@ -45,7 +45,7 @@ describe('GetVoice / DeleteVoice', () => {
     for (const name of ['default', 'slt', 'rms']) {
       const err = await failure(w.remove.execute(alice, name));
       expect(err).to.be.instanceOf(VoiceNotDeletableError);
-      expect(err.status).to.equal(403);
+      expect(err.identifier).to.equal('voice_not_deletable');
     }
   });
 

@@ -118,7 +118,7 @@ describe('RegisterVoice', () => {
         error = err;
       }
       expect(error).to.be.instanceOf(errorClass);
-      expect((error as { status: number }).status).to.equal(400);
+      expect((error as { serverFault: boolean }).serverFault, 'the caller is at fault').to.equal(false);
       expect(w.repo.rows.size).to.equal(0);
       expect(w.blobs.blobs.size).to.equal(0);
     });
