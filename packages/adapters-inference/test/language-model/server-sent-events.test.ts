@@ -12,6 +12,7 @@ const STREAM = [
   'data: {"choices":[{"delta":{"content":"Caf\u00e9 "}}]}\r\n\r\n',
   'event: message\rid: 7\rdata: {"choices":[{"delta":{"content":"\u{1F600} ok"}}]}\r\r',
   'data: first line\ndata:second line\n\n',
+  'data: {"choices":[{"delta":\r\ndata: {"content":"split"}}]}\r\n\r\n',
   'data: {"choices":[{"delta":{},"finish_reason":"stop"}]}\r\n\r\n',
   'data: [DONE]\r\n\r\n',
 ].join('');
@@ -21,6 +22,7 @@ const EXPECTED = [
   '{"choices":[{"delta":{"content":"Caf\u00e9 "}}]}',
   '{"choices":[{"delta":{"content":"\u{1F600} ok"}}]}',
   'first line\nsecond line',
+  '{"choices":[{"delta":\n{"content":"split"}}]}',
   '{"choices":[{"delta":{},"finish_reason":"stop"}]}',
   '[DONE]',
 ];
