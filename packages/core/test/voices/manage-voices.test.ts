@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidParameterError, VoiceNotDeletableError, VoiceNotFoundError } from '../../src/shared/errors.js';
-import { testAudio, tone } from './voice-fakes.js';
+import { testAudio, tone } from '../fakes/index.js';
 import { alice, bob, voiceWorld } from './voice-world.js';
 
 async function failure(promise: Promise<unknown>): Promise<Error & { status?: number; identifier?: string }> {
