@@ -7,7 +7,7 @@ import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } fro
 import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
 import { CreateVideoJobsTable1763900000000, VideoJobEntity } from './video/index.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+// TypeORM takes entity classes and migration classes alike.
 type Constructor = Function;
 
 /** Every entity and migration of the service; capability modules add theirs here. */

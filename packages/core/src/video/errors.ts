@@ -8,7 +8,6 @@ import { ServiceError } from '../shared/errors.js';
 /** The reference image holds no face the avatar renderer can animate. */
 export class NoFaceDetectedError extends ServiceError {
   readonly identifier = 'no_face_detected';
-  readonly status = 400;
   constructor(message = "No face was found in 'ref_image'. Use a photo with one clearly visible face.") {
     super(message, 'ref_image');
   }
@@ -17,7 +16,6 @@ export class NoFaceDetectedError extends ServiceError {
 /** Both `input` and `input_tts` were sent: the driving speech must come from exactly one. */
 export class VideoInputConflictError extends ServiceError {
   readonly identifier = 'video_input_conflict';
-  readonly status = 400;
   constructor() {
     super("Send exactly one of 'input' (driving audio) or 'input_tts' (a speech request), not both.", 'input');
   }
@@ -26,7 +24,6 @@ export class VideoInputConflictError extends ServiceError {
 /** Neither `input` nor `input_tts` was sent. */
 export class VideoInputMissingError extends ServiceError {
   readonly identifier = 'video_input_missing';
-  readonly status = 400;
   constructor() {
     super("Send one of 'input' (driving audio) or 'input_tts' (a speech request).", 'input');
   }
@@ -34,7 +31,6 @@ export class VideoInputMissingError extends ServiceError {
 
 export class InvalidVideoSizeError extends ServiceError {
   readonly identifier = 'invalid_video_size';
-  readonly status = 400;
   constructor(size: string, allowed: readonly string[]) {
     super(`Unsupported size '${size}'; use one of ${allowed.join(', ')}.`, 'size');
   }
@@ -42,7 +38,6 @@ export class InvalidVideoSizeError extends ServiceError {
 
 export class InvalidVideoModelError extends ServiceError {
   readonly identifier = 'invalid_video_model';
-  readonly status = 400;
   constructor(model: string, only: string) {
     super(`Unsupported model '${model}'; the only video model is '${only}'.`, 'model');
   }
@@ -51,7 +46,6 @@ export class InvalidVideoModelError extends ServiceError {
 /** The reference image is not a PNG, JPEG or WEBP (decided from its bytes). */
 export class InvalidImageError extends ServiceError {
   readonly identifier = 'invalid_image';
-  readonly status = 400;
   constructor(param = 'ref_image', message = `'${param}' is not a PNG, JPEG or WEBP image.`) {
     super(message, param);
   }
@@ -60,7 +54,6 @@ export class InvalidImageError extends ServiceError {
 /** The image header declares more pixels than the service decodes (a decompression bomb, or just huge). */
 export class ImageDimensionsTooLargeError extends ServiceError {
   readonly identifier = 'image_dimensions_too_large';
-  readonly status = 400;
   constructor(width: number, height: number, maxSide: number, maxPixels: number) {
     super(
       `'ref_image' is ${width}x${height} pixels; the maximum is ${maxSide} pixels per side and ${Math.round(maxPixels / 1e6)} megapixels. Scale the photo down.`,
@@ -72,7 +65,6 @@ export class ImageDimensionsTooLargeError extends ServiceError {
 /** The driving audio (`input`) lasts longer than the video limit. */
 export class DrivingAudioTooLongError extends ServiceError {
   readonly identifier = 'video_input_too_long';
-  readonly status = 400;
   constructor(maxSeconds: number) {
     super(`'input' lasts more than ${maxSeconds} s, the maximum length of a video.`, 'input');
   }
@@ -81,7 +73,6 @@ export class DrivingAudioTooLongError extends ServiceError {
 /** The speech `input_tts` asks for would last longer than the video limit. */
 export class InputTtsTooLongError extends ServiceError {
   readonly identifier = 'input_tts_too_long';
-  readonly status = 400;
   constructor(maxSeconds: number) {
     super(`The speech of 'input_tts' would last more than ${maxSeconds} s, the maximum length of a video; shorten 'input_tts.input'.`, 'input_tts.input');
   }
@@ -90,7 +81,6 @@ export class InputTtsTooLongError extends ServiceError {
 /** `input_tts.stream`: a video request is streamed with POST /v1/videos/stream, never through its speech. */
 export class InputTtsStreamUnsupportedError extends ServiceError {
   readonly identifier = 'input_tts_stream_unsupported';
-  readonly status = 400;
   constructor() {
     super("'stream' is not supported inside 'input_tts'; use POST /v1/videos/stream to stream the video.", 'input_tts.stream');
   }
@@ -99,7 +89,6 @@ export class InputTtsStreamUnsupportedError extends ServiceError {
 /** GET /v1/videos/{id}/content?variant=...: only `video` exists. */
 export class InvalidVideoVariantError extends ServiceError {
   readonly identifier = 'invalid_video_variant';
-  readonly status = 400;
   constructor(variant: string) {
     super(`Unsupported variant '${variant}'; the only variant is 'video'.`, 'variant');
   }
