@@ -104,9 +104,10 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
     const photo = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'));
     const body = { ref_image: photo.toString('base64'), input_tts: { input: 'Hi.' } };
     const created = (await (await expectOk(await postJson(`${t.baseUrl}/v1/videos`, body, t.apiKey), 'video')).json()) as { id: string };
+    const deadline = Date.now() + 60_000;
     for (let status = ''; status !== 'completed'; await new Promise((r) => setTimeout(r, 100))) {
       status = (await getJson(`${t.baseUrl}/v1/videos/${created.id}`, t.apiKey)).body.status;
-      if (status === 'failed') throw new Error('video failed');
+      if (status === 'failed' || Date.now() > deadline) throw new Error(`video ${status}`);
     }
   } else {
     await realtimeTour(t);

@@ -96,4 +96,4 @@ export async function childProcesses(): Promise<string[]> {
 
 /** About 10 s of speech from the default voice. */
 export const TEN_SECONDS =
-  'The morning train was late again, so we walked along the river to the old bridge and watched the boats go by while the city woke up around us. Then we had breakfast.';
+  'The morning train was late again, so we walked along the river to the old bridge and watched the boats go by while the city woke up around us. Then we had breakfast by the window and talked about the week ahead.';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import OpenAI from 'openai';
 import { getJson, json, postJson } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto } from './video-helpers.js';
+import { childProcesses, createVideo, dataUri, pollVideo, probeMp4, samplePhoto } from './video-helpers.js';
 
 const SENTENCE = 'Hello, this is a short test of the talking head video service.';
 
@@ -39,6 +39,7 @@ describe('/v1/videos (real server, real renderer, real ffmpeg)', function () {
     const progress = seen.map((v) => v.progress);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).to.be.at.least(progress[i - 1]);
     expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, `progress seen: ${progress.join(',')}`);
+    expect((await childProcesses()).filter((p) => p.includes('ffmpeg'))).to.deep.equal([], 'no ffmpeg outlives its job');
 
     const res = await fetch(`${server.baseUrl}/v1/videos/${created.body.id}/content?variant=video`, { headers: { Authorization: `Bearer ${server.apiKey}` } });
     expect(res.status).to.equal(200);
@@ -110,5 +111,19 @@ describe('/v1/videos (real server, real renderer, real ffmpeg)', function () {
     const content = await fetch(`${server.baseUrl}/v1/videos/${res.body.id}/content`, { headers: { Authorization: `Bearer ${server.apiKey}` } });
     const probe = await probeMp4(new Uint8Array(await content.arrayBuffer()));
     expect(probe).to.include({ width: 480, height: 640 });
+
+    // input_tts travels as a JSON text field; a malformed one is a REST error.
+    const tts = new FormData();
+    tts.append('ref_image', new Blob([samplePhoto(3)]), 'x');
+    tts.append('input_tts', JSON.stringify({ input: 'From a form field.' }));
+    const ok = await json(await fetch(`${server.baseUrl}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${server.apiKey}` }, body: tts }));
+    expect(ok.status).to.equal(200, JSON.stringify(ok.body));
+    expect((await pollVideo(server.baseUrl, server.apiKey, ok.body.id)).at(-1).status).to.equal('completed');
+    const bad = new FormData();
+    bad.append('ref_image', new Blob([samplePhoto(3)]), 'x');
+    bad.append('input_tts', '{not json');
+    const refused = await json(await fetch(`${server.baseUrl}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${server.apiKey}` }, body: bad }));
+    expect(refused.status).to.equal(400);
+    expect(refused.body.error.type).to.equal('invalid_json');
   });
 });

@@ -57,3 +57,24 @@ describe('InProcessJobQueue', () => {
     expect({ aborted, finished, started }).to.deep.equal({ aborted: true, finished: true, started: ['long'] });
   });
 });
+
+describe('InProcessJobQueue with several consumers', () => {
+  it("stopping one consumer aborts only its jobs; the queue keeps serving the others", async () => {
+    const queue = new InProcessJobQueue(1);
+    const seen: string[] = [];
+    let abortedFirst = false;
+    const stopFirst = await queue.consume('q', async (id, signal) => {
+      seen.push(`first:${id}`);
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      abortedFirst = true;
+    });
+    await queue.consume('q', async (id) => void seen.push(`second:${id}`));
+    await queue.enqueue('q', 'a');
+    await tick();
+    await stopFirst();
+    await queue.enqueue('q', 'b');
+    while (seen.length < 2) await tick();
+    expect({ abortedFirst, seen }).to.deep.equal({ abortedFirst: true, seen: ['first:a', 'second:b'] });
+    await queue.stop();
+  });
+});
