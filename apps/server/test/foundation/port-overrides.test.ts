@@ -171,7 +171,7 @@ function independentGroups(tokens: symbol[], deps: ReadonlyMap<symbol, ReadonlyS
 }
 
 describe('every binding of the composition root can be overridden (buildContainer(config, overrides))', function () {
-  this.timeout(600_000);
+  this.timeout(300_000);
   let dataDir: string;
   let base: ServiceContainer;
 
