@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
+import { crc32, deflateSync } from 'node:zlib';
 import { InvalidParameterError, NoFaceDetectedError, type PreparedAvatar } from '@svc/core';
-import { LandmarkAvatarRenderer, detectFaces, loadFaceApi, type RgbImage } from '../../src/index.js';
+import { LandmarkAvatarRenderer, detectFaces, loadFaceApi, readImageHeader, type RgbImage } from '../../src/index.js';
 import { FRAMING } from '../../src/avatar/framing.js';
 import { collectFrames, samplePhoto } from './avatar-measures.js';
 
@@ -30,6 +31,29 @@ async function faceInFrame(frame: RgbImage): Promise<{ x: number; eyeLine: numbe
     eyeChin: Math.hypot(chin.x - eyes.x, chin.y - eyes.y) / frame.height,
     upright: chin.y > eyes.y + 0.5 * Math.abs(chin.x - eyes.x),
   };
+}
+
+/** A tiny PNG whose header claims width x height RGB pixels (IHDR with a valid CRC, a token IDAT, IEND). */
+function pngClaiming(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A test photo: one face (cut from sample3) made small and put off-centre on a wide grey canvas. */
@@ -99,6 +123,19 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
       if (name === 'grey') expect(frame.data[3 * 1000]).to.equal(frame.data[3 * 1000 + 2]);
       if (name === 'png') expect([...frame.data.subarray(0, 3)], 'transparent corner is white').to.deep.equal([255, 255, 255]);
     }
+  });
+
+  it('readImageHeader: format and size from the header only, a 30000x30000 PNG bomb included; null for non-images', async () => {
+    expect(await readImageHeader(samplePhoto(1))).to.deep.equal({ format: 'jpeg', width: 1920, height: 1280 });
+    // a PNG that claims 30000x30000 in a few dozen bytes; its header is read, not its pixels
+    const bomb = pngClaiming(30000, 30000);
+    const started = performance.now();
+    expect(await readImageHeader(bomb)).to.deep.equal({ format: 'png', width: 30000, height: 30000 });
+    expect(performance.now() - started).to.be.below(200);
+    expect(await readImageHeader(new TextEncoder().encode('GIF? no, just text'))).to.equal(null);
+    // and decoding refuses it instead of allocating 2.7 GB
+    const refused = await renderer.prepare(bomb, '640x640').catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(InvalidParameterError);
   });
 
   it('a photo without a face is NoFaceDetectedError; bytes that are no image are invalid_parameter on ref_image', async () => {
