@@ -62,6 +62,20 @@ export class InputEmptyError extends ServiceError {
     super(message, 'input');
   }
 }
+export class NothingToSpeakError extends ServiceError {
+  readonly identifier = 'input_not_speakable';
+  readonly status = 400;
+  constructor() {
+    super("'input' contains nothing that can be spoken (no letters or digits once tags and invisible characters are removed).", 'input');
+  }
+}
+export class InvalidLanguageTagError extends ServiceError {
+  readonly identifier = 'invalid_language_tag';
+  readonly status = 400;
+  constructor(param: string, maxChars: number) {
+    super(`'${param}' must be a language tag such as 'en', 'fr' or 'en-US' (ISO 639 / BCP-47, letters, digits and hyphens, at most ${maxChars} characters).`, param);
+  }
+}
 export class StreamFormatError extends ServiceError {
   readonly identifier = 'stream_requires_pcm';
   readonly status = 400;
