@@ -13,7 +13,7 @@ export function errorMiddleware(): Middleware<AppState> {
       await next();
     } catch (err) {
       const serviceError = fromHttpLibraryError(err);
-      if (serviceError.status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      if (serviceError.status >= 500) ctx.state.log?.error({ err, detail: (serviceError as { detail?: unknown }).detail }, 'request failed');
       if (ctx.headerSent || !ctx.writable) {
         // Mid-stream failure: the status is gone; end the connection so the client sees truncation.
         ctx.state.log?.warn({ err: String(err) }, 'error after response started; closing stream');

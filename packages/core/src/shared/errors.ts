@@ -168,6 +168,15 @@ export class NotImplementedYetError extends ServiceError {
 export class EngineError extends ServiceError {
   readonly identifier = 'engine_error';
   readonly status = 500;
+  /**
+   * What actually failed, for the log only: engine output, file paths, errno text. The message is
+   * what the caller sees and says in plain words what failed and what they can do.
+   */
+  readonly detail: string | null;
+  constructor(message: string, detail: string | null = null) {
+    super(message);
+    this.detail = detail;
+  }
 }
 /** Any thrown value as a ServiceError: unknown failures become a 500 that reveals nothing internal. */
 export function toServiceError(err: unknown): ServiceError {
