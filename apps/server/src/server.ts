@@ -36,6 +36,7 @@ import type { Voices } from './composition/voices.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import { SERVER_TOKENS } from './tokens.js';
+import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 
 export interface RunningServer {
   /** http(s)://host:port */
@@ -72,6 +73,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
+  answerClientErrorsAsJson(httpServer, logger);
 
   const voices = services.get<Voices>(SERVER_TOKENS.Voices);
   // A realtime output voice may be one of the caller's registered voices (scoped like the REST API).

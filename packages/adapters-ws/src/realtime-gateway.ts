@@ -12,7 +12,7 @@ import {
   type RealtimeGatewayDeps,
   type RealtimeGatewayOptions,
 } from './gateway-types.js';
-import { rejectUpgrade } from './http-rejection.js';
+import { rejectInvalidHandshake, rejectUpgrade } from './http-rejection.js';
 import { RealtimeConnection } from './realtime-connection.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -47,6 +47,8 @@ export function attachRealtimeGateway(
     perMessageDeflate: false,
     handleProtocols: selectProtocol,
   });
+  // With a listener, ws leaves the answer to us (else it writes a text/html page).
+  wss.on('wsClientError', (err: Error, socket: Duplex) => rejectInvalidHandshake(socket, err));
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());

@@ -76,6 +76,21 @@ export class InvalidLanguageTagError extends ServiceError {
     super(`'${param}' must be a language tag such as 'en', 'fr' or 'en-US' (ISO 639 / BCP-47, letters, digits and hyphens, at most ${maxChars} characters).`, param);
   }
 }
+/** Refused by the HTTP parser before any route runs (the service answers them in the REST shape too). */
+export class RequestHeaderTooLargeError extends ServiceError {
+  readonly identifier = 'request_header_too_large';
+  readonly status = 431;
+  constructor() {
+    super('The request headers are too large (the limit is the HTTP server\'s header size, 16 KiB by default).');
+  }
+}
+export class RequestTimeoutError extends ServiceError {
+  readonly identifier = 'request_timeout';
+  readonly status = 408;
+  constructor() {
+    super('The request headers did not arrive in time.');
+  }
+}
 export class StreamFormatError extends ServiceError {
   readonly identifier = 'stream_requires_pcm';
   readonly status = 400;
