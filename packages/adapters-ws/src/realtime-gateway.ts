@@ -37,6 +37,7 @@ export function attachRealtimeGateway(
   const registry = new SessionRegistry(options.maxSessions, options.maxSessionsPerKey);
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
+  const keyOf = new Map<RealtimeConnection, string>();
   const limits = {
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
@@ -87,10 +88,12 @@ export function attachRealtimeGateway(
     const connection = new RealtimeConnection(ws, limits, logger);
     connections.add(connection);
     sockets.set(ws, connection);
+    keyOf.set(connection, principal.apiKeyId);
     let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
     ws.once('close', () => {
       connections.delete(connection);
       sockets.delete(ws);
+      keyOf.delete(connection);
       registry.release(principal.apiKeyId, secretSessionId);
       session?.transportClosed();
     });
@@ -104,6 +107,28 @@ export function attachRealtimeGateway(
   }
 
   server.on('upgrade', onUpgrade);
+
+  // Revocation: the key may be revoked by this process or another (the keys CLI), so it is polled.
+  let checkingKeys = false;
+  const checkKeys = async (isKeyActive: (id: string) => Promise<boolean>) => {
+    if (checkingKeys) return;
+    checkingKeys = true;
+    try {
+      for (const keyId of new Set(keyOf.values())) {
+        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
+        if (active) continue;
+        for (const [connection, id] of keyOf) {
+          if (id === keyId) connection.close(REALTIME_CLOSE_CODES.invalidCredentials, 'the API key of this session was revoked');
+        }
+        logger.info({ apiKeyId: keyId }, 'closed the realtime sessions of a revoked API key');
+      }
+    } finally {
+      checkingKeys = false;
+    }
+  };
+  const keyChecker = deps.isKeyActive
+    ? setInterval(() => void checkKeys(deps.isKeyActive!), options.keyCheckIntervalMs ?? 2_000).unref()
+    : null;
 
   const pingEvery = options.pingIntervalMs ?? 30_000;
   const pinger =
@@ -125,6 +150,7 @@ export function attachRealtimeGateway(
     async close() {
       server.off('upgrade', onUpgrade);
       if (pinger) clearInterval(pinger);
+      if (keyChecker) clearInterval(keyChecker);
       const closing = [...sockets.keys()].map(
         (ws) =>
           new Promise<void>((resolve) => {

@@ -141,6 +141,7 @@ export function composeRealtime(deps: RealtimeCompositionDeps): Realtime {
     {
       authenticateApiKey: (secret) => deps.apiKeys.authenticate(secret),
       redeemClientSecret: (secret) => redeemClientSecret.execute(secret),
+      isKeyActive: (apiKeyId) => deps.apiKeys.isActive(apiKeyId),
       createSession: (ctx) =>
         new RealtimeSessionEngine(
           engineDeps,
