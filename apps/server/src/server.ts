@@ -37,6 +37,7 @@ import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import { SERVER_TOKENS } from './tokens.js';
 import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
+import { clearScratchDir, scratchDirOf } from './runtime/scratch-dir.js';
 
 export interface RunningServer {
   /** http(s)://host:port */
@@ -58,6 +59,7 @@ export const SERVICE_INFO = {
 
 /** Builds the container, the REST app and (on the same port) the realtime WebSocket gateway. */
 export async function startServer(config: ServerConfig, overrides: Overrides = new Map()): Promise<RunningServer> {
+  clearScratchDir(config.dataDir);
   const services = await buildContainer(config, overrides);
   const logger = services.get<Logger>(SHARED_TOKENS.Logger);
   const metrics = services.get<ServiceMetrics>(SERVER_TOKENS.Metrics);
@@ -82,7 +84,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
       () => true,
       () => false,
     );
-  const audioEngines = await createRealtimeAudioEngines(config.env, logger);
+  const audioEngines = await createRealtimeAudioEngines(config.env, logger, scratchDirOf(config.dataDir));
   const realtime = composeRealtime({
     server: httpServer,
     apiKeys: keys,

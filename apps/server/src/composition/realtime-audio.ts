@@ -23,13 +23,17 @@ export interface RealtimeAudioEngines {
  * otherwise runs without a recognizer (user audio items then carry a null transcript), so the
  * service still starts on a machine where `npm run setup` was not run.
  */
-export async function createRealtimeAudioEngines(env: Record<string, string | undefined>, logger: Logger): Promise<RealtimeAudioEngines> {
+export async function createRealtimeAudioEngines(
+  env: Record<string, string | undefined>,
+  logger: Logger,
+  scratchDir?: string,
+): Promise<RealtimeAudioEngines> {
   const settings = parseEnvSettings(settingsSchema, env);
   const vad = settings.SVC_VAD_ENGINE === 'silero' ? await SileroVoiceActivityDetector.create() : null;
   let recognizer: SpeechRecognizer | null = null;
   if (settings.SVC_ASR_ENGINE !== 'off') {
     try {
-      recognizer = await PocketsphinxSpeechRecognizer.create({ maxConcurrent: settings.SVC_ASR_MAX_CONCURRENT });
+      recognizer = await PocketsphinxSpeechRecognizer.create({ maxConcurrent: settings.SVC_ASR_MAX_CONCURRENT, ...(scratchDir ? { scratchDir } : {}) });
     } catch (err) {
       if (settings.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
       logger.warn({ err: (err as Error).message }, 'no speech recognizer: realtime user audio will not be transcribed');
