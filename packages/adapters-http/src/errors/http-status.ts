@@ -20,6 +20,10 @@ import {
   InvalidAudioError,
   InvalidInlineMediaError,
   InvalidJsonError,
+  InvalidLanguageTagError,
+  NothingToSpeakError,
+  RequestHeaderTooLargeError,
+  RequestTimeoutError,
   InvalidMediaUrlError,
   InvalidParameterError,
   InvalidRequestError,
@@ -83,6 +87,8 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [InputTtsTooLongError, 400],
   [InputTtsStreamUnsupportedError, 400],
   [InvalidVideoVariantError, 400],
+  [NothingToSpeakError, 400],
+  [InvalidLanguageTagError, 400],
   [RealtimeError, 400],
   // 401 / 403 / 404
   [InvalidApiKeyError, 401],
@@ -91,10 +97,12 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [VoiceNotFoundError, 404],
   [VideoNotFoundError, 404],
   [VideoNotReadyError, 404],
+  [RequestTimeoutError, 408],
   // 413 / 429
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
+  [RequestHeaderTooLargeError, 431],
   [InsufficientQuotaError, 429],
   // 5xx: the server's fault
   [InternalError, 500],

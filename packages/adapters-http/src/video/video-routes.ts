@@ -122,6 +122,8 @@ async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Prom
     maxFileBytes: MAX_INLINE_MEDIA_SIZE,
     // A base64 text field may be up to the inline cap plus a data-URI header.
     maxFieldBytes: MAX_INLINE_MEDIA_SIZE + 1024,
+    // Two media parts (ref_image and input, or input_tts with an inline ref_audio) plus the small fields.
+    maxBodyBytes: 2 * (MAX_INLINE_MEDIA_SIZE + 1024) + 64 * 1024,
   });
   for (const name of ['model', 'size', 'input_tts'] as const) {
     if (form.files[name]) throw new InvalidRequestError(`'${name}' must be a text field, not a file.`, name);

@@ -46,7 +46,7 @@ export function frameRect(landmarks: readonly Point[], imgWidth: number, imgHeig
   return { left, top, width, height, scale };
 }
 
-/** The output frame cut from the photo by `rect` (edges repeated where the rect reaches outside). */
+/** The output frame cut from the photo by `rect` (a blurred mirror of the photo where the rect reaches outside). */
 export async function cropToFrame(image: RgbImage, rect: FrameRect, outWidth: number, outHeight: number): Promise<RgbImage> {
   const raw = { width: image.width, height: image.height, channels: 3 as const };
   const pad = {
@@ -57,8 +57,16 @@ export async function cropToFrame(image: RgbImage, rect: FrameRect, outWidth: nu
   };
   let source = image;
   if (pad.left + pad.top + pad.right + pad.bottom > 0) {
-    const { data, info } = await sharp()(image.data, { raw })
-      .extend({ ...pad, extendWith: 'copy' })
+    // the photo, sharp, over a heavily blurred mirror of itself: the padding reads as an out-of-focus
+    // background instead of streaks of repeated edge pixels
+    const blurred = await sharp()(image.data, { raw })
+      .extend({ ...pad, extendWith: 'mirror' })
+      .blur(Math.max(8, Math.min(image.width, image.height) / 12))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp()(blurred.data, { raw: { width: blurred.info.width, height: blurred.info.height, channels: 3 } })
+      .composite([{ input: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), raw, left: pad.left, top: pad.top }])
+      .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
     source = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };

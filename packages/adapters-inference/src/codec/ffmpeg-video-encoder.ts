@@ -13,6 +13,12 @@ export interface FfmpegVideoEncoderOptions {
   crf?: number;
   /** x264 preset; default `veryfast` (5-8x real time on 2 cores with room left for the renderer). */
   preset?: string;
+  /**
+   * Seconds between keyframes = length of one fMP4 fragment (frag_keyframe); default 1. A player
+   * can start after the first fragment, so 0.5 halves the wait for the first picture of a stream at
+   * the cost of a slightly bigger file.
+   */
+  keyframeSeconds?: number;
   /** AAC bitrate; default 96k. */
   audioBitrate?: string;
   /** Binary to run (tests); defaults to the static build from @ffmpeg-installer/ffmpeg. */
@@ -70,7 +76,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
 
   private arguments(format: { fps: number; width: number; height: number }, wavPath: string): string[] {
     const { fps, width, height } = format;
-    const gop = String(Math.round(fps));
+    const gop = String(Math.max(1, Math.round(fps * (this.options.keyframeSeconds ?? 1))));
     return [
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
       '-i', wavPath,

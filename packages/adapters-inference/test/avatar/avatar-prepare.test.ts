@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
+import { crc32, deflateSync } from 'node:zlib';
 import { InvalidParameterError, NoFaceDetectedError, type PreparedAvatar } from '@svc/core';
-import { LandmarkAvatarRenderer, detectFaces, loadFaceApi, type RgbImage } from '../../src/index.js';
+import { LandmarkAvatarRenderer, detectFaces, loadFaceApi, readImageHeader, type RgbImage } from '../../src/index.js';
 import { FRAMING } from '../../src/avatar/framing.js';
 import { collectFrames, samplePhoto } from './avatar-measures.js';
 
@@ -30,6 +31,29 @@ async function faceInFrame(frame: RgbImage): Promise<{ x: number; eyeLine: numbe
     eyeChin: Math.hypot(chin.x - eyes.x, chin.y - eyes.y) / frame.height,
     upright: chin.y > eyes.y + 0.5 * Math.abs(chin.x - eyes.x),
   };
+}
+
+/** A tiny PNG whose header claims width x height RGB pixels (IHDR with a valid CRC, a token IDAT, IEND). */
+function pngClaiming(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(64))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A test photo: one face (cut from sample3) made small and put off-centre on a wide grey canvas. */
@@ -101,6 +125,19 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     }
   });
 
+  it('readImageHeader: format and size from the header only, a 30000x30000 PNG bomb included; null for non-images', async () => {
+    expect(await readImageHeader(samplePhoto(1))).to.deep.equal({ format: 'jpeg', width: 1920, height: 1280 });
+    // a PNG that claims 30000x30000 in a few dozen bytes; its header is read, not its pixels
+    const bomb = pngClaiming(30000, 30000);
+    const started = performance.now();
+    expect(await readImageHeader(bomb)).to.deep.equal({ format: 'png', width: 30000, height: 30000 });
+    expect(performance.now() - started).to.be.below(1000); // decoding it would take seconds and 2.7 GB
+    expect(await readImageHeader(new TextEncoder().encode('GIF? no, just text'))).to.equal(null);
+    // and decoding refuses it instead of allocating 2.7 GB
+    const refused = await renderer.prepare(bomb, '640x640').catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(InvalidParameterError);
+  });
+
   it('a photo without a face is NoFaceDetectedError; bytes that are no image are invalid_parameter on ref_image', async () => {
     const landscape = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 40, g: 120, b: 200 } } })
       .composite([{ input: Buffer.from('<svg width="800" height="600"><rect x="100" y="300" width="600" height="200" fill="#2a5"/></svg>'), left: 0, top: 0 }])
@@ -166,8 +203,8 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     const preparedInWorker = await longestStall(() => renderer.prepare(samplePhoto(5), '640x640'));
     const preparedHere = await longestStall(() => inThread.prepare(samplePhoto(5), '640x640'));
     // face detection in its thread leaves the event loop responsive; on the calling thread it blocks it
-    expect(preparedInWorker.stall, JSON.stringify([preparedInWorker.stall, preparedHere.stall])).to.be.below(120);
-    expect(preparedHere.stall).to.be.above(preparedInWorker.stall);
+    // (relative, not absolute: this machine is shared and its timers jitter under load)
+    expect(preparedInWorker.stall, JSON.stringify([preparedInWorker.stall, preparedHere.stall])).to.be.below(0.5 * preparedHere.stall);
     const worker = await ticksDuring(preparedInWorker.avatar);
     const local = await ticksDuring(preparedHere.avatar);
     expect(worker.frames).to.have.length(50);

@@ -51,6 +51,12 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect(first! - rest[0]!).to.be.within(0, (rest[0]! * 1024) / 48000 / 0.04 + 1);
   });
 
+  it('keyframeSeconds: 0.5 makes half-second fragments', async () => {
+    const audio = { samples: sine(220, 24000, 2.0), sampleRate: 24000 };
+    const mp4 = await collect(new FfmpegVideoEncoder({ keyframeSeconds: 0.5 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    expect(topLevelBoxes(mp4).filter((b) => b.type === 'moof').length).to.be.within(4, 5);
+  });
+
   it('makes audio and video the same length (the audio padded to the last frame)', async () => {
     // 2.03 s of audio -> ceil(2.03 * 25) = 51 frames = 2.04 s
     const audio = { samples: sine(300, 16000, 2.03), sampleRate: 16000 };
