@@ -31,6 +31,7 @@ import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-infere
 import { InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
+import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 
@@ -70,7 +71,8 @@ export const videoModule = defineModule({
     provide<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer, () => new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS }), {
       close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.(),
     });
-    provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder());
+    // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
+    provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
     provide<JobQueue>(VIDEO_TOKENS.JobQueue, async (get) => new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)), {
       close: (queue) => (queue as InProcessJobQueue).stop?.(),
     });
