@@ -2,10 +2,11 @@
 # Debian packages the tests and some features use, installed by the project itself so a fresh
 # machine (and CI) needs nothing done by hand:
 #   pocketsphinx + pocketsphinx-en-us   offline English recognizer (intelligibility test, ASR)
+#   python3-pocketsphinx                its Python bindings: the warm streaming decoders of realtime ASR
 #   pocketsphinx-testdata               real human speech clips (cloning references, VAD/ASR tests)
 # The service itself runs without them (ffmpeg and the TTS engines come from npm).
 set -euo pipefail
-PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata)
+PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata python3-pocketsphinx)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -7,13 +7,16 @@ import { parseEnvSettings } from '../env-settings.js';
 const settingsSchema = z.object({
   SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
   SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
-  SVC_ASR_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  /** Warm pocketsphinx decoders shared by all realtime sessions (one helper process each). */
+  SVC_ASR_DECODERS: z.coerce.number().int().min(1).max(64).default(2),
 });
 export const REALTIME_AUDIO_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export interface RealtimeAudioEngines {
   voiceActivityDetector: VoiceActivityDetector | null;
   speechRecognizer: SpeechRecognizer | null;
+  /** What the banner and /readyz say about transcription (why it is off, when it is). */
+  recognizerStatus: { available: boolean; detail: string };
   close(): Promise<void>;
 }
 
@@ -26,19 +29,28 @@ export interface RealtimeAudioEngines {
 export async function createRealtimeAudioEngines(env: Record<string, string | undefined>, logger: Logger): Promise<RealtimeAudioEngines> {
   const settings = parseEnvSettings(settingsSchema, env);
   const vad = settings.SVC_VAD_ENGINE === 'silero' ? await SileroVoiceActivityDetector.create() : null;
-  let recognizer: SpeechRecognizer | null = null;
+  let recognizer: PocketsphinxSpeechRecognizer | null = null;
+  let recognizerStatus = { available: false, detail: 'off (SVC_ASR_ENGINE=off): realtime user audio is not transcribed' };
   if (settings.SVC_ASR_ENGINE !== 'off') {
     try {
-      recognizer = await PocketsphinxSpeechRecognizer.create({ maxConcurrent: settings.SVC_ASR_MAX_CONCURRENT });
+      recognizer = await PocketsphinxSpeechRecognizer.create({
+        decoders: settings.SVC_ASR_DECODERS,
+        onDecoderWait: ({ waitedMs, queued }) =>
+          logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: settings.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
+      });
+      recognizerStatus = { available: true, detail: `pocketsphinx, ${settings.SVC_ASR_DECODERS} warm streaming decoders` };
     } catch (err) {
       if (settings.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
-      logger.warn({ err: (err as Error).message }, 'no speech recognizer: realtime user audio will not be transcribed');
+      recognizerStatus = { available: false, detail: `unavailable: ${(err as Error).message}` };
+      logger.warn({ err: (err as Error).message }, 'no speech recognizer: realtime audio turns get a transcription_unavailable error');
     }
   }
   return {
     voiceActivityDetector: vad,
     speechRecognizer: recognizer,
+    recognizerStatus,
     close: async () => {
+      recognizer?.close();
       await vad?.release();
     },
   };

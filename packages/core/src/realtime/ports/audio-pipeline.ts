@@ -40,12 +40,32 @@ export interface VoiceActivityDetector {
   open(options: VoiceActivityOptions): VoiceActivityStream;
 }
 
+export interface RecognitionOptions {
+  language: string | null;
+  principal: Principal;
+}
+
+/**
+ * One turn being recognized while the user speaks. Audio is written as it arrives (any rate the
+ * stream was opened with); `partial` is the hypothesis so far; `finish()` runs only the final pass.
+ * Aborting the stream's signal (or `cancel()`) releases its decoder at once; `finish()` then rejects.
+ */
+export interface RecognitionStream {
+  write(samples: Int16Array): void;
+  /** The hypothesis of the audio written so far ('' before the first word). */
+  readonly partial: string;
+  finish(): Promise<{ text: string }>;
+  cancel(): void;
+}
+
 export interface SpeechRecognizer {
-  transcribe(
-    audio: PcmAudio,
-    options: { language: string | null; principal: Principal },
-    signal?: AbortSignal,
-  ): Promise<{ text: string }>;
+  /** One-shot recognition of a whole turn (manual commits, decoded opus). */
+  transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }>;
+  /**
+   * Streaming recognition of the turn in progress (server VAD). Opens at once; a recognizer with
+   * a bounded pool of decoders may hold the written audio until one is free.
+   */
+  openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
 }
 
 export interface ReplySpeechRequest {
