@@ -82,6 +82,13 @@ export class InputAudioBuffer {
     return { pcm, opusPackets: null, sampleRate: this.sampleRate, durationMs: (pcm.length / this.sampleRate) * 1000 };
   }
 
+  /** The audio from an absolute time to the end, without taking it (a turn's onset for its recognizer). */
+  peekFrom(ms: number): Int16Array {
+    if (this.format.type === 'audio/opus') return new Int16Array(0);
+    const start = Math.max(0, Math.min(this.heldSamples, this.msToSample(ms) - this.firstSample));
+    return concatPcm(this.chunks).slice(start);
+  }
+
   /** Forgets audio older than `ms` (absolute), e.g. silence before the VAD pre-roll. */
   dropBefore(ms: number): void {
     this.dropBeforeSample(this.msToSample(ms));

@@ -2,7 +2,7 @@ import { decodeBase64 } from '../../shared/base64.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
-import type { VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
+import type { RecognitionStream, VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import type { RealtimeSessionConfig } from '../session/session-config.js';
@@ -16,6 +16,16 @@ export const MIN_COMMIT_MS = 100;
 /** Without detected speech, server-VAD sessions keep only this much audio (the pre-roll). */
 const IDLE_PREROLL_MS = 1000;
 
+/** A user turn in progress (server VAD): recognized while the user speaks. */
+interface TurnInProgress {
+  itemId: string;
+  startMs: number;
+  /** Aborted when the session closes: the turn's recognition stops with it. */
+  controller: AbortController;
+  /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
+  recognition: RecognitionStream | null;
+}
+
 /**
  * `input_audio_buffer.append / commit / clear` and server-side turn detection. With a
  * VoiceActivityDetector wired, server-VAD sessions turn detected speech into user turns and
@@ -24,7 +34,9 @@ const IDLE_PREROLL_MS = 1000;
 export class AudioInputCommands {
   private buffer: InputAudioBuffer | null = null;
   private vad: VoiceActivityStream | null = null;
-  private speech: { itemId: string; startMs: number } | null = null;
+  private speech: TurnInProgress | null = null;
+  /** Turns whose transcription is still running; a closed session aborts them all. */
+  private readonly turns = new Set<AbortController>();
   private vadKey = '';
 
   constructor(
@@ -72,6 +84,8 @@ export class AudioInputCommands {
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
     const buffer = this.buffer!;
     const pcm = buffer.append(bytes);
+    // The turn in progress hears the new audio at once: its recognizer decodes while the user speaks.
+    this.speech?.recognition?.write(pcm);
     if (!this.vad || pcm.length === 0) return;
     const events = await this.vad.push(pcm);
     for (const event of events) await this.onVoiceActivity(event);
@@ -88,28 +102,35 @@ export class AudioInputCommands {
         `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
       );
     }
-    this.speech = null;
+    this.dropTurnInProgress();
     this.vad?.reset();
     this.rt.noteUserActivity();
-    this.addUserTurn(this.rt.newId('item_'), buffer.takeAll());
+    this.addUserTurn(this.rt.newId('item_'), buffer.takeAll(), this.newTurnController(), null);
   }
 
   clear(): void {
     this.buffer!.clear();
     this.vad?.reset();
-    this.speech = null;
+    this.dropTurnInProgress();
     this.rt.emit({ type: 'input_audio_buffer.cleared' });
   }
 
+  /** Session end: every turn still being recognized is cancelled. */
   close(): void {
     this.closeVad();
     this.buffer?.clear();
+    for (const turn of this.turns) turn.abort();
+    this.turns.clear();
   }
 
   private async onVoiceActivity(event: VoiceActivityEvent): Promise<void> {
     if (event.type === 'speech_started') {
       if (this.speech) return;
-      this.speech = { itemId: this.rt.newId('item_'), startMs: event.audioStartMs };
+      const controller = this.newTurnController();
+      const recognition = this.openRecognition(controller.signal);
+      // The padded onset is already in the buffer: the recognizer starts from there.
+      recognition?.write(this.buffer!.peekFrom(event.audioStartMs));
+      this.speech = { itemId: this.rt.newId('item_'), startMs: event.audioStartMs, controller, recognition };
       this.rt.noteUserActivity();
       this.rt.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
       // Barge-in always interrupts (interrupt_response is accepted but has no effect).
@@ -123,7 +144,7 @@ export class AudioInputCommands {
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
     const captured = this.buffer!.takeRange(speech.startMs, event.audioEndMs);
-    this.addUserTurn(speech.itemId, captured);
+    this.addUserTurn(speech.itemId, captured, speech.controller, speech.recognition);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
       await this.responses.create(undefined);
@@ -133,7 +154,7 @@ export class AudioInputCommands {
   }
 
   /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
-  private addUserTurn(itemId: string, captured: CapturedAudio): void {
+  private addUserTurn(itemId: string, captured: CapturedAudio, turn: AbortController, recognition: RecognitionStream | null): void {
     const { conversation } = this.rt;
     const previousItemId = conversation.lastId();
     this.rt.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
@@ -143,38 +164,53 @@ export class AudioInputCommands {
       type: 'message',
       status: 'completed',
       role: 'user',
-      content: [{ type: 'input_audio', transcript: null }],
+      // The transcript is added (as a string, per the GA schema) once known.
+      content: [{ type: 'input_audio' }],
     };
     const { entry } = conversation.insert(item, previousItemId);
     this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
     // Never rejects: responses wait on it.
-    entry.transcriptReady = this.transcribe(entry, item, captured)
+    entry.transcriptReady = this.transcribe(entry, item, captured, recognition, turn.signal)
       .catch((err) => this.rt.deps.logger.error({ err: String(err) }, 'transcription step failed'))
       .finally(() => {
+        this.turns.delete(turn);
         delete entry.transcriptReady;
         this.rt.conversationChanged();
       });
   }
 
-  private async transcribe(entry: ItemEntry, item: MessageItem, captured: CapturedAudio): Promise<void> {
+  private async transcribe(
+    entry: ItemEntry,
+    item: MessageItem,
+    captured: CapturedAudio,
+    recognition: RecognitionStream | null,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { deps, principal } = this.rt;
-    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
+    const part = item.content[0] as { type: 'input_audio'; transcript?: string };
     const transcription = this.rt.config.audio.input.transcription;
-    let transcript: string | null = null;
+    const recognizer = deps.audio?.speechRecognizer;
+    let transcript = '';
     try {
-      let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
-      const format = this.rt.config.audio.input.format;
-      if (!pcm && captured.opusPackets && deps.audio?.opusCodec && format.type === 'audio/opus') {
-        pcm = await deps.audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
-      }
-      const recognizer = deps.audio?.speechRecognizer;
-      if (recognizer && pcm && pcm.samples.length > 0) {
-        transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal })).text.trim();
+      if (!recognizer) {
+        // Said, not hidden: the turn is kept, the model hears an empty user turn.
+        this.rt.reportError(realtimeErrors.transcriptionUnavailable(item.id), null);
+      } else if (recognition) {
+        transcript = (await recognition.finish()).text.trim();
+      } else {
+        let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
+        const format = this.rt.config.audio.input.format;
+        if (!pcm && captured.opusPackets && deps.audio?.opusCodec && format.type === 'audio/opus') {
+          pcm = await deps.audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
+        }
+        if (pcm && pcm.samples.length > 0) {
+          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal }, signal)).text.trim();
+        }
       }
     } catch (err) {
+      if (signal.aborted || this.rt.closed) return;
       deps.logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
       this.rt.reportError(err, null);
-      transcript = '';
     }
     if (this.rt.closed || !this.rt.conversation.has(entry.item.id)) return;
     part.transcript = transcript;
@@ -183,10 +219,31 @@ export class AudioInputCommands {
         type: 'conversation.item.input_audio_transcription.completed',
         item_id: item.id,
         content_index: 0,
-        transcript: transcript ?? '',
+        transcript,
         usage: { type: 'duration', seconds: Math.round(captured.durationMs) / 1000 },
       });
     }
+  }
+
+  private newTurnController(): AbortController {
+    const controller = new AbortController();
+    this.turns.add(controller);
+    return controller;
+  }
+
+  private openRecognition(signal: AbortSignal): RecognitionStream | null {
+    const recognizer = this.rt.deps.audio?.speechRecognizer;
+    if (!recognizer?.openStream || !this.buffer || this.buffer.format.type === 'audio/opus') return null;
+    const language = this.rt.config.audio.input.transcription?.language ?? null;
+    return recognizer.openStream({ language, principal: this.rt.principal, sampleRate: this.buffer.sampleRate }, signal);
+  }
+
+  /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
+  private dropTurnInProgress(): void {
+    if (!this.speech) return;
+    this.speech.controller.abort();
+    this.turns.delete(this.speech.controller);
+    this.speech = null;
   }
 
   private prefixPaddingMs(): number {
@@ -196,6 +253,6 @@ export class AudioInputCommands {
   private closeVad(): void {
     this.vad?.close?.();
     this.vad = null;
-    this.speech = null;
+    this.dropTurnInProgress();
   }
 }

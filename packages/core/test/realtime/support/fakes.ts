@@ -167,6 +167,31 @@ export class FakeRecognizer implements SpeechRecognizer {
   }
 }
 
+/** A streaming recognizer: records what each turn was fed, and whether it was finished or cancelled. */
+export class FakeStreamingRecognizer extends FakeRecognizer {
+  streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
+  openStream(options: { sampleRate: number }, signal: AbortSignal) {
+    const record = { samples: 0, sampleRate: options.sampleRate, state: 'open' as 'open' | 'finished' | 'cancelled', signal };
+    this.streams.push(record);
+    signal.addEventListener('abort', () => {
+      if (record.state === 'open') record.state = 'cancelled';
+    });
+    const text = this.text;
+    return {
+      write: (samples: Int16Array) => void (record.samples += samples.length),
+      get partial() {
+        return record.samples > 0 ? text.split(' ')[0]! : '';
+      },
+      finish: async () => {
+        if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');
+        record.state = 'finished';
+        return { text };
+      },
+      cancel: () => void (record.state = 'cancelled'),
+    };
+  }
+}
+
 /**
  * Energy detector for tests: samples above 1000 are speech. Reports the start at the exact sample
  * position moved back by the prefix padding (the port's contract), the stop after `silenceMs` of quiet.
