@@ -13,7 +13,8 @@ const TEXT_RESPONSE_END = ['response.output_text.done', 'response.content_part.d
 
 async function response(client: RealtimeClient, create: Record<string, unknown> = { type: 'response.create' }) {
   client.send(create);
-  const { event: done, skipped } = await client.until('response.done');
+  // Spoken replies leave at the pace of playback: allow for the reply's real length.
+  const { event: done, skipped } = await client.until('response.done', 20_000);
   return { done, events: [...skipped, done] };
 }
 

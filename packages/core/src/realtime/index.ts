@@ -17,6 +17,8 @@ export * from './client-secrets/mint-client-secret.js';
 export * from './client-secrets/redeem-client-secret.js';
 export * from './audio/g711.js';
 export * from './audio/sentence-chunker.js';
+export * from './audio/playback-clock.js';
+export * from './audio/word-marks.js';
 export * from './response/response-object.js';
 export { ResponseAborted, abortable } from './response/abortable.js';
 export * from './engine/engine-deps.js';

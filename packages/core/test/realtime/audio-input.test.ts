@@ -194,7 +194,8 @@ describe('realtime input audio buffer', () => {
     h.lm.holdAfter = 1;
     await h.send({ type: 'response.create' });
     h.out.take();
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, 24000, 5000) });
+    // 200 ms: longer than min_speech_duration (125 ms), so it is speech.
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200, 24000, 5000) });
     const types = h.out.take().map((e) => e.type);
     expect(types[0]).to.equal('input_audio_buffer.speech_started');
     expect(types).to.include('response.done');

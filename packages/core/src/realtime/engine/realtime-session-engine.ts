@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIO_LEAD_MS } from '../audio/playback-clock.js';
 import type { Principal } from '../../auth/api-key.js';
 import { unixSeconds } from '../../shared/clock.js';
 import { Conversation } from '../conversation/conversation.js';
@@ -68,7 +69,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
     this.sessionId = options.sessionId ?? deps.ids.id('sess_');
     this.conversationId = `conv_${this.sessionId.replace(/^sess_/, '')}`;
     this.eventIdBase = deps.ids.id('event_');
-    this.responses = new ResponseCoordinator(this);
+    this.responses = new ResponseCoordinator(this, options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS);
     this.audioInput = new AudioInputCommands(this, this.responses, options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS);
     this.items = new ConversationCommands(this);
     this.summaries = new BackgroundSummarizer(this, deps.summarizer ?? new ExtractiveSummarizer());

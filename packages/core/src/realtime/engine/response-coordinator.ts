@@ -11,7 +11,10 @@ import type { SessionRuntime } from './session-runtime.js';
 export class ResponseCoordinator {
   private active: ResponseRun | null = null;
 
-  constructor(private readonly rt: SessionRuntime) {}
+  constructor(
+    private readonly rt: SessionRuntime,
+    private readonly audioLeadMs: number,
+  ) {}
 
   get activeResponse(): ResponseRun | null {
     return this.active;
@@ -60,6 +63,8 @@ export class ResponseCoordinator {
         logger: deps.logger,
         principal,
         audio: deps.audio ?? {},
+        clock: deps.clock,
+        audioLeadMs: this.audioLeadMs,
         reportError: (err) => this.rt.reportError(err, null),
         reportFatal: (err) => this.rt.refuseQuota(err instanceof Error ? err.message : String(err)),
       },

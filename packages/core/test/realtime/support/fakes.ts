@@ -203,17 +203,25 @@ export class EnergyVad implements VoiceActivityDetector {
     let position = 0;
     let speaking = false;
     let lastVoice = 0;
+    let candidate: number | null = null;
     return {
       push(samples: Int16Array): VoiceActivityEvent[] {
         const events: VoiceActivityEvent[] = [];
         for (let i = 0; i < samples.length; i++, position++) {
           const ms = (position / options.sampleRate) * 1000;
           if (Math.abs(samples[i]!) > 1000) {
-            if (!speaking) events.push({ type: 'speech_started', audioStartMs: Math.max(0, ms - options.prefixPaddingMs) });
-            speaking = true;
+            // Like the real segmenter: speech must last min_speech_duration before it counts.
+            candidate ??= ms;
+            if (!speaking && ms - candidate >= options.minSpeechDurationMs) {
+              events.push({ type: 'speech_started', audioStartMs: Math.max(0, candidate - options.prefixPaddingMs) });
+              speaking = true;
+            }
             lastVoice = ms;
-          } else if (speaking && ms - lastVoice >= options.silenceDurationMs) {
+          } else if (!speaking) {
+            candidate = null;
+          } else if (ms - lastVoice >= options.silenceDurationMs) {
             speaking = false;
+            candidate = null;
             events.push({ type: 'speech_stopped', audioEndMs: ms });
           }
         }
@@ -221,6 +229,7 @@ export class EnergyVad implements VoiceActivityDetector {
       },
       reset() {
         speaking = false;
+        candidate = null;
       },
     };
   }
