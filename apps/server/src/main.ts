@@ -21,6 +21,9 @@ async function main(): Promise<void> {
     firstKey
       ? `First start: created an API key. It is shown ONCE; store it now:\n\n    ${firstKey}\n`
       : 'Authenticate with an existing key (create more with: npm run keys -- create --name NAME).',
+    server.speechRecognition.available
+      ? `Realtime speech recognition: ${server.speechRecognition.detail}.`
+      : `WARNING: realtime speech recognition is ${server.speechRecognition.detail}\n  Spoken turns get an error event of type transcription_unavailable (see docs/realtime.md).`,
     `Try it:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$SVC_API_KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',
   ];

@@ -31,7 +31,7 @@ import {
   type VoiceCatalog,
 } from '@svc/core';
 import { composeRealtime, type Realtime } from './composition/realtime.js';
-import { createRealtimeAudioEngines } from './composition/realtime-audio.js';
+import { createRealtimeAudioEngines, type RealtimeAudioEngines } from './composition/realtime-audio.js';
 import type { Voices } from './composition/voices.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
@@ -42,6 +42,10 @@ export interface RunningServer {
   url: string;
   /** ws(s)://host:port */
   wsUrl: string;
+  /** Whether realtime user audio can be transcribed, and why not (npm start's banner, /readyz). */
+  speechRecognition: { available: boolean; detail: string };
+  /** The realtime audio engines (VAD, recognizer), e.g. to watch the recognizer's decoder pool. */
+  audioEngines: RealtimeAudioEngines;
   port: number;
   httpServer: Server;
   services: ServiceContainer;
@@ -118,7 +122,10 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     authenticate: (secret) => keys.authenticate(secret),
     metrics,
     publicModules: [
-      healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
+      healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }], () => ({
+        // Degraded, not unready: without a recognizer audio turns get a transcription_unavailable error.
+        speech_recognition: audioEngines.recognizerStatus.detail,
+      })),
       ...(config.metricsPublic ? [observability] : []),
     ],
     modules: config.metricsPublic ? modules : [...modules, observability],
@@ -140,6 +147,8 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
   return {
     url,
     wsUrl,
+    speechRecognition: audioEngines.recognizerStatus,
+    audioEngines,
     port,
     httpServer,
     services,

@@ -17,6 +17,8 @@ export interface RealtimeAudioEngines {
   speechRecognizer: SpeechRecognizer | null;
   /** What the banner and /readyz say about transcription (why it is off, when it is). */
   recognizerStatus: { available: boolean; detail: string };
+  /** Decoders busy and turns waiting for one (null without a recognizer). */
+  recognizerLoad(): { busy: number; waiting: number; waits: number; maxWaitMs: number } | null;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function createRealtimeAudioEngines(env: Record<string, string | un
     voiceActivityDetector: vad,
     speechRecognizer: recognizer,
     recognizerStatus,
+    recognizerLoad: () => recognizer?.load ?? null,
     close: async () => {
       recognizer?.close();
       await vad?.release();

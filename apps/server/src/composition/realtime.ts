@@ -3,6 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import { z } from 'zod';
 import { parseEnvSettings } from '../env-settings.js';
 import {
+  DEFAULT_AUDIO_LEAD_MS,
   ExtractiveSummarizer,
   LanguageModelSummarizer,
   MintClientSecret,
@@ -42,6 +43,8 @@ const settingsSchema = z.object({
   SVC_REALTIME_MAX_FRAME_BYTES: int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
   SVC_REALTIME_MAX_BUFFERED_BYTES: int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   SVC_REALTIME_PING_INTERVAL_MS: int(30_000, 0, 3_600_000),
+  /** How far spoken replies may run ahead of the listener's playback. */
+  SVC_REALTIME_AUDIO_LEAD_MS: int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
 });
 
 export type RealtimeSettings = z.output<typeof settingsSchema>;
@@ -149,6 +152,7 @@ export function composeRealtime(deps: RealtimeCompositionDeps): Realtime {
             urlModel: ctx.urlModel,
             sessionId: ctx.sessionId,
             maxDurationSec: settings.SVC_REALTIME_MAX_DURATION_SEC,
+            audioLeadMs: settings.SVC_REALTIME_AUDIO_LEAD_MS,
           },
           ctx.output,
         ),
