@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
+    ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
   ];
   const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000' });
   try {

@@ -98,6 +98,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     voiceExists: customVoiceExists,
     audio: {
       replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
+      noiseSuppressor: audioEngines.noiseSuppressor,
       voiceActivityDetector: audioEngines.voiceActivityDetector ?? undefined,
       speechRecognizer: audioEngines.speechRecognizer ?? undefined,
       opusCodec: new OpusscriptOpusCodec(),

@@ -31,3 +31,4 @@ export * from './language-model/index.js';
 export * from './vad/index.js';
 export * from './asr/index.js';
 export * from './opus/index.js';
+export * from './noise/index.js';

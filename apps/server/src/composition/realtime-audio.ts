@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import type { Logger, SpeechRecognizer, VoiceActivityDetector } from '@svc/core';
-import { PocketsphinxSpeechRecognizer, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import type { Logger, NoiseSuppressor, SpeechRecognizer, VoiceActivityDetector } from '@svc/core';
+import { PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { parseEnvSettings } from '../env-settings.js';
 
 /** SVC_* settings of the realtime audio pipeline (documented in docs/realtime.md). */
 const settingsSchema = z.object({
   SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
   SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
-  /** Warm pocketsphinx decoders shared by all realtime sessions (one helper process each). */
-  SVC_ASR_DECODERS: z.coerce.number().int().min(1).max(64).default(2),
+  /** Most pocketsphinx decoders shared by all realtime sessions: turns recognized at once (~100 MB each). */
+  SVC_ASR_DECODERS: z.coerce.number().int().min(1).max(256).default(8),
 });
 export const REALTIME_AUDIO_SETTING_KEYS = Object.keys(settingsSchema.shape);
 
 export interface RealtimeAudioEngines {
+  /** RNNoise (WASM) for `noise_reduction` near_field / far_field. */
+  noiseSuppressor: NoiseSuppressor;
   voiceActivityDetector: VoiceActivityDetector | null;
   speechRecognizer: SpeechRecognizer | null;
   /** What the banner and /readyz say about transcription (why it is off, when it is). */
@@ -40,7 +42,7 @@ export async function createRealtimeAudioEngines(env: Record<string, string | un
         onDecoderWait: ({ waitedMs, queued }) =>
           logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: settings.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
       });
-      recognizerStatus = { available: true, detail: `pocketsphinx, ${settings.SVC_ASR_DECODERS} warm streaming decoders` };
+      recognizerStatus = { available: true, detail: `pocketsphinx, streaming decoders (up to ${settings.SVC_ASR_DECODERS})` };
     } catch (err) {
       if (settings.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
       recognizerStatus = { available: false, detail: `unavailable: ${(err as Error).message}` };
@@ -48,6 +50,7 @@ export async function createRealtimeAudioEngines(env: Record<string, string | un
     }
   }
   return {
+    noiseSuppressor: await RnnoiseNoiseSuppressor.create(),
     voiceActivityDetector: vad,
     speechRecognizer: recognizer,
     recognizerStatus,

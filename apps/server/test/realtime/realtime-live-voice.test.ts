@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
 import { wordErrorRate } from '../helpers/wer.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -120,6 +121,58 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     await client.close();
   });
 
+  it('opus input with server VAD: turns detected on the decoded packets, transcribed, answered', async () => {
+    const speex = await SpeexResampler.create();
+    const pcm = clip(CLIP_0920.file);
+    const at48k = speex.resample(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length)), 16000, 48000);
+    const padded = new Int16Array(at48k.length + 48000 * 2);
+    padded.set(at48k, 24000);
+    const encoder = new OpusscriptOpusCodec().createEncoder(20);
+    const packets = [...encoder.encode(padded), ...encoder.flush()];
+    const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, audio: { ...voiceSession.audio, input: { ...voiceSession.audio.input, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
+    const started = performance.now();
+    for (let i = 0; i < packets.length; i++) {
+      client.send({ type: 'input_audio_buffer.append', audio: Buffer.from(packets[i]!).toString('base64') });
+      if (i % 5 === 4) await sleep(Math.max(0, started + (i + 1) * 20 - performance.now()));
+    }
+    await client.until('input_audio_buffer.speech_started', 5000);
+    await client.until('input_audio_buffer.speech_stopped', 10_000);
+    const transcript = (await client.until('conversation.item.input_audio_transcription.completed', 10_000)).event;
+    expect(wordErrorRate(CLIP_0920.words, transcript.transcript), transcript.transcript).to.be.lessThan(0.6);
+    await client.until('response.output_audio.delta', 10_000);
+    await client.close();
+  });
+
+  it('noise_reduction near_field (RNNoise) before VAD and recognition: noise alone starts no turn, speech in noise is still heard', async () => {
+    const speech = clip(CLIP_0920.file);
+    const samples = new Int16Array(speech.buffer.slice(speech.byteOffset, speech.byteOffset + speech.length));
+    // Speech power, and white noise 10 dB below it (a deterministic generator).
+    const power = samples.reduce((p, v) => p + v * v, 0) / samples.length;
+    const noiseAmplitude = Math.sqrt((power / 10) * 3);
+    let seed = 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff - 0.5) * 2 * noiseAmplitude;
+    const noisy = (n: number, voice?: Int16Array) => {
+      const out = new Int16Array(n);
+      for (let i = 0; i < n; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round((voice?.[i] ?? 0) + noise())));
+      return Buffer.from(out.buffer);
+    };
+    const results: Record<string, { turns: number; transcript: string }> = {};
+    for (const nr of [null, { type: 'near_field' }]) {
+      const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, output_modalities: ['text'], audio: { input: { ...voiceSession.audio.input, noise_reduction: nr } } });
+      const audio = Buffer.concat([noisy(16000 * 3), noisy(samples.length, samples), noisy(16000 * 2)]);
+      for (let i = 0; i < audio.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + 3200).toString('base64') });
+      const transcript = (await client.until('conversation.item.input_audio_transcription.completed', 20_000)).event.transcript as string;
+      await sleep(300);
+      results[nr ? 'near_field' : 'none'] = { turns: client.events.filter((e) => e.type === 'input_audio_buffer.speech_started').length, transcript };
+      await client.close();
+    }
+    console.log(`      ${JSON.stringify(results)}`);
+    expect(results.near_field!.turns).to.equal(1);
+    // White noise 10 dB under the voice defeats pocketsphinx (~100 % WER here); RNNoise gives part of it back.
+    const wer = (r: { transcript: string }) => wordErrorRate(CLIP_0920.words, r.transcript);
+    expect(wer(results.near_field!), results.near_field!.transcript).to.be.lessThan(Math.min(0.9, wer(results.none!)));
+  });
+
   it('sessions that append, commit and disconnect leave no recognizer work running', async () => {
     const speech = clip(CLIP_0920.file);
     for (let round = 0; round < 4; round++) {
@@ -132,7 +185,7 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     }
     const deadline = Date.now() + 3000;
     while (s.activeSessions() > 0 && Date.now() < deadline) await sleep(20);
-    await sleep(200);
+    await sleep(300);
     expect(s.server.audioEngines.recognizerLoad()).to.deep.include({ busy: 0, waiting: 0 });
   });
 });

@@ -34,8 +34,8 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
         this.helper = helper;
         for (const chunk of this.waiting) helper.write(chunk);
         this.waiting = [];
-        if ((await turnEnded) === 'cancel') {
-          await helper.drop();
+        if ((await turnEnded) === 'cancel' || signal.aborted) {
+          await dropOrKill(helper);
           throw abortError(signal);
         }
         return helper.end();
@@ -78,6 +78,18 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     this.waiting = [];
     this.endTurn('cancel');
   }
+}
+
+/** A cancelled decoder may still be working through audio written faster than real time. */
+const DROP_TIMEOUT_MS = 100;
+
+/** Frees the decoder of a cancelled turn: it drops the utterance, or is killed if busy longer (the pool replaces it). */
+async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), DROP_TIMEOUT_MS)));
+  const outcome = await Promise.race([helper.drop().then(() => 'dropped' as const, () => 'dropped' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') helper.kill();
 }
 
 function toInt16(floats: Float32Array): Int16Array {

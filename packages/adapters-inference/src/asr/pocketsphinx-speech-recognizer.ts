@@ -8,8 +8,10 @@ import { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocket
 import { PocketsphinxRecognitionStream } from './pocketsphinx-recognition-stream.js';
 
 export interface PocketsphinxSpeechRecognizerOptions {
-  /** Warm decoders shared by all sessions (one helper process each, ~60 MB, one core while decoding). */
+  /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, ~100 MB). */
   decoders?: number;
+  /** Decoders loaded at start (the pool grows on demand up to `decoders`). */
+  warmDecoders?: number;
   /** Defaults to Debian's /usr/bin/python3 (python3-pocketsphinx lives in its dist-packages). */
   python?: string;
   /** Decoder options as pairs (e.g. `-hmm`, `-lm`, `-dict` for another model), after ours. */
@@ -18,7 +20,8 @@ export interface PocketsphinxSpeechRecognizerOptions {
   onDecoderWait?: (wait: DecoderWait) => void;
 }
 
-const DEFAULT_DECODERS = 2;
+const DEFAULT_DECODERS = 8;
+const DEFAULT_WARM_DECODERS = 2;
 
 /**
  * Decoder settings. Only the first (tree) search runs: the flat-lexicon and lattice passes would
@@ -54,7 +57,8 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     await assertReadable(python, 'python3 (Debian package python3)');
     await assertReadable(`${POCKETSPHINX_EN_US_MODEL}/mdef`, 'the pocketsphinx English model (Debian package pocketsphinx-en-us)');
     const spawn = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args);
-    const helpers = Array.from({ length: options.decoders ?? DEFAULT_DECODERS }, spawn);
+    const max = options.decoders ?? DEFAULT_DECODERS;
+    const helpers = Array.from({ length: Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS) }, spawn);
     try {
       await Promise.all(helpers.map((h) => h.ready));
     } catch (err) {
@@ -63,7 +67,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
         `pocketsphinx could not start: ${(err as Error).message}. Run \`npm run setup\` (scripts/setup-system.sh installs python3-pocketsphinx and pocketsphinx-en-us).`,
       );
     }
-    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, options.onDecoderWait));
+    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait));
   }
 
   /** Decoders in use, turns waiting for one, and how long turns have waited. */

@@ -5,7 +5,7 @@ import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import type { RecognitionStream, VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
-import type { RealtimeSessionConfig } from '../session/session-config.js';
+import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
 import type { SessionRuntime } from './session-runtime.js';
 
@@ -38,6 +38,7 @@ export class AudioInputCommands {
   /** Turns whose transcription is still running; a closed session aborts them all. */
   private readonly turns = new Set<AbortController>();
   private vadKey = '';
+  private bufferKey = '';
 
   constructor(
     private readonly rt: SessionRuntime,
@@ -48,9 +49,15 @@ export class AudioInputCommands {
   /** (Re)builds the buffer and detector when the input format or turn detection changed. */
   configure(config: RealtimeSessionConfig): void {
     const input = config.audio.input;
-    const formatKey = JSON.stringify(input.format);
-    if (!this.buffer || JSON.stringify(this.buffer.format) !== formatKey) {
-      this.buffer = new InputAudioBuffer(input.format, this.maxBufferMs);
+    const bufferKey = JSON.stringify([input.format, input.noise_reduction]);
+    if (!this.buffer || bufferKey !== this.bufferKey) {
+      this.bufferKey = bufferKey;
+      this.buffer?.release();
+      const { opusCodec, noiseSuppressor } = this.rt.deps.audio ?? {};
+      const decoder = input.format.type === 'audio/opus' && opusCodec ? opusCodec.createDecoder(input.format.frame_size_ms) : null;
+      // near_field and far_field run the same suppressor; null runs none.
+      const suppression = input.noise_reduction && noiseSuppressor ? noiseSuppressor.open(formatSampleRate(input.format)) : null;
+      this.buffer = new InputAudioBuffer(input.format, this.maxBufferMs, decoder, suppression);
       this.vadKey = '';
     }
     const vadKey = JSON.stringify([input.format, input.turn_detection]);
@@ -59,8 +66,8 @@ export class AudioInputCommands {
     this.closeVad();
     const detector = this.rt.deps.audio?.voiceActivityDetector;
     const td = input.turn_detection;
-    // Opus input reaches the detector only once decoded; it is turn-detected by manual commits.
-    if (!detector || !td || input.format.type === 'audio/opus') return;
+    // Opus input is decoded as it arrives, so it is turn-detected like pcm (without a codec: manual commits).
+    if (!detector || !td || !this.buffer.decodesToPcm) return;
     this.vad = detector.open({
       sampleRate: this.buffer.sampleRate,
       threshold: td.threshold,
@@ -88,7 +95,11 @@ export class AudioInputCommands {
     this.speech?.recognition?.write(pcm);
     if (!this.vad || pcm.length === 0) return;
     const events = await this.vad.push(pcm);
-    for (const event of events) await this.onVoiceActivity(event);
+    for (const event of events) {
+      // The session may have closed while the detector ran: nothing new may start then.
+      if (this.rt.closed) return;
+      await this.onVoiceActivity(event);
+    }
     if (!this.speech) buffer.dropBefore(buffer.endMs - Math.max(IDLE_PREROLL_MS, this.prefixPaddingMs()));
   }
 
@@ -119,6 +130,7 @@ export class AudioInputCommands {
   close(): void {
     this.closeVad();
     this.buffer?.clear();
+    this.buffer?.release();
     for (const turn of this.turns) turn.abort();
     this.turns.clear();
   }
@@ -227,13 +239,14 @@ export class AudioInputCommands {
 
   private newTurnController(): AbortController {
     const controller = new AbortController();
-    this.turns.add(controller);
+    if (this.rt.closed) controller.abort();
+    else this.turns.add(controller);
     return controller;
   }
 
   private openRecognition(signal: AbortSignal): RecognitionStream | null {
     const recognizer = this.rt.deps.audio?.speechRecognizer;
-    if (!recognizer?.openStream || !this.buffer || this.buffer.format.type === 'audio/opus') return null;
+    if (!recognizer?.openStream || !this.buffer?.decodesToPcm) return null;
     const language = this.rt.config.audio.input.transcription?.language ?? null;
     return recognizer.openStream({ language, principal: this.rt.principal, sampleRate: this.buffer.sampleRate }, signal);
   }
