@@ -22,6 +22,7 @@ export * from './audio/word-marks.js';
 export * from './response/response-object.js';
 export { ResponseAborted, abortable } from './response/abortable.js';
 export * from './engine/engine-deps.js';
+export * from './engine/semantic-turn-end.js';
 export { MAX_APPEND_BASE64_BYTES, MIN_COMMIT_MS } from './engine/audio-input-commands.js';
 export * from './engine/realtime-session-engine.js';
 export * from './tokens.js';

@@ -7,6 +7,7 @@ import { expectString, requireField, type JsonObject } from '../protocol/field-c
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import type { ResponseCoordinator } from './response-coordinator.js';
+import { semanticEndWaitMs } from './semantic-turn-end.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
@@ -35,6 +36,8 @@ export class AudioInputCommands {
   private buffer: InputAudioBuffer | null = null;
   private vad: VoiceActivityStream | null = null;
   private speech: TurnInProgress | null = null;
+  /** semantic_vad: silence was reported but the words so far say the user is not done yet. */
+  private pendingEnd: { audioEndMs: number; cancel: () => void } | null = null;
   /** Turns whose transcription is still running; a closed session aborts them all. */
   private readonly turns = new Set<AbortController>();
   private vadKey = '';
@@ -137,6 +140,13 @@ export class AudioInputCommands {
 
   private async onVoiceActivity(event: VoiceActivityEvent): Promise<void> {
     if (event.type === 'speech_started') {
+      if (this.pendingEnd) {
+        // The user went on after a pause semantic_vad judged unfinished: the same turn continues.
+        this.pendingEnd.cancel();
+        this.pendingEnd = null;
+        this.rt.noteUserActivity();
+        return;
+      }
       if (this.speech) return;
       const controller = this.newTurnController();
       const recognition = this.openRecognition(controller.signal);
@@ -149,9 +159,28 @@ export class AudioInputCommands {
       await this.responses.interrupt();
       return;
     }
+    if (!this.speech || this.pendingEnd) return;
+    const td = this.rt.config.audio.input.turn_detection;
+    if (td?.type === 'semantic_vad') {
+      const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
+      if (waitMs > 0) {
+        const cancel = this.rt.deps.clock.setTimer(waitMs, () => {
+          this.pendingEnd = null;
+          void this.endTurn(event.audioEndMs);
+        });
+        this.pendingEnd = { audioEndMs: event.audioEndMs, cancel };
+        return;
+      }
+    }
+    await this.endTurn(event.audioEndMs);
+  }
+
+  /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
+  private async endTurn(audioEndMs: number): Promise<void> {
     const speech = this.speech;
-    if (!speech) return;
+    if (!speech || this.rt.closed) return;
     this.speech = null;
+    const event = { audioEndMs };
     this.rt.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
@@ -253,6 +282,8 @@ export class AudioInputCommands {
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
   private dropTurnInProgress(): void {
+    this.pendingEnd?.cancel();
+    this.pendingEnd = null;
     if (!this.speech) return;
     this.speech.controller.abort();
     this.turns.delete(this.speech.controller);

@@ -169,6 +169,8 @@ export class FakeRecognizer implements SpeechRecognizer {
 
 /** A streaming recognizer: records what each turn was fed, and whether it was finished or cancelled. */
 export class FakeStreamingRecognizer extends FakeRecognizer {
+  /** What `partial` says while the user speaks (default: the first word of the text). */
+  partialText: string | null = null;
   streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
   openStream(options: { sampleRate: number }, signal: AbortSignal) {
     const record = { samples: 0, sampleRate: options.sampleRate, state: 'open' as 'open' | 'finished' | 'cancelled', signal };
@@ -177,10 +179,11 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
       if (record.state === 'open') record.state = 'cancelled';
     });
     const text = this.text;
+    const partialOf = (samples: number) => (this.partialText !== null ? this.partialText : samples > 0 ? text.split(' ')[0]! : '');
     return {
       write: (samples: Int16Array) => void (record.samples += samples.length),
       get partial() {
-        return record.samples > 0 ? text.split(' ')[0]! : '';
+        return partialOf(record.samples);
       },
       finish: async () => {
         if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');
