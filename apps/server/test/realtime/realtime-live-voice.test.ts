@@ -4,6 +4,7 @@ import { openSession, sleep, type RealtimeClient, type ServerEvent } from './sup
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
 import { wordErrorRate } from '../helpers/wer.js';
+import { postJson } from '../helpers/http.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const CLIP_0920 = { file: `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0920.wav`, words: 'had he married a more amiable woman he might have been made still more respectable than he was' };
@@ -171,6 +172,33 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     // White noise 10 dB under the voice defeats pocketsphinx (~100 % WER here); RNNoise gives part of it back.
     const wer = (r: { transcript: string }) => wordErrorRate(CLIP_0920.words, r.transcript);
     expect(wer(results.near_field!), results.near_field!.transcript).to.be.lessThan(Math.min(0.9, wer(results.none!)));
+  });
+
+  it('semantic_vad with real synthesized speech: a pause after "and" does not end the turn, server_vad ends it there', async () => {
+    const say = async (input: string) => {
+      const res = await postJson(`${s.baseUrl}/v1/audio/speech`, { input, response_format: 'pcm', voice: 'rms' }, s.apiKey);
+      expect(res.status).to.equal(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const pause = (ms: number) => Buffer.alloc(Math.round((24000 * ms) / 1000) * 2);
+    const audio = Buffer.concat([pause(500), await say('I would like a cup of coffee and'), pause(900), await say('a glass of water please.'), pause(2500)]);
+    const turns: Record<string, number> = {};
+    for (const type of ['server_vad', 'semantic_vad']) {
+      const { client } = await openSession(s.wsUrl, s.apiKey, {
+        output_modalities: ['text'],
+        audio: { input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: { type, silence_duration_ms: 500 }, transcription: { model: 'svc-stt-3.1' } } },
+      });
+      const started = performance.now();
+      for (let i = 0, n = 0; i < audio.length; i += 4800, n++) {
+        client.send({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + 4800).toString('base64') });
+        await sleep(Math.max(0, started + (n + 1) * 100 - performance.now()));
+      }
+      await sleep(300);
+      turns[type] = client.events.filter((e) => e.type === 'input_audio_buffer.speech_stopped').length;
+      await client.close();
+    }
+    console.log(`      turns: ${JSON.stringify(turns)}`);
+    expect(turns).to.deep.equal({ server_vad: 2, semantic_vad: 1 });
   });
 
   it('sessions that append, commit and disconnect leave no recognizer work running', async () => {
