@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { openSession, sleep, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
+import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
 import { wordErrorRate } from '../helpers/wer.js';
@@ -54,6 +54,8 @@ const voiceSession = {
  */
 describe('realtime e2e: a live voice loop (real speech at real-time pace)', function () {
   this.timeout(120_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => {
     s = await startRealtimeServer({ env: { SVC_LLM_DEMO_TOKEN_DELAY_MS: '5' } });
@@ -220,6 +222,8 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
 
 describe('realtime e2e: without a speech recognizer (SVC_ASR_ENGINE=off)', function () {
   this.timeout(30_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => {
     s = await startRealtimeServer({ env: { SVC_ASR_ENGINE: 'off' } });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { OpusscriptOpusCodec } from '@svc/adapters-inference';
-import { openSession, userText, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 import { RECOGNIZER } from '../helpers/pocketsphinx.js';
 
@@ -46,6 +46,8 @@ async function collectUntil(client: RealtimeClient, type: string, timeoutMs = 30
 /** `audio/opus` both ways through the real server, its speech engines and the opusscript codec. */
 describe('realtime e2e: opus audio', function () {
   this.timeout(60_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

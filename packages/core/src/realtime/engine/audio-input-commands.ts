@@ -6,9 +6,13 @@ import type { RecognitionStream, VoiceActivityEvent, VoiceActivityStream } from 
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
-import type { ResponseCoordinator } from './response-coordinator.js';
 import { semanticEndWaitMs } from './semantic-turn-end.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { Principal } from '../../auth/api-key.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
 
 /** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
 export const MAX_APPEND_BASE64_BYTES = 1_048_576;
@@ -16,6 +20,30 @@ export const MAX_APPEND_BASE64_BYTES = 1_048_576;
 export const MIN_COMMIT_MS = 100;
 /** Without detected speech, server-VAD sessions keep only this much audio (the pre-roll). */
 const IDLE_PREROLL_MS = 1000;
+
+/** What the input-audio commands use: the audio engines, the session's events and state, and its responses. */
+export interface AudioInputDeps {
+  audio: RealtimeAudioPorts;
+  clock: Clock;
+  logger: Logger;
+  principal: Principal;
+  conversation: Conversation;
+  session: SessionState;
+  events: SessionEvents;
+  /** Barge-in interrupts, a detected turn creates a response. */
+  responses: {
+    readonly activeResponse: unknown;
+    readonly manualTurns: boolean;
+    interrupt(): Promise<void>;
+    create(rawResponse: unknown): Promise<void>;
+  };
+  /** Detected speech or a user turn: restarts the idle timer. */
+  userSpoke(): void;
+  /** A transcript arrived: background summarization may be due. */
+  conversationChanged(): void;
+  /** Upper bound of uncommitted input audio held (oldest audio is dropped). */
+  maxBufferMs: number;
+}
 
 /** A user turn in progress (server VAD): recognized while the user speaks. */
 interface TurnInProgress {
@@ -43,11 +71,15 @@ export class AudioInputCommands {
   private vadKey = '';
   private bufferKey = '';
 
-  constructor(
-    private readonly rt: SessionRuntime,
-    private readonly responses: ResponseCoordinator,
-    private readonly maxBufferMs: number,
-  ) {}
+  constructor(private readonly deps: AudioInputDeps) {}
+
+  private get session(): SessionState {
+    return this.deps.session;
+  }
+
+  private get events(): SessionEvents {
+    return this.deps.events;
+  }
 
   /** (Re)builds the buffer and detector when the input format or turn detection changed. */
   configure(config: RealtimeSessionConfig): void {
@@ -56,18 +88,18 @@ export class AudioInputCommands {
     if (!this.buffer || bufferKey !== this.bufferKey) {
       this.bufferKey = bufferKey;
       this.buffer?.release();
-      const { opusCodec, noiseSuppressor } = this.rt.deps.audio ?? {};
+      const { opusCodec, noiseSuppressor } = this.deps.audio;
       const decoder = input.format.type === 'audio/opus' && opusCodec ? opusCodec.createDecoder(input.format.frame_size_ms) : null;
       // near_field and far_field run the same suppressor; null runs none.
       const suppression = input.noise_reduction && noiseSuppressor ? noiseSuppressor.open(formatSampleRate(input.format)) : null;
-      this.buffer = new InputAudioBuffer(input.format, this.maxBufferMs, decoder, suppression);
+      this.buffer = new InputAudioBuffer(input.format, this.deps.maxBufferMs, decoder, suppression);
       this.vadKey = '';
     }
     const vadKey = JSON.stringify([input.format, input.turn_detection]);
     if (vadKey === this.vadKey) return;
     this.vadKey = vadKey;
     this.closeVad();
-    const detector = this.rt.deps.audio?.voiceActivityDetector;
+    const detector = this.deps.audio.voiceActivityDetector;
     const td = input.turn_detection;
     // Opus input is decoded as it arrives, so it is turn-detected like pcm (without a codec: manual commits).
     if (!detector || !td || !this.buffer.decodesToPcm) return;
@@ -100,14 +132,14 @@ export class AudioInputCommands {
     const events = await this.vad.push(pcm);
     for (const event of events) {
       // The session may have closed while the detector ran: nothing new may start then.
-      if (this.rt.closed) return;
+      if (this.session.closed) return;
       await this.onVoiceActivity(event);
     }
     if (!this.speech) buffer.dropBefore(buffer.endMs - Math.max(IDLE_PREROLL_MS, this.prefixPaddingMs()));
   }
 
   commit(): void {
-    if (this.responses.activeResponse && this.responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
+    if (this.deps.responses.activeResponse && this.deps.responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
     const buffer = this.buffer!;
     const ms = buffer.durationMs;
     if (ms < MIN_COMMIT_MS) {
@@ -118,15 +150,15 @@ export class AudioInputCommands {
     }
     this.dropTurnInProgress();
     this.vad?.reset();
-    this.rt.noteUserActivity();
-    this.addUserTurn(this.rt.newId('item_'), buffer.takeAll(), this.newTurnController(), null);
+    this.deps.userSpoke();
+    this.addUserTurn(this.events.newId('item_'), buffer.takeAll(), this.newTurnController(), null);
   }
 
   clear(): void {
     this.buffer!.clear();
     this.vad?.reset();
     this.dropTurnInProgress();
-    this.rt.emit({ type: 'input_audio_buffer.cleared' });
+    this.events.emit({ type: 'input_audio_buffer.cleared' });
   }
 
   /** Session end: every turn still being recognized is cancelled. */
@@ -144,7 +176,7 @@ export class AudioInputCommands {
         // The user went on after a pause semantic_vad judged unfinished: the same turn continues.
         this.pendingEnd.cancel();
         this.pendingEnd = null;
-        this.rt.noteUserActivity();
+        this.deps.userSpoke();
         return;
       }
       if (this.speech) return;
@@ -152,19 +184,19 @@ export class AudioInputCommands {
       const recognition = this.openRecognition(controller.signal);
       // The padded onset is already in the buffer: the recognizer starts from there.
       recognition?.write(this.buffer!.peekFrom(event.audioStartMs));
-      this.speech = { itemId: this.rt.newId('item_'), startMs: event.audioStartMs, controller, recognition };
-      this.rt.noteUserActivity();
-      this.rt.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
+      this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, controller, recognition };
+      this.deps.userSpoke();
+      this.events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
       // Barge-in always interrupts (interrupt_response is accepted but has no effect).
-      await this.responses.interrupt();
+      await this.deps.responses.interrupt();
       return;
     }
     if (!this.speech || this.pendingEnd) return;
-    const td = this.rt.config.audio.input.turn_detection;
+    const td = this.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
       const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
       if (waitMs > 0) {
-        const cancel = this.rt.deps.clock.setTimer(waitMs, () => {
+        const cancel = this.deps.clock.setTimer(waitMs, () => {
           this.pendingEnd = null;
           void this.endTurn(event.audioEndMs);
         });
@@ -178,27 +210,27 @@ export class AudioInputCommands {
   /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
   private async endTurn(audioEndMs: number): Promise<void> {
     const speech = this.speech;
-    if (!speech || this.rt.closed) return;
+    if (!speech || this.session.closed) return;
     this.speech = null;
     const event = { audioEndMs };
-    this.rt.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
+    this.events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
     const captured = this.buffer!.takeRange(speech.startMs, event.audioEndMs);
     this.addUserTurn(speech.itemId, captured, speech.controller, speech.recognition);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
-      await this.responses.create(undefined);
+      await this.deps.responses.create(undefined);
     } catch (err) {
-      this.rt.reportError(err, null);
+      this.events.reportError(err, null);
     }
   }
 
   /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
   private addUserTurn(itemId: string, captured: CapturedAudio, turn: AbortController, recognition: RecognitionStream | null): void {
-    const { conversation } = this.rt;
+    const { conversation } = this.deps;
     const previousItemId = conversation.lastId();
-    this.rt.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
+    this.events.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
     const item: MessageItem = {
       id: itemId,
       object: 'realtime.item',
@@ -209,14 +241,14 @@ export class AudioInputCommands {
       content: [{ type: 'input_audio' }],
     };
     const { entry } = conversation.insert(item, previousItemId);
-    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    this.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
     // Never rejects: responses wait on it.
     entry.transcriptReady = this.transcribe(entry, item, captured, recognition, turn.signal)
-      .catch((err) => this.rt.deps.logger.error({ err: String(err) }, 'transcription step failed'))
+      .catch((err) => this.deps.logger.error({ err: String(err) }, 'transcription step failed'))
       .finally(() => {
         this.turns.delete(turn);
         delete entry.transcriptReady;
-        this.rt.conversationChanged();
+        this.deps.conversationChanged();
       });
   }
 
@@ -227,36 +259,36 @@ export class AudioInputCommands {
     recognition: RecognitionStream | null,
     signal: AbortSignal,
   ): Promise<void> {
-    const { deps, principal } = this.rt;
+    const { audio, principal, logger } = this.deps;
     const part = item.content[0] as { type: 'input_audio'; transcript?: string };
-    const transcription = this.rt.config.audio.input.transcription;
-    const recognizer = deps.audio?.speechRecognizer;
+    const transcription = this.session.config.audio.input.transcription;
+    const recognizer = audio.speechRecognizer;
     let transcript = '';
     try {
       if (!recognizer) {
         // Said, not hidden: the turn is kept, the model hears an empty user turn.
-        this.rt.reportError(realtimeErrors.transcriptionUnavailable(item.id), null);
+        this.events.reportError(realtimeErrors.transcriptionUnavailable(item.id), null);
       } else if (recognition) {
         transcript = (await recognition.finish()).text.trim();
       } else {
         let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
-        const format = this.rt.config.audio.input.format;
-        if (!pcm && captured.opusPackets && deps.audio?.opusCodec && format.type === 'audio/opus') {
-          pcm = await deps.audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
+        const format = this.session.config.audio.input.format;
+        if (!pcm && captured.opusPackets && audio.opusCodec && format.type === 'audio/opus') {
+          pcm = await audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
         }
         if (pcm && pcm.samples.length > 0) {
           transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal }, signal)).text.trim();
         }
       }
     } catch (err) {
-      if (signal.aborted || this.rt.closed) return;
-      deps.logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
-      this.rt.reportError(err, null);
+      if (signal.aborted || this.session.closed) return;
+      logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
+      this.events.reportError(err, null);
     }
-    if (this.rt.closed || !this.rt.conversation.has(entry.item.id)) return;
+    if (this.session.closed || !this.deps.conversation.has(entry.item.id)) return;
     part.transcript = transcript;
     if (transcription?.model) {
-      this.rt.emit({
+      this.events.emit({
         type: 'conversation.item.input_audio_transcription.completed',
         item_id: item.id,
         content_index: 0,
@@ -268,16 +300,16 @@ export class AudioInputCommands {
 
   private newTurnController(): AbortController {
     const controller = new AbortController();
-    if (this.rt.closed) controller.abort();
+    if (this.session.closed) controller.abort();
     else this.turns.add(controller);
     return controller;
   }
 
   private openRecognition(signal: AbortSignal): RecognitionStream | null {
-    const recognizer = this.rt.deps.audio?.speechRecognizer;
+    const recognizer = this.deps.audio.speechRecognizer;
     if (!recognizer?.openStream || !this.buffer?.decodesToPcm) return null;
-    const language = this.rt.config.audio.input.transcription?.language ?? null;
-    return recognizer.openStream({ language, principal: this.rt.principal, sampleRate: this.buffer.sampleRate }, signal);
+    const language = this.session.config.audio.input.transcription?.language ?? null;
+    return recognizer.openStream({ language, principal: this.deps.principal, sampleRate: this.buffer.sampleRate }, signal);
   }
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
@@ -291,7 +323,7 @@ export class AudioInputCommands {
   }
 
   private prefixPaddingMs(): number {
-    return this.rt.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
+    return this.session.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
   }
 
   private closeVad(): void {

@@ -33,8 +33,8 @@ export interface ResponseRunDeps {
   audioLeadMs: number;
   /** Sends an `error` event for a failure that does not end the session. */
   reportError(err: unknown): void;
-  /** A failure that ends the session (quota refused upstream). */
-  reportFatal(err: unknown): void;
+  /** The upstream refused for quota: the session ends (insufficient_quota, close 4429). */
+  endSessionForQuota(err: unknown): void;
 }
 
 type MessageOutput = TextMessageOutput | AudioMessageOutput;
@@ -194,7 +194,7 @@ export class ResponseRun {
 
   private onFailure(err: unknown): void {
     if (err instanceof ServiceError && err.identifier === 'insufficient_quota') {
-      this.deps.reportFatal(err);
+      this.deps.endSessionForQuota(err);
       return;
     }
     this.deps.logger.warn({ err: String(err), responseId: this.id }, 'language model failed during a response');
