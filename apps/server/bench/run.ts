@@ -16,7 +16,8 @@ async function main(): Promise<void> {
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
   ];
-  const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000' });
+  // 24 speech decoders: the voice-loop curve goes to 20 conversations speaking at once.
+  const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000', SVC_ASR_DECODERS: '24' });
   try {
     for (const [name, load] of suites) {
       if (wanted.size > 0 && !wanted.has(name)) continue;

@@ -8,7 +8,7 @@ const settingsSchema = z.object({
   SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
   SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
   /** Most pocketsphinx decoders shared by all realtime sessions: turns recognized at once (~100 MB each). */
-  SVC_ASR_DECODERS: z.coerce.number().int().min(1).max(256).default(8),
+  SVC_ASR_DECODERS: z.coerce.number().int().min(1).max(256).default(16),
 });
 export const REALTIME_AUDIO_SETTING_KEYS = Object.keys(settingsSchema.shape);
 

@@ -20,7 +20,7 @@ export interface PocketsphinxSpeechRecognizerOptions {
   onDecoderWait?: (wait: DecoderWait) => void;
 }
 
-const DEFAULT_DECODERS = 8;
+const DEFAULT_DECODERS = 16;
 const DEFAULT_WARM_DECODERS = 2;
 
 /**
