@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { REALTIME_CLOSE_CODES, silentLogger, type Principal } from '@svc/core';
+import { silentLogger, type Principal } from '@svc/core';
+import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
 import {
@@ -12,7 +13,7 @@ import {
   type RealtimeGatewayDeps,
   type RealtimeGatewayOptions,
 } from './gateway-types.js';
-import { rejectUpgrade } from './http-rejection.js';
+import { rejectInvalidHandshake, rejectUpgrade } from './http-rejection.js';
 import { RealtimeConnection } from './realtime-connection.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -37,6 +38,7 @@ export function attachRealtimeGateway(
   const registry = new SessionRegistry(options.maxSessions, options.maxSessionsPerKey);
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
+  const keyOf = new Map<RealtimeConnection, string>();
   const limits = {
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
@@ -47,6 +49,8 @@ export function attachRealtimeGateway(
     perMessageDeflate: false,
     handleProtocols: selectProtocol,
   });
+  // With a listener, ws leaves the answer to us (else it writes a text/html page).
+  wss.on('wsClientError', (err: Error, socket: Duplex) => rejectInvalidHandshake(socket, err));
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -74,21 +78,23 @@ export function attachRealtimeGateway(
 
   function open(ws: WebSocket, admission: Admission | null, urlModel: string | null): void {
     ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
-    if (!admission) return ws.close(REALTIME_CLOSE_CODES.invalidCredentials, 'invalid API key or ephemeral key');
+    if (!admission) return ws.close(CLOSE_CODES.invalid_credentials, 'invalid API key or ephemeral key');
     const { principal, secretSessionId } = admission;
     if (secretSessionId && registry.hasLiveSecret(secretSessionId)) {
-      return ws.close(REALTIME_CLOSE_CODES.duplicateSession, 'a session is already active for this ephemeral key');
+      return ws.close(CLOSE_CODES.duplicate_session, 'a session is already active for this ephemeral key');
     }
     if (!registry.tryAcquire(principal.apiKeyId, secretSessionId)) {
-      return ws.close(REALTIME_CLOSE_CODES.tryAgainLater, 'max concurrency exceeded; retry later');
+      return ws.close(CLOSE_CODES.at_capacity, 'max concurrency exceeded; retry later');
     }
     const connection = new RealtimeConnection(ws, limits, logger);
     connections.add(connection);
     sockets.set(ws, connection);
+    keyOf.set(connection, principal.apiKeyId);
     let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
     ws.once('close', () => {
       connections.delete(connection);
       sockets.delete(ws);
+      keyOf.delete(connection);
       registry.release(principal.apiKeyId, secretSessionId);
       session?.transportClosed();
     });
@@ -96,12 +102,34 @@ export function attachRealtimeGateway(
       session = deps.createSession({ principal, urlModel, ...(secretSessionId ? { sessionId: secretSessionId } : {}), output: connection });
     } catch (err) {
       logger.error({ err: String(err) }, 'could not start a realtime session');
-      return connection.close(1011, 'internal error');
+      return connection.close('internal_error', 'internal error');
     }
     connection.attach(session);
   }
 
   server.on('upgrade', onUpgrade);
+
+  // Revocation: the key may be revoked by this process or another (the keys CLI), so it is polled.
+  let checkingKeys = false;
+  const checkKeys = async (isKeyActive: (id: string) => Promise<boolean>) => {
+    if (checkingKeys) return;
+    checkingKeys = true;
+    try {
+      for (const keyId of new Set(keyOf.values())) {
+        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
+        if (active) continue;
+        for (const [connection, id] of keyOf) {
+          if (id === keyId) connection.close('invalid_credentials', 'the API key of this session was revoked');
+        }
+        logger.info({ apiKeyId: keyId }, 'closed the realtime sessions of a revoked API key');
+      }
+    } finally {
+      checkingKeys = false;
+    }
+  };
+  const keyChecker = deps.isKeyActive
+    ? setInterval(() => void checkKeys(deps.isKeyActive!), options.keyCheckIntervalMs ?? 2_000).unref()
+    : null;
 
   const pingEvery = options.pingIntervalMs ?? 30_000;
   const pinger =
@@ -123,6 +151,7 @@ export function attachRealtimeGateway(
     async close() {
       server.off('upgrade', onUpgrade);
       if (pinger) clearInterval(pinger);
+      if (keyChecker) clearInterval(keyChecker);
       const closing = [...sockets.keys()].map(
         (ws) =>
           new Promise<void>((resolve) => {

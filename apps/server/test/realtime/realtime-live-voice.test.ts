@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
-import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, SpeexResampler, type PocketsphinxSpeechRecognizer } from '@svc/adapters-inference';
+import { REALTIME_TOKENS } from '@svc/core';
 import { wordErrorRate } from '../helpers/wer.js';
 import { postJson } from '../helpers/http.js';
 
@@ -216,7 +217,8 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     const deadline = Date.now() + 3000;
     while (s.activeSessions() > 0 && Date.now() < deadline) await sleep(20);
     await sleep(300);
-    expect(s.server.audioEngines.recognizerLoad()).to.deep.include({ busy: 0, waiting: 0 });
+    const recognizer = s.server.services.get<PocketsphinxSpeechRecognizer>(REALTIME_TOKENS.SpeechRecognizer);
+    expect(recognizer.load).to.deep.include({ busy: 0, waiting: 0 });
   });
 });
 

@@ -1,4 +1,5 @@
 import { ServiceError, toServiceError } from '@svc/core';
+import { HttpLibraryError } from './http-status.js';
 
 /**
  * The REST error body. The spec fixes `{error: {message, type}}`; the identifier (e.g.
@@ -10,7 +11,21 @@ export interface RestErrorBody {
 }
 
 export function restErrorBody(err: ServiceError): RestErrorBody {
-  return { error: { message: err.message, type: err.identifier, code: err.identifier, param: err.param } };
+  const message = err.serverFault ? withoutInternals(err.message) : err.message;
+  return { error: { message, type: err.identifier, code: err.identifier, param: err.param } };
+}
+
+/**
+ * A last guard for server errors whose message was built from a lower layer's text: file paths
+ * and stack frames never leave the server (the full error is logged by the error middleware).
+ */
+export function withoutInternals(message: string): string {
+  return message
+    .split('\n')
+    .filter((line) => !/^\s*at\s/.test(line))
+    .join(' ')
+    .replace(/'?(?<![\w:/.])\/(?:[\w.@+-]+\/)+[\w.@+-]*'?/g, '(a server file)')
+    .trim();
 }
 
 /** Errors thrown by Koa/raw-body/http-errors carry `status` and `expose`; keep their meaning. */
@@ -24,16 +39,6 @@ export function fromHttpLibraryError(err: unknown): ServiceError {
   return toServiceError(err);
 }
 
-/** A 4xx raised by Koa or a body reader rather than by a use case. */
-class HttpLibraryError extends ServiceError {
-  constructor(
-    readonly identifier: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 function libraryIdentifier(status: number, type?: string): string {
   if (status === 413 || type === 'entity.too.large') return 'payload_too_large';

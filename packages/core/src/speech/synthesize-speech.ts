@@ -1,6 +1,7 @@
+import type { Clock } from '../shared/clock.js';
 import type { Principal } from '../auth/api-key.js';
 import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFormat } from '../shared/audio.js';
-import { NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
+import { NothingToSpeakError, NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
 import type { AudioCodec } from './audio-codec.js';
 import { CUSTOM_VOICE_PREFIX, type ClonedVoice, type StreamingVoiceConversion, type VoiceCloner } from './cloned-voice.js';
 import { parseInlineTags, type SpeechSegment } from './inline-tags.js';
@@ -34,6 +35,15 @@ type RenderStep =
   | { kind: 'pause'; ms: number }
   | { kind: 'sfx'; name: string };
 
+/**
+ * A sound effect, or text with a letter or digit after normalization. Input made only of tags,
+ * pauses, punctuation, NUL, zero-width characters or a lone surrogate would render silence (or
+ * nothing at all), which a caller would take for a broken engine, so it is refused instead.
+ */
+function isAudible(step: RenderStep): boolean {
+  return step.kind === 'sfx' || (step.kind === 'speak' && /[\p{L}\p{N}]/u.test(step.text));
+}
+
 export interface SynthesizeSpeechOptions {
   /** Sentences above this length are split further so the first audio leaves sooner. */
   maxSentenceChars?: number;
@@ -43,7 +53,11 @@ export interface SynthesizeSpeechOptions {
    */
   firstChunkChars?: number;
   sampleRate?: number;
+  /** Times each synthesis for the observer (computeSeconds); without one they are reported as 0. */
+  clock?: Pick<Clock, 'now'>;
 }
+
+const STOPPED_CLOCK: Pick<Clock, 'now'> = { now: () => 0 };
 
 /**
  * Text to audio, as the speech endpoint defines it: voice resolution (preset, registered or inline
@@ -55,6 +69,7 @@ export class SynthesizeSpeech {
   private readonly sampleRate: number;
   private readonly maxSentenceChars: number;
   private readonly firstChunkChars: number;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(
     private readonly catalog: VoiceCatalog,
@@ -67,6 +82,7 @@ export class SynthesizeSpeech {
     this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
     this.maxSentenceChars = options.maxSentenceChars ?? 200;
     this.firstChunkChars = options.firstChunkChars ?? 50;
+    this.clock = options.clock ?? STOPPED_CLOCK;
   }
 
   async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
@@ -77,6 +93,7 @@ export class SynthesizeSpeech {
     const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
     const voice = named ?? this.catalog.defaultFor(language);
     const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
+    if (!steps.some(isAudible)) throw new NothingToSpeakError();
     if (request.stream) this.splitFirstSpokenStep(steps);
 
     const words: WordTiming[] = [];
@@ -172,7 +189,7 @@ export class SynthesizeSpeech {
       if (step.kind === 'sfx') {
         return Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] });
       }
-      const began = performance.now();
+      const began = this.clock.now();
       return engine
         .synthesize(
           { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings },
@@ -182,7 +199,7 @@ export class SynthesizeSpeech {
           this.observer.synthesized({
             engine: engine.engine,
             audioSeconds: r.samples.length / this.sampleRate,
-            computeSeconds: (performance.now() - began) / 1000,
+            computeSeconds: (this.clock.now() - began) / 1000,
           });
           return r;
         });

@@ -3,11 +3,12 @@ import type { Clock } from '../../shared/clock.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Logger } from '../../shared/logger.js';
 import type { QuotaGuard } from '../../shared/rate-limiter.js';
+import type { ConversationLimits } from '../conversation/conversation.js';
 import type { ConversationSummarizer } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
-import type { RealtimeServerEvent } from '../protocol/server-events.js';
+import type { RealtimeServerEvent, SessionEnding } from '../protocol/server-events.js';
 
 /** Shared services of every session (one set per server). */
 export interface RealtimeEngineDeps {
@@ -37,13 +38,15 @@ export interface RealtimeSessionOptions {
   audioLeadMs?: number;
   /** Upper bound of uncommitted input audio held per session (oldest audio is dropped). */
   maxInputAudioBufferMs?: number;
+  /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */
+  conversationLimits?: ConversationLimits;
 }
 
 /** Where server events go: the WebSocket adapter, or a test collecting them. */
 export interface RealtimeOutput {
   send(event: RealtimeServerEvent): void;
-  /** Ends the connection; called once, after the last event. */
-  close(code: number, reason: string): void;
+  /** Ends the connection; called once, after the last event. `reason` is a short human text. */
+  close(ending: SessionEnding, reason: string): void;
 }
 
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;

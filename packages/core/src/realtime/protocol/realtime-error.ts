@@ -12,7 +12,6 @@ import { ServiceError } from '../../shared/errors.js';
  */
 export class RealtimeError extends ServiceError {
   readonly identifier: string;
-  readonly status = 400;
   constructor(
     readonly errorType: string,
     readonly code: string | null,
@@ -47,6 +46,12 @@ export const realtimeErrors = {
     ),
   invalidPreviousItemId: (id: string) =>
     typed('invalid_previous_item_id', `Previous item with id '${id}' does not exist.`, 'previous_item_id'),
+  conversationFull: (limit: string) =>
+    invalidRequest(
+      'conversation_full',
+      `The conversation is full (${limit}); delete items (conversation.item.delete) to add more.`,
+      'item',
+    ),
   duplicateItemId: (id: string) =>
     typed('conversation_item_duplicate_id', `An item with id '${id}' already exists in the conversation.`, 'item.id'),
   itemNotFound: (id: string) =>
@@ -75,11 +80,11 @@ export function toRealtimeErrorBody(err: unknown, clientEventId: string | null):
   }
   if (err instanceof ServiceError) {
     // Errors shared with the REST side (bad parameters, quota, engine failures) keep their
-    // identifier as the code; the category follows the HTTP status family.
+    // identifier as the code; the category follows who is at fault.
     const type =
       err.identifier === 'insufficient_quota'
         ? 'insufficient_quota'
-        : err.status >= 500
+        : err.serverFault
           ? 'server_error'
           : INVALID_REQUEST;
     return { type, code: err.identifier, message: err.message, param: err.param, event_id: clientEventId };
