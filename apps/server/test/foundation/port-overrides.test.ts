@@ -170,7 +170,9 @@ describe('every binding of the composition root can be overridden (buildContaine
   before(async () => {
     requireRecognizer();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
-    base = await buildContainer(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...ENV }));
+    // The shared engines get their own data directory: each test server empties <dataDir>/tmp at
+    // start, which would pull the scratch space from under the base container's flite workers.
+    base = await buildContainer(loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV }));
   });
   after(async () => {
     await base?.close();
