@@ -32,6 +32,7 @@ import {
 } from '@svc/core';
 import { composeRealtime, type Realtime } from './composition/realtime.js';
 import { createRealtimeAudioEngines } from './composition/realtime-audio.js';
+import { playgroundModule } from './composition/playground.js';
 import type { Voices } from './composition/voices.js';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
@@ -119,6 +120,7 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     metrics,
     publicModules: [
       healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
+      playgroundModule(),
       ...(config.metricsPublic ? [observability] : []),
     ],
     modules: config.metricsPublic ? modules : [...modules, observability],
