@@ -105,7 +105,7 @@ export function initRealtimePanel(): void {
     mic = null;
     level.style.width = '0';
     micButton.setAttribute('aria-pressed', 'false');
-    micButton.textContent = '🎙 Start microphone';
+    micButton.textContent = 'Start microphone';
   };
 
   const close = async () => {
@@ -180,6 +180,15 @@ export function initRealtimePanel(): void {
 
   connect.addEventListener('click', async () => {
     connect.disabled = true;
+    // A new session is a new conversation.
+    transcript.replaceChildren();
+    latencyList.replaceChildren();
+    log.replaceChildren();
+    userBubbles.clear();
+    replyBubbles.clear();
+    sentMs = 0;
+    sentAt.length = 0;
+    turnEndedAt = null;
     setStatus(status, 'Minting a client secret…');
     try {
       await playbackContext(); // inside the click, so replies may play

@@ -1,0 +1,258 @@
+/// <reference lib="dom" />
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { getJson } from '../helpers/http.js';
+import { requireRecognizer } from '../helpers/pocketsphinx.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const PHONE = { width: 390, height: 844 };
+const PANELS = ['speech', 'voices', 'realtime', 'avatar'] as const;
+
+/**
+ * The playground in a real browser (Debian's Chromium through playwright-core) against the real
+ * server: real synthesis, a fake microphone that plays a human reader's sentence, the real
+ * realtime gateway with Silero VAD and pocketsphinx. Screenshots go to test-artifacts/playground.
+ */
+describe('playground in a real browser', function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let browser: TestBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  before(async function () {
+    requireRecognizer();
+    t = await startTestServer();
+    browser = await launchBrowser();
+    context = await browser.newContext(t.baseUrl);
+    page = await context.newPage();
+    problems = watchPage(page, t.baseUrl);
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+  afterEach(function () {
+    // Every step must leave the page clean: no console error, no failed or foreign request.
+    expect(problems.consoleErrors, 'console errors').to.deep.equal([]);
+    expect(problems.failedRequests, 'failed requests').to.deep.equal([]);
+    expect(problems.foreignRequests, 'requests to another origin').to.deep.equal([]);
+  });
+
+  const signIn = async (p: Page) => {
+    await p.goto(`${t.baseUrl}/`);
+    expect(new URL(p.url()).pathname).to.equal('/playground');
+    await p.waitForSelector('body[data-ready="true"]');
+    await p.fill('#api-key', t.apiKey);
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('#signed-in:not([hidden])');
+  };
+  const openTab = async (p: Page, panel: (typeof PANELS)[number]) => {
+    await p.click(`#tab-${panel}`);
+    await p.waitForSelector(`#panel-${panel}:not([hidden])`);
+  };
+  const statusOf = (selector: string) => page.locator(selector).textContent();
+
+  it('renders, keeps the key in session storage only, and loads the voice pickers', async () => {
+    await page.goto(`${t.baseUrl}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // Signed out, the panels are inert: nothing can be clicked before a key is given.
+    expect(await page.locator('#panel-speech .controls').getAttribute('inert')).to.not.equal(null);
+    await screenshot(page, 'signed-out-desktop');
+    await signIn(page);
+    const storage = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }));
+    expect(Object.values(storage.session)).to.include(t.apiKey);
+    expect(JSON.stringify(storage.local)).to.not.contain(t.apiKey);
+    expect(storage.cookie).to.equal('');
+    const presets = await page.locator('#speech-voice option').count();
+    expect(presets).to.be.greaterThan(10);
+    expect(await page.locator('#speech-voice optgroup[label^="English"]').count()).to.be.greaterThan(0);
+    // Keyboard: arrow keys move between the tabs.
+    await page.focus('#tab-speech');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#tab-voices').getAttribute('aria-selected')).to.equal('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-voices');
+    await openTab(page, 'speech');
+  });
+
+  it('refuses a wrong key and forgets it', async () => {
+    const p = await context.newPage();
+    const own = watchPage(p, t.baseUrl);
+    await p.goto(`${t.baseUrl}/playground`);
+    await p.waitForSelector('body[data-ready="true"]');
+    await p.fill('#api-key', 'svc-not-a-real-key-0000000000');
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('#signin-hint.error');
+    expect(await p.locator('#signin-hint').textContent()).to.contain('401');
+    expect(await p.evaluate(() => sessionStorage.length)).to.equal(0);
+    // The refused calls are the only failures, and they are answers (401), not failed requests.
+    expect(own.failedRequests).to.deep.equal([]);
+    await p.close();
+  });
+
+  it('speaks: plays the audio and downloads it', async () => {
+    await openTab(page, 'speech');
+    await page.click('#tag-buttons button:has-text("<|prosody:pause|>")');
+    expect(await page.inputValue('#speech-input')).to.contain('<|prosody:pause|>');
+    await page.selectOption('#speech-format', 'mp3');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    // The audio element plays: its clock moves.
+    await page.waitForFunction(() => (document.getElementById('speech-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 10_000 });
+    const duration = await page.evaluate(() => (document.getElementById('speech-audio') as HTMLAudioElement).duration);
+    expect(duration).to.be.greaterThan(2);
+    expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"response_format":"mp3"');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#speech-download')]);
+    expect(download.suggestedFilename()).to.equal('speech.mp3');
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.length).to.be.greaterThan(5000);
+    // MP3: an ID3 tag or a frame sync.
+    expect(bytes.subarray(0, 3).toString() === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0)).to.equal(true);
+    await screenshot(page, 'speech-desktop');
+  });
+
+  it('streams pcm and plays it as it arrives, showing the time to first sound', async () => {
+    await page.click('#speech-stream');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    const firstSound = Number(await page.locator('#speech-status').getAttribute('data-first-sound-ms'));
+    expect(firstSound).to.be.greaterThan(0).and.lessThan(5000);
+    expect(await statusOf('#speech-status')).to.match(/First sound after \d+ ms · [\d.]+ s of audio in \d+ chunks/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#speech-download')]);
+    expect(download.suggestedFilename()).to.equal('speech-stream.wav');
+    const wav = readFileSync((await download.path())!);
+    expect(wav.subarray(0, 4).toString()).to.equal('RIFF');
+    expect(wav.readUInt32LE(24)).to.equal(24000);
+    const samples = new Int16Array(wav.buffer, wav.byteOffset + 44, (wav.length - 44) >> 1);
+    expect(samples.length / 24000).to.be.greaterThan(2);
+    const rms = Math.sqrt(samples.reduce((s, x) => s + x * x, 0) / samples.length) / 32768;
+    expect(rms).to.be.greaterThan(0.02); // speech, not silence
+    expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"stream":true');
+  });
+
+  it('records a voice from the microphone, registers, lists, tries and deletes it', async () => {
+    await openTab(page, 'voices');
+    await page.click('#voice-record');
+    await page.waitForSelector('#voice-register:not([disabled])', { timeout: 15_000 });
+    await page.fill('#voice-text', MIC_CLIP_WORDS);
+    await page.fill('#voice-description', 'fake microphone reader');
+    await page.click('#voice-register');
+    await page.waitForSelector('#voice-list li[data-voice^="voice_"]', { timeout: 30_000 });
+    const id = (await page.locator('#voice-list li[data-voice]').first().getAttribute('data-voice'))!;
+    // The server has it under this key, with the transcript the page sent.
+    const voice = await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey);
+    expect(voice.status).to.equal(200);
+    expect(voice.body.ref_text).to.equal(MIC_CLIP_WORDS);
+    expect(voice.body.description).to.equal('fake microphone reader');
+    // It appears in the speech panel's voice picker too.
+    expect(await page.locator(`#speech-voice option[value="${id}"]`).count()).to.equal(1);
+    expect(await page.locator('[data-code="voices"]').textContent()).to.contain('ref_audio=@recording.wav');
+    await screenshot(page, 'voices-desktop');
+
+    await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Try")`);
+    await page.waitForFunction(() => (document.getElementById('voice-try-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 30_000 });
+
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Delete")`);
+    await page.waitForSelector(`#voice-list li[data-voice="${id}"]`, { state: 'detached' });
+    expect((await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey)).status).to.equal(404);
+  });
+
+  it('realtime: a typed turn gets a text reply over a socket opened with a client secret only', async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const handshakes: Array<Record<string, string>> = [];
+    cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => handshakes.push(e.request.headers));
+
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-mode', 'text');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-send:not([disabled])', { timeout: 15_000 });
+    await page.fill('#rt-text', 'hello there');
+    await page.click('#rt-send');
+    await page.waitForFunction(() => document.querySelector('#rt-transcript li.assistant')?.textContent?.length, undefined, { timeout: 15_000 });
+    await page.waitForSelector('#rt-latency li[data-latency-ms]');
+    expect(await page.locator('#rt-transcript li.user').first().textContent()).to.equal('hello there');
+
+    expect(handshakes).to.have.length(1);
+    const offered = handshakes[0]!['Sec-WebSocket-Protocol'] ?? '';
+    expect(offered).to.match(/^realtime, svc-client-secret\.svc-eph-/);
+    expect(JSON.stringify(handshakes)).to.not.contain(t.apiKey);
+    expect(handshakes[0]!.Authorization).to.equal(undefined);
+    await page.click('#rt-disconnect');
+    await cdp.detach();
+  });
+
+  it('realtime: a spoken turn from the microphone is transcribed and answered with speech', async () => {
+    await page.selectOption('#rt-mode', 'audio');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
+    await page.click('#rt-mic');
+    // The fake microphone says "he was not an ill disposed young man"; pocketsphinx hears part of it.
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#rt-transcript li.user')].some((li) => li.textContent && li.textContent !== '…'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const heard = (await page.locator('#rt-transcript li.user').last().textContent())!.toLowerCase().split(/\s+/);
+    const words = MIC_CLIP_WORDS.split(' ').filter((w) => heard.includes(w));
+    expect(words.length, heard.join(' ')).to.be.at.least(3);
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
+    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
+    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    // The reply was spoken: its audio arrived and its transcript is shown.
+    const log = await page.locator('#rt-log').textContent();
+    expect(log).to.contain('response.output_audio.delta');
+    await page.waitForFunction(() => (document.querySelector('#rt-transcript li.assistant:last-child')?.textContent ?? '').length > 5);
+    await screenshot(page, 'realtime-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+  });
+
+  it('avatar panel says when the server has no video routes, and renders', async () => {
+    await openTab(page, 'avatar');
+    const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
+    const hasVideo = Object.hasOwn(doc.body.paths, '/v1/videos/stream');
+    expect(await page.locator('#avatar-stream').isDisabled()).to.equal(!hasVideo);
+    if (!hasVideo) expect(await statusOf('#avatar-availability')).to.contain('does not offer avatar video yet');
+    await screenshot(page, 'avatar-desktop');
+  });
+
+  it('every panel at phone width fits without horizontal scrolling', async () => {
+    const phone = await browser.newContext(t.baseUrl, PHONE);
+    const p = await phone.newPage();
+    const own = watchPage(p, t.baseUrl);
+    await signIn(p);
+    for (const panel of PANELS) {
+      await openTab(p, panel);
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${panel} overflows by ${overflow}px`).to.be.at.most(0);
+      await screenshot(p, `${panel}-phone`);
+    }
+    expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    await phone.close();
+  });
+
+  it('/docs renders the OpenAPI document with the viewer from npm, and /docs/realtime lists the events', async () => {
+    const p = await context.newPage(); // same tab storage is per page: sign in through the form
+    const own = watchPage(p, t.baseUrl);
+    await p.goto(`${t.baseUrl}/docs`);
+    await p.fill('#api-key', t.apiKey);
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('.swagger-ui .opblock-summary-path', { timeout: 15_000 });
+    const paths = await p.locator('.opblock-summary-path').allTextContents();
+    expect(paths.map((s) => s.trim())).to.include.members(['/v1/audio/speech', '/v1/audio/voices', '/v1/realtime/client_secrets']);
+    await screenshot(p, 'docs-desktop');
+
+    await p.goto(`${t.baseUrl}/docs/realtime`);
+    expect(await p.locator('h1').textContent()).to.equal('Realtime WebSocket protocol');
+    expect(await p.locator('#ev-session-update').count()).to.equal(1);
+    expect(await p.locator('#ev-response-output-audio-delta').count()).to.equal(1);
+    await p.setViewportSize({ width: 1280, height: 1400 });
+    await screenshot(p, 'realtime-reference-desktop', false);
+    expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    await p.close();
+  });
+});
