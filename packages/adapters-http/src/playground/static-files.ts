@@ -72,6 +72,7 @@ export function sendStaticFile(ctx: Context, file: { path: string; size: number;
   ctx.set('Cache-Control', 'no-cache');
   ctx.lastModified = file.mtime;
   ctx.type = CONTENT_TYPES[extname(file.path).toLowerCase()]!;
+  ctx.status = 200; // koa judges freshness only for a 2xx response
   if (ctx.fresh) {
     ctx.status = 304;
     return;
