@@ -10,6 +10,8 @@ export class PcmStreamPlayer {
   firstSoundAt: number | null = null;
   /** Samples scheduled so far. */
   samples = 0;
+  /** AudioContext time of the first sample. */
+  private firstStart: number | null = null;
 
   constructor(
     private readonly ctx: AudioContext,
@@ -46,6 +48,7 @@ export class PcmStreamPlayer {
     this.sources.add(source);
     source.onended = () => this.sources.delete(source);
     this.samples += count;
+    this.firstStart ??= start;
     const soundsAt = performance.now() + (start - this.ctx.currentTime) * 1000;
     this.firstSoundAt ??= soundsAt;
     return soundsAt;
@@ -59,6 +62,12 @@ export class PcmStreamPlayer {
   /** Milliseconds of audio scheduled so far. */
   get durationMs(): number {
     return (this.samples / this.sampleRate) * 1000;
+  }
+
+  /** Milliseconds of the scheduled audio heard so far (where a barge-in cut it). */
+  playedMs(): number {
+    if (this.firstStart === null) return 0;
+    return Math.round(Math.min(this.durationMs, Math.max(0, (this.ctx.currentTime - this.firstStart) * 1000)));
   }
 
   /** Silences everything scheduled (barge-in, a new request). */

@@ -36,7 +36,8 @@ export function initRealtimePanel(): void {
 
   let ws: WebSocket | null = null;
   let mic: MicCapture | null = null;
-  let player: PcmStreamPlayer | null = null;
+  /** The spoken reply being played: one player per assistant item, to know where a barge-in cut it. */
+  let reply: { itemId: string; responseId: string; player: PcmStreamPlayer; done: boolean } | null = null;
   /** Milliseconds of microphone audio sent, and when each append left, to date the end of speech. */
   let sentMs = 0;
   const sentAt: Array<{ ms: number; at: number }> = [];
@@ -46,6 +47,8 @@ export function initRealtimePanel(): void {
   let appendsLogged = 0;
   const userBubbles = new Map<string, HTMLLIElement>();
   const replyBubbles = new Map<string, HTMLLIElement>();
+  /** Assistant items truncated at a barge-in, until the server's copy shows what was kept. */
+  const truncatedBubbles = new Map<string, HTMLLIElement>();
 
   const session = () => ({
     type: 'realtime',
@@ -110,10 +113,33 @@ export function initRealtimePanel(): void {
 
   const close = async () => {
     await stopMic();
-    player?.stop();
+    reply?.player.stop();
+    reply = null;
     ws?.close(1000, 'client closed');
     ws = null;
     setConnected(false);
+  };
+
+  /**
+   * The user talks over the agent. The server cancels a reply it is still generating; a reply it
+   * has finished may still be playing here (it is sent faster than real time), so the page stops
+   * it and truncates the item to what was heard, which keeps the conversation true.
+   */
+  const bargeIn = () => {
+    status.dataset.agentSpeaking = 'false';
+    if (!reply) return;
+    const { player, itemId, responseId, done } = reply;
+    const wasPlaying = player.playing;
+    const heardMs = player.playedMs();
+    player.stop();
+    reply = null;
+    if (!wasPlaying) return;
+    const li = replyBubbles.get(responseId);
+    li?.classList.add('cancelled');
+    if (done) {
+      if (li) truncatedBubbles.set(itemId, li);
+      sendEvent({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: heardMs });
+    }
   };
 
   const onServerEvent = async (event: ServerEvent) => {
@@ -127,8 +153,7 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Session updated.', 'ok');
         break;
       case 'input_audio_buffer.speech_started':
-        // Barge-in: the server cancels its reply; stop what is still queued for the speakers.
-        player?.stop();
+        bargeIn();
         userBubbles.set(event.item_id, bubble('user', '…'));
         setStatus(status, 'Listening…');
         break;
@@ -157,15 +182,44 @@ export function initRealtimePanel(): void {
         break;
       }
       case 'response.output_audio.delta': {
-        player ??= new PcmStreamPlayer(await playbackContext(), RATE);
-        const soundAt = player.push(bytesFromBase64(event.delta));
+        let current = reply;
+        if (!current || current.itemId !== event.item_id) {
+          current = { itemId: event.item_id, responseId: event.response_id, player: new PcmStreamPlayer(await playbackContext(), RATE), done: false };
+          reply = current;
+        }
+        const soundAt = current.player.push(bytesFromBase64(event.delta));
         if (soundAt !== null) recordLatency(soundAt);
+        status.dataset.agentSpeaking = 'true';
+        setStatus(status, 'Agent speaking… (talk to interrupt)');
         break;
       }
       case 'response.done': {
         const li = replyBubbles.get(event.response.id);
         if (event.response.status === 'cancelled') li?.classList.add('cancelled');
-        setStatus(status, event.response.status === 'cancelled' ? 'Reply interrupted.' : 'Your turn.', 'ok');
+        if (event.response.status === 'cancelled') {
+          setStatus(status, 'Reply interrupted.', 'ok');
+          break;
+        }
+        // The server is done, the speakers are not: "your turn" once the queued audio has played.
+        const playing = reply;
+        if (playing && playing.responseId === event.response.id) {
+          playing.done = true;
+          await playing.player.finished();
+          if (reply !== playing || status.dataset.agentSpeaking !== 'true') break;
+        }
+        status.dataset.agentSpeaking = 'false';
+        setStatus(status, 'Your turn.', 'ok');
+        break;
+      }
+      case 'conversation.item.truncated':
+        // Show what the conversation now holds: the sentences the user heard.
+        sendEvent({ type: 'conversation.item.retrieve', item_id: event.item_id });
+        break;
+      case 'conversation.item.retrieved': {
+        const li = truncatedBubbles.get(event.item.id);
+        const part = event.item.content?.[0];
+        if (li && part) li.textContent = part.transcript ?? part.text ?? li.textContent;
+        truncatedBubbles.delete(event.item.id);
         break;
       }
       case 'error':
@@ -240,7 +294,7 @@ export function initRealtimePanel(): void {
     e.preventDefault();
     const text = textInput.value.trim();
     if (!text || !ws) return;
-    player?.stop();
+    bargeIn();
     bubble('user', text);
     sendEvent({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
     sendEvent({ type: 'response.create' });

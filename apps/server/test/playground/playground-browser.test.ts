@@ -50,6 +50,13 @@ describe('playground in a real browser', function () {
     await p.click('#signin button[type="submit"]');
     await p.waitForSelector('#signed-in:not([hidden])');
   };
+  // Each test can run alone (mocha -g): sign in unless the page already is.
+  beforeEach(async function () {
+    if (this.currentTest?.title.startsWith('renders')) return;
+    if (page.url().startsWith(`${t.baseUrl}/playground`) && (await page.locator('#signed-in').isVisible())) return;
+    await signIn(page);
+  });
+
   const openTab = async (p: Page, panel: (typeof PANELS)[number]) => {
     await p.click(`#tab-${panel}`);
     await p.waitForSelector(`#panel-${panel}:not([hidden])`);
@@ -115,6 +122,7 @@ describe('playground in a real browser', function () {
   });
 
   it('streams pcm and plays it as it arrives, showing the time to first sound', async () => {
+    await openTab(page, 'speech');
     await page.click('#speech-stream');
     await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
     const firstSound = Number(await page.locator('#speech-status').getAttribute('data-first-sound-ms'));
@@ -186,6 +194,7 @@ describe('playground in a real browser', function () {
   });
 
   it('realtime: a spoken turn from the microphone is transcribed and answered with speech', async () => {
+    await openTab(page, 'realtime');
     await page.selectOption('#rt-mode', 'audio');
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
@@ -209,6 +218,28 @@ describe('playground in a real browser', function () {
     await screenshot(page, 'realtime-desktop');
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
+  });
+
+  it('realtime: talking over a long spoken reply interrupts it, and the page stops playing it', async () => {
+    // The embedded model follows `Say exactly: "…"`: a reply of ~20 s, longer than the 7 s of
+    // silence before the fake microphone's sentence comes round again.
+    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    await openTab(page, 'realtime');
+    await page.fill('#rt-instructions', `Say exactly: "${long}"`);
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
+    await page.click('#rt-mic');
+    await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 30_000 });
+    await page.waitForSelector('#rt-transcript li.assistant.cancelled', { timeout: 40_000 });
+    expect(await page.locator('#rt-status').getAttribute('data-agent-speaking')).to.equal('false');
+    // Either the server was still generating (it cancels: response.done cancelled) or the reply was
+    // complete and still playing here (the page truncates the item to what was heard).
+    const log = (await page.locator('#rt-log').textContent())!;
+    expect(/"status":"cancelled"/.test(log) || /conversation\.item\.truncated/.test(log), 'cancelled or truncated').to.equal(true);
+    await screenshot(page, 'realtime-barge-in-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+    await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
   });
 
   it('avatar panel says when the server has no video routes, and renders', async () => {
