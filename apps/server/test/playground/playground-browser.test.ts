@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { getJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -266,6 +266,18 @@ describe('playground in a real browser', function () {
     await phone.close();
   });
 
+  it('every panel passes the WCAG 2.1 A/AA checks of axe-core (labels, names, contrast), signed out and in', async () => {
+    const p = await context.newPage();
+    await p.goto(`${t.baseUrl}/playground`);
+    await p.waitForSelector('body[data-ready="true"]');
+    expect(await accessibilityViolations(p), 'signed out').to.deep.equal([]);
+    await p.close();
+    for (const panel of PANELS) {
+      await openTab(page, panel);
+      expect(await accessibilityViolations(page), panel).to.deep.equal([]);
+    }
+  });
+
   it('/docs renders the OpenAPI document with the viewer from npm, and /docs/realtime lists the events', async () => {
     const p = await context.newPage(); // same tab storage is per page: sign in through the form
     const own = watchPage(p, t.baseUrl);
@@ -281,6 +293,7 @@ describe('playground in a real browser', function () {
     expect(await p.locator('h1').textContent()).to.equal('Realtime WebSocket protocol');
     expect(await p.locator('#ev-session-update').count()).to.equal(1);
     expect(await p.locator('#ev-response-output-audio-delta').count()).to.equal(1);
+    expect(await accessibilityViolations(p), '/docs/realtime').to.deep.equal([]);
     await p.setViewportSize({ width: 1280, height: 1400 });
     await screenshot(p, 'realtime-reference-desktop', false);
     expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
