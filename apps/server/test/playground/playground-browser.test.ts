@@ -129,6 +129,7 @@ describe('playground in a real browser', function () {
     await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
     const firstSound = Number(await page.locator('#speech-status').getAttribute('data-first-sound-ms'));
     expect(firstSound).to.be.greaterThan(0).and.lessThan(5000);
+    console.log(`      browser: streamed pcm, click to first sound ${firstSound} ms`);
     expect(await statusOf('#speech-status')).to.match(/First sound after \d+ ms · [\d.]+ s of audio in \d+ chunks/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#speech-download')]);
     expect(download.suggestedFilename()).to.equal('speech-stream.wav');
@@ -213,6 +214,7 @@ describe('playground in a real browser', function () {
     await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
     const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
     expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    console.log(`      browser: spoken turn, end of speech to first reply audio ${latency} ms (heard: ${heard.join(' ')})`);
     // The reply was spoken: its audio arrived and its transcript is shown.
     const log = await page.locator('#rt-log').textContent();
     expect(log).to.contain('response.output_audio.delta');
