@@ -133,6 +133,9 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   return path;
 }
 
+// Runs in the browser (no DOM library in the server's compilation).
+declare const document: unknown;
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AccessibilityViolation {

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,6 +7,12 @@ import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, wat
 import { getJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+// The functions given to page.evaluate run in the browser, where these exist; the server's
+// compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
+declare const document: any, sessionStorage: any, localStorage: any;
+type HTMLAudioElement = any;
+type HTMLVideoElement = any;
 
 const PHONE = { width: 390, height: 844 };
 const PANELS = ['speech', 'voices', 'realtime', 'avatar'] as const;
