@@ -105,6 +105,7 @@ export function initSpeechPanel(): void {
     audio.pause();
     const body = request(true);
     showCode('speech', speechCode(body, true));
+    delete status.dataset.firstSoundMs;
     const notes = Number(speed.value) !== 1 ? ' (speed is not applied when streaming)' : '';
     setStatus(status, `Streaming…${notes}`);
     const ctx = await playbackContext();

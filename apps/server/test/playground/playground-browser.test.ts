@@ -131,7 +131,7 @@ describe('playground in a real browser', function () {
   it('streams pcm and plays it as it arrives, showing the time to first sound', async () => {
     await openTab(page, 'speech');
     await page.click('#speech-stream');
-    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    await page.waitForSelector('#speech-status.ok[data-first-sound-ms]', { timeout: 30_000 });
     const firstSound = Number(await page.locator('#speech-status').getAttribute('data-first-sound-ms'));
     expect(firstSound).to.be.greaterThan(0).and.lessThan(5000);
     console.log(`      browser: streamed pcm, click to first sound ${firstSound} ms`);
