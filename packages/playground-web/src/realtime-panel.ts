@@ -21,6 +21,7 @@ export function initRealtimePanel(): void {
   const voice = byId<HTMLSelectElement>('rt-voice');
   const mode = byId<HTMLSelectElement>('rt-mode');
   const instructions = byId<HTMLTextAreaElement>('rt-instructions');
+  const preset = byId<HTMLSelectElement>('rt-instructions-preset');
   const connect = byId<HTMLButtonElement>('rt-connect');
   const micButton = byId<HTMLButtonElement>('rt-mic');
   const disconnect = byId<HTMLButtonElement>('rt-disconnect');
@@ -301,6 +302,15 @@ export function initRealtimePanel(): void {
     turnEndedAt = performance.now();
     turnKind = 'typed';
     textInput.value = '';
+  });
+
+  preset.addEventListener('change', () => {
+    if (!preset.value) return instructions.focus();
+    instructions.value = preset.value;
+    instructions.dispatchEvent(new Event('change'));
+  });
+  instructions.addEventListener('input', () => {
+    if (instructions.value !== preset.value) preset.value = '';
   });
 
   for (const control of [voice, mode, instructions]) {

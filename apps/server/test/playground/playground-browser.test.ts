@@ -238,8 +238,15 @@ describe('playground in a real browser', function () {
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
     await page.click('#rt-mic');
-    await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 30_000 });
-    await page.waitForSelector('#rt-transcript li.assistant.cancelled', { timeout: 40_000 });
+    try {
+      await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
+      await page.waitForSelector('#rt-transcript li.assistant.cancelled', { timeout: 60_000 });
+    } catch (err) {
+      // Say what the session did: the event log and the conversation as the page shows them.
+      const shown = await page.locator('#rt-transcript').textContent();
+      const events = ((await page.locator('#rt-log').textContent()) ?? '').slice(-3000);
+      throw new Error(`${(err as Error).message}\nconversation: ${shown}\nlast events: ${events}`);
+    }
     expect(await page.locator('#rt-status').getAttribute('data-agent-speaking')).to.equal('false');
     // Either the server was still generating (it cancels: response.done cancelled) or the reply was
     // complete and still playing here (the page truncates the item to what was heard).
