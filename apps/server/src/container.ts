@@ -1,139 +1,74 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import type { DataSource } from 'typeorm';
-import {
-  ManageApiKeys,
-  REALTIME_TOKENS,
-  SynthesizedReplySpeaker,
-  SHARED_TOKENS,
-  VOICE_TOKENS,
-  SPEECH_TOKENS,
-  SynthesizeSpeech,
-  VoiceCatalog,
-  type ApiKeyRepository,
-  type AudioCodec,
-  type Clock,
-  type Hasher,
-  type IdGenerator,
-  type LanguageDetector,
-  type Logger,
-  type SpeechSynthesizer,
-  type VoiceCloner,
-} from '@svc/core';
-import {
-  FileSystemBlobStore,
-  openDatabase,
-  TokenBucketRateLimiter,
-  TypeOrmApiKeyRepository,
-  TypeOrmClientSecretRepository,
-} from '@svc/adapters-storage';
-import { ServiceMetrics } from '@svc/adapters-http';
-import { join } from 'node:path';
 import type { ServerConfig } from './config.js';
-import { SERVER_TOKENS } from './tokens.js';
-import { SystemClock } from './runtime/system-clock.js';
-import { CryptoIdGenerator, Sha256Hasher } from './runtime/crypto-ids.js';
-import { createPinoLogger } from './runtime/pino-logger.js';
-import { createAudioCodec, createLanguageDetector, createSpeechEngines } from './composition/speech.js';
-import { createVoices, type Voices } from './composition/voices.js';
+import type { Closer, Provide, ServerModule } from './composition/module.js';
+import { SERVER_MODULES } from './composition/modules.js';
 
-/** Replacement bindings, e.g. an in-memory repository or a fake clock in tests. */
+/** Replacement bindings by token, e.g. an in-memory repository, a fake clock or a fake engine in tests. */
 export type Overrides = Map<symbol, unknown>;
 
 export interface ServiceContainer {
   container: Container;
+  /** Every token bound, with the module that binds it. */
+  tokens: ReadonlyMap<symbol, string>;
+  /** The tokens each default resolved while it was made (overrides resolve none). */
+  dependencies: ReadonlyMap<symbol, ReadonlySet<symbol>>;
   get<T>(token: symbol): T;
-  /** Stops engines and closes the database. */
+  /** Stops engines and closes the database (what the defaults started; overrides are the caller's). */
   close(): Promise<void>;
 }
 
 /**
- * The composition root: every port bound to the adapter the configuration chooses. Use cases are
- * bound as factories resolving their ports from the container, so an override of any port reaches
- * every use case that needs it.
+ * The composition root: each module binds its ports and use cases under tokens with `provide`
+ * (one style, one binding per token). An override replaces a binding before anything is created,
+ * so it reaches every use case that needs the port, and the default is never started. Every
+ * binding is resolved here, so an engine that cannot start stops the start-up.
  */
-export async function buildContainer(config: ServerConfig, overrides: Overrides = new Map()): Promise<ServiceContainer> {
+export async function buildContainer(
+  config: ServerConfig,
+  overrides: Overrides = new Map(),
+  modules: readonly ServerModule[] = SERVER_MODULES,
+): Promise<ServiceContainer> {
   const container = new Container({ defaultScope: 'Singleton' });
-  const closers: Array<() => Promise<void>> = [];
-  const provide = async <T>(token: symbol, make: () => T | Promise<T>): Promise<void> => {
-    container.bind<T>(token).toConstantValue(overrides.has(token) ? (overrides.get(token) as T) : await make());
+  const closers: Closer[] = [];
+  const tokens = new Map<symbol, string>();
+  const dependencies = new Map<symbol, Set<symbol>>();
+
+  for (const module of modules) {
+    const provide: Provide = (token, make, options) => {
+      const owner = tokens.get(token);
+      if (owner) throw new Error(`${token.description} is bound twice (by ${owner} and ${module.name}).`);
+      tokens.set(token, module.name);
+      const uses = new Set<symbol>();
+      dependencies.set(token, uses);
+      if (overrides.has(token)) {
+        container.bind(token).toConstantValue(overrides.get(token));
+        return;
+      }
+      container.bind(token).toDynamicValue(async (ctx) => {
+        const value = await make((t) => {
+          uses.add(t);
+          return ctx.getAsync(t);
+        });
+        const close = options?.close;
+        if (close) closers.push(() => close(value));
+        return value;
+      });
+    };
+    module.bind(provide, config);
+  }
+  for (const token of overrides.keys()) {
+    if (!tokens.has(token)) throw new Error(`Override for ${token.description}, which no module binds.`);
+  }
+
+  const close = async () => {
+    for (const c of closers.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
-
-  await provide<ServerConfig>(SERVER_TOKENS.Config, () => config);
-  await provide<Logger>(SHARED_TOKENS.Logger, () => createPinoLogger(config.logLevel));
-  await provide<Clock>(SHARED_TOKENS.Clock, () => new SystemClock());
-  await provide<IdGenerator>(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
-  await provide<Hasher>(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
-  await provide(SHARED_TOKENS.BlobStore, () => new FileSystemBlobStore(join(config.dataDir, 'blobs')));
-  await provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
-
-  await provide<DataSource>(SERVER_TOKENS.DataSource, async () => {
-    const ds = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-    closers.push(() => ds.destroy());
-    return ds;
-  });
-  await provide<ApiKeyRepository>(SHARED_TOKENS.ApiKeyRepository, () => new TypeOrmApiKeyRepository(container.get(SERVER_TOKENS.DataSource)));
-  await provide(REALTIME_TOKENS.ClientSecretRepository, () => new TypeOrmClientSecretRepository(container.get(SERVER_TOKENS.DataSource)));
-  await provide(SHARED_TOKENS.RateLimiter, () =>
-    new TokenBucketRateLimiter(container.get(SHARED_TOKENS.Clock), config.rateLimit.perMinute, config.rateLimit.burst),
-  );
-
-  await provide<SpeechSynthesizer[]>(SPEECH_TOKENS.SpeechSynthesizers, async () => {
-    const engines = await createSpeechEngines(config);
-    closers.push(async () => void (await Promise.all(engines.map((e) => e.close?.()))));
-    return engines;
-  });
-  await provide<AudioCodec>(SPEECH_TOKENS.AudioCodec, createAudioCodec);
-  await provide<LanguageDetector>(SPEECH_TOKENS.LanguageDetector, createLanguageDetector);
-
-  container
-    .bind(SERVER_TOKENS.ManageApiKeys)
-    .toDynamicValue(
-      (ctx) =>
-        new ManageApiKeys(
-          ctx.get(SHARED_TOKENS.ApiKeyRepository),
-          ctx.get(SHARED_TOKENS.IdGenerator),
-          ctx.get(SHARED_TOKENS.Hasher),
-          ctx.get(SHARED_TOKENS.Clock),
-          config.apiKeys,
-        ),
-    );
-  container.bind(SPEECH_TOKENS.VoiceCatalog).toDynamicValue((ctx) => new VoiceCatalog(ctx.get(SPEECH_TOKENS.SpeechSynthesizers)));
-  // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.
-  const speechAt = (ctx: { get<T>(token: symbol): T }, sampleRate?: number) =>
-    new SynthesizeSpeech(
-      ctx.get(SPEECH_TOKENS.VoiceCatalog),
-      ctx.get(SPEECH_TOKENS.AudioCodec),
-      ctx.get(SPEECH_TOKENS.LanguageDetector),
-      ctx.get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
-      ctx.get<ServiceMetrics>(SERVER_TOKENS.Metrics).speechObserver,
-      { sampleRate },
-    );
-  container.bind(SPEECH_TOKENS.SynthesizeSpeech).toDynamicValue((ctx) => speechAt(ctx));
-  container
-    .bind(REALTIME_TOKENS.ReplySpeaker)
-    .toDynamicValue((ctx) => new SynthesizedReplySpeaker((rate) => speechAt(ctx, rate)));
-
-  await provide<Voices>(SERVER_TOKENS.Voices, () =>
-    createVoices({
-      dataSource: container.get(SERVER_TOKENS.DataSource),
-      blobs: container.get(SHARED_TOKENS.BlobStore),
-      codec: container.get(SPEECH_TOKENS.AudioCodec),
-      catalog: container.get(SPEECH_TOKENS.VoiceCatalog),
-      logger: container.get(SHARED_TOKENS.Logger),
-      clock: container.get(SHARED_TOKENS.Clock),
-      ids: container.get(SHARED_TOKENS.IdGenerator),
-      hasher: container.get(SHARED_TOKENS.Hasher),
-      env: config.env,
-    }),
-  );
-  await provide<VoiceCloner>(VOICE_TOKENS.VoiceCloner, () => container.get<Voices>(SERVER_TOKENS.Voices).cloner);
-
-  return {
-    container,
-    get: <T>(token: symbol) => container.get<T>(token),
-    close: async () => {
-      for (const close of closers.reverse()) await close().catch(() => undefined);
-    },
-  };
+  try {
+    for (const token of tokens.keys()) await container.getAsync(token);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { container, tokens, dependencies, get: <T>(token: symbol) => container.get<T>(token), close };
 }

@@ -1,14 +1,38 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
- * Reads one capability's SVC_* settings from the environment with its zod schema; the first
- * invalid value stops the start with a message naming it.
+ * The value types of SVC_* settings, defined once: every capability module declares its settings
+ * with these, and config.ts parses all of them together, once, before anything opens.
+ */
+export const setting = {
+  /** An integer within [min, max], `def` when unset. */
+  int: (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def),
+  /** An optional integer within [min, max] (undefined when unset). */
+  optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).optional(),
+  /** A comma-separated list (blank entries dropped), `def` when unset. */
+  list: (def: readonly string[] = []) =>
+    z
+      .string()
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .default([...def]),
+  /** true/false, 1/0, yes/no (an empty value is false). */
+  bool: (def: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+      .transform((v) => v === 'true' || v === '1' || v === 'yes')
+      .default(def),
+  string: (def = '') => z.string().default(def),
+} as const;
+
+/**
+ * Reads SVC_* settings from the environment with a zod schema; the first invalid value stops the
+ * start with a message naming it.
  */
 export function parseEnvSettings<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.output<S> {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('SVC_'))));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration ${String(issue.path[0] ?? '')}: ${issue.message}`);
   }
   return parsed.data;
 }

@@ -2,41 +2,16 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { DataSource } from 'typeorm';
-import {
-  clientSecretRoutes,
-  createHttpApp,
-  healthRoutes,
-  metricsRoute,
-  openApiRoute,
-  rateLimitMiddleware,
-  speechRoutes,
-  type RouteModule,
-  type ServiceMetrics,
-} from '@svc/adapters-http';
-import { OpusscriptOpusCodec } from '@svc/adapters-inference';
-import {
-  REALTIME_TOKENS,
-  SHARED_TOKENS,
-  SPEECH_TOKENS,
-  type ClientSecretRepository,
-  type Clock,
-  type Hasher,
-  type IdGenerator,
-  type Logger,
-  type ManageApiKeys,
-  type Principal,
-  type RateLimiter,
-  type ReplySpeaker,
-  type VoiceCatalog,
-} from '@svc/core';
-import { composeRealtime, type Realtime } from './composition/realtime.js';
-import { createRealtimeAudioEngines } from './composition/realtime-audio.js';
-import { playgroundModule } from './composition/playground.js';
-import type { Voices } from './composition/voices.js';
+import { createHttpApp, type RouteModule, type ServiceMetrics } from '@svc/adapters-http';
+import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
+import type { Attachment, ModuleContext, ServerModule } from './composition/module.js';
+import { SERVER_MODULES } from './composition/modules.js';
+import type { RealtimeAttachment } from './composition/realtime.js';
 import { SERVER_TOKENS } from './tokens.js';
+
+export { SERVICE_INFO } from './composition/foundation.js';
 
 export interface RunningServer {
   /** http(s)://host:port */
@@ -46,25 +21,24 @@ export interface RunningServer {
   port: number;
   httpServer: Server;
   services: ServiceContainer;
-  realtime: Realtime;
+  /** What the realtime module attached (its gateway). */
+  realtime: RealtimeAttachment;
   close(): Promise<void>;
 }
 
-export const SERVICE_INFO = {
-  title: 'svc speech, avatar video and realtime voice service',
-  version: '1.0.0',
-  description: 'Self-hostable implementation of the service interface v1.0.0.',
-};
-
-/** Builds the container, the REST app and (on the same port) the realtime WebSocket gateway. */
-export async function startServer(config: ServerConfig, overrides: Overrides = new Map()): Promise<RunningServer> {
-  const services = await buildContainer(config, overrides);
-  const logger = services.get<Logger>(SHARED_TOKENS.Logger);
-  const metrics = services.get<ServiceMetrics>(SERVER_TOKENS.Metrics);
+/**
+ * Builds the container from the modules, then one HTTP(S) server for all of them: each module's
+ * REST routes in one Koa app, and what needs the server itself (the realtime WebSocket gateway)
+ * attached to it.
+ */
+export async function startServer(
+  config: ServerConfig,
+  overrides: Overrides = new Map(),
+  modules: readonly ServerModule[] = SERVER_MODULES,
+): Promise<RunningServer> {
+  const services = await buildContainer(config, overrides, modules);
+  const ctx: ModuleContext = { config, get: services.get };
   const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
-  const dataSource = services.get<DataSource>(SERVER_TOKENS.DataSource);
-  const limiter = services.get<RateLimiter>(SHARED_TOKENS.RateLimiter);
-  const catalog = services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
 
   // One port for REST and WebSocket: the server exists first, the WS gateway attaches to its
   // upgrade event, the REST app to its request event.
@@ -74,68 +48,36 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
 
-  const voices = services.get<Voices>(SERVER_TOKENS.Voices);
-  // A realtime output voice may be one of the caller's registered voices (scoped like the REST API).
-  const customVoiceExists = async (voice: string, principal: Principal) =>
-    voices.get.execute(principal, voice).then(
-      () => true,
-      () => false,
-    );
-  const audioEngines = await createRealtimeAudioEngines(config.env, logger);
-  const realtime = composeRealtime({
-    server: httpServer,
-    apiKeys: keys,
-    ids: services.get<IdGenerator>(SHARED_TOKENS.IdGenerator),
-    hasher: services.get<Hasher>(SHARED_TOKENS.Hasher),
-    clock: services.get<Clock>(SHARED_TOKENS.Clock),
-    logger,
-    env: config.env,
-    clientSecrets: services.get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
-    presetVoices: catalog.names(),
-    voiceExists: customVoiceExists,
-    audio: {
-      replySpeaker: services.get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
-      voiceActivityDetector: audioEngines.voiceActivityDetector ?? undefined,
-      speechRecognizer: audioEngines.speechRecognizer ?? undefined,
-      opusCodec: new OpusscriptOpusCodec(),
-    },
-  });
-  metrics.trackRealtimeSessions(() => realtime.gateway.activeSessions());
-
-  const modules: RouteModule[] = [
-    openApiRoute(SERVICE_INFO),
-    speechRoutes({
-      synthesize: services.get(SPEECH_TOKENS.SynthesizeSpeech),
-      catalog: services.get(SPEECH_TOKENS.VoiceCatalog),
-      jsonBodyLimit: config.maxJsonBodyBytes,
-      rateLimit: rateLimitMiddleware(limiter, 'speech'),
-    }),
-    voices.routes({ jsonBodyLimit: config.maxJsonBodyBytes, rateLimit: rateLimitMiddleware(limiter, 'voices') }),
-    clientSecretRoutes({ mint: realtime.mintClientSecret, jsonBodyLimit: config.maxJsonBodyBytes }),
-  ];
-  const observability = metricsRoute(metrics);
-  const app = createHttpApp({
-    logger,
-    authenticate: (secret) => keys.authenticate(secret),
-    metrics,
-    publicModules: [
-      healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
-      playgroundModule(),
-      ...(config.metricsPublic ? [observability] : []),
-    ],
-    modules: config.metricsPublic ? modules : [...modules, observability],
-  });
-
-  httpServer.on('request', app.callback());
-
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, config.host, () => resolve());
-  });
+  const attachments = new Map<string, Attachment>();
+  const publicModules: RouteModule[] = [];
+  const apiModules: RouteModule[] = [];
+  try {
+    for (const m of modules) {
+      const routes = m.routes?.(ctx);
+      publicModules.push(...(routes?.public ?? []));
+      apiModules.push(...(routes?.authenticated ?? []));
+      if (m.attach) attachments.set(m.name, m.attach(httpServer, ctx));
+    }
+    const app = createHttpApp({
+      logger: services.get<Logger>(SHARED_TOKENS.Logger),
+      authenticate: (secret) => keys.authenticate(secret),
+      metrics: services.get<ServiceMetrics>(SERVER_TOKENS.Metrics),
+      publicModules,
+      modules: apiModules,
+    });
+    httpServer.on('request', app.callback());
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    for (const a of attachments.values()) await Promise.resolve(a.close()).catch(() => undefined);
+    await services.close();
+    throw err;
+  }
   const port = (httpServer.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const scheme = config.tls ? 'https' : 'http';
-  const url = `${scheme}://${host}:${port}`;
+  const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
   const wsUrl = `${config.tls ? 'wss' : 'ws'}://${host}:${port}`;
 
   let closed = false;
@@ -145,12 +87,11 @@ export async function startServer(config: ServerConfig, overrides: Overrides = n
     port,
     httpServer,
     services,
-    realtime,
+    realtime: attachments.get('realtime') as RealtimeAttachment,
     async close() {
       if (closed) return;
       closed = true;
-      await realtime.close();
-      await audioEngines.close();
+      for (const a of [...attachments.values()].reverse()) await a.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeIdleConnections();

@@ -1,9 +1,12 @@
 /** Tokens for objects only the composition root knows (the core's ports have theirs in @svc/core). */
 export const SERVER_TOKENS = {
-  Config: Symbol.for('svc.server.Config'),
   DataSource: Symbol.for('svc.server.DataSource'),
   Metrics: Symbol.for('svc.server.Metrics'),
   ManageApiKeys: Symbol.for('svc.server.ManageApiKeys'),
-  /** The voices capability as wired by composition/voices.ts (use cases + routes). */
-  Voices: Symbol.for('svc.server.Voices'),
+  /** `(sampleRate?) => SynthesizeSpeech`: speech at a session's output rate (realtime replies). */
+  SpeechAtRate: Symbol.for('svc.server.SpeechAtRate'),
+  /** The voices use cases (register, list, get, delete) for the REST routes. */
+  VoiceUseCases: Symbol.for('svc.server.VoiceUseCases'),
+  /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
+  RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
 } as const;

@@ -1,6 +1,7 @@
 export * from './app.js';
 export * from './app-state.js';
 export * from './errors/rest-error.js';
+export { HTTP_STATUS, httpStatusOf, httpHeadersOf } from './errors/http-status.js';
 export * from './errors/error-middleware.js';
 export * from './body/json-body.js';
 export * from './validation/parse-request.js';

@@ -6,7 +6,7 @@ import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
 import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+// TypeORM takes entity classes and migration classes alike.
 type Constructor = Function;
 
 /** Every entity and migration of the service; capability modules add theirs here. */

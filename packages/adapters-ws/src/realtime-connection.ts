@@ -1,4 +1,6 @@
 import type { Logger, RealtimeOutput, RealtimeServerEvent } from '@svc/core';
+import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
+import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';
 import type { RealtimeSessionHandle } from './gateway-types.js';
 
@@ -7,8 +9,6 @@ export interface ConnectionLimits {
   maxPendingEvents: number;
 }
 
-/** Close code for a client that does not read its events (not one of the spec's codes: policy). */
-export const SLOW_READER_CLOSE_CODE = 1008;
 const SLOW_READER_GRACE_MS = 2000;
 
 /**
@@ -42,15 +42,15 @@ export class RealtimeConnection implements RealtimeOutput {
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) this.dropSlowReader();
   }
 
-  close(code: number, reason: string): void {
+  close(ending: SessionEnding | GatewayEnding, reason: string): void {
     if (this.closing) return;
     this.closing = true;
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code, reason);
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(CLOSE_CODES[ending], reason);
   }
 
   /** Server shutdown. */
   shutdown(): void {
-    this.close(1001, 'server shutting down');
+    this.close('server_shutdown', 'server shutting down');
   }
 
   private onFrame(data: WebSocket.RawData, isBinary: boolean): void {
@@ -83,7 +83,7 @@ export class RealtimeConnection implements RealtimeOutput {
 
   private dropSlowReader(): void {
     this.logger.warn({ bufferedBytes: this.ws.bufferedAmount }, 'dropping a realtime client that does not read its events');
-    this.close(SLOW_READER_CLOSE_CODE, 'client is not reading events fast enough');
+    this.close('slow_reader', 'client is not reading events fast enough');
     // The close frame queues behind the unread data; a client that never reads never sees it.
     setTimeout(() => this.ws.terminate(), SLOW_READER_GRACE_MS).unref();
   }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { REALTIME_CLOSE_CODES, silentLogger, type Principal } from '@svc/core';
+import { silentLogger, type Principal } from '@svc/core';
+import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
 import {
@@ -74,13 +75,13 @@ export function attachRealtimeGateway(
 
   function open(ws: WebSocket, admission: Admission | null, urlModel: string | null): void {
     ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
-    if (!admission) return ws.close(REALTIME_CLOSE_CODES.invalidCredentials, 'invalid API key or ephemeral key');
+    if (!admission) return ws.close(CLOSE_CODES.invalid_credentials, 'invalid API key or ephemeral key');
     const { principal, secretSessionId } = admission;
     if (secretSessionId && registry.hasLiveSecret(secretSessionId)) {
-      return ws.close(REALTIME_CLOSE_CODES.duplicateSession, 'a session is already active for this ephemeral key');
+      return ws.close(CLOSE_CODES.duplicate_session, 'a session is already active for this ephemeral key');
     }
     if (!registry.tryAcquire(principal.apiKeyId, secretSessionId)) {
-      return ws.close(REALTIME_CLOSE_CODES.tryAgainLater, 'max concurrency exceeded; retry later');
+      return ws.close(CLOSE_CODES.at_capacity, 'max concurrency exceeded; retry later');
     }
     const connection = new RealtimeConnection(ws, limits, logger);
     connections.add(connection);
@@ -96,7 +97,7 @@ export function attachRealtimeGateway(
       session = deps.createSession({ principal, urlModel, ...(secretSessionId ? { sessionId: secretSessionId } : {}), output: connection });
     } catch (err) {
       logger.error({ err: String(err) }, 'could not start a realtime session');
-      return connection.close(1011, 'internal error');
+      return connection.close('internal_error', 'internal error');
     }
     connection.attach(session);
   }

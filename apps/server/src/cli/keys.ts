@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { ManageApiKeys } from '@svc/core';
-import { openDatabase, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
+import type { ManageApiKeys } from '@svc/core';
 import { loadConfig } from '../config.js';
-import { SystemClock } from '../runtime/system-clock.js';
-import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
+import { buildContainer } from '../container.js';
+import { foundationModule } from '../composition/foundation.js';
+import { SERVER_TOKENS } from '../tokens.js';
 
 const USAGE = `Usage:
   npm run keys -- create --name NAME     create a key (the secret is printed once)
@@ -23,10 +23,10 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     out(USAGE);
     return 2;
   }
-  const config = loadConfig();
-  const dataSource = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  // A process role of its own: the foundation module only (database and API keys, no engines).
+  const services = await buildContainer(loadConfig(), new Map(), [foundationModule]);
   try {
-    const keys = new ManageApiKeys(new TypeOrmApiKeyRepository(dataSource), new CryptoIdGenerator(), new Sha256Hasher(), new SystemClock());
+    const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
     if (command === 'create') {
       if (!values.name) {
         out('create needs --name NAME');
@@ -50,7 +50,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     out(ok ? `revoked ${values.id}` : `no active key ${values.id}`);
     return ok ? 0 : 1;
   } finally {
-    await dataSource.destroy();
+    await services.close();
   }
 }
 

@@ -1,20 +1,38 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { playgroundRoutes, renderRealtimeReference, type RouteModule } from '@svc/adapters-http';
+import { playgroundRoutes, renderRealtimeReference } from '@svc/adapters-http';
+import { CLOSE_CODES } from '@svc/adapters-ws';
+import { setting } from '../env-settings.js';
+import { defineModule } from './module.js';
 
 const require = createRequire(import.meta.url);
 
 /**
- * The playground and reference pages: their files ship in @svc/playground-web (HTML/CSS in
- * public/, scripts compiled by tsc into dist/js/), the API reference viewer is swagger-ui-dist
- * from npm. Public routes: the pages hold no secret and every API call they make carries the
- * key the user pasted.
+ * The playground and the reference pages (/playground, / leading there, /docs, /docs/realtime).
+ * Their files ship in @svc/playground-web (HTML/CSS in public/, scripts compiled by tsc into
+ * dist/js/); the API reference viewer is swagger-ui-dist from npm. Public routes: the pages hold no
+ * secret, and every API call they make carries the key the user pasted.
  */
-export function playgroundModule(): RouteModule {
-  const web = dirname(require.resolve('@svc/playground-web/package.json'));
-  return playgroundRoutes({
-    pageRoots: [join(web, 'public'), join(web, 'dist')],
-    apiViewerRoot: dirname(require.resolve('swagger-ui-dist/package.json')),
-    realtimeReferenceHtml: renderRealtimeReference(),
-  });
-}
+export const playgroundModule = defineModule({
+  name: 'playground',
+  docs: 'docs/playground.md',
+  settings: {
+    SVC_PLAYGROUND: setting.bool(true),
+  },
+  bind() {
+    // Nothing to bind: static pages, no ports.
+  },
+  routes({ config }) {
+    if (!config.settings.SVC_PLAYGROUND) return {};
+    const web = dirname(require.resolve('@svc/playground-web/package.json'));
+    return {
+      public: [
+        playgroundRoutes({
+          pageRoots: [join(web, 'public'), join(web, 'dist')],
+          apiViewerRoot: dirname(require.resolve('swagger-ui-dist/package.json')),
+          realtimeReferenceHtml: renderRealtimeReference(CLOSE_CODES),
+        }),
+      ],
+    };
+  },
+});

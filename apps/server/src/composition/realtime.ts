@@ -1,13 +1,14 @@
-import type { Server as HttpServer } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
 import { z } from 'zod';
-import { parseEnvSettings } from '../env-settings.js';
 import {
   ExtractiveSummarizer,
   LanguageModelSummarizer,
   MintClientSecret,
+  REALTIME_TOKENS,
   RealtimeSessionEngine,
   RedeemClientSecret,
+  SHARED_TOKENS,
+  SPEECH_TOKENS,
+  SynthesizedReplySpeaker,
   type ClientSecretRepository,
   type Clock,
   type ConversationSummarizer,
@@ -15,47 +16,186 @@ import {
   type IdGenerator,
   type LanguageModel,
   type Logger,
-  type Principal,
+  type ManageApiKeys,
+  type OpusCodec,
   type QuotaGuard,
-  type RealtimeAudioPorts,
   type RealtimeEngineDeps,
   type RealtimeVoiceDirectory,
+  type ReplySpeaker,
+  type SpeechRecognizer,
+  type VoiceActivityDetector,
+  type VoiceCatalog,
 } from '@svc/core';
-import { attachRealtimeGateway, type RealtimeGateway } from '@svc/adapters-ws';
-import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-inference';
-import { InMemoryQuotaGuard, parseQuotaBudgets } from '@svc/adapters-storage';
+import { attachRealtimeGateway, type RealtimeGateway, type RealtimeGatewayDeps } from '@svc/adapters-ws';
+import {
+  EmbeddedDemoLanguageModel,
+  OpenAiCompatibleLanguageModel,
+} from '@svc/adapters-inference';
+import { InMemoryQuotaGuard, parseQuotaBudgets, TypeOrmClientSecretRepository } from '@svc/adapters-storage';
+import { clientSecretRoutes, type ServiceMetrics } from '@svc/adapters-http';
+import type { DataSource } from 'typeorm';
+import { setting } from '../env-settings.js';
+import { SERVER_TOKENS } from '../tokens.js';
+import type { Settings } from '../config.js';
+import type { VoiceUseCases } from './voices.js';
+import type { SpeechAt } from './speech.js';
+import { defineModule, type Attachment } from './module.js';
 
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+/** Expired client secrets are purged this often. */
+const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
-/** The SVC_* settings of realtime sessions and the language model (documented in docs/realtime.md). */
-const settingsSchema = z.object({
-  SVC_LLM_BASE_URL: z.string().default(''),
-  SVC_LLM_MODEL: z.string().default(''),
-  SVC_LLM_API_KEY: z.string().default(''),
-  SVC_LLM_CONTEXT_WINDOW_TOKENS: z.coerce.number().int().min(256).max(10_000_000).optional(),
-  SVC_LLM_CONNECT_TIMEOUT_MS: int(30_000, 100, 600_000),
-  SVC_LLM_DEMO_TOKEN_DELAY_MS: int(0, 0, 10_000),
-  SVC_REALTIME_MAX_SESSIONS: int(100, 1, 1_000_000),
-  SVC_REALTIME_MAX_SESSIONS_PER_KEY: int(10, 1, 1_000_000),
-  SVC_REALTIME_MAX_DURATION_SEC: int(1800, 1, 86_400),
-  SVC_REALTIME_QUOTA: z.string().default(''),
-  SVC_REALTIME_MAX_FRAME_BYTES: int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
-  SVC_REALTIME_MAX_BUFFERED_BYTES: int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
-  SVC_REALTIME_PING_INTERVAL_MS: int(30_000, 0, 3_600_000),
-});
-
-export type RealtimeSettings = z.output<typeof settingsSchema>;
-export const REALTIME_SETTING_KEYS = Object.keys(settingsSchema.shape);
-
-export function readRealtimeSettings(env: Record<string, string | undefined>): RealtimeSettings {
-  return parseEnvSettings(settingsSchema, env);
+/** What the realtime module attaches to the HTTP server. */
+export interface RealtimeAttachment extends Attachment {
+  gateway: RealtimeGateway;
 }
+
+/**
+ * Realtime voice sessions (documented in docs/realtime.md): the WebSocket gateway at /v1/realtime,
+ * client secrets, the language model (an OpenAI-compatible server when SVC_LLM_BASE_URL is set,
+ * otherwise the embedded demo model), the quota and the spoken replies. The audio engines (VAD,
+ * recognizer, opus) come from realtime-audio.ts.
+ */
+export const realtimeModule = defineModule({
+  name: 'realtime',
+  docs: 'docs/realtime.md',
+  settings: {
+    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_MODEL: setting.string(),
+    SVC_LLM_API_KEY: setting.string(),
+    SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
+    SVC_LLM_CONNECT_TIMEOUT_MS: setting.int(30_000, 100, 600_000),
+    SVC_LLM_DEMO_TOKEN_DELAY_MS: setting.int(0, 0, 10_000),
+    SVC_REALTIME_MAX_SESSIONS: setting.int(100, 1, 1_000_000),
+    SVC_REALTIME_MAX_SESSIONS_PER_KEY: setting.int(10, 1, 1_000_000),
+    SVC_REALTIME_MAX_DURATION_SEC: setting.int(1800, 1, 86_400),
+    SVC_REALTIME_QUOTA: setting.string().transform((spec, ctx) => {
+      try {
+        return parseQuotaBudgets(spec);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+    SVC_REALTIME_MAX_FRAME_BYTES: setting.int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
+    SVC_REALTIME_MAX_BUFFERED_BYTES: setting.int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+  },
+  bind(provide, config) {
+    const s = config.settings;
+    provide<ClientSecretRepository>(
+      REALTIME_TOKENS.ClientSecretRepository,
+      async (get) => new TypeOrmClientSecretRepository(await get<DataSource>(SERVER_TOKENS.DataSource)),
+    );
+    provide<LanguageModel>(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get<Clock>(SHARED_TOKENS.Clock)));
+    provide<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer, async (get) => {
+      const model = await get<LanguageModel>(REALTIME_TOKENS.LanguageModel);
+      return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
+    });
+    provide<QuotaGuard>(REALTIME_TOKENS.QuotaGuard, () => new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA));
+    provide<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)));
+    // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
+    provide<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory, async (get) => {
+      const presets = new Set((await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog)).names());
+      const voices = await get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases);
+      return {
+        exists: async (voice, principal) =>
+          presets.has(voice) ||
+          voices.get.execute(principal, voice).then(
+            () => true,
+            () => false,
+          ),
+      };
+    });
+    provide(
+      REALTIME_TOKENS.MintClientSecret,
+      async (get) =>
+        new MintClientSecret(
+          await get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
+          await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+          await get<Hasher>(SHARED_TOKENS.Hasher),
+          await get<Clock>(SHARED_TOKENS.Clock),
+        ),
+    );
+    provide(REALTIME_TOKENS.RedeemClientSecret, async (get) => {
+      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+      // Client secrets die with the key that minted them.
+      return new RedeemClientSecret(
+        await get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
+        await get<Hasher>(SHARED_TOKENS.Hasher),
+        await get<Clock>(SHARED_TOKENS.Clock),
+        (id) => keys.isActive(id),
+      );
+    });
+    provide<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
+      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+      const redeem = await get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
+      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+      const engineDeps: RealtimeEngineDeps = {
+        clock: await get<Clock>(SHARED_TOKENS.Clock),
+        ids: await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+        logger,
+        languageModel: await get<LanguageModel>(REALTIME_TOKENS.LanguageModel),
+        voices: await get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory),
+        quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
+        summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
+        audio: {
+          replySpeaker: await get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
+          voiceActivityDetector: (await get<VoiceActivityDetector | null>(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
+          speechRecognizer: (await get<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
+          opusCodec: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
+        },
+      };
+      return {
+        authenticateApiKey: (secret) => keys.authenticate(secret),
+        redeemClientSecret: (secret) => redeem.execute(secret),
+        createSession: (ctx) =>
+          new RealtimeSessionEngine(
+            engineDeps,
+            { principal: ctx.principal, urlModel: ctx.urlModel, sessionId: ctx.sessionId, maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC },
+            ctx.output,
+          ),
+        logger,
+      };
+    });
+  },
+  routes({ config, get }) {
+    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.maxJsonBodyBytes })] };
+  },
+  attach(server, { config, get }): RealtimeAttachment {
+    const s = config.settings;
+    const deps = get<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps);
+    const gateway = attachRealtimeGateway(server, deps, {
+      maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
+      maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
+      maxFrameBytes: s.SVC_REALTIME_MAX_FRAME_BYTES,
+      maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
+      pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
+    });
+    get<ServiceMetrics>(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
+    const stopPurge = purgeExpiredSecrets(get(SHARED_TOKENS.Clock), get(REALTIME_TOKENS.ClientSecretRepository), get(SHARED_TOKENS.Logger));
+    get<Logger>(SHARED_TOKENS.Logger).info(
+      {
+        languageModel: get<LanguageModel>(REALTIME_TOKENS.LanguageModel).id,
+        maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
+        maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
+      },
+      'realtime gateway attached at /v1/realtime',
+    );
+    return {
+      gateway,
+      async close() {
+        stopPurge();
+        await gateway.close();
+      },
+    };
+  },
+});
 
 /**
  * The language model of realtime sessions: an OpenAI-compatible chat-completions server when
  * SVC_LLM_BASE_URL is set, otherwise the embedded demo model (offline, deterministic).
  */
-export function createLanguageModel(settings: RealtimeSettings, clock?: Clock): LanguageModel {
+export function createLanguageModel(settings: Settings, clock?: Clock): LanguageModel {
   if (settings.SVC_LLM_BASE_URL) {
     return new OpenAiCompatibleLanguageModel({
       baseUrl: settings.SVC_LLM_BASE_URL,
@@ -73,125 +213,23 @@ export function createLanguageModel(settings: RealtimeSettings, clock?: Clock): 
   });
 }
 
-export interface RealtimeCompositionDeps {
-  server: HttpServer | HttpsServer;
-  /** `ManageApiKeys`: authenticates API keys; client secrets die with the key that minted them. */
-  apiKeys: { authenticate(secret: string): Promise<Principal>; isActive(apiKeyId: string): Promise<boolean> };
-  ids: IdGenerator;
-  hasher: Hasher;
-  clock: Clock;
-  logger: Logger;
-  /** The raw environment (ServerConfig.env): SVC_REALTIME_* and SVC_LLM_* are read from it. */
-  env: Record<string, string | undefined>;
-  clientSecrets: ClientSecretRepository;
-  /** Preset voice names (always valid as `audio.output.voice`). */
-  presetVoices: readonly string[];
-  /** Whether a non-preset voice (a caller's `voice_...`) exists for this caller. */
-  voiceExists(voice: string, principal: Principal): Promise<boolean>;
-  /** Replace the budget (default: InMemoryQuotaGuard from SVC_REALTIME_QUOTA, unlimited when unset). */
-  quota?: QuotaGuard;
-  /** Replace the language model (default: from SVC_LLM_*). */
-  languageModel?: LanguageModel;
-  /** The audio pipeline (VAD, recognizer, reply speaker, opus); absent parts are optional. */
-  audio?: RealtimeAudioPorts;
-}
-
-export interface Realtime {
-  gateway: RealtimeGateway;
-  /** For `POST /v1/realtime/client_secrets`: `mintClientSecret.execute(principal, body)`. */
-  mintClientSecret: MintClientSecret;
-  redeemClientSecret: RedeemClientSecret;
-  languageModel: LanguageModel;
-  quota: QuotaGuard;
-  settings: RealtimeSettings;
-  close(): Promise<void>;
-}
-
-/** Expired client secrets are purged this often. */
-const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
-
-/** Builds the realtime capability and attaches its WebSocket gateway to the HTTP(S) server. */
-export function composeRealtime(deps: RealtimeCompositionDeps): Realtime {
-  const settings = readRealtimeSettings(deps.env);
-  const logger = deps.logger.child({ module: 'realtime' });
-  const languageModel = deps.languageModel ?? createLanguageModel(settings, deps.clock);
-  const quota = deps.quota ?? new InMemoryQuotaGuard(parseQuotaBudgets(settings.SVC_REALTIME_QUOTA));
-  const presets = new Set(deps.presetVoices);
-  const voices: RealtimeVoiceDirectory = {
-    exists: async (voice, principal) => presets.has(voice) || deps.voiceExists(voice, principal),
-  };
-  // The demo model would only echo a summary prompt back; it gets the extractive summary.
-  const summarizer: ConversationSummarizer =
-    languageModel instanceof EmbeddedDemoLanguageModel ? new ExtractiveSummarizer() : new LanguageModelSummarizer(languageModel);
-  const engineDeps: RealtimeEngineDeps = {
-    clock: deps.clock,
-    ids: deps.ids,
-    logger,
-    languageModel,
-    voices,
-    quota,
-    summarizer,
-    audio: deps.audio,
-  };
-  const mintClientSecret = new MintClientSecret(deps.clientSecrets, deps.ids, deps.hasher, deps.clock);
-  const redeemClientSecret = new RedeemClientSecret(deps.clientSecrets, deps.hasher, deps.clock, (id) => deps.apiKeys.isActive(id));
-
-  const gateway = attachRealtimeGateway(
-    deps.server,
-    {
-      authenticateApiKey: (secret) => deps.apiKeys.authenticate(secret),
-      redeemClientSecret: (secret) => redeemClientSecret.execute(secret),
-      createSession: (ctx) =>
-        new RealtimeSessionEngine(
-          engineDeps,
-          {
-            principal: ctx.principal,
-            urlModel: ctx.urlModel,
-            sessionId: ctx.sessionId,
-            maxDurationSec: settings.SVC_REALTIME_MAX_DURATION_SEC,
-          },
-          ctx.output,
-        ),
-      logger,
-    },
-    {
-      maxSessions: settings.SVC_REALTIME_MAX_SESSIONS,
-      maxSessionsPerKey: settings.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
-      maxFrameBytes: settings.SVC_REALTIME_MAX_FRAME_BYTES,
-      maxBufferedBytes: settings.SVC_REALTIME_MAX_BUFFERED_BYTES,
-      pingIntervalMs: settings.SVC_REALTIME_PING_INTERVAL_MS,
-    },
-  );
-
-  let cancelPurge: (() => void) | null = null;
-  const schedulePurge = () => {
-    cancelPurge = deps.clock.setTimer(SECRET_PURGE_INTERVAL_MS, () => {
-      deps.clientSecrets
-        .deleteExpired(deps.clock.now())
+/** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */
+function purgeExpiredSecrets(clock: Clock, secrets: ClientSecretRepository, logger: Logger): () => void {
+  let cancel: (() => void) | null = null;
+  const schedule = () => {
+    cancel = clock.setTimer(SECRET_PURGE_INTERVAL_MS, () => {
+      secrets
+        .deleteExpired(clock.now())
         .catch((err) => logger.warn({ err: String(err) }, 'could not purge expired client secrets'))
         .finally(() => {
-          if (cancelPurge) schedulePurge();
+          if (cancel) schedule();
         });
     });
   };
-  schedulePurge();
-  logger.info(
-    { languageModel: languageModel.id, maxSessions: settings.SVC_REALTIME_MAX_SESSIONS, maxDurationSec: settings.SVC_REALTIME_MAX_DURATION_SEC },
-    'realtime gateway attached at /v1/realtime',
-  );
-
-  return {
-    gateway,
-    mintClientSecret,
-    redeemClientSecret,
-    languageModel,
-    quota,
-    settings,
-    async close() {
-      const cancel = cancelPurge;
-      cancelPurge = null;
-      cancel?.();
-      await gateway.close();
-    },
+  schedule();
+  return () => {
+    const c = cancel;
+    cancel = null;
+    c?.();
   };
 }

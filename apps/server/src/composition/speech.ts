@@ -1,23 +1,75 @@
-import type { AudioCodec, LanguageDetector, SpeechSynthesizer } from '@svc/core';
+import { z } from 'zod';
+import {
+  SHARED_TOKENS,
+  SPEECH_TOKENS,
+  SynthesizeSpeech,
+  VOICE_TOKENS,
+  VoiceCatalog,
+  type AudioCodec,
+  type Clock,
+  type LanguageDetector,
+  type SpeechSynthesizer,
+  type VoiceCloner,
+} from '@svc/core';
 import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
-import type { ServerConfig } from '../config.js';
+import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/adapters-http';
+import { setting } from '../env-settings.js';
+import { SERVER_TOKENS } from '../tokens.js';
+import { defineModule } from './module.js';
 
-/** The speech engines named in SVC_TTS_ENGINES, started and ready (their voices known). */
-export async function createSpeechEngines(config: ServerConfig): Promise<SpeechSynthesizer[]> {
-  const engines: SpeechSynthesizer[] = [];
-  for (const name of config.ttsEngines) {
-    if (name === 'flite') engines.push(await FliteSpeechSynthesizer.create({ poolSize: config.fliteWorkers }));
-    else if (name === 'espeak') engines.push(await EspeakSpeechSynthesizer.create());
-    else throw new Error(`Unknown speech engine '${name}' in SVC_TTS_ENGINES (known: flite, espeak).`);
-  }
-  if (engines.length === 0) throw new Error('SVC_TTS_ENGINES names no engine.');
-  return engines;
-}
+const ENGINES = ['flite', 'espeak'] as const;
 
-export function createAudioCodec(): AudioCodec {
-  return new FfmpegAudioCodec();
-}
+/** Text to speech: the engines named in SVC_TTS_ENGINES, ffmpeg, language detection, POST /v1/audio/speech. */
+export const speechModule = defineModule({
+  name: 'speech',
+  docs: 'README.md',
+  settings: {
+    SVC_TTS_ENGINES: setting.list(ENGINES).pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
+    SVC_FLITE_WORKERS: setting.int(2, 1, 32),
+  },
+  bind(provide, config) {
+    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers } = config.settings;
+    provide(
+      SPEECH_TOKENS.SpeechSynthesizers,
+      () =>
+        Promise.all(
+          engines.map((name): Promise<SpeechSynthesizer> =>
+            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers }) : EspeakSpeechSynthesizer.create(),
+          ),
+        ),
+      { close: async (all: SpeechSynthesizer[]) => void (await Promise.all(all.map((e) => e.close?.()))) },
+    );
+    provide(SPEECH_TOKENS.AudioCodec, () => new FfmpegAudioCodec());
+    provide(SPEECH_TOKENS.LanguageDetector, () => new FrancLanguageDetector());
+    provide(SPEECH_TOKENS.VoiceCatalog, async (get) => new VoiceCatalog(await get(SPEECH_TOKENS.SpeechSynthesizers)));
+    provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate))());
+    // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.
+    provide(SERVER_TOKENS.SpeechAtRate, async (get): Promise<SpeechAt> => {
+      const [catalog, codec, detector, cloner, metrics, clock] = await Promise.all([
+        get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog),
+        get<AudioCodec>(SPEECH_TOKENS.AudioCodec),
+        get<LanguageDetector>(SPEECH_TOKENS.LanguageDetector),
+        get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
+        get<ServiceMetrics>(SERVER_TOKENS.Metrics),
+        get<Clock>(SHARED_TOKENS.Clock),
+      ]);
+      return (sampleRate?: number) =>
+        new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
+    });
+  },
+  routes({ config, get }) {
+    return {
+      authenticated: [
+        speechRoutes({
+          synthesize: get(SPEECH_TOKENS.SynthesizeSpeech),
+          catalog: get(SPEECH_TOKENS.VoiceCatalog),
+          jsonBodyLimit: config.maxJsonBodyBytes,
+          rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'speech'),
+        }),
+      ],
+    };
+  },
+});
 
-export function createLanguageDetector(): LanguageDetector {
-  return new FrancLanguageDetector();
-}
+/** SynthesizeSpeech at an output sample rate (undefined: the REST default). */
+export type SpeechAt = (sampleRate?: number) => SynthesizeSpeech;

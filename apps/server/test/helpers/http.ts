@@ -78,8 +78,19 @@ export function childProcesses(needle: string): number[] {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Reads a numeric sample from Prometheus text. */
+/**
+ * Reads a numeric sample from Prometheus text. A sample that is not there throws (listing the
+ * samples of that name that are), so a renamed metric or label fails the test instead of reading 0.
+ */
 export function metricValue(text: string, name: string, labels = ''): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''}`) && !l.startsWith('#'));
-  return line ? Number(line.split(' ').at(-1)) : 0;
+  const series = `${name}${labels ? `{${labels}}` : ''}`;
+  const samples = text.split('\n').filter((l) => !l.startsWith('#'));
+  const line = samples.find((l) => l.startsWith(`${series} `));
+  if (!line) {
+    const near = samples.filter((l) => l.startsWith(name)).map((l) => l.split(' ')[0]);
+    throw new Error(`no metric sample ${series} (samples of ${name}: ${near.join(', ') || 'none'})`);
+  }
+  const value = Number(line.split(' ').at(-1));
+  if (!Number.isFinite(value)) throw new Error(`metric sample ${series} is not a number: ${line}`);
+  return value;
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { applySessionUpdate, CLIENT_EVENT_TYPES, parseClientEvent, REALTIME_CLOSE_CODES, SERVER_EVENT_TYPES } from '@svc/core';
-import { CLIENT_EVENT_DOCS, CLOSE_CODE_DOCS, SERVER_EVENT_DOCS } from '@svc/adapters-http';
+import { applySessionUpdate, CLIENT_EVENT_TYPES, parseClientEvent, SERVER_EVENT_TYPES } from '@svc/core';
+import { CLIENT_EVENT_DOCS, CLOSE_ENDING_DOCS, SERVER_EVENT_DOCS } from '@svc/adapters-http';
+import { CLOSE_CODES } from '@svc/adapters-ws';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** The public page routes over real HTTP: what is served, what is refused, and with which headers. */
@@ -89,15 +90,32 @@ describe('playground and reference routes (real server)', function () {
     expect(res.headers.get('content-security-policy')).to.contain("default-src 'self'");
     const html = await res.text();
     for (const type of [...CLIENT_EVENT_TYPES, ...SERVER_EVENT_TYPES]) expect(html, type).to.contain(`<code>${type}</code>`);
-    for (const code of Object.values(REALTIME_CLOSE_CODES)) expect(html).to.contain(`<code>${code}</code>`);
+    for (const code of Object.values(CLOSE_CODES)) expect(html).to.contain(`<code>${code}</code>`);
+    for (const ending of Object.keys(CLOSE_CODES)) expect(html).to.contain(`<code>${ending}</code>`);
+  });
+});
+
+describe('SVC_PLAYGROUND=false (an API-only deployment)', function () {
+  this.timeout(30_000);
+  it('serves no pages; the API is unchanged', async () => {
+    const t = await startTestServer({ env: { SVC_PLAYGROUND: 'false' } });
+    try {
+      for (const path of ['/', '/playground', '/playground/js/main.js', '/docs', '/docs/realtime', '/docs/viewer/swagger-ui-bundle.js']) {
+        expect((await fetch(`${t.baseUrl}${path}`, { redirect: 'manual' })).status, path).to.equal(404);
+      }
+      const presets = await fetch(`${t.baseUrl}/v1/audio/presets`, { headers: { Authorization: `Bearer ${t.apiKey}` } });
+      expect(presets.status).to.equal(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 
 describe('realtime reference catalog matches the engine', () => {
-  it('documents exactly the engine’s client and server events and close codes', () => {
+  it('documents exactly the engine’s client and server events and the transport’s close reasons', () => {
     expect(Object.keys(CLIENT_EVENT_DOCS).sort()).to.deep.equal([...CLIENT_EVENT_TYPES].sort());
     expect(Object.keys(SERVER_EVENT_DOCS).sort()).to.deep.equal([...SERVER_EVENT_TYPES].sort());
-    expect(Object.keys(CLOSE_CODE_DOCS).sort()).to.deep.equal(Object.keys(REALTIME_CLOSE_CODES).sort());
+    expect(Object.keys(CLOSE_ENDING_DOCS).sort()).to.deep.equal(Object.keys(CLOSE_CODES).sort());
   });
 
   it('every example carries its own type, and every client example passes the engine’s parser', () => {

@@ -1,4 +1,5 @@
 import { ServiceError, toServiceError } from '@svc/core';
+import { HttpLibraryError } from './http-status.js';
 
 /**
  * The REST error body. The spec fixes `{error: {message, type}}`; the identifier (e.g.
@@ -24,16 +25,6 @@ export function fromHttpLibraryError(err: unknown): ServiceError {
   return toServiceError(err);
 }
 
-/** A 4xx raised by Koa or a body reader rather than by a use case. */
-class HttpLibraryError extends ServiceError {
-  constructor(
-    readonly identifier: string,
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 function libraryIdentifier(status: number, type?: string): string {
   if (status === 413 || type === 'entity.too.large') return 'payload_too_large';

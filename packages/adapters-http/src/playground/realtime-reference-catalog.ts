@@ -3,7 +3,6 @@ import {
   defaultSessionConfig,
   toSessionObject,
   type ClientEventType,
-  type REALTIME_CLOSE_CODES,
   type SERVER_EVENT_TYPES,
 } from '@svc/core';
 
@@ -114,11 +113,22 @@ export const SERVER_EVENT_DOCS: Record<ServerEventType, EventDoc> = {
   'session.max_duration_reached': { summary: 'Extension: the session reached its wall-clock cap; the socket closes with 1000.', example: { type: 'session.max_duration_reached', event_id: 'event_30', max_duration_sec: 1800 } },
 };
 
-export const CLOSE_CODE_DOCS: Record<keyof typeof REALTIME_CLOSE_CODES, string> = {
-  normal: 'Normal closure; also after session.idle_timeout, session.max_duration_reached and a rejected session.update (the reason says which).',
-  policyViolation: 'Not the protocol: too many events before the first session.update.',
-  tryAgainLater: 'Too many sessions (server-wide or for this key); retry later.',
-  invalidCredentials: 'Missing or invalid API key, or an unknown or expired client secret.',
-  duplicateSession: 'This client secret already has an open session.',
-  quotaRefused: 'Quota refused (after an error event of type insufficient_quota).',
+/**
+ * Why a session ends, for each ending the WebSocket transport maps to a close code (the table of
+ * codes itself belongs to the transport and is passed to the renderer). A test checks these are
+ * exactly the transport's endings.
+ */
+export const CLOSE_ENDING_DOCS: Record<string, string> = {
+  invalid_configuration: 'A rejected session.update (after its error event).',
+  system_message: 'A system or developer message item (after its error event).',
+  idle_timeout: '5 minutes without user speech (after session.idle_timeout).',
+  max_duration: 'The session reached its wall-clock cap (after session.max_duration_reached).',
+  protocol_violation: 'Not the protocol: too many events before the first session.update.',
+  slow_reader: 'The client stopped reading its events.',
+  server_shutdown: 'The server is shutting down.',
+  internal_error: 'The session could not be started.',
+  at_capacity: 'Too many sessions (server-wide or for this key); retry later.',
+  invalid_credentials: 'Missing or invalid API key, or an unknown or expired client secret.',
+  duplicate_session: 'This client secret already has an open session.',
+  quota_refused: 'Quota refused (after an error event of type insufficient_quota).',
 };

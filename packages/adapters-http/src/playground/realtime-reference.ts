@@ -1,5 +1,5 @@
-import { CLIENT_EVENT_FIELDS, CLIENT_EVENT_TYPES, REALTIME_CLOSE_CODES, SERVER_EVENT_TYPES } from '@svc/core';
-import { CLIENT_EVENT_DOCS, CLOSE_CODE_DOCS, SERVER_EVENT_DOCS } from './realtime-reference-catalog.js';
+import { CLIENT_EVENT_FIELDS, CLIENT_EVENT_TYPES, SERVER_EVENT_TYPES } from '@svc/core';
+import { CLIENT_EVENT_DOCS, CLOSE_ENDING_DOCS, SERVER_EVENT_DOCS } from './realtime-reference-catalog.js';
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const anchor = (type: string) => `ev-${type.replace(/[^a-z0-9]+/gi, '-')}`;
@@ -9,7 +9,7 @@ const EXTENSIONS = new Set(['response.output_audio_transcript.length', 'conversa
  * /docs/realtime: the WebSocket protocol, which OpenAPI cannot describe, as one static HTML page
  * built from the engine's event definitions and the catalog's examples. Rendered once at start.
  */
-export function renderRealtimeReference(): string {
+export function renderRealtimeReference(closeCodes: Readonly<Record<string, number>>): string {
   const clientRows = CLIENT_EVENT_TYPES.map((type) => {
     const fields = (CLIENT_EVENT_FIELDS[type] as readonly string[]).map((f) => `<code>${f}</code>`).join(', ') || 'none';
     return eventSection(type, `Fields: ${fields} (plus optional <code>event_id</code>)`, CLIENT_EVENT_DOCS[type].summary, CLIENT_EVENT_DOCS[type].example);
@@ -17,8 +17,14 @@ export function renderRealtimeReference(): string {
   const serverRows = SERVER_EVENT_TYPES.map((type) =>
     eventSection(type, EXTENSIONS.has(type) ? 'Extension event of this service' : '', SERVER_EVENT_DOCS[type].summary, SERVER_EVENT_DOCS[type].example),
   );
-  const closeRows = Object.entries(REALTIME_CLOSE_CODES)
-    .map(([name, code]) => `<tr><td><code>${code}</code></td><td>${escape(CLOSE_CODE_DOCS[name as keyof typeof REALTIME_CLOSE_CODES])}</td></tr>`)
+  // One row per code, with every reason the transport closes with it.
+  const byCode = new Map<number, string[]>();
+  for (const [ending, code] of Object.entries(closeCodes)) {
+    byCode.set(code, [...(byCode.get(code) ?? []), `${escape(CLOSE_ENDING_DOCS[ending] ?? ending)} <span class="muted">(<code>${ending}</code>)</span>`]);
+  }
+  const closeRows = [...byCode.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([code, reasons]) => `<tr><td><code>${code}</code></td><td>${reasons.join('<br>')}</td></tr>`)
     .join('\n');
   const toc = (types: readonly string[]) => types.map((t) => `<li><a href="#${anchor(t)}"><code>${t}</code></a></li>`).join('');
   return `<!doctype html>
@@ -56,8 +62,7 @@ ${serverRows.join('\n')}
 <h2 id="close-codes">Close codes</h2>
 <table><thead><tr><th scope="col">Code</th><th scope="col">Meaning</th></tr></thead><tbody>
 ${closeRows}
-<tr><td><code>1009</code></td><td>A frame larger than the server's frame limit.</td></tr>
-<tr><td><code>1001</code></td><td>The server is shutting down.</td></tr>
+<tr><td><code>1009</code></td><td>A frame larger than the server's frame limit (sent by the WebSocket library).</td></tr>
 </tbody></table>
 </main>
 </body>

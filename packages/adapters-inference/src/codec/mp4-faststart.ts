@@ -4,6 +4,10 @@
  * finding `moov` at the end (what most recorders write), and decode never uses temporary files,
  * so the bytes are reordered in memory instead. Returns the input unchanged when it is already
  * streamable, fragmented, or not understood.
+ * Hand-written because no npm package does this: there is no qt-faststart port on the registry;
+ * mp4box (GPAC's MP4Box.js) and mp4-stream parse and write boxes but do not relocate `moov` with its
+ * chunk offsets; mux.js transmuxes to fragmented MP4; ffmpeg's own `-movflags faststart` needs a
+ * seekable output file.
  */
 export function mp4Faststart(bytes: Uint8Array): Uint8Array {
   const boxes = topLevelBoxes(bytes);

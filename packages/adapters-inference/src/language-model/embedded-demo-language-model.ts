@@ -22,6 +22,8 @@ export interface EmbeddedDemoLanguageModelOptions {
 export class EmbeddedDemoLanguageModel implements LanguageModel {
   readonly id = 'embedded-demo';
   readonly contextWindowTokens: number;
+  /** It would only echo a summary prompt back. */
+  readonly canSummarize = false;
   private calls = 0;
 
   constructor(private readonly options: EmbeddedDemoLanguageModelOptions = {}) {

@@ -24,7 +24,7 @@ describe('realtime engine with the OpenAI-compatible model (local SSE server)', 
       res.socket?.destroy();
     });
     const events: RealtimeServerEvent[] = [];
-    let closed: number | null = null;
+    let closed: string | null = null;
     const engine = new RealtimeSessionEngine(
       {
         clock,
@@ -35,7 +35,7 @@ describe('realtime engine with the OpenAI-compatible model (local SSE server)', 
         quota: { consume: async () => ({ allowed: true }) },
       },
       { principal: { apiKeyId: 'k', name: 'k' }, urlModel: 'svc-realtime', maxDurationSec: 60 },
-      { send: (e) => events.push(e), close: (code) => (closed = code) },
+      { send: (e) => events.push(e), close: (ending) => (closed = ending) },
     );
     try {
       await engine.handle({ type: 'session.update', session: { output_modalities: ['text'], audio: { input: { turn_detection: null } } } });

@@ -65,7 +65,7 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
     ]) {
       const err = await failure(fetcher.fetch(url, opts));
       expect(err, url).to.be.instanceOf(MediaUrlNotAllowedError);
-      expect(err.status).to.equal(400);
+      expect(err.identifier).to.equal('media_url_not_allowed');
       expect(err.param).to.equal('ref_audio');
     }
   });
@@ -96,7 +96,7 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
     const started = performance.now();
     const err = await failure(allowing({ maxDownloadBytes: cap }).fetch(`${base}/endless`, opts));
     expect(err).to.be.instanceOf(MediaTooLargeError);
-    expect(err.status).to.equal(413);
+    expect(err.identifier).to.equal('media_too_large');
     expect(performance.now() - started).to.be.lessThan(3000);
     await new Promise((r) => setTimeout(r, 200));
     // The server wrote at most what fits in socket buffers after the cap, nowhere near its 200 MB.

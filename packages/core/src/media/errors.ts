@@ -8,7 +8,6 @@ import { ServiceError } from '../shared/errors.js';
 /** An inline payload (base64 / data URI / uploaded file) or a download exceeded its byte cap. */
 export class MediaTooLargeError extends ServiceError {
   readonly identifier = 'media_too_large';
-  readonly status = 413;
   constructor(param: string, limitBytes: number, what = 'payload', hint?: string) {
     super(`'${param}': the ${what} exceeds the limit of ${formatMegabytes(limitBytes)}${hint ? ` (${hint})` : ''}.`, param);
   }
@@ -17,13 +16,11 @@ export class MediaTooLargeError extends ServiceError {
 /** The URL points somewhere the server refuses to connect to (private network, metadata service...). */
 export class MediaUrlNotAllowedError extends ServiceError {
   readonly identifier = 'media_url_not_allowed';
-  readonly status = 400;
 }
 
 /** The remote server did not deliver the media within the time limit. */
 export class MediaFetchTimeoutError extends ServiceError {
   readonly identifier = 'media_fetch_timeout';
-  readonly status = 400;
   constructor(param: string, timeoutMs: number) {
     super(`'${param}': the media URL did not respond within ${timeoutMs} ms.`, param);
   }
@@ -32,13 +29,11 @@ export class MediaFetchTimeoutError extends ServiceError {
 /** Base64 or a data URI that does not decode. */
 export class InvalidInlineMediaError extends ServiceError {
   readonly identifier = 'invalid_base64';
-  readonly status = 400;
 }
 
 /** Zero bytes: nothing to decode. */
 export class EmptyMediaError extends ServiceError {
   readonly identifier = 'media_empty';
-  readonly status = 400;
   constructor(param: string) {
     super(`'${param}' is empty.`, param);
   }

@@ -1,8 +1,19 @@
 /**
  * Injection tokens of the realtime capability. Sessions are wired by
- * apps/server/src/composition/realtime.ts; only what the container binds has a token.
+ * apps/server/src/composition/realtime.ts; every port has a token, so a test or an embedder can replace it.
  */
 export const REALTIME_TOKENS = {
   ClientSecretRepository: Symbol.for('svc.realtime.ClientSecretRepository'),
   ReplySpeaker: Symbol.for('svc.realtime.ReplySpeaker'),
+  /** VoiceActivityDetector, or null when turn detection is off. */
+  VoiceActivityDetector: Symbol.for('svc.realtime.VoiceActivityDetector'),
+  /** SpeechRecognizer, or null when no recognizer runs. */
+  SpeechRecognizer: Symbol.for('svc.realtime.SpeechRecognizer'),
+  OpusCodec: Symbol.for('svc.realtime.OpusCodec'),
+  LanguageModel: Symbol.for('svc.realtime.LanguageModel'),
+  ConversationSummarizer: Symbol.for('svc.realtime.ConversationSummarizer'),
+  QuotaGuard: Symbol.for('svc.realtime.QuotaGuard'),
+  VoiceDirectory: Symbol.for('svc.realtime.VoiceDirectory'),
+  MintClientSecret: Symbol.for('svc.realtime.MintClientSecret'),
+  RedeemClientSecret: Symbol.for('svc.realtime.RedeemClientSecret'),
 } as const;

@@ -1,14 +1,14 @@
 /**
- * One typed error per identifier. Every error carries the identifier (REST `type` and `code`,
- * realtime `error.type`/`error.code`), the HTTP status it maps to, and optionally the request
- * parameter at fault. Adapters map these in exactly one place each (REST error middleware,
- * realtime error event); nothing else decides a status code.
+ * One typed error per identifier. Every error carries its meaning: the identifier (REST `type` and
+ * `code`, realtime `error.type`/`error.code`), a message for the caller, optionally the request
+ * parameter at fault, and whether the server rather than the request is at fault. No transport
+ * detail: the HTTP status of each class is in ONE table, packages/adapters-http/src/errors/
+ * http-status.ts (a test fails for a class without a row; the lint refuses `status` here).
  */
 export abstract class ServiceError extends Error {
   abstract readonly identifier: string;
-  abstract readonly status: number;
-  /** Extra response headers (e.g. Retry-After) the transport should send with the error. */
-  readonly headers: Record<string, string> = {};
+  /** The server, not the request, failed (engine failure, bug, missing feature): logged as an error. */
+  readonly serverFault: boolean = false;
   constructor(
     message: string,
     readonly param: string | null = null,
@@ -18,143 +18,124 @@ export abstract class ServiceError extends Error {
   }
 }
 
-// ---- 400: the request itself is wrong -------------------------------------------------------
+// ---- the request itself is wrong -------------------------------------------------------
 export class InvalidRequestError extends ServiceError {
   readonly identifier = 'invalid_request_error';
-  readonly status = 400;
 }
 export class InvalidJsonError extends ServiceError {
   readonly identifier = 'invalid_json';
-  readonly status = 400;
   constructor(message = 'The request body is not valid JSON.') {
     super(message);
   }
 }
 export class UnknownParameterError extends ServiceError {
   readonly identifier = 'unknown_parameter';
-  readonly status = 400;
   constructor(param: string) {
     super(`Unrecognized request argument supplied: ${param}`, param);
   }
 }
 export class MissingParameterError extends ServiceError {
   readonly identifier = 'missing_required_parameter';
-  readonly status = 400;
   constructor(param: string) {
     super(`Missing required parameter: '${param}'.`, param);
   }
 }
 export class InvalidParameterError extends ServiceError {
   readonly identifier = 'invalid_parameter';
-  readonly status = 400;
 }
 export class InputTooLongError extends ServiceError {
   readonly identifier = 'input_too_long';
-  readonly status = 400;
   constructor(max: number, actual: number) {
     super(`'input' is ${actual} characters long; the maximum is ${max}.`, 'input');
   }
 }
 export class InputEmptyError extends ServiceError {
   readonly identifier = 'input_empty';
-  readonly status = 400;
   constructor(message = "'input' must contain at least one character.") {
     super(message, 'input');
   }
 }
 export class StreamFormatError extends ServiceError {
   readonly identifier = 'stream_requires_pcm';
-  readonly status = 400;
   constructor() {
     super("Streaming requires response_format 'pcm'.", 'response_format');
   }
 }
 export class ConflictingVoiceError extends ServiceError {
   readonly identifier = 'voice_conflict';
-  readonly status = 400;
   constructor() {
     super("'voice' and 'ref_audio'/'ref_text' are mutually exclusive; send one or the other.", 'voice');
   }
 }
 export class InvalidAudioError extends ServiceError {
   readonly identifier = 'invalid_audio';
-  readonly status = 400;
 }
 export class InvalidMediaUrlError extends ServiceError {
   readonly identifier = 'invalid_media_url';
-  readonly status = 400;
 }
 export class MediaFetchFailedError extends ServiceError {
   readonly identifier = 'media_fetch_failed';
-  readonly status = 400;
 }
 
-// ---- 401 / 403 / 404 / 413 / 429 --------------------------------------------------------------
+// ---- who may do what, what exists, how much --------------------------------------------------------------
 export class InvalidApiKeyError extends ServiceError {
   readonly identifier = 'invalid_api_key';
-  readonly status = 401;
   constructor(message = 'Missing or invalid API key. Send "Authorization: Bearer <API_KEY>".') {
     super(message);
   }
 }
 export class VoiceNotDeletableError extends ServiceError {
   readonly identifier = 'voice_not_deletable';
-  readonly status = 403;
   constructor(voice: string) {
     super(`The voice '${voice}' is a shared preset and cannot be deleted.`, 'voice');
   }
 }
 export class NotFoundError extends ServiceError {
   readonly identifier = 'not_found';
-  readonly status = 404;
 }
 export class VoiceNotFoundError extends ServiceError {
   readonly identifier = 'voice_not_found';
-  readonly status = 404;
   constructor(voice: string) {
     super(`No voice found with id '${voice}'.`, 'voice');
   }
 }
 export class VideoNotFoundError extends ServiceError {
   readonly identifier = 'video_not_found';
-  readonly status = 404;
   constructor(id: string) {
     super(`No video found with id '${id}'.`, 'video_id');
   }
 }
 export class VideoNotReadyError extends ServiceError {
   readonly identifier = 'video_not_ready';
-  readonly status = 404;
   constructor(id: string) {
     super(`Video '${id}' is not completed yet; poll GET /v1/videos/${id}.`, 'video_id');
   }
 }
 export class PayloadTooLargeError extends ServiceError {
   readonly identifier = 'payload_too_large';
-  readonly status = 413;
 }
 export class RateLimitExceededError extends ServiceError {
   readonly identifier = 'rate_limit_exceeded';
-  readonly status = 429;
-  constructor(retryAfterSeconds: number) {
+  constructor(readonly retryAfterSeconds: number) {
     super(`Rate limit reached for this API key; retry in ${retryAfterSeconds} s.`);
-    this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }
 export class InsufficientQuotaError extends ServiceError {
   readonly identifier = 'insufficient_quota';
-  readonly status = 429;
 }
 
-// ---- 5xx --------------------------------------------------------------------------------------
+// ---- the server's fault --------------------------------------------------------------------------------------
 export class NotImplementedYetError extends ServiceError {
   readonly identifier = 'not_implemented';
-  readonly status = 501;
+  override readonly serverFault = true;
 }
 export class EngineError extends ServiceError {
   readonly identifier = 'engine_error';
-  readonly status = 500;
+  override readonly serverFault = true;
 }
+/** A concrete ServiceError class (the key of each transport's mapping table). */
+export type ServiceErrorClass = abstract new (...args: any[]) => ServiceError;
+
 /** Any thrown value as a ServiceError: unknown failures become a 500 that reveals nothing internal. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
@@ -162,7 +143,7 @@ export function toServiceError(err: unknown): ServiceError {
 }
 export class InternalError extends ServiceError {
   readonly identifier = 'internal_error';
-  readonly status = 500;
+  override readonly serverFault = true;
   constructor(message = 'The server had an error while processing your request.') {
     super(message);
   }

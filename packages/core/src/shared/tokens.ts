@@ -11,4 +11,6 @@ export const SHARED_TOKENS = {
   RateLimiter: Symbol.for('svc.RateLimiter'),
   ApiKeyRepository: Symbol.for('svc.ApiKeyRepository'),
   BlobStore: Symbol.for('svc.BlobStore'),
+  /** Fetches media URLs on a caller's behalf (SSRF-safe); shared by voices and video. */
+  MediaFetcher: Symbol.for('svc.MediaFetcher'),
 } as const;

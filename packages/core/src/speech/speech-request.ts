@@ -11,8 +11,6 @@ export const SPEECH_MODEL = 'svc-audio-v3-tts';
 export const MAX_INPUT_CHARS = 5000;
 export const DEFAULT_VOICE = 'default';
 export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
-/** Inline reference audio (base64 / data URI) is capped at 10 MB of characters. */
-export const MAX_INLINE_MEDIA_BYTES = 10 * 1024 * 1024;
 
 /** The speech request as received (after the transport checked JSON types and unknown fields). */
 export interface SpeechRequestInput {

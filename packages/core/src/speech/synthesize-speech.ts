@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock.js';
 import type { Principal } from '../auth/api-key.js';
 import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFormat } from '../shared/audio.js';
 import { NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
@@ -43,7 +44,11 @@ export interface SynthesizeSpeechOptions {
    */
   firstChunkChars?: number;
   sampleRate?: number;
+  /** Times each synthesis for the observer (computeSeconds); without one they are reported as 0. */
+  clock?: Pick<Clock, 'now'>;
 }
+
+const STOPPED_CLOCK: Pick<Clock, 'now'> = { now: () => 0 };
 
 /**
  * Text to audio, as the speech endpoint defines it: voice resolution (preset, registered or inline
@@ -55,6 +60,7 @@ export class SynthesizeSpeech {
   private readonly sampleRate: number;
   private readonly maxSentenceChars: number;
   private readonly firstChunkChars: number;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(
     private readonly catalog: VoiceCatalog,
@@ -67,6 +73,7 @@ export class SynthesizeSpeech {
     this.sampleRate = options.sampleRate ?? OUTPUT_SAMPLE_RATE;
     this.maxSentenceChars = options.maxSentenceChars ?? 200;
     this.firstChunkChars = options.firstChunkChars ?? 50;
+    this.clock = options.clock ?? STOPPED_CLOCK;
   }
 
   async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
@@ -172,7 +179,7 @@ export class SynthesizeSpeech {
       if (step.kind === 'sfx') {
         return Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] });
       }
-      const began = performance.now();
+      const began = this.clock.now();
       return engine
         .synthesize(
           { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings },
@@ -182,7 +189,7 @@ export class SynthesizeSpeech {
           this.observer.synthesized({
             engine: engine.engine,
             audioSeconds: r.samples.length / this.sampleRate,
-            computeSeconds: (performance.now() - began) / 1000,
+            computeSeconds: (this.clock.now() - began) / 1000,
           });
           return r;
         });

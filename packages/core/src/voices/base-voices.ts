@@ -53,7 +53,6 @@ export class BaseVoiceLibrary {
     const candidates: BaseVoiceCandidate[] = [];
     for (const preset of available) {
       const voice = this.catalog.get(preset)!;
-      const began = Date.now();
       const speech = await this.catalog.engineFor(voice).synthesize({
         text: CALIBRATION_TEXT,
         voice,
@@ -62,7 +61,7 @@ export class BaseVoiceLibrary {
         wordTimings: false,
       });
       const speaker = await this.analyzer.analyze({ samples: speech.samples, sampleRate: speech.sampleRate }, CALIBRATION_TEXT);
-      this.logger.debug({ preset, f0: Math.round(speaker.f0MedianHz), formantScale: speaker.formantScale, ms: Date.now() - began }, 'base voice measured');
+      this.logger.debug({ preset, f0: Math.round(speaker.f0MedianHz), formantScale: speaker.formantScale}, 'base voice measured');
       candidates.push({ preset, speaker });
     }
     return candidates;

@@ -44,7 +44,7 @@ describe('realtime client secrets', () => {
       const { mint, repo } = setup();
       const err = await mint.execute(principal, { expires_after: { seconds } }).catch((e) => e);
       expect(err).to.be.instanceOf(InvalidParameterError);
-      expect(err.status).to.equal(400);
+      expect(err.identifier).to.equal('invalid_parameter');
       expect(err.param).to.equal('expires_after.seconds');
       expect(repo.rows).to.have.length(0);
     });

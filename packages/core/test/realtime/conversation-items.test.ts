@@ -78,7 +78,7 @@ describe('realtime conversation items', () => {
     await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'x' }] } });
     expect(h.out.types()).to.deep.equal(['error']);
     expect(h.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'system_role_unsupported', param: 'item.role' });
-    expect(h.out.closed).to.deep.include({ code: 1000 });
+    expect(h.out.closed).to.deep.include({ ending: 'system_message' });
   });
 
   it('skips items with non-text content', async () => {

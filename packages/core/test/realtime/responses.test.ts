@@ -276,7 +276,7 @@ describe('realtime responses', () => {
     expect(strip(h.out.take())).to.deep.equal([
       { type: 'error', error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'Spending cap reached for this key.', param: null, event_id: null } },
     ]);
-    expect(h.out.closed).to.deep.equal({ code: 4429, reason: 'insufficient quota' });
+    expect(h.out.closed).to.deep.equal({ ending: 'quota_refused', reason: 'insufficient quota' });
     expect(h.quota.calls.map((c) => c.resource)).to.deep.equal(['realtime.response', 'realtime.response']);
   });
 
@@ -286,7 +286,7 @@ describe('realtime responses', () => {
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
     expect(h.out.last('error').error).to.deep.include({ type: 'insufficient_quota', message: 'Upstream: You exceeded your current quota.' });
-    expect(h.out.closed?.code).to.equal(4429);
+    expect(h.out.closed?.ending).to.equal('quota_refused');
   });
 
   it('rejects invalid overrides without side effects', async () => {

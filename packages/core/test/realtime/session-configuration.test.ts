@@ -75,7 +75,7 @@ describe('realtime session configuration (session.update)', () => {
     await none.send({ type: 'session.update', event_id: 'evt_x', session: { type: 'realtime' } });
     expect(none.out.types()).to.deep.equal(['error']);
     expect(none.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'missing_required_parameter', param: 'session.model', event_id: 'evt_x' });
-    expect(none.out.closed).to.deep.equal({ code: 1000, reason: 'invalid session configuration' });
+    expect(none.out.closed).to.deep.equal({ ending: 'invalid_configuration', reason: 'invalid session configuration' });
   });
 
   const rejected: [string, Record<string, unknown>, string][] = [
@@ -101,7 +101,7 @@ describe('realtime session configuration (session.update)', () => {
       expect(h.out.types()).to.deep.equal(['error']);
       expect((h.out.events[0]!.error as any).param).to.equal(param);
       expect((h.out.events[0]!.error as any).type).to.equal('invalid_request_error');
-      expect(h.out.closed?.code).to.equal(1000);
+      expect(h.out.closed?.ending).to.equal('invalid_configuration');
     });
   }
 
@@ -109,7 +109,7 @@ describe('realtime session configuration (session.update)', () => {
     const h = await startTextSession();
     await h.send({ type: 'session.update', session: { tracing: { workflow_name: 'x' } } });
     expect(h.out.types()).to.deep.equal(['error']);
-    expect(h.out.closed?.code).to.equal(1000);
+    expect(h.out.closed?.ending).to.equal('invalid_configuration');
     await h.send({ type: 'response.create' });
     expect(h.out.types()).to.deep.equal(['error']);
   });
@@ -124,7 +124,7 @@ describe('realtime session configuration (session.update)', () => {
     await unknown.send({ type: 'session.update', session: { model: MODEL, audio: { output: { voice: 'voice_nope' } } } });
     expect(unknown.out.types()).to.deep.equal(['error']);
     expect(unknown.out.events[0]!.error).to.deep.include({ code: 'voice_not_found', param: 'session.audio.output.voice' });
-    expect(unknown.out.closed?.code).to.equal(1000);
+    expect(unknown.out.closed?.ending).to.equal('invalid_configuration');
 
     const dflt = createHarness();
     await dflt.send({ type: 'session.update', session: { model: MODEL, audio: { output: { voice: 'default' } } } });
@@ -213,7 +213,7 @@ describe('realtime session configuration (session.update)', () => {
     const h = createHarness();
     for (let i = 0; i < MAX_EVENTS_BEFORE_SESSION + 1; i++) await h.send({ type: 'input_audio_buffer.clear' });
     expect(h.out.types()).to.deep.equal([]);
-    expect(h.out.closed).to.deep.include({ code: 1008 });
+    expect(h.out.closed).to.deep.include({ ending: 'protocol_violation' });
   });
 
   it('an invalid first session.update sends only its error, then closes', async () => {
@@ -221,6 +221,6 @@ describe('realtime session configuration (session.update)', () => {
     await h.send({ type: 'input_audio_buffer.clear' });
     await h.send({ type: 'session.update', session: { model: MODEL, tracing: 'auto' } });
     expect(h.out.types()).to.deep.equal(['error']);
-    expect(h.out.closed).to.deep.include({ code: 1000 });
+    expect(h.out.closed).to.deep.include({ ending: 'invalid_configuration' });
   });
 });

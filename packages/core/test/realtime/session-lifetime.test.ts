@@ -10,7 +10,7 @@ describe('realtime session lifetime', () => {
     expect(h.out.closed).to.equal(null);
     h.clock.advance(1);
     expect(h.out.take().map(({ event_id: _e, ...rest }) => rest)).to.deep.equal([{ type: 'session.idle_timeout', seconds_idle: 300 }]);
-    expect(h.out.closed).to.deep.equal({ code: 1000, reason: 'session idle timeout' });
+    expect(h.out.closed).to.deep.equal({ ending: 'idle_timeout', reason: 'session idle timeout' });
   });
 
   it('restarts the idle countdown on user turns (committed audio, user messages), not on other events', async () => {
@@ -26,14 +26,14 @@ describe('realtime session lifetime', () => {
     expect(h.out.closed).to.equal(null);
     h.clock.advance(1);
     expect(h.out.last('session.idle_timeout').seconds_idle).to.equal(300);
-    expect(h.out.closed?.code).to.equal(1000);
+    expect(h.out.closed?.ending).to.equal('idle_timeout');
   });
 
   it('closes a connection that never configured a session after the idle time, sending nothing', async () => {
     const h = createHarness();
     h.clock.advance(300_000);
     expect(h.out.events).to.deep.equal([]);
-    expect(h.out.closed?.code).to.equal(1000);
+    expect(h.out.closed?.ending).to.equal('idle_timeout');
   });
 
   it('ends at the wall-clock cap: session.max_duration_reached {max_duration_sec}, close 1000, response stopped', async () => {
@@ -44,7 +44,7 @@ describe('realtime session lifetime', () => {
     h.clock.advance(60_000);
     await flush();
     expect(h.out.take().map(({ event_id: _e, ...rest }) => rest)).to.deep.equal([{ type: 'session.max_duration_reached', max_duration_sec: 60 }]);
-    expect(h.out.closed).to.deep.equal({ code: 1000, reason: 'max session duration reached' });
+    expect(h.out.closed).to.deep.equal({ ending: 'max_duration', reason: 'max session duration reached' });
     expect(h.lm.requests[0]!.signal.aborted).to.equal(true);
   });
 

@@ -45,7 +45,7 @@ describe('inline media references', () => {
       return null;
     })();
     expect(err).to.be.instanceOf(MediaTooLargeError);
-    expect(err!.status).to.equal(413);
+    expect(err!.serverFault).to.equal(false);
     expect(err!.identifier).to.equal('media_too_large');
     expect(err!.param).to.equal('ref_audio');
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidParameterError, VoiceNotDeletableError, VoiceNotFoundError } from '../../src/shared/errors.js';
-import { testAudio, tone } from './voice-fakes.js';
+import { testAudio, tone } from '../fakes/index.js';
 import { alice, bob, voiceWorld } from './voice-world.js';
 
 async function failure(promise: Promise<unknown>): Promise<Error & { status?: number; identifier?: string }> {
@@ -45,7 +45,7 @@ describe('GetVoice / DeleteVoice', () => {
     for (const name of ['default', 'slt', 'rms']) {
       const err = await failure(w.remove.execute(alice, name));
       expect(err).to.be.instanceOf(VoiceNotDeletableError);
-      expect(err.status).to.equal(403);
+      expect(err.identifier).to.equal('voice_not_deletable');
     }
   });
 

@@ -3,7 +3,7 @@ import { InvalidAudioError, InvalidParameterError } from '../../src/shared/error
 import { EmptyMediaError, InvalidInlineMediaError } from '../../src/media/errors.js';
 import { ReferenceAudioSilentError, ReferenceAudioTooLongError, ReferenceAudioTooShortError } from '../../src/voices/errors.js';
 import { isVoiceId } from '../../src/voices/voice.js';
-import { testAudio, tone } from './voice-fakes.js';
+import { testAudio, tone } from '../fakes/index.js';
 import { alice, bob, voiceWorld } from './voice-world.js';
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -118,7 +118,7 @@ describe('RegisterVoice', () => {
         error = err;
       }
       expect(error).to.be.instanceOf(errorClass);
-      expect((error as { status: number }).status).to.equal(400);
+      expect((error as { serverFault: boolean }).serverFault, 'the caller is at fault').to.equal(false);
       expect(w.repo.rows.size).to.equal(0);
       expect(w.blobs.blobs.size).to.equal(0);
     });

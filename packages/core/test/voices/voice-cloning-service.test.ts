@@ -3,7 +3,7 @@ import { VoiceNotFoundError } from '../../src/shared/errors.js';
 import { comparableSyllableRates, speakingRateMultiplier } from '../../src/voices/voice-profile.js';
 import { BaseVoiceLibrary } from '../../src/voices/base-voices.js';
 import { VoiceCatalog } from '../../src/speech/voice-catalog.js';
-import { features, PresetToneSynthesizer, testAudio, tone, ZeroCrossingAnalyzer } from './voice-fakes.js';
+import { features, PresetToneSynthesizer, testAudio, tone, ZeroCrossingAnalyzer } from '../fakes/index.js';
 import { alice, bob, voiceWorld } from './voice-world.js';
 
 const dataUri = (bytes: Uint8Array) => `data:audio/wav;base64,${Buffer.from(bytes).toString('base64')}`;

@@ -19,7 +19,7 @@ import {
   PresetToneSynthesizer,
   TestAudioCodec,
   ZeroCrossingAnalyzer,
-} from './voice-fakes.js';
+} from '../fakes/index.js';
 
 export const alice: Principal = { apiKeyId: 'key_alice', name: 'alice' };
 export const bob: Principal = { apiKeyId: 'key_bob', name: 'bob' };

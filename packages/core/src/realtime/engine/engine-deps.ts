@@ -7,7 +7,7 @@ import type { ConversationSummarizer } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
-import type { RealtimeServerEvent } from '../protocol/server-events.js';
+import type { RealtimeServerEvent, SessionEnding } from '../protocol/server-events.js';
 
 /** Shared services of every session (one set per server). */
 export interface RealtimeEngineDeps {
@@ -40,8 +40,8 @@ export interface RealtimeSessionOptions {
 /** Where server events go: the WebSocket adapter, or a test collecting them. */
 export interface RealtimeOutput {
   send(event: RealtimeServerEvent): void;
-  /** Ends the connection; called once, after the last event. */
-  close(code: number, reason: string): void;
+  /** Ends the connection; called once, after the last event. `reason` is a short human text. */
+  close(ending: SessionEnding, reason: string): void;
 }
 
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;

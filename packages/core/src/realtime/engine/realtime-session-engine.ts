@@ -5,7 +5,7 @@ import { ExtractiveSummarizer } from '../conversation/summarization.js';
 import { clientEventIdOf, parseClientEvent, type ClientEvent } from '../protocol/client-events.js';
 import { requireField } from '../protocol/field-checks.js';
 import { invalidRequest, isSystemRoleRejection, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
-import { REALTIME_CLOSE_CODES, type ServerEventBody } from '../protocol/server-events.js';
+import { SESSION_ENDINGS, type ServerEventBody, type SessionEnding } from '../protocol/server-events.js';
 import type { RealtimeSessionConfig } from '../session/session-config.js';
 import { toSessionObject } from '../session/session-object.js';
 import { applySessionUpdate } from '../session/session-update.js';
@@ -145,7 +145,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
 
   refuseQuota(message: string): void {
     this.reportError(realtimeErrors.insufficientQuota(message), null);
-    this.terminate(REALTIME_CLOSE_CODES.quotaRefused, 'insufficient quota');
+    this.terminate(SESSION_ENDINGS.quotaRefused, 'insufficient quota');
   }
 
   noteUserActivity(): void {
@@ -183,14 +183,15 @@ export class RealtimeSessionEngine implements SessionRuntime {
       // An invalid configuration ends the session (spec: error, then the session is closed), and
       // so does a `system` message (the issue lists it with the rejected configuration).
       if (event.type === 'session.update' || isSystemRoleRejection(err)) {
-        this.terminate(REALTIME_CLOSE_CODES.normal, event.type === 'session.update' ? 'invalid session configuration' : 'system messages are not supported');
+        if (event.type === 'session.update') this.terminate(SESSION_ENDINGS.invalidConfiguration, 'invalid session configuration');
+        else this.terminate(SESSION_ENDINGS.systemMessage, 'system messages are not supported');
       }
     }
   }
 
   private hold(entry: { input: unknown } | { output: ServerEventBody }): void {
     if (this.held.length >= MAX_EVENTS_BEFORE_SESSION) {
-      this.terminate(REALTIME_CLOSE_CODES.policyViolation, 'too many events before session.update');
+      this.terminate(SESSION_ENDINGS.protocolViolation, 'too many events before session.update');
       return;
     }
     this.held.push(entry);
@@ -251,21 +252,21 @@ export class RealtimeSessionEngine implements SessionRuntime {
   private endOnIdle(secondsIdle: number): void {
     // Before the first session.update nothing may be sent; the connection just ends.
     if (this.phase === 'active') this.emit({ type: 'session.idle_timeout', seconds_idle: secondsIdle });
-    this.terminate(REALTIME_CLOSE_CODES.normal, 'session idle timeout');
+    this.terminate(SESSION_ENDINGS.idleTimeout, 'session idle timeout');
   }
 
   private endOnMaxDuration(): void {
     if (this.phase === 'active') {
       this.emit({ type: 'session.max_duration_reached', max_duration_sec: this.options.maxDurationSec });
     }
-    this.terminate(REALTIME_CLOSE_CODES.normal, 'max session duration reached');
+    this.terminate(SESSION_ENDINGS.maxDuration, 'max session duration reached');
   }
 
   /** Ends the session from the server side: the last event has been sent, then the close. */
-  private terminate(code: number, reason: string): void {
+  private terminate(ending: SessionEnding, reason: string): void {
     if (this.phase === 'closed') return;
     this.shutdown();
-    this.output.close(code, reason);
+    this.output.close(ending, reason);
   }
 
   private shutdown(): void {

@@ -49,6 +49,11 @@ export interface LanguageModel {
   readonly id: string;
   /** Tokens of context the model accepts; summarization keeps the conversation under it. */
   readonly contextWindowTokens: number;
+  /**
+   * Whether the model writes a useful summary when asked to (true when absent). A model that cannot
+   * (the embedded demo model only echoes the prompt) gets the deterministic extractive summary.
+   */
+  readonly canSummarize?: boolean;
   /** Throws (or the iterator throws) on upstream failure; InsufficientQuotaError for billing refusals. */
   stream(request: LanguageModelRequest): AsyncIterable<LanguageModelEvent>;
 }

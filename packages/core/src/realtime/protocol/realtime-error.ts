@@ -12,7 +12,6 @@ import { ServiceError } from '../../shared/errors.js';
  */
 export class RealtimeError extends ServiceError {
   readonly identifier: string;
-  readonly status = 400;
   constructor(
     readonly errorType: string,
     readonly code: string | null,
@@ -69,11 +68,11 @@ export function toRealtimeErrorBody(err: unknown, clientEventId: string | null):
   }
   if (err instanceof ServiceError) {
     // Errors shared with the REST side (bad parameters, quota, engine failures) keep their
-    // identifier as the code; the category follows the HTTP status family.
+    // identifier as the code; the category follows who is at fault.
     const type =
       err.identifier === 'insufficient_quota'
         ? 'insufficient_quota'
-        : err.status >= 500
+        : err.serverFault
           ? 'server_error'
           : INVALID_REQUEST;
     return { type, code: err.identifier, message: err.message, param: err.param, event_id: clientEventId };

@@ -58,18 +58,22 @@ export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
   /\.mcp_/,
 ];
 
-/** WebSocket close codes of the realtime endpoint. */
-export const REALTIME_CLOSE_CODES = {
-  /** Normal closure, also idle timeout, max duration and a rejected session configuration. */
-  normal: 1000,
-  /** Not the protocol: too many events before the first session.update (RFC 6455 policy violation). */
-  policyViolation: 1008,
-  /** Max concurrency exceeded; retry later. */
-  tryAgainLater: 1013,
-  /** Invalid API key, or invalid or expired ephemeral key. */
-  invalidCredentials: 3000,
-  /** The ephemeral key already has an active session. */
-  duplicateSession: 4009,
-  /** Billing entitlement refused. */
-  quotaRefused: 4429,
+/**
+ * Why the server ends a realtime session. The WebSocket close code of each is the transport's
+ * business: packages/adapters-ws/src/close-codes.ts holds every close code in one table.
+ */
+export const SESSION_ENDINGS = {
+  /** The first session.update was invalid (its error event went out first). */
+  invalidConfiguration: 'invalid_configuration',
+  /** A `system` message was sent (rejected, then the session ends). */
+  systemMessage: 'system_message',
+  /** Five minutes without user speech (after session.idle_timeout). */
+  idleTimeout: 'idle_timeout',
+  /** The session's wall-clock cap (after session.max_duration_reached). */
+  maxDuration: 'max_duration',
+  /** Not the protocol: too many events before the first session.update. */
+  protocolViolation: 'protocol_violation',
+  /** The budget refused a response (after an insufficient_quota error). */
+  quotaRefused: 'quota_refused',
 } as const;
+export type SessionEnding = (typeof SESSION_ENDINGS)[keyof typeof SESSION_ENDINGS];

@@ -10,6 +10,7 @@ import type {
   RealtimeServerEvent,
   RealtimeVoiceDirectory,
   ReplySpeaker,
+  SessionEnding,
   ReplySpeechRequest,
   SpeechRecognizer,
   VoiceActivityDetector,
@@ -22,15 +23,15 @@ import type { PcmAudio } from '../../../src/shared/audio.js';
 /** Collects server events and the close, like a WebSocket would carry them. */
 export class CollectingOutput implements RealtimeOutput {
   events: RealtimeServerEvent[] = [];
-  closed: { code: number; reason: string } | null = null;
+  closed: { ending: SessionEnding; reason: string } | null = null;
   private cursor = 0;
   send(event: RealtimeServerEvent): void {
     if (this.closed) throw new Error(`event ${event.type} sent after close`);
     this.events.push(event);
   }
-  close(code: number, reason: string): void {
+  close(ending: SessionEnding, reason: string): void {
     if (this.closed) throw new Error('closed twice');
-    this.closed = { code, reason };
+    this.closed = { ending, reason };
   }
   /** Forgets everything received so far (the session set-up of a test). */
   reset(): void {

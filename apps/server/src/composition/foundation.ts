@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { DataSource } from 'typeorm';
+import { ManageApiKeys, SHARED_TOKENS, type Clock } from '@svc/core';
+import {
+  FileSystemBlobStore,
+  openDatabase,
+  TokenBucketRateLimiter,
+  TypeOrmApiKeyRepository,
+} from '@svc/adapters-storage';
+import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
+import { setting } from '../env-settings.js';
+import { SERVER_TOKENS } from '../tokens.js';
+import { SystemClock } from '../runtime/system-clock.js';
+import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
+import { createPinoLogger } from '../runtime/pino-logger.js';
+import { defineModule } from './module.js';
+
+export const SERVICE_INFO = {
+  title: 'svc speech, avatar video and realtime voice service',
+  version: '1.0.0',
+  description: 'Self-hostable implementation of the service interface v1.0.0.',
+};
+
+/**
+ * What every capability shares: the server's own settings, logging, time, ids, hashing, blobs,
+ * the database, API keys, rate limiting, metrics, health and the OpenAPI document.
+ */
+export const foundationModule = defineModule({
+  name: 'foundation',
+  docs: 'README.md',
+  settings: {
+    SVC_PORT: setting.int(8080, 0, 65535),
+    SVC_HOST: setting.string('127.0.0.1'),
+    SVC_DATA_DIR: setting.string('./data'),
+    SVC_DATABASE_URL: setting.string(),
+    SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SVC_TLS_CERT: setting.string(),
+    SVC_TLS_KEY: setting.string(),
+    SVC_API_KEYS: setting.list(),
+    SVC_BOOTSTRAP_KEY: setting.bool(true),
+    SVC_RATE_LIMIT_PER_MINUTE: setting.int(600),
+    SVC_RATE_LIMIT_BURST: setting.int(100),
+    SVC_MAX_JSON_BODY_BYTES: setting.int(11 * 1024 * 1024, 1024),
+    SVC_METRICS_PUBLIC: setting.bool(false),
+    SVC_SHUTDOWN_GRACE_MS: setting.int(10_000),
+  },
+  check(s) {
+    if (Boolean(s.SVC_TLS_CERT) !== Boolean(s.SVC_TLS_KEY)) {
+      throw new Error('Invalid configuration: SVC_TLS_CERT and SVC_TLS_KEY must be set together.');
+    }
+  },
+  bind(provide, config) {
+    provide(SHARED_TOKENS.Logger, () => createPinoLogger(config.logLevel));
+    provide(SHARED_TOKENS.Clock, () => new SystemClock());
+    provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
+    provide(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
+    provide(SHARED_TOKENS.BlobStore, () => new FileSystemBlobStore(join(config.dataDir, 'blobs')));
+    provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
+    provide(
+      SERVER_TOKENS.DataSource,
+      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }),
+      { close: (ds: DataSource) => ds.destroy() },
+    );
+    provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
+    provide(SHARED_TOKENS.RateLimiter, async (get) =>
+      new TokenBucketRateLimiter(await get<Clock>(SHARED_TOKENS.Clock), config.rateLimit.perMinute, config.rateLimit.burst),
+    );
+    provide(
+      SERVER_TOKENS.ManageApiKeys,
+      async (get) =>
+        new ManageApiKeys(
+          await get(SHARED_TOKENS.ApiKeyRepository),
+          await get(SHARED_TOKENS.IdGenerator),
+          await get(SHARED_TOKENS.Hasher),
+          await get(SHARED_TOKENS.Clock),
+          config.apiKeys,
+        ),
+    );
+  },
+  routes({ config, get }) {
+    const dataSource = get<DataSource>(SERVER_TOKENS.DataSource);
+    const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
+    return {
+      public: [
+        healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
+        ...(config.metricsPublic ? [observability] : []),
+      ],
+      authenticated: [openApiRoute(SERVICE_INFO), ...(config.metricsPublic ? [] : [observability])],
+    };
+  },
+});

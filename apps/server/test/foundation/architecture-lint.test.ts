@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
+
+/** The lint step of `npm test` (eslint.config.js) catches each broken dependency rule. */
+describe('architecture lint (eslint.config.js, run by npm test)', function () {
+  this.timeout(60_000);
+  const eslint = new ESLint({ cwd: ROOT });
+  const problems = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, file) });
+    return result!.messages.map((m) => m.message);
+  };
+
+  const cases: Array<[string, string, string, RegExp | null]> = [
+    ['core importing a node: module', 'packages/core/src/speech/x.ts', "import { readFile } from 'node:fs';", /packages\/core imports nothing outside itself/],
+    ['core importing a bare builtin (type only)', 'packages/core/src/x.ts', "import type { Server } from 'http';", /packages\/core imports nothing outside itself/],
+    ['core importing a library', 'packages/core/src/x.ts', "import { z } from 'zod';", /packages\/core imports nothing outside itself/],
+    ['core importing an adapter', 'packages/core/src/x.ts', "export * from '@svc/adapters-http';", /packages\/core imports nothing outside itself/],
+    ['core reaching out of its folder', 'packages/core/src/shared/x.ts', "import '../../../adapters-ws/src/index.js';", /packages\/core imports nothing outside itself/],
+    ['core calling Date.now()', 'packages/core/src/x.ts', 'export const t = Date.now();', /Clock port/],
+    ['core calling performance.now()', 'packages/core/src/x.ts', 'export const t = performance.now();', /Clock port/],
+    ['core reading the current time with new Date()', 'packages/core/src/x.ts', 'export const t = new Date();', /Clock port/],
+    [
+      'a core error declaring its HTTP status (the old style)',
+      'packages/core/src/x/errors.ts',
+      "import { ServiceError } from '../shared/errors.js';\nexport class GoneError extends ServiceError {\n  readonly identifier = 'gone';\n  readonly status = 410;\n}",
+      /add the class with its status to HTTP_STATUS/,
+    ],
+    ['core reading process.env', 'packages/core/src/x.ts', 'export const t = process.env.X;', /does not read the process/],
+    ['an adapter importing another adapter', 'packages/adapters-http/src/x.ts', "import { openDatabase } from '@svc/adapters-storage';", /an adapter depends only on @svc\/core/],
+    ['an adapter importing apps/server', 'packages/adapters-ws/src/x.ts', "import { loadConfig } from '@svc/server';", /an adapter depends only on @svc\/core/],
+    ['core tests importing an adapter', 'packages/core/test/x.test.ts', "import { FfmpegAudioCodec } from '@svc/adapters-inference';", /only apps\/\* import adapters/],
+    ['core within itself', 'packages/core/src/speech/x.ts', "import type { Clock } from '../shared/clock.js';\nexport const at = (c: Clock) => new Date(c.now());", null],
+    ['an adapter using core, libraries and node:', 'packages/adapters-http/src/x.ts', "import { NotFoundError } from '@svc/core';\nimport Koa from 'koa';\nimport { join } from 'node:path';", null],
+    ['an adapter test importing its own package', 'packages/adapters-ws/test/x.test.ts', "import { attachRealtimeGateway } from '@svc/adapters-ws';", null],
+    ['apps/server wiring adapters', 'apps/server/src/composition/x.ts', "import { openDatabase } from '@svc/adapters-storage';\nimport { speechRoutes } from '@svc/adapters-http';", null],
+  ];
+  for (const [label, file, code, expected] of cases) {
+    it(`${expected ? 'fails' : 'passes'}: ${label}`, async () => {
+      const found = await problems(file, code);
+      if (expected) expect(found.some((m) => expected.test(m)), found.join(' | ') || 'no problem reported').to.equal(true);
+      else expect(found).to.deep.equal([]);
+    });
+  }
+});

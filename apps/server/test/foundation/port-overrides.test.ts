@@ -1,0 +1,214 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VOICE_TOKENS } from '@svc/core';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
+import { SERVER_TOKENS } from '../../src/tokens.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { getJson, postJson } from '../helpers/http.js';
+import { requireRecognizer } from '../helpers/pocketsphinx.js';
+import { RealtimeClient } from '../realtime/support/realtime-client.js';
+
+/** What a test does with the server to make a port be used. */
+type Exercise = 'start' | 'speech' | 'voices' | 'realtime';
+
+/**
+ * Every binding of the composition root, the member through which its consumers use it, and what
+ * makes them use it. A binding added to a module without a row here fails the first test.
+ */
+const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercise }> = [
+  { token: SHARED_TOKENS.Logger, member: 'child', exercise: 'start' },
+  { token: SHARED_TOKENS.Clock, member: 'now', exercise: 'start' },
+  { token: SHARED_TOKENS.IdGenerator, member: 'secret', exercise: 'start' },
+  { token: SHARED_TOKENS.Hasher, member: 'sha256', exercise: 'start' },
+  { token: SHARED_TOKENS.ApiKeyRepository, member: 'insert', exercise: 'start' },
+  { token: SERVER_TOKENS.ManageApiKeys, member: 'authenticate', exercise: 'speech' },
+  { token: SERVER_TOKENS.DataSource, member: 'query', exercise: 'start' },
+  { token: SERVER_TOKENS.Metrics, member: 'middleware', exercise: 'start' },
+  { token: SHARED_TOKENS.RateLimiter, member: 'take', exercise: 'speech' },
+  { token: SHARED_TOKENS.BlobStore, member: 'put', exercise: 'voices' },
+  { token: SHARED_TOKENS.MediaFetcher, member: 'fetch', exercise: 'voices' },
+  { token: SPEECH_TOKENS.SpeechSynthesizers, member: 'Symbol(Symbol.iterator)', exercise: 'start' },
+  { token: SPEECH_TOKENS.AudioCodec, member: 'encode', exercise: 'speech' },
+  { token: SPEECH_TOKENS.LanguageDetector, member: 'detect', exercise: 'speech' },
+  { token: SPEECH_TOKENS.VoiceCatalog, member: 'get', exercise: 'speech' },
+  { token: SPEECH_TOKENS.SynthesizeSpeech, member: 'execute', exercise: 'speech' },
+  { token: SERVER_TOKENS.SpeechAtRate, member: '()', exercise: 'speech' },
+  { token: VOICE_TOKENS.VoiceRepository, member: 'insertIfAbsent', exercise: 'voices' },
+  { token: VOICE_TOKENS.VoiceAnalyzer, member: 'analyze', exercise: 'voices' },
+  { token: VOICE_TOKENS.VoiceConverter, member: 'start', exercise: 'voices' },
+  { token: SERVER_TOKENS.VoiceUseCases, member: 'register', exercise: 'voices' },
+  { token: VOICE_TOKENS.VoiceCloner, member: 'registered', exercise: 'voices' },
+  { token: REALTIME_TOKENS.ClientSecretRepository, member: 'insert', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.MintClientSecret, member: 'execute', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.RedeemClientSecret, member: 'execute', exercise: 'realtime' },
+  { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.SpeechRecognizer, member: 'transcribe', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.ReplySpeaker, member: 'speak', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.OpusCodec, member: 'createEncoder', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.ConversationSummarizer, member: 'summarize', exercise: 'realtime' },
+];
+
+/**
+ * A stand-in for a port: forwards to a real instance (so the server still works end to end) and
+ * records every member its consumers touch (`()` for a call of a function-valued binding).
+ */
+function recordingStandIn<T extends object>(real: T, used: Set<string>): T {
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop !== 'then') used.add(String(prop));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' && !(typeof target === 'function') ? value.bind(target) : value;
+    },
+    apply(target, thisArg, args) {
+      used.add('()');
+      return Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args);
+    },
+  });
+}
+
+const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';
+const ENV = {
+  SVC_LLM_CONTEXT_WINDOW_TOKENS: '400', // small enough that a few long items get summarized
+  SVC_RATE_LIMIT_BURST: '1000',
+};
+
+async function exercise(t: TestServer, what: Exercise): Promise<void> {
+  const expectOk = async (res: Response, label: string) => {
+    if (!res.ok) throw new Error(`${label}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  if (what === 'start') {
+    await expectOk(await fetch(`${t.baseUrl}/readyz`), 'readyz');
+  } else if (what === 'speech') {
+    await (await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello there.', response_format: 'mp3' }, t.apiKey), 'speech')).arrayBuffer();
+  } else if (what === 'voices') {
+    const wav = readFileSync(CLIP);
+    const created = (await (await expectOk(await postJson(`${t.baseUrl}/v1/audio/voices`, { ref_audio: wav.toString('base64') }, t.apiKey), 'register')).json()) as { voice: string };
+    await (
+      await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello.', voice: created.voice, response_format: 'pcm' }, t.apiKey), 'cloned speech')
+    ).arrayBuffer();
+  } else {
+    await realtimeTour(t);
+  }
+}
+
+/** One realtime session touching every realtime port: client secret, VAD, recognizer, model, quota, speaker, opus, summary. */
+async function realtimeTour(t: TestServer): Promise<void> {
+  const secret = ((await (await postJson(`${t.baseUrl}/v1/realtime/client_secrets`, {}, t.apiKey)).json()) as { value: string }).value;
+  const presets: { data: { voice: string }[] } = (await getJson(`${t.baseUrl}/v1/audio/presets`, t.apiKey)).body;
+  const voice = presets.data.find((p) => p.voice !== 'default')!.voice;
+  const client = RealtimeClient.connect(t.wsUrl, { protocols: ['realtime', `svc-client-secret.${secret}`] });
+  try {
+    client.send({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        model: 'svc-realtime',
+        output_modalities: ['audio'],
+        audio: {
+          input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad', silence_duration_ms: 500 }, transcription: { model: 'svc-stt-3.1' } },
+          output: { format: { type: 'audio/opus', frame_size_ms: 20 }, voice },
+        },
+      },
+    });
+    const created = await client.next(10_000);
+    if (created.type !== 'session.created') throw new Error(`session: ${JSON.stringify(created)}`);
+    const wav = readFileSync(CLIP);
+    const pcm = Buffer.concat([Buffer.alloc(16000), wav.subarray(wav.indexOf('data') + 8), Buffer.alloc(48000)]);
+    for (let i = 0; i < pcm.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
+    await client.until('conversation.item.input_audio_transcription.completed', 30_000);
+    const done = (await client.until('response.done', 30_000)).event;
+    if (done.response.status !== 'completed') throw new Error(`response ${JSON.stringify(done.response.status_details)}`);
+    const filler = 'more words follow here '.repeat(7);
+    for (let i = 0; i < 8; i++) {
+      client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Fact ${i}. ${filler}` }] } });
+    }
+    await client.until('conversation.context.summarized', 10_000);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Groups of bindings that can be replaced together: none depends (directly or not) on another in
+ * its group, so each stand-in is what the server's own defaults receive.
+ */
+function independentGroups(tokens: symbol[], deps: ReadonlyMap<symbol, ReadonlySet<symbol>>): symbol[][] {
+  const below = (t: symbol, seen = new Set<symbol>()): Set<symbol> => {
+    for (const d of deps.get(t) ?? []) if (!seen.has(d)) below(d, seen.add(d));
+    return seen;
+  };
+  const related = (a: symbol, b: symbol) => below(a).has(b) || below(b).has(a);
+  const groups: symbol[][] = [];
+  for (const t of tokens) {
+    const group = groups.find((g) => g.every((o) => !related(t, o)));
+    if (group) group.push(t);
+    else groups.push([t]);
+  }
+  return groups;
+}
+
+describe('every binding of the composition root can be overridden (buildContainer(config, overrides))', function () {
+  this.timeout(300_000);
+  let dataDir: string;
+  let base: ServiceContainer;
+
+  before(async () => {
+    requireRecognizer();
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
+    base = await buildContainer(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...ENV }));
+  });
+  after(async () => {
+    await base?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('the table above names every binding of every module', () => {
+    const named = new Set(BINDINGS.map((b) => b.token));
+    const missing = [...base.tokens.keys()].filter((t) => !named.has(t)).map((t) => t.description);
+    expect(missing, 'bindings without a row in BINDINGS').to.deep.equal([]);
+    expect(BINDINGS.filter((b) => !base.tokens.has(b.token)).map((b) => b.token.description)).to.deep.equal([]);
+  });
+
+  it('an override of a token no module binds is refused (a typo is not silently ignored)', async () => {
+    const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent' });
+    let error: unknown;
+    await buildContainer(config, new Map([[Symbol.for('svc.NoSuchPort'), {}]])).catch((err) => (error = err));
+    expect(String(error)).to.contain('svc.NoSuchPort');
+  });
+
+  it('each stand-in is used by the running server in place of the default', async () => {
+    const tokens = BINDINGS.map((b) => b.token);
+    // Engines no group replaces are shared from the base container (started once, not per server).
+    const leaves = tokens.filter((t) => (base.dependencies.get(t)?.size ?? 0) === 0);
+    const unused: string[] = [];
+    for (const group of independentGroups(tokens, base.dependencies)) {
+      const used = new Map(group.map((t) => [t, new Set<string>()]));
+      const overrides: Overrides = new Map();
+      for (const leaf of leaves) overrides.set(leaf, base.get(leaf));
+      for (const t of group) overrides.set(t, recordingStandIn(base.get<object>(t), used.get(t)!));
+      const t = await startTestServer({ dataDir, env: ENV, overrides });
+      try {
+        const rows = BINDINGS.filter((b) => group.includes(b.token));
+        for (const what of ['start', 'speech', 'voices', 'realtime'] as const) {
+          if (rows.some((r) => r.exercise === what)) await exercise(t, what);
+        }
+        for (const row of rows) {
+          if (!used.get(row.token)!.has(row.member)) {
+            unused.push(`${row.token.description}.${row.member} (touched: ${[...used.get(row.token)!].join(', ') || 'nothing'})`);
+          }
+        }
+      } finally {
+        await t.close();
+      }
+    }
+    expect(unused, 'stand-ins the server did not use').to.deep.equal([]);
+  });
+});

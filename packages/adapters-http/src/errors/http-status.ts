@@ -1,0 +1,109 @@
+import {
+  ConflictingVoiceError,
+  EmptyMediaError,
+  EngineError,
+  InputEmptyError,
+  InputTooLongError,
+  InsufficientQuotaError,
+  InternalError,
+  InvalidApiKeyError,
+  InvalidAudioError,
+  InvalidInlineMediaError,
+  InvalidJsonError,
+  InvalidMediaUrlError,
+  InvalidParameterError,
+  InvalidRequestError,
+  MediaFetchFailedError,
+  MediaFetchTimeoutError,
+  MediaTooLargeError,
+  MediaUrlNotAllowedError,
+  MissingParameterError,
+  NoFaceDetectedError,
+  NotFoundError,
+  NotImplementedYetError,
+  PayloadTooLargeError,
+  RateLimitExceededError,
+  RealtimeError,
+  ReferenceAudioSilentError,
+  ReferenceAudioTooLongError,
+  ReferenceAudioTooShortError,
+  ServiceError,
+  StreamFormatError,
+  UnknownParameterError,
+  VideoNotFoundError,
+  VideoNotReadyError,
+  VoiceNotDeletableError,
+  VoiceNotFoundError,
+  type ServiceErrorClass,
+} from '@svc/core';
+
+/**
+ * THE table of HTTP statuses: every ServiceError class of the core, one row each (a test fails for
+ * a class without one). A class not listed answers 500. A new core error is one row here.
+ */
+export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
+  // 400: the request itself is wrong
+  [InvalidRequestError, 400],
+  [InvalidJsonError, 400],
+  [UnknownParameterError, 400],
+  [MissingParameterError, 400],
+  [InvalidParameterError, 400],
+  [InputTooLongError, 400],
+  [InputEmptyError, 400],
+  [StreamFormatError, 400],
+  [ConflictingVoiceError, 400],
+  [InvalidAudioError, 400],
+  [InvalidMediaUrlError, 400],
+  [MediaFetchFailedError, 400],
+  [MediaUrlNotAllowedError, 400],
+  [MediaFetchTimeoutError, 400],
+  [InvalidInlineMediaError, 400],
+  [EmptyMediaError, 400],
+  [ReferenceAudioTooShortError, 400],
+  [ReferenceAudioTooLongError, 400],
+  [ReferenceAudioSilentError, 400],
+  [NoFaceDetectedError, 400],
+  [RealtimeError, 400],
+  // 401 / 403 / 404
+  [InvalidApiKeyError, 401],
+  [VoiceNotDeletableError, 403],
+  [NotFoundError, 404],
+  [VoiceNotFoundError, 404],
+  [VideoNotFoundError, 404],
+  [VideoNotReadyError, 404],
+  // 413 / 429
+  [PayloadTooLargeError, 413],
+  [MediaTooLargeError, 413],
+  [RateLimitExceededError, 429],
+  [InsufficientQuotaError, 429],
+  // 5xx: the server's fault
+  [InternalError, 500],
+  [EngineError, 500],
+  [NotImplementedYetError, 501],
+]);
+
+/** A 4xx raised by Koa or a body reader rather than by a use case (its status comes from the library). */
+export class HttpLibraryError extends ServiceError {
+  constructor(
+    readonly identifier: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The status of an error: its class's row (or its nearest listed ancestor's), otherwise 500. */
+export function httpStatusOf(err: ServiceError): number {
+  if (err instanceof HttpLibraryError) return err.status;
+  for (let c: unknown = err.constructor; c && c !== ServiceError; c = Object.getPrototypeOf(c)) {
+    const status = HTTP_STATUS.get(c as ServiceErrorClass);
+    if (status !== undefined) return status;
+  }
+  return 500;
+}
+
+/** Response headers that carry part of an error's meaning (Retry-After of a rate limit). */
+export function httpHeadersOf(err: ServiceError): Record<string, string> {
+  return err instanceof RateLimitExceededError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+}

@@ -1,0 +1,10 @@
+/**
+ * The core's test fakes, in one place: in-memory stand-ins for every port, for the core's unit
+ * tests (other packages' tests use real adapters). Import from here.
+ */
+export * from './fake-clock.js';
+export * from './fake-ids.js';
+export * from './fake-speech.js';
+export * from './voice-fakes.js';
+// The realtime fakes stay beside the realtime tests (changing fast); re-exported here.
+export * from '../realtime/support/fakes.js';
