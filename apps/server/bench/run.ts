@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
+    ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
   ];
   const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000' });
   try {

@@ -31,3 +31,10 @@ export * from './language-model/index.js';
 export * from './vad/index.js';
 export * from './asr/index.js';
 export * from './opus/index.js';
+
+// Avatar video: the talking-head renderer and the fragmented-MP4 encoder
+export * from './avatar/index.js';
+export { FfmpegVideoEncoder, padToFrames, type FfmpegVideoEncoderOptions } from './codec/ffmpeg-video-encoder.js';
+export { avcCodecString, aacCodecString, AVATAR_VIDEO_CODECS, AVATAR_VIDEO_MIME_TYPE } from './codec/mp4-codec-string.js';
+export { pcmToWav } from './codec/wav-writer.js';
+export { readWav } from './speech/wav-reader.js';

@@ -20,3 +20,13 @@ export function wavHeader(sampleRate: number, dataBytes: number): Uint8Array {
   view.setUint32(40, dataBytes, true);
   return header;
 }
+
+/** A whole mono 16-bit WAV file of the samples. */
+export function pcmToWav(audio: { samples: Int16Array; sampleRate: number }): Uint8Array {
+  const dataBytes = audio.samples.length * 2;
+  const out = new Uint8Array(44 + dataBytes);
+  out.set(wavHeader(audio.sampleRate, dataBytes), 0);
+  const view = new DataView(out.buffer, 44);
+  for (let i = 0; i < audio.samples.length; i++) view.setInt16(i * 2, audio.samples[i]!, true);
+  return out;
+}

@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import type { RgbImage } from './rgb-image.js';
+
+type Sharp = typeof import('sharp').default;
+let sharpModule: Sharp | null = null;
+
+/** sharp, loaded lazily (libvips is large) and once. */
+export function sharp(): Sharp {
+  sharpModule ??= createRequire(import.meta.url)('sharp') as Sharp;
+  return sharpModule;
+}
+
+/** Most pixels a reference photo may have (a decompression bomb is refused before decoding). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/**
+ * Decodes a PNG / JPEG / WEBP (anything libvips reads) to upright sRGB RGB24: EXIF orientation
+ * applied, greyscale and CMYK converted to sRGB, transparency flattened onto white (a cut-out
+ * portrait on a transparent background gets a plain backdrop, not black).
+ */
+export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
+  const { data, info } = await sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+    .rotate()
+    .flatten({ background: { r: 255, g: 255, b: 255 } })
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`decoded ${info.channels} channels, expected RGB`);
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+/** The image scaled so its longer side is at most `maxSide` (detection needs no more), and the factor. */
+export async function downscale(image: RgbImage, maxSide: number): Promise<{ image: RgbImage; scale: number }> {
+  const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
+  if (scale === 1) return { image, scale };
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  const { data } = await sharp()(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { image: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height }, scale: width / image.width };
+}
+
+/** What the header of a picture says, read without decoding its pixels. */
+export interface ImageHeader {
+  /** libvips' loader name: 'jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'svg'... */
+  format: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * The format and size of an image from its header alone (no pixel is decoded, so a 30000x30000
+ * "decompression bomb" of a few KB is caught before it costs anything). Null when the bytes are
+ * not an image libvips knows. Width and height are as stored (before EXIF rotation).
+ */
+export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader | null> {
+  try {
+    const meta = await sharp()(bytes, { limitInputPixels: false }).metadata();
+    if (!meta.format || !meta.width || !meta.height) return null;
+    return { format: meta.format, width: meta.width, height: meta.height };
+  } catch {
+    return null;
+  }
+}

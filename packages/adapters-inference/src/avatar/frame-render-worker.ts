@@ -1,0 +1,30 @@
+import { hostWorker } from '../speech/worker-host.js';
+import { faceGeometry } from './face-geometry.js';
+import { FaceWarper } from './face-warper.js';
+import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
+
+/** Warpers of the photos this thread rendered last (a job may render any prepared avatar). */
+const MAX_CACHED = 4;
+
+// The per-frame warp runs here, off the main thread, so a rendering job never stalls the server's
+// event loop (HTTP, realtime sessions) for the ~10-15 ms a frame takes.
+void hostWorker<FrameRenderRequest, FrameRenderResult, Map<string, FaceWarper>>(
+  async () => ({ state: new Map() }),
+  (warpers, request, cancel) => {
+    let warper = warpers.get(request.avatarKey);
+    if (!warper) {
+      const reference = { data: request.reference, width: request.width, height: request.height };
+      warper = new FaceWarper(reference, faceGeometry(request.landmarks));
+      warpers.set(request.avatarKey, warper);
+      if (warpers.size > MAX_CACHED) warpers.delete(warpers.keys().next().value!);
+    }
+    const frames: ArrayBuffer[] = [];
+    for (const pose of request.poses) {
+      if (Atomics.load(cancel, 0) !== 0) break;
+      const rgb = new Uint8Array(request.width * request.height * 3);
+      warper.render(pose, rgb);
+      frames.push(rgb.buffer);
+    }
+    return { value: { frames }, transfer: frames };
+  },
+);

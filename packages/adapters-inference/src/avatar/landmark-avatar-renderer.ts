@@ -1,0 +1,266 @@
+import {
+  InvalidParameterError,
+  NoFaceDetectedError,
+  durationSeconds,
+  type AvatarRenderer,
+  type DrivingSpeech,
+  type PreparedAvatar,
+  type VideoFrame,
+  type VideoSize,
+} from '@svc/core';
+import { throwIfAborted } from '../speech/abort.js';
+import { audioMouthTrack, loudness } from './audio-mouth-track.js';
+import { blinkClosure, blinkSchedule } from './blinks.js';
+import { WorkerPool } from '../speech/worker-pool.js';
+import { loadFaceApi } from './face-api-runtime.js';
+import { MIN_FACE_SCORE } from './face-detection.js';
+import { faceGeometry, type FaceGeometry } from './face-geometry.js';
+import type { FacePose, MouthShape } from './face-pose.js';
+import { FaceWarper } from './face-warper.js';
+import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
+import { headMotion } from './head-motion.js';
+import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';
+import type { Point, RgbImage } from './rgb-image.js';
+import { speechFeatures } from './speech-features.js';
+import { visemeMouthTrack } from './viseme-track.js';
+
+export interface LandmarkAvatarRendererOptions {
+  /** Frames per second of the rendered video; default 25. */
+  fps?: number;
+  /** Seed of blinks and head motion; default: derived from the photo (same photo, same life). */
+  seed?: number;
+  /** Longest side the detector sees (SSD works at 512 px anyway; big photos detect faster); default 1024. */
+  detectMaxSide?: number;
+  /** Lowest detector score taken as a face; default MIN_FACE_SCORE (0.4). */
+  minFaceScore?: number;
+  /**
+   * Worker threads that warp the frames (shared by every avatar of this renderer); default 1, which
+   * keeps the event loop free while ffmpeg encodes on the other core. Face detection then also runs
+   * in a thread of its own. 0 does both on the calling thread (each frame then blocks it for
+   * ~10-15 ms, each photo for ~0.5-1 s).
+   */
+  renderThreads?: number;
+}
+
+/** Frames per job sent to a render thread (200 ms of video: small enough to stream, big enough to amortize). */
+const FRAMES_PER_BATCH = 5;
+
+/**
+ * The embedded talking head: one photo, face-api's SSD face detector + 68 landmarks (tfjs WASM,
+ * once per photo), then per frame an inverse-mapped warp of that photo (FaceWarper): mouth from the
+ * speech (visemes from word timings when given, else the audio's energy and spectrum), blinks,
+ * small head motion. CPU only, a few ms a frame. A neural lip-sync model can replace it behind the
+ * AvatarRenderer port.
+ */
+export class LandmarkAvatarRenderer implements AvatarRenderer {
+  private readonly fps: number;
+  private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
+  private faceThread: Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null = null;
+
+  constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
+    this.fps = options.fps ?? 25;
+  }
+
+  /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
+  async close(): Promise<void> {
+    const pools: Promise<{ close(): Promise<void> }>[] = [this.pool, this.faceThread].filter((p) => p !== null);
+    this.pool = null;
+    this.faceThread = null;
+    await Promise.all(pools.map(async (p) => (await p.catch(() => null))?.close()));
+  }
+
+  private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
+    const threads = this.options.renderThreads ?? 1;
+    if (threads <= 0) return null;
+    this.pool ??= WorkerPool.start<FrameRenderRequest, FrameRenderResult>({
+      name: 'avatar renderer',
+      script: new URL('./frame-render-worker.js', import.meta.url),
+      size: threads,
+    }).then(
+      ({ pool }) => pool,
+      (err: unknown) => {
+        this.pool = null;
+        throw err;
+      },
+    );
+    return this.pool;
+  }
+
+  /** Starts the threads and loads the WASM backend and the weights now instead of on the first prepare(). */
+  async warmUp(): Promise<void> {
+    const detect = this.detectPool();
+    if (detect) await Promise.all([detect, this.renderPool()]);
+    else await loadFaceApi();
+  }
+
+  async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
+    const [width, height] = parseSize(size);
+    throwIfAborted(signal);
+    const options = {
+      width,
+      height,
+      detectMaxSide: this.options.detectMaxSide ?? 1024,
+      minFaceScore: this.options.minFaceScore ?? MIN_FACE_SCORE,
+    };
+    const pool = this.detectPool();
+    const face = pool ? await (await pool).run({ image, options }, { signal }) : await prepareFace(await loadFaceApi(), image, options);
+    throwIfAborted(signal);
+    if (!face.ok && face.reason === 'no_face') throw new NoFaceDetectedError();
+    if (!face.ok) throw new InvalidParameterError(`'ref_image' could not be decoded as an image: ${face.message}`, 'ref_image');
+    const framed = { data: new Uint8Array(face.framed.data), width: face.framed.width, height: face.framed.height };
+    const seed = this.options.seed ?? hashBytes(image);
+    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool());
+  }
+
+  private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
+    if ((this.options.renderThreads ?? 1) <= 0) return null;
+    this.faceThread ??= WorkerPool.start<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>({
+      name: 'avatar face detector',
+      script: new URL('./face-prepare-worker.js', import.meta.url),
+      size: 1,
+    }).then(
+      ({ pool }) => pool,
+      (err: unknown) => {
+        this.faceThread = null;
+        throw err;
+      },
+    );
+    return this.faceThread;
+  }
+}
+
+let avatarCount = 0;
+
+/** One prepared photo: renders any number of clips. */
+class LandmarkAvatar implements PreparedAvatar {
+  readonly width: number;
+  readonly height: number;
+  private readonly geometry: FaceGeometry;
+  private readonly key = `avatar-${process.pid}-${++avatarCount}`;
+  private framed: RgbImage | null;
+  private warper: FaceWarper | null = null;
+
+  constructor(
+    framed: RgbImage,
+    private readonly landmarks: Point[],
+    readonly fps: number,
+    private readonly seed: number,
+    private readonly pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null,
+  ) {
+    this.width = framed.width;
+    this.height = framed.height;
+    this.framed = framed;
+    this.geometry = faceGeometry(landmarks);
+  }
+
+  async *render(drive: DrivingSpeech, signal?: AbortSignal): AsyncGenerator<VideoFrame, void, undefined> {
+    const framed = this.framed;
+    if (!framed) throw new Error('this avatar was released');
+    throwIfAborted(signal);
+    const frameCount = Math.ceil(durationSeconds(drive.audio) * this.fps - 1e-9);
+    const poses = this.poses(drive, frameCount);
+    if (this.pool) {
+      yield* this.renderInWorker(framed, poses, frameCount, await this.pool, signal);
+      return;
+    }
+    this.warper ??= new FaceWarper(framed, this.geometry);
+    for (let k = 0; k < frameCount; k++) {
+      throwIfAborted(signal);
+      const rgb = new Uint8Array(this.width * this.height * 3);
+      this.warper.render(poses(k), rgb);
+      yield { rgb, width: this.width, height: this.height };
+    }
+  }
+
+  /**
+   * Frames from the render thread, FRAMES_PER_BATCH at a time with the next batch already in the
+   * works while this one is consumed (so the thread renders while ffmpeg encodes). Leaving early
+   * or aborting cancels what is in flight.
+   */
+  private async *renderInWorker(
+    framed: RgbImage,
+    poses: (k: number) => FacePose,
+    frameCount: number,
+    pool: WorkerPool<FrameRenderRequest, FrameRenderResult>,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<VideoFrame, void, undefined> {
+    const local = new AbortController();
+    const onAbort = (): void => local.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const inFlight: Promise<FrameRenderResult>[] = [];
+    let next = 0;
+    const request = (): void => {
+      const from = next;
+      next = Math.min(frameCount, from + FRAMES_PER_BATCH);
+      const job = pool.run(
+        {
+          avatarKey: this.key,
+          width: this.width,
+          height: this.height,
+          reference: framed.data,
+          landmarks: this.landmarks,
+          poses: Array.from({ length: next - from }, (_, i) => poses(from + i)),
+        },
+        { signal: local.signal },
+      );
+      job.catch(() => undefined); // awaited below; a batch abandoned by an early exit must not be an unhandled rejection
+      inFlight.push(job);
+    };
+    try {
+      let emitted = 0;
+      while (emitted < frameCount) {
+        while (inFlight.length < 2 && next < frameCount) request();
+        const { frames } = await inFlight.shift()!;
+        for (const buffer of frames) {
+          throwIfAborted(signal);
+          yield { rgb: new Uint8Array(buffer), width: this.width, height: this.height };
+          emitted++;
+        }
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      local.abort();
+    }
+  }
+
+  /** The pose of every frame (cheap: a few numbers per frame, computed up front from the audio). */
+  private poses(drive: DrivingSpeech, frameCount: number): (k: number) => FacePose {
+    const fps = this.fps;
+    const features = speechFeatures(drive.audio, fps, frameCount);
+    const loud = loudness(features);
+    const fromAudio = audioMouthTrack(features);
+    const mouth: MouthShape[] = drive.words && drive.words.length > 0 ? visemeMouthTrack(drive.words, fromAudio, fps) : fromAudio;
+    const blinks = blinkSchedule(frameCount / fps, this.seed);
+    const head = headMotion(loud, fps, this.geometry.eyeDistance, this.seed);
+    return (k) => ({
+      ...mouth[k]!,
+      blink: blinkClosure(blinks, (k + 0.5) / fps),
+      headX: head[k]!.x,
+      headY: head[k]!.y,
+      headRoll: head[k]!.roll,
+    });
+  }
+
+  release(): void {
+    this.framed = null;
+    this.warper = null;
+  }
+}
+
+export function parseSize(size: VideoSize | string): [number, number] {
+  const m = /^(\d+)x(\d+)$/.exec(size);
+  if (!m) throw new InvalidParameterError(`'size' must look like 640x640, got '${size}'.`, 'size');
+  return [Number(m[1]), Number(m[2])];
+}
+
+
+/** FNV-1a over (a sample of) the photo's bytes: a stable per-photo seed. */
+function hashBytes(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  const step = Math.max(1, Math.floor(bytes.length / 65536));
+  for (let i = 0; i < bytes.length; i += step) {
+    h ^= bytes[i]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
