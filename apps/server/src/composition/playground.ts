@@ -31,8 +31,22 @@ export const playgroundModule = defineModule({
           pageRoots: [join(web, 'public'), join(web, 'dist')],
           apiViewerRoot: dirname(require.resolve('swagger-ui-dist/package.json')),
           realtimeReferenceHtml: renderRealtimeReference(CLOSE_CODES),
+          sampleFaces: sampleFaces(),
         }),
       ],
     };
   },
 });
+
+/**
+ * Sample photos for the avatar panel: the demo pictures that ship in @vladmandic/face-api (MIT), the
+ * face detector the avatar renderer uses. None when that package is not installed.
+ */
+function sampleFaces(): { dir: string; files: string[] } | null {
+  try {
+    const dir = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo');
+    return { dir, files: [1, 2, 3, 4, 5, 6].map((n) => `sample${n}.jpg`) };
+  } catch {
+    return null;
+  }
+}

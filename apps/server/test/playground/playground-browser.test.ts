@@ -264,6 +264,13 @@ describe('playground in a real browser', function () {
     const hasVideo = Object.hasOwn(doc.body.paths, '/v1/videos/stream');
     expect(await page.locator('#avatar-stream').isDisabled()).to.equal(!hasVideo);
     if (!hasVideo) expect(await statusOf('#avatar-availability')).to.contain('does not offer avatar video yet');
+    // A bundled sample photo becomes the face.
+    await page.click('#avatar-samples button[title="Sample photo 3"]');
+    await page.waitForFunction(() => {
+      const img = document.getElementById('avatar-image-preview') as any;
+      return !img.hidden && img.complete && img.naturalWidth > 0;
+    });
+    expect(await page.locator('#avatar-samples button[title="Sample photo 3"]').getAttribute('aria-pressed')).to.equal('true');
     await screenshot(page, 'avatar-desktop');
   });
 

@@ -78,6 +78,21 @@ describe('playground and reference routes (real server)', function () {
     expect((await get('/v1/openapi.json')).status).to.equal(401);
   });
 
+  it('serves the sample face photos it lists, and nothing else of their folder', async () => {
+    const list = (await (await get('/playground/samples.json')).json()) as { faces: string[] };
+    expect(list.faces).to.have.length(6);
+    for (const url of list.faces) {
+      const res = await get(url);
+      expect(res.status, url).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('image/jpeg');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect([bytes[0], bytes[1]], url).to.deep.equal([0xff, 0xd8]); // a JPEG
+    }
+    for (const path of ['/playground/samples/facemesh.png', '/playground/samples/index.html', '/playground/samples/..%2fpackage.json']) {
+      expect((await get(path)).status, path).to.equal(404);
+    }
+  });
+
   it('the pages accept GET and HEAD only', async () => {
     expect((await get('/playground', { method: 'HEAD' })).status).to.equal(200);
     const post = await get('/playground', { method: 'POST' });

@@ -13,6 +13,8 @@ export interface PlaygroundRoutesOptions {
   apiViewerRoot: string | null;
   /** The realtime protocol reference, rendered once from the engine's own event definitions. */
   realtimeReferenceHtml: string;
+  /** Photos the avatar panel offers as samples (only these files of `dir` are served), or null. */
+  sampleFaces?: { dir: string; files: readonly string[] } | null;
 }
 
 /** The viewer files /docs needs; the rest of the viewer's package (demo pages, other builds) is not served. */
@@ -36,6 +38,16 @@ export function playgroundRoutes(options: PlaygroundRoutesOptions): RouteModule 
       });
       router.get('/playground', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
       router.get('/playground/', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
+      // Before the page's wildcard: the sample photos and their list.
+      const samples = options.sampleFaces ?? null;
+      router.get('/playground/samples.json', (ctx) => {
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.body = { faces: (samples?.files ?? []).map((f) => `/playground/samples/${f}`) };
+      });
+      router.get('/playground/samples/{*path}', async (ctx) => {
+        const name = pathParam(ctx.params.path);
+        if (samples && samples.files.includes(name)) await serve(ctx, [samples.dir], name);
+      });
       router.get('/playground/{*path}', (ctx) => serve(ctx, options.pageRoots, pathParam(ctx.params.path)));
       router.get('/docs', (ctx) => serve(ctx, options.pageRoots, 'docs.html'));
       router.get('/docs/viewer/{*path}', async (ctx) => {
