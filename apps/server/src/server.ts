@@ -10,6 +10,8 @@ import type { Attachment, ModuleContext, ServerModule } from './composition/modu
 import { SERVER_MODULES } from './composition/modules.js';
 import type { RealtimeAttachment } from './composition/realtime.js';
 import { SERVER_TOKENS } from './tokens.js';
+import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
+import { clearScratchDir } from './runtime/scratch-dir.js';
 
 export { SERVICE_INFO } from './composition/foundation.js';
 
@@ -36,6 +38,7 @@ export async function startServer(
   overrides: Overrides = new Map(),
   modules: readonly ServerModule[] = SERVER_MODULES,
 ): Promise<RunningServer> {
+  clearScratchDir(config.dataDir);
   const services = await buildContainer(config, overrides, modules);
   const ctx: ModuleContext = { config, get: services.get };
   const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
@@ -47,6 +50,7 @@ export async function startServer(
     : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
+  answerClientErrorsAsJson(httpServer, services.get<Logger>(SHARED_TOKENS.Logger));
 
   const attachments = new Map<string, Attachment>();
   const publicModules: RouteModule[] = [];

@@ -26,6 +26,12 @@ export interface RealtimeGatewayDeps {
   /** Resolves an ephemeral key or throws for unknown / expired keys. */
   redeemClientSecret(secret: string): Promise<{ principal: Principal; sessionId: string }>;
   createSession(context: SessionContext): RealtimeSessionHandle;
+  /**
+   * Whether an API key id still authenticates. When given, open sessions are re-checked every
+   * `keyCheckIntervalMs` and those of a revoked key (also those opened with an ephemeral key it
+   * minted) are closed with 3000.
+   */
+  isKeyActive?(apiKeyId: string): Promise<boolean>;
   logger?: Logger;
 }
 
@@ -42,6 +48,8 @@ export interface RealtimeGatewayOptions {
   maxBufferedBytes?: number;
   /** Client events waiting to be processed before the gateway stops reading the socket. Default 256. */
   maxPendingEvents?: number;
+  /** How often open sessions' API keys are re-checked for revocation. Default 2 s. */
+  keyCheckIntervalMs?: number;
   /** Ping period to find dead peers (0 disables). Default 30 s. */
   pingIntervalMs?: number;
 }

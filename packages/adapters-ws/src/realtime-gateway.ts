@@ -13,7 +13,7 @@ import {
   type RealtimeGatewayDeps,
   type RealtimeGatewayOptions,
 } from './gateway-types.js';
-import { rejectUpgrade } from './http-rejection.js';
+import { rejectInvalidHandshake, rejectUpgrade } from './http-rejection.js';
 import { RealtimeConnection } from './realtime-connection.js';
 import { SessionRegistry } from './session-registry.js';
 
@@ -38,6 +38,7 @@ export function attachRealtimeGateway(
   const registry = new SessionRegistry(options.maxSessions, options.maxSessionsPerKey);
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
+  const keyOf = new Map<RealtimeConnection, string>();
   const limits = {
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
@@ -48,6 +49,8 @@ export function attachRealtimeGateway(
     perMessageDeflate: false,
     handleProtocols: selectProtocol,
   });
+  // With a listener, ws leaves the answer to us (else it writes a text/html page).
+  wss.on('wsClientError', (err: Error, socket: Duplex) => rejectInvalidHandshake(socket, err));
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -86,10 +89,12 @@ export function attachRealtimeGateway(
     const connection = new RealtimeConnection(ws, limits, logger);
     connections.add(connection);
     sockets.set(ws, connection);
+    keyOf.set(connection, principal.apiKeyId);
     let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
     ws.once('close', () => {
       connections.delete(connection);
       sockets.delete(ws);
+      keyOf.delete(connection);
       registry.release(principal.apiKeyId, secretSessionId);
       session?.transportClosed();
     });
@@ -103,6 +108,28 @@ export function attachRealtimeGateway(
   }
 
   server.on('upgrade', onUpgrade);
+
+  // Revocation: the key may be revoked by this process or another (the keys CLI), so it is polled.
+  let checkingKeys = false;
+  const checkKeys = async (isKeyActive: (id: string) => Promise<boolean>) => {
+    if (checkingKeys) return;
+    checkingKeys = true;
+    try {
+      for (const keyId of new Set(keyOf.values())) {
+        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
+        if (active) continue;
+        for (const [connection, id] of keyOf) {
+          if (id === keyId) connection.close('invalid_credentials', 'the API key of this session was revoked');
+        }
+        logger.info({ apiKeyId: keyId }, 'closed the realtime sessions of a revoked API key');
+      }
+    } finally {
+      checkingKeys = false;
+    }
+  };
+  const keyChecker = deps.isKeyActive
+    ? setInterval(() => void checkKeys(deps.isKeyActive!), options.keyCheckIntervalMs ?? 2_000).unref()
+    : null;
 
   const pingEvery = options.pingIntervalMs ?? 30_000;
   const pinger =
@@ -124,6 +151,7 @@ export function attachRealtimeGateway(
     async close() {
       server.off('upgrade', onUpgrade);
       if (pinger) clearInterval(pinger);
+      if (keyChecker) clearInterval(keyChecker);
       const closing = [...sockets.keys()].map(
         (ws) =>
           new Promise<void>((resolve) => {

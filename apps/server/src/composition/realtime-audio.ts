@@ -3,6 +3,7 @@ import { REALTIME_TOKENS, SHARED_TOKENS, type Logger, type OpusCodec, type Speec
 import { OpusscriptOpusCodec, PocketsphinxSpeechRecognizer, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
 import { defineModule } from './module.js';
+import { scratchDirOf } from '../runtime/scratch-dir.js';
 
 /**
  * The engines of the realtime audio pipeline (documented in docs/realtime.md): turn detection
@@ -29,7 +30,7 @@ export const realtimeAudioModule = defineModule({
     provide<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer, async (get) => {
       if (s.SVC_ASR_ENGINE === 'off') return null;
       try {
-        return await PocketsphinxSpeechRecognizer.create({ maxConcurrent: s.SVC_ASR_MAX_CONCURRENT });
+        return await PocketsphinxSpeechRecognizer.create({ maxConcurrent: s.SVC_ASR_MAX_CONCURRENT, scratchDir: scratchDirOf(config.dataDir) });
       } catch (err) {
         if (s.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
         (await get<Logger>(SHARED_TOKENS.Logger)).warn(

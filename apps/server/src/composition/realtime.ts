@@ -68,6 +68,8 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_SESSIONS: setting.int(100, 1, 1_000_000),
     SVC_REALTIME_MAX_SESSIONS_PER_KEY: setting.int(10, 1, 1_000_000),
     SVC_REALTIME_MAX_DURATION_SEC: setting.int(1800, 1, 86_400),
+    SVC_REALTIME_MAX_CONVERSATION_ITEMS: setting.int(1000, 1, 1_000_000),
+    SVC_REALTIME_MAX_CONVERSATION_BYTES: setting.int(32 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     SVC_REALTIME_QUOTA: setting.string().transform((spec, ctx) => {
       try {
         return parseQuotaBudgets(spec);
@@ -148,10 +150,17 @@ export const realtimeModule = defineModule({
       return {
         authenticateApiKey: (secret) => keys.authenticate(secret),
         redeemClientSecret: (secret) => redeem.execute(secret),
+        isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
         createSession: (ctx) =>
           new RealtimeSessionEngine(
             engineDeps,
-            { principal: ctx.principal, urlModel: ctx.urlModel, sessionId: ctx.sessionId, maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC },
+            {
+              principal: ctx.principal,
+              urlModel: ctx.urlModel,
+              sessionId: ctx.sessionId,
+              maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
+              conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
+            },
             ctx.output,
           ),
         logger,

@@ -16,6 +16,7 @@ import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/ada
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { scratchDirOf } from '../runtime/scratch-dir.js';
 
 const ENGINES = ['flite', 'espeak'] as const;
 
@@ -34,7 +35,7 @@ export const speechModule = defineModule({
       () =>
         Promise.all(
           engines.map((name): Promise<SpeechSynthesizer> =>
-            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers }) : EspeakSpeechSynthesizer.create(),
+            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.dataDir) }) : EspeakSpeechSynthesizer.create(),
           ),
         ),
       { close: async (all: SpeechSynthesizer[]) => void (await Promise.all(all.map((e) => e.close?.()))) },

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AppState } from '../app-state.js';
 import { fromHttpLibraryError, restErrorBody } from './rest-error.js';
@@ -13,9 +14,15 @@ export function errorMiddleware(): Middleware<AppState> {
     try {
       await next();
     } catch (err) {
+      if (clientGone(ctx.req, ctx.res)) {
+        // A client that hangs up is normal: what it interrupted is not an error of the service.
+        ctx.state.log?.info({ reason: err instanceof Error ? err.message : String(err) }, 'client disconnected before the response was complete');
+        ctx.req.socket?.destroy();
+        return;
+      }
       const serviceError = fromHttpLibraryError(err);
       const status = httpStatusOf(serviceError);
-      if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      if (status >= 500) ctx.state.log?.error({ err, detail: (serviceError as { detail?: unknown }).detail }, 'request failed');
       if (ctx.headerSent || !ctx.writable) {
         // Mid-stream failure: the status is gone; end the connection so the client sees truncation.
         ctx.state.log?.warn({ err: String(err) }, 'error after response started; closing stream');
@@ -27,4 +34,9 @@ export function errorMiddleware(): Middleware<AppState> {
       ctx.body = restErrorBody(serviceError);
     }
   };
+}
+
+/** The connection closed before the response finished (the client aborted or disconnected). */
+export function clientGone(req: IncomingMessage, res: ServerResponse): boolean {
+  return !res.writableFinished && (res.destroyed || req.socket?.destroyed === true);
 }

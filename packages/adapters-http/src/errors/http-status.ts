@@ -10,6 +10,10 @@ import {
   InvalidAudioError,
   InvalidInlineMediaError,
   InvalidJsonError,
+  InvalidLanguageTagError,
+  NothingToSpeakError,
+  RequestHeaderTooLargeError,
+  RequestTimeoutError,
   InvalidMediaUrlError,
   InvalidParameterError,
   InvalidRequestError,
@@ -63,6 +67,8 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [ReferenceAudioTooLongError, 400],
   [ReferenceAudioSilentError, 400],
   [NoFaceDetectedError, 400],
+  [NothingToSpeakError, 400],
+  [InvalidLanguageTagError, 400],
   [RealtimeError, 400],
   // 401 / 403 / 404
   [InvalidApiKeyError, 401],
@@ -71,10 +77,12 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [VoiceNotFoundError, 404],
   [VideoNotFoundError, 404],
   [VideoNotReadyError, 404],
+  [RequestTimeoutError, 408],
   // 413 / 429
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
+  [RequestHeaderTooLargeError, 431],
   [InsufficientQuotaError, 429],
   // 5xx: the server's fault
   [InternalError, 500],

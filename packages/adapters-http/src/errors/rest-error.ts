@@ -11,7 +11,21 @@ export interface RestErrorBody {
 }
 
 export function restErrorBody(err: ServiceError): RestErrorBody {
-  return { error: { message: err.message, type: err.identifier, code: err.identifier, param: err.param } };
+  const message = err.serverFault ? withoutInternals(err.message) : err.message;
+  return { error: { message, type: err.identifier, code: err.identifier, param: err.param } };
+}
+
+/**
+ * A last guard for server errors whose message was built from a lower layer's text: file paths
+ * and stack frames never leave the server (the full error is logged by the error middleware).
+ */
+export function withoutInternals(message: string): string {
+  return message
+    .split('\n')
+    .filter((line) => !/^\s*at\s/.test(line))
+    .join(' ')
+    .replace(/'?(?<![\w:/.])\/(?:[\w.@+-]+\/)+[\w.@+-]*'?/g, '(a server file)')
+    .trim();
 }
 
 /** Errors thrown by Koa/raw-body/http-errors carry `status` and `expose`; keep their meaning. */

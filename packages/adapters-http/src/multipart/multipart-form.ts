@@ -27,15 +27,27 @@ export interface MultipartRules {
   maxFileBytes: number;
   /** Max bytes of one text field (a base64 `ref_audio` string may be sent as a field). */
   maxFieldBytes: number;
+  /**
+   * Max bytes of the whole body as it arrives: parts, headers, and anything before the first or
+   * after the last boundary (busboy reads and discards those, so the part limits never see them).
+   */
+  maxBodyBytes: number;
 }
 
 /**
  * Reads a multipart/form-data body with busboy, with limits enforced while the body streams in:
- * an oversize file or field stops the upload with 413, unknown or repeated names are refused,
- * and at most one part per allowed name is accepted.
+ * an oversize file, field or whole body stops the upload with 413, unknown or repeated names are
+ * refused, at most one part per allowed name is accepted, and a body cut off inside a part (no
+ * closing boundary) is a 400: every stream busboy hands out has an 'error' listener, since an
+ * unhandled one would end the process.
  */
 export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<MultipartForm> {
   return new Promise((resolve, reject) => {
+    const declared = Number(ctx.get('content-length') || NaN);
+    if (Number.isFinite(declared) && declared > rules.maxBodyBytes) {
+      reject(bodyTooLarge(rules.maxBodyBytes));
+      return;
+    }
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -77,6 +89,8 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       form.fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      // busboy destroys the part's stream with "Unexpected end of form" when the body ends inside it.
+      stream.on('error', (err: Error) => fail(malformed(err)));
       if (failed || !accept(name)) {
         stream.resume();
         return;
@@ -101,13 +115,26 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
     parser.on('partsLimit', () => fail(new PayloadTooLargeError('Too many parts in the multipart/form-data body.')));
     parser.on('filesLimit', () => fail(new PayloadTooLargeError('Too many files in the multipart/form-data body.')));
     parser.on('fieldsLimit', () => fail(new PayloadTooLargeError('Too many fields in the multipart/form-data body.')));
-    parser.on('error', (err: Error) => fail(new InvalidRequestError(`Malformed multipart/form-data body: ${err.message}`)));
+    parser.on('error', (err: Error) => fail(malformed(err)));
     parser.on('close', () => {
       if (!failed) resolve(form);
     });
     ctx.req.on('error', (err) => fail(err));
+    let received = 0;
+    ctx.req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > rules.maxBodyBytes) fail(bodyTooLarge(rules.maxBodyBytes));
+    });
     ctx.req.pipe(parser);
   });
+}
+
+function malformed(err: Error): InvalidRequestError {
+  return new InvalidRequestError(`Malformed multipart/form-data body: ${err.message}.`);
+}
+
+function bodyTooLarge(limitBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`The multipart/form-data body exceeds the ${Math.round(limitBytes / 1024)} KiB limit.`);
 }
 
 export function isMultipart(ctx: Context): boolean {

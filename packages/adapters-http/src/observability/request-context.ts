@@ -21,7 +21,7 @@ export function requestContext(logger: Logger): Middleware<AppState> {
         ms: Math.round(performance.now() - started),
         aborted: !ctx.res.writableFinished,
       };
-      if (ctx.status >= 500) ctx.state.log.error(fields, 'request');
+      if (ctx.status >= 500 && !fields.aborted) ctx.state.log.error(fields, 'request');
       else ctx.state.log.info(fields, 'request');
     });
     await next();

@@ -85,6 +85,8 @@ async function fromMultipart(ctx: VoiceContext): Promise<RegisterVoiceCommand> {
     maxFileBytes: MAX_INLINE_MEDIA_SIZE,
     // A base64 ref_audio text field may be up to the inline cap plus a data-URI header.
     maxFieldBytes: MAX_INLINE_MEDIA_SIZE + 1024,
+    // One of the two forms of ref_audio plus the short text fields, headers and boundaries.
+    maxBodyBytes: MAX_INLINE_MEDIA_SIZE + 1024 + 64 * 1024,
   });
   for (const name of ['ref_text', 'description'] as const) {
     if (form.files[name]) throw new InvalidRequestError(`'${name}' must be a text field, not a file.`, name);

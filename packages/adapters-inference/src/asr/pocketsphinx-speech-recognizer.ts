@@ -19,6 +19,8 @@ export interface PocketsphinxSpeechRecognizerOptions {
   maxConcurrent?: number;
   /** Extra command-line arguments (e.g. `-hmm`, `-lm`, `-dict` for another model). */
   extraArgs?: readonly string[];
+  /** Where each utterance's directory (`svc-asr-*`) is made; the system temp directory by default. */
+  scratchDir?: string;
 }
 
 const DEFAULT_MAX_CONCURRENT = 2;
@@ -43,6 +45,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     private readonly extraArgs: readonly string[],
     private readonly resampler: SpeexResampler,
     maxConcurrent: number,
+    private readonly scratchDir: string,
   ) {
     this.limiter = new ConcurrencyLimiter(maxConcurrent);
   }
@@ -58,6 +61,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
       extraArgs,
       await SpeexResampler.create(),
       options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+      options.scratchDir ?? tmpdir(),
     );
   }
 
@@ -80,7 +84,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
   private async recognize(audio: PcmAudio, signal: AbortSignal | undefined): Promise<{ text: string }> {
     const wav = recognizerWav(audio, this.resampler);
     // A private directory (mode 0700): other local users cannot read the user's speech.
-    const dir = await mkdtemp(join(tmpdir(), 'svc-asr-'));
+    const dir = await mkdtemp(join(this.scratchDir, 'svc-asr-'));
     try {
       // The .wav suffix makes pocketsphinx check the header's rate instead of reading it as raw samples.
       const path = join(dir, 'utterance.wav');

@@ -164,11 +164,19 @@ export class WorkerPool<Req, Res> {
     slot.worker.unref();
     if (job && job.id === message.id) {
       if (message.type === 'result') this.settle(job, () => job.resolve(message.value));
-      else this.settle(job, () => job.reject(new EngineError(`${this.options.name}: ${message.message}`)));
+      else this.settle(job, () => job.reject(this.jobFailed(`${this.options.name}: ${message.message}`)));
     }
     const max = this.options.maxJobsPerWorker;
     if (max && slot.jobsDone >= max && !this.closed) this.recycle(slot);
     this.dispatch();
+  }
+
+  /** The engine's own words (paths, errno) go to the log only; the caller gets what to do about it. */
+  private jobFailed(detail: string): EngineError {
+    return new EngineError(
+      `The ${this.options.name} speech engine failed on this request. Try again; if it keeps failing, shorten or simplify the input, or report it with the request id.`,
+      detail,
+    );
   }
 
   /** Retires a worker that has done its share of jobs and starts a fresh one in its place. */
@@ -185,7 +193,7 @@ export class WorkerPool<Req, Res> {
     this.slots.delete(slot);
     slot.retiring = true;
     const job = slot.job;
-    if (job) this.settle(job, () => job.reject(new EngineError(`The ${this.options.name} engine crashed: ${reason}`)));
+    if (job) this.settle(job, () => job.reject(this.jobFailed(`The ${this.options.name} engine crashed: ${reason}`)));
     if (this.closed) return;
     if (slot.ready) this.spawn().catch(() => this.failQueueIfNoWorkers());
     else this.failQueueIfNoWorkers();

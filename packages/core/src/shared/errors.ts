@@ -55,6 +55,31 @@ export class InputEmptyError extends ServiceError {
     super(message, 'input');
   }
 }
+export class NothingToSpeakError extends ServiceError {
+  readonly identifier = 'input_not_speakable';
+  constructor() {
+    super("'input' contains nothing that can be spoken (no letters or digits once tags and invisible characters are removed).", 'input');
+  }
+}
+export class InvalidLanguageTagError extends ServiceError {
+  readonly identifier = 'invalid_language_tag';
+  constructor(param: string, maxChars: number) {
+    super(`'${param}' must be a language tag such as 'en', 'fr' or 'en-US' (ISO 639 / BCP-47, letters, digits and hyphens, at most ${maxChars} characters).`, param);
+  }
+}
+/** Refused by the HTTP parser before any route runs (the service answers them in the REST shape too). */
+export class RequestHeaderTooLargeError extends ServiceError {
+  readonly identifier = 'request_header_too_large';
+  constructor() {
+    super('The request headers are too large (the limit is the HTTP server\'s header size, 16 KiB by default).');
+  }
+}
+export class RequestTimeoutError extends ServiceError {
+  readonly identifier = 'request_timeout';
+  constructor() {
+    super('The request headers did not arrive in time.');
+  }
+}
 export class StreamFormatError extends ServiceError {
   readonly identifier = 'stream_requires_pcm';
   constructor() {
@@ -132,6 +157,15 @@ export class NotImplementedYetError extends ServiceError {
 export class EngineError extends ServiceError {
   readonly identifier = 'engine_error';
   override readonly serverFault = true;
+  /**
+   * What actually failed, for the log only: engine output, file paths, errno text. The message is
+   * what the caller sees and says in plain words what failed and what they can do.
+   */
+  readonly detail: string | null;
+  constructor(message: string, detail: string | null = null) {
+    super(message);
+    this.detail = detail;
+  }
 }
 /** A concrete ServiceError class (the key of each transport's mapping table). */
 export type ServiceErrorClass = abstract new (...args: any[]) => ServiceError;

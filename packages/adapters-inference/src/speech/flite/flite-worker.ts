@@ -44,12 +44,35 @@ void hostWorker<FliteJobRequest, FliteJobResult, FliteState>(
   },
 );
 
+type WasiImports = { wasi_snapshot_preview1: { fd_close(fd: number): number } };
+
+/**
+ * node:wasi (uvwasi) opens a real descriptor for every preopened directory and for each file the
+ * program opens, and never closes them: neither when the WASI object is collected nor when the
+ * thread ends. Unclosed, each flite call left one descriptor on its work directory open for the
+ * life of the process (EMFILE after the limit). So, once flite has returned, close every WASI
+ * descriptor above stdio (3 is the preopen, then anything flite left open) through WASI itself,
+ * which closes the real one. Stdio (0-2) are ours and closed by the caller.
+ */
+function closeWasiDescriptors(imports: WasiImports): void {
+  const EBADF = 8;
+  let misses = 0;
+  for (let fd = 3; fd < 64 && misses < 8; fd++) {
+    try {
+      misses = imports.wasi_snapshot_preview1.fd_close(fd) === EBADF ? misses + 1 : 0;
+    } catch {
+      misses++;
+    }
+  }
+}
+
 function runFlite(state: FliteState, request: FliteJobRequest): FliteJobResult {
   const stdoutPath = join(state.dir, 'stdout.txt');
   const stderrPath = join(state.dir, 'stderr.txt');
   const wavPath = join(state.dir, 'out.wav');
   const stdout = openSync(stdoutPath, 'w');
   const stderr = openSync(stderrPath, 'w');
+  let wasiImports: WasiImports | null = null;
   try {
     const wasi = new state.WASI({
       version: 'preview1',
@@ -60,10 +83,12 @@ function runFlite(state: FliteState, request: FliteJobRequest): FliteJobResult {
       stderr,
       returnOnExit: true,
     });
-    const instance = new wasmApi.Instance(state.module, wasi.getImportObject());
+    wasiImports = wasi.getImportObject() as WasiImports;
+    const instance = new wasmApi.Instance(state.module, wasiImports);
     const code = wasi.start(instance);
     if (code !== 0) throw new Error(`flite exited with code ${code}: ${readFileSync(stderrPath, 'utf8').slice(0, 500)}`);
   } finally {
+    if (wasiImports) closeWasiDescriptors(wasiImports);
     closeSync(stdout);
     closeSync(stderr);
   }

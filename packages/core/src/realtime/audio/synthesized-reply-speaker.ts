@@ -15,7 +15,8 @@ export class SynthesizedReplySpeaker implements ReplySpeaker {
   constructor(private readonly speechAt: (sampleRate: number) => SynthesizeSpeech) {}
 
   async *speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array> {
-    if (request.text.trim() === '') return;
+    // A reply of only punctuation or emoji is silence, not an error (REST answers input_not_speakable).
+    if (!/[\p{L}\p{N}]/u.test(request.text)) return;
     const speech = validateSpeechRequest({
       input: request.text,
       voice: request.voice === DEFAULT_VOICE_NAME ? undefined : request.voice,

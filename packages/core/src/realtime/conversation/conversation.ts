@@ -14,10 +14,32 @@ export interface ItemEntry {
   transcriptReady?: Promise<void>;
 }
 
-/** Ordered items with O(1) lookup by id; insertion after any item (`previous_item_id`). */
+/** How much one session's conversation may hold. */
+export interface ConversationLimits {
+  maxItems: number;
+  /** Serialized size of the items (content, transcripts, inline audio) when they were added. */
+  maxBytes: number;
+}
+
+export const DEFAULT_CONVERSATION_LIMITS: ConversationLimits = { maxItems: 1000, maxBytes: 32 * 1024 * 1024 };
+
+/**
+ * Ordered items with O(1) lookup by id; insertion after any item (`previous_item_id`). Capped in
+ * items and bytes: an insertion past either cap is refused with `conversation_full`, so one
+ * session cannot hold unbounded memory.
+ */
 export class Conversation {
   private readonly order: ItemEntry[] = [];
   private readonly byId = new Map<string, ItemEntry>();
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+
+  constructor(private readonly limits: ConversationLimits = DEFAULT_CONVERSATION_LIMITS) {}
+
+  /** Bytes the conversation's items took when they were added. */
+  get byteSize(): number {
+    return this.bytes;
+  }
 
   get size(): number {
     return this.order.length;
@@ -45,6 +67,9 @@ export class Conversation {
    */
   insert(item: ConversationItem, previousItemId?: string | null, extra: Partial<ItemEntry> = {}): { previousItemId: string | null; entry: ItemEntry } {
     if (this.byId.has(item.id)) throw realtimeErrors.duplicateItemId(item.id);
+    const size = JSON.stringify(item).length;
+    if (this.order.length >= this.limits.maxItems) throw realtimeErrors.conversationFull(`at most ${this.limits.maxItems} items`);
+    if (this.bytes + size > this.limits.maxBytes) throw realtimeErrors.conversationFull(`at most ${this.limits.maxBytes} bytes of items`);
     const entry: ItemEntry = { item, condensed: false, ...extra };
     let index: number;
     if (previousItemId === undefined || previousItemId === null) {
@@ -58,6 +83,8 @@ export class Conversation {
     }
     this.order.splice(index, 0, entry);
     this.byId.set(item.id, entry);
+    this.sizes.set(item.id, size);
+    this.bytes += size;
     return { previousItemId: index === 0 ? null : this.order[index - 1]!.item.id, entry };
   }
 
@@ -73,6 +100,8 @@ export class Conversation {
     const entry = this.byId.get(id);
     if (!entry) return false;
     this.byId.delete(id);
+    this.bytes -= this.sizes.get(id) ?? 0;
+    this.sizes.delete(id);
     this.order.splice(this.order.indexOf(entry), 1);
     return true;
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Logger } from '../../shared/logger.js';
 import type { QuotaGuard } from '../../shared/rate-limiter.js';
+import type { ConversationLimits } from '../conversation/conversation.js';
 import type { ConversationSummarizer } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
@@ -35,6 +36,8 @@ export interface RealtimeSessionOptions {
   idleTimeoutMs?: number;
   /** Upper bound of uncommitted input audio held per session (oldest audio is dropped). */
   maxInputAudioBufferMs?: number;
+  /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */
+  conversationLimits?: ConversationLimits;
 }
 
 /** Where server events go: the WebSocket adapter, or a test collecting them. */

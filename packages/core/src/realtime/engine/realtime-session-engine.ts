@@ -42,7 +42,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
   readonly sessionId: string;
   readonly conversationId: string;
   readonly principal: Principal;
-  readonly conversation = new Conversation();
+  readonly conversation: Conversation;
   private phase: Phase = 'connected';
   private current: RealtimeSessionConfig | null = null;
   private queue: Promise<void> = Promise.resolve();
@@ -65,6 +65,7 @@ export class RealtimeSessionEngine implements SessionRuntime {
     private readonly output: RealtimeOutput,
   ) {
     this.principal = options.principal;
+    this.conversation = new Conversation(options.conversationLimits);
     this.sessionId = options.sessionId ?? deps.ids.id('sess_');
     this.conversationId = `conv_${this.sessionId.replace(/^sess_/, '')}`;
     this.eventIdBase = deps.ids.id('event_');

@@ -46,6 +46,12 @@ export const realtimeErrors = {
     ),
   invalidPreviousItemId: (id: string) =>
     typed('invalid_previous_item_id', `Previous item with id '${id}' does not exist.`, 'previous_item_id'),
+  conversationFull: (limit: string) =>
+    invalidRequest(
+      'conversation_full',
+      `The conversation is full (${limit}); delete items (conversation.item.delete) to add more.`,
+      'item',
+    ),
   duplicateItemId: (id: string) =>
     typed('conversation_item_duplicate_id', `An item with id '${id}' already exists in the conversation.`, 'item.id'),
   itemNotFound: (id: string) =>
