@@ -22,6 +22,8 @@ export function renderRealtimeReference(closeCodes: Readonly<Record<string, numb
   for (const [ending, code] of Object.entries(closeCodes)) {
     byCode.set(code, [...(byCode.get(code) ?? []), `${escape(CLOSE_ENDING_DOCS[ending] ?? ending)} <span class="muted">(<code>${ending}</code>)</span>`]);
   }
+  // Not in the transport's table: the WebSocket library itself closes an oversized frame.
+  byCode.set(1009, [...(byCode.get(1009) ?? []), "A frame larger than the server's frame limit (sent by the WebSocket library)."]);
   const closeRows = [...byCode.entries()]
     .sort(([a], [b]) => a - b)
     .map(([code, reasons]) => `<tr><td><code>${code}</code></td><td>${reasons.join('<br>')}</td></tr>`)
@@ -62,7 +64,6 @@ ${serverRows.join('\n')}
 <h2 id="close-codes">Close codes</h2>
 <table><thead><tr><th scope="col">Code</th><th scope="col">Meaning</th></tr></thead><tbody>
 ${closeRows}
-<tr><td><code>1009</code></td><td>A frame larger than the server's frame limit (sent by the WebSocket library).</td></tr>
 </tbody></table>
 </main>
 </body>
