@@ -3,11 +3,9 @@
 # machine (and CI) needs nothing done by hand:
 #   pocketsphinx + pocketsphinx-en-us   offline English recognizer (intelligibility test, ASR)
 #   pocketsphinx-testdata               real human speech clips (cloning references, VAD/ASR tests)
-#   chromium + fonts-dejavu-core        the headless browser the playground tests drive (playwright-core
-#                                       talks to /usr/bin/chromium; it downloads no browser of its own)
 # The service itself runs without them (ffmpeg and the TTS engines come from npm).
 set -euo pipefail
-PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata chromium fonts-dejavu-core)
+PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { wavFile } from './wav.js';
 
-/** Debian's Chromium, installed by scripts/setup-system.sh; playwright-core downloads no browser. */
+/** Debian's Chromium, installed by scripts/setup-test-browser.sh (npm test); playwright-core downloads no browser. */
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Real human speech (pocketsphinx-testdata, 16 kHz mono s16) for the fake microphone. */
@@ -17,7 +17,7 @@ export const MIC_CLIP_WORDS = 'he was not an ill disposed young man';
 export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../../../../test-artifacts/playground', import.meta.url)));
 
 export function requireChromium(): void {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run npm run setup (scripts/setup-system.sh)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/setup-test-browser.sh (npm test runs it)`);
   if (!existsSync(MIC_CLIP)) throw new Error(`${MIC_CLIP} is missing: run npm run setup (scripts/setup-system.sh)`);
 }
 
