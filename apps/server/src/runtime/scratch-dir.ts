@@ -1,18 +1,44 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Engines' scratch space (flite's work directories, pocketsphinx's utterance files) lives under the
- * data directory rather than the system temp directory: it is on the operator's volume, private
- * to the service, and what a kill -9 leaves behind is removed at the next start.
+ * Engines' scratch space (flite's work directories, pocketsphinx's utterance files, the video
+ * encoder's WAVs) lives under the data directory rather than the system temp directory: it is on
+ * the operator's volume and private to the service. Each process gets its own folder
+ * (`<dataDir>/tmp/p<pid>`), so several processes (or several containers in one test process) can
+ * share a data directory without removing each other's files.
  */
 export function scratchDirOf(dataDir: string): string {
-  const dir = join(dataDir, 'tmp');
+  const dir = join(dataDir, 'tmp', `p${process.pid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
 
-/** At start-up, before any engine exists: whatever is in the scratch directory belongs to a dead process. */
+/**
+ * At start-up: what a dead process left (a kill -9 mid-synthesis) is removed. Folders of live
+ * processes, this one's included, are kept.
+ */
 export function clearScratchDir(dataDir: string): void {
-  rmSync(join(dataDir, 'tmp'), { recursive: true, force: true });
+  const root = join(dataDir, 'tmp');
+  let entries: string[];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const pid = /^p(\d+)$/.exec(name)?.[1];
+    if (pid && isAlive(Number(pid))) continue;
+    rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

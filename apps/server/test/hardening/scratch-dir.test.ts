@@ -9,18 +9,22 @@ import { postJson } from '../helpers/http.js';
 describe('hardening: engine scratch space lives under the data directory and is cleared at start-up', function () {
   this.timeout(60_000);
 
-  it('a stale <dataDir>/tmp is emptied at start; the flite work directory is made under it', async () => {
+  it('what dead processes left in <dataDir>/tmp is removed at start; the flite work directory is made in this process\'s folder', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-scratch-'));
-    const stale = join(dataDir, 'tmp', 'svc-flite-left-by-kill-9');
+    // A dead process's folder (pid 2^22 + 1 is above Linux's pid_max) and a loose leftover.
+    const stale = join(dataDir, 'tmp', 'p4194305', 'svc-flite-left-by-kill-9');
+    const loose = join(dataDir, 'tmp', 'svc-asr-loose');
+    mkdirSync(loose, { recursive: true });
     mkdirSync(join(stale, 't1'), { recursive: true });
     writeFileSync(join(stale, 't1', 'out.wav'), 'x');
     const t = await startTestServer({ dataDir });
     try {
       expect(existsSync(stale)).to.equal(false);
+      expect(existsSync(loose)).to.equal(false);
       const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Scratch space.', response_format: 'wav' }, t.apiKey);
       expect(res.status).to.equal(200);
       await res.arrayBuffer();
-      expect(readdirSync(join(dataDir, 'tmp')).filter((n) => n.startsWith('svc-flite-'))).to.have.length(1);
+      expect(readdirSync(join(dataDir, 'tmp', `p${process.pid}`)).filter((n) => n.startsWith('svc-flite-'))).to.have.length(1);
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
