@@ -145,7 +145,7 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
       });
       if (played) {
         download.hidden = true;
-        setStatus(status, `${id}: stream complete. The MP4 is stored: download it from /v1/videos/${id}/content.`, 'ok');
+        setStatus(status, `${id}: stream complete. The MP4 is stored: Play under Past videos downloads it.`, 'ok');
       } else {
         // No MSE for these codecs: the body was read to the end (the server stores the video); fetch it whole.
         setStatus(status, `${id}: this browser cannot play the stream live; waiting for the stored MP4…`);
