@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
+    ...(config.settings.SVC_PLAYGROUND ? [`Playground: ${server.url}/playground  (paste the key there; API reference: ${server.url}/docs)`] : []),
     firstKey
       ? `First start: created an API key. It is shown ONCE; store it now:\n\n    ${firstKey}\n`
       : 'Authenticate with an existing key (create more with: npm run keys -- create --name NAME).',
