@@ -16,3 +16,4 @@ export * from './multipart/index.js';
 export * from './voices/index.js';
 export * from './realtime/client-secrets-routes.js';
 export * from './video/index.js';
+export * from './playground/index.js';

@@ -53,7 +53,9 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
-  { token: REALTIME_TOKENS.SpeechRecognizer, member: 'transcribe', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.SpeechRecognizer, member: 'openStream', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.SpeechRecognitionStatus, member: 'detail', exercise: 'start' },
+  { token: REALTIME_TOKENS.NoiseSuppressor, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
   { token: REALTIME_TOKENS.ReplySpeaker, member: 'speak', exercise: 'realtime' },
@@ -128,7 +130,12 @@ async function realtimeTour(t: TestServer): Promise<void> {
         model: 'svc-realtime',
         output_modalities: ['audio'],
         audio: {
-          input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad', silence_duration_ms: 500 }, transcription: { model: 'svc-stt-3.1' } },
+          input: {
+            format: { type: 'audio/pcm', rate: 16000 },
+            noise_reduction: { type: 'near_field' },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
+            transcription: { model: 'svc-stt-3.1' },
+          },
           output: { format: { type: 'audio/opus', frame_size_ms: 20 }, voice },
         },
       },
@@ -178,7 +185,9 @@ describe('every binding of the composition root can be overridden (buildContaine
   before(async () => {
     requireRecognizer();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
-    base = await buildContainer(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...ENV }));
+    // The shared engines get their own data directory: each test server empties <dataDir>/tmp at
+    // start, which would pull the scratch space from under the base container's flite workers.
+    base = await buildContainer(loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV }));
   });
   after(async () => {
     await base?.close();
