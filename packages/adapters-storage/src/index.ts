@@ -6,3 +6,4 @@ export { TokenBucketRateLimiter } from './rate-limit/token-bucket-rate-limiter.j
 export * from './voices/index.js';
 export * from './realtime/index.js';
 export * from './redis/index.js';
+export * from './video/index.js';

@@ -1,8 +1,10 @@
 import { foundationModule } from './foundation.js';
 import { scaleModule } from './scale.js';
+import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
 import { speechModule } from './speech.js';
+import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
 
 /**
@@ -10,7 +12,16 @@ import { voicesModule } from './voices.js';
  * this folder (its settings, bindings and routes; see module.ts) plus its line here. A process role
  * (e.g. a future `api` or `worker`) is another list of these modules.
  */
-export const SERVER_MODULES = [foundationModule, scaleModule, speechModule, voicesModule, realtimeAudioModule, realtimeModule] as const;
+export const SERVER_MODULES = [
+  foundationModule,
+  scaleModule,
+  speechModule,
+  voicesModule,
+  videoModule,
+  realtimeAudioModule,
+  realtimeModule,
+  playgroundModule,
+] as const;
 
 /** Every module any role runs: their settings form the one configuration schema (config.ts). */
 export const ALL_MODULES = SERVER_MODULES;

@@ -50,7 +50,9 @@ describeWithRedis('scale-out on a real Redis (two server processes)', function (
     try {
       const ready = await fetch(`${t.baseUrl}/readyz`);
       expect(ready.status).to.equal(200);
-      expect(await ready.json()).to.deep.equal({ status: 'ready', checks: { database: 'ok', redis: 'ok', blob_store: 'ok' } });
+      const readyBody = (await ready.json()) as { status: string; checks: Record<string, string> };
+      expect(readyBody.status).to.equal('ready');
+      expect(readyBody.checks).to.deep.equal({ database: 'ok', redis: 'ok', blob_store: 'ok' });
 
       execFileSync('redis-cli', ['-p', port, 'shutdown', 'nosave']);
       const down = await fetch(`${t.baseUrl}/readyz`);
