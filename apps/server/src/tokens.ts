@@ -11,4 +11,6 @@ export const SERVER_TOKENS = {
   VideoUseCases: Symbol.for('svc.server.VideoUseCases'),
   /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
   RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
+  /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
+  SharedRedis: Symbol.for('svc.server.SharedRedis'),
 } as const;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSystemBlobStore } from '../src/blob/filesystem-blob-store.js';
@@ -41,5 +42,42 @@ describe('FileSystemBlobStore (real files)', () => {
       }
       expect(failed, key).to.equal(true);
     }
+  });
+});
+
+describe('FileSystemBlobStore durability', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-blob-sync-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fsyncs the file before its rename and the directory after it', async () => {
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const original = proto.sync;
+    const synced: string[] = [];
+    proto.sync = async function (this: { fd: number }) {
+      synced.push(readlinkSync(`/proc/self/fd/${this.fd}`));
+      return original.call(this);
+    };
+    try {
+      await new FileSystemBlobStore(dir).put('a/b.wav', new Uint8Array([1, 2]));
+    } finally {
+      proto.sync = original;
+    }
+    expect(synced).to.have.length(2);
+    expect(synced[0]).to.match(/\/a\/b\.wav\.[0-9a-f]+\.tmp$/); // the data, under its temporary name
+    expect(synced[1]).to.equal(join(dir, 'a')); // the directory holding the rename
+  });
+
+  it('checkWritable creates a missing root and fails when the root cannot be a directory', async () => {
+    await new FileSystemBlobStore(join(dir, 'new-root')).checkWritable();
+    expect(readdirSync(dir)).to.include('new-root');
+    writeFileSync(join(dir, 'a-file'), 'x');
+    let error: unknown;
+    await new FileSystemBlobStore(join(dir, 'a-file')).checkWritable().catch((err) => (error = err));
+    expect(String(error)).to.match(/EEXIST|ENOTDIR/);
   });
 });

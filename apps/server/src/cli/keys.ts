@@ -3,6 +3,7 @@ import type { ManageApiKeys } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { buildContainer } from '../container.js';
 import { foundationModule } from '../composition/foundation.js';
+import { scaleModule } from '../composition/scale.js';
 import { SERVER_TOKENS } from '../tokens.js';
 
 const USAGE = `Usage:
@@ -24,7 +25,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     return 2;
   }
   // A process role of its own: the foundation module only (database and API keys, no engines).
-  const services = await buildContainer(loadConfig(), new Map(), [foundationModule]);
+  const services = await buildContainer(loadConfig(), new Map(), [foundationModule, scaleModule]);
   try {
     const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
     if (command === 'create') {

@@ -5,12 +5,14 @@ import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, type Clock } from '@svc/
 import {
   FileSystemBlobStore,
   openDatabase,
+  RedisRateLimiter,
   TokenBucketRateLimiter,
   TypeOrmApiKeyRepository,
 } from '@svc/adapters-storage';
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
+import type { SharedRedis } from '../runtime/shared-redis.js';
 import { SystemClock } from '../runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
 import { createPinoLogger } from '../runtime/pino-logger.js';
@@ -63,9 +65,15 @@ export const foundationModule = defineModule({
       { close: (ds: DataSource) => ds.destroy() },
     );
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
-    provide(SHARED_TOKENS.RateLimiter, async (get) =>
-      new TokenBucketRateLimiter(await get<Clock>(SHARED_TOKENS.Clock), config.rateLimit.perMinute, config.rateLimit.burst),
-    );
+    // With a shared Redis the bucket holds across processes; otherwise it lives in this process.
+    provide(SHARED_TOKENS.RateLimiter, async (get) => {
+      const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+      const clock = await get<Clock>(SHARED_TOKENS.Clock);
+      const { perMinute, burst } = config.rateLimit;
+      return client
+        ? new RedisRateLimiter(client, clock, perMinute, burst, `${config.settings.SVC_REDIS_KEY_PREFIX}rl:`)
+        : new TokenBucketRateLimiter(clock, perMinute, burst);
+    });
     provide(
       SERVER_TOKENS.ManageApiKeys,
       async (get) =>
@@ -80,10 +88,17 @@ export const foundationModule = defineModule({
   },
   routes({ config, get }) {
     const dataSource = get<DataSource>(SERVER_TOKENS.DataSource);
+    const redis = get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+    // The probe looks at the configured directory itself, not through the (overridable) BlobStore port.
+    const blobs = new FileSystemBlobStore(join(config.dataDir, 'blobs'));
     const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
     return {
       public: [
-        healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }], () => {
+        healthRoutes([
+          { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+          ...(redis.client ? [{ name: 'redis', check: () => redis.ping() }] : []),
+          { name: 'blob_store', check: () => blobs.checkWritable() },
+        ], () => {
           // Degraded, not unready: without a recognizer, audio turns get a transcription_unavailable error.
           // (A server built without the realtime-audio module has no such status.)
           let detail: string | undefined;

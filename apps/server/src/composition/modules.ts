@@ -1,4 +1,5 @@
 import { foundationModule } from './foundation.js';
+import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
@@ -13,6 +14,7 @@ import { voicesModule } from './voices.js';
  */
 export const SERVER_MODULES = [
   foundationModule,
+  scaleModule,
   speechModule,
   voicesModule,
   videoModule,

@@ -29,6 +29,7 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.DataSource, member: 'query', exercise: 'start' },
   { token: SERVER_TOKENS.Metrics, member: 'middleware', exercise: 'start' },
   { token: SHARED_TOKENS.RateLimiter, member: 'take', exercise: 'speech' },
+  { token: SERVER_TOKENS.SharedRedis, member: 'client', exercise: 'start' },
   { token: SHARED_TOKENS.BlobStore, member: 'put', exercise: 'voices' },
   { token: SHARED_TOKENS.MediaFetcher, member: 'fetch', exercise: 'voices' },
   { token: SPEECH_TOKENS.SpeechSynthesizers, member: 'Symbol(Symbol.iterator)', exercise: 'start' },

@@ -1,11 +1,13 @@
 import type { BlobStore } from '@svc/core';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, open, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /**
  * Blobs as files under one root directory. Writes go to a temporary file first and are renamed
- * into place, so a crash never leaves a half-written blob under its real key.
+ * into place, so a crash never leaves a half-written blob under its real key. The file is fsynced before
+ * the rename and its directory after it, so after a power loss a key names either the whole blob or
+ * nothing (a rename alone can reach the disk before the data it points at).
  */
 export class FileSystemBlobStore implements BlobStore {
   private readonly root: string;
@@ -18,8 +20,21 @@ export class FileSystemBlobStore implements BlobStore {
     const path = this.pathFor(key);
     await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(tmp, data);
+    const file = await open(tmp, 'w');
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(tmp, path);
+    await syncDirectory(dirname(path));
+  }
+
+  /** Readiness: the root exists (created if missing) and this process may write to it. */
+  async checkWritable(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -51,5 +66,15 @@ export class FileSystemBlobStore implements BlobStore {
     const path = resolve(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`Invalid blob key '${key}'.`);
     return path;
+  }
+}
+
+/** Makes a rename in `dir` durable (POSIX: fsync the directory). */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

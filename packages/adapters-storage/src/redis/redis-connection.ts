@@ -1,0 +1,34 @@
+import { Redis } from 'ioredis';
+
+/**
+ * One ioredis client for the shared stores. Commands fail fast while Redis is unreachable
+ * (no offline queue, one retry per request) so a request gets a clean error instead of hanging,
+ * and the client keeps reconnecting in the background so the process recovers without a restart.
+ */
+export function openRedis(url: string): Redis {
+  return new Redis(url, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+}
+
+/** Resolves once the client is connected (rejects after `timeoutMs`). */
+export async function waitForRedis(redis: Redis, timeoutMs = 5_000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}
+
+export type { Redis };
