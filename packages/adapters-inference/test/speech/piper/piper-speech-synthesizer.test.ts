@@ -8,7 +8,7 @@ import { scanModelDirectory } from '../../../src/speech/models/model-directory.j
 import { PIPER_TEST_MODEL } from '../../../src/speech/models/test-voice-models.js';
 import { PiperSpeechSynthesizer, piperFeeds } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { parsePiperVoiceConfig, piperPhonemeIds } from '../../../src/speech/piper/piper-voice-config.js';
-import { piperConfigJson, writePiperVoice } from './piper-fixtures.js';
+import { piperConfigJson, writePiperVoice } from '../../../src/speech/models/piper-test-voice.js';
 
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { piperTestModel } from '../../../src/speech/models/test-voice-models.js';
+import { piperTestModel } from './test-voice-models.js';
 
 /**
  * A Piper voice config in the format Piper publishes (`NAME.onnx.json`: audio.sample_rate,
