@@ -14,7 +14,9 @@ export { parsePiperVoiceConfig, piperPhonemeIds, type PiperVoiceConfig } from '.
 export { EspeakPhonemizer } from './speech/models/espeak-phonemizer.js';
 export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, type PiperModel } from './speech/models/model-directory.js';
 export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './speech/models/test-voice-models.js';
-export { piperConfigJson, writePiperVoice } from './speech/models/piper-test-voice.js';
+export { KokoroSpeechSynthesizer, kokoroPresetName, kokoroFeeds, kokoroInputIds } from './speech/kokoro/kokoro-speech-synthesizer.js';
+export { readKokoroModel, KOKORO_SAMPLE_RATE, type KokoroModel } from './speech/kokoro/kokoro-model.js';
+export { piperConfigJson, writePiperVoice, writeKokoroModel } from './speech/models/piper-test-voice.js';
 export { writeOnnxModel, OnnxType } from './speech/models/onnx-writer.js';
 
 // Audio codec (ffmpeg)

@@ -1,5 +1,5 @@
 import type { Logger, SpeechSynthesizer } from '@svc/core';
-import { EspeakPhonemizer, PiperSpeechSynthesizer, scanModelDirectory } from '@svc/adapters-inference';
+import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory } from '@svc/adapters-inference';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;
@@ -12,16 +12,20 @@ export interface NeuralSpeechOptions {
  * A broken or incomplete model is one warning at start-up and is skipped; the server still starts.
  */
 export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<SpeechSynthesizer[]> {
-  const { logger } = options;
-  const scan = await scanModelDirectory(options.modelsDir);
-  for (const warning of scan.warnings) logger.warn({ modelsDir: options.modelsDir }, warning);
-  if (scan.piper.length === 0) return [];
-  const piper = await PiperSpeechSynthesizer.create({
-    models: scan.piper,
-    phonemizer: await EspeakPhonemizer.create(),
-    threads: options.threads,
-    onSkipped: (name, reason) => logger.warn({ modelsDir: options.modelsDir }, `model ${name}: skipped, ${reason}`),
-  });
-  logger.info({ voices: piper.voices().map((v) => v.name) }, 'piper voices loaded');
-  return piper.voices().length > 0 ? [piper] : (await piper.close(), []);
+  const { logger, modelsDir, threads } = options;
+  const scan = await scanModelDirectory(modelsDir);
+  for (const warning of scan.warnings) logger.warn({ modelsDir }, warning);
+  if (scan.piper.length === 0 && scan.kokoro.length === 0) return [];
+  const phonemizer = await EspeakPhonemizer.create();
+  const onSkipped = (name: string, reason: string) => logger.warn({ modelsDir }, `model ${name}: skipped, ${reason}`);
+  const engines: SpeechSynthesizer[] = [];
+  if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));
+  if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped }));
+  const usable: SpeechSynthesizer[] = [];
+  for (const engine of engines) {
+    if (engine.voices().length > 0) usable.push(engine);
+    else await engine.close?.();
+  }
+  for (const engine of usable) logger.info({ voices: engine.voices().map((v) => v.name) }, `${engine.engine} voices loaded`);
+  return usable;
 }

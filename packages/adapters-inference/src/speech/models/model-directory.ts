@@ -3,13 +3,14 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parsePiperVoiceConfig, type PiperVoiceConfig } from '../piper/piper-voice-config.js';
+import { isKokoroLayout, KOKORO_SAMPLE_RATE, readKokoroModel, type KokoroModel } from '../kokoro/kokoro-model.js';
 
 /** What the service knows about one model found in the model directory. */
 export interface ModelManifest {
   /** Directory-unique name; Piper `en_US-lessac-medium.onnx` -> `en_US-lessac-medium`. */
   name: string;
   kind: 'tts';
-  engine: 'piper';
+  engine: 'piper' | 'kokoro';
   languages: string[];
   sampleRate: number;
   /** sha256 of the .onnx file, hex. */
@@ -25,6 +26,7 @@ export interface PiperModel {
 
 export interface ModelScan {
   piper: PiperModel[];
+  kokoro: { manifest: ModelManifest; model: KokoroModel }[];
   /** One line per model that was skipped, saying why. */
   warnings: string[];
 }
@@ -37,10 +39,11 @@ export async function sha256File(path: string): Promise<string> {
 
 /**
  * Scans the model directory: every `NAME.onnx` with a `NAME.onnx.json` beside it is a Piper voice.
- * A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
+ * Every sub-directory with a voices/ folder is a Kokoro export (see kokoro-model.ts); its name is the
+ * directory's. A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
  */
 export async function scanModelDirectory(dir: string): Promise<ModelScan> {
-  const scan: ModelScan = { piper: [], warnings: [] };
+  const scan: ModelScan = { piper: [], kokoro: [], warnings: [] };
   let entries: string[];
   try {
     entries = (await readdir(dir)).sort();
@@ -52,6 +55,28 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
   for (const entry of entries) {
     if (entry.endsWith('.onnx.json') && !names.has(entry.slice(0, -'.json'.length))) {
       scan.warnings.push(`model ${entry.slice(0, -'.onnx.json'.length)}: skipped, ${entry} has no ${entry.slice(0, -'.json'.length)} beside it`);
+    }
+    const path = join(dir, entry);
+    if ((await stat(path)).isDirectory()) {
+      if (!(await isKokoroLayout(path))) continue;
+      try {
+        const model = await readKokoroModel(path, entry);
+        scan.kokoro.push({
+          model,
+          manifest: {
+            name: entry,
+            kind: 'tts',
+            engine: 'kokoro',
+            languages: [...new Set(model.voices.map((v) => v.language))],
+            sampleRate: KOKORO_SAMPLE_RATE,
+            checksum: await sha256File(model.modelPath),
+            files: [model.modelPath.slice(path.length + 1), ...model.voices.map((v) => `voices/${v.name}.bin`)],
+          },
+        });
+      } catch (error) {
+        scan.warnings.push(`model ${entry}: skipped, ${(error as Error).message}`);
+      }
+      continue;
     }
     if (!entry.endsWith('.onnx')) continue;
     const name = entry.slice(0, -'.onnx'.length);

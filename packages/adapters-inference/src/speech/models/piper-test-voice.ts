@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { piperTestModel } from './test-voice-models.js';
+import { kokoroTestModel, piperTestModel } from './test-voice-models.js';
 
 /**
  * A Piper voice config in the format Piper publishes (`NAME.onnx.json`: audio.sample_rate,
@@ -33,4 +33,21 @@ export async function writePiperVoice(dir: string, name: string, options: { samp
   const sampleRate = options.sampleRate ?? 22050;
   await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1 }));
   await writeFile(join(dir, `${name}.onnx.json`), JSON.stringify(piperConfigJson(options)));
+}
+
+/** Writes a Kokoro directory in its ONNX community layout: onnx/model_quantized.onnx, voices/*.bin, tokenizer.json. */
+export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>): Promise<Record<string, number>> {
+  await mkdir(join(dir, 'onnx'), { recursive: true });
+  await mkdir(join(dir, 'voices'), { recursive: true });
+  await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel());
+  const symbols = ['$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ'];
+  const vocab = Object.fromEntries(symbols.map((s, i) => [s, i]));
+  await writeFile(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'WordLevel', vocab } }));
+  for (const [voice, value] of Object.entries(voices)) {
+    // float32 [510, 1, 256]; every value of row r is value(r), so the row used shows in the audio
+    const styles = new Float32Array(510 * 256);
+    for (let r = 0; r < 510; r++) styles.fill(value(r), r * 256, (r + 1) * 256);
+    await writeFile(join(dir, 'voices', `${voice}.bin`), new Uint8Array(styles.buffer));
+  }
+  return vocab;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED_TOKENS, type Logger } from '@svc/core';
-import { PIPER_TEST_MODEL, writePiperVoice } from '@svc/adapters-inference';
+import { PIPER_TEST_MODEL, writeKokoroModel, writePiperVoice } from '@svc/adapters-inference';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { decodeWithFfmpeg, getJson, postJson } from '../helpers/http.js';
 
@@ -18,7 +18,7 @@ function warnings(into: string[]): Logger {
   return logger;
 }
 
-describe('Piper voices in the real server (test-built model in SVC_MODELS_DIR)', function () {
+describe('Piper and Kokoro voices in the real server (test-built model in SVC_MODELS_DIR)', function () {
   this.timeout(120_000);
   let t: TestServer;
   let modelsDir: string;
@@ -30,6 +30,7 @@ describe('Piper voices in the real server (test-built model in SVC_MODELS_DIR)',
     await writePiperVoice(modelsDir, 'corrupt');
     writeFileSync(join(modelsDir, 'corrupt.onnx'), 'not an onnx file');
     writeFileSync(join(modelsDir, 'half.onnx'), 'no config beside it');
+    await writeKokoroModel(join(modelsDir, 'kokoro'), { af_test: () => 0.1 });
     t = await startTestServer({ env: { SVC_MODELS_DIR: modelsDir }, overrides: new Map<symbol, unknown>([[SHARED_TOKENS.Logger, warnings(warned)]]) });
   });
   after(async () => {
@@ -49,6 +50,15 @@ describe('Piper voices in the real server (test-built model in SVC_MODELS_DIR)',
     const piper = res.body.data.filter((v: { engine: string }) => v.engine === 'piper');
     expect(piper).to.have.length(1);
     expect(piper[0]).to.include({ voice: 'piper-en_us-test-medium', engine: 'piper', language: 'en-us' });
+    const kokoro = res.body.data.filter((v: { engine: string }) => v.engine === 'kokoro');
+    expect(kokoro.map((v: { voice: string; language: string }) => [v.voice, v.language])).to.deep.equal([['kokoro-af_test', 'en-us']]);
+  });
+
+  it('speaks a Kokoro voice through POST /v1/audio/speech', async () => {
+    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello world.', voice: 'kokoro-af_test', response_format: 'wav' }, t.apiKey);
+    expect(res.status).to.equal(200);
+    const pcm = await decodeWithFfmpeg(Buffer.from(await res.arrayBuffer()), 24000);
+    expect(pcm.length).to.be.greaterThan(1000);
   });
 
   it('speaks through POST /v1/audio/speech, whole and streamed, with the model output', async () => {
