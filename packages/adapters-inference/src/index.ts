@@ -16,6 +16,7 @@ export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, typ
 export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './speech/models/test-voice-models.js';
 export { KokoroSpeechSynthesizer, kokoroPresetName, kokoroFeeds, kokoroInputIds } from './speech/kokoro/kokoro-speech-synthesizer.js';
 export { readKokoroModel, KOKORO_SAMPLE_RATE, type KokoroModel } from './speech/kokoro/kokoro-model.js';
+export { UpstreamSpeechSynthesizer, upstreamPresetName, UPSTREAM_PCM_RATE, type UpstreamSpeechSynthesizerOptions } from './speech/upstream/upstream-speech-synthesizer.js';
 export { piperConfigJson, writePiperVoice, writeKokoroModel } from './speech/models/piper-test-voice.js';
 export { writeOnnxModel, OnnxType } from './speech/models/onnx-writer.js';
 

@@ -1,5 +1,5 @@
 import type { Logger, SpeechSynthesizer } from '@svc/core';
-import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory } from '@svc/adapters-inference';
+import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer } from '@svc/adapters-inference';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;
@@ -28,4 +28,24 @@ export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<
   }
   for (const engine of usable) logger.info({ voices: engine.voices().map((v) => v.name) }, `${engine.engine} voices loaded`);
   return usable;
+}
+
+export interface UpstreamSettings {
+  SVC_UPSTREAM_TTS_URL: string;
+  SVC_UPSTREAM_TTS_KEY: string;
+  SVC_UPSTREAM_TTS_MODEL: string;
+  SVC_UPSTREAM_TTS_VOICES: string[];
+  SVC_UPSTREAM_TTS_TIMEOUT_MS: number;
+}
+
+/** The upstream speech server engine when SVC_UPSTREAM_TTS_URL and its voices are set. */
+export async function upstreamSynthesizer(s: UpstreamSettings): Promise<SpeechSynthesizer | null> {
+  if (!s.SVC_UPSTREAM_TTS_URL) return null;
+  if (s.SVC_UPSTREAM_TTS_VOICES.length === 0) throw new Error('Invalid configuration SVC_UPSTREAM_TTS_VOICES: SVC_UPSTREAM_TTS_URL is set but no voice is listed');
+  // `voice` or `voice:language` (language defaults to en)
+  const voices = s.SVC_UPSTREAM_TTS_VOICES.map((entry) => {
+    const [voice, language] = entry.split(':');
+    return { voice: voice!, language: (language || 'en').toLowerCase() };
+  });
+  return UpstreamSpeechSynthesizer.create({ baseUrl: s.SVC_UPSTREAM_TTS_URL, apiKey: s.SVC_UPSTREAM_TTS_KEY || undefined, model: s.SVC_UPSTREAM_TTS_MODEL, voices, timeoutMs: s.SVC_UPSTREAM_TTS_TIMEOUT_MS });
 }

@@ -13,7 +13,7 @@ import {
   type VoiceCloner,
 } from '@svc/core';
 import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
-import { neuralSynthesizers } from './neural-speech.js';
+import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -33,6 +33,12 @@ export const speechModule = defineModule({
     // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
     SVC_MODELS_DIR: setting.string(''),
     SVC_ONNX_THREADS: setting.int(1, 1, 16),
+    // An OpenAI-compatible speech server as an engine (docs/neural-engines.md): its voices become upstream-* presets.
+    SVC_UPSTREAM_TTS_URL: setting.string('').pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
+    SVC_UPSTREAM_TTS_KEY: setting.string(''),
+    SVC_UPSTREAM_TTS_MODEL: setting.string('tts-1'),
+    SVC_UPSTREAM_TTS_VOICES: setting.list([]),
+    SVC_UPSTREAM_TTS_TIMEOUT_MS: setting.int(30000, 1000, 600000),
   },
   bind(provide, config) {
     const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads } = config.settings;
@@ -45,7 +51,8 @@ export const speechModule = defineModule({
           ),
         );
         const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, logger: await get<Logger>(SHARED_TOKENS.Logger) });
-        return [...embedded, ...neural];
+        const upstream = await upstreamSynthesizer(config.settings);
+        return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
       },
       { close: async (all: SpeechSynthesizer[]) => void (await Promise.all(all.map((e) => e.close?.()))) },
     );
