@@ -14,9 +14,12 @@ async function main(): Promise<void> {
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
+    ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
+    ['video', async () => (await import('./video.js')).benchVideo as Bench],
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
   ];
-  const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000' });
+  // 24 speech decoders: the voice-loop curve goes to 20 conversations speaking at once.
+  const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000', SVC_ASR_DECODERS: '24' });
   try {
     for (const [name, load] of suites) {
       if (wanted.size > 0 && !wanted.has(name)) continue;

@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { startServer } from './server.js';
-import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
+import { REALTIME_TOKENS, SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
+import type { SpeechRecognitionStatus } from './composition/realtime-audio.js';
 import { SERVER_TOKENS } from './tokens.js';
 
 /** `npm start`: runs the service on the embedded engines and tells a newcomer how to call it. */
@@ -14,13 +15,18 @@ async function main(): Promise<void> {
   if (config.bootstrapKey && (await keys.isEmpty())) {
     firstKey = (await keys.create('bootstrap')).secret;
   }
+  const recognition = server.services.get<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus);
   logger.info({ url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
+    ...(config.settings.SVC_PLAYGROUND ? [`Playground: ${server.url}/playground  (paste the key there; API reference: ${server.url}/docs)`] : []),
     firstKey
       ? `First start: created an API key. It is shown ONCE; store it now:\n\n    ${firstKey}\n`
       : 'Authenticate with an existing key (create more with: npm run keys -- create --name NAME).',
+    recognition.available
+      ? `Realtime speech recognition: ${recognition.detail}.`
+      : `WARNING: realtime speech recognition is ${recognition.detail}\n  Spoken turns get an error event of type transcription_unavailable (see docs/realtime.md).`,
     `Try it:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$SVC_API_KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',
   ];

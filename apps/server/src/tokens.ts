@@ -7,6 +7,8 @@ export const SERVER_TOKENS = {
   SpeechAtRate: Symbol.for('svc.server.SpeechAtRate'),
   /** The voices use cases (register, list, get, delete) for the REST routes. */
   VoiceUseCases: Symbol.for('svc.server.VoiceUseCases'),
+  /** The video use cases (create, stream, get, content, list, delete, sweep) for the REST routes. */
+  VideoUseCases: Symbol.for('svc.server.VideoUseCases'),
   /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
   RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
 } as const;

@@ -15,3 +15,5 @@ export * from './speech/speech-routes.js';
 export * from './multipart/index.js';
 export * from './voices/index.js';
 export * from './realtime/client-secrets-routes.js';
+export * from './video/index.js';
+export * from './playground/index.js';

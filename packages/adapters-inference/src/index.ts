@@ -41,6 +41,7 @@ export * from './language-model/index.js';
 export * from './vad/index.js';
 export * from './asr/index.js';
 export * from './opus/index.js';
+export * from './noise/index.js';
 
 // Avatar video: the talking-head renderer and the fragmented-MP4 encoder
 export * from './avatar/index.js';

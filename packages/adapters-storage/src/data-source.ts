@@ -5,16 +5,18 @@ import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema }
 import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
 import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
+import { CreateVideoJobsTable1763900000000, VideoJobEntity } from './video/index.js';
 
 // TypeORM takes entity classes and migration classes alike.
 type Constructor = Function;
 
 /** Every entity and migration of the service; capability modules add theirs here. */
-export const ENTITIES: Constructor[] = [ApiKeyEntity, VoiceEntity, ClientSecretEntity];
+export const ENTITIES: Constructor[] = [ApiKeyEntity, VoiceEntity, ClientSecretEntity, VideoJobEntity];
 export const MIGRATIONS: Constructor[] = [
   CreateApiKeysTable1763700000000,
   CreateVoicesTable1763700000300,
   CreateRealtimeClientSecretsTable1763800000000,
+  CreateVideoJobsTable1763900000000,
 ];
 
 export interface DatabaseConfig {

@@ -5,3 +5,4 @@ export { InMemoryApiKeyRepository } from './memory/in-memory-api-key-repository.
 export { TokenBucketRateLimiter } from './rate-limit/token-bucket-rate-limiter.js';
 export * from './voices/index.js';
 export * from './realtime/index.js';
+export * from './video/index.js';

@@ -26,7 +26,4 @@ export * from './speech/sound-effects.js';
 export * from './media/index.js';
 export * from './voices/index.js';
 export * from './realtime/index.js';
-export * from './video/video-job.js';
-export * from './video/ports.js';
-export * from './video/tokens.js';
-export * from './video/errors.js';
+export * from './video/index.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { ManageApiKeys, SHARED_TOKENS, type Clock } from '@svc/core';
+import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, type Clock } from '@svc/core';
 import {
   FileSystemBlobStore,
   openDatabase,
@@ -83,7 +83,19 @@ export const foundationModule = defineModule({
     const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
     return {
       public: [
-        healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }]),
+        healthRoutes([{ name: 'database', check: async () => void (await dataSource.query('SELECT 1')) }], () => {
+          // Degraded, not unready: without a recognizer, audio turns get a transcription_unavailable error.
+          // (A server built without the realtime-audio module has no such status.)
+          let detail: string | undefined;
+          try {
+            detail = get<{ detail: string }>(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
+          } catch {
+            detail = undefined;
+          }
+          const details: Record<string, string> = {};
+          if (detail !== undefined) details.speech_recognition = detail;
+          return details;
+        }),
         ...(config.metricsPublic ? [observability] : []),
       ],
       authenticated: [openApiRoute(SERVICE_INFO), ...(config.metricsPublic ? [] : [observability])],

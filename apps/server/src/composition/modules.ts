@@ -1,7 +1,9 @@
 import { foundationModule } from './foundation.js';
+import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
 import { speechModule } from './speech.js';
+import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
 
 /**
@@ -9,7 +11,15 @@ import { voicesModule } from './voices.js';
  * this folder (its settings, bindings and routes; see module.ts) plus its line here. A process role
  * (e.g. a future `api` or `worker`) is another list of these modules.
  */
-export const SERVER_MODULES = [foundationModule, speechModule, voicesModule, realtimeAudioModule, realtimeModule] as const;
+export const SERVER_MODULES = [
+  foundationModule,
+  speechModule,
+  voicesModule,
+  videoModule,
+  realtimeAudioModule,
+  realtimeModule,
+  playgroundModule,
+] as const;
 
 /** Every module any role runs: their settings form the one configuration schema (config.ts). */
 export const ALL_MODULES = SERVER_MODULES;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DEFAULT_AUDIO_LEAD_MS,
   ExtractiveSummarizer,
   LanguageModelSummarizer,
   MintClientSecret,
@@ -17,6 +18,7 @@ import {
   type LanguageModel,
   type Logger,
   type ManageApiKeys,
+  type NoiseSuppressor,
   type OpusCodec,
   type QuotaGuard,
   type RealtimeEngineDeps,
@@ -81,6 +83,8 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_FRAME_BYTES: setting.int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
     SVC_REALTIME_MAX_BUFFERED_BYTES: setting.int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+    /** How far spoken replies may run ahead of the listener's playback. */
+    SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -141,6 +145,7 @@ export const realtimeModule = defineModule({
         quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
         summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
         audio: {
+          noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),
           replySpeaker: await get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
           voiceActivityDetector: (await get<VoiceActivityDetector | null>(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
           speechRecognizer: (await get<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
@@ -159,6 +164,7 @@ export const realtimeModule = defineModule({
               urlModel: ctx.urlModel,
               sessionId: ctx.sessionId,
               maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
+              audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
               conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
             },
             ctx.output,

@@ -53,6 +53,9 @@ describe('first start (the real main.js as a child process)', function () {
     const ok = await getJson(`${first.url}/v1/audio/presets`, first.key);
     expect(ok.status).to.equal(200);
     expect((await getJson(`${first.url}/v1/audio/presets`, null)).status).to.equal(401);
+    // The banner points a newcomer at the playground, which is served.
+    expect(first.output).to.contain(`Playground: ${first.url}/playground`);
+    expect((await fetch(`${first.url}/playground`)).status).to.equal(200);
     await stop();
 
     const second = await start();

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VOICE_TOKENS } from '@svc/core';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VIDEO_TOKENS, VOICE_TOKENS } from '@svc/core';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -12,7 +13,7 @@ import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { RealtimeClient } from '../realtime/support/realtime-client.js';
 
 /** What a test does with the server to make a port be used. */
-type Exercise = 'start' | 'speech' | 'voices' | 'realtime';
+type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime';
 
 /**
  * Every binding of the composition root, the member through which its consumers use it, and what
@@ -41,13 +42,20 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: VOICE_TOKENS.VoiceConverter, member: 'start', exercise: 'voices' },
   { token: SERVER_TOKENS.VoiceUseCases, member: 'register', exercise: 'voices' },
   { token: VOICE_TOKENS.VoiceCloner, member: 'registered', exercise: 'voices' },
+  { token: VIDEO_TOKENS.VideoJobRepository, member: 'insert', exercise: 'video' },
+  { token: VIDEO_TOKENS.AvatarRenderer, member: 'prepare', exercise: 'video' },
+  { token: VIDEO_TOKENS.MediaEncoder, member: 'encodeFragmentedMp4', exercise: 'video' },
+  { token: VIDEO_TOKENS.JobQueue, member: 'enqueue', exercise: 'video' },
+  { token: SERVER_TOKENS.VideoUseCases, member: 'create', exercise: 'video' },
   { token: REALTIME_TOKENS.ClientSecretRepository, member: 'insert', exercise: 'realtime' },
   { token: REALTIME_TOKENS.MintClientSecret, member: 'execute', exercise: 'realtime' },
   { token: REALTIME_TOKENS.RedeemClientSecret, member: 'execute', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
-  { token: REALTIME_TOKENS.SpeechRecognizer, member: 'transcribe', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.SpeechRecognizer, member: 'openStream', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.SpeechRecognitionStatus, member: 'detail', exercise: 'start' },
+  { token: REALTIME_TOKENS.NoiseSuppressor, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
   { token: REALTIME_TOKENS.ReplySpeaker, member: 'speak', exercise: 'realtime' },
@@ -94,6 +102,15 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
     await (
       await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello.', voice: created.voice, response_format: 'pcm' }, t.apiKey), 'cloned speech')
     ).arrayBuffer();
+  } else if (what === 'video') {
+    const photo = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'));
+    const body = { ref_image: photo.toString('base64'), input_tts: { input: 'Hi.' } };
+    const created = (await (await expectOk(await postJson(`${t.baseUrl}/v1/videos`, body, t.apiKey), 'video')).json()) as { id: string };
+    const deadline = Date.now() + 60_000;
+    for (let status = ''; status !== 'completed'; await new Promise((r) => setTimeout(r, 100))) {
+      status = (await getJson(`${t.baseUrl}/v1/videos/${created.id}`, t.apiKey)).body.status;
+      if (status === 'failed' || Date.now() > deadline) throw new Error(`video ${status}`);
+    }
   } else {
     await realtimeTour(t);
   }
@@ -113,7 +130,12 @@ async function realtimeTour(t: TestServer): Promise<void> {
         model: 'svc-realtime',
         output_modalities: ['audio'],
         audio: {
-          input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad', silence_duration_ms: 500 }, transcription: { model: 'svc-stt-3.1' } },
+          input: {
+            format: { type: 'audio/pcm', rate: 16000 },
+            noise_reduction: { type: 'near_field' },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
+            transcription: { model: 'svc-stt-3.1' },
+          },
           output: { format: { type: 'audio/opus', frame_size_ms: 20 }, voice },
         },
       },
@@ -163,7 +185,9 @@ describe('every binding of the composition root can be overridden (buildContaine
   before(async () => {
     requireRecognizer();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
-    base = await buildContainer(loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', ...ENV }));
+    // The shared engines get their own data directory: each test server empties <dataDir>/tmp at
+    // start, which would pull the scratch space from under the base container's flite workers.
+    base = await buildContainer(loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV }));
   });
   after(async () => {
     await base?.close();
@@ -197,7 +221,7 @@ describe('every binding of the composition root can be overridden (buildContaine
       const t = await startTestServer({ dataDir, env: ENV, overrides });
       try {
         const rows = BINDINGS.filter((b) => group.includes(b.token));
-        for (const what of ['start', 'speech', 'voices', 'realtime'] as const) {
+        for (const what of ['start', 'speech', 'voices', 'video', 'realtime'] as const) {
           if (rows.some((r) => r.exercise === what)) await exercise(t, what);
         }
         for (const row of rows) {

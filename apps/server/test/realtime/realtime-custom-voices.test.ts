@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession } from './support/realtime-client.js';
+import { RealtimeClient, openSession, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 import { b64, REFERENCE_TEXT, registerJson, speechBytes } from '../voices/voice-helpers.js';
 
 /** audio.output.voice is validated against the caller's registered voices (scoped like REST) and the presets. */
 describe('realtime e2e: output voice from the voices API', function () {
   this.timeout(120_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   let voice: string;
   before(async () => {

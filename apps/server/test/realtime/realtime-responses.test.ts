@@ -13,7 +13,8 @@ const TEXT_RESPONSE_END = ['response.output_text.done', 'response.content_part.d
 
 async function response(client: RealtimeClient, create: Record<string, unknown> = { type: 'response.create' }) {
   client.send(create);
-  const { event: done, skipped } = await client.until('response.done');
+  // Spoken replies leave at the pace of playback: allow for the reply's real length.
+  const { event: done, skipped } = await client.until('response.done', 20_000);
   return { done, events: [...skipped, done] };
 }
 
@@ -160,7 +161,7 @@ describe('realtime e2e: responses with the embedded model', function () {
     expect(committed!.type).to.equal('input_audio_buffer.committed');
     expect(committed!.previous_item_id).to.equal(null);
     expect(added!.type).to.equal('conversation.item.added');
-    expect(added!.item).to.deep.equal({ id: committed!.item_id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] });
+    expect(added!.item).to.deep.equal({ id: committed!.item_id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio' }] });
     await client.expectQuiet(200);
     client.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 16000) });
     client.send({ type: 'input_audio_buffer.clear' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { openSession, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
+import { openSession, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 
@@ -31,6 +31,8 @@ async function until(client: RealtimeClient, type: string, timeoutMs = 30_000): 
  */
 describe('realtime e2e: speech to speech with real VAD, recognizer and voice', function () {
   this.timeout(120_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async function () {
     requireRecognizer();

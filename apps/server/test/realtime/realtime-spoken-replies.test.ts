@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openSession, userText, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
 
 async function spokenResponse(client: RealtimeClient): Promise<{ events: ServerEvent[]; audio: Buffer }> {
@@ -19,6 +19,8 @@ const rms = (pcm: Int16Array) => Math.sqrt(pcm.reduce((s, x) => s + x * x, 0) / 
 /** Audio sessions speak their replies with the real speech engines (the same use case as REST). */
 describe('realtime e2e: spoken replies', function () {
   this.timeout(60_000);
+  // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

@@ -12,7 +12,7 @@ export interface ReadinessCheck {
  * them without a key; they reveal nothing. /metrics and the OpenAPI document need a key unless
  * metrics are made public by configuration.
  */
-export function healthRoutes(checks: ReadinessCheck[]): RouteModule {
+export function healthRoutes(checks: ReadinessCheck[], details?: () => Record<string, string>): RouteModule {
   return {
     register(router: AppRouter, openapi: OpenApiRegistry) {
       router.get('/healthz', (ctx) => {
@@ -31,7 +31,8 @@ export function healthRoutes(checks: ReadinessCheck[]): RouteModule {
           }
         }
         ctx.status = ready ? 200 : 503;
-        ctx.body = { status: ready ? 'ready' : 'not_ready', checks: results };
+        // `details`: facts about optional capabilities that do not decide readiness.
+        ctx.body = { status: ready ? 'ready' : 'not_ready', checks: results, ...(details ? { details: details() } : {}) };
       });
       for (const path of ['/healthz', '/readyz']) {
         openapi.add({ method: 'get', path, summary: path === '/healthz' ? 'Liveness' : 'Readiness', tags: ['operations'], public: true, responses: { '200': { description: 'OK' } } });

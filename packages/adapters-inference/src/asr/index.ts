@@ -1,5 +1,8 @@
-// Speech recognition: CMU pocketsphinx (Debian packages), English only.
-export { PocketsphinxSpeechRecognizer, type PocketsphinxSpeechRecognizerOptions } from './pocketsphinx-speech-recognizer.js';
-export { POCKETSPHINX_BINARY, POCKETSPHINX_EN_US_MODEL, assertPocketsphinxInstalled } from './pocketsphinx-installation.js';
-export { ConcurrencyLimiter } from './concurrency-limiter.js';
-export { runPocketsphinx } from './run-pocketsphinx.js';
+// Speech recognition: CMU pocketsphinx (Debian's python3-pocketsphinx + pocketsphinx-en-us), English only.
+export {
+  PocketsphinxSpeechRecognizer,
+  POCKETSPHINX_DECODER_ARGS,
+  type PocketsphinxSpeechRecognizerOptions,
+} from './pocketsphinx-speech-recognizer.js';
+export { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocketsphinx-installation.js';
+export { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';

@@ -1,4 +1,4 @@
-import { InvalidRequestError, type OpusCodec, type PcmAudio } from '@svc/core';
+import { InvalidRequestError, type OpusCodec, type OpusPacketDecoder, type PcmAudio } from '@svc/core';
 import { OpusFrameEncoder } from './opus-frame-encoder.js';
 import { MAX_DECODE_PACKET_BYTES, OPUS_SAMPLE_RATE, OpusNativeState, opusErrorText } from './opusscript-native.js';
 
@@ -34,6 +34,26 @@ export class OpusscriptOpusCodec implements OpusCodec {
     return new OpusFrameEncoder(frameSamples(frameSizeMs));
   }
 
+  createDecoder(frameSizeMs: number): OpusPacketDecoder {
+    frameSamples(frameSizeMs);
+    let state: OpusNativeState | null = null;
+    let index = 0;
+    return {
+      decode: (packet) => {
+        // Created on the first packet: a session that never sends opus holds no WASM state.
+        state ??= new OpusNativeState();
+        const result = state.decodePacket(packet);
+        index++;
+        if (typeof result === 'number') throw corruptPacket(index - 1, null, packet, result);
+        return result;
+      },
+      release: () => {
+        state?.release();
+        state = null;
+      },
+    };
+  }
+
   async decode(packets: Uint8Array[], frameSizeMs: number): Promise<PcmAudio> {
     frameSamples(frameSizeMs);
     const parts: Int16Array[] = [];
@@ -62,7 +82,7 @@ export class OpusscriptOpusCodec implements OpusCodec {
   }
 }
 
-function corruptPacket(index: number, count: number, packet: Uint8Array, code: number): InvalidRequestError {
+function corruptPacket(index: number, count: number | null, packet: Uint8Array, code: number): InvalidRequestError {
   const why =
     packet.length === 0
       ? 'it is empty'
@@ -70,6 +90,6 @@ function corruptPacket(index: number, count: number, packet: Uint8Array, code: n
         ? `it is ${packet.length} bytes, more than any opus packet`
         : `libopus: ${opusErrorText(code)}`;
   return new InvalidRequestError(
-    `Opus packet ${index + 1} of ${count} (${packet.length} bytes) could not be decoded (${why}); each input_audio_buffer.append must carry exactly one opus packet.`,
+    `Opus packet ${index + 1}${count === null ? '' : ` of ${count}`} (${packet.length} bytes) could not be decoded (${why}); each input_audio_buffer.append must carry exactly one opus packet.`,
   );
 }

@@ -2,11 +2,6 @@
 export { SileroVoiceActivityDetector, type SileroVoiceActivityDetectorOptions } from './silero-voice-activity-detector.js';
 export { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
 export { SpeechSegmenter } from './speech-segmenter.js';
-export {
-  segmenterSettings,
-  SEMANTIC_VAD_MIN_SILENCE_MS,
-  SEMANTIC_VAD_SILENCE_FACTOR,
-  type SegmenterSettings,
-} from './segmenter-settings.js';
+export { segmenterSettings, type SegmenterSettings } from './segmenter-settings.js';
 export { StreamingResampler } from './streaming-resampler.js';
 export { sileroModelPath, SILERO_FRAME_MS, SILERO_FRAME_SAMPLES, SILERO_SAMPLE_RATE } from './silero-model.js';

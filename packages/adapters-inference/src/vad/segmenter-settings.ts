@@ -16,28 +16,21 @@ const HYSTERESIS = 0.15;
 const MIN_SILENCE_THRESHOLD = 0.01;
 
 /**
- * `semantic_vad` would judge from the words whether the user has finished; there is no such model
- * here, so it is approximated by patience: the end-of-turn silence is doubled and at least one
- * second, so a thinking pause ("I'd like... a coffee") does not end the turn.
+ * `semantic_vad` ends turns from the words: the detector reports `silence_duration_ms` of silence
+ * as for server_vad, and the engine decides from the partial transcript whether to wait longer
+ * (packages/core/src/realtime/engine/semantic-turn-end.ts).
  */
-export const SEMANTIC_VAD_MIN_SILENCE_MS = 1000;
-export const SEMANTIC_VAD_SILENCE_FACTOR = 2;
-
 export function segmenterSettings(options: VoiceActivityOptions): SegmenterSettings {
   const { threshold, prefixPaddingMs, silenceDurationMs, minSpeechDurationMs } = options;
   if (!(threshold >= 0 && threshold <= 1)) throw new RangeError(`VAD threshold must be in [0, 1], got ${threshold}.`);
   for (const [name, value] of Object.entries({ prefixPaddingMs, silenceDurationMs, minSpeechDurationMs })) {
     if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`VAD ${name} must be a finite number >= 0, got ${value}.`);
   }
-  const silence =
-    options.mode === 'semantic_vad'
-      ? Math.max(silenceDurationMs * SEMANTIC_VAD_SILENCE_FACTOR, SEMANTIC_VAD_MIN_SILENCE_MS)
-      : silenceDurationMs;
   return {
     threshold,
     silenceThreshold: Math.max(threshold - HYSTERESIS, MIN_SILENCE_THRESHOLD),
     prefixPaddingMs,
-    silenceDurationMs: silence,
+    silenceDurationMs,
     minSpeechDurationMs,
   };
 }

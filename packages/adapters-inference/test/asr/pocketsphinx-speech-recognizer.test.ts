@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Principal } from '@svc/core';
-import { PocketsphinxSpeechRecognizer, SpeexResampler } from '../../src/index.js';
+import { PocketsphinxSpeechRecognizer, SpeexResampler, type DecoderWait } from '../../src/index.js';
 import { concat, librivoxClip, librivoxClips, silenceMs } from '../vad/librivox.js';
 import { childProcesses } from './child-processes.js';
 import { wordErrorRate } from './word-error-rate.js';
@@ -8,59 +8,78 @@ import { wordErrorRate } from './word-error-rate.js';
 // The recognizer ignores the principal; any value of the right shape will do.
 const principal = {} as Principal;
 const english = { language: 'en', principal };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('Timed out waiting for a condition.');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** Writes `samples` in 20 ms pieces at real-time pace, as a session does while the user speaks. */
+async function speak(stream: { write(s: Int16Array): void }, samples: Int16Array, rate = 16000, speedUp = 1): Promise<void> {
+  const step = rate / 50;
+  for (let i = 0; i < samples.length; i += step) {
+    stream.write(samples.subarray(i, i + step));
+    if ((i / step) % 10 === 9) await sleep(200 / speedUp);
   }
 }
 
-describe('PocketsphinxSpeechRecognizer (real pocketsphinx on real speech)', function () {
+describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on real speech)', function () {
   this.timeout(60000);
   let recognizer: PocketsphinxSpeechRecognizer;
+  const waits: DecoderWait[] = [];
+  // Decoder processes of other recognizers in this mocha process (servers of other tests) are not ours.
+  let others = new Set<number>();
+  const ours = () => childProcesses('pocketsphinx_stream').filter((pid) => !others.has(pid));
   before(async () => {
-    recognizer = await PocketsphinxSpeechRecognizer.create();
+    others = new Set(childProcesses('pocketsphinx_stream'));
+    const started = performance.now();
+    recognizer = await PocketsphinxSpeechRecognizer.create({ decoders: 3, warmDecoders: 2, onDecoderWait: (w) => waits.push(w) });
+    console.log(`      2 decoders loaded in ${(performance.now() - started).toFixed(0)} ms (once per server)`);
   });
+  after(() => recognizer.close());
 
-  // Per sentence the WER ranges from ~20 % to 75 % (0930: "amiable himself" -> "a real boy i'm self
-  // taught"), so the bound applies to the five together and to the one sentence used below.
-  it('transcribes the LibriVox sentences with a word error rate under 50 %, reporting latency', async () => {
+  it('transcribes the LibriVox sentences one-shot with a word error rate under 40 %, no process per call', async () => {
+    expect(ours()).to.have.length(2);
     const clips = librivoxClips();
     const hypotheses: string[] = [];
-    const latencies: number[] = [];
     for (const clip of clips) {
       const started = performance.now();
       const { text } = await recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english);
-      latencies.push(performance.now() - started);
       expect(text).to.equal(text.trim().toLowerCase());
       hypotheses.push(text);
-      const wer = wordErrorRate(clip.transcript, text);
-      console.log(`      ${clip.id.slice(-4)} (${(clip.samples.length / 16000).toFixed(1)} s) ${latencies.at(-1)!.toFixed(0)} ms, WER ${(wer * 100).toFixed(0)} %: "${text}"`);
+      console.log(`      ${clip.id.slice(-4)} ${(performance.now() - started).toFixed(0)} ms one-shot, WER ${(wordErrorRate(clip.transcript, text) * 100).toFixed(0)} %: "${text}"`);
     }
     const total = wordErrorRate(clips.map((c) => c.transcript).join(' '), hypotheses.join(' '));
-    const audioSeconds = clips.reduce((s, c) => s + c.samples.length / 16000, 0);
-    const latencySeconds = latencies.reduce((a, b) => a + b, 0) / 1000;
-    console.log(
-      `      overall WER ${(total * 100).toFixed(1)} %, mean latency ${((latencySeconds / clips.length) * 1000).toFixed(0)} ms per utterance (process start included), real-time factor ${(latencySeconds / audioSeconds).toFixed(2)}`,
-    );
-    expect(total).to.be.lessThan(0.5);
-    const sentence = clips.findIndex((c) => c.id.endsWith('0920'));
-    expect(wordErrorRate(clips[sentence]!.transcript, hypotheses[sentence]!)).to.be.lessThan(0.5);
+    console.log(`      overall WER ${(total * 100).toFixed(1)} %`);
+    expect(total).to.be.lessThan(0.4);
+    expect(ours()).to.have.length(2);
   });
 
-  it('transcribes 24 kHz input (resampled to 16 kHz) as well as 16 kHz', async () => {
+  it('streams: partial words while the user speaks, then a final pass in well under 150 ms', async () => {
     const clip = librivoxClip('0920');
-    const at24k = (await SpeexResampler.create()).resample(clip.samples, 16000, 24000);
-    const { text } = await recognizer.transcribe({ samples: at24k, sampleRate: 24000 }, english);
-    expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.5);
+    const stream = recognizer.openStream({ ...english, sampleRate: 16000 }, new AbortController().signal);
+    // At real-time pace, as a user speaks: the decoder keeps up, so only the final pass remains.
+    await speak(stream, clip.samples);
+    await sleep(200);
+    expect(stream.partial.split(' ').length).to.be.greaterThan(5);
+    const started = performance.now();
+    const { text } = await stream.finish();
+    const finalMs = performance.now() - started;
+    console.log(`      final pass ${finalMs.toFixed(0)} ms: "${text}"`);
+    expect(finalMs).to.be.lessThan(150);
+    // One sentence on a decoder whose cepstral mean has not adapted to this reader yet: 20-55 %.
+    expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.6);
+  });
+
+  it('transcribes 24 kHz and 48 kHz input (resampled to 16 kHz) as well as 16 kHz', async () => {
+    const clip = librivoxClip('0920');
+    const speex = await SpeexResampler.create();
+    for (const rate of [24000, 48000]) {
+      const { text } = await recognizer.transcribe({ samples: speex.resample(clip.samples, 16000, rate), sampleRate: rate }, english);
+      expect(wordErrorRate(clip.transcript, text), `${rate}: ${text}`).to.be.lessThan(0.4);
+    }
   });
 
   it('still decodes with the English model when told the language is French', async () => {
     const clip = librivoxClip('0920');
     const { text } = await recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, { language: 'fr', principal });
-    expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.5);
+    expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.4);
   });
 
   it('gives empty text for silence, and for no audio at all', async () => {
@@ -68,61 +87,56 @@ describe('PocketsphinxSpeechRecognizer (real pocketsphinx on real speech)', func
     expect(await recognizer.transcribe({ samples: new Int16Array(0), sampleRate: 16000 }, english)).to.deep.equal({ text: '' });
   });
 
-  it('kills the process on abort: it rejects with AbortError and no pocketsphinx child is left', async () => {
+  it('an aborted turn rejects with AbortError at once and gives its decoder back', async () => {
     const long = concat(...librivoxClips().map((c) => c.samples));
     const controller = new AbortController();
     const pending = recognizer.transcribe({ samples: long, sampleRate: 16000 }, english, controller.signal);
-    await waitFor(() => childProcesses('pocketsphinx').length > 0, 5000);
+    await sleep(50);
     controller.abort();
     const abortedAt = performance.now();
-    let error: unknown;
-    try {
-      await pending;
-    } catch (err) {
-      error = err;
-    }
-    // Decoding the 25 s of speech takes ~8 s: settling this fast means the process was killed.
-    expect(performance.now() - abortedAt).to.be.lessThan(1000);
+    const error = await pending.then(() => null, (err: unknown) => err);
     expect((error as Error)?.name).to.equal('AbortError');
-    expect(childProcesses('pocketsphinx')).to.deep.equal([]);
+    // The decoder drops the rest of the utterance; it is free again for the next turn.
+    await sleep(50);
+    const { text } = await recognizer.transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english);
+    expect(text).to.include('young man');
+    console.log(`      abort settled in ${(performance.now() - abortedAt).toFixed(0)} ms`);
+    expect(recognizer.load.busy).to.equal(0);
   });
 
-  it('rejects at once for an already aborted signal, starting no process', async () => {
+  it('rejects at once for an already aborted signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    let error: unknown;
-    try {
-      await recognizer.transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english, controller.signal);
-    } catch (err) {
-      error = err;
-    }
+    const error = await recognizer
+      .transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english, controller.signal)
+      .then(() => null, (err: unknown) => err);
     expect((error as Error)?.name).to.equal('AbortError');
-    expect(childProcesses('pocketsphinx')).to.deep.equal([]);
   });
 
-  it('runs at most 2 recognizer processes at once for a burst of 5 turns', async () => {
+  it('grows to its 3 decoders for 5 simultaneous turns: the other 2 wait, and the waits are reported', async () => {
     const clip = librivoxClip('0880');
-    let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, childProcesses('pocketsphinx').length)), 20);
-    try {
-      const results = await Promise.all(
-        Array.from({ length: 5 }, () => recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)),
-      );
-      expect(new Set(results.map((r) => r.text)).size).to.equal(1);
-    } finally {
-      clearInterval(sampler);
-    }
-    expect(most).to.equal(2);
-    expect(recognizer.load).to.deep.equal({ running: 0, waiting: 0 });
+    const waitsBefore = waits.length;
+    const results = await Promise.all(Array.from({ length: 5 }, () => recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
+    // Not always the same words: each decoder's cepstral mean adapts from the turns it heard before.
+    for (const r of results) expect(wordErrorRate(clip.transcript, r.text), r.text).to.be.lessThan(0.5);
+    expect(waits.length - waitsBefore).to.equal(2);
+    expect(recognizer.load).to.include({ size: 3, started: 3, busy: 0, waiting: 0 });
+    expect(recognizer.load.waits).to.be.at.least(2);
+    expect(ours()).to.have.length(3);
   });
 
-  it('create() says to run npm run setup when the binary is missing', async () => {
-    let error: unknown;
-    try {
-      await PocketsphinxSpeechRecognizer.create({ binary: '/nonexistent/pocketsphinx_continuous' });
-    } catch (err) {
-      error = err;
-    }
+  it('replaces a decoder whose process died', async () => {
+    const [pid] = ours();
+    process.kill(pid!, 'SIGKILL');
+    await sleep(100);
+    const clip = librivoxClip('0880');
+    const results = await Promise.all([0, 1, 2].map(() => recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
+    for (const r of results) expect(r.text).to.include('young man');
+    expect(ours()).to.have.length(3);
+  });
+
+  it('create() says to run npm run setup when python3 is missing', async () => {
+    const error = await PocketsphinxSpeechRecognizer.create({ python: '/nonexistent/python3' }).then(() => null, (err: unknown) => err);
     expect((error as Error)?.message).to.match(/npm run setup/);
   });
 });

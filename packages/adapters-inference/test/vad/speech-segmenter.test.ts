@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { VoiceActivityEvent, VoiceActivityOptions } from '@svc/core';
-import { SEMANTIC_VAD_MIN_SILENCE_MS, segmenterSettings, SpeechSegmenter } from '../../src/index.js';
+import { segmenterSettings, SpeechSegmenter } from '../../src/index.js';
 import { BASE_OPTIONS } from './vad-harness.js';
 
 /** Feeds one probability per 32 ms frame and collects the events. */
@@ -40,9 +40,8 @@ describe('SpeechSegmenter (the decision rules, without the model)', () => {
     expect(run([0.1, 0.9, 0.9, 0.9, 0.1], { minSpeechDurationMs: 96 })).to.deep.equal([{ type: 'speech_started', audioStartMs: 32 }]);
   });
 
-  it('semantic_vad doubles the silence, to at least one second', () => {
-    expect(segmenterSettings({ ...BASE_OPTIONS, mode: 'semantic_vad', silenceDurationMs: 200 }).silenceDurationMs).to.equal(SEMANTIC_VAD_MIN_SILENCE_MS);
-    expect(segmenterSettings({ ...BASE_OPTIONS, mode: 'semantic_vad', silenceDurationMs: 800 }).silenceDurationMs).to.equal(1600);
+  it('semantic_vad keeps the configured silence (the engine adds waits from the words)', () => {
+    expect(segmenterSettings({ ...BASE_OPTIONS, mode: 'semantic_vad', silenceDurationMs: 200 }).silenceDurationMs).to.equal(200);
     expect(segmenterSettings({ ...BASE_OPTIONS, mode: 'server_vad', silenceDurationMs: 200 }).silenceDurationMs).to.equal(200);
   });
 });

@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './media-fetcher.js';
 export * from './inline-media.js';
+export * from './image-header.js';

@@ -10,6 +10,10 @@ export const REALTIME_TOKENS = {
   /** SpeechRecognizer, or null when no recognizer runs. */
   SpeechRecognizer: Symbol.for('svc.realtime.SpeechRecognizer'),
   OpusCodec: Symbol.for('svc.realtime.OpusCodec'),
+  /** NoiseSuppressor for `noise_reduction` (RNNoise). */
+  NoiseSuppressor: Symbol.for('svc.realtime.NoiseSuppressor'),
+  /** `{ available, detail }`: whether user audio can be transcribed, and why not (banner, /readyz). */
+  SpeechRecognitionStatus: Symbol.for('svc.realtime.SpeechRecognitionStatus'),
   LanguageModel: Symbol.for('svc.realtime.LanguageModel'),
   ConversationSummarizer: Symbol.for('svc.realtime.ConversationSummarizer'),
   QuotaGuard: Symbol.for('svc.realtime.QuotaGuard'),

@@ -59,13 +59,36 @@ export interface MediaEncoder {
   ): AsyncIterable<Uint8Array>;
 }
 
+export interface VideoPageRequest {
+  limit: number;
+  /** Continue after this job (newest-first order): its creation time and id. */
+  after?: { createdAt: number; id: string };
+}
+
+export interface VideoPage {
+  videos: VideoJob[];
+  hasMore: boolean;
+}
+
+/**
+ * Video job rows. Everything a caller reaches is scoped by API key (another key's job is reported
+ * as absent); `get`, `unfinished` and `expired` are for the worker and the sweeper, which act for
+ * the service, not for a caller.
+ */
 export interface VideoJobRepository {
   insert(job: VideoJob): Promise<void>;
-  /** Scoped by key: another key's job is reported as absent. */
   find(apiKeyId: string, id: string): Promise<VideoJob | null>;
-  update(job: VideoJob): Promise<void>;
-  /** Jobs a restarted worker must pick up again (queued or in_progress). */
+  get(id: string): Promise<VideoJob | null>;
+  /** Writes the job's state; resolves false when the row is gone (the video was deleted meanwhile). */
+  update(job: VideoJob): Promise<boolean>;
+  /** Newest first; ties on creation time are ordered by id, descending. */
+  list(apiKeyId: string, page: VideoPageRequest): Promise<VideoPage>;
+  /** Removes the row; resolves to the removed job, or null when there was none. */
+  delete(apiKeyId: string, id: string): Promise<VideoJob | null>;
+  /** Jobs a restarted worker must pick up again (queued or in_progress), oldest first. */
   unfinished(): Promise<VideoJob[]>;
+  /** Finished jobs whose expiry time is at or before `now`, at most `limit` of them. */
+  expired(now: number, limit: number): Promise<VideoJob[]>;
 }
 
 /** Work handed to background workers (in-process by default; Redis-backed across processes). */

@@ -31,6 +31,20 @@ describe('realtime audio helpers', () => {
     expect(new SentenceChunker().push(`${'word '.repeat(60)}`).length).to.equal(1);
   });
 
+  it('cuts with the speech sentence splitter: "Dr." and "3.14" stay whole (the speech endpoint agrees)', () => {
+    const c = new SentenceChunker();
+    expect(c.push('Call Dr. ')).to.deep.equal([]);
+    expect(c.push('Smith at 3.14 today. Then')).to.deep.equal(['Call Dr. Smith at 3.14 today.']);
+    expect(c.flush()).to.equal('Then');
+  });
+
+  it('speaks the first clause of a reply as soon as it exists, later ones as whole sentences', () => {
+    const c = new SentenceChunker();
+    expect(c.push('Sure, I can')).to.deep.equal([]);
+    expect(c.push(' help with that, and')).to.deep.equal(['Sure, I can help with that,']);
+    expect(c.push(' more, later. Next')).to.deep.equal(['and more, later.']);
+  });
+
   it('the input buffer decodes PCM16 across odd-byte appends and keeps absolute time', () => {
     const buf = new InputAudioBuffer({ type: 'audio/pcm', rate: 16000 }, 1000);
     const bytes = new Uint8Array(Int16Array.from([1, -2, 300, -400]).buffer);

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { muLawEncode } from '../../src/realtime/index.js';
-import { EnergyVad, FakeRecognizer, flush, pcmBase64 } from './support/fakes.js';
+import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, pcmBase64 } from './support/fakes.js';
 import { startTextSession } from './support/session-harness.js';
 
 describe('realtime input audio buffer', () => {
   it('commits appended PCM as a user audio item: committed, then conversation.item.added; no response', async () => {
-    const h = await startTextSession();
+    const h = await startTextSession({ audio: { speechRecognizer: new FakeRecognizer('hello') } });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200) });
     expect(h.out.take()).to.deep.equal([]);
     await h.send({ type: 'input_audio_buffer.commit' });
@@ -19,9 +19,25 @@ describe('realtime input audio buffer', () => {
       type: 'message',
       status: 'completed',
       role: 'user',
-      content: [{ type: 'input_audio', transcript: null }],
+      // The GA schema types transcript as a string: absent until known, then the words.
+      content: [{ type: 'input_audio' }],
     });
     expect(h.lm.requests).to.have.length(0);
+    await flush();
+    await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
+    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([{ type: 'input_audio', transcript: 'hello' }]);
+  });
+
+  it('without a speech recognizer, a committed turn gets an error of type transcription_unavailable and an empty transcript', async () => {
+    const h = await startTextSession();
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200) });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    await flush();
+    const events = h.out.take();
+    expect(events.map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added', 'error']);
+    expect(events[2]!.error).to.deep.include({ type: 'transcription_unavailable', code: 'transcription_unavailable' });
+    await h.send({ type: 'conversation.item.retrieve', item_id: events[0]!.item_id });
+    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([{ type: 'input_audio', transcript: '' }]);
   });
 
   it('rejects a commit of an empty (or under 100 ms) buffer, as the API it follows does', async () => {
@@ -100,10 +116,44 @@ describe('realtime input audio buffer', () => {
   });
 
   it('buffers audio/opus packets (one per append) and commits them', async () => {
-    const h = await startTextSession({}, { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
+    const h = await startTextSession({ audio: { speechRecognizer: new FakeRecognizer('hi') } }, { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
     for (let i = 0; i < 5; i++) await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from([0xf8, 0xff, 0xfe, i]).toString('base64') });
     await h.send({ type: 'input_audio_buffer.commit' });
     expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
+  });
+
+  it('with server VAD and a streaming recognizer, the turn is fed while the user speaks and only finished at speech_stopped', async () => {
+    const vad = new EnergyVad();
+    const recognizer = new FakeStreamingRecognizer('tell me the time');
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
+      { audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+    );
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
+    // Speech started: the recognizer already has the padded onset and the speech so far.
+    expect(recognizer.streams).to.have.length(1);
+    expect(recognizer.streams[0]).to.deep.include({ state: 'open', sampleRate: 24000 });
+    expect(recognizer.streams[0]!.samples).to.equal(24 * 500);
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await flush();
+    expect(recognizer.streams[0]!.state).to.equal('finished');
+    expect(recognizer.calls).to.have.length(0);
+    expect(h.out.last('conversation.item.input_audio_transcription.completed')).to.deep.include({ transcript: 'tell me the time' });
+  });
+
+  it('a session that closes cancels the recognition of its turns (speech in progress and turns being transcribed)', async () => {
+    const vad = new EnergyVad();
+    const recognizer = new FakeStreamingRecognizer('x');
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
+      { audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200 } } } },
+    );
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
+    expect(recognizer.streams[0]!.state).to.equal('open');
+    h.engine.transportClosed();
+    expect(recognizer.streams[0]!.state).to.equal('cancelled');
+    expect(recognizer.streams[0]!.signal.aborted).to.equal(true);
   });
 
   it('with server VAD, detected speech becomes a user turn and a response (speech_started/stopped, committed, item, response)', async () => {
@@ -144,7 +194,8 @@ describe('realtime input audio buffer', () => {
     h.lm.holdAfter = 1;
     await h.send({ type: 'response.create' });
     h.out.take();
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, 24000, 5000) });
+    // 200 ms: longer than min_speech_duration (125 ms), so it is speech.
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(200, 24000, 5000) });
     const types = h.out.take().map((e) => e.type);
     expect(types[0]).to.equal('input_audio_buffer.speech_started');
     expect(types).to.include('response.done');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
-import { FakeReplySpeaker, ScriptedLanguageModel } from './support/fakes.js';
+import { EnergyVad, FakeReplySpeaker, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
 import { createHarness } from './support/session-harness.js';
 
 async function audioSession(format: Record<string, unknown> = { type: 'audio/pcm', rate: 24000 }, speaker: FakeReplySpeaker | null = new FakeReplySpeaker()) {
@@ -97,10 +97,125 @@ describe('realtime spoken responses', () => {
     await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: 70 });
     expect(h.out.take().map(strip)).to.deep.equal([{ type: 'conversation.item.truncated', item_id: itemId, content_index: 0, audio_end_ms: 70 }]);
     await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
-    expect((h.out.take()[0]!.item as any).content).to.deep.equal([{ type: 'output_audio', transcript: 'Hello there.' }]);
+    // Cut at the last word heard: "How" ends at 3/12 of the second sentence's 50 ms (63 ms).
+    expect((h.out.take()[0]!.item as any).content).to.deep.equal([{ type: 'output_audio', transcript: 'Hello there. How' }]);
     await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: 5000 });
     expect(h.out.take()[0]!.error).to.deep.include({ code: 'invalid_value', param: 'audio_end_ms' });
     await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 3, audio_end_ms: 0 });
     expect(h.out.take()[0]!.error).to.deep.include({ param: 'content_index' });
+  });
+
+  describe('paced like playback', () => {
+    // 4000 samples per character at 24 kHz: "Hello there." is 2 s of audio, the reply 4 s.
+    const long = () => audioSession(undefined, new FakeReplySpeaker(4000));
+    const sentMs = (events: RealtimeServerEvent[]) =>
+      events.filter((e) => e.type === 'response.output_audio.delta').reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length / 48, 0);
+
+    it('sends small deltas (40 ms each) no more than 500 ms ahead of the playback clock, and completes only when all has left', async () => {
+      const h = await long();
+      await h.send({ type: 'response.create' });
+      const deltas = h.out.all('response.output_audio.delta');
+      for (const d of deltas) expect(Buffer.from(d.delta as string, 'base64').length).to.be.at.most(40 * 48);
+      // Nothing of the playback has passed yet: the initial burst is the bounded lead.
+      expect(sentMs(h.out.events)).to.be.within(500, 540);
+      expect(h.out.types()).not.to.include('response.done');
+      for (let t = 0; t < 40; t++) {
+        h.clock.advance(100);
+        await flush();
+        expect(sentMs(h.out.events)).to.be.at.most((t + 1) * 100 + 540);
+      }
+      expect(sentMs(h.out.events)).to.equal(4000);
+      expect(h.out.last('response.done').response).to.deep.include({ status: 'completed' });
+    });
+
+    it('a cancel while deltas are paced ends the response cancelled, with no more deltas, the item cut to what was heard', async () => {
+      const h = await long();
+      await h.send({ type: 'response.create' });
+      h.clock.advance(300);
+      await flush();
+      const before = h.out.all('response.output_audio.delta').length;
+      await h.send({ type: 'response.cancel' });
+      expect(h.out.last('response.done').response).to.deep.include({ status: 'cancelled' });
+      h.clock.advance(5000);
+      await flush();
+      expect(h.out.all('response.output_audio.delta')).to.have.length(before);
+      const item = h.out.last('response.output_item.done').item as any;
+      expect(item.status).to.equal('incomplete');
+      // 300 ms into "Hello there." (synthesized so far: its first 1 s): "Hello" ends at 5/12 of it (417 ms), so no word was heard whole.
+      expect(item.content[0].transcript).to.equal('');
+      h.clock.advance(0);
+      await h.send({ type: 'conversation.item.retrieve', item_id: item.id });
+      expect(h.out.last('conversation.item.retrieved').item).to.deep.include({ status: 'incomplete' });
+    });
+
+    it('keeps the words heard by the playback clock when cancelled mid-sentence', async () => {
+      const h = await long();
+      await h.send({ type: 'response.create' });
+      for (let i = 0; i < 25; i++) {
+        h.clock.advance(100);
+        await flush();
+      }
+      await h.send({ type: 'response.cancel' });
+      const item = h.out.last('response.output_item.done').item as any;
+      // 2.5 s: "Hello there." (2 s) and "How" (ends at 2 s + 3/12 * 2 s = 2.5 s).
+      expect(item.content[0].transcript).to.equal('Hello there. How');
+      expect(h.out.last('response.output_audio_transcript.done').transcript).to.equal('Hello there. How');
+      // The next model context hears what was said, not what was written.
+      const lm = h.lm;
+      lm.script = [{ type: 'text', delta: 'ok' }];
+      await h.send({ type: 'response.create' });
+      const last = lm.requests[lm.requests.length - 1]!.messages.find((m: any) => m.role === 'assistant') as any;
+      expect(last.content).to.equal('Hello there. How');
+    });
+
+    it('a cancel while a sentence is being synthesized ends cancelled (not completed) and answers the cancel', async () => {
+      let release!: () => void;
+      const stuck = new FakeReplySpeaker(10);
+      const speak = stuck.speak.bind(stuck);
+      stuck.speak = async function* (request, signal) {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+          signal.addEventListener('abort', () => resolve());
+        });
+        yield* speak(request, signal);
+      };
+      const h = await audioSession(undefined, stuck);
+      await h.send({ type: 'response.create' });
+      expect(h.out.types()).to.include('response.output_audio_transcript.delta');
+      expect(h.out.types()).not.to.include('response.done');
+      await h.send({ type: 'response.cancel' });
+      expect(h.out.last('response.done').response).to.deep.include({ status: 'cancelled' });
+      expect(h.out.types()).not.to.include('response.output_audio.delta');
+      release();
+    });
+
+    it('server VAD barge-in cancels a spoken reply at speech_started; a noise shorter than min_speech_duration does not', async () => {
+      const vad = new EnergyVad();
+      const h = createHarness({
+        lm: new ScriptedLanguageModel([{ type: 'text', delta: 'Hello there. How are you?' }]),
+        audio: { replySpeaker: new FakeReplySpeaker(4000), voiceActivityDetector: vad, speechRecognizer: new FakeStreamingRecognizer('hi') },
+      });
+      await h.send({
+        type: 'session.update',
+        session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200 } } } },
+      });
+      await h.send({ type: 'response.create' });
+      h.clock.advance(300);
+      await flush();
+      // 60 ms of noise: under the 125 ms min_speech_duration.
+      await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(60, 24000, 5000) });
+      await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+      expect(h.out.types()).not.to.include('response.done');
+      await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 5000) });
+      const types = h.out.types();
+      const started = types.indexOf('input_audio_buffer.speech_started');
+      expect(started).to.be.greaterThan(0);
+      expect(types.indexOf('response.done')).to.be.greaterThan(started);
+      expect(h.out.all('response.done')[0]!.response).to.deep.include({ status: 'cancelled' });
+      const deltas = h.out.all('response.output_audio.delta').length;
+      h.clock.advance(3000);
+      await flush();
+      expect(h.out.events.filter((e) => e.type === 'response.output_audio.delta' && (e as any).response_id === (h.out.all('response.done')[0]!.response as any).id)).to.have.length(deltas);
+    });
   });
 });

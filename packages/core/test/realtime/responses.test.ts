@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EngineError, InsufficientQuotaError } from '../../src/shared/errors.js';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
-import { CountingQuota, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
+import { CountingQuota, FakeRecognizer, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
 import { startTextSession, userText } from './support/session-harness.js';
 
 const strip = (events: RealtimeServerEvent[]) => events.map(({ event_id: _e, ...rest }) => rest);
@@ -206,7 +206,7 @@ describe('realtime responses', () => {
   it('with server VAD, a commit during a response is accepted (not voice_output_task_ongoing)', async () => {
     const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
     lm.holdAfter = 1;
-    const h = await startTextSession({ lm }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
+    const h = await startTextSession({ lm, audio: { speechRecognizer: new FakeRecognizer('hi') } }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
     await h.send({ type: 'response.create' });
     h.out.take();
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 2000) });

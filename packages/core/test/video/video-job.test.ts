@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parseVideoSize, reportProgress, toVideoResource, transition, videoDimensions, type VideoJob } from '../../src/video/video-job.js';
 import { ServiceError } from '../../src/shared/errors.js';
 
-const queued: VideoJob = { id: 'video_1', apiKeyId: 'key_1', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', createdAt: 1_800_000_000, error: null };
+const queued: VideoJob = { id: 'video_1', apiKeyId: 'key_1', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', durationSeconds: 4.2, createdAt: 1_800_000_000_000, completedAt: null, expiresAt: null, error: null, attempts: 0 };
 
 describe('VideoJob state machine', () => {
   it('moves queued -> in_progress -> completed with forward-only progress', () => {
@@ -22,13 +22,23 @@ describe('VideoJob state machine', () => {
     expect(() => transition(queued, 'failed')).to.throw(/error message/);
   });
 
+  it('counts attempts when a render starts and stamps the end time', () => {
+    const running = transition(queued, 'in_progress');
+    expect(running.attempts).to.equal(1);
+    expect(transition(running, 'completed', { at: 5 }).completedAt).to.equal(5);
+    expect(transition(transition(running, 'queued'), 'in_progress').attempts).to.equal(2);
+  });
+
   it('a restarted worker may requeue an in_progress job, which resets progress', () => {
     const running = reportProgress(transition(queued, 'in_progress'), 30);
     expect(transition(running, 'queued')).to.include({ status: 'queued', progress: 0 });
   });
 
-  it('renders the REST resource with error only when failed', () => {
-    expect(toVideoResource(queued)).to.deep.equal({ id: 'video_1', object: 'video', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', created_at: 1_800_000_000 });
+  it('renders the REST resource with every field, error null unless failed', () => {
+    expect(toVideoResource(queued)).to.deep.equal({
+      id: 'video_1', object: 'video', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', seconds: '4.2',
+      created_at: 1_800_000_000, completed_at: null, expires_at: null, error: null,
+    });
     expect(toVideoResource(transition(queued, 'failed', { error: 'boom' })).error).to.equal('boom');
   });
 

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { gaSchemaViolations } from './ga-event-schema.js';
 
 /** Events the spec says are never sent; any of them fails the test that received it. */
 const NEVER_EMITTED = [
@@ -56,6 +57,7 @@ export class RealtimeClient {
       if (isBinary) violations.push('binary frame from server');
       const event = JSON.parse(data.toString()) as ServerEvent;
       if (typeof event.event_id !== 'string' || event.event_id === '') violations.push(`${event.type} without string event_id`);
+      for (const problem of gaSchemaViolations(event)) violations.push(`GA schema: ${problem}`);
       if (typeof event.type !== 'string') violations.push('event without type');
       if (NEVER_EMITTED.some((p) => p.test(event.type))) violations.push(`never-emitted event ${event.type}`);
       this.events.push(event);

@@ -1,4 +1,5 @@
 import { concatPcm } from '../../shared/audio.js';
+import type { NoiseSuppressionStream, OpusPacketDecoder } from '../ports/audio-pipeline.js';
 import { formatSampleRate, type AudioFormat } from '../session/session-config.js';
 import { muLawDecode } from './g711.js';
 
@@ -12,8 +13,9 @@ export interface CapturedAudio {
 
 /**
  * The uncommitted input audio of a session, kept as decoded PCM with absolute sample positions
- * (VAD reports turn boundaries in milliseconds since the first appended sample). Opus appends are
- * kept as opaque packets, one per append, until a codec decodes them at commit time.
+ * (VAD reports turn boundaries in milliseconds since the first appended sample). pcmu and opus are
+ * decoded as they arrive (opus packet by packet with the session's decoder), so every later stage
+ * (VAD, recognizer) sees samples. Only without an opus decoder are packets kept opaque.
  */
 export class InputAudioBuffer {
   private chunks: Int16Array[] = [];
@@ -28,19 +30,38 @@ export class InputAudioBuffer {
     readonly format: AudioFormat,
     /** Upper bound on held audio; beyond it the oldest audio is dropped. */
     private readonly maxMs: number,
+    private readonly opusDecoder: OpusPacketDecoder | null = null,
+    /** `noise_reduction`: applied to decoded samples before anything else sees them. */
+    private readonly noiseSuppression: NoiseSuppressionStream | null = null,
   ) {
     this.sampleRate = formatSampleRate(format);
   }
 
+  /** Whether appended audio becomes samples (false only for opus without a decoder). */
+  get decodesToPcm(): boolean {
+    return this.format.type !== 'audio/opus' || this.opusDecoder !== null;
+  }
+
+  release(): void {
+    this.opusDecoder?.release();
+    this.noiseSuppression?.close();
+  }
+
   /** Appends wire bytes in the buffer's format; returns the newly decoded PCM (empty for opus). */
   append(bytes: Uint8Array): Int16Array {
-    if (this.format.type === 'audio/opus') {
+    if (this.format.type === 'audio/opus' && !this.opusDecoder) {
       if (bytes.length > 0) this.opusPackets.push(bytes);
       const maxPackets = Math.ceil(this.maxMs / this.format.frame_size_ms);
       if (this.opusPackets.length > maxPackets) this.opusPackets.splice(0, this.opusPackets.length - maxPackets);
       return new Int16Array(0);
     }
-    const pcm = this.format.type === 'audio/pcmu' ? muLawDecode(bytes) : this.decodePcm16(bytes);
+    const decoded =
+      this.format.type === 'audio/opus'
+        ? this.opusDecoder!.decode(bytes)
+        : this.format.type === 'audio/pcmu'
+          ? muLawDecode(bytes)
+          : this.decodePcm16(bytes);
+    const pcm = this.noiseSuppression && decoded.length > 0 ? this.noiseSuppression.process(decoded) : decoded;
     if (pcm.length > 0) {
       this.chunks.push(pcm);
       this.heldSamples += pcm.length;
@@ -51,7 +72,7 @@ export class InputAudioBuffer {
   }
 
   get durationMs(): number {
-    if (this.format.type === 'audio/opus') return this.opusPackets.length * this.format.frame_size_ms;
+    if (this.format.type === 'audio/opus' && !this.opusDecoder) return this.opusPackets.length * this.format.frame_size_ms;
     return (this.heldSamples / this.sampleRate) * 1000;
   }
 
@@ -63,8 +84,8 @@ export class InputAudioBuffer {
   /** Takes everything held and empties the buffer. */
   takeAll(): CapturedAudio {
     const captured: CapturedAudio = {
-      pcm: this.format.type === 'audio/opus' ? null : concatPcm(this.chunks),
-      opusPackets: this.format.type === 'audio/opus' ? this.opusPackets : null,
+      pcm: this.decodesToPcm ? concatPcm(this.chunks) : null,
+      opusPackets: this.decodesToPcm ? null : this.opusPackets,
       sampleRate: this.sampleRate,
       durationMs: this.durationMs,
     };
@@ -80,6 +101,12 @@ export class InputAudioBuffer {
     const pcm = all.slice(start - this.firstSample, end - this.firstSample);
     this.dropBeforeSample(end);
     return { pcm, opusPackets: null, sampleRate: this.sampleRate, durationMs: (pcm.length / this.sampleRate) * 1000 };
+  }
+
+  /** The audio from an absolute time to the end, without taking it (a turn's onset for its recognizer). */
+  peekFrom(ms: number): Int16Array {
+    const start = Math.max(0, Math.min(this.heldSamples, this.msToSample(ms) - this.firstSample));
+    return concatPcm(this.chunks).slice(start);
   }
 
   /** Forgets audio older than `ms` (absolute), e.g. silence before the VAD pre-roll. */

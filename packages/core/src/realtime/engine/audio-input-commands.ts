@@ -2,12 +2,17 @@ import { decodeBase64 } from '../../shared/base64.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
-import type { VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
+import type { RecognitionStream, VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
-import type { RealtimeSessionConfig } from '../session/session-config.js';
-import type { ResponseCoordinator } from './response-coordinator.js';
-import type { SessionRuntime } from './session-runtime.js';
+import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
+import { semanticEndWaitMs } from './semantic-turn-end.js';
+import type { Principal } from '../../auth/api-key.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
 
 /** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
 export const MAX_APPEND_BASE64_BYTES = 1_048_576;
@@ -15,6 +20,40 @@ export const MAX_APPEND_BASE64_BYTES = 1_048_576;
 export const MIN_COMMIT_MS = 100;
 /** Without detected speech, server-VAD sessions keep only this much audio (the pre-roll). */
 const IDLE_PREROLL_MS = 1000;
+
+/** What the input-audio commands use: the audio engines, the session's events and state, and its responses. */
+export interface AudioInputDeps {
+  audio: RealtimeAudioPorts;
+  clock: Clock;
+  logger: Logger;
+  principal: Principal;
+  conversation: Conversation;
+  session: SessionState;
+  events: SessionEvents;
+  /** Barge-in interrupts, a detected turn creates a response. */
+  responses: {
+    readonly activeResponse: unknown;
+    readonly manualTurns: boolean;
+    interrupt(): Promise<void>;
+    create(rawResponse: unknown): Promise<void>;
+  };
+  /** Detected speech or a user turn: restarts the idle timer. */
+  userSpoke(): void;
+  /** A transcript arrived: background summarization may be due. */
+  conversationChanged(): void;
+  /** Upper bound of uncommitted input audio held (oldest audio is dropped). */
+  maxBufferMs: number;
+}
+
+/** A user turn in progress (server VAD): recognized while the user speaks. */
+interface TurnInProgress {
+  itemId: string;
+  startMs: number;
+  /** Aborted when the session closes: the turn's recognition stops with it. */
+  controller: AbortController;
+  /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
+  recognition: RecognitionStream | null;
+}
 
 /**
  * `input_audio_buffer.append / commit / clear` and server-side turn detection. With a
@@ -24,31 +63,46 @@ const IDLE_PREROLL_MS = 1000;
 export class AudioInputCommands {
   private buffer: InputAudioBuffer | null = null;
   private vad: VoiceActivityStream | null = null;
-  private speech: { itemId: string; startMs: number } | null = null;
+  private speech: TurnInProgress | null = null;
+  /** semantic_vad: silence was reported but the words so far say the user is not done yet. */
+  private pendingEnd: { audioEndMs: number; cancel: () => void } | null = null;
+  /** Turns whose transcription is still running; a closed session aborts them all. */
+  private readonly turns = new Set<AbortController>();
   private vadKey = '';
+  private bufferKey = '';
 
-  constructor(
-    private readonly rt: SessionRuntime,
-    private readonly responses: ResponseCoordinator,
-    private readonly maxBufferMs: number,
-  ) {}
+  constructor(private readonly deps: AudioInputDeps) {}
+
+  private get session(): SessionState {
+    return this.deps.session;
+  }
+
+  private get events(): SessionEvents {
+    return this.deps.events;
+  }
 
   /** (Re)builds the buffer and detector when the input format or turn detection changed. */
   configure(config: RealtimeSessionConfig): void {
     const input = config.audio.input;
-    const formatKey = JSON.stringify(input.format);
-    if (!this.buffer || JSON.stringify(this.buffer.format) !== formatKey) {
-      this.buffer = new InputAudioBuffer(input.format, this.maxBufferMs);
+    const bufferKey = JSON.stringify([input.format, input.noise_reduction]);
+    if (!this.buffer || bufferKey !== this.bufferKey) {
+      this.bufferKey = bufferKey;
+      this.buffer?.release();
+      const { opusCodec, noiseSuppressor } = this.deps.audio;
+      const decoder = input.format.type === 'audio/opus' && opusCodec ? opusCodec.createDecoder(input.format.frame_size_ms) : null;
+      // near_field and far_field run the same suppressor; null runs none.
+      const suppression = input.noise_reduction && noiseSuppressor ? noiseSuppressor.open(formatSampleRate(input.format)) : null;
+      this.buffer = new InputAudioBuffer(input.format, this.deps.maxBufferMs, decoder, suppression);
       this.vadKey = '';
     }
     const vadKey = JSON.stringify([input.format, input.turn_detection]);
     if (vadKey === this.vadKey) return;
     this.vadKey = vadKey;
     this.closeVad();
-    const detector = this.rt.deps.audio?.voiceActivityDetector;
+    const detector = this.deps.audio.voiceActivityDetector;
     const td = input.turn_detection;
-    // Opus input reaches the detector only once decoded; it is turn-detected by manual commits.
-    if (!detector || !td || input.format.type === 'audio/opus') return;
+    // Opus input is decoded as it arrives, so it is turn-detected like pcm (without a codec: manual commits).
+    if (!detector || !td || !this.buffer.decodesToPcm) return;
     this.vad = detector.open({
       sampleRate: this.buffer.sampleRate,
       threshold: td.threshold,
@@ -72,14 +126,20 @@ export class AudioInputCommands {
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
     const buffer = this.buffer!;
     const pcm = buffer.append(bytes);
+    // The turn in progress hears the new audio at once: its recognizer decodes while the user speaks.
+    this.speech?.recognition?.write(pcm);
     if (!this.vad || pcm.length === 0) return;
     const events = await this.vad.push(pcm);
-    for (const event of events) await this.onVoiceActivity(event);
+    for (const event of events) {
+      // The session may have closed while the detector ran: nothing new may start then.
+      if (this.session.closed) return;
+      await this.onVoiceActivity(event);
+    }
     if (!this.speech) buffer.dropBefore(buffer.endMs - Math.max(IDLE_PREROLL_MS, this.prefixPaddingMs()));
   }
 
   commit(): void {
-    if (this.responses.activeResponse && this.responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
+    if (this.deps.responses.activeResponse && this.deps.responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
     const buffer = this.buffer!;
     const ms = buffer.durationMs;
     if (ms < MIN_COMMIT_MS) {
@@ -88,114 +148,187 @@ export class AudioInputCommands {
         `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
       );
     }
-    this.speech = null;
+    this.dropTurnInProgress();
     this.vad?.reset();
-    this.rt.noteUserActivity();
-    this.addUserTurn(this.rt.newId('item_'), buffer.takeAll());
+    this.deps.userSpoke();
+    this.addUserTurn(this.events.newId('item_'), buffer.takeAll(), this.newTurnController(), null);
   }
 
   clear(): void {
     this.buffer!.clear();
     this.vad?.reset();
-    this.speech = null;
-    this.rt.emit({ type: 'input_audio_buffer.cleared' });
+    this.dropTurnInProgress();
+    this.events.emit({ type: 'input_audio_buffer.cleared' });
   }
 
+  /** Session end: every turn still being recognized is cancelled. */
   close(): void {
     this.closeVad();
     this.buffer?.clear();
+    this.buffer?.release();
+    for (const turn of this.turns) turn.abort();
+    this.turns.clear();
   }
 
   private async onVoiceActivity(event: VoiceActivityEvent): Promise<void> {
     if (event.type === 'speech_started') {
+      if (this.pendingEnd) {
+        // The user went on after a pause semantic_vad judged unfinished: the same turn continues.
+        this.pendingEnd.cancel();
+        this.pendingEnd = null;
+        this.deps.userSpoke();
+        return;
+      }
       if (this.speech) return;
-      this.speech = { itemId: this.rt.newId('item_'), startMs: event.audioStartMs };
-      this.rt.noteUserActivity();
-      this.rt.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
+      const controller = this.newTurnController();
+      const recognition = this.openRecognition(controller.signal);
+      // The padded onset is already in the buffer: the recognizer starts from there.
+      recognition?.write(this.buffer!.peekFrom(event.audioStartMs));
+      this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, controller, recognition };
+      this.deps.userSpoke();
+      this.events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
       // Barge-in always interrupts (interrupt_response is accepted but has no effect).
-      await this.responses.interrupt();
+      await this.deps.responses.interrupt();
       return;
     }
+    if (!this.speech || this.pendingEnd) return;
+    const td = this.session.config.audio.input.turn_detection;
+    if (td?.type === 'semantic_vad') {
+      const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
+      if (waitMs > 0) {
+        const cancel = this.deps.clock.setTimer(waitMs, () => {
+          this.pendingEnd = null;
+          void this.endTurn(event.audioEndMs);
+        });
+        this.pendingEnd = { audioEndMs: event.audioEndMs, cancel };
+        return;
+      }
+    }
+    await this.endTurn(event.audioEndMs);
+  }
+
+  /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
+  private async endTurn(audioEndMs: number): Promise<void> {
     const speech = this.speech;
-    if (!speech) return;
+    if (!speech || this.session.closed) return;
     this.speech = null;
-    this.rt.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
+    const event = { audioEndMs };
+    this.events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(event.audioEndMs), item_id: speech.itemId });
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
     const captured = this.buffer!.takeRange(speech.startMs, event.audioEndMs);
-    this.addUserTurn(speech.itemId, captured);
+    this.addUserTurn(speech.itemId, captured, speech.controller, speech.recognition);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
-      await this.responses.create(undefined);
+      await this.deps.responses.create(undefined);
     } catch (err) {
-      this.rt.reportError(err, null);
+      this.events.reportError(err, null);
     }
   }
 
   /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
-  private addUserTurn(itemId: string, captured: CapturedAudio): void {
-    const { conversation } = this.rt;
+  private addUserTurn(itemId: string, captured: CapturedAudio, turn: AbortController, recognition: RecognitionStream | null): void {
+    const { conversation } = this.deps;
     const previousItemId = conversation.lastId();
-    this.rt.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
+    this.events.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
     const item: MessageItem = {
       id: itemId,
       object: 'realtime.item',
       type: 'message',
       status: 'completed',
       role: 'user',
-      content: [{ type: 'input_audio', transcript: null }],
+      // The transcript is added (as a string, per the GA schema) once known.
+      content: [{ type: 'input_audio' }],
     };
     const { entry } = conversation.insert(item, previousItemId);
-    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    this.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
     // Never rejects: responses wait on it.
-    entry.transcriptReady = this.transcribe(entry, item, captured)
-      .catch((err) => this.rt.deps.logger.error({ err: String(err) }, 'transcription step failed'))
+    entry.transcriptReady = this.transcribe(entry, item, captured, recognition, turn.signal)
+      .catch((err) => this.deps.logger.error({ err: String(err) }, 'transcription step failed'))
       .finally(() => {
+        this.turns.delete(turn);
         delete entry.transcriptReady;
-        this.rt.conversationChanged();
+        this.deps.conversationChanged();
       });
   }
 
-  private async transcribe(entry: ItemEntry, item: MessageItem, captured: CapturedAudio): Promise<void> {
-    const { deps, principal } = this.rt;
-    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
-    const transcription = this.rt.config.audio.input.transcription;
-    let transcript: string | null = null;
+  private async transcribe(
+    entry: ItemEntry,
+    item: MessageItem,
+    captured: CapturedAudio,
+    recognition: RecognitionStream | null,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { audio, principal, logger } = this.deps;
+    const part = item.content[0] as { type: 'input_audio'; transcript?: string };
+    const transcription = this.session.config.audio.input.transcription;
+    const recognizer = audio.speechRecognizer;
+    let transcript = '';
     try {
-      let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
-      const format = this.rt.config.audio.input.format;
-      if (!pcm && captured.opusPackets && deps.audio?.opusCodec && format.type === 'audio/opus') {
-        pcm = await deps.audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
-      }
-      const recognizer = deps.audio?.speechRecognizer;
-      if (recognizer && pcm && pcm.samples.length > 0) {
-        transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal })).text.trim();
+      if (!recognizer) {
+        // Said, not hidden: the turn is kept, the model hears an empty user turn.
+        this.events.reportError(realtimeErrors.transcriptionUnavailable(item.id), null);
+      } else if (recognition) {
+        transcript = (await recognition.finish()).text.trim();
+      } else {
+        let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
+        const format = this.session.config.audio.input.format;
+        if (!pcm && captured.opusPackets && audio.opusCodec && format.type === 'audio/opus') {
+          pcm = await audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
+        }
+        if (pcm && pcm.samples.length > 0) {
+          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal }, signal)).text.trim();
+        }
       }
     } catch (err) {
-      deps.logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
-      this.rt.reportError(err, null);
-      transcript = '';
+      if (signal.aborted || this.session.closed) return;
+      logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
+      this.events.reportError(err, null);
     }
-    if (this.rt.closed || !this.rt.conversation.has(entry.item.id)) return;
+    if (this.session.closed || !this.deps.conversation.has(entry.item.id)) return;
     part.transcript = transcript;
     if (transcription?.model) {
-      this.rt.emit({
+      this.events.emit({
         type: 'conversation.item.input_audio_transcription.completed',
         item_id: item.id,
         content_index: 0,
-        transcript: transcript ?? '',
+        transcript,
         usage: { type: 'duration', seconds: Math.round(captured.durationMs) / 1000 },
       });
     }
   }
 
+  private newTurnController(): AbortController {
+    const controller = new AbortController();
+    if (this.session.closed) controller.abort();
+    else this.turns.add(controller);
+    return controller;
+  }
+
+  private openRecognition(signal: AbortSignal): RecognitionStream | null {
+    const recognizer = this.deps.audio.speechRecognizer;
+    if (!recognizer?.openStream || !this.buffer?.decodesToPcm) return null;
+    const language = this.session.config.audio.input.transcription?.language ?? null;
+    return recognizer.openStream({ language, principal: this.deps.principal, sampleRate: this.buffer.sampleRate }, signal);
+  }
+
+  /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
+  private dropTurnInProgress(): void {
+    this.pendingEnd?.cancel();
+    this.pendingEnd = null;
+    if (!this.speech) return;
+    this.speech.controller.abort();
+    this.turns.delete(this.speech.controller);
+    this.speech = null;
+  }
+
   private prefixPaddingMs(): number {
-    return this.rt.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
+    return this.session.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
   }
 
   private closeVad(): void {
     this.vad?.close?.();
     this.vad = null;
-    this.speech = null;
+    this.dropTurnInProgress();
   }
 }

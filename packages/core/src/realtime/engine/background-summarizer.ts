@@ -1,7 +1,19 @@
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { estimateTokens, planSummarization, type ConversationSummarizer } from '../conversation/summarization.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
+
+/** What background summarization uses. */
+export interface BackgroundSummarizerDeps {
+  conversation: Conversation;
+  session: SessionState;
+  events: SessionEvents;
+  logger: Logger;
+  /** The language model's context window, which the conversation is kept under. */
+  contextWindowTokens: number;
+}
 
 /**
  * `truncation: auto`: when the conversation nears the model's context window, the oldest items
@@ -12,23 +24,23 @@ export class BackgroundSummarizer {
   private running: AbortController | null = null;
 
   constructor(
-    private readonly rt: SessionRuntime,
+    private readonly deps: BackgroundSummarizerDeps,
     private readonly summarizer: ConversationSummarizer,
   ) {}
 
   check(): void {
-    if (this.rt.closed || this.running || this.rt.config.truncation !== 'auto') return;
-    const settled = settledPrefix(this.rt.conversation.modelVisible());
+    if (this.deps.session.closed || this.running || this.deps.session.config.truncation !== 'auto') return;
+    const settled = settledPrefix(this.deps.conversation.modelVisible());
     const plan = planSummarization(
       settled.map((e) => e.item),
-      estimateTokens(this.rt.config.instructions),
-      this.rt.deps.languageModel.contextWindowTokens,
+      estimateTokens(this.deps.session.config.instructions),
+      this.deps.contextWindowTokens,
     );
     if (plan.length === 0) return;
     const controller = new AbortController();
     this.running = controller;
     void this.run(plan.map((i) => i.id), controller.signal)
-      .catch((err) => this.rt.deps.logger.error({ err: String(err) }, 'applying a conversation summary failed'))
+      .catch((err) => this.deps.logger.error({ err: String(err) }, 'applying a conversation summary failed'))
       .finally(() => {
         if (this.running === controller) this.running = null;
       });
@@ -40,21 +52,21 @@ export class BackgroundSummarizer {
   }
 
   private async run(ids: string[], signal: AbortSignal): Promise<void> {
-    const { conversation } = this.rt;
+    const { conversation } = this.deps;
     let text: string;
     try {
       const items = ids.flatMap((id) => (conversation.get(id) ? [conversation.get(id)!.item] : []));
       text = await this.summarizer.summarize(items, signal);
     } catch (err) {
-      if (!signal.aborted) this.rt.deps.logger.warn({ err: String(err) }, 'conversation summarization failed');
+      if (!signal.aborted) this.deps.logger.warn({ err: String(err) }, 'conversation summarization failed');
       return;
     }
-    if (signal.aborted || this.rt.closed) return;
+    if (signal.aborted || this.deps.session.closed) return;
     // Items deleted (or condensed) while the summary was written are left out.
     const condensed = ids.filter((id) => conversation.get(id) && !conversation.get(id)!.condensed);
     if (condensed.length === 0) return;
     const summary: MessageItem = {
-      id: this.rt.newId('item_'),
+      id: this.deps.events.newId('item_'),
       object: 'realtime.item',
       type: 'message',
       status: 'completed',
@@ -63,8 +75,8 @@ export class BackgroundSummarizer {
     };
     const { previousItemId } = conversation.insert(summary, condensed[condensed.length - 1]!, { summaryOf: condensed });
     for (const id of condensed) conversation.get(id)!.condensed = true;
-    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(summary) });
-    this.rt.emit({ type: 'conversation.context.summarized', summary_item_id: summary.id, summarized_item_ids: condensed });
+    this.deps.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(summary) });
+    this.deps.events.emit({ type: 'conversation.context.summarized', summary_item_id: summary.id, summarized_item_ids: condensed });
     this.running = null;
     this.check();
   }

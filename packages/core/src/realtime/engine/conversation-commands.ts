@@ -2,11 +2,25 @@ import { parseClientItem, parseItemId } from '../conversation/item-input.js';
 import { snapshotItem, type ConversationItem } from '../conversation/items.js';
 import { expectInteger, expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
+
+/** What the conversation commands use. */
+export interface ConversationCommandsDeps {
+  conversation: Conversation;
+  session: SessionState;
+  events: SessionEvents;
+  logger: Logger;
+  /** A user item was added: restarts the idle timer. */
+  userSpoke(): void;
+  /** The conversation grew: background summarization may be due. */
+  conversationChanged(): void;
+}
 
 /** `conversation.item.create / retrieve / truncate / delete`. None of them triggers a response. */
 export class ConversationCommands {
-  constructor(private readonly rt: SessionRuntime) {}
+  constructor(private readonly deps: ConversationCommandsDeps) {}
 
   create(fields: JsonObject): void {
     const previous = fields.previous_item_id;
@@ -14,21 +28,21 @@ export class ConversationCommands {
     const parsed = parseClientItem(requireField(fields, 'item', 'item'));
     if (parsed.kind === 'skipped') {
       // The spec skips message items with non-text content: nothing is added or announced.
-      this.rt.deps.logger.debug({ reason: parsed.reason }, 'conversation item skipped');
+      this.deps.logger.debug({ reason: parsed.reason }, 'conversation item skipped');
       return;
     }
-    const { conversation } = this.rt;
+    const { conversation } = this.deps;
     conversation.assertInsertable(parsed.item.id, previous as string | null | undefined);
-    const item = { ...parsed.item, id: parsed.item.id ?? this.rt.newId('item_') } as ConversationItem;
+    const item = { ...parsed.item, id: parsed.item.id ?? this.deps.events.newId('item_') } as ConversationItem;
     const { previousItemId } = conversation.insert(item, previous as string | null | undefined);
-    this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
-    if (item.type === 'message' && item.role === 'user') this.rt.noteUserActivity();
-    this.rt.conversationChanged();
+    this.deps.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    if (item.type === 'message' && item.role === 'user') this.deps.userSpoke();
+    this.deps.conversationChanged();
   }
 
   retrieve(fields: JsonObject): void {
     const entry = this.entry(fields);
-    this.rt.emit({ type: 'conversation.item.retrieved', item: snapshotItem(entry.item) });
+    this.deps.events.emit({ type: 'conversation.item.retrieved', item: snapshotItem(entry.item) });
   }
 
   delete(fields: JsonObject): void {
@@ -38,8 +52,8 @@ export class ConversationCommands {
     if ('status' in entry.item && entry.item.status === 'in_progress') {
       throw invalidRequest('invalid_value', 'The item is still being generated; cancel the response first.', 'item_id');
     }
-    this.rt.conversation.delete(entry.item.id);
-    this.rt.emit({ type: 'conversation.item.deleted', item_id: entry.item.id });
+    this.deps.conversation.delete(entry.item.id);
+    this.deps.events.emit({ type: 'conversation.item.deleted', item_id: entry.item.id });
   }
 
   /**
@@ -52,8 +66,8 @@ export class ConversationCommands {
     const contentIndex = expectInteger(requireField(fields, 'content_index', 'content_index'), 'content_index', 0);
     const audioEndMs = expectInteger(requireField(fields, 'audio_end_ms', 'audio_end_ms'), 'audio_end_ms', 0);
     const answer = (ms: number) =>
-      this.rt.emit({ type: 'conversation.item.truncated', item_id: entry.item.id, content_index: contentIndex, audio_end_ms: ms });
-    if (this.rt.config.output_modalities[0] === 'text') return answer(0);
+      this.deps.events.emit({ type: 'conversation.item.truncated', item_id: entry.item.id, content_index: contentIndex, audio_end_ms: ms });
+    if (this.deps.session.config.output_modalities[0] === 'text') return answer(0);
 
     const item = entry.item;
     if (item.type !== 'message' || item.role !== 'assistant') {
@@ -79,7 +93,7 @@ export class ConversationCommands {
 
   private entry(fields: JsonObject) {
     const id = parseItemId(requireField(fields, 'item_id', 'item_id'), 'item_id');
-    const entry = this.rt.conversation.get(id);
+    const entry = this.deps.conversation.get(id);
     if (!entry) throw realtimeErrors.itemNotFound(id);
     return entry;
   }

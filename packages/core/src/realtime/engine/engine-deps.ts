@@ -34,6 +34,8 @@ export interface RealtimeSessionOptions {
   maxDurationSec: number;
   /** 5 minutes per spec; only tests change it (or move the Clock). */
   idleTimeoutMs?: number;
+  /** How far spoken replies may run ahead of the listener's playback (default DEFAULT_AUDIO_LEAD_MS). */
+  audioLeadMs?: number;
   /** Upper bound of uncommitted input audio held per session (oldest audio is dropped). */
   maxInputAudioBufferMs?: number;
   /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */

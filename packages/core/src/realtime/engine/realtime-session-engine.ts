@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIO_LEAD_MS } from '../audio/playback-clock.js';
 import type { Principal } from '../../auth/api-key.js';
 import { unixSeconds } from '../../shared/clock.js';
 import { Conversation } from '../conversation/conversation.js';
@@ -21,7 +22,7 @@ import {
 } from './engine-deps.js';
 import { ResponseCoordinator } from './response-coordinator.js';
 import { SessionLifetime } from './session-lifetime.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
 
 type Phase = 'connected' | 'active' | 'closed';
 
@@ -38,7 +39,7 @@ export const MAX_EVENTS_BEFORE_SESSION = 64;
  * a time in arrival order; responses and summaries run in the background so a `response.cancel`
  * is handled while a response streams.
  */
-export class RealtimeSessionEngine implements SessionRuntime {
+export class RealtimeSessionEngine implements SessionEvents, SessionState {
   readonly sessionId: string;
   readonly conversationId: string;
   readonly principal: Principal;
@@ -69,10 +70,38 @@ export class RealtimeSessionEngine implements SessionRuntime {
     this.sessionId = options.sessionId ?? deps.ids.id('sess_');
     this.conversationId = `conv_${this.sessionId.replace(/^sess_/, '')}`;
     this.eventIdBase = deps.ids.id('event_');
-    this.responses = new ResponseCoordinator(this);
-    this.audioInput = new AudioInputCommands(this, this.responses, options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS);
-    this.items = new ConversationCommands(this);
-    this.summaries = new BackgroundSummarizer(this, deps.summarizer ?? new ExtractiveSummarizer());
+    // Each helper gets what it uses; the engine only routes events and owns the session's lifetime.
+    const userSpoke = () => this.noteUserActivity();
+    const conversationChanged = () => this.conversationChanged();
+    const shared = { conversation: this.conversation, session: this, events: this, logger: deps.logger };
+    this.responses = new ResponseCoordinator({
+      ...shared,
+      languageModel: deps.languageModel,
+      audio: deps.audio ?? {},
+      quota: deps.quota,
+      clock: deps.clock,
+      principal: this.principal,
+      conversationId: this.conversationId,
+      userSpoke,
+      conversationChanged,
+      endSessionForQuota: (message) => this.refuseQuota(message),
+      audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
+    });
+    this.audioInput = new AudioInputCommands({
+      ...shared,
+      audio: deps.audio ?? {},
+      clock: deps.clock,
+      principal: this.principal,
+      responses: this.responses,
+      userSpoke,
+      conversationChanged,
+      maxBufferMs: options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
+    });
+    this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
+    this.summaries = new BackgroundSummarizer(
+      { ...shared, contextWindowTokens: deps.languageModel.contextWindowTokens },
+      deps.summarizer ?? new ExtractiveSummarizer(),
+    );
     this.lifetime = new SessionLifetime(
       deps.clock,
       options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,

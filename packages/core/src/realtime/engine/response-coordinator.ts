@@ -5,13 +5,42 @@ import { parseResponseOverrides } from '../response/response-overrides.js';
 import { ResponseRun } from '../response/response-run.js';
 import { cloneSessionConfig } from '../session/session-config.js';
 import { REALTIME_RESPONSE_RESOURCE } from './engine-deps.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { Principal } from '../../auth/api-key.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { QuotaGuard } from '../../shared/rate-limiter.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { LanguageModel } from '../ports/language-model.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
+
+/** What responses need: the model, the audio engines, the quota, and the session's events and state. */
+export interface ResponseCoordinatorDeps {
+  languageModel: LanguageModel;
+  audio: RealtimeAudioPorts;
+  quota: QuotaGuard;
+  clock: Clock;
+  logger: Logger;
+  principal: Principal;
+  conversation: Conversation;
+  conversationId: string;
+  session: SessionState;
+  events: SessionEvents;
+  /** A user item added with response.create: restarts the idle timer. */
+  userSpoke(): void;
+  /** A response ended: background summarization may be due. */
+  conversationChanged(): void;
+  /** Quota refused (here or upstream): `insufficient_quota` error, then the session closes (4429). */
+  endSessionForQuota(message: string): void;
+  /** How far spoken replies may run ahead of playback. */
+  audioLeadMs: number;
+}
 
 /** At most one response at a time: creation, cancellation and barge-in interruption. */
 export class ResponseCoordinator {
   private active: ResponseRun | null = null;
 
-  constructor(private readonly rt: SessionRuntime) {}
+  constructor(private readonly deps: ResponseCoordinatorDeps) {}
 
   get activeResponse(): ResponseRun | null {
     return this.active;
@@ -19,7 +48,7 @@ export class ResponseCoordinator {
 
   /** Manual turns refuse to overlap responses; server VAD interrupts the one in flight. */
   get manualTurns(): boolean {
-    return this.rt.config.audio.input.turn_detection === null;
+    return this.deps.session.config.audio.input.turn_detection === null;
   }
 
   async create(rawResponse: unknown): Promise<void> {
@@ -30,49 +59,52 @@ export class ResponseCoordinator {
       if (item.id === null) continue;
       if (seen.has(item.id)) throw realtimeErrors.duplicateItemId(item.id);
       seen.add(item.id);
-      this.rt.conversation.assertInsertable(item.id);
+      this.deps.conversation.assertInsertable(item.id);
     }
     if (this.active) {
       if (this.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
       await this.interrupt();
     }
-    const { principal, deps } = this.rt;
+    const { deps } = this;
+    const { principal } = deps;
     const decision = await deps.quota.consume(principal.apiKeyId, REALTIME_RESPONSE_RESOURCE, 1);
     if (!decision.allowed) {
-      this.rt.refuseQuota(decision.message ?? 'Your quota for realtime responses is exhausted.');
+      this.deps.endSessionForQuota(decision.message ?? 'Your quota for realtime responses is exhausted.');
       return;
     }
-    if (this.rt.closed || this.active) return;
+    if (this.deps.session.closed || this.active) return;
 
     for (const input of overrides.input) {
-      const item = { ...input, id: input.id ?? this.rt.newId('item_') } as ConversationItem;
-      const { previousItemId } = this.rt.conversation.insert(item);
-      this.rt.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
-      this.rt.noteUserActivity();
+      const item = { ...input, id: input.id ?? this.deps.events.newId('item_') } as ConversationItem;
+      const { previousItemId } = this.deps.conversation.insert(item);
+      this.deps.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+      this.deps.userSpoke();
     }
 
     const run = new ResponseRun(
       {
-        emit: (e) => this.rt.emit(e),
-        conversation: this.rt.conversation,
-        newId: (p) => this.rt.newId(p),
+        emit: (e) => this.deps.events.emit(e),
+        conversation: this.deps.conversation,
+        newId: (p) => this.deps.events.newId(p),
         languageModel: deps.languageModel,
         logger: deps.logger,
         principal,
-        audio: deps.audio ?? {},
-        reportError: (err) => this.rt.reportError(err, null),
-        reportFatal: (err) => this.rt.refuseQuota(err instanceof Error ? err.message : String(err)),
+        audio: deps.audio,
+        clock: deps.clock,
+        audioLeadMs: deps.audioLeadMs,
+        reportError: (err) => this.deps.events.reportError(err, null),
+        endSessionForQuota: (err) => this.deps.endSessionForQuota(err instanceof Error ? err.message : String(err)),
       },
-      cloneSessionConfig(this.rt.config),
+      cloneSessionConfig(this.deps.session.config),
       overrides,
-      this.rt.conversationId,
+      this.deps.conversationId,
     );
     this.active = run;
     run
       .start()
       .finally(() => {
         if (this.active === run) this.active = null;
-        this.rt.conversationChanged();
+        this.deps.conversationChanged();
       })
       .catch((err) => deps.logger.error({ err: String(err) }, 'response run failed'));
   }

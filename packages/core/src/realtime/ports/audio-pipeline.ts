@@ -40,12 +40,32 @@ export interface VoiceActivityDetector {
   open(options: VoiceActivityOptions): VoiceActivityStream;
 }
 
+export interface RecognitionOptions {
+  language: string | null;
+  principal: Principal;
+}
+
+/**
+ * One turn being recognized while the user speaks. Audio is written as it arrives (any rate the
+ * stream was opened with); `partial` is the hypothesis so far; `finish()` runs only the final pass.
+ * Aborting the stream's signal (or `cancel()`) releases its decoder at once; `finish()` then rejects.
+ */
+export interface RecognitionStream {
+  write(samples: Int16Array): void;
+  /** The hypothesis of the audio written so far ('' before the first word). */
+  readonly partial: string;
+  finish(): Promise<{ text: string }>;
+  cancel(): void;
+}
+
 export interface SpeechRecognizer {
-  transcribe(
-    audio: PcmAudio,
-    options: { language: string | null; principal: Principal },
-    signal?: AbortSignal,
-  ): Promise<{ text: string }>;
+  /** One-shot recognition of a whole turn (manual commits, decoded opus). */
+  transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }>;
+  /**
+   * Streaming recognition of the turn in progress (server VAD). Opens at once; a recognizer with
+   * a bounded pool of decoders may hold the written audio until one is free.
+   */
+  openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
 }
 
 export interface ReplySpeechRequest {
@@ -65,15 +85,36 @@ export interface ReplySpeaker {
   speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array>;
 }
 
+/** A session's opus input: one decoder state, fed one packet per append, in order. */
+export interface OpusPacketDecoder {
+  /** 48 kHz PCM of one packet; throws an invalid-request error for a corrupt packet (the stream goes on). */
+  decode(packet: Uint8Array): Int16Array;
+  release(): void;
+}
+
 /** Opus in both directions needs a codec; pcm and pcmu are handled inside the core. */
 export interface OpusCodec {
   /** Decodes opus packets (one per append) to PCM at 48 kHz. */
   decode(packets: Uint8Array[], frameSizeMs: number): Promise<PcmAudio>;
+  /** A streaming decoder for input appended packet by packet (server VAD runs on its PCM). */
+  createDecoder(frameSizeMs: number): OpusPacketDecoder;
   /** A stateful encoder producing one opus packet per frame. */
   createEncoder(frameSizeMs: number): { encode(pcm48k: Int16Array): Uint8Array[]; flush(): Uint8Array[] };
 }
 
+/** One session's noise reduction: as many samples out as in (a constant small delay is allowed). */
+export interface NoiseSuppressionStream {
+  process(samples: Int16Array): Int16Array;
+  close(): void;
+}
+
+/** `audio.input.noise_reduction`: runs on the input before VAD and recognition. */
+export interface NoiseSuppressor {
+  open(sampleRate: number): NoiseSuppressionStream;
+}
+
 export interface RealtimeAudioPorts {
+  noiseSuppressor?: NoiseSuppressor;
   voiceActivityDetector?: VoiceActivityDetector;
   speechRecognizer?: SpeechRecognizer;
   replySpeaker?: ReplySpeaker;

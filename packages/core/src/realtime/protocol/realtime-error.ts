@@ -65,6 +65,12 @@ export const realtimeErrors = {
   responseNotActive: () =>
     invalidRequest('response_not_active', 'There is no active response to cancel.', 'response_id'),
   insufficientQuota: (message: string) => typed('insufficient_quota', message),
+  /** A committed audio turn with no speech recognizer on the server (documented in docs/realtime.md). */
+  transcriptionUnavailable: (itemId: string) =>
+    typed(
+      'transcription_unavailable',
+      `The audio of item '${itemId}' cannot be transcribed: this server has no speech recognizer (see /readyz). The item is kept with an empty transcript.`,
+    ),
 };
 
 /** The `error` payload of an `error` server event for any thrown value. */

@@ -1,6 +1,8 @@
 import { encodeBase64 } from '../../shared/base64.js';
+import { AUDIO_DELTA_MS, type PlaybackClock } from '../audio/playback-clock.js';
 import { pcmDurationMs, type ResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import { SentenceChunker } from '../audio/sentence-chunker.js';
+import { wordMarks, type AudioMark } from '../audio/word-marks.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type ItemStatus, type MessageItem } from '../conversation/items.js';
 import type { ReplySpeaker } from '../ports/audio-pipeline.js';
@@ -13,24 +15,47 @@ export interface SpokenReplySettings {
   encoder: ResponseAudioEncoder | null;
   voice: string;
   speed: number;
+  /** The response's playback clock: paces the deltas and tells what the listener has heard. */
+  playback: PlaybackClock;
 }
+
+/** The sentence being spoken: where it starts in the transcript and in the item's audio. */
+interface Speaking {
+  text: string;
+  offset: number;
+  startMs: number;
+  /** Audio of it synthesized so far (synthesis runs ahead of sending). */
+  synthesizedMs: number;
+}
+
+/** Speaking rate assumed for a sentence whose synthesis is not finished (about 15 characters a second). */
+const DEFAULT_MS_PER_CHAR = 65;
 
 /**
  * An assistant message spoken aloud (`output_modalities: ["audio"]`). The transcript streams as
- * tokens arrive; complete sentences go to the ReplySpeaker one at a time, and each finished
- * sentence is announced with the extension event `response.output_audio_transcript.length`
- * carrying the audio length up to its end, which is what truncation cuts at.
+ * tokens arrive; complete sentences (the first clause already) go to the ReplySpeaker one at a
+ * time, and their samples leave as small deltas (AUDIO_DELTA_MS of audio each, opus one packet per
+ * delta) against the playback clock. Each finished sentence is announced with the extension event
+ * `response.output_audio_transcript.length` carrying the audio length up to its end; word marks
+ * inside it are what truncation (client or barge-in) cuts at.
  */
 export class AudioMessageOutput {
   readonly item: MessageItem;
   private readonly entry: ItemEntry;
   private readonly part: { type: 'output_audio'; transcript: string } = { type: 'output_audio', transcript: '' };
   private readonly chunker = new SentenceChunker();
+  /** Each queued sentence's completion; the model is held while more than one waits. */
+  private readonly queue: Promise<void>[] = [];
   private speech: Promise<void> = Promise.resolve();
   private speechBroken = false;
   private audioMs = 0;
+  /** Where this message's audio starts on the response's playback timeline. */
+  private playbackOffsetMs: number | null = null;
   private spokenChars = 0;
+  private speaking: Speaking | null = null;
+  private readonly marks: AudioMark[] = [];
   private finished = false;
+  private drained = false;
 
   constructor(
     private readonly ctx: OutputContext,
@@ -50,23 +75,44 @@ export class AudioMessageOutput {
     return this.finished;
   }
 
-  delta(text: string): void {
+  /**
+   * Streams model text: the transcript delta leaves at once, speech follows. Resolves when the
+   * model may go on: while a sentence is spoken and another waits, the model is not pulled further.
+   */
+  async delta(text: string): Promise<void> {
     if (this.finished || text === '') return;
     this.part.transcript += text;
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.delta'), delta: text });
     for (const sentence of this.chunker.push(text)) this.enqueue(sentence);
+    if (this.queue.length > 1) await this.queue[this.queue.length - 2];
   }
 
+  /** The model is done: speaks the rest and resolves once every delta has left (paced). */
+  async drain(): Promise<void> {
+    if (this.drained) return;
+    const rest = this.chunker.flush();
+    if (rest) this.enqueue(rest);
+    await this.speech;
+    if (this.ctx.signal.aborted) throw new ResponseAborted();
+    if (this.settings.encoder && !this.speechBroken) {
+      for (const bytes of this.settings.encoder.flush()) this.sendAudio(bytes);
+    }
+    this.drained = true;
+  }
+
+  /**
+   * Closes the item. A cancelled message keeps only what the listener heard by the playback clock:
+   * its audio length and its transcript are cut at the last word heard.
+   */
   async finish(status: ItemStatus): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    const rest = this.chunker.flush();
-    if (rest && status === 'completed') this.enqueue(rest);
-    await this.speech;
-    if (!this.ctx.signal.aborted && this.settings.encoder && !this.speechBroken) {
-      for (const bytes of this.settings.encoder.flush()) this.sendAudio(bytes);
+    if (status === 'completed') {
+      await this.drain().catch(() => undefined);
+      this.entry.audio = { durationMs: Math.round(this.audioMs), marks: this.marks };
+    } else {
+      this.cutAtHeard();
     }
-    this.entry.audio = { durationMs: Math.round(this.audioMs), marks: this.entry.audio?.marks ?? [] };
     this.ctx.emit(this.partEvent('response.output_audio.done'));
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.done'), transcript: this.part.transcript });
     this.ctx.emit({ ...this.partEvent('response.content_part.done'), part: { type: 'audio', transcript: this.part.transcript } });
@@ -74,18 +120,54 @@ export class AudioMessageOutput {
     this.ctx.emit({ type: 'response.output_item.done', response_id: this.ctx.responseId, output_index: this.outputIndex, item: snapshotItem(this.item) });
   }
 
+  private cutAtHeard(): void {
+    // Without audio (no speaker, or an unencodable format) nothing was heard, but the text was
+    // shown: the transcript stays as streamed.
+    if (!this.settings.speaker || !this.settings.encoder || this.speechBroken) {
+      this.entry.audio = { durationMs: Math.round(this.audioMs), marks: this.marks };
+      return;
+    }
+    const heardMs = this.playbackOffsetMs === null ? 0 : Math.min(this.audioMs, this.settings.playback.heardMs() - this.playbackOffsetMs);
+    const marks = [...this.marks];
+    if (this.speaking) {
+      // Its length is known only once synthesized: until then, estimated from the speaking rate.
+      const { text, offset, startMs, synthesizedMs } = this.speaking;
+      const lengthMs = Math.max(synthesizedMs, text.length * DEFAULT_MS_PER_CHAR);
+      marks.push(...wordMarks(text, offset, startMs, startMs + lengthMs));
+    }
+    const heard = marks.filter((m) => m.endMs <= heardMs);
+    const keepChars = heard.length > 0 ? heard[heard.length - 1]!.textLength : 0;
+    this.part.transcript = this.part.transcript.slice(0, keepChars).trim();
+    this.entry.audio = { durationMs: Math.max(0, Math.round(heardMs)), marks: heard };
+  }
+
   private enqueue(sentence: string): void {
-    this.speech = this.speech.then(() => this.speak(sentence));
+    const done = this.speech.then(() => this.speak(sentence));
+    this.speech = done;
+    this.queue.push(done);
+    void done.then(() => this.queue.splice(this.queue.indexOf(done), 1));
   }
 
   private async speak(sentence: string): Promise<void> {
-    const { speaker, encoder } = this.settings;
+    const { speaker, encoder, playback } = this.settings;
     if (!speaker || !encoder || this.speechBroken || this.ctx.signal.aborted) return;
+    const found = this.part.transcript.indexOf(sentence, this.spokenChars);
+    const offset = found >= 0 ? found : this.spokenChars;
+    this.speaking = { text: sentence, offset, startMs: this.audioMs, synthesizedMs: 0 };
     try {
       const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: encoder.sampleRate, speed: this.settings.speed };
+      const slice = Math.round((encoder.sampleRate * AUDIO_DELTA_MS) / 1000);
       for await (const pcm of abortable(speaker.speak(request, this.ctx.signal), this.ctx.signal)) {
-        for (const bytes of encoder.encode(pcm)) this.sendAudio(bytes);
-        this.audioMs += pcmDurationMs(pcm.length, encoder.sampleRate);
+        this.speaking.synthesizedMs += pcmDurationMs(pcm.length, encoder.sampleRate);
+        for (let i = 0; i < pcm.length; i += slice) {
+          const piece = pcm.subarray(i, i + slice);
+          const ms = pcmDurationMs(piece.length, encoder.sampleRate);
+          this.playbackOffsetMs ??= playback.sentAudioMs;
+          await playback.admit(ms, this.ctx.signal);
+          if (this.ctx.signal.aborted) return;
+          for (const bytes of encoder.encode(piece)) this.sendAudio(bytes);
+          this.audioMs += ms;
+        }
       }
     } catch (err) {
       if (err instanceof ResponseAborted || this.ctx.signal.aborted) return;
@@ -95,10 +177,13 @@ export class AudioMessageOutput {
       this.ctx.reportError(err);
       return;
     }
-    const found = this.part.transcript.indexOf(sentence, this.spokenChars);
+    const startMs = this.speaking.startMs;
+    this.speaking = null;
     this.spokenChars = found >= 0 ? found + sentence.length : this.part.transcript.length;
+    // Word marks inside the sentence; its end is marked exactly below.
+    this.marks.push(...wordMarks(sentence, offset, startMs, this.audioMs).slice(0, -1));
     const lengthMs = Math.round(this.audioMs);
-    this.entry.audio?.marks.push({ endMs: lengthMs, textLength: this.spokenChars });
+    this.marks.push({ endMs: lengthMs, textLength: this.spokenChars });
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.length'), delta: sentence, length_ms: lengthMs });
   }
 

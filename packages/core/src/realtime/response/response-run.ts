@@ -1,6 +1,8 @@
 import type { Principal } from '../../auth/api-key.js';
 import { ServiceError } from '../../shared/errors.js';
+import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
+import { PlaybackClock } from '../audio/playback-clock.js';
 import { createResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { snapshotItem } from '../conversation/items.js';
@@ -26,10 +28,13 @@ export interface ResponseRunDeps {
   logger: Logger;
   principal: Principal;
   audio: RealtimeAudioPorts;
+  clock: Clock;
+  /** How far spoken audio may run ahead of the listener's playback (ms). */
+  audioLeadMs: number;
   /** Sends an `error` event for a failure that does not end the session. */
   reportError(err: unknown): void;
-  /** A failure that ends the session (quota refused upstream). */
-  reportFatal(err: unknown): void;
+  /** The upstream refused for quota: the session ends (insufficient_quota, close 4429). */
+  endSessionForQuota(err: unknown): void;
 }
 
 type MessageOutput = TextMessageOutput | AudioMessageOutput;
@@ -49,6 +54,7 @@ export class ResponseRun {
   private readonly calls = new Map<number, FunctionCallOutput>();
   private status: ResponseStatus = 'in_progress';
   private settled: Promise<void> | null = null;
+  private readonly playback: PlaybackClock;
 
   constructor(
     private readonly deps: ResponseRunDeps,
@@ -57,6 +63,7 @@ export class ResponseRun {
     conversationId: string,
   ) {
     this.id = deps.newId('resp_');
+    this.playback = new PlaybackClock(deps.clock, deps.audioLeadMs);
     this.description = {
       id: this.id,
       conversationId,
@@ -96,7 +103,10 @@ export class ResponseRun {
         else if (event.type === 'tool_call') await this.onToolCall(event.index, event.callId, event.name);
         else this.calls.get(event.index)?.delta(event.delta);
       }
-      this.status = 'completed';
+      // The model is done, the voice may not be: a spoken reply is complete only once its last
+      // delta has left. A cancel during synthesis or pacing still ends the response cancelled.
+      for (const output of this.outputs) if (output instanceof AudioMessageOutput) await output.drain();
+      this.status = this.signal.aborted ? 'cancelled' : 'completed';
     } catch (err) {
       this.status = 'cancelled';
       if (!(err instanceof ResponseAborted) && !this.signal.aborted) this.onFailure(err);
@@ -140,7 +150,7 @@ export class ResponseRun {
       this.message = this.newMessage();
       this.outputs.push(this.message);
     }
-    this.message.delta(delta);
+    await this.message.delta(delta);
   }
 
   private async onToolCall(index: number, callId: string, name: string): Promise<void> {
@@ -165,6 +175,7 @@ export class ResponseRun {
       encoder: createResponseAudioEncoder(audio.format, this.deps.audio.opusCodec),
       voice: audio.voice,
       speed: audio.speed,
+      playback: this.playback,
     });
   }
 
@@ -183,7 +194,7 @@ export class ResponseRun {
 
   private onFailure(err: unknown): void {
     if (err instanceof ServiceError && err.identifier === 'insufficient_quota') {
-      this.deps.reportFatal(err);
+      this.deps.endSessionForQuota(err);
       return;
     }
     this.deps.logger.warn({ err: String(err), responseId: this.id }, 'language model failed during a response');

@@ -168,6 +168,34 @@ export class FakeRecognizer implements SpeechRecognizer {
   }
 }
 
+/** A streaming recognizer: records what each turn was fed, and whether it was finished or cancelled. */
+export class FakeStreamingRecognizer extends FakeRecognizer {
+  /** What `partial` says while the user speaks (default: the first word of the text). */
+  partialText: string | null = null;
+  streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
+  openStream(options: { sampleRate: number }, signal: AbortSignal) {
+    const record = { samples: 0, sampleRate: options.sampleRate, state: 'open' as 'open' | 'finished' | 'cancelled', signal };
+    this.streams.push(record);
+    signal.addEventListener('abort', () => {
+      if (record.state === 'open') record.state = 'cancelled';
+    });
+    const text = this.text;
+    const partialOf = (samples: number) => (this.partialText !== null ? this.partialText : samples > 0 ? text.split(' ')[0]! : '');
+    return {
+      write: (samples: Int16Array) => void (record.samples += samples.length),
+      get partial() {
+        return partialOf(record.samples);
+      },
+      finish: async () => {
+        if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');
+        record.state = 'finished';
+        return { text };
+      },
+      cancel: () => void (record.state = 'cancelled'),
+    };
+  }
+}
+
 /**
  * Energy detector for tests: samples above 1000 are speech. Reports the start at the exact sample
  * position moved back by the prefix padding (the port's contract), the stop after `silenceMs` of quiet.
@@ -179,17 +207,25 @@ export class EnergyVad implements VoiceActivityDetector {
     let position = 0;
     let speaking = false;
     let lastVoice = 0;
+    let candidate: number | null = null;
     return {
       push(samples: Int16Array): VoiceActivityEvent[] {
         const events: VoiceActivityEvent[] = [];
         for (let i = 0; i < samples.length; i++, position++) {
           const ms = (position / options.sampleRate) * 1000;
           if (Math.abs(samples[i]!) > 1000) {
-            if (!speaking) events.push({ type: 'speech_started', audioStartMs: Math.max(0, ms - options.prefixPaddingMs) });
-            speaking = true;
+            // Like the real segmenter: speech must last min_speech_duration before it counts.
+            candidate ??= ms;
+            if (!speaking && ms - candidate >= options.minSpeechDurationMs) {
+              events.push({ type: 'speech_started', audioStartMs: Math.max(0, candidate - options.prefixPaddingMs) });
+              speaking = true;
+            }
             lastVoice = ms;
-          } else if (speaking && ms - lastVoice >= options.silenceDurationMs) {
+          } else if (!speaking) {
+            candidate = null;
+          } else if (ms - lastVoice >= options.silenceDurationMs) {
             speaking = false;
+            candidate = null;
             events.push({ type: 'speech_stopped', audioEndMs: ms });
           }
         }
@@ -197,6 +233,7 @@ export class EnergyVad implements VoiceActivityDetector {
       },
       reset() {
         speaking = false;
+        candidate = null;
       },
     };
   }

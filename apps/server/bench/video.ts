@@ -1,0 +1,114 @@
+import { dataUri, samplePhoto, TEN_SECONDS, topLevelBoxes } from '../test/video/video-helpers.js';
+import { percentile, round } from './harness.js';
+
+interface Ctx {
+  baseUrl: string;
+  apiKey: string;
+}
+
+const SENTENCE = 'We talked about the weather, the garden and the long walk we took along the river last Sunday afternoon. ';
+
+const post = (ctx: Ctx, path: string, body: unknown, signal?: AbortSignal) =>
+  fetch(`${ctx.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+
+/** Stream request -> headers and first `moof` (ms), and the whole stream. */
+async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number; firstFragmentMs: number; totalMs: number }> {
+  const t0 = performance.now();
+  const res = await post(ctx, '/v1/videos/stream', body);
+  if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
+  const headersMs = performance.now() - t0;
+  const reader = res.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let firstFragmentMs = -1;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    if (firstFragmentMs < 0 && topLevelBoxes(Buffer.concat(chunks)).includes('moof')) firstFragmentMs = performance.now() - t0;
+  }
+  return { headersMs, firstFragmentMs, totalMs: performance.now() - t0 };
+}
+
+/** POST /v1/videos, then poll until completed; resolves the timings and the video length. */
+async function jobOnce(ctx: Ctx, body: unknown, onPoll?: () => void): Promise<{ acceptedMs: number; completedMs: number; seconds: number }> {
+  const t0 = performance.now();
+  const res = await post(ctx, '/v1/videos', body);
+  const created = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${JSON.stringify(created)}`);
+  const acceptedMs = performance.now() - t0;
+  for (;;) {
+    onPoll?.();
+    const v = (await (await fetch(`${ctx.baseUrl}/v1/videos/${created.id}`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } })).json()) as any;
+    if (v.status === 'completed') return { acceptedMs, completedMs: performance.now() - t0, seconds: Number(v.seconds) };
+    if (v.status === 'failed') throw new Error(`video failed: ${v.error}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The longest repetition of SENTENCE whose speech stays under 60 s (measured, not guessed). */
+async function nearlyOneMinute(ctx: Ctx): Promise<string> {
+  let best = SENTENCE;
+  for (let n = 6; n <= 20; n++) {
+    const res = await post(ctx, '/v1/audio/speech', { input: SENTENCE.repeat(n), response_format: 'pcm' });
+    const seconds = (await res.arrayBuffer()).byteLength / 2 / 24000;
+    if (seconds > 58) break;
+    best = SENTENCE.repeat(n);
+  }
+  return best;
+}
+
+/**
+ * `npm run bench -- video`: stream request to first fMP4 fragment for a ~10 s input_tts clip, time to
+ * a completed ~60 s video (and its render+encode frame rate), the server's memory growth during one
+ * job, and 2 and 4 jobs at once (queued jobs and live streams).
+ */
+export async function benchVideo(ctx: Ctx): Promise<Record<string, number | string>> {
+  const ref_image = dataUri(samplePhoto(1), 'image/jpeg');
+  const tenSeconds = { ref_image, input_tts: { input: TEN_SECONDS } };
+  await streamOnce(ctx, { ref_image, input_tts: { input: 'Warm up.' } });
+
+  const streams = [];
+  for (let i = 0; i < 5; i++) streams.push(await streamOnce(ctx, tenSeconds));
+  const first = streams.map((s) => s.firstFragmentMs);
+  const headers = streams.map((s) => s.headersMs);
+
+  const minute = await nearlyOneMinute(ctx);
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const long = await jobOnce(ctx, { ref_image, input_tts: { input: minute } }, () => (peak = Math.max(peak, process.memoryUsage().rss)));
+  const renderSeconds = (long.completedMs - long.acceptedMs) / 1000;
+
+  const together = async (n: number, path: 'job' | 'stream') => {
+    const t0 = performance.now();
+    const runs = await Promise.all(Array.from({ length: n }, () => (path === 'job' ? jobOnce(ctx, tenSeconds) : streamOnce(ctx, tenSeconds))));
+    const wall = (performance.now() - t0) / 1000;
+    return { wall, runs };
+  };
+  const jobs2 = await together(2, 'job');
+  const jobs4 = await together(4, 'job');
+  const streams2 = await together(2, 'stream');
+  const streams4 = await together(4, 'stream');
+  const firstOf = (r: { runs: unknown[] }) => round(percentile((r.runs as Array<{ firstFragmentMs?: number }>).map((x) => x.firstFragmentMs ?? 0), 50), 0);
+
+  return {
+    'stream: request -> first fMP4 fragment, ~10 s input_tts, p50 (ms)': round(percentile(first, 50), 0),
+    'stream: first fragment min / max (ms)': `${round(Math.min(...first), 0)} / ${round(Math.max(...first), 0)}`,
+    'stream: request -> response headers p50 (ms; checks + face + speech)': round(percentile(headers, 50), 0),
+    'stream: whole ~10 s stream p50 (s)': round(percentile(streams.map((s) => s.totalMs), 50) / 1000, 1),
+    '60 s job: video length (s)': round(long.seconds, 1),
+    '60 s job: POST answered after (s)': round(long.acceptedMs / 1000, 2),
+    '60 s job: request -> completed (s)': round(long.completedMs / 1000, 1),
+    '60 s job: render + encode frames per second': round((long.seconds * 25) / renderSeconds, 1),
+    '60 s job: server RSS growth during the job (MB)': round((peak - baseline) / 1048576, 0),
+    '2 jobs at once (SVC_VIDEO_WORKERS default): all completed (s)': round(jobs2.wall, 1),
+    '4 jobs at once: all completed (s)': round(jobs4.wall, 1),
+    '2 streams at once: all done (s) / first fragment p50 (ms)': `${round(streams2.wall, 1)} / ${firstOf(streams2)}`,
+    '4 streams at once: all done (s) / first fragment p50 (ms)': `${round(streams4.wall, 1)} / ${firstOf(streams4)}`,
+  };
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+import { muLawEncode } from '@svc/core';
+import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
+import { wordErrorRate } from '../test/helpers/wer.js';
+import { round } from './harness.js';
+
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+
+interface Clip {
+  samples: Int16Array;
+  words: string;
+}
+
+function clips(): Clip[] {
+  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
+    .map(([, words, id]) => {
+      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
+      const data = wav.subarray(wav.indexOf('data') + 8);
+      return { words: words!, samples: new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)) };
+    });
+}
+
+type Format = { label: string; session: Record<string, unknown>; appends(pcm16k: Int16Array): Promise<Buffer[]> };
+
+/**
+ * Word error rate of realtime transcription per input format, through the real server: each LibriVox
+ * sentence is converted to the format as a client would send it (resampled by Speex, mu-law, opus
+ * 20 ms packets), appended, committed and transcribed by the warm pocketsphinx decoders.
+ */
+export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
+  const speex = await SpeexResampler.create();
+  const opus = new OpusscriptOpusCodec();
+  const pcmBytes = (s: Int16Array) => Buffer.from(s.buffer, s.byteOffset, s.byteLength);
+  const chunks = (b: Buffer, size: number) => Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
+  const formats: Format[] = [
+    ...[16000, 24000, 48000].map((rate) => ({
+      label: `pcm ${rate / 1000} kHz`,
+      session: { format: { type: 'audio/pcm', rate } },
+      appends: async (pcm: Int16Array) => chunks(pcmBytes(speex.resample(pcm, 16000, rate)), rate / 5),
+    })),
+    {
+      label: 'pcmu (8 kHz G.711)',
+      session: { format: { type: 'audio/pcmu' } },
+      appends: async (pcm: Int16Array) => chunks(Buffer.from(muLawEncode(speex.resample(pcm, 16000, 8000))), 1600),
+    },
+    {
+      label: 'opus (48 kHz, 20 ms packets)',
+      session: { format: { type: 'audio/opus', frame_size_ms: 20 } },
+      appends: async (pcm: Int16Array) => {
+        const encoder = opus.createEncoder(20);
+        return [...encoder.encode(speex.resample(pcm, 16000, 48000)), ...encoder.flush()].map((p) => Buffer.from(p));
+      },
+    },
+  ];
+  const out: Record<string, number | string> = {};
+  const all = clips();
+  for (const format of formats) {
+    const heard: string[] = [];
+    for (const clip of all) heard.push(await transcribe(ctx, format.session, await format.appends(clip.samples)));
+    const wer = wordErrorRate(all.map((c) => c.words).join(' '), heard.join(' '));
+    out[`WER ${format.label} (5 LibriVox sentences, 71 words)`] = `${round(wer * 100, 1)} %`;
+    out[`heard, ${format.label}`] = heard.join(' | ');
+  }
+  return out;
+}
+
+function transcribe(ctx: { wsUrl: string; apiKey: string }, format: Record<string, unknown>, appends: Buffer[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
+    const timer = setTimeout(() => reject(new Error('transcription timed out')), 60_000);
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({
+          type: 'session.update',
+          session: { type: 'realtime', output_modalities: ['text'], audio: { input: { ...format, turn_detection: null, transcription: { model: 'svc-stt-3.1' } } } },
+        }),
+      ),
+    );
+    ws.on('message', (data) => {
+      const event = JSON.parse(data.toString()) as { type: string; transcript?: string; error?: unknown };
+      if (event.type === 'session.created') {
+        for (const a of appends) ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: a.toString('base64') }));
+        ws.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
+      } else if (event.type === 'conversation.item.input_audio_transcription.completed') {
+        clearTimeout(timer);
+        resolve(event.transcript ?? '');
+        ws.close();
+      } else if (event.type === 'error') {
+        clearTimeout(timer);
+        reject(new Error(JSON.stringify(event.error)));
+        ws.close();
+      }
+    });
+    ws.on('error', reject);
+  });
+}

@@ -1,0 +1,144 @@
+import type { DataSource } from 'typeorm';
+import {
+  CreateVideo,
+  DeleteVideo,
+  DrivingSpeechLoader,
+  GetVideo,
+  GetVideoContent,
+  ListVideos,
+  ReferenceImageLoader,
+  RenderVideoJob,
+  ResumeVideoJobs,
+  SHARED_TOKENS,
+  SPEECH_TOKENS,
+  StreamVideo,
+  SweepExpiredVideos,
+  VIDEO_QUEUE,
+  VIDEO_TOKENS,
+  type AudioCodec,
+  type AvatarRenderer,
+  type BlobStore,
+  type Clock,
+  type IdGenerator,
+  type JobQueue,
+  type Logger,
+  type MediaEncoder,
+  type MediaFetcher,
+  type SynthesizeSpeech,
+  type VideoJobRepository,
+} from '@svc/core';
+import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-inference';
+import { InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
+import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
+import { setting } from '../env-settings.js';
+import { scratchDirOf } from '../runtime/scratch-dir.js';
+import { SERVER_TOKENS } from '../tokens.js';
+import { defineModule } from './module.js';
+
+/** A base64 ref_image and a base64 input (or input_tts with an inline ref_audio), 10 MB each, plus the rest. */
+const VIDEO_JSON_BODY_BYTES = 2 * 10 * 1024 * 1024 + 64 * 1024;
+const HOUR_MS = 3_600_000;
+
+export interface VideoUseCases {
+  create: CreateVideo;
+  stream: StreamVideo;
+  get: GetVideo;
+  content: GetVideoContent;
+  list: ListVideos;
+  remove: DeleteVideo;
+  sweep: SweepExpiredVideos;
+}
+
+/**
+ * Avatar video (documented in docs/video.md): job rows in the database, inputs and MP4s in the blob
+ * store, renders through the JobQueue (in-process worker pool), live streams rendered at once.
+ * At start the unfinished jobs of a previous run are resumed and the retention sweep is scheduled;
+ * at shutdown running renders are aborted and awaited (their ffmpeg with them) and stay in_progress
+ * for the next start.
+ */
+export const videoModule = defineModule({
+  name: 'video',
+  docs: 'docs/video.md',
+  settings: {
+    SVC_VIDEO_WORKERS: setting.int(1, 1, 64),
+    SVC_VIDEO_RENDER_THREADS: setting.int(1, 0, 64),
+    SVC_VIDEO_RETENTION_HOURS: setting.int(168, 0, 24 * 365 * 10),
+    SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
+  },
+  bind(provide, config) {
+    const s = config.settings;
+    provide<VideoJobRepository>(VIDEO_TOKENS.VideoJobRepository, async (get) => new TypeOrmVideoJobRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
+    provide<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer, () => new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS }), {
+      close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.(),
+    });
+    // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
+    provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
+    provide<JobQueue>(VIDEO_TOKENS.JobQueue, async (get) => new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)), {
+      close: (queue) => (queue as InProcessJobQueue).stop?.(),
+    });
+    provide(
+      SERVER_TOKENS.VideoUseCases,
+      async (get): Promise<VideoUseCases & { stopWorkers(): Promise<void> }> => {
+        const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ capability: 'video' });
+        const jobs = await get<VideoJobRepository>(VIDEO_TOKENS.VideoJobRepository);
+        const blobs = await get<BlobStore>(SHARED_TOKENS.BlobStore);
+        const renderer = await get<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer);
+        const queue = await get<JobQueue>(VIDEO_TOKENS.JobQueue);
+        const clock = await get<Clock>(SHARED_TOKENS.Clock);
+        const fetcher = await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher);
+        const create = new CreateVideo(
+          new ReferenceImageLoader(fetcher),
+          new DrivingSpeechLoader(fetcher, await get<AudioCodec>(SPEECH_TOKENS.AudioCodec), await get<SynthesizeSpeech>(SPEECH_TOKENS.SynthesizeSpeech)),
+          renderer,
+          jobs,
+          blobs,
+          queue,
+          clock,
+          await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+          { retentionMs: s.SVC_VIDEO_RETENTION_HOURS === 0 ? null : s.SVC_VIDEO_RETENTION_HOURS * HOUR_MS },
+          logger,
+        );
+        const render = new RenderVideoJob(jobs, blobs, renderer, await get<MediaEncoder>(VIDEO_TOKENS.MediaEncoder), clock, logger);
+        const stream = new StreamVideo(create, render, logger);
+        const sweep = new SweepExpiredVideos(jobs, blobs, clock, logger);
+        const stopConsuming = await queue.consume(VIDEO_QUEUE, (id, signal) => render.execute(id, signal));
+        await new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger).execute();
+        // The sweep runs at start and then hourly; its timer never keeps the process alive.
+        let cancelSweep = () => {};
+        const scheduleSweep = (ms: number) => {
+          cancelSweep = clock.setTimer(ms, () => {
+            sweep.execute().catch((err) => logger.warn({ err: String(err) }, 'video retention sweep failed'));
+            scheduleSweep(HOUR_MS);
+          });
+        };
+        scheduleSweep(0);
+        return {
+          create,
+          stream,
+          get: new GetVideo(jobs),
+          content: new GetVideoContent(jobs, blobs),
+          list: new ListVideos(jobs),
+          remove: new DeleteVideo(jobs, blobs, logger),
+          sweep,
+          async stopWorkers() {
+            cancelSweep();
+            await Promise.all([stopConsuming(), stream.stop()]);
+          },
+        };
+      },
+      { close: (video) => video.stopWorkers() },
+    );
+  },
+  routes({ config, get }) {
+    const video = get<VideoUseCases>(SERVER_TOKENS.VideoUseCases);
+    return {
+      authenticated: [
+        videoRoutes({
+          ...video,
+          jsonBodyLimit: Math.max(config.maxJsonBodyBytes, VIDEO_JSON_BODY_BYTES),
+          rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'video'),
+        }),
+      ],
+    };
+  },
+});

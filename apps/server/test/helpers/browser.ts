@@ -1,0 +1,160 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { wavFile } from './wav.js';
+
+/** Debian's Chromium, installed by scripts/setup-test-browser.sh (npm test); playwright-core downloads no browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Real human speech (pocketsphinx-testdata, 16 kHz mono s16) for the fake microphone. */
+export const MIC_CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav';
+export const MIC_CLIP_WORDS = 'he was not an ill disposed young man';
+
+/** Where screenshots go (gitignored): <repo>/test-artifacts/playground. */
+export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../../../../test-artifacts/playground', import.meta.url)));
+
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/setup-test-browser.sh (npm test runs it)`);
+  if (!existsSync(MIC_CLIP)) throw new Error(`${MIC_CLIP} is missing: run npm run setup (scripts/setup-system.sh)`);
+}
+
+/**
+ * The fake microphone's file: 1 s of silence, the reader's sentence, then 7 s of silence. Chromium
+ * loops it, so a voice-activity detector sees one clear turn every ~11 s with room for a reply.
+ */
+export function writeMicWav(dir: string): string {
+  const wav = readFileSync(MIC_CLIP);
+  const at = wav.indexOf('data') + 8;
+  const speech = wav.subarray(at);
+  const silence = (ms: number) => Buffer.alloc(Math.round((16000 * ms) / 1000) * 2);
+  const pcm = Buffer.concat([silence(1000), speech, silence(7000)]);
+  const path = join(dir, 'fake-mic.wav');
+  writeFileSync(path, wavFile(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2), 16000));
+  return path;
+}
+
+export interface TestBrowser {
+  browser: Browser;
+  /** A context whose origin may use the (fake) microphone. */
+  newContext(origin: string, viewport?: { width: number; height: number }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+/**
+ * Headless Chromium as root (--no-sandbox) with every background service off: the machine's
+ * network is closed, and Chromium's own connections would show up as refused requests. Its
+ * microphone is a WAV of real speech, granted without a prompt.
+ */
+export async function launchBrowser(): Promise<TestBrowser> {
+  requireChromium();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-browser-'));
+  const micWav = writeMicWav(dir);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${micWav}`,
+    ],
+  });
+  return {
+    browser,
+    async newContext(origin, viewport = { width: 1280, height: 900 }) {
+      const context = await browser.newContext({ viewport, acceptDownloads: true });
+      await context.grantPermissions(['microphone'], { origin });
+      return context;
+    },
+    async close() {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PageProblems {
+  consoleErrors: string[];
+  failedRequests: string[];
+  foreignRequests: string[];
+  /** Streamed fetches read to their end that Chromium still reports as aborted (see below). */
+  streamsReportedAborted: string[];
+}
+
+/** Records what a user would never want to see: console errors, failed and foreign-origin requests. */
+export function watchPage(page: Page, origin: string): PageProblems {
+  const problems: PageProblems = { consoleErrors: [], failedRequests: [], foreignRequests: [], streamsReportedAborted: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (err) => problems.consoleErrors.push(`uncaught: ${err.message}`));
+  page.on('requestfailed', (r) => {
+    // blob: URLs are the page's own memory (recorded clips, downloads); media elements cancel
+    // and re-request their ranges as they buffer, which Chromium reports as aborted.
+    if (r.url().startsWith('blob:')) return;
+    const failure = r.failure()?.errorText ?? '';
+    // Chromium reports a fetch whose body a page read to EOF with getReader() (streamed pcm) as
+    // net::ERR_ABORTED (playwright issue 42742). Such a request got its 200 answer; the tests
+    // check that the page received the whole stream. Anything else is a real failure.
+    void r.response().then((res) => {
+      if (failure === 'net::ERR_ABORTED' && res?.status() === 200 && r.resourceType() === 'fetch') {
+        problems.streamsReportedAborted.push(r.url());
+      } else {
+        problems.failedRequests.push(`${r.method()} ${r.url()} ${failure}`);
+      }
+    });
+  });
+  const wsOrigin = origin.replace(/^http/, 'ws');
+  page.on('websocket', (ws) => {
+    if (!ws.url().startsWith(wsOrigin)) problems.foreignRequests.push(ws.url());
+  });
+  page.on('request', (r) => {
+    const url = r.url();
+    if (url.startsWith('data:') || url.startsWith('blob:')) return;
+    if (!url.startsWith(origin)) problems.foreignRequests.push(url);
+  });
+  return problems;
+}
+
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  return path;
+}
+
+// Runs in the browser (no DOM library in the server's compilation).
+declare const document: unknown;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * WCAG 2.1 A/AA checks of what is on screen (labels, names, contrast, ARIA use) by axe-core, run
+ * inside the page. page.evaluate is not subject to the page's CSP, so the same-origin policy
+ * stays on while it runs.
+ */
+export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}

@@ -1,0 +1,405 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import type { BrowserContext, Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { getJson } from '../helpers/http.js';
+import { requireRecognizer } from '../helpers/pocketsphinx.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+// The functions given to page.evaluate run in the browser, where these exist; the server's
+// compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
+declare const document: any, sessionStorage: any, localStorage: any;
+type HTMLAudioElement = any;
+type HTMLVideoElement = any;
+
+const PHONE = { width: 390, height: 844 };
+const PANELS = ['speech', 'voices', 'realtime', 'avatar'] as const;
+
+/**
+ * The playground in a real browser (Debian's Chromium through playwright-core) against the real
+ * server: real synthesis, a fake microphone that plays a human reader's sentence, the real
+ * realtime gateway with Silero VAD and pocketsphinx. Screenshots go to test-artifacts/playground.
+ */
+describe('playground in a real browser', function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let browser: TestBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  before(async function () {
+    requireRecognizer();
+    t = await startTestServer();
+    browser = await launchBrowser();
+    context = await browser.newContext(t.baseUrl);
+    page = await context.newPage();
+    problems = watchPage(page, t.baseUrl);
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+  afterEach(function () {
+    // Every step must leave the page clean: no console error, no failed or foreign request.
+    expect(problems.consoleErrors, 'console errors').to.deep.equal([]);
+    expect(problems.failedRequests, 'failed requests').to.deep.equal([]);
+    expect(problems.foreignRequests, 'requests to another origin').to.deep.equal([]);
+  });
+
+  const signIn = async (p: Page) => {
+    await p.goto(`${t.baseUrl}/`);
+    expect(new URL(p.url()).pathname).to.equal('/playground');
+    await p.waitForSelector('body[data-ready="true"]');
+    await p.fill('#api-key', t.apiKey);
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('#signed-in:not([hidden])');
+  };
+  // Each test can run alone (mocha -g): sign in unless the page already is.
+  beforeEach(async function () {
+    if (this.currentTest?.title.startsWith('renders')) return;
+    if (page.url().startsWith(`${t.baseUrl}/playground`) && (await page.locator('#signed-in').isVisible())) return;
+    await signIn(page);
+  });
+
+  const openTab = async (p: Page, panel: (typeof PANELS)[number]) => {
+    await p.click(`#tab-${panel}`);
+    await p.waitForSelector(`#panel-${panel}:not([hidden])`);
+  };
+  const statusOf = (selector: string) => page.locator(selector).textContent();
+
+  it('renders, keeps the key in session storage only, and loads the voice pickers', async () => {
+    await page.goto(`${t.baseUrl}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // Signed out, the panels are inert: nothing can be clicked before a key is given.
+    expect(await page.locator('#panel-speech .controls').getAttribute('inert')).to.not.equal(null);
+    await screenshot(page, 'signed-out-desktop');
+    await signIn(page);
+    const storage = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie }));
+    expect(Object.values(storage.session)).to.include(t.apiKey);
+    expect(JSON.stringify(storage.local)).to.not.contain(t.apiKey);
+    expect(storage.cookie).to.equal('');
+    const presets = await page.locator('#speech-voice option').count();
+    expect(presets).to.be.greaterThan(10);
+    expect(await page.locator('#speech-voice optgroup[label^="English"]').count()).to.be.greaterThan(0);
+    // Keyboard: arrow keys move between the tabs.
+    await page.focus('#tab-speech');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('#tab-voices').getAttribute('aria-selected')).to.equal('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-voices');
+    await openTab(page, 'speech');
+  });
+
+  it('refuses a wrong key and forgets it', async () => {
+    const p = await context.newPage();
+    const own = watchPage(p, t.baseUrl);
+    await p.goto(`${t.baseUrl}/playground`);
+    await p.waitForSelector('body[data-ready="true"]');
+    await p.fill('#api-key', 'svc-not-a-real-key-0000000000');
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('#signin-hint.error');
+    expect(await p.locator('#signin-hint').textContent()).to.contain('401');
+    expect(await p.evaluate(() => sessionStorage.length)).to.equal(0);
+    // The refused calls are the only failures, and they are answers (401), not failed requests.
+    expect(own.failedRequests).to.deep.equal([]);
+    await p.close();
+  });
+
+  it('speaks: plays the audio and downloads it', async () => {
+    await openTab(page, 'speech');
+    await page.click('#tag-buttons button:has-text("<|prosody:pause|>")');
+    expect(await page.inputValue('#speech-input')).to.contain('<|prosody:pause|>');
+    await page.selectOption('#speech-format', 'mp3');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    // The audio element plays: its clock moves.
+    await page.waitForFunction(() => (document.getElementById('speech-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 10_000 });
+    const duration = await page.evaluate(() => (document.getElementById('speech-audio') as HTMLAudioElement).duration);
+    expect(duration).to.be.greaterThan(2);
+    expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"response_format":"mp3"');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#speech-download')]);
+    expect(download.suggestedFilename()).to.equal('speech.mp3');
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.length).to.be.greaterThan(5000);
+    // MP3: an ID3 tag or a frame sync.
+    expect(bytes.subarray(0, 3).toString() === 'ID3' || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0)).to.equal(true);
+    await screenshot(page, 'speech-desktop');
+  });
+
+  it('streams pcm and plays it as it arrives, showing the time to first sound', async () => {
+    await openTab(page, 'speech');
+    await page.click('#speech-stream');
+    await page.waitForSelector('#speech-status.ok[data-first-sound-ms]', { timeout: 30_000 });
+    const firstSound = Number(await page.locator('#speech-status').getAttribute('data-first-sound-ms'));
+    expect(firstSound).to.be.greaterThan(0).and.lessThan(5000);
+    console.log(`      browser: streamed pcm, click to first sound ${firstSound} ms`);
+    expect(await statusOf('#speech-status')).to.match(/First sound after \d+ ms · [\d.]+ s of audio in \d+ chunks/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#speech-download')]);
+    expect(download.suggestedFilename()).to.equal('speech-stream.wav');
+    const wav = readFileSync((await download.path())!);
+    expect(wav.subarray(0, 4).toString()).to.equal('RIFF');
+    expect(wav.readUInt32LE(24)).to.equal(24000);
+    const samples = new Int16Array(wav.buffer, wav.byteOffset + 44, (wav.length - 44) >> 1);
+    expect(samples.length / 24000).to.be.greaterThan(2);
+    const rms = Math.sqrt(samples.reduce((s, x) => s + x * x, 0) / samples.length) / 32768;
+    expect(rms).to.be.greaterThan(0.02); // speech, not silence
+    expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"stream":true');
+  });
+
+  it('records a voice from the microphone, registers, lists, tries and deletes it', async () => {
+    await openTab(page, 'voices');
+    await page.click('#voice-record');
+    await page.waitForSelector('#voice-register:not([disabled])', { timeout: 15_000 });
+    await page.fill('#voice-text', MIC_CLIP_WORDS);
+    await page.fill('#voice-description', 'fake microphone reader');
+    await page.click('#voice-register');
+    await page.waitForSelector('#voice-list li[data-voice^="voice_"]', { timeout: 30_000 });
+    const id = (await page.locator('#voice-list li[data-voice]').first().getAttribute('data-voice'))!;
+    // The server has it under this key, with the transcript the page sent.
+    const voice = await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey);
+    expect(voice.status).to.equal(200);
+    expect(voice.body.ref_text).to.equal(MIC_CLIP_WORDS);
+    expect(voice.body.description).to.equal('fake microphone reader');
+    // It appears in the speech panel's voice picker too.
+    expect(await page.locator(`#speech-voice option[value="${id}"]`).count()).to.equal(1);
+    expect(await page.locator('[data-code="voices"]').textContent()).to.contain('ref_audio=@recording.wav');
+    await screenshot(page, 'voices-desktop');
+
+    await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Try")`);
+    await page.waitForFunction(() => (document.getElementById('voice-try-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 30_000 });
+
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Delete")`);
+    await page.waitForSelector(`#voice-list li[data-voice="${id}"]`, { state: 'detached' });
+    expect((await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey)).status).to.equal(404);
+  });
+
+  it('realtime: a typed turn gets a text reply over a socket opened with a client secret only', async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const handshakes: Array<Record<string, string>> = [];
+    cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => handshakes.push(e.request.headers));
+
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-mode', 'text');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-send:not([disabled])', { timeout: 15_000 });
+    await page.fill('#rt-text', 'hello there');
+    await page.click('#rt-send');
+    await page.waitForFunction(() => document.querySelector('#rt-transcript li.assistant')?.textContent?.length, undefined, { timeout: 15_000 });
+    await page.waitForSelector('#rt-latency li[data-latency-ms]');
+    expect(await page.locator('#rt-transcript li.user').first().textContent()).to.equal('hello there');
+
+    expect(handshakes).to.have.length(1);
+    const offered = handshakes[0]!['Sec-WebSocket-Protocol'] ?? '';
+    expect(offered).to.match(/^realtime, svc-client-secret\.svc-eph-/);
+    expect(JSON.stringify(handshakes)).to.not.contain(t.apiKey);
+    expect(handshakes[0]!.Authorization).to.equal(undefined);
+    await page.click('#rt-disconnect');
+    await cdp.detach();
+  });
+
+  it('realtime: a spoken turn from the microphone is transcribed and answered with speech', async () => {
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-mode', 'audio');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
+    await page.click('#rt-mic');
+    // The fake microphone says "he was not an ill disposed young man"; pocketsphinx hears part of it.
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('#rt-transcript li.user')].some((li) => li.textContent && li.textContent !== '…'),
+      undefined,
+      { timeout: 30_000 },
+    );
+    const heard = (await page.locator('#rt-transcript li.user').last().textContent())!.toLowerCase().split(/\s+/);
+    const words = MIC_CLIP_WORDS.split(' ').filter((w) => heard.includes(w));
+    expect(words.length, heard.join(' ')).to.be.at.least(3);
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
+    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
+    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    console.log(`      browser: spoken turn, end of speech to first reply audio ${latency} ms (heard: ${heard.join(' ')})`);
+    // The reply was spoken: its audio arrived and its transcript is shown.
+    const log = await page.locator('#rt-log').textContent();
+    expect(log).to.contain('response.output_audio.delta');
+    await page.waitForFunction(() => (document.querySelector('#rt-transcript li.assistant:last-child')?.textContent ?? '').length > 5);
+    await screenshot(page, 'realtime-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+  });
+
+  it('realtime: talking over a long spoken reply interrupts it, and the page stops playing it', async () => {
+    // The embedded model follows `Say exactly: "…"`: a reply of ~20 s, longer than the 7 s of
+    // silence before the fake microphone's sentence comes round again.
+    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    await openTab(page, 'realtime');
+    await page.fill('#rt-instructions', `Say exactly: "${long}"`);
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
+    await page.click('#rt-mic');
+    try {
+      await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
+      await page.waitForSelector('#rt-transcript li.assistant.cancelled', { timeout: 60_000 });
+    } catch (err) {
+      // Say what the session did: the event log and the conversation as the page shows them.
+      const shown = await page.locator('#rt-transcript').textContent();
+      const events = ((await page.locator('#rt-log').textContent()) ?? '').slice(-3000);
+      throw new Error(`${(err as Error).message}\nconversation: ${shown}\nlast events: ${events}`);
+    }
+    expect(await page.locator('#rt-status').getAttribute('data-agent-speaking')).to.equal('false');
+    // Either the server was still generating (it cancels: response.done cancelled) or the reply was
+    // complete and still playing here (the page truncates the item to what was heard).
+    const log = (await page.locator('#rt-log').textContent())!;
+    expect(/"status":"cancelled"/.test(log) || /conversation\.item\.truncated/.test(log), 'cancelled or truncated').to.equal(true);
+    await screenshot(page, 'realtime-barge-in-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+    await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('avatar panel says when the server has no video routes, and renders', async () => {
+    await openTab(page, 'avatar');
+    const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
+    const hasVideo = Object.hasOwn(doc.body.paths, '/v1/videos/stream');
+    expect(await page.locator('#avatar-stream').isDisabled()).to.equal(!hasVideo);
+    if (!hasVideo) expect(await statusOf('#avatar-availability')).to.contain('does not offer avatar video yet');
+    // A bundled sample photo becomes the face.
+    await page.click('#avatar-samples button[title="Sample photo 3"]');
+    await page.waitForFunction(() => {
+      const img = document.getElementById('avatar-image-preview') as any;
+      return !img.hidden && img.complete && img.naturalWidth > 0;
+    });
+    expect(await page.locator('#avatar-samples button[title="Sample photo 3"]').getAttribute('aria-pressed')).to.equal('true');
+    await screenshot(page, 'avatar-desktop');
+  });
+
+  it('avatar: a video plays in the page while it is generated, and a job completes and plays (when the server has video)', async function () {
+    const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
+    if (!Object.hasOwn(doc.body.paths, '/v1/videos/stream')) this.skip(); // the panel's "not yet" state is tested above
+    this.timeout(300_000);
+    await openTab(page, 'avatar');
+    await page.click('#avatar-samples button[title="Sample photo 3"]');
+    await page.waitForFunction(() => (document.getElementById('avatar-image-preview') as any).naturalWidth > 0);
+    await page.fill('#avatar-text', 'Hello there. I am a talking head, made on this server while you watch.');
+    await page.click('#avatar-stream');
+    // Playing before the job completes: the first frame is shown while the status still says generating.
+    await page.waitForSelector('#avatar-status[data-first-frame-ms]', { timeout: 120_000 });
+    const whilePlaying = (await statusOf('#avatar-status'))!;
+    expect(whilePlaying).to.contain('while it is generated');
+    await page.waitForSelector('#avatar-status.ok', { timeout: 180_000 });
+    expect(await statusOf('#avatar-status')).to.match(/stream complete|completed/);
+    const played = await page.evaluate(() => (document.getElementById('avatar-video') as any).currentTime);
+    expect(played).to.be.greaterThan(0.5);
+    console.log(`      browser: live avatar video, click to first frame ${await page.locator('#avatar-status').getAttribute('data-first-frame-ms')} ms`);
+    await screenshot(page, 'avatar-live-desktop');
+
+    await page.click('#avatar-job');
+    await page.waitForSelector('#avatar-status.ok:has-text("completed")', { timeout: 240_000 });
+    await page.waitForFunction(() => (document.getElementById('avatar-video') as any).currentTime > 0.3, undefined, { timeout: 20_000 });
+    expect(await page.locator('#avatar-history li').count()).to.be.at.least(2);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#avatar-download')]);
+    const mp4 = readFileSync((await download.path())!);
+    expect(mp4.subarray(4, 8).toString()).to.equal('ftyp');
+    await screenshot(page, 'avatar-job-desktop');
+  });
+
+  it('avatar player: a live fragmented MP4 plays through MSE before its stream ends (real ffmpeg fMP4, real Chromium MSE)', async () => {
+    // The video routes belong to the avatar issue; this runs the page's own stream player on the
+    // kind of body the interface describes: fragmented MP4, H.264 + AAC, fragments of 0.5 s.
+    const made = spawnSync(ffmpeg.path, [
+      '-hide_banner', '-loglevel', 'error',
+      '-f', 'lavfi', '-i', 'testsrc=size=640x640:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '4',
+      '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-g', '12',
+      '-c:a', 'aac', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1',
+    ], { maxBuffer: 16 * 1024 * 1024 });
+    expect(made.status, made.stderr?.toString()).to.equal(0);
+    const fmp4 = made.stdout.toString('base64');
+    await openTab(page, 'avatar');
+    const result = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const { mseTypeOf } = await import('/playground/js/mp4-codecs.js' as string);
+      const { playStream } = await import('/playground/js/mse-player.js' as string);
+      let streamEndedAt = 0;
+      let firstFrameAt = 0;
+      // The body arrives in 16 KB pieces, 150 ms apart: slower than a local file, like a live render.
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          for (let i = 0; i < bytes.length; i += 16384) {
+            controller.enqueue(bytes.slice(i, i + 16384));
+            await new Promise((r) => setTimeout(r, 150));
+          }
+          streamEndedAt = performance.now();
+          controller.close();
+        },
+      });
+      const video = document.getElementById('avatar-video') as HTMLVideoElement;
+      video.muted = true;
+      const played = await playStream(body, video, () => (firstFrameAt = performance.now()));
+      await new Promise((r) => setTimeout(r, 300));
+      return { type: mseTypeOf(bytes), played, firstFrameAt, streamEndedAt, currentTime: video.currentTime, buffered: video.buffered.length ? video.buffered.end(0) : 0 };
+    }, fmp4);
+    expect(result.type).to.equal('video/mp4; codecs="avc1.42C01E, mp4a.40.2"');
+    expect(result.played).to.equal(true);
+    expect(result.firstFrameAt, 'playback began before the stream ended').to.be.greaterThan(0).and.lessThan(result.streamEndedAt);
+    expect(result.buffered).to.be.greaterThan(3.5);
+    expect(result.currentTime).to.be.greaterThan(0.5);
+    await screenshot(page, 'avatar-mse-desktop');
+    await page.evaluate(() => {
+      const video = document.getElementById('avatar-video') as HTMLVideoElement;
+      video.pause();
+      video.removeAttribute('src');
+      video.load();
+      video.hidden = true;
+    });
+  });
+
+  it('every panel at phone width fits without horizontal scrolling', async () => {
+    const phone = await browser.newContext(t.baseUrl, PHONE);
+    const p = await phone.newPage();
+    const own = watchPage(p, t.baseUrl);
+    await signIn(p);
+    for (const panel of PANELS) {
+      await openTab(p, panel);
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${panel} overflows by ${overflow}px`).to.be.at.most(0);
+      await screenshot(p, `${panel}-phone`);
+    }
+    expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    await phone.close();
+  });
+
+  it('every panel passes the WCAG 2.1 A/AA checks of axe-core (labels, names, contrast), signed out and in', async () => {
+    const p = await context.newPage();
+    await p.goto(`${t.baseUrl}/playground`);
+    await p.waitForSelector('body[data-ready="true"]');
+    expect(await accessibilityViolations(p), 'signed out').to.deep.equal([]);
+    await p.close();
+    for (const panel of PANELS) {
+      await openTab(page, panel);
+      expect(await accessibilityViolations(page), panel).to.deep.equal([]);
+    }
+  });
+
+  it('/docs renders the OpenAPI document with the viewer from npm, and /docs/realtime lists the events', async () => {
+    const p = await context.newPage(); // same tab storage is per page: sign in through the form
+    const own = watchPage(p, t.baseUrl);
+    await p.goto(`${t.baseUrl}/docs`);
+    await p.fill('#api-key', t.apiKey);
+    await p.click('#signin button[type="submit"]');
+    await p.waitForSelector('.swagger-ui .opblock-summary-path', { timeout: 15_000 });
+    const paths = await p.locator('.opblock-summary-path').allTextContents();
+    expect(paths.map((s) => s.trim())).to.include.members(['/v1/audio/speech', '/v1/audio/voices', '/v1/realtime/client_secrets']);
+    await screenshot(p, 'docs-desktop');
+
+    await p.goto(`${t.baseUrl}/docs/realtime`);
+    expect(await p.locator('h1').textContent()).to.equal('Realtime WebSocket protocol');
+    expect(await p.locator('#ev-session-update').count()).to.equal(1);
+    expect(await p.locator('#ev-response-output-audio-delta').count()).to.equal(1);
+    expect(await accessibilityViolations(p), '/docs/realtime').to.deep.equal([]);
+    await p.setViewportSize({ width: 1280, height: 1400 });
+    await screenshot(p, 'realtime-reference-desktop', false);
+    expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    await p.close();
+  });
+});

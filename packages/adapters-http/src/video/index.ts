@@ -1,0 +1,2 @@
+export { videoRoutes, type VideoRoutesDeps } from './video-routes.js';
+export * from './video-schema.js';

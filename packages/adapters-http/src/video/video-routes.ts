@@ -1,0 +1,240 @@
+import { Readable } from 'node:stream';
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import {
+  InvalidJsonError,
+  InvalidRequestError,
+  MAX_INLINE_MEDIA_SIZE,
+  toVideoResource,
+  type CreateVideo,
+  type DeleteVideo,
+  type GetVideo,
+  type GetVideoContent,
+  type ListVideos,
+  type StreamVideo,
+  type VideoPage,
+  type VideoRequestInput,
+} from '@svc/core';
+import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import { readJsonBody } from '../body/json-body.js';
+import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
+import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { parseRequest } from '../validation/parse-request.js';
+import {
+  videoContentQuerySchema,
+  videoCreateFields,
+  videoCreateMultipartSchema,
+  videoCreateSchema,
+  videoDeletedSchema,
+  videoListQuerySchema,
+  videoListSchema,
+  videoSchema,
+} from './video-schema.js';
+
+export interface VideoRoutesDeps {
+  create: CreateVideo;
+  stream: StreamVideo;
+  get: GetVideo;
+  content: GetVideoContent;
+  list: ListVideos;
+  remove: DeleteVideo;
+  /** JSON bodies carry a base64 image and a base64 audio of up to 10 MB each. */
+  jsonBodyLimit: number;
+  /** Per-key admission for creation (each one decodes media, detects a face and may synthesize speech). */
+  rateLimit?: Middleware<AppState>;
+}
+
+type VideoContext = Context & { state: AppState; params: Record<string, string> };
+
+const CREATE_FIELDS = ['ref_image', 'model', 'input', 'input_tts', 'size'] as const;
+
+/** The video endpoints: create, stream, get, content, list, delete. */
+export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
+  const passThrough: Middleware<AppState> = (_ctx, next) => next();
+  return {
+    register(router: AppRouter, openapi: OpenApiRegistry) {
+      router.post('/v1/videos', deps.rateLimit ?? passThrough, async (ctx) => {
+        const request = await readCreateRequest(ctx as VideoContext, deps);
+        const job = await deps.create.execute(ctx.state.principal, request, requestSignal(ctx as VideoContext));
+        ctx.status = 200;
+        ctx.body = toVideoResource(job);
+      });
+      router.post('/v1/videos/stream', deps.rateLimit ?? passThrough, (ctx) => stream(ctx as VideoContext, deps));
+      router.get('/v1/videos', async (ctx) => {
+        const query = parseRequest(videoListQuerySchema, { ...ctx.query });
+        ctx.body = presentList(await deps.list.execute(ctx.state.principal, query));
+      });
+      router.get('/v1/videos/:id', async (ctx) => {
+        ctx.body = toVideoResource(await deps.get.execute(ctx.state.principal, ctx.params.id!));
+      });
+      router.get('/v1/videos/:id/content', async (ctx) => {
+        const query = parseRequest(videoContentQuerySchema, { ...ctx.query });
+        const bytes = await deps.content.execute(ctx.state.principal, ctx.params.id!, query.variant);
+        ctx.status = 200;
+        ctx.type = 'video/mp4';
+        ctx.set('Content-Disposition', `attachment; filename="${ctx.params.id}.mp4"`);
+        ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      });
+      router.delete('/v1/videos/:id', async (ctx) => {
+        const { id } = await deps.remove.execute(ctx.state.principal, ctx.params.id!);
+        ctx.body = { id, object: 'video.deleted', deleted: true };
+      });
+      document(openapi);
+    },
+  };
+}
+
+/**
+ * The stream: the request is checked and stored (errors are still REST errors: nothing has been
+ * sent), then the headers go out with the id and the fragments follow as they are encoded. A client
+ * that disconnects stops only its copy; the stored video completes.
+ */
+async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
+  const request = await readCreateRequest(ctx, deps);
+  const { job, fragments } = await deps.stream.execute(ctx.state.principal, request, requestSignal(ctx));
+  ctx.status = 200;
+  ctx.type = 'video/mp4';
+  ctx.set('X-Video-Id', job.id);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.body = Readable.from(toBuffers(fragments), { objectMode: false });
+  // A failure after the headers can only end the body early; the job record says why.
+  (ctx.body as Readable).on('error', (err) => ctx.state.log.warn({ video: job.id, err: String(err) }, 'video stream ended early'));
+}
+
+async function* toBuffers(fragments: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
+  for await (const f of fragments) yield Buffer.from(f.buffer, f.byteOffset, f.byteLength);
+}
+
+/** Aborted when the client goes away before the request was answered (stops fetching/decoding). */
+function requestSignal(ctx: VideoContext): AbortSignal {
+  const abort = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.headersSent) abort.abort(new Error('client disconnected'));
+  });
+  return abort.signal;
+}
+
+async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Promise<VideoRequestInput> {
+  if (!isMultipart(ctx)) return parseRequest(videoCreateSchema, await readJsonBody(ctx, deps.jsonBodyLimit));
+  const form = await readMultipartForm(ctx, {
+    allowed: CREATE_FIELDS,
+    maxFileBytes: MAX_INLINE_MEDIA_SIZE,
+    // A base64 text field may be up to the inline cap plus a data-URI header.
+    maxFieldBytes: MAX_INLINE_MEDIA_SIZE + 1024,
+    // Two media parts (ref_image and input, or input_tts with an inline ref_audio) plus the small fields.
+    maxBodyBytes: 2 * (MAX_INLINE_MEDIA_SIZE + 1024) + 64 * 1024,
+  });
+  for (const name of ['model', 'size', 'input_tts'] as const) {
+    if (form.files[name]) throw new InvalidRequestError(`'${name}' must be a text field, not a file.`, name);
+  }
+  let inputTts: unknown = undefined;
+  if (form.fields.input_tts !== undefined) {
+    try {
+      inputTts = JSON.parse(form.fields.input_tts);
+    } catch {
+      throw new InvalidJsonError("'input_tts' must be a JSON object (the speech request).");
+    }
+  }
+  const text = parseRequest(z.strictObject({ ...videoCreateFields, ref_image: videoCreateFields.ref_image.optional() }), {
+    ...form.fields,
+    ...(inputTts !== undefined ? { input_tts: inputTts } : {}),
+  });
+  return {
+    ...text,
+    ref_image: form.files.ref_image?.bytes ?? text.ref_image,
+    input: form.files.input?.bytes ?? text.input,
+  };
+}
+
+function presentList(page: VideoPage) {
+  return {
+    object: 'list' as const,
+    data: page.videos.map(toVideoResource),
+    has_more: page.hasMore,
+    first_id: page.videos[0]?.id ?? null,
+    last_id: page.videos.at(-1)?.id ?? null,
+  };
+}
+
+const CREATE_ERRORS =
+  'video_input_conflict, video_input_missing, invalid_video_size, invalid_video_model, invalid_image, image_dimensions_too_large, no_face_detected, invalid_audio, video_input_too_long, input_tts_too_long, input_tts_stream_unsupported, media_empty, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, missing_required_parameter, unknown_parameter, invalid_parameter, and every error of POST /v1/audio/speech for input_tts (input_too_long, input_empty, voice_conflict, voice_not_found...)';
+
+function document(openapi: OpenApiRegistry): void {
+  const idParam = { name: 'id', in: 'path' as const, description: 'Video id (video_...)', schema: z.string() };
+  const requestBody = { 'application/json': videoCreateSchema, 'multipart/form-data': videoCreateMultipartSchema };
+  openapi.add({
+    method: 'post',
+    path: '/v1/videos',
+    summary: 'Create a talking-head video (job)',
+    description: 'Checks the request (every refusal is a 400 before a job exists), stores it as a queued job and returns it; poll GET /v1/videos/{id}, then download /content.',
+    tags: ['videos'],
+    requestBody,
+    responses: {
+      '200': { description: 'The queued video', content: { 'application/json': videoSchema } },
+      '400': { description: CREATE_ERRORS },
+      '413': { description: 'media_too_large: an inline payload or upload over 10 MB' },
+    },
+  });
+  openapi.add({
+    method: 'post',
+    path: '/v1/videos/stream',
+    summary: 'Create a video and stream it as fragmented MP4',
+    description:
+      'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, about 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
+    tags: ['videos'],
+    requestBody,
+    responses: {
+      '200': { description: 'Fragmented MP4 bytes', content: { 'video/mp4': null }, headers: { 'X-Video-Id': 'id of the stored video' } },
+      '400': { description: CREATE_ERRORS },
+      '413': { description: 'media_too_large' },
+    },
+  });
+  openapi.add({
+    method: 'get',
+    path: '/v1/videos',
+    summary: 'List your videos',
+    description: 'Videos of the calling key, newest first, in pages (limit, after).',
+    tags: ['videos'],
+    parameters: [
+      { name: 'limit', in: 'query', description: videoListQuerySchema.shape.limit.description ?? '', schema: z.number().int() },
+      { name: 'after', in: 'query', description: videoListQuerySchema.shape.after.description ?? '', schema: z.string() },
+    ],
+    responses: { '200': { description: 'A page of videos', content: { 'application/json': videoListSchema } } },
+  });
+  openapi.add({
+    method: 'get',
+    path: '/v1/videos/{id}',
+    summary: 'Get a video (status and progress)',
+    tags: ['videos'],
+    parameters: [idParam],
+    responses: {
+      '200': { description: 'The video', content: { 'application/json': videoSchema } },
+      '404': { description: "video_not_found: unknown or another key's (indistinguishable)" },
+    },
+  });
+  openapi.add({
+    method: 'get',
+    path: '/v1/videos/{id}/content',
+    summary: 'Download the MP4',
+    tags: ['videos'],
+    parameters: [idParam, { name: 'variant', in: 'query', description: 'Only `video` (the default)', schema: z.string() }],
+    responses: {
+      '200': { description: 'The MP4', content: { 'video/mp4': null } },
+      '400': { description: 'invalid_video_variant' },
+      '404': { description: 'video_not_ready (not completed yet, or failed); video_not_found' },
+    },
+  });
+  openapi.add({
+    method: 'delete',
+    path: '/v1/videos/{id}',
+    summary: 'Delete a video',
+    description: 'Removes the record and its files (inputs and MP4); a render in progress stops.',
+    tags: ['videos'],
+    parameters: [idParam],
+    responses: {
+      '200': { description: 'Deleted', content: { 'application/json': videoDeletedSchema } },
+      '404': { description: 'video_not_found' },
+    },
+  });
+}

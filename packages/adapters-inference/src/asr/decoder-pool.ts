@@ -1,0 +1,127 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { abortError, throwIfAborted } from '../speech/abort.js';
+import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
+
+/** How long a turn waited for a free decoder: reported so a too-small pool is seen, not hidden. */
+export interface DecoderWait {
+  waitedMs: number;
+  /** Turns still queued behind this one. */
+  queued: number;
+}
+
+export interface DecoderPoolStats {
+  /** Most decoders the pool may run (SVC_ASR_DECODERS). */
+  size: number;
+  /** Decoder processes started and alive or loading. */
+  started: number;
+  busy: number;
+  waiting: number;
+  /** Turns that found every decoder busy, and their total and longest wait. */
+  waits: number;
+  totalWaitMs: number;
+  maxWaitMs: number;
+}
+
+/**
+ * A bounded pool of warm decoders shared by every session. `use()` lends one decoder for the length
+ * of a task (a whole turn when streaming). The pool starts with the decoders it is given and grows
+ * on demand up to `maxSize` (a new one loads in ~0.5 s while its turn's audio waits; it then stays
+ * warm); beyond that a task queues (p-limit keeps the order) and its wait is reported. A decoder
+ * whose process died is replaced on its next loan.
+ */
+export class DecoderPool {
+  private readonly limit: LimitFunction;
+  private readonly idle: PocketsphinxHelper[];
+  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0 };
+
+  private readonly all: PocketsphinxHelper[];
+
+  constructor(
+    helpers: PocketsphinxHelper[],
+    private readonly spawn: () => PocketsphinxHelper,
+    maxSize: number,
+    private readonly onWait: (wait: DecoderWait) => void = () => undefined,
+  ) {
+    this.idle = [...helpers];
+    this.all = [...helpers];
+    this.limit = pLimit(Math.max(maxSize, helpers.length));
+  }
+
+  use<T>(signal: AbortSignal | undefined, task: (helper: PocketsphinxHelper) => Promise<T>): Promise<T> {
+    throwIfAborted(signal);
+    const queuedAt = performance.now();
+    const mustWait = this.limit.activeCount >= this.limit.concurrency;
+    return this.limit(async () => {
+      if (mustWait) this.noteWait(performance.now() - queuedAt);
+      // A turn cancelled while it queued gives its place up at once.
+      throwIfAborted(signal);
+      const helper = this.take();
+      try {
+        // A decoder that has to load first: a turn cancelled meanwhile leaves it loading for the next one.
+        await readyUnlessAborted(helper, signal);
+        return await task(helper);
+      } finally {
+        // After close() nothing is started again (a decoder killed by close is just dropped).
+        if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
+      }
+    });
+  }
+
+  get load(): DecoderPoolStats {
+    return { size: this.limit.concurrency, started: this.all.length, busy: this.limit.activeCount, waiting: this.limit.pendingCount, ...this.stats };
+  }
+
+  private closed = false;
+
+  close(): void {
+    this.closed = true;
+    this.limit.clearQueue();
+    for (const helper of this.all.splice(0)) helper.kill();
+    this.idle.length = 0;
+  }
+
+  private take(): PocketsphinxHelper {
+    // p-limit lets at most maxSize tasks in, so a task that finds no idle decoder may start one.
+    const helper = this.idle.pop() ?? this.grow();
+    return helper.alive ? helper : this.replace(helper);
+  }
+
+  private grow(): PocketsphinxHelper {
+    if (this.closed) throw new Error('The speech decoder pool is closed.');
+    const helper = this.spawn();
+    this.all.push(helper);
+    return helper;
+  }
+
+  private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
+    const index = this.all.indexOf(dead);
+    if (index >= 0) this.all.splice(index, 1);
+    return this.grow();
+  }
+
+  private noteWait(waitedMs: number): void {
+    this.stats.waits++;
+    this.stats.totalWaitMs += waitedMs;
+    this.stats.maxWaitMs = Math.max(this.stats.maxWaitMs, waitedMs);
+    this.onWait({ waitedMs, queued: this.limit.pendingCount });
+  }
+}
+
+function readyUnlessAborted(helper: PocketsphinxHelper, signal: AbortSignal | undefined): Promise<void> {
+  throwIfAborted(signal);
+  if (!signal) return helper.ready;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    helper.ready.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,0 +1,102 @@
+import type { RecognitionStream } from '@svc/core';
+import { abortError } from '../speech/abort.js';
+import { StreamingResampler } from '../vad/streaming-resampler.js';
+import type { DecoderPool } from './decoder-pool.js';
+import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
+import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
+
+/**
+ * One turn decoded while the user speaks. The stream borrows a warm decoder from the pool for the
+ * whole turn; audio written before one is free waits here (16 kHz) and is fed the moment it is.
+ * `finish()` leaves only the final pass; cancelling (or the signal) hands the decoder back at once.
+ */
+export class PocketsphinxRecognitionStream implements RecognitionStream {
+  private readonly resampler: StreamingResampler;
+  private helper: PocketsphinxHelper | null = null;
+  private waiting: Int16Array[] = [];
+  private ended = false;
+  private endTurn!: (how: 'finish' | 'cancel') => void;
+  private readonly result: Promise<string>;
+
+  constructor(pool: DecoderPool, sampleRate: number, private readonly signal: AbortSignal) {
+    this.resampler = new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
+    const turnEnded = new Promise<'finish' | 'cancel'>((resolve) => (this.endTurn = resolve));
+    // Before the end of the turn the decoder just drops the utterance; during the final pass it is
+    // busy decoding, so its process is killed (the pool starts a fresh one): nothing outlives a cancel.
+    const onAbort = (): void => {
+      if (!this.ended) return this.cancel();
+      this.helper?.kill();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.result = pool
+      .use(signal, async (helper) => {
+        helper.begin();
+        this.helper = helper;
+        for (const chunk of this.waiting) helper.write(chunk);
+        this.waiting = [];
+        if ((await turnEnded) === 'cancel' || signal.aborted) {
+          await dropOrKill(helper);
+          throw abortError(signal);
+        }
+        return helper.end();
+      })
+      // A decoder killed by the abort reports its exit; the caller hears the cancellation.
+      .catch((err: unknown) => {
+        throw signal.aborted ? abortError(signal) : err;
+      })
+      .finally(() => {
+        this.helper = null;
+        signal.removeEventListener('abort', onAbort);
+      });
+    // Nobody may be listening (a cancelled turn): never an unhandled rejection.
+    this.result.catch(() => undefined);
+  }
+
+  write(samples: Int16Array): void {
+    if (this.ended || samples.length === 0) return;
+    const at16k = toInt16(this.resampler.process(samples));
+    if (this.helper) this.helper.write(at16k);
+    else this.waiting.push(at16k);
+  }
+
+  get partial(): string {
+    return this.helper?.partial ?? '';
+  }
+
+  async finish(): Promise<{ text: string }> {
+    if (!this.ended) {
+      this.ended = true;
+      this.endTurn('finish');
+    }
+    const text = await this.result;
+    return { text: text.trim().toLowerCase() };
+  }
+
+  cancel(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.waiting = [];
+    this.endTurn('cancel');
+  }
+}
+
+/** A cancelled decoder may still be working through audio written faster than real time. */
+const DROP_TIMEOUT_MS = 100;
+
+/** Frees the decoder of a cancelled turn: it drops the utterance, or is killed if busy longer (the pool replaces it). */
+async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), DROP_TIMEOUT_MS)));
+  const outcome = await Promise.race([helper.drop().then(() => 'dropped' as const, () => 'dropped' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') helper.kill();
+}
+
+function toInt16(floats: Float32Array): Int16Array {
+  const out = new Int16Array(floats.length);
+  for (let i = 0; i < floats.length; i++) {
+    const v = Math.round(floats[i]! * 32768);
+    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+import type { Principal } from '../auth/api-key.js';
+import { pcmToBytes } from '../shared/audio.js';
+import type { BlobStore } from '../shared/blob-store.js';
+import type { Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import type { IdGenerator } from '../shared/ids.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { DrivingSpeechLoader } from './driving-speech-loader.js';
+import { InvalidImageError, NoFaceDetectedError } from './errors.js';
+import type { AvatarRenderer, DrivingSpeech, JobQueue, PreparedAvatar, VideoJobRepository } from './ports.js';
+import type { ReferenceImageLoader } from './reference-image-loader.js';
+import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
+import type { VideoJob } from './video-job.js';
+import { validateVideoRequest, type VideoRequestInput } from './video-request.js';
+
+/** The queue the render jobs go through. */
+export const VIDEO_QUEUE = 'video.render';
+
+export interface CreateVideoOptions {
+  /** How long a video is kept after its creation; null keeps it until deleted. */
+  retentionMs: number | null;
+}
+
+/** A request that passed every check, with its job stored and what it took to check it. */
+export interface AcceptedVideo {
+  job: VideoJob;
+  /** The prepared face (the face check prepared it): a live stream renders from it at once. */
+  prepared: PreparedAvatar;
+  speech: DrivingSpeech;
+}
+
+/**
+ * POST /v1/videos. Everything a caller can get wrong is decided here, before a job exists: the
+ * cheap rules first (model, size, one driving input, the nested speech request), then the photo's
+ * header (format and dimensions, before any decoding), then the face (the renderer's prepare finds
+ * it in tens of ms: no face is a 400, not a failed job), then the driving speech (decoded or
+ * synthesized, bounded at 60 s). Inputs are stored before the row, so a row never exists without
+ * them; a crash in between leaves only unreferenced blobs.
+ */
+export class CreateVideo {
+  constructor(
+    private readonly images: ReferenceImageLoader,
+    private readonly speech: DrivingSpeechLoader,
+    private readonly renderer: AvatarRenderer,
+    private readonly jobs: VideoJobRepository,
+    private readonly blobs: BlobStore,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly options: CreateVideoOptions,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  async execute(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<VideoJob> {
+    const accepted = await this.accept(principal, raw, signal);
+    accepted.prepared.release?.();
+    await this.queue.enqueue(VIDEO_QUEUE, accepted.job.id);
+    return accepted.job;
+  }
+
+  /** Checks and stores a request as a queued job without enqueuing it (StreamVideo renders it itself). */
+  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<AcceptedVideo> {
+    const request = validateVideoRequest(raw);
+    const image = await this.images.load(request.refImage, signal);
+    // The face and the speech do not depend on each other: both are checked at once (a stream's
+    // first fragment waits for both), and the first refusal stops the other.
+    const both = new AbortController();
+    const stopBoth = (err: unknown) => {
+      both.abort(err);
+      throw err;
+    };
+    const onAbort = () => both.abort(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const [face, voice] = await Promise.allSettled([
+      this.prepare(image.bytes, request, both.signal).catch(stopBoth),
+      this.speech.load(request.drive, principal, both.signal).catch(stopBoth),
+    ]).finally(() => signal?.removeEventListener('abort', onAbort));
+    if (face.status === 'fulfilled' && voice.status === 'rejected') face.value.release?.();
+    if (signal?.aborted) {
+      if (face.status === 'fulfilled') face.value.release?.();
+      signal.throwIfAborted();
+    }
+    if (face.status === 'rejected') throw face.reason;
+    if (voice.status === 'rejected') throw voice.reason;
+    const prepared = face.value;
+    const speech = voice.value;
+    try {
+      signal?.throwIfAborted();
+      const now = this.clock.now();
+      const job: VideoJob = {
+        id: this.ids.id('video_'),
+        apiKeyId: principal.apiKeyId,
+        model: request.model,
+        status: 'queued',
+        progress: 0,
+        size: request.size,
+        durationSeconds: speech.audio.samples.length / speech.audio.sampleRate,
+        createdAt: now,
+        completedAt: null,
+        expiresAt: this.options.retentionMs === null ? null : now + this.options.retentionMs,
+        error: null,
+        attempts: 0,
+      };
+      await this.store(job, image.bytes, speech);
+      await this.jobs.insert(job);
+      this.logger.info({ video: job.id, size: job.size, seconds: Math.round(job.durationSeconds * 10) / 10 }, 'video accepted');
+      return { job, prepared, speech };
+    } catch (err) {
+      prepared.release?.();
+      throw err;
+    }
+  }
+
+  private async prepare(image: Uint8Array, request: { size: VideoJob['size'] }, signal?: AbortSignal): Promise<PreparedAvatar> {
+    try {
+      return await this.renderer.prepare(image, request.size, signal);
+    } catch (err) {
+      if (signal?.aborted || err instanceof NoFaceDetectedError) throw err;
+      // A renderer refusing the image's content (it could not decode it) is our invalid_image.
+      if (err instanceof ServiceError && err.param === 'ref_image') throw new InvalidImageError('ref_image', err.message);
+      if (err instanceof ServiceError) throw err;
+      // The header was a valid PNG/JPEG/WEBP header, so a decoder failure means damaged or truncated data.
+      this.logger.warn({ err: String(err) }, 'reference image could not be prepared');
+      throw new InvalidImageError('ref_image', "'ref_image' could not be decoded; the file looks damaged or truncated.");
+    }
+  }
+
+  private async store(job: VideoJob, image: Uint8Array, speech: DrivingSpeech): Promise<void> {
+    const keys = videoBlobKeys(job);
+    const info: StoredSpeechInfo = { sampleRate: speech.audio.sampleRate, words: speech.words ? [...speech.words] : null };
+    await this.blobs.put(keys.image, image);
+    await this.blobs.put(keys.audio, pcmToBytes(speech.audio.samples));
+    await this.blobs.put(keys.speech, new TextEncoder().encode(JSON.stringify(info)));
+  }
+}

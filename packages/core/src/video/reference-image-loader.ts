@@ -1,0 +1,31 @@
+import { EmptyMediaError } from '../media/errors.js';
+import { readImageHeader, type ImageHeader } from '../media/image-header.js';
+import type { MediaFetcher, MediaInput } from '../media/media-fetcher.js';
+import { ImageDimensionsTooLargeError, InvalidImageError } from './errors.js';
+import { VIDEO_LIMITS } from './video-limits.js';
+
+export interface ReferenceImage {
+  bytes: Uint8Array;
+  header: ImageHeader;
+}
+
+/**
+ * Fetches `ref_image` (URL through the SSRF-safe fetcher, data URI, base64 or uploaded bytes) and
+ * checks it from its header bytes alone: the format must be PNG, JPEG or WEBP, and the declared
+ * dimensions within the limits, before any decoder sees it.
+ */
+export class ReferenceImageLoader {
+  constructor(private readonly fetcher: MediaFetcher) {}
+
+  async load(input: MediaInput, signal?: AbortSignal): Promise<ReferenceImage> {
+    const bytes = await this.fetcher.fetch(input, { param: 'ref_image', signal });
+    if (bytes.length === 0) throw new EmptyMediaError('ref_image');
+    const header = readImageHeader(bytes);
+    if (!header) throw new InvalidImageError();
+    const { maxImageSide, maxImagePixels } = VIDEO_LIMITS;
+    if (header.width > maxImageSide || header.height > maxImageSide || header.width * header.height > maxImagePixels) {
+      throw new ImageDimensionsTooLargeError(header.width, header.height, maxImageSide, maxImagePixels);
+    }
+    return { bytes, header };
+  }
+}

@@ -1,0 +1,164 @@
+import { bytesToPcm } from '../shared/audio.js';
+import type { BlobStore } from '../shared/blob-store.js';
+import type { Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { AvatarRenderer, DrivingSpeech, MediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
+import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
+import { reportProgress, transition, videoDimensions, type VideoJob } from './video-job.js';
+
+/** A live consumer of the fragments (POST /v1/videos/stream) and what it already holds. */
+export interface LiveRender {
+  prepared?: PreparedAvatar;
+  speech?: DrivingSpeech;
+  onFragment?: (fragment: Uint8Array) => void;
+}
+
+/** The service was stopped: the job stays in_progress and is re-run on the next start. */
+export class RenderInterruptedError extends Error {}
+
+/**
+ * The worker: one job from queued to completed or failed. Frames are pulled from the renderer by
+ * the encoder one at a time (never all held), progress is the share of frames encoded (written as
+ * it rises, never backwards), fragments go to the live consumer as they leave the encoder, and the
+ * whole MP4 is stored at the end. A render that throws ends `failed` with a message a user can act
+ * on; the details go to the log. An aborted signal (shutdown) leaves the job in_progress for the
+ * next start to re-run. A job deleted during its render stops at the next progress write.
+ */
+export class RenderVideoJob {
+  constructor(
+    private readonly jobs: VideoJobRepository,
+    private readonly blobs: BlobStore,
+    private readonly renderer: AvatarRenderer,
+    private readonly encoder: MediaEncoder,
+    private readonly clock: Clock,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  /** The queue's handler: runs the job if it is still waiting. */
+  async execute(jobId: string, signal: AbortSignal): Promise<void> {
+    const job = await this.jobs.get(jobId);
+    if (!job || job.status !== 'queued') return;
+    await this.run(job, signal);
+  }
+
+  async run(queued: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {
+    let job = transition(queued, 'in_progress');
+    if (!(await this.jobs.update(job))) return job;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let prepared: PreparedAvatar | undefined = live.prepared;
+    try {
+      const keys = videoBlobKeys(job);
+      const speech = live.speech ?? (await this.loadSpeech(job));
+      if (!prepared) {
+        const image = await this.blobs.get(keys.image);
+        if (!image) throw new MissingInputError();
+        prepared = await this.renderer.prepare(image, job.size, stop.signal);
+      }
+      const { width, height } = videoDimensions(job.size);
+      const totalFrames = Math.max(1, Math.ceil(job.durationSeconds * prepared.fps));
+      const progress = new ProgressWriter(this.jobs, job, () => stop.abort(new VideoDeletedError()));
+      const frames = countFrames(prepared.render(speech, stop.signal), (n) => progress.report((n / totalFrames) * 100));
+      const parts: Uint8Array[] = [];
+      for await (const fragment of this.encoder.encodeFragmentedMp4(frames, speech.audio, { fps: prepared.fps, width, height }, stop.signal)) {
+        parts.push(fragment);
+        live.onFragment?.(fragment);
+      }
+      stop.signal.throwIfAborted();
+      job = await progress.settled();
+      await this.blobs.put(keys.video, concat(parts));
+      const completed = transition(job, 'completed', { at: this.clock.now() });
+      if (!(await this.jobs.update(completed))) await this.blobs.delete(keys.video).catch(() => undefined);
+      this.logger.info({ video: job.id, bytes: parts.reduce((n, p) => n + p.length, 0) }, 'video completed');
+      return completed;
+    } catch (err) {
+      if (stop.signal.reason instanceof VideoDeletedError) return job;
+      if (signal.aborted) throw new RenderInterruptedError(`render of ${job.id} interrupted`);
+      this.logger.error({ video: job.id, err: err instanceof Error ? err.stack : String(err) }, 'video render failed');
+      const latest = (await this.jobs.get(job.id)) ?? job;
+      if (latest.status !== 'in_progress') return latest;
+      const failed = transition(latest, 'failed', { error: userMessage(err, job.id), at: this.clock.now() });
+      await this.jobs.update(failed);
+      return failed;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      prepared?.release?.();
+    }
+  }
+
+  private async loadSpeech(job: VideoJob): Promise<DrivingSpeech> {
+    const keys = videoBlobKeys(job);
+    const [pcm, info] = await Promise.all([this.blobs.get(keys.audio), this.blobs.get(keys.speech)]);
+    if (!pcm || !info) throw new MissingInputError();
+    const parsed = JSON.parse(new TextDecoder().decode(info)) as StoredSpeechInfo;
+    return { audio: { samples: bytesToPcm(pcm), sampleRate: parsed.sampleRate }, ...(parsed.words ? { words: parsed.words } : {}) };
+  }
+}
+
+/** A failure whose message is meant for the user as it is. */
+class MissingInputError extends Error {
+  constructor() {
+    super('The stored inputs of this video are gone; create the video again.');
+  }
+}
+
+class VideoDeletedError extends Error {}
+
+/** What the user reads in `error`: our own messages as they are, anything else without internals. */
+function userMessage(err: unknown, jobId: string): string {
+  if (err instanceof ServiceError || err instanceof MissingInputError) return err.message;
+  return `The video could not be rendered because of a server error (${jobId}). Create it again; if it fails again, try another ref_image or a shorter input.`;
+}
+
+/**
+ * Writes progress as it rises, one write at a time and always the latest value, so the stored
+ * progress never goes backwards and a fast encoder is never held up by the database.
+ */
+class ProgressWriter {
+  private writing: Promise<void> = Promise.resolve();
+  private pending = false;
+
+  constructor(
+    private readonly jobs: VideoJobRepository,
+    private job: VideoJob,
+    private readonly onGone: () => void,
+  ) {}
+
+  report(percent: number): void {
+    const next = reportProgress(this.job, percent);
+    if (next === this.job) return;
+    this.job = next;
+    if (this.pending) return;
+    this.pending = true;
+    this.writing = this.writing.then(async () => {
+      this.pending = false;
+      if (!(await this.jobs.update(this.job))) this.onGone();
+    });
+  }
+
+  async settled(): Promise<VideoJob> {
+    await this.writing;
+    return this.job;
+  }
+}
+
+async function* countFrames(frames: AsyncIterable<VideoFrame>, onFrame: (count: number) => void): AsyncGenerator<VideoFrame> {
+  let count = 0;
+  for await (const frame of frames) {
+    yield frame;
+    // Counted once the encoder asks for the next one: the frame has been handed to the encoder.
+    onFrame(++count);
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+import type { Principal } from '../auth/api-key.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { CreateVideo } from './create-video.js';
+import { RenderInterruptedError, type RenderVideoJob } from './render-video-job.js';
+import type { VideoJob } from './video-job.js';
+import type { VideoRequestInput } from './video-request.js';
+
+export interface StreamedVideo {
+  job: VideoJob;
+  /**
+   * The fragmented MP4 as it is encoded. Stopping to read (a client that goes away) does not stop
+   * the render: the stored video completes either way.
+   */
+  fragments: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * POST /v1/videos/stream: the same checks and stored job as CreateVideo, then the render starts at
+ * once in this process (not behind queued jobs, so the first fragment leaves early) from the face
+ * the check already prepared. The render belongs to the service, not to the request: its signal is
+ * the service's shutdown signal, so a disconnecting client only stops its own copy of the bytes.
+ */
+export class StreamVideo {
+  private readonly shutdown = new AbortController();
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly create: CreateVideo,
+    private readonly render: RenderVideoJob,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  async execute(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<StreamedVideo> {
+    const accepted = await this.create.accept(principal, raw, signal);
+    const channel = new FragmentChannel();
+    const done = this.render
+      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment: (f) => channel.push(f) })
+      .then(
+        (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
+        (err: unknown) => {
+          if (!(err instanceof RenderInterruptedError)) this.logger.error({ video: accepted.job.id, err: String(err) }, 'live render failed');
+          channel.fail(err);
+        },
+      );
+    this.running.add(done);
+    void done.finally(() => this.running.delete(done));
+    return { job: accepted.job, fragments: channel };
+  }
+
+  /** Stops every live render (their jobs stay in_progress and are re-run on the next start). */
+  async stop(): Promise<void> {
+    this.shutdown.abort(new Error('service stopping'));
+    await Promise.allSettled([...this.running]);
+  }
+}
+
+/**
+ * Fragments from the render to one reader. The render never waits for the reader (a slow or gone
+ * client must not hold the stored video back); what the reader has not taken yet is buffered, and
+ * is at most the video itself (a few MB).
+ */
+class FragmentChannel implements AsyncIterable<Uint8Array> {
+  private readonly buffered: Uint8Array[] = [];
+  private finished = false;
+  private failure: unknown = null;
+  private wake: (() => void) | null = null;
+  private abandoned = false;
+
+  push(fragment: Uint8Array): void {
+    if (this.abandoned) return;
+    this.buffered.push(fragment);
+    this.notify();
+  }
+
+  end(): void {
+    this.finished = true;
+    this.notify();
+  }
+
+  fail(err: unknown): void {
+    this.failure = err;
+    this.finished = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    try {
+      for (;;) {
+        const next = this.buffered.shift();
+        if (next) {
+          yield next;
+          continue;
+        }
+        if (this.finished) {
+          if (this.failure) throw this.failure;
+          return;
+        }
+        await new Promise<void>((resolve) => (this.wake = resolve));
+      }
+    } finally {
+      // The reader left: keep rendering for the stored video, stop buffering for nobody.
+      this.abandoned = true;
+      this.buffered.length = 0;
+    }
+  }
+}

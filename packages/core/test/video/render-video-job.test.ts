@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { RenderInterruptedError } from '../../src/video/render-video-job.js';
+import { videoBlobKeys } from '../../src/video/video-blobs.js';
+import { base64, pngBytes, speechBytes } from './video-fakes.js';
+import { alice, videoWorld } from './video-world.js';
+
+const face = base64(pngBytes(800, 600));
+const never = new AbortController().signal;
+
+describe('RenderVideoJob (the worker)', () => {
+  it('renders a queued job to completed, progress rising as frames are encoded, and stores the MP4', async () => {
+    const w = videoWorld();
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(4)) });
+    await w.render.execute(job.id, never);
+    const done = await w.get.execute(alice, job.id);
+    expect(done).to.include({ status: 'completed', progress: 100, error: null, attempts: 1 });
+    expect(done.completedAt).to.equal(w.clock.now());
+    const progress = w.jobs.writes.map((j) => j.progress);
+    expect(progress.length).to.be.greaterThan(3, 'progress is written while rendering');
+    for (let i = 1; i < progress.length; i++) expect(progress[i]).to.be.at.least(progress[i - 1]!);
+    expect(w.jobs.writes.filter((j) => j.status === 'in_progress').every((j) => j.progress < 100)).to.equal(true);
+    expect(w.encoder.framesEncoded).to.equal(100);
+    const mp4 = new TextDecoder().decode(await w.content.execute(alice, job.id, 'video'));
+    expect(mp4).to.equal('INITFRAG25FRAG50FRAG75FRAG100');
+    expect(w.renderer.released).to.equal(2, 'the check and the render each release their prepared face');
+  });
+
+  it('passes the synthesizer word timings to the renderer', async () => {
+    const w = videoWorld();
+    const job = await w.create.execute(alice, { ref_image: face, input_tts: { input: 'Hello there friend.' } });
+    await w.render.execute(job.id, never);
+    expect(w.renderer.drives[0]!.words!.map((x) => x.word)).to.deep.equal(['Hello', 'there', 'friend.']);
+  });
+
+  it('ends failed with a message a user can act on (no stack) when the renderer throws', async () => {
+    const w = videoWorld();
+    w.renderer.failAfterFrames = 30;
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(3)) });
+    await w.render.execute(job.id, never);
+    const failed = await w.get.execute(alice, job.id);
+    expect(failed.status).to.equal('failed');
+    expect(failed.error).to.match(/could not be rendered because of a server error \(video_\d+\)\. Create it again/);
+    expect(failed.error).not.to.match(/TypeError|at |reading/);
+    expect(failed.progress).to.be.within(1, 99);
+    expect(await w.blobs.get(videoBlobKeys(job).video)).to.equal(null);
+  });
+
+  it('fails clearly when the stored inputs are gone', async () => {
+    const w = videoWorld();
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    await w.blobs.delete(videoBlobKeys(job).audio);
+    await w.render.execute(job.id, never);
+    expect((await w.get.execute(alice, job.id)).error).to.equal('The stored inputs of this video are gone; create the video again.');
+  });
+
+  it('leaves the job in_progress when the service stops mid-render, for the next start to re-run', async () => {
+    const w = videoWorld();
+    w.renderer.frameDelayMs = 2;
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(4)) });
+    const stop = new AbortController();
+    const running = w.render.execute(job.id, stop.signal);
+    setTimeout(() => stop.abort(new Error('shutdown')), 40);
+    let thrown: unknown = null;
+    await running.catch((e) => (thrown = e));
+    expect(thrown).to.be.instanceOf(RenderInterruptedError);
+    expect((await w.jobs.get(job.id))!.status).to.equal('in_progress');
+    expect(w.renderer.framesRendered).to.be.lessThan(100);
+  });
+
+  it('stops rendering and stores nothing when the video is deleted meanwhile', async () => {
+    const w = videoWorld();
+    w.renderer.frameDelayMs = 2;
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(4)) });
+    const running = w.render.execute(job.id, never);
+    await new Promise((r) => setTimeout(r, 30));
+    await w.remove.execute(alice, job.id);
+    await running;
+    expect(w.renderer.framesRendered).to.be.lessThan(100);
+    expect(w.blobs.blobs.size).to.equal(0);
+    expect(w.jobs.rows.size).to.equal(0);
+  });
+
+  it('skips jobs that are not queued (deleted, already running or finished)', async () => {
+    const w = videoWorld();
+    await w.render.execute('video_missing', never);
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    await w.render.execute(job.id, never);
+    const writes = w.jobs.writes.length;
+    await w.render.execute(job.id, never);
+    expect(w.jobs.writes.length).to.equal(writes);
+  });
+});
+
+describe('ResumeVideoJobs (start of the service)', () => {
+  it('enqueues queued jobs, requeues interrupted ones and fails those over the retry budget', async () => {
+    const w = videoWorld();
+    const queued = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const interrupted = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const hopeless = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const done = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    await w.render.execute(done.id, never);
+    await w.jobs.update({ ...interrupted, status: 'in_progress', progress: 40, attempts: 1 });
+    await w.jobs.update({ ...hopeless, status: 'in_progress', progress: 40, attempts: 2 });
+    w.queue.enqueued = [];
+    expect(await w.resume(2).execute()).to.deep.equal({ requeued: 2, failed: 1 });
+    expect(w.queue.enqueued).to.have.members([queued.id, interrupted.id]);
+    expect(await w.jobs.get(interrupted.id)).to.include({ status: 'queued', progress: 0 });
+    const failed = (await w.jobs.get(hopeless.id))!;
+    expect(failed.status).to.equal('failed');
+    expect(failed.error).to.match(/stopped 2 times while rendering this video.*create it again/);
+    // The requeued job then renders to completion.
+    await w.render.execute(interrupted.id, never);
+    expect(await w.jobs.get(interrupted.id)).to.include({ status: 'completed', attempts: 2 });
+  });
+});

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { base64, pngBytes, speechBytes } from './video-fakes.js';
+import { alice, videoWorld } from './video-world.js';
+
+const face = base64(pngBytes(800, 600));
+
+describe('StreamVideo', () => {
+  it('delivers fragments as they are encoded and stores the same bytes', async () => {
+    const w = videoWorld();
+    w.renderer.frameDelayMs = 1;
+    const { job, fragments } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(3)) });
+    expect(job.status).to.equal('queued');
+    expect(w.queue.enqueued).to.deep.equal([], 'a stream renders at once, not through the queue');
+    const received: string[] = [];
+    let framesAtFirstFragment = -1;
+    for await (const f of fragments) {
+      if (received.length === 1) framesAtFirstFragment = w.renderer.framesRendered;
+      received.push(new TextDecoder().decode(f));
+    }
+    expect(received).to.deep.equal(['INIT', 'FRAG25', 'FRAG50', 'FRAG75']);
+    expect(framesAtFirstFragment).to.be.lessThan(75, 'the first media fragment arrived before the render ended');
+    expect(w.renderer.prepared).to.equal(1, 'the face prepared by the check is the one rendered');
+    expect(new TextDecoder().decode(await w.content.execute(alice, job.id, undefined))).to.equal(received.join(''));
+  });
+
+  it('a reader that goes away does not stop the stored video from completing', async () => {
+    const w = videoWorld();
+    w.renderer.frameDelayMs = 1;
+    const { job, fragments } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(3)) });
+    for await (const _f of fragments) break;
+    for (let i = 0; i < 200 && (await w.jobs.get(job.id))!.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await w.jobs.get(job.id))!.status).to.equal('completed');
+    expect(new TextDecoder().decode(await w.content.execute(alice, job.id, 'video'))).to.equal('INITFRAG25FRAG50FRAG75');
+  });
+
+  it('refuses a bad request before anything is stored, and a render failure ends the stream with an error', async () => {
+    const w = videoWorld();
+    let refused: unknown = null;
+    await w.stream.execute(alice, { ref_image: face, size: 'big', input: base64(speechBytes(1)) }).catch((e) => (refused = e));
+    expect(refused).to.have.property('identifier', 'invalid_video_size');
+    w.renderer.failAfterFrames = 30;
+    const { job, fragments } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(3)) });
+    let streamError: unknown = null;
+    try {
+      for await (const _f of fragments);
+    } catch (err) {
+      streamError = err;
+    }
+    expect(String(streamError)).to.match(/could not be rendered/);
+    expect((await w.jobs.get(job.id))!.status).to.equal('failed');
+  });
+
+  it('stop() interrupts live renders and leaves their jobs for the next start', async () => {
+    const w = videoWorld();
+    w.renderer.frameDelayMs = 2;
+    const { job } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(4)) });
+    await new Promise((r) => setTimeout(r, 20));
+    await w.stream.stop();
+    expect((await w.jobs.get(job.id))!.status).to.equal('in_progress');
+  });
+});

@@ -1,0 +1,252 @@
+import { api, apiJson, describeError, jsonRequest } from './api.js';
+import { catalog } from './catalog.js';
+import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
+import { byId, element, onClickBusy, readFileAsDataUrl, setStatus } from './dom.js';
+import { playStream } from './mse-player.js';
+
+interface Video {
+  id: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed';
+  progress: number;
+  size: string;
+  created_at: number;
+  error?: string;
+}
+
+const HISTORY_KEY = 'svc.playground.videos';
+const POLL_MS = 1000;
+
+/**
+ * Avatar video, written against the interface's Video sections: live playback of
+ * POST /v1/videos/stream through Media Source Extensions while it is generated, with a fallback
+ * (poll GET /v1/videos/{id}, then download) where the browser cannot play the stream's codecs,
+ * and the asynchronous job path with its progress.
+ */
+export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void } {
+  const availability = byId('avatar-availability');
+  const image = byId<HTMLInputElement>('avatar-image');
+  const imagePreview = byId<HTMLImageElement>('avatar-image-preview');
+  const text = byId<HTMLTextAreaElement>('avatar-text');
+  const audioFile = byId<HTMLInputElement>('avatar-audio');
+  const size = byId<HTMLSelectElement>('avatar-size');
+  const voice = byId<HTMLSelectElement>('avatar-voice');
+  const streamButton = byId<HTMLButtonElement>('avatar-stream');
+  const jobButton = byId<HTMLButtonElement>('avatar-job');
+  const progress = byId<HTMLProgressElement>('avatar-progress');
+  const status = byId('avatar-status');
+  const video = byId<HTMLVideoElement>('avatar-video');
+  const download = byId<HTMLAnchorElement>('avatar-download');
+  const history = byId<HTMLUListElement>('avatar-history');
+  catalog.onChange(() => catalog.fill(voice));
+
+  const drive = () => (document.querySelector<HTMLInputElement>('input[name="avatar-drive"]:checked')?.value ?? 'text') as 'text' | 'audio';
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="avatar-drive"]')) {
+    radio.addEventListener('change', () => {
+      byId('avatar-text-field').hidden = drive() !== 'text';
+      byId('avatar-audio-field').hidden = drive() !== 'audio';
+    });
+  }
+  /** The face: an uploaded file or a sample photo. */
+  let face: Blob | null = null;
+  const samples = byId('avatar-samples');
+  const useFace = (blob: Blob) => {
+    face = blob;
+    if (imagePreview.src.startsWith('blob:')) URL.revokeObjectURL(imagePreview.src);
+    imagePreview.src = URL.createObjectURL(blob);
+    imagePreview.hidden = false;
+  };
+  image.addEventListener('change', () => {
+    const f = image.files?.[0];
+    if (!f) return;
+    for (const b of samples.querySelectorAll('button')) b.setAttribute('aria-pressed', 'false');
+    useFace(f);
+  });
+  void loadSamples(samples, async (url, button) => {
+    image.value = '';
+    for (const b of samples.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b === button));
+    useFace(await (await fetch(url)).blob());
+  });
+
+  /** The JSON body of both video endpoints; media inline as data URIs. */
+  const requestBody = async (): Promise<Record<string, unknown>> => {
+    if (!face) throw new Error('Choose a face photo first.');
+    const body: Record<string, unknown> = { model: 'svc-avatar', size: size.value, ref_image: await readFileAsDataUrl(face) };
+    if (drive() === 'audio') {
+      const a = audioFile.files?.[0];
+      if (!a) throw new Error('Choose a speech audio file, or drive the video with text.');
+      body.input = await readFileAsDataUrl(a);
+    } else {
+      body.input_tts = { input: text.value, voice: voice.value };
+    }
+    return body;
+  };
+
+  const setVideoBlob = (blob: Blob, id: string) => {
+    const url = URL.createObjectURL(blob);
+    video.src = url;
+    video.hidden = false;
+    download.href = url;
+    download.download = `${id}.mp4`;
+    download.hidden = false;
+    void video.play().catch(() => undefined);
+  };
+
+  const remember = (v: Video) => {
+    const list = loadHistory().filter((x) => x.id !== v.id);
+    list.unshift(v);
+    sessionStorage.setItem(HISTORY_KEY, JSON.stringify(list.slice(0, 20)));
+    renderHistory();
+  };
+
+  const pollUntilDone = async (id: string): Promise<Video> => {
+    progress.hidden = false;
+    for (;;) {
+      const v = await apiJson<Video>(`/v1/videos/${encodeURIComponent(id)}`);
+      progress.value = v.progress;
+      remember(v);
+      setStatus(status, `${v.id}: ${v.status.replace('_', ' ')} · ${v.progress} %`);
+      if (v.status === 'completed' || v.status === 'failed') return v;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  };
+
+  const fetchContent = async (id: string) => {
+    const blob = await (await api(`/v1/videos/${encodeURIComponent(id)}/content`)).blob();
+    setVideoBlob(blob, id);
+  };
+
+  onClickBusy(jobButton, async () => {
+    try {
+      const body = await requestBody();
+      showCode('avatar', videoCode(body, false));
+      setStatus(status, 'Creating the job…');
+      const created = await apiJson<Video>('/v1/videos', jsonRequest('POST', body));
+      remember(created);
+      const done = await pollUntilDone(created.id);
+      if (done.status === 'failed') return setStatus(status, `${done.id} failed: ${done.error ?? 'no reason given'}`, 'error');
+      await fetchContent(done.id);
+      setStatus(status, `${done.id} completed (${done.size}).`, 'ok');
+    } catch (err) {
+      setStatus(status, describeError(err), 'error');
+    }
+  });
+
+  onClickBusy(streamButton, async () => {
+    try {
+      const body = await requestBody();
+      showCode('avatar', videoCode(body, true));
+      setStatus(status, 'Generating…');
+      const started = performance.now();
+      const res = await api('/v1/videos/stream', jsonRequest('POST', body));
+      const id = res.headers.get('X-Video-Id') ?? 'video';
+      const played = await playStream(res.body!, video, () => {
+        status.dataset.firstFrameMs = String(Math.round(performance.now() - started));
+        setStatus(status, `${id}: playing after ${status.dataset.firstFrameMs} ms while it is generated…`);
+      });
+      if (played) {
+        download.hidden = true;
+        setStatus(status, `${id}: stream complete. The MP4 is stored: Play under Past videos downloads it.`, 'ok');
+      } else {
+        // No MSE for these codecs: the body was read to the end (the server stores the video); fetch it whole.
+        setStatus(status, `${id}: this browser cannot play the stream live; waiting for the stored MP4…`);
+        const done = await pollUntilDone(id);
+        if (done.status !== 'completed') return setStatus(status, `${id} failed: ${done.error ?? ''}`, 'error');
+        await fetchContent(id);
+        setStatus(status, `${id} completed.`, 'ok');
+      }
+      remember(await apiJson<Video>(`/v1/videos/${encodeURIComponent(id)}`));
+    } catch (err) {
+      setStatus(status, describeError(err), 'error');
+    }
+  });
+
+  const renderHistory = () => {
+    history.replaceChildren();
+    const list = loadHistory();
+    if (list.length === 0) history.append(element('li', { class: 'empty', text: 'No videos yet in this tab.' }));
+    for (const v of list) {
+      const li = element('li', {}, element('span', { class: 'name' }, `${v.status} · ${v.size ?? ''} `, element('code', { text: v.id })));
+      if (v.status === 'completed') {
+        const open = element('button', { type: 'button', class: 'secondary small', text: 'Play', 'aria-label': `Play ${v.id}` });
+        onClickBusy(open, () => fetchContent(v.id).catch((err) => setStatus(status, describeError(err), 'error')));
+        li.append(open);
+      }
+      history.append(li);
+    }
+  };
+
+  const refresh = () => {
+    const available = hasVideoApi();
+    availability.textContent = available
+      ? ''
+      : 'This server does not offer avatar video yet (its API document has no /v1/videos routes). The panel is ready for when it does.';
+    streamButton.disabled = !available;
+    jobButton.disabled = !available;
+    renderHistory();
+  };
+  showCode('avatar', videoCode({ model: 'svc-avatar', size: '640x640', ref_image: 'data:image/jpeg;base64,…', input_tts: { input: text.value, voice: 'default' } }, true));
+  return { refresh };
+}
+
+/** The sample photos this server ships (none when the face detector's package is absent). */
+async function loadSamples(container: HTMLElement, choose: (url: string, button: HTMLButtonElement) => Promise<void>): Promise<void> {
+  const res = await fetch('/playground/samples.json');
+  if (!res.ok) return;
+  const { faces } = (await res.json()) as { faces: string[] };
+  for (const [i, url] of faces.entries()) {
+    const button = element('button', { type: 'button', 'aria-pressed': 'false', title: `Sample photo ${i + 1}` }, element('img', { src: url, alt: `Sample photo ${i + 1}`, loading: 'lazy' }));
+    button.addEventListener('click', () => void choose(url, button));
+    container.append(button);
+  }
+  container.parentElement!.hidden = faces.length === 0;
+}
+
+function loadHistory(): Video[] {
+  try {
+    return JSON.parse(sessionStorage.getItem(HISTORY_KEY) ?? '[]') as Video[];
+  } catch {
+    return [];
+  }
+}
+
+function videoCode(body: Record<string, unknown>, stream: boolean): { curl: string; js: string } {
+  const shown = { ...body, ref_image: 'data:image/jpeg;base64,…' } as Record<string, unknown>;
+  if (typeof shown.input === 'string') shown.input = 'data:audio/wav;base64,…';
+  const endpoint = stream ? '/v1/videos/stream' : '/v1/videos';
+  const tts = shown.input_tts as { input: string; voice: string } | undefined;
+  return {
+    curl: stream
+      ? `# multipart uploads the files as they are
+curl -N ${baseUrl}${endpoint} \\
+  ${auth} \\
+  -F ref_image=@face.jpg \\
+  ${tts ? `-F input_tts=${shellQuote(JSON.stringify(tts))}` : '-F input=@speech.wav'} \\
+  -F size=${String(body.size)} \\
+  -D headers.txt -o live.mp4   # X-Video-Id is in headers.txt`
+      : `curl ${baseUrl}${endpoint} \\
+  ${auth} \\
+  -F ref_image=@face.jpg \\
+  ${tts ? `-F input_tts=${shellQuote(JSON.stringify(tts))}` : '-F input=@speech.wav'} \\
+  -F size=${String(body.size)}
+# -> {"id":"video_…","status":"queued",…}; then poll and download:
+curl ${baseUrl}/v1/videos/video_… ${auth}
+curl ${baseUrl}/v1/videos/video_…/content ${auth} -o avatar.mp4`,
+    js: `const res = await fetch('${baseUrl}${endpoint}', {
+  method: 'POST',
+  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify(${json(shown)}),
+});
+${
+  stream
+    ? `const videoId = res.headers.get('X-Video-Id');
+// Append res.body's chunks to a MediaSource SourceBuffer
+// (type from the init segment, e.g. 'video/mp4; codecs="avc1.42C01E, mp4a.40.2"')`
+    : `const { id } = await res.json();
+let video;
+do {
+  await new Promise((r) => setTimeout(r, 1000));
+  video = await (await fetch(\`${baseUrl}/v1/videos/\${id}\`, { headers: { Authorization: \`Bearer \${SVC_API_KEY}\` } })).json();
+} while (video.status === 'queued' || video.status === 'in_progress');`
+}`,
+  };
+}
