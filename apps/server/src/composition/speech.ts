@@ -8,15 +8,18 @@ import {
   type AudioCodec,
   type Clock,
   type LanguageDetector,
+  type Logger,
   type SpeechSynthesizer,
   type VoiceCloner,
 } from '@svc/core';
 import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
+import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
+import { modelsDirOf } from '../runtime/models-dir.js';
 
 const ENGINES = ['flite', 'espeak'] as const;
 
@@ -27,17 +30,30 @@ export const speechModule = defineModule({
   settings: {
     SVC_TTS_ENGINES: setting.list(ENGINES).pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
     SVC_FLITE_WORKERS: setting.int(2, 1, 32),
+    // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
+    SVC_MODELS_DIR: setting.string(''),
+    SVC_ONNX_THREADS: setting.int(1, 1, 16),
+    // An OpenAI-compatible speech server as an engine (docs/neural-engines.md): its voices become upstream-* presets.
+    SVC_UPSTREAM_TTS_URL: setting.string('').pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
+    SVC_UPSTREAM_TTS_KEY: setting.string(''),
+    SVC_UPSTREAM_TTS_MODEL: setting.string('tts-1'),
+    SVC_UPSTREAM_TTS_VOICES: setting.list([]),
+    SVC_UPSTREAM_TTS_TIMEOUT_MS: setting.int(30000, 1000, 600000),
   },
   bind(provide, config) {
-    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers } = config.settings;
+    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads } = config.settings;
     provide(
       SPEECH_TOKENS.SpeechSynthesizers,
-      () =>
-        Promise.all(
+      async (get) => {
+        const embedded = await Promise.all(
           engines.map((name): Promise<SpeechSynthesizer> =>
             name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.dataDir) }) : EspeakSpeechSynthesizer.create(),
           ),
-        ),
+        );
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, logger: await get<Logger>(SHARED_TOKENS.Logger) });
+        const upstream = await upstreamSynthesizer(config.settings);
+        return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
+      },
       { close: async (all: SpeechSynthesizer[]) => void (await Promise.all(all.map((e) => e.close?.()))) },
     );
     provide(SPEECH_TOKENS.AudioCodec, () => new FfmpegAudioCodec());

@@ -1,0 +1,140 @@
+import { cp, mkdir, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, readKokoroModel, scanModelDirectory } from '@svc/adapters-inference';
+import { loadConfig } from '../config.js';
+import { modelsDirOf } from '../runtime/models-dir.js';
+
+const USAGE = `Usage:
+  npm run models -- list                  models in the model directory (name, engine, languages, rate, sha256)
+  npm run models -- add PATH              copy a Piper NAME.onnx (with NAME.onnx.json beside it) or a Kokoro directory in
+  npm run models -- remove NAME           remove a model (a Piper NAME or a Kokoro directory name)
+  npm run models -- verify                load every model with onnxruntime; exit 1 if any is broken
+Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
+
+type Out = (line: string) => void;
+
+/** Model directory administration: the same scan the server does at start-up. */
+export async function runModelsCli(argv: string[], out: Out = (l) => process.stdout.write(l + '\n'), env: Record<string, string | undefined> = process.env): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const [command, arg] = positionals;
+  if (!command || !['list', 'add', 'remove', 'verify'].includes(command) || ((command === 'add' || command === 'remove') && !arg)) {
+    out(USAGE);
+    return 2;
+  }
+  const config = loadConfig(env);
+  const dir = modelsDirOf(config.settings.SVC_MODELS_DIR, config.dataDir);
+
+  if (command === 'list') {
+    const scan = await scanModelDirectory(dir);
+    const manifests = [...scan.piper.map((p) => p.manifest), ...scan.kokoro.map((k) => k.manifest)];
+    if (values.json) out(JSON.stringify({ dir, models: manifests, warnings: scan.warnings }));
+    else {
+      out(`${dir}: ${manifests.length} model(s)`);
+      for (const m of manifests) out(`${m.name}\t${m.engine}\t${m.languages.join(',')}\t${m.sampleRate} Hz\tsha256:${m.checksum.slice(0, 16)}`);
+      for (const w of scan.warnings) out(`warning: ${w}`);
+    }
+    return 0;
+  }
+  if (command === 'add') return add(arg!, dir, out);
+  if (command === 'remove') return remove(arg!, dir, out);
+  return verify(dir, out, config.settings.SVC_ONNX_THREADS);
+}
+
+async function add(source: string, dir: string, out: Out): Promise<number> {
+  // The service never downloads at run time (only npm and apt are used): say how to do it instead.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
+    out(`models add does not download (${source}): download the files on a machine with internet access, then run "npm run models -- add <local path>"`);
+    return 2;
+  }
+  const info = await stat(source).catch(() => null);
+  if (!info) {
+    out(`no such file or directory: ${source}`);
+    return 2;
+  }
+  await mkdir(dir, { recursive: true });
+  let name: string;
+  if (info.isDirectory()) {
+    name = basename(source);
+    try {
+      await readKokoroModel(source, name);
+    } catch (error) {
+      out(`${source} is not a usable Kokoro directory: ${(error as Error).message}`);
+      return 1;
+    }
+    await cp(source, join(dir, name), { recursive: true });
+  } else {
+    if (!source.endsWith('.onnx')) {
+      out(`${source}: expected a Piper NAME.onnx (with NAME.onnx.json beside it) or a Kokoro directory`);
+      return 2;
+    }
+    if (!(await stat(`${source}.json`).catch(() => null))) {
+      out(`${source}.json is missing: a Piper voice is NAME.onnx plus NAME.onnx.json`);
+      return 1;
+    }
+    name = basename(source).slice(0, -'.onnx'.length);
+    await cp(source, join(dir, `${name}.onnx`));
+    await cp(`${source}.json`, join(dir, `${name}.onnx.json`));
+  }
+  const problems = await loadProblems(dir, 1, name);
+  if (problems.length > 0) {
+    await removeFiles(dir, name);
+    for (const p of problems) out(p);
+    out(`not added: ${name}`);
+    return 1;
+  }
+  out(`added ${name} to ${dir} (restart the server to use it)`);
+  return 0;
+}
+
+async function removeFiles(dir: string, name: string): Promise<boolean> {
+  const targets = [join(dir, `${name}.onnx`), join(dir, `${name}.onnx.json`), join(dir, name)];
+  let removed = false;
+  for (const t of targets) {
+    if (await stat(t).catch(() => null)) {
+      await rm(t, { recursive: true, force: true });
+      removed = true;
+    }
+  }
+  return removed;
+}
+
+async function remove(name: string, dir: string, out: Out): Promise<number> {
+  if (name.includes('/') || name.includes('\\') || name.startsWith('.')) {
+    out(`not a model name: ${name}`);
+    return 2;
+  }
+  const removed = await removeFiles(dir, name);
+  out(removed ? `removed ${name} (restart the server to apply)` : `no model ${name} in ${dir}`);
+  return removed ? 0 : 1;
+}
+
+/** Scan warnings plus models onnxruntime cannot load (only those named `only`, when given). */
+async function loadProblems(dir: string, threads: number, only?: string): Promise<string[]> {
+  const scan = await scanModelDirectory(dir);
+  const mine = (line: string) => !only || line.startsWith(`model ${only}:`);
+  const problems = scan.warnings.filter(mine);
+  const piper = scan.piper.filter((p) => !only || p.manifest.name === only);
+  const kokoro = scan.kokoro.filter((k) => !only || k.manifest.name === only);
+  if (piper.length + kokoro.length === 0) return problems;
+  const phonemizer = await EspeakPhonemizer.create();
+  const onSkipped = (name: string, reason: string) => problems.push(`model ${name}: skipped, ${reason}`);
+  const engines = [
+    await PiperSpeechSynthesizer.create({ models: piper, phonemizer, threads, onSkipped }),
+    await KokoroSpeechSynthesizer.create({ models: kokoro.map((k) => k.model), phonemizer, threads, onSkipped }),
+  ];
+  await Promise.all(engines.map((e) => e.close()));
+  return problems;
+}
+
+async function verify(dir: string, out: Out, threads: number): Promise<number> {
+  const problems = await loadProblems(dir, threads);
+  const scan = await scanModelDirectory(dir);
+  for (const p of problems) out(`problem: ${p}`);
+  out(`${scan.piper.length + scan.kokoro.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)/.test(p)).length} model(s) load, ${problems.length} problem(s)`);
+  return problems.length > 0 ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runModelsCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

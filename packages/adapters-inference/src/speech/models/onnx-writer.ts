@@ -1,0 +1,135 @@
+// A minimal ONNX protobuf writer: enough of onnx.proto (ModelProto, GraphProto, NodeProto,
+// TensorProto, ValueInfoProto, AttributeProto) to build small models in tests and fixtures. No
+// weights can be downloaded here, so the tests build models with the exact I/O signatures of real
+// Piper and Kokoro exports whose outputs depend on every input.
+
+/** ONNX TensorProto.DataType values used here. */
+export const OnnxType = { FLOAT: 1, INT64: 7 } as const;
+
+export interface OnnxNode {
+  op: string;
+  inputs: string[];
+  outputs: string[];
+  attributes?: Record<string, { int: number } | { float: number } | { ints: number[] }>;
+}
+export interface OnnxValue {
+  name: string;
+  type: number;
+  /** A number is a fixed dimension, a string a symbolic one. */
+  shape: (number | string)[];
+}
+export interface OnnxInitializer {
+  name: string;
+  type: number;
+  dims: number[];
+  values: number[];
+}
+export interface OnnxGraph {
+  nodes: OnnxNode[];
+  inputs: OnnxValue[];
+  outputs: OnnxValue[];
+  initializers: OnnxInitializer[];
+  opset?: number;
+}
+
+class Writer {
+  private readonly parts: Uint8Array[] = [];
+  varint(value: number | bigint): this {
+    let v = BigInt.asUintN(64, BigInt(value));
+    const bytes: number[] = [];
+    do {
+      let b = Number(v & 0x7fn);
+      v >>= 7n;
+      if (v > 0n) b |= 0x80;
+      bytes.push(b);
+    } while (v > 0n);
+    this.parts.push(Uint8Array.from(bytes));
+    return this;
+  }
+  tag(field: number, wire: number): this {
+    return this.varint((field << 3) | wire);
+  }
+  int(field: number, value: number): this {
+    return this.tag(field, 0).varint(value);
+  }
+  bytes(field: number, data: Uint8Array): this {
+    this.tag(field, 2).varint(data.length);
+    this.parts.push(data);
+    return this;
+  }
+  string(field: number, text: string): this {
+    return this.bytes(field, new TextEncoder().encode(text));
+  }
+  message(field: number, build: (w: Writer) => void): this {
+    const inner = new Writer();
+    build(inner);
+    return this.bytes(field, inner.finish());
+  }
+  float(field: number, value: number): this {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, value, true);
+    this.tag(field, 5);
+    this.parts.push(b);
+    return this;
+  }
+  finish(): Uint8Array {
+    const total = this.parts.reduce((n, p) => n + p.length, 0);
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (const p of this.parts) {
+      out.set(p, o);
+      o += p.length;
+    }
+    return out;
+  }
+}
+
+function valueInfo(w: Writer, v: OnnxValue): void {
+  w.string(1, v.name).message(2, (type) =>
+    type.message(1, (tensor) =>
+      tensor.int(1, v.type).message(2, (shape) => {
+        for (const d of v.shape) shape.message(1, (dim) => (typeof d === 'number' ? dim.int(1, d) : dim.string(2, d)));
+      }),
+    ),
+  );
+}
+
+function tensor(w: Writer, t: OnnxInitializer): void {
+  for (const d of t.dims) w.int(1, d);
+  w.int(2, t.type).string(8, t.name);
+  const raw = t.type === OnnxType.INT64 ? new Uint8Array(BigInt64Array.from(t.values.map(BigInt)).buffer) : new Uint8Array(Float32Array.from(t.values).buffer);
+  w.bytes(9, raw);
+}
+
+/** Serializes a graph as an ONNX model file (IR 8, default-domain opset 13 unless given). */
+export function writeOnnxModel(graph: OnnxGraph): Uint8Array {
+  const w = new Writer();
+  w.int(1, 8); // ir_version
+  w.string(2, 'svc-test-model-writer'); // producer_name
+  w.message(7, (g) => {
+    graph.nodes.forEach((n, i) => {
+      g.message(1, (node) => {
+        for (const input of n.inputs) node.string(1, input);
+        for (const output of n.outputs) node.string(2, output);
+        node.string(3, `n${i}`).string(4, n.op);
+        for (const [name, value] of Object.entries(n.attributes ?? {})) {
+          node.message(5, (a) => {
+            a.string(1, name);
+            if ('int' in value) a.int(3, value.int).int(20, 2);
+            else if ('float' in value) a.float(2, value.float).int(20, 1);
+            else {
+              for (const i of value.ints) a.int(8, i);
+              a.int(20, 7);
+            }
+          });
+        }
+      });
+    });
+    g.string(2, 'graph');
+    for (const t of graph.initializers) g.message(5, (m) => tensor(m, t));
+    for (const v of graph.inputs) g.message(11, (m) => valueInfo(m, v));
+    for (const v of graph.outputs) g.message(12, (m) => valueInfo(m, v));
+  });
+  w.message(8, (o) => o.string(1, '').int(2, graph.opset ?? 13));
+  return w.finish();
+}

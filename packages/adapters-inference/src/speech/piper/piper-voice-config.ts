@@ -1,0 +1,89 @@
+// The `NAME.onnx.json` file Piper publishes beside each voice (piper's training export): what is read
+// from it, validated once at start-up so a broken config is a start-up warning, not a 500 later.
+
+export interface PiperVoiceConfig {
+  sampleRate: number;
+  /** espeak-ng voice that phonemizes for this model, e.g. `en-us`. */
+  espeakVoice: string;
+  /** BCP-47-ish language (from `language.code`, else the espeak voice), lower case with `-`. */
+  language: string;
+  noiseScale: number;
+  lengthScale: number;
+  noiseW: number;
+  numSpeakers: number;
+  /** Speaker name -> sid for multi-speaker voices. */
+  speakerIds: Record<string, number>;
+  phonemeIds: Map<string, number[]>;
+}
+
+/** Piper's conventions (piper-phonemize phoneme_ids): pad interspersed, bos at the start, eos at the end. */
+export const PIPER_PAD = '_';
+export const PIPER_BOS = '^';
+export const PIPER_EOS = '$';
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
+  if (typeof json !== 'object' || json === null) fail('the config is not a JSON object');
+  const c = json as Record<string, any>;
+  const sampleRate = c.audio?.sample_rate;
+  if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 96000) fail('audio.sample_rate is missing or not a sample rate');
+  const espeakVoice = c.espeak?.voice;
+  if (typeof espeakVoice !== 'string' || !espeakVoice) fail('espeak.voice is missing');
+  if (c.phoneme_type !== undefined && c.phoneme_type !== 'espeak') fail(`phoneme_type '${String(c.phoneme_type)}' is not supported (only espeak)`);
+  const map = c.phoneme_id_map;
+  if (typeof map !== 'object' || map === null) fail('phoneme_id_map is missing');
+  const phonemeIds = new Map<string, number[]>();
+  for (const [phoneme, ids] of Object.entries(map)) {
+    if (!Array.isArray(ids) || !ids.every((i) => Number.isInteger(i) && i >= 0)) fail(`phoneme_id_map['${phoneme}'] is not a list of ids`);
+    phonemeIds.set(phoneme, ids as number[]);
+  }
+  for (const special of [PIPER_PAD, PIPER_BOS, PIPER_EOS]) if (!phonemeIds.has(special)) fail(`phoneme_id_map has no '${special}'`);
+  const inference = c.inference ?? {};
+  const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const language = String(c.language?.code ?? espeakVoice).toLowerCase().replace(/_/g, '-');
+  return {
+    sampleRate,
+    espeakVoice,
+    language,
+    // Piper's defaults when a config leaves them out.
+    noiseScale: num(inference.noise_scale, 0.667),
+    lengthScale: num(inference.length_scale, 1),
+    noiseW: num(inference.noise_w, 0.8),
+    numSpeakers: Number.isInteger(c.num_speakers) && c.num_speakers > 0 ? c.num_speakers : 1,
+    speakerIds: typeof c.speaker_id_map === 'object' && c.speaker_id_map ? c.speaker_id_map : {},
+    phonemeIds,
+  };
+}
+
+export interface PiperIds {
+  ids: number[];
+  /** For each word: the index range [start, end) of its ids, for estimated word timings. */
+  wordSpans: { word: string; start: number; end: number }[];
+}
+
+/**
+ * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids each followed by pad,
+ * words separated by the space phoneme, then eos. Phonemes the map does not know are dropped (Piper
+ * does the same).
+ */
+export function piperPhonemeIds(words: { word: string; phonemes: string }[], config: PiperVoiceConfig): PiperIds {
+  const map = config.phonemeIds;
+  const pad = map.get(PIPER_PAD)!;
+  const ids: number[] = [...map.get(PIPER_BOS)!, ...pad];
+  const push = (phoneme: string) => {
+    const found = map.get(phoneme);
+    if (found) ids.push(...found, ...pad);
+  };
+  const wordSpans: PiperIds['wordSpans'] = [];
+  words.forEach((w, i) => {
+    if (i > 0) push(' ');
+    const start = ids.length;
+    for (const phoneme of w.phonemes) push(phoneme); // code points, as piper-phonemize splits them
+    wordSpans.push({ word: w.word, start, end: ids.length });
+  });
+  ids.push(...map.get(PIPER_EOS)!);
+  return { ids, wordSpans };
+}
