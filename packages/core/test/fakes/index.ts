@@ -6,5 +6,5 @@ export * from './fake-clock.js';
 export * from './fake-ids.js';
 export * from './fake-speech.js';
 export * from './voice-fakes.js';
-// The realtime fakes stay beside the realtime tests (changing fast); re-exported here.
-export * from '../realtime/support/fakes.js';
+
+export * from './realtime-fakes.js';

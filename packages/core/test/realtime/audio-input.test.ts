@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { muLawEncode } from '../../src/realtime/index.js';
-import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, pcmBase64 } from './support/fakes.js';
+import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
 describe('realtime input audio buffer', () => {

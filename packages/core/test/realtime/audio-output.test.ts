@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
-import { EnergyVad, FakeReplySpeaker, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
+import { EnergyVad, FakeReplySpeaker, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
 import { createHarness } from './support/session-harness.js';
 
 async function audioSession(format: Record<string, unknown> = { type: 'audio/pcm', rate: 24000 }, speaker: FakeReplySpeaker | null = new FakeReplySpeaker()) {

@@ -3,7 +3,7 @@ import { MintClientSecret, RedeemClientSecret } from '../../src/realtime/index.j
 import { InvalidApiKeyError, InvalidParameterError } from '../../src/shared/errors.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeHasher, SequentialIds } from '../fakes/fake-ids.js';
-import { MapClientSecretRepository } from './support/fakes.js';
+import { MapClientSecretRepository } from '../fakes/index.js';
 
 const principal = { apiKeyId: 'key_owner', name: 'owner' };
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EngineError, InsufficientQuotaError } from '../../src/shared/errors.js';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
-import { CountingQuota, FakeRecognizer, flush, pcmBase64, ScriptedLanguageModel } from './support/fakes.js';
+import { CountingQuota, FakeRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
 import { startTextSession, userText } from './support/session-harness.js';
 
 const strip = (events: RealtimeServerEvent[]) => events.map(({ event_id: _e, ...rest }) => rest);

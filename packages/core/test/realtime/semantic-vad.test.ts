@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { judgeTurn, semanticEndWaitMs, UNCLEAR_WAIT_MS, UNFINISHED_WAIT_MS } from '../../src/realtime/index.js';
-import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64 } from './support/fakes.js';
+import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
 describe('semantic_vad: the words decide when a turn ends', () => {

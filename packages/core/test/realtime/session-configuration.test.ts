@@ -1,7 +1,7 @@
 import { MAX_EVENTS_BEFORE_SESSION } from '../../src/realtime/engine/realtime-session-engine.js';
 import { expect } from 'chai';
 import { createHarness, startTextSession } from './support/session-harness.js';
-import { flush } from './support/fakes.js';
+import { flush } from '../fakes/index.js';
 
 const MODEL = 'svc-realtime';
 

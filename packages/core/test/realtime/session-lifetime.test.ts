@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { flush, pcmBase64 } from './support/fakes.js';
+import { flush, pcmBase64 } from '../fakes/index.js';
 import { createHarness, startTextSession, userText } from './support/session-harness.js';
 
 describe('realtime session lifetime', () => {

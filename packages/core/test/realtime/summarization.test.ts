@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ExtractiveSummarizer, LanguageModelSummarizer, planSummarization, estimateTokens, fitToContextWindow, type ConversationItem } from '../../src/realtime/index.js';
-import { flush, ScriptedLanguageModel } from './support/fakes.js';
+import { flush, ScriptedLanguageModel } from '../fakes/index.js';
 import { startTextSession, userText } from './support/session-harness.js';
 
 const msg = (id: string, text: string, role: 'user' | 'assistant' = 'user'): ConversationItem => ({

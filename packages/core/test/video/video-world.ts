@@ -15,7 +15,7 @@ import { SweepExpiredVideos } from '../../src/video/sweep-expired-videos.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { SequentialIds } from '../fakes/fake-ids.js';
 import { KeywordDetector, preset, TaggingCodec, ToneSynthesizer } from '../fakes/fake-speech.js';
-import { InlineMediaFetcher, MemoryBlobStore } from '../voices/voice-fakes.js';
+import { InlineMediaFetcher, MemoryBlobStore } from '../fakes/index.js';
 import { FakeEncoder, FakeRenderer, InMemoryVideoJobRepository, LimitedTestCodec, RecordingQueue } from './video-fakes.js';
 
 export const alice: Principal = { apiKeyId: 'key_alice', name: 'alice' };

@@ -8,7 +8,7 @@ import {
 import { silentLogger } from '../../../src/shared/logger.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { SequentialIds } from '../../fakes/fake-ids.js';
-import { CollectingOutput, CountingQuota, FakeVoiceDirectory, flush, ScriptedLanguageModel } from './fakes.js';
+import { CollectingOutput, CountingQuota, FakeVoiceDirectory, flush, ScriptedLanguageModel } from '../../fakes/index.js';
 
 export interface Harness {
   /** The session.created event of startTextSession. */

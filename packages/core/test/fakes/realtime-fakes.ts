@@ -1,5 +1,5 @@
-import type { Principal } from '../../../src/auth/api-key.js';
-import type { QuotaGuard } from '../../../src/shared/rate-limiter.js';
+import type { Principal } from '../../src/auth/api-key.js';
+import type { QuotaGuard } from '../../src/shared/rate-limiter.js';
 import type {
   ClientSecretRecord,
   ClientSecretRepository,
@@ -17,8 +17,8 @@ import type {
   VoiceActivityEvent,
   VoiceActivityOptions,
   VoiceActivityStream,
-} from '../../../src/realtime/index.js';
-import type { PcmAudio } from '../../../src/shared/audio.js';
+} from '../../src/realtime/index.js';
+import type { PcmAudio } from '../../src/shared/audio.js';
 
 /** Collects server events and the close, like a WebSocket would carry them. */
 export class CollectingOutput implements RealtimeOutput {
