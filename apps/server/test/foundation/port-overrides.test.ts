@@ -10,7 +10,7 @@ import { SERVER_TOKENS } from '../../src/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { getJson, postJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
-import { RealtimeClient } from '../realtime/support/realtime-client.js';
+import { RealtimeClient } from '../helpers/realtime-client.js';
 
 /** What a test does with the server to make a port be used. */
 type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime';

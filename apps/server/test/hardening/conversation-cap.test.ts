@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
-import { openSession, userText, sleep, type RealtimeClient } from '../realtime/support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from '../realtime/support/realtime-server.js';
+import { openSession, userText, sleep, type RealtimeClient } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 /** The next event that matches, skipping the others. */
 async function waitFor(client: RealtimeClient, match: (e: any) => boolean): Promise<any> {

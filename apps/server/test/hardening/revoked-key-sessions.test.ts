@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ManageApiKeys } from '@svc/core';
-import { RealtimeClient, openSession } from '../realtime/support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from '../realtime/support/realtime-server.js';
+import { RealtimeClient, openSession } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 
 /** Issue 7, "also seen": revoking a key ends its open realtime sessions within seconds (close 3000). */

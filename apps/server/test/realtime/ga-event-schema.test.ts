@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { gaSchemaViolations } from './support/ga-event-schema.js';
+import { gaSchemaViolations } from '../helpers/ga-event-schema.js';
 
-// The checker every e2e realtime client runs on each server event (support/realtime-client.ts).
+// The checker every e2e realtime client runs on each server event (helpers/realtime-client.ts).
 describe('GA realtime event schema checker', () => {
   it('accepts GA shapes, including the null usage and status_details the interface requires', () => {
     expect(gaSchemaViolations({ type: 'response.done', event_id: 'e', response: { id: 'r', object: 'realtime.response', status: 'cancelled', output: [], usage: null, status_details: null, metadata: null } })).to.deep.equal([]);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ManageApiKeys } from '@svc/core';
-import { RealtimeClient, openSession } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { RealtimeClient, openSession } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { b64, REFERENCE_TEXT, registerJson, speechBytes } from '../voices/voice-helpers.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { openSession, userText, violations, type RealtimeClient } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, userText, violations, type RealtimeClient } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const strip = ({ event_id: _e, ...rest }: Record<string, any>) => rest;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { RealtimeClient, openSession, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { b64, REFERENCE_TEXT, registerJson, speechBytes } from '../voices/voice-helpers.js';
 
 /** audio.output.voice is validated against the caller's registered voices (scoped like REST) and the presets. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, sleep, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { RealtimeClient, openSession, sleep, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 /** Small seeded PRNG (mulberry32) so a failing run can be replayed. */
 function rng(seed: number) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { openSession, pcmBase64, sleep, userText, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, pcmBase64, sleep, userText, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const strip = ({ event_id: _e, ...rest }: Record<string, any>) => rest;
 

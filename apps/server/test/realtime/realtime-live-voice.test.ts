@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { OpusscriptOpusCodec, SpeexResampler, type PocketsphinxSpeechRecognizer } from '@svc/adapters-inference';
 import { REALTIME_TOKENS } from '@svc/core';
 import { wordErrorRate } from '../helpers/wer.js';

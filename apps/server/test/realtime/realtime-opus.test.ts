@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { OpusscriptOpusCodec } from '@svc/adapters-inference';
-import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { RECOGNIZER } from '../helpers/pocketsphinx.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { openSession, pcmBase64, userText, violations, type RealtimeClient, type ServerEvent } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, pcmBase64, userText, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const TEXT_RESPONSE = [
   'response.created',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { RealtimeClient, openSession, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 async function firstUpdate(s: RealtimeTestServer, session: Record<string, unknown>) {
   const client = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });

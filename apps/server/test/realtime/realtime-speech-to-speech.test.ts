@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { openSession, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 
 const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';

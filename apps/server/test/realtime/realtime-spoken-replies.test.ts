@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 async function spokenResponse(client: RealtimeClient): Promise<{ events: ServerEvent[]; audio: Buffer }> {
   client.send({ type: 'response.create' });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { RealtimeClient, openSession, violations, sleep } from './support/realtime-client.js';
-import { startRealtimeServer, type RealtimeTestServer } from './support/realtime-server.js';
+import { RealtimeClient, openSession, violations, sleep } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const configure = { type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } };
 

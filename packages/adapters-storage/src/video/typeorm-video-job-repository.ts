@@ -2,6 +2,7 @@ import type { VideoJob, VideoJobRepository, VideoPage, VideoPageRequest } from '
 import { In, LessThanOrEqual, type DataSource, type Repository } from 'typeorm';
 import { toMillis, toNullableMillis } from '../columns.js';
 import { VideoJobEntity } from './video-job.entity.js';
+import { deleteOwned, newestFirstPage } from '../owned-rows.js';
 
 /** Video job rows in SQLite or Postgres; every query made for a caller is scoped by API key. */
 export class TypeOrmVideoJobRepository implements VideoJobRepository {
@@ -32,28 +33,13 @@ export class TypeOrmVideoJobRepository implements VideoJobRepository {
   }
 
   async list(apiKeyId: string, page: VideoPageRequest): Promise<VideoPage> {
-    const query = this.repo
-      .createQueryBuilder('v')
-      .where('v.apiKeyId = :apiKeyId', { apiKeyId })
-      .orderBy('v.createdAt', 'DESC')
-      .addOrderBy('v.id', 'DESC')
-      .limit(page.limit + 1);
-    if (page.after) {
-      query.andWhere('(v.createdAt < :createdAt OR (v.createdAt = :createdAt AND v.id < :id))', {
-        createdAt: page.after.createdAt,
-        id: page.after.id,
-      });
-    }
-    const rows = await query.getMany();
-    return { videos: rows.slice(0, page.limit).map(toJob), hasMore: rows.length > page.limit };
+    const { rows, hasMore } = await newestFirstPage(this.repo.createQueryBuilder('v'), apiKeyId, page);
+    return { videos: rows.map(toJob), hasMore };
   }
 
   async delete(apiKeyId: string, id: string): Promise<VideoJob | null> {
-    const row = await this.repo.findOneBy({ apiKeyId, id });
-    if (!row) return null;
-    const result = await this.repo.delete({ apiKeyId, id });
-    // Two concurrent deletes: only the one that removed the row reports it.
-    return (result.affected ?? 1) > 0 ? toJob(row) : null;
+    const row = await deleteOwned(this.repo, apiKeyId, id);
+    return row ? toJob(row) : null;
   }
 
   async unfinished(): Promise<VideoJob[]> {

@@ -2,6 +2,7 @@ import type { VoicePage, VoicePageRequest, VoiceProfile, VoiceRecord, VoiceRepos
 import type { DataSource, Repository } from 'typeorm';
 import { toMillis } from '../columns.js';
 import { VoiceEntity } from './voice.entity.js';
+import { deleteOwned, newestFirstPage } from '../owned-rows.js';
 
 const SUMMARY_COLUMNS = ['apiKeyId', 'id', 'refText', 'description', 'createdAt', 'audioKey', 'audioFormat', 'audioBytes', 'durationMs'] as const;
 
@@ -28,29 +29,14 @@ export class TypeOrmVoiceRepository implements VoiceRepository {
   }
 
   async list(apiKeyId: string, page: VoicePageRequest): Promise<VoicePage> {
-    const query = this.repo
-      .createQueryBuilder('v')
-      .select(SUMMARY_COLUMNS.map((c) => `v.${c}`))
-      .where('v.apiKeyId = :apiKeyId', { apiKeyId })
-      .orderBy('v.createdAt', 'DESC')
-      .addOrderBy('v.id', 'DESC')
-      .limit(page.limit + 1);
-    if (page.after) {
-      query.andWhere('(v.createdAt < :createdAt OR (v.createdAt = :createdAt AND v.id < :id))', {
-        createdAt: page.after.createdAt,
-        id: page.after.id,
-      });
-    }
-    const rows = await query.getMany();
-    return { voices: rows.slice(0, page.limit).map(toSummary), hasMore: rows.length > page.limit };
+    const query = this.repo.createQueryBuilder('v').select(SUMMARY_COLUMNS.map((c) => `v.${c}`));
+    const { rows, hasMore } = await newestFirstPage(query, apiKeyId, page);
+    return { voices: rows.map(toSummary), hasMore };
   }
 
   async delete(apiKeyId: string, id: string): Promise<VoiceRecord | null> {
-    const row = await this.repo.findOneBy({ apiKeyId, id });
-    if (!row) return null;
-    const result = await this.repo.delete({ apiKeyId, id });
-    // Two concurrent deletes: only the one that removed the row reports it.
-    return (result.affected ?? 1) > 0 ? toRecord(row) : null;
+    const row = await deleteOwned(this.repo, apiKeyId, id);
+    return row ? toRecord(row) : null;
   }
 }
 

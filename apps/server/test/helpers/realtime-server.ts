@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer, type TestServerOptions } from '../../helpers/test-server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './test-server.js';
 
 export interface RealtimeTestServer extends TestServer {
   /** Open sessions of the server's realtime gateway (to check that none leak). */
