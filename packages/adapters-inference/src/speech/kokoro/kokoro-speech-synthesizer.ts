@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { loadVoiceModelSession } from '../models/onnx-session.js';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult } from '@svc/core';
 import { applyGain } from '../pcm-gain.js';
@@ -72,7 +73,7 @@ export class KokoroSpeechSynthesizer implements SpeechSynthesizer {
     for (const model of options.models) {
       let session: InferenceSession;
       try {
-        session = await InferenceSession.create(await readFile(model.modelPath), { intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
+        session = await loadVoiceModelSession(model.modelPath, options.threads);
       } catch (error) {
         options.onSkipped?.(model.name, `onnxruntime cannot load it: ${(error as Error).message.split('\n')[0]}`);
         continue;
