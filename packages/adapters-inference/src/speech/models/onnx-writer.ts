@@ -4,7 +4,7 @@
 // Piper and Kokoro exports whose outputs depend on every input.
 
 /** ONNX TensorProto.DataType values used here. */
-export const OnnxType = { FLOAT: 1, INT64: 7 } as const;
+export const OnnxType = { FLOAT: 1, INT64: 7, BOOL: 9 } as const;
 
 export interface OnnxNode {
   op: string;

@@ -1,0 +1,50 @@
+import { Tensor } from 'onnxruntime-node';
+import { WhisperLogMel, WHISPER_CHUNK_SAMPLES, WHISPER_FRAMES } from '../features/whisper-log-mel.js';
+import type { GreedyDecoder, GenerationPlan } from '../seq2seq/greedy-decoder.js';
+import type { TransformersAsrModel } from '../seq2seq/transformers-model-folder.js';
+import { whisperLanguageCode, whisperPlan, whisperSpecialTokens, type WhisperSpecialTokens } from './whisper-prompt.js';
+import type { Seq2SeqFamilyRunner } from '../seq2seq/seq2seq-family.js';
+
+/**
+ * Whisper: 30 s windows of log-mel features (`input_features` float32 [1, mel bins, 3000]); the
+ * language token from the session's hint, else detected by the model from its first decoder pass
+ * (the language token it scores highest after <|startoftranscript|>), as Whisper itself does.
+ */
+export class WhisperFamily implements Seq2SeqFamilyRunner {
+  readonly windowSamples = WHISPER_CHUNK_SAMPLES;
+  private readonly features: WhisperLogMel;
+  private readonly special: WhisperSpecialTokens;
+
+  constructor(model: TransformersAsrModel) {
+    const melBins = typeof model.config.num_mel_bins === 'number' ? model.config.num_mel_bins : 80;
+    this.features = new WhisperLogMel(melBins);
+    this.special = whisperSpecialTokens(model.generation, model.config, model.tokens);
+  }
+
+  get languages(): string[] {
+    return this.special.languages.size > 0 ? [...this.special.languages.keys()] : ['en'];
+  }
+
+  encoderFeeds(window: Float32Array): Record<string, Tensor> {
+    const data = this.features.compute(window);
+    return { input_features: new Tensor('float32', data, [1, this.features.melBins, WHISPER_FRAMES]) };
+  }
+
+  async plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null): Promise<{ plan: GenerationPlan; language: string | null }> {
+    const languages = this.special.languages;
+    if (languages.size === 0) return { plan: whisperPlan(this.special, null), language: 'en' };
+    const hinted = languageHint ? whisperLanguageCode(languageHint) : null;
+    let language = hinted && languages.has(hinted) ? hinted : null;
+    if (!language) {
+      const logits = await decoder.nextLogits(encoderHidden, [this.special.startOfTranscript]);
+      let best = -Infinity;
+      for (const [code, id] of languages) {
+        if (logits[id]! > best) {
+          best = logits[id]!;
+          language = code;
+        }
+      }
+    }
+    return { plan: whisperPlan(this.special, languages.get(language!)!), language };
+  }
+}

@@ -1,0 +1,69 @@
+import type { GenerationPlan } from '../seq2seq/greedy-decoder.js';
+import type { TokenDecoder } from '../seq2seq/token-decoder.js';
+
+/** Whisper's special token ids, from generation_config.json (as transformers writes it) or the tokenizer. */
+export interface WhisperSpecialTokens {
+  startOfTranscript: number;
+  eos: number;
+  noTimestamps: number;
+  transcribe: number | null;
+  /** `en` -> id of <|en|>; empty for the English-only (.en) models. */
+  languages: Map<string, number>;
+  suppress: number[];
+  beginSuppress: number[];
+  maxLength: number;
+}
+
+function numberOf(value: unknown, what: string, fallback?: number): number {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`generation_config.json has no ${what}`);
+}
+
+export function whisperSpecialTokens(generation: Record<string, unknown>, config: Record<string, unknown>, tokens: TokenDecoder): WhisperSpecialTokens {
+  const langToId = (generation.lang_to_id ?? {}) as Record<string, number>;
+  const taskToId = (generation.task_to_id ?? {}) as Record<string, number>;
+  const languages = new Map<string, number>();
+  for (const [token, id] of Object.entries(langToId)) {
+    const code = /^<\|([a-z]{2,3}|haw|yue)\|>$/.exec(token)?.[1];
+    if (code) languages.set(code, id);
+  }
+  return {
+    startOfTranscript: numberOf(generation.decoder_start_token_id ?? tokens.id('<|startoftranscript|>'), 'decoder_start_token_id'),
+    eos: numberOf(Array.isArray(generation.eos_token_id) ? generation.eos_token_id[0] : (generation.eos_token_id ?? tokens.id('<|endoftext|>')), 'eos_token_id'),
+    noTimestamps: numberOf(generation.no_timestamps_token_id ?? tokens.id('<|notimestamps|>'), 'no_timestamps_token_id'),
+    transcribe: taskToId.transcribe ?? tokens.id('<|transcribe|>') ?? null,
+    languages,
+    suppress: (generation.suppress_tokens as number[] | undefined) ?? [],
+    beginSuppress: (generation.begin_suppress_tokens as number[] | undefined) ?? [],
+    maxLength: numberOf(generation.max_length ?? config.max_target_positions, 'max_length', 448),
+  };
+}
+
+/** `en`, `en-US`, `EN_us` -> `en`; `yue` stays (Whisper's codes are ISO 639-1 plus a few 639-3). */
+export function whisperLanguageCode(hint: string): string {
+  return hint.trim().toLowerCase().split(/[-_]/)[0]!;
+}
+
+/**
+ * The decoding plan for one 30 s window: the prompt <|startoftranscript|> <|lang|> <|transcribe|>
+ * <|notimestamps|> (English-only models: <|startoftranscript|> <|notimestamps|>), the configured
+ * suppress and begin-suppress tokens, and every special token above EOS suppressed (language,
+ * task and timestamp tokens are never text).
+ */
+export function whisperPlan(special: WhisperSpecialTokens, languageId: number | null): GenerationPlan {
+  const prompt = [special.startOfTranscript];
+  if (special.languages.size > 0) {
+    if (languageId !== null) prompt.push(languageId);
+    if (special.transcribe !== null) prompt.push(special.transcribe);
+  }
+  prompt.push(special.noTimestamps);
+  return {
+    prompt,
+    eos: special.eos,
+    maxLength: special.maxLength,
+    suppress: new Set(special.suppress),
+    suppressFrom: special.startOfTranscript,
+    beginSuppress: new Set(special.beginSuppress),
+  };
+}
