@@ -126,10 +126,12 @@ export function seq2seqTestDecoder(layout: 'merged' | 'first' | 'withPast', shap
     }
   }
   if (layout === 'merged') inputs.push({ name: 'use_cache_branch', type: OnnxType.BOOL, shape: [1] });
+  const used = new Set(nodes.flatMap((n) => n.inputs));
   return writeOnnxModel({
     nodes,
     inputs,
     outputs,
+    // Only the constants this layout's nodes use (onnxruntime warns about the others).
     initializers: [
       matrix('next_table', V, V, tables.next),
       matrix('position_table', tables.maxPositions, V, tables.atPosition ?? []),
@@ -143,6 +145,6 @@ export function seq2seqTestDecoder(layout: 'merged' | 'first' | 'withPast', shap
       ints('kv_step_shape', [1, 1, -1, 1]),
       ints('kv_expand', [1, heads, 1, headDim]),
       ints('enc_heads_shape', [1, -1, heads, headDim]),
-    ],
+    ].filter((init) => used.has(init.name)),
   });
 }
