@@ -1,13 +1,23 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, readKokoroModel, scanModelDirectory } from '@svc/adapters-inference';
+import {
+  EspeakPhonemizer,
+  isTransformersAsrLayout,
+  KokoroSpeechSynthesizer,
+  PiperSpeechSynthesizer,
+  readKokoroModel,
+  readTransformersAsrModel,
+  scanModelDirectory,
+  TransformersSpeechRecognizer,
+} from '@svc/adapters-inference';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
 
 const USAGE = `Usage:
   npm run models -- list                  models in the model directory (name, engine, languages, rate, sha256)
-  npm run models -- add PATH              copy a Piper NAME.onnx (with NAME.onnx.json beside it) or a Kokoro directory in
+  npm run models -- add PATH              copy a Piper NAME.onnx (with NAME.onnx.json beside it), a Kokoro directory or a
+                                          Whisper / Moonshine directory (transformers.js ONNX layout) in
   npm run models -- remove NAME           remove a model (a Piper NAME or a Kokoro directory name)
   npm run models -- verify                load every model with onnxruntime; exit 1 if any is broken
 Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
@@ -27,11 +37,11 @@ export async function runModelsCli(argv: string[], out: Out = (l) => process.std
 
   if (command === 'list') {
     const scan = await scanModelDirectory(dir);
-    const manifests = [...scan.piper.map((p) => p.manifest), ...scan.kokoro.map((k) => k.manifest)];
+    const manifests = [...scan.piper.map((p) => p.manifest), ...scan.kokoro.map((k) => k.manifest), ...scan.asr.map((a) => a.manifest)];
     if (values.json) out(JSON.stringify({ dir, models: manifests, warnings: scan.warnings }));
     else {
       out(`${dir}: ${manifests.length} model(s)`);
-      for (const m of manifests) out(`${m.name}\t${m.engine}\t${m.languages.join(',')}\t${m.sampleRate} Hz\tsha256:${m.checksum.slice(0, 16)}`);
+      for (const m of manifests) out(`${m.name}\t${m.kind}\t${m.engine}\t${m.languages.join(',')}\t${m.sampleRate} Hz\tsha256:${m.checksum.slice(0, 16)}`);
       for (const w of scan.warnings) out(`warning: ${w}`);
     }
     return 0;
@@ -56,10 +66,12 @@ async function add(source: string, dir: string, out: Out): Promise<number> {
   let name: string;
   if (info.isDirectory()) {
     name = basename(source);
+    const recognizer = await isTransformersAsrLayout(source);
     try {
-      await readKokoroModel(source, name);
+      if (recognizer) await readTransformersAsrModel(source);
+      else await readKokoroModel(source, name);
     } catch (error) {
-      out(`${source} is not a usable Kokoro directory: ${(error as Error).message}`);
+      out(`${source} is not a usable ${recognizer ? 'Whisper / Moonshine' : 'Kokoro'} directory: ${(error as Error).message}`);
       return 1;
     }
     await cp(source, join(dir, name), { recursive: true });
@@ -116,6 +128,13 @@ async function loadProblems(dir: string, threads: number, only?: string): Promis
   const problems = scan.warnings.filter(mine);
   const piper = scan.piper.filter((p) => !only || p.manifest.name === only);
   const kokoro = scan.kokoro.filter((k) => !only || k.manifest.name === only);
+  for (const asr of scan.asr.filter((a) => !only || a.manifest.name === only)) {
+    try {
+      await (await TransformersSpeechRecognizer.create({ dir: asr.model.dir, threads })).close();
+    } catch (error) {
+      problems.push(`model ${asr.manifest.name}: skipped, ${(error as Error).message}`);
+    }
+  }
   if (piper.length + kokoro.length === 0) return problems;
   const phonemizer = await EspeakPhonemizer.create();
   const onSkipped = (name: string, reason: string) => problems.push(`model ${name}: skipped, ${reason}`);
@@ -131,7 +150,7 @@ async function verify(dir: string, out: Out, threads: number): Promise<number> {
   const problems = await loadProblems(dir, threads);
   const scan = await scanModelDirectory(dir);
   for (const p of problems) out(`problem: ${p}`);
-  out(`${scan.piper.length + scan.kokoro.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)/.test(p)).length} model(s) load, ${problems.length} problem(s)`);
+  out(`${scan.piper.length + scan.kokoro.length + scan.asr.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)|the (de|en)coder/.test(p)).length} model(s) load, ${problems.length} problem(s)`);
   return problems.length > 0 ? 1 : 0;
 }
 

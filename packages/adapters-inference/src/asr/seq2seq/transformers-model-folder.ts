@@ -88,3 +88,18 @@ export async function readTransformersAsrModel(dir: string): Promise<Transformer
   }
   return { dir, family, config, generation, tokens, encoderPath, decoder: { first, withPast } };
 }
+
+/** The languages a model decodes: Whisper's language tokens (English for .en models); Moonshine's one. */
+export function asrModelLanguages(model: TransformersAsrModel): string[] {
+  if (model.family === 'moonshine') return [typeof model.config.language === 'string' ? model.config.language : 'en'];
+  const codes = Object.keys((model.generation.lang_to_id ?? {}) as Record<string, number>)
+    .map((token) => /^<\|([a-z]{2,3})\|>$/.exec(token)?.[1])
+    .filter((code): code is string => Boolean(code));
+  return codes.length > 0 ? codes : ['en'];
+}
+
+/** The files a model uses, relative to its folder (what the manifest lists). */
+export function asrModelFiles(model: TransformersAsrModel): string[] {
+  const decoders = 'merged' in model.decoder ? [model.decoder.merged] : [model.decoder.first, model.decoder.withPast];
+  return ['config.json', 'generation_config.json', 'tokenizer.json', ...[model.encoderPath, ...decoders].map((p) => p.slice(model.dir.length + 1))];
+}

@@ -3,17 +3,18 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parsePiperVoiceConfig, type PiperVoiceConfig } from '../piper/piper-voice-config.js';
+import { asrModelFiles, asrModelLanguages, isTransformersAsrLayout, readTransformersAsrModel, type TransformersAsrModel } from '../../asr/seq2seq/transformers-model-folder.js';
 import { isKokoroLayout, KOKORO_SAMPLE_RATE, readKokoroModel, type KokoroModel } from '../kokoro/kokoro-model.js';
 
 /** What the service knows about one model found in the model directory. */
 export interface ModelManifest {
   /** Directory-unique name; Piper `en_US-lessac-medium.onnx` -> `en_US-lessac-medium`. */
   name: string;
-  kind: 'tts';
-  engine: 'piper' | 'kokoro';
+  kind: 'tts' | 'asr';
+  engine: 'piper' | 'kokoro' | 'whisper' | 'moonshine';
   languages: string[];
   sampleRate: number;
-  /** sha256 of the .onnx file, hex. */
+  /** sha256 of the .onnx file (a recognizer's: its encoder), hex. */
   checksum: string;
   files: string[];
 }
@@ -27,6 +28,8 @@ export interface PiperModel {
 export interface ModelScan {
   piper: PiperModel[];
   kokoro: { manifest: ModelManifest; model: KokoroModel }[];
+  /** Whisper / Moonshine folders in the transformers.js ONNX layout (kind `asr`). */
+  asr: { manifest: ModelManifest; model: TransformersAsrModel }[];
   /** One line per model that was skipped, saying why. */
   warnings: string[];
 }
@@ -40,10 +43,11 @@ export async function sha256File(path: string): Promise<string> {
 /**
  * Scans the model directory: every `NAME.onnx` with a `NAME.onnx.json` beside it is a Piper voice.
  * Every sub-directory with a voices/ folder is a Kokoro export (see kokoro-model.ts); its name is the
- * directory's. A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
+ * directory's. Every sub-directory with a config.json of model_type whisper or moonshine and an onnx/
+ * folder is a speech recognizer (see transformers-model-folder.ts). A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
  */
 export async function scanModelDirectory(dir: string): Promise<ModelScan> {
-  const scan: ModelScan = { piper: [], kokoro: [], warnings: [] };
+  const scan: ModelScan = { piper: [], kokoro: [], asr: [], warnings: [] };
   let entries: string[];
   try {
     entries = (await readdir(dir)).sort();
@@ -58,6 +62,10 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
     }
     const path = join(dir, entry);
     if ((await stat(path)).isDirectory()) {
+      if (await isTransformersAsrLayout(path)) {
+        await scanAsrModel(scan, path, entry);
+        continue;
+      }
       if (!(await isKokoroLayout(path))) continue;
       try {
         const model = await readKokoroModel(path, entry);
@@ -106,4 +114,16 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
     }
   }
   return scan;
+}
+
+async function scanAsrModel(scan: ModelScan, path: string, name: string): Promise<void> {
+  try {
+    const model = await readTransformersAsrModel(path);
+    scan.asr.push({
+      model,
+      manifest: { name, kind: 'asr', engine: model.family, languages: asrModelLanguages(model), sampleRate: 16000, checksum: await sha256File(model.encoderPath), files: asrModelFiles(model) },
+    });
+  } catch (error) {
+    scan.warnings.push(`model ${name}: skipped, ${(error as Error).message}`);
+  }
 }
