@@ -13,4 +13,8 @@ export const SERVER_TOKENS = {
   RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
   SharedRedis: Symbol.for('svc.server.SharedRedis'),
+  /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */
+  SelectedRecognizer: Symbol.for('svc.server.SelectedRecognizer'),
+  /** POST /v1/audio/transcriptions' use case (composition/transcription.ts). */
+  TranscribeAudio: Symbol.for('svc.server.TranscribeAudio'),
 } as const;

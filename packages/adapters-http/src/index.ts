@@ -17,3 +17,4 @@ export * from './voices/index.js';
 export * from './realtime/client-secrets-routes.js';
 export * from './video/index.js';
 export * from './playground/index.js';
+export * from './transcription/index.js';

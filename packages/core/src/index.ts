@@ -27,3 +27,4 @@ export * from './media/index.js';
 export * from './voices/index.js';
 export * from './realtime/index.js';
 export * from './video/index.js';
+export * from './transcription/index.js';

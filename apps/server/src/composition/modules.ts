@@ -3,6 +3,7 @@ import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
+import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
@@ -19,6 +20,7 @@ export const SERVER_MODULES = [
   voicesModule,
   videoModule,
   realtimeAudioModule,
+  transcriptionModule,
   realtimeModule,
   playgroundModule,
 ] as const;

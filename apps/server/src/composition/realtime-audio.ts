@@ -8,9 +8,11 @@ import {
   type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
-import { OpusscriptOpusCodec, PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
+import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { ASR_ENGINE_PATTERN, selectSpeechRecognizer, type SelectedRecognizer } from './speech-recognition.js';
 
 /** What npm start's banner and /readyz say about realtime transcription. */
 export interface SpeechRecognitionStatus {
@@ -30,7 +32,8 @@ export const realtimeAudioModule = defineModule({
   docs: 'docs/realtime.md',
   settings: {
     SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
-    SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
+    /** auto | pocketsphinx | off | upstream | whisper:<model> | moonshine:<model> (see speech-recognition.ts). */
+    SVC_ASR_ENGINE: z.string().regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>').default('auto'),
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
   },
@@ -42,31 +45,26 @@ export const realtimeAudioModule = defineModule({
       { close: (vad) => (vad as SileroVoiceActivityDetector | null)?.release() },
     );
     let unavailable = 'off (SVC_ASR_ENGINE=off): realtime user audio is not transcribed';
-    provide<SpeechRecognizer | null>(
-      REALTIME_TOKENS.SpeechRecognizer,
+    provide<SelectedRecognizer | null>(
+      SERVER_TOKENS.SelectedRecognizer,
       async (get) => {
-        if (s.SVC_ASR_ENGINE === 'off') return null;
         const logger = await get<Logger>(SHARED_TOKENS.Logger);
         try {
-          return await PocketsphinxSpeechRecognizer.create({
-            decoders: s.SVC_ASR_DECODERS,
-            onDecoderWait: ({ waitedMs, queued }) =>
-              logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
-          });
+          return await selectSpeechRecognizer(s, config.dataDir, logger);
         } catch (err) {
-          if (s.SVC_ASR_ENGINE === 'pocketsphinx') throw err;
+          if (s.SVC_ASR_ENGINE !== 'auto') throw err;
           unavailable = `unavailable: ${(err as Error).message}`;
           logger.warn({ err: (err as Error).message }, 'no speech recognizer: realtime audio turns get a transcription_unavailable error');
           return null;
         }
       },
-      { close: (recognizer) => (recognizer as { close?: () => void } | null)?.close?.() },
+      { close: (selected) => (selected?.recognizer as { close?: () => unknown } | undefined)?.close?.() as void },
     );
-    provide<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) =>
-      (await get<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer))
-        ? { available: true, detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` }
-        : { available: false, detail: unavailable },
-    );
+    provide<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer, async (get) => (await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer))?.recognizer ?? null);
+    provide<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) => {
+      const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
+      return selected ? { available: true, detail: selected.detail } : { available: false, detail: unavailable };
+    });
     provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
     provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },

@@ -17,6 +17,8 @@ export interface UploadedFile {
 
 export interface MultipartForm {
   fields: Record<string, string>;
+  /** Every value of a `repeatable` field, in order (e.g. `timestamp_granularities[]`). */
+  lists: Record<string, string[]>;
   files: Record<string, UploadedFile>;
 }
 
@@ -32,7 +34,11 @@ export interface MultipartRules {
    * after the last boundary (busboy reads and discards those, so the part limits never see them).
    */
   maxBodyBytes: number;
+  /** Text fields that may be sent more than once (each at most MAX_REPEATS times). */
+  repeatable?: readonly string[];
 }
+
+const MAX_REPEATS = 8;
 
 /**
  * Reads a multipart/form-data body with busboy, with limits enforced while the body streams in:
@@ -48,6 +54,8 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       reject(bodyTooLarge(rules.maxBodyBytes));
       return;
     }
+    const repeatable = rules.repeatable ?? [];
+    const repeats = repeatable.length * (MAX_REPEATS - 1);
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -56,9 +64,9 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
           fileSize: rules.maxFileBytes,
           fieldSize: rules.maxFieldBytes,
           files: rules.allowed.length,
-          fields: rules.allowed.length,
+          fields: rules.allowed.length + repeats,
           // busboy reports `partsLimit` on reaching the count (files/fields: on exceeding it).
-          parts: rules.allowed.length + 1,
+          parts: rules.allowed.length + repeats + 1,
           fieldNameSize: 100,
         },
       });
@@ -66,7 +74,7 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       reject(new InvalidRequestError(`Malformed multipart/form-data request: ${(err as Error).message}`));
       return;
     }
-    const form: MultipartForm = { fields: {}, files: {} };
+    const form: MultipartForm = { fields: {}, files: {}, lists: {} };
     const seen = new Set<string>();
     let failed = false;
     const fail = (err: Error) => {
@@ -84,7 +92,16 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
     };
 
     parser.on('field', (name, value, info) => {
-      if (failed || !accept(name)) return;
+      if (failed) return;
+      if (repeatable.includes(name)) {
+        const list = (form.lists[name] ??= []);
+        if (list.length >= MAX_REPEATS) return fail(new InvalidParameterError(`'${name}' was sent more than ${MAX_REPEATS} times.`, name));
+        if (info.valueTruncated) return fail(new MediaTooLargeError(name, rules.maxFieldBytes, 'form field'));
+        list.push(value);
+        form.fields[name] ??= value;
+        return;
+      }
+      if (!accept(name)) return;
       if (info.valueTruncated) return fail(new MediaTooLargeError(name, rules.maxFieldBytes, 'form field'));
       form.fields[name] = value;
     });

@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { DetailedTranscript, Logger, PcmAudio, RecognitionOptions, SpeechRecognizer, Transcriber } from '@svc/core';
+import { PocketsphinxSpeechRecognizer, TransformersSpeechRecognizer, UpstreamSpeechRecognizer } from '@svc/adapters-inference';
+import { modelsDirOf } from '../runtime/models-dir.js';
+
+/** SVC_ASR_ENGINE: `auto`, `pocketsphinx`, `off`, `upstream`, or `whisper:<model>` / `moonshine:<model>`. */
+export const ASR_ENGINE_PATTERN = /^(auto|pocketsphinx|off|upstream|(whisper|moonshine):[A-Za-z0-9][\w.-]*)$/;
+
+export interface RecognizerSettings {
+  SVC_ASR_ENGINE: string;
+  SVC_ASR_DECODERS: number;
+  SVC_MODELS_DIR: string;
+  SVC_ONNX_THREADS: number;
+  SVC_UPSTREAM_ASR_URL: string;
+  SVC_UPSTREAM_ASR_KEY: string;
+  SVC_UPSTREAM_ASR_MODEL: string;
+  SVC_UPSTREAM_ASR_TIMEOUT_MS: number;
+}
+
+/** The recognizer and what /readyz and the banner say about it. */
+export interface SelectedRecognizer {
+  recognizer: SpeechRecognizer;
+  /** `pocketsphinx`, `whisper:<model>`, `moonshine:<model>` or `upstream:<model>`. */
+  name: string;
+  detail: string;
+}
+
+/**
+ * Starts the recognizer SVC_ASR_ENGINE names. An explicitly named engine that cannot start stops
+ * the server with its reason (a missing model names the path); only `auto` falls back to none.
+ */
+export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: string, logger: Logger): Promise<SelectedRecognizer | null> {
+  const engine = s.SVC_ASR_ENGINE;
+  if (engine === 'off') return null;
+  if (engine === 'upstream') {
+    if (!s.SVC_UPSTREAM_ASR_URL) throw new Error('Invalid configuration SVC_ASR_ENGINE: upstream needs SVC_UPSTREAM_ASR_URL');
+    const recognizer = new UpstreamSpeechRecognizer({ baseUrl: s.SVC_UPSTREAM_ASR_URL, apiKey: s.SVC_UPSTREAM_ASR_KEY || undefined, model: s.SVC_UPSTREAM_ASR_MODEL, timeoutMs: s.SVC_UPSTREAM_ASR_TIMEOUT_MS });
+    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn` };
+  }
+  const neural = /^(whisper|moonshine):(.+)$/.exec(engine);
+  if (neural) {
+    const [, family, model] = neural;
+    const recognizer = await TransformersSpeechRecognizer.create({ dir: join(modelsDirOf(s.SVC_MODELS_DIR, dataDir), model!), name: model, threads: s.SVC_ONNX_THREADS });
+    if (recognizer.engine !== family) {
+      await recognizer.close();
+      throw new Error(`Invalid configuration SVC_ASR_ENGINE: model ${model} is a ${recognizer.engine} model, not ${family}`);
+    }
+    logger.info({ model, engine: family, languages: recognizer.languages.length }, 'neural speech recognizer loaded');
+    return { recognizer, name: `${family}:${model}`, detail: `${family} ${model} (onnxruntime), per turn` };
+  }
+  const recognizer = await PocketsphinxSpeechRecognizer.create({
+    decoders: s.SVC_ASR_DECODERS,
+    onDecoderWait: ({ waitedMs, queued }) =>
+      logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
+  });
+  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` };
+}
+
+type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
+
+/** The recognizer seen whole (the transcription endpoint): its own details where it has them, else one segment. */
+export function asTranscriber(recognizer: SpeechRecognizer, name: string): Transcriber {
+  const r = recognizer as Detailed;
+  return {
+    name,
+    async transcribe(audio, options, signal) {
+      if (r.transcribeDetailed) return r.transcribeDetailed(audio, options, signal);
+      const { text } = await r.transcribe(audio, options, signal);
+      const duration = audio.samples.length / audio.sampleRate;
+      return { text, language: options.language, duration, segments: text ? [{ start: 0, end: duration, text }] : [] };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Context, Middleware } from 'koa';
+import { z } from 'zod';
+import { InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio } from '@svc/core';
+import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
+import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { presentTranscript, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './transcription-presenter.js';
+
+export interface TranscriptionRoutesDeps {
+  transcribe: TranscribeAudio;
+  /** Largest upload accepted (refused while it streams in, before any decoding). */
+  maxFileBytes: number;
+  maxDurationSeconds: number;
+  rateLimit?: Middleware<AppState>;
+}
+
+const GRANULARITIES = 'timestamp_granularities[]';
+/** `prompt` and `temperature` are accepted for compatibility and not used (greedy decoding, no prompt). */
+const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', GRANULARITIES] as const;
+
+/**
+ * POST /v1/audio/transcriptions: an extension beyond the service interface, in the shape clients of
+ * OpenAI-compatible servers send (multipart `file`, `model`, `language`, `response_format`,
+ * `timestamp_granularities[]`). Any `model` value is accepted: the server's one recognizer answers.
+ */
+export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule {
+  const passThrough: Middleware<AppState> = (_ctx, next) => next();
+  return {
+    register(router: AppRouter, openapi: OpenApiRegistry) {
+      router.post('/v1/audio/transcriptions', deps.rateLimit ?? passThrough, (ctx) => transcribe(ctx as Context & { state: AppState }, deps));
+      document(openapi, deps);
+    },
+  };
+}
+
+async function transcribe(ctx: Context & { state: AppState }, deps: TranscriptionRoutesDeps): Promise<void> {
+  if (!isMultipart(ctx)) throw new InvalidRequestError("The body must be multipart/form-data with the recording in a 'file' part.");
+  const form = await readMultipartForm(ctx, {
+    allowed: FIELDS,
+    repeatable: [GRANULARITIES],
+    maxFileBytes: deps.maxFileBytes,
+    maxFieldBytes: 4096,
+    maxBodyBytes: deps.maxFileBytes + 64 * 1024,
+  });
+  for (const name of FIELDS) {
+    if (name !== 'file' && form.files[name]) throw new InvalidRequestError(`'${name}' must be a text field, not a file.`, name);
+  }
+  const file = form.files.file;
+  if (!file) throw new MissingParameterError('file');
+  const language = form.fields.language?.trim() || null;
+  if (language !== null && !/^[a-z]{2,3}$/i.test(language)) {
+    throw new InvalidParameterError(`'language' must be an ISO 639-1 code such as 'en' (got '${language.slice(0, 20)}').`, 'language');
+  }
+  const format = (form.fields.response_format ?? 'json') as TranscriptionFormat;
+  if (!TRANSCRIPTION_FORMATS.includes(format)) {
+    throw new InvalidParameterError(`'response_format' must be one of ${TRANSCRIPTION_FORMATS.join(', ')}.`, 'response_format');
+  }
+  const granularities = form.lists[GRANULARITIES] ?? [];
+  for (const g of granularities) {
+    if (g !== 'word' && g !== 'segment') throw new InvalidParameterError(`'${GRANULARITIES}' values must be 'word' or 'segment'.`, GRANULARITIES);
+  }
+  if (granularities.length > 0 && format !== 'verbose_json') {
+    throw new InvalidParameterError(`'${GRANULARITIES}' needs response_format 'verbose_json'.`, GRANULARITIES);
+  }
+  if (form.fields.temperature !== undefined && !(Number(form.fields.temperature) >= 0 && Number(form.fields.temperature) <= 1)) {
+    throw new InvalidParameterError("'temperature' must be a number between 0 and 1.", 'temperature');
+  }
+  const abort = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
+  });
+  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null }, abort.signal);
+  // Segments come by default, words only when asked for (as the API this follows does).
+  const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
+  ctx.type = type;
+  ctx.body = body;
+}
+
+function document(openapi: OpenApiRegistry, deps: TranscriptionRoutesDeps): void {
+  openapi.add({
+    method: 'post',
+    path: '/v1/audio/transcriptions',
+    summary: 'Transcribe a recording (extension)',
+    description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
+    tags: ['transcription'],
+    requestBody: {
+      'multipart/form-data': z.object({
+        file: z.string().describe('The recording (binary part)'),
+        model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
+        language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
+        response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
+        'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
+      }),
+    },
+    responses: {
+      '200': { description: 'The transcript: {text} for json; task, language, duration, text, segments (and words) for verbose_json', content: { 'application/json': null, 'text/plain': null } },
+      '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
+      '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
+      '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
+    },
+  });
+}

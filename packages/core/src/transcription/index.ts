@@ -1,0 +1,3 @@
+export * from './transcript.js';
+export * from './errors.js';
+export * from './transcribe-audio.js';

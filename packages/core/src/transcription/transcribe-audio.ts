@@ -1,0 +1,54 @@
+import type { Principal } from '../auth/api-key.js';
+import { EmptyMediaError } from '../media/errors.js';
+import { InvalidAudioError } from '../shared/errors.js';
+import type { AudioCodec } from '../speech/audio-codec.js';
+import { ReferenceAudioTooLongError } from '../voices/errors.js';
+import { TranscriptionUnavailableError } from './errors.js';
+import type { DetailedTranscript, Transcriber } from './transcript.js';
+
+/** Recognizers take 16 kHz; decoding straight to it spares a resampling step. */
+export const TRANSCRIPTION_SAMPLE_RATE = 16000;
+
+export interface TranscriptionLimits {
+  /** Longest recording accepted (seconds of decoded audio). */
+  maxDurationSeconds: number;
+}
+
+export interface TranscribeAudioCommand {
+  file: Uint8Array;
+  /** ISO 639-1 hint (`en`), or null to let the engine decide. */
+  language: string | null;
+}
+
+/**
+ * POST /v1/audio/transcriptions: decodes an uploaded recording (format from its content, decoding
+ * stopped just past the duration limit so a small file of compressed silence cannot hold hours),
+ * checks it, and runs the server's recognizer on it.
+ */
+export class TranscribeAudio {
+  constructor(
+    private readonly codec: AudioCodec,
+    private readonly transcriber: Transcriber | null,
+    readonly limits: TranscriptionLimits,
+  ) {}
+
+  get available(): boolean {
+    return this.transcriber !== null;
+  }
+
+  async execute(principal: Principal, command: TranscribeAudioCommand, signal?: AbortSignal): Promise<DetailedTranscript> {
+    if (!this.transcriber) throw new TranscriptionUnavailableError();
+    if (command.file.length === 0) throw new EmptyMediaError('file');
+    const decoded = await this.codec
+      .decode(command.file, TRANSCRIPTION_SAMPLE_RATE, signal, { maxSeconds: this.limits.maxDurationSeconds + 1 })
+      .catch((err: unknown) => {
+        throw err instanceof InvalidAudioError && err.param === null ? new InvalidAudioError(err.message, 'file') : err;
+      });
+    const seconds = decoded.samples.length / decoded.sampleRate;
+    if (seconds > this.limits.maxDurationSeconds) {
+      throw new ReferenceAudioTooLongError(`'file' lasts more than ${this.limits.maxDurationSeconds} s, the maximum this server transcribes.`, 'file');
+    }
+    if (decoded.samples.length === 0) return { text: '', language: command.language, duration: 0, segments: [] };
+    return this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal }, signal);
+  }
+}

@@ -1,0 +1,34 @@
+import type { PcmAudio } from '../shared/audio.js';
+import type { RecognitionOptions } from '../realtime/ports/audio-pipeline.js';
+
+/** Times in seconds of the input audio. */
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface TranscriptWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
+/** A recognizer's detailed result: what `verbose_json` shows. */
+export interface DetailedTranscript {
+  text: string;
+  /** The language decoded in (the hint, or what the model detected), when the engine knows it. */
+  language: string | null;
+  /** Seconds of input audio. */
+  duration: number;
+  segments: TranscriptSegment[];
+  /** Only where the engine gives word times. */
+  words?: TranscriptWord[];
+}
+
+/** Recognition of a whole recording (the transcription endpoint): the realtime recognizer, seen whole. */
+export interface Transcriber {
+  /** Engine and model, e.g. `whisper:whisper-base` or `pocketsphinx` (the `model` of verbose answers is the caller's). */
+  readonly name: string;
+  transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+}
