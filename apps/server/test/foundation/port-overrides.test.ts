@@ -13,7 +13,7 @@ import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
 
 /** What a test does with the server to make a port be used. */
-type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime';
+type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime' | 'transcription';
 
 /**
  * Every binding of the composition root, the member through which its consumers use it, and what
@@ -56,6 +56,8 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SpeechRecognizer, member: 'openStream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SpeechRecognitionStatus, member: 'detail', exercise: 'start' },
+  { token: SERVER_TOKENS.SelectedRecognizer, member: 'detail', exercise: 'start' },
+  { token: SERVER_TOKENS.TranscribeAudio, member: 'execute', exercise: 'transcription' },
   { token: REALTIME_TOKENS.NoiseSuppressor, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
@@ -112,6 +114,10 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
       status = (await getJson(`${t.baseUrl}/v1/videos/${created.id}`, t.apiKey)).body.status;
       if (status === 'failed' || Date.now() > deadline) throw new Error(`video ${status}`);
     }
+  } else if (what === 'transcription') {
+    const form = new FormData();
+    form.append('file', new Blob([readFileSync(CLIP)], { type: 'audio/wav' }), 'clip.wav');
+    await (await expectOk(await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form }), 'transcription')).json();
   } else {
     await realtimeTour(t);
   }
@@ -222,7 +228,7 @@ describe('every binding of the composition root can be overridden (buildContaine
       const t = await startTestServer({ dataDir, env: ENV, overrides });
       try {
         const rows = BINDINGS.filter((b) => group.includes(b.token));
-        for (const what of ['start', 'speech', 'voices', 'video', 'realtime'] as const) {
+        for (const what of ['start', 'speech', 'voices', 'video', 'realtime', 'transcription'] as const) {
           if (rows.some((r) => r.exercise === what)) await exercise(t, what);
         }
         for (const row of rows) {

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/api-key.js';
 import { EmptyMediaError } from '../media/errors.js';
-import { InvalidAudioError } from '../shared/errors.js';
+import { EngineError, InvalidAudioError, ServiceError } from '../shared/errors.js';
 import type { AudioCodec } from '../speech/audio-codec.js';
 import { ReferenceAudioTooLongError } from '../voices/errors.js';
 import { TranscriptionUnavailableError } from './errors.js';
@@ -49,6 +49,12 @@ export class TranscribeAudio {
       throw new ReferenceAudioTooLongError(`'file' lasts more than ${this.limits.maxDurationSeconds} s, the maximum this server transcribes.`, 'file');
     }
     if (decoded.samples.length === 0) return { text: '', language: command.language, duration: 0, segments: [] };
-    return this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal }, signal);
+    try {
+      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal }, signal);
+    } catch (err) {
+      // A cancelled request (the client left) keeps its abort error; an engine failure says so.
+      if (err instanceof ServiceError || signal?.aborted) throw err;
+      throw new EngineError(`Speech recognition failed (${this.transcriber.name}).`, err instanceof Error ? err.message : String(err));
+    }
   }
 }
