@@ -44,6 +44,11 @@ export interface SpeechSynthesizer {
   /** The presets this engine offers (known after the adapter's async creation). */
   voices(): PresetVoice[];
   synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<SynthesisResult>;
+  /**
+   * A voice the engine builds on request rather than lists (e.g. a Kokoro blend
+   * `kokoro-af_bella+af_sky`); undefined when the name is not one of its voices.
+   */
+  resolveVoice?(name: string): PresetVoice | undefined;
   /** Releases workers / WASM instances. */
   close?(): Promise<void>;
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { NEUTRAL_PROSODY } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
 import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
-import { writeKokoroModel } from '../../../src/speech/models/piper-test-voice.js';
-import { KOKORO_TEST_MODEL } from '../../../src/speech/models/test-voice-models.js';
+import { writeKokoroModel } from '../../../src/testing/test-voice-files.js';
+import { KOKORO_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { KokoroSpeechSynthesizer, kokoroFeeds, kokoroInputIds } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
 
 function toneHz(samples: Int16Array, rate: number): number {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
 import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
-import { PIPER_TEST_MODEL } from '../../../src/speech/models/test-voice-models.js';
+import { PIPER_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { PiperSpeechSynthesizer, piperFeeds } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { parsePiperVoiceConfig, piperPhonemeIds } from '../../../src/speech/piper/piper-voice-config.js';
-import { piperConfigJson, writePiperVoice } from '../../../src/speech/models/piper-test-voice.js';
+import { piperConfigJson, writePiperVoice } from '../../../src/testing/test-voice-files.js';
 
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
