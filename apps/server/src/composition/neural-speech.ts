@@ -21,6 +21,7 @@ export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<
   const engines: SpeechSynthesizer[] = [];
   if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));
   if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped }));
+  await phonemizer.release(); // the engines hold it now; it stops with the last one
   const usable: SpeechSynthesizer[] = [];
   for (const engine of engines) {
     if (engine.voices().length > 0) usable.push(engine);

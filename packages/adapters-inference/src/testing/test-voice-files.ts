@@ -28,10 +28,10 @@ export function piperConfigJson(options: { sampleRate?: number; speakers?: strin
 }
 
 /** Writes `NAME.onnx` (a test-built Piper-shaped model) and `NAME.onnx.json` into dir. */
-export async function writePiperVoice(dir: string, name: string, options: { sampleRate?: number; speakers?: string[]; lengthScale?: number } = {}): Promise<void> {
+export async function writePiperVoice(dir: string, name: string, options: { sampleRate?: number; speakers?: string[]; lengthScale?: number; hop?: number } = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   const sampleRate = options.sampleRate ?? 22050;
-  await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1 }));
+  await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1, hop: options.hop }));
   await writeFile(join(dir, `${name}.onnx.json`), JSON.stringify(piperConfigJson(options)));
 }
 

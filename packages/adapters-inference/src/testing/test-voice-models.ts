@@ -33,7 +33,7 @@ function tone(nodes: OnnxNode[], lengthFloat: string, freq: string, sampleRate: 
 }
 
 /** A Piper-shaped model: input [1,N] int64, input_lengths [1] int64, scales [3] float32, sid [1] when multi-speaker. */
-export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boolean }): Uint8Array {
+export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boolean; hop?: number }): Uint8Array {
   const m = PIPER_TEST_MODEL;
   const nodes: OnnxNode[] = [
     { op: 'Cast', inputs: ['input_lengths'], outputs: ['len_f'], attributes: { to: { int: F } } },
@@ -70,7 +70,7 @@ export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boo
       ...toneInits,
       { name: 'idx0', type: I, dims: [], values: [0] },
       { name: 'idx1', type: I, dims: [], values: [1] },
-      { name: 'hop', type: F, dims: [], values: [m.hop] },
+      { name: 'hop', type: F, dims: [], values: [options.hop ?? m.hop] },
       { name: 'half', type: F, dims: [], values: [0.5] },
       { name: 'id_hz', type: F, dims: [], values: [m.idHz] },
       { name: 'base_hz', type: F, dims: [], values: [m.baseHz] },

@@ -52,8 +52,11 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
   private readonly presets: PresetVoice[] = [];
   private readonly byPreset = new Map<string, V>();
   private readonly models: OnnxModelThread[] = [];
+  private closed = false;
 
-  protected constructor(protected readonly phonemizer: EspeakPhonemizer) {}
+  protected constructor(private readonly phonemizer: EspeakPhonemizer) {
+    phonemizer.retain();
+  }
 
   /** The tensors for one sentence at a model speaking rate (1 = as trained). */
   protected abstract prepare(voice: V, words: PhonemizedWord[], rate: number): Promise<NeuralInference> | NeuralInference;
@@ -106,7 +109,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
     signal?.throwIfAborted();
     const pitch = clamp(request.prosody.pitch, 0.5, 2);
     const rate = clamp(request.prosody.rate / pitch, 0.25, 4);
-    const words = this.phonemizer.phonemize(request.text, voice.espeakVoice);
+    const words = await this.phonemizer.phonemize(request.text, voice.espeakVoice, signal);
     const inference = await this.prepare(voice, words, rate);
     const output = { sampleRate: request.sampleRate, volume: request.prosody.volume, playbackRate: pitch };
     const { samples, durations } = await voice.model.run({ feeds: inference.feeds, nativeRate: inference.nativeRate, output }, signal);
@@ -115,6 +118,8 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.models.splice(0).map((m) => m.close()));
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.models.splice(0).map((m) => m.close()), this.phonemizer.release()]);
   }
 }
