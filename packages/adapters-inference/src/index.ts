@@ -10,7 +10,7 @@ export { WorkerPool, type WorkerPoolOptions } from './speech/worker-pool.js';
 export { abortError, isAbortError, throwIfAborted } from './speech/abort.js';
 export { applyGain } from './speech/pcm-gain.js';
 export { PiperSpeechSynthesizer, piperPresetName, piperFeeds, type PiperSpeechSynthesizerOptions } from './speech/piper/piper-speech-synthesizer.js';
-export { NeuralSpeechSynthesizer, type LoadedModel, type NeuralEngineOptions } from './speech/neural/neural-speech-synthesizer.js';
+export { NeuralSpeechSynthesizer, type LoadedModel, type NeuralEngine, type NeuralEngineOptions } from './speech/neural/neural-speech-synthesizer.js';
 export { parsePiperVoiceConfig, piperPhonemeIds, type PiperVoiceConfig } from './speech/piper/piper-voice-config.js';
 export { EspeakPhonemizer } from './speech/models/espeak-phonemizer.js';
 export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, type PiperModel } from './speech/models/model-directory.js';

@@ -1,5 +1,5 @@
 import type { Logger, SpeechSynthesizer } from '@svc/core';
-import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer } from '@svc/adapters-inference';
+import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer, type NeuralEngine } from '@svc/adapters-inference';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;
@@ -11,21 +11,21 @@ export interface NeuralSpeechOptions {
  * The neural engines whose models are in the model directory (none when it is empty or missing).
  * A broken or incomplete model is one warning at start-up and is skipped; the server still starts.
  */
-export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<SpeechSynthesizer[]> {
+export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<NeuralEngine[]> {
   const { logger, modelsDir, threads } = options;
   const scan = await scanModelDirectory(modelsDir);
   for (const warning of scan.warnings) logger.warn({ modelsDir }, warning);
   if (scan.piper.length === 0 && scan.kokoro.length === 0) return [];
   const phonemizer = await EspeakPhonemizer.create();
   const onSkipped = (name: string, reason: string) => logger.warn({ modelsDir }, `model ${name}: skipped, ${reason}`);
-  const engines: SpeechSynthesizer[] = [];
+  const engines: NeuralEngine[] = [];
   if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));
   if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped }));
   await phonemizer.release(); // the engines hold it now; it stops with the last one
-  const usable: SpeechSynthesizer[] = [];
+  const usable: NeuralEngine[] = [];
   for (const engine of engines) {
     if (engine.voices().length > 0) usable.push(engine);
-    else await engine.close?.();
+    else await engine.close();
   }
   for (const engine of usable) logger.info({ voices: engine.voices().map((v) => v.name) }, `${engine.engine} voices loaded`);
   return usable;

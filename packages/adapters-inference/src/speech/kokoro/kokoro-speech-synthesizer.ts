@@ -77,9 +77,9 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
     return synth;
   }
 
-  /** A blend such as `kokoro-af_bella*0.7+af_sky*0.3` of voices of one model; undefined when any part is unknown. */
+  /** A preset, or a blend such as `kokoro-af_bella*0.7+af_sky*0.3` of voices of one model; undefined when any part is unknown. */
   resolveVoice(name: string): PresetVoice | undefined {
-    return this.blend(name.toLowerCase())?.preset;
+    return this.voice(name.toLowerCase())?.preset;
   }
 
   protected override voice(presetName: string): KokoroVoice | undefined {

@@ -35,6 +35,12 @@ export interface LoadedModel {
   bytes: number;
 }
 
+/** A neural engine as the composition sees it: a speech engine that reports its loaded models. */
+export interface NeuralEngine extends SpeechSynthesizer {
+  loadedModels(): LoadedModel[];
+  close(): Promise<void>;
+}
+
 const clamp = (v: number, lo: number, hi: number): number => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 1);
 
 /**
@@ -47,7 +53,7 @@ const clamp = (v: number, lo: number, hi: number): number => (Number.isFinite(v)
  * - volume -> gain; pitch range has no knob on these models and is not applied;
  * - word timings from per-token durations when the model outputs them, else by token share.
  */
-export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements SpeechSynthesizer {
+export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements NeuralEngine {
   abstract readonly engine: string;
   private readonly presets: PresetVoice[] = [];
   private readonly byPreset = new Map<string, V>();
