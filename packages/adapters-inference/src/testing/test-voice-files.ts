@@ -36,7 +36,7 @@ export async function writePiperVoice(dir: string, name: string, options: { samp
 }
 
 /** Writes a Kokoro directory in its ONNX community layout: onnx/model_quantized.onnx, voices/*.bin, tokenizer.json. */
-export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean } = {}): Promise<Record<string, number>> {
+export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean; hop?: number } = {}): Promise<Record<string, number>> {
   await mkdir(join(dir, 'onnx'), { recursive: true });
   await mkdir(join(dir, 'voices'), { recursive: true });
   await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel(options));

@@ -84,7 +84,7 @@ export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boo
  * at 24 kHz. With `durations`, also a `durations` output [1,N] (token i lasts input_ids[i] + 1 frames),
  * the per-token durations some exports give, for word timings.
  */
-export function kokoroTestModel(options: { durations?: boolean } = {}): Uint8Array {
+export function kokoroTestModel(options: { durations?: boolean; hop?: number } = {}): Uint8Array {
   const m = KOKORO_TEST_MODEL;
   const nodes: OnnxNode[] = [
     { op: 'Shape', inputs: ['input_ids'], outputs: ['shape'] },
@@ -115,7 +115,7 @@ export function kokoroTestModel(options: { durations?: boolean } = {}): Uint8Arr
       ...toneInits,
       { name: 'idx1', type: I, dims: [], values: [1] },
       ...(options.durations ? [{ name: 'one_f', type: F, dims: [], values: [1] }] : []),
-      { name: 'hop', type: F, dims: [], values: [m.hop] },
+      { name: 'hop', type: F, dims: [], values: [options.hop ?? m.hop] },
       { name: 'amp', type: F, dims: [], values: [0.4] },
       { name: 'id_hz', type: F, dims: [], values: [m.idHz] },
       { name: 'style_hz', type: F, dims: [], values: [m.styleHz] },
