@@ -10,15 +10,14 @@ export { WorkerPool, type WorkerPoolOptions } from './speech/worker-pool.js';
 export { abortError, isAbortError, throwIfAborted } from './speech/abort.js';
 export { applyGain } from './speech/pcm-gain.js';
 export { PiperSpeechSynthesizer, piperPresetName, piperFeeds, type PiperSpeechSynthesizerOptions } from './speech/piper/piper-speech-synthesizer.js';
+export { NeuralSpeechSynthesizer, type LoadedModel, type NeuralEngine, type NeuralEngineOptions } from './speech/neural/neural-speech-synthesizer.js';
 export { parsePiperVoiceConfig, piperPhonemeIds, type PiperVoiceConfig } from './speech/piper/piper-voice-config.js';
 export { EspeakPhonemizer } from './speech/models/espeak-phonemizer.js';
 export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, type PiperModel } from './speech/models/model-directory.js';
-export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './speech/models/test-voice-models.js';
+export { parseKokoroBlend } from './speech/kokoro/kokoro-blend.js';
 export { KokoroSpeechSynthesizer, kokoroPresetName, kokoroFeeds, kokoroInputIds } from './speech/kokoro/kokoro-speech-synthesizer.js';
 export { readKokoroModel, KOKORO_SAMPLE_RATE, type KokoroModel } from './speech/kokoro/kokoro-model.js';
 export { UpstreamSpeechSynthesizer, upstreamPresetName, UPSTREAM_PCM_RATE, type UpstreamSpeechSynthesizerOptions } from './speech/upstream/upstream-speech-synthesizer.js';
-export { piperConfigJson, writePiperVoice, writeKokoroModel } from './speech/models/piper-test-voice.js';
-export { writeOnnxModel, OnnxType } from './speech/models/onnx-writer.js';
 
 // Audio codec (ffmpeg)
 export { FfmpegAudioCodec, type FfmpegAudioCodecOptions } from './codec/ffmpeg-audio-codec.js';

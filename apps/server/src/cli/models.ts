@@ -142,7 +142,7 @@ async function loadProblems(dir: string, threads: number, only?: string): Promis
     await PiperSpeechSynthesizer.create({ models: piper, phonemizer, threads, onSkipped }),
     await KokoroSpeechSynthesizer.create({ models: kokoro.map((k) => k.model), phonemizer, threads, onSkipped }),
   ];
-  await Promise.all(engines.map((e) => e.close()));
+  await Promise.all([...engines.map((e) => e.close()), phonemizer.release()]);
   return problems;
 }
 

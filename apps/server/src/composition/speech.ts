@@ -51,6 +51,7 @@ export const speechModule = defineModule({
           ),
         );
         const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, logger: await get<Logger>(SHARED_TOKENS.Logger) });
+        (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
       },

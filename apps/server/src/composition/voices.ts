@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import {
   BaseVoiceLibrary,
-  DEFAULT_BASE_PRESETS,
   DeleteVoice,
   GetVoice,
   ListVoices,
@@ -31,6 +30,7 @@ import { rateLimitMiddleware, voiceRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { automaticBasePresets } from './neural-speech.js';
 
 /** The voices use cases the REST routes call. */
 export interface VoiceUseCases {
@@ -55,7 +55,8 @@ export const voicesModule = defineModule({
     SVC_MEDIA_FETCH_TIMEOUT_MS: setting.int(10_000, 100, 600_000),
     SVC_MEDIA_MAX_DOWNLOAD_BYTES: setting.int(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     SVC_MEDIA_MAX_REDIRECTS: setting.int(3, 0, 10),
-    SVC_VOICE_BASE_PRESETS: setting.list(DEFAULT_BASE_PRESETS),
+    // Empty: automatic (local neural voices when there are any, else slt,rms,awb; docs/voices.md).
+    SVC_VOICE_BASE_PRESETS: setting.list([]),
     SVC_VOICE_WARM_UP: z.enum(['lazy', 'background', 'blocking']).default('lazy'),
   },
   bind(provide, config) {
@@ -81,7 +82,8 @@ export const voicesModule = defineModule({
       const blobs = await get<BlobStore>(SHARED_TOKENS.BlobStore);
       const analyzer = await get<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer);
       const converter = await get<VoiceConverter>(VOICE_TOKENS.VoiceConverter);
-      const baseVoices = new BaseVoiceLibrary(catalog, analyzer, s.SVC_VOICE_BASE_PRESETS, logger);
+      const basePresets = s.SVC_VOICE_BASE_PRESETS.length > 0 ? s.SVC_VOICE_BASE_PRESETS : automaticBasePresets(catalog.list());
+      const baseVoices = new BaseVoiceLibrary(catalog, analyzer, basePresets, logger);
       const profiler = new VoiceProfiler(analyzer, converter, baseVoices);
       const loader = new ReferenceAudioLoader(
         await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher),

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference';
+import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
 import { runModelsCli } from '../../src/cli/models.js';
 
 describe('models CLI (npm run models)', function () {

@@ -38,12 +38,30 @@ export interface SynthesisResult {
   words: WordTiming[];
 }
 
+/** Audio of one synthesis as the engine produces it. */
+export interface SynthesisStream {
+  /** PCM at the request's rate, in order. */
+  chunks: AsyncIterable<Int16Array>;
+  /** Word timings relative to the start of this synthesis; complete once `chunks` has ended. */
+  words(): WordTiming[];
+}
+
 /** A text-to-speech engine. Neural engines plug in here beside the embedded ones. */
 export interface SpeechSynthesizer {
   readonly engine: string;
   /** The presets this engine offers (known after the adapter's async creation). */
   voices(): PresetVoice[];
   synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<SynthesisResult>;
+  /**
+   * Optional: the audio of one sentence piece by piece as it is produced (e.g. an upstream server's
+   * response as its bytes arrive), so streamed speech starts before the sentence is complete.
+   */
+  synthesizeStream?(request: SynthesisRequest, signal?: AbortSignal): SynthesisStream;
+  /**
+   * A voice the engine builds on request rather than lists (e.g. a Kokoro blend
+   * `kokoro-af_bella+af_sky`); undefined when the name is not one of its voices.
+   */
+  resolveVoice?(name: string): PresetVoice | undefined;
   /** Releases workers / WASM instances. */
   close?(): Promise<void>;
 }

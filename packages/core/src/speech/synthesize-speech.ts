@@ -8,6 +8,7 @@ import { parseInlineTags, type SpeechSegment } from './inline-tags.js';
 import { combineProsody, NEUTRAL_PROSODY, type Prosody } from './prosody.js';
 import { splitSentences } from './sentence-splitter.js';
 import { renderSoundEffect } from './sound-effects.js';
+import { prefetch } from './prefetch.js';
 import type { SpeechRequest } from './speech-request.js';
 import type { LanguageDetector, PresetVoice, WordTiming } from './speech-synthesizer.js';
 import { nullSpeechObserver, type SpeechObserver } from './speech-observer.js';
@@ -184,42 +185,45 @@ export class SynthesizeSpeech {
     const engine = this.catalog.engineFor(voice);
     const conversion: StreamingVoiceConversion | null = cloned ? cloned.startConversion(this.sampleRate) : null;
     let offsetSamples = 0;
-    const start = (step: RenderStep): Promise<{ samples: Int16Array; words: WordTiming[] }> => {
-      if (step.kind === 'pause') return Promise.resolve({ samples: silence(step.ms, this.sampleRate), words: [] });
+    const start = (step: RenderStep): StepAudio => {
+      if (step.kind === 'pause') return wholeStep(Promise.resolve({ samples: silence(step.ms, this.sampleRate), words: [] }));
       if (step.kind === 'sfx') {
-        return Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] });
+        return wholeStep(Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] }));
       }
       const began = this.clock.now();
-      return engine
-        .synthesize(
-          { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings },
-          signal,
-        )
-        .then((r) => {
-          this.observer.synthesized({
-            engine: engine.engine,
-            audioSeconds: r.samples.length / this.sampleRate,
-            computeSeconds: (this.clock.now() - began) / 1000,
-          });
+      const request = { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings };
+      const observe = (samples: number) =>
+        this.observer.synthesized({ engine: engine.engine, audioSeconds: samples / this.sampleRate, computeSeconds: (this.clock.now() - began) / 1000 });
+      if (engine.synthesizeStream) {
+        const stream = engine.synthesizeStream(request, signal);
+        // Read ahead from now on (the look-ahead step downloads while the current one is consumed).
+        return { chunks: prefetch(stream.chunks, (samples) => observe(samples)), words: () => stream.words() };
+      }
+      return wholeStep(
+        engine.synthesize(request, signal).then((r) => {
+          observe(r.samples.length);
           return r;
-        });
+        }),
+      );
     };
 
     let pending = steps.length > 0 ? start(steps[0]!) : null;
     for (let i = 0; pending; i++) {
       const current = pending;
-      // Look-ahead: start the next step now; a rejection is observed when it is awaited.
+      // Look-ahead: start the next step now; a failure is observed when it is consumed.
       pending = i + 1 < steps.length ? start(steps[i + 1]!) : null;
-      pending?.catch(() => undefined);
       signal?.throwIfAborted();
-      const result = await current;
-      for (const w of result.words) {
+      let produced = 0;
+      for await (const chunk of current.chunks) {
+        produced += chunk.length;
+        const out = conversion ? await conversion.process(chunk) : chunk;
+        stats.samples += out.length;
+        if (out.length > 0) yield out;
+      }
+      for (const w of current.words()) {
         words.push({ word: w.word, start: w.start + offsetSamples / this.sampleRate, end: w.end + offsetSamples / this.sampleRate });
       }
-      offsetSamples += result.samples.length;
-      const out = conversion ? await conversion.process(result.samples) : result.samples;
-      stats.samples += out.length;
-      if (out.length > 0) yield out;
+      offsetSamples += produced;
     }
     if (conversion) {
       const tail = await conversion.flush();
@@ -227,6 +231,26 @@ export class SynthesizeSpeech {
       if (tail.length > 0) yield tail;
     }
   }
+}
+
+/** One step's audio: its chunks in order and, once they have ended, its word timings. */
+interface StepAudio {
+  chunks: AsyncIterable<Int16Array>;
+  words(): WordTiming[];
+}
+
+/** A step whose audio comes whole (a pause, a sound effect, an engine without streaming). */
+function wholeStep(result: Promise<{ samples: Int16Array; words: WordTiming[] }>): StepAudio {
+  result.catch(() => undefined); // a look-ahead step's failure is reported when it is consumed
+  let words: WordTiming[] = [];
+  return {
+    chunks: (async function* () {
+      const r = await result;
+      words = r.words;
+      yield r.samples;
+    })(),
+    words: () => words,
+  };
 }
 
 async function* mapAsync<T, U>(source: AsyncIterable<T>, fn: (t: T) => U): AsyncGenerator<U> {

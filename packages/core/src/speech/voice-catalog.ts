@@ -39,8 +39,15 @@ export class VoiceCatalog {
     return name === DEFAULT_VOICE_NAME || this.byName.has(name);
   }
 
+  /** A listed preset, else a voice an engine resolves by name (a Kokoro blend). */
   get(name: string): PresetVoice | undefined {
-    return this.byName.get(name);
+    const listed = this.byName.get(name);
+    if (listed) return listed;
+    for (const engine of this.engines.values()) {
+      const resolved = engine.resolveVoice?.(name);
+      if (resolved) return resolved;
+    }
+    return undefined;
   }
 
   engineFor(voice: PresetVoice): SpeechSynthesizer {

@@ -1,31 +1,27 @@
-import { readFile } from 'node:fs/promises';
-import { loadVoiceModelSession } from '../models/onnx-session.js';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
-import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult } from '@svc/core';
-import { applyGain } from '../pcm-gain.js';
-import { SpeexResampler } from '../speex-resampler.js';
-import type { EspeakPhonemizer } from '../models/espeak-phonemizer.js';
-import { estimateWordTimings, floatToInt16 } from '../piper/piper-speech-synthesizer.js';
+import type { PresetVoice } from '@svc/core';
+import type { PhonemizedWord } from '../models/espeak-phonemizer.js';
+import { float32Feed, int64Feed, type OnnxFeeds } from '../neural/onnx-model-job.js';
+import { NeuralSpeechSynthesizer, type NeuralEngineOptions, type NeuralInference, type NeuralVoice } from '../neural/neural-speech-synthesizer.js';
+import { blendStyles, parseKokoroBlend } from './kokoro-blend.js';
 import { KOKORO_MAX_TOKENS, KOKORO_SAMPLE_RATE, KOKORO_STYLE_DIM, kokoroStyleRow, readKokoroStyles, type KokoroModel, type KokoroVoiceFile } from './kokoro-model.js';
 
-export interface KokoroSpeechSynthesizerOptions {
+export interface KokoroSpeechSynthesizerOptions extends NeuralEngineOptions {
   models: KokoroModel[];
-  phonemizer: EspeakPhonemizer;
-  threads?: number;
-  onSkipped?: (name: string, reason: string) => void;
 }
+
+export const KOKORO_PRESET_PREFIX = 'kokoro-';
 
 /** Preset name of a Kokoro voice: `kokoro-` + the style file name (`af_heart` -> `kokoro-af_heart`). */
 export function kokoroPresetName(voice: string): string {
-  return `kokoro-${voice.toLowerCase()}`;
+  return `${KOKORO_PRESET_PREFIX}${voice.toLowerCase()}`;
 }
 
 const REQUIRED_INPUTS = ['input_ids', 'style', 'speed'];
 
-interface LoadedVoice {
-  model: KokoroModel;
-  file: KokoroVoiceFile;
-  session: InferenceSession;
+interface KokoroVoice extends NeuralVoice {
+  vocab: Map<string, number>;
+  /** Style files and their weights (one part of weight 1 for a plain voice). */
+  parts: { file: KokoroVoiceFile; weight: number }[];
   styles?: Float32Array;
 }
 
@@ -47,75 +43,86 @@ export function kokoroInputIds(words: { word: string; phonemes: string }[], voca
 }
 
 /** The tensors of one Kokoro inference; the style row is chosen by the token count without pads. */
-export function kokoroFeeds(ids: number[], styles: Float32Array, speed: number): Record<string, Tensor> {
-  return {
-    input_ids: new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
-    style: new Tensor('float32', Float32Array.from(kokoroStyleRow(styles, ids.length - 2)), [1, KOKORO_STYLE_DIM]),
-    speed: new Tensor('float32', Float32Array.of(speed), [1]),
-  };
+export function kokoroFeeds(ids: number[], styles: Float32Array, speed: number): OnnxFeeds {
+  return { input_ids: int64Feed(ids), style: float32Feed(kokoroStyleRow(styles, ids.length - 2), [1, KOKORO_STYLE_DIM]), speed: float32Feed([speed], [1]) };
 }
 
-/** Kokoro-82M through onnxruntime: one session per model, 24 kHz output resampled to the request's rate. */
-export class KokoroSpeechSynthesizer implements SpeechSynthesizer {
-  readonly engine = 'kokoro';
-  private readonly presets: PresetVoice[] = [];
-  private readonly byPreset = new Map<string, LoadedVoice>();
+const genderOf = (voice: string): PresetVoice['gender'] => (voice[1] === 'm' ? 'male' : voice[1] === 'f' ? 'female' : 'neutral');
 
-  private constructor(
-    private readonly phonemizer: EspeakPhonemizer,
-    private readonly resampler: SpeexResampler,
-    private readonly sessions: InferenceSession[],
-  ) {}
+/**
+ * Kokoro-82M: one worker thread per model, 24 kHz output resampled to the request's rate. Besides
+ * its presets it speaks blends of voices of the same model (see kokoro-blend.ts), resolved by name.
+ */
+export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice> {
+  readonly engine = 'kokoro';
+  private readonly blends = new Map<string, KokoroVoice>();
+  private static readonly MAX_CACHED_BLENDS = 64;
 
   static async create(options: KokoroSpeechSynthesizerOptions): Promise<KokoroSpeechSynthesizer> {
-    const sessions: InferenceSession[] = [];
-    const synth = new KokoroSpeechSynthesizer(options.phonemizer, await SpeexResampler.create(), sessions);
+    const synth = new KokoroSpeechSynthesizer(options.phonemizer);
     for (const model of options.models) {
-      let session: InferenceSession;
-      try {
-        session = await loadVoiceModelSession(model.modelPath, options.threads);
-      } catch (error) {
-        options.onSkipped?.(model.name, `onnxruntime cannot load it: ${(error as Error).message.split('\n')[0]}`);
-        continue;
-      }
-      const missing = REQUIRED_INPUTS.filter((i) => !session.inputNames.includes(i));
-      if (missing.length > 0) {
-        options.onSkipped?.(model.name, `not a Kokoro model: missing inputs ${missing.join(', ')}`);
-        await session.release();
-        continue;
-      }
-      sessions.push(session);
+      const thread = await synth.startModel(model.name, model.modelPath, REQUIRED_INPUTS, options);
+      if (!thread) continue;
       for (const file of model.voices) {
         const name = kokoroPresetName(file.name);
-        if (synth.byPreset.has(name)) continue;
-        synth.presets.push({ name, engine: 'kokoro', engineVoice: name, language: file.language, gender: file.name[1] === 'm' ? 'male' : file.name[1] === 'f' ? 'female' : 'neutral', description: `Kokoro neural voice ${file.name} (${model.name}), 24 kHz` });
-        synth.byPreset.set(name, { model, file, session });
+        synth.addVoice({
+          preset: { name, engine: 'kokoro', engineVoice: name, language: file.language, gender: genderOf(file.name), description: `Kokoro neural voice ${file.name} (${model.name}), 24 kHz` },
+          model: thread,
+          espeakVoice: file.espeakVoice,
+          vocab: model.vocab,
+          parts: [{ file, weight: 1 }],
+        });
       }
     }
     return synth;
   }
 
-  voices(): PresetVoice[] {
-    return [...this.presets];
+  /** A preset, or a blend such as `kokoro-af_bella*0.7+af_sky*0.3` of voices of one model; undefined when any part is unknown. */
+  resolveVoice(name: string): PresetVoice | undefined {
+    return this.voice(name.toLowerCase())?.preset;
   }
 
-  async synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<SynthesisResult> {
-    const voice = this.byPreset.get(request.voice.engineVoice);
-    if (!voice) throw new Error(`kokoro has no voice '${request.voice.engineVoice}'`);
+  protected override voice(presetName: string): KokoroVoice | undefined {
+    return super.voice(presetName) ?? this.blend(presetName.toLowerCase());
+  }
+
+  private blend(name: string): KokoroVoice | undefined {
+    const cached = this.blends.get(name);
+    if (cached) return cached;
+    if (!name.startsWith(KOKORO_PRESET_PREFIX)) return undefined;
+    const parts = parseKokoroBlend(name.slice(KOKORO_PRESET_PREFIX.length));
+    if (!parts) return undefined;
+    const voices = parts.map((p) => super.voice(kokoroPresetName(p.voice)));
+    if (!voices.every((v): v is KokoroVoice => v !== undefined)) return undefined;
+    const first = voices[0]!;
+    if (voices.some((v) => v.model !== first.model)) return undefined; // styles of different models do not mix
+    const label = parts.map((p) => `${p.voice} ${Math.round(p.weight * 100)} %`).join(' + ');
+    const blended: KokoroVoice = {
+      ...first,
+      preset: { ...first.preset, name, engineVoice: name, gender: voices.every((v) => v.preset.gender === first.preset.gender) ? first.preset.gender : 'neutral', description: `Kokoro blend: ${label}` },
+      parts: parts.map((p, i) => ({ file: voices[i]!.parts[0]!.file, weight: p.weight })),
+      styles: undefined,
+    };
+    if (this.blends.size >= KokoroSpeechSynthesizer.MAX_CACHED_BLENDS) this.blends.delete(this.blends.keys().next().value!);
+    this.blends.set(name, blended);
+    return blended;
+  }
+
+  protected async prepare(voice: KokoroVoice, words: PhonemizedWord[], rate: number): Promise<NeuralInference> {
     // Style files are read on first use (each is ~0.5 MB) and kept.
-    voice.styles ??= await readKokoroStyles(voice.file.path);
-    signal?.throwIfAborted();
-    const { ids, wordSpans } = kokoroInputIds(this.phonemizer.phonemize(request.text, voice.file.espeakVoice), voice.model.vocab);
-    const speed = Math.min(4, Math.max(0.25, request.prosody.rate));
-    const outputs = await voice.session.run(kokoroFeeds(ids, voice.styles, speed));
-    signal?.throwIfAborted();
-    const audio = (outputs.waveform ?? outputs[voice.session.outputNames[0]!]!).data as Float32Array;
-    const samples = applyGain(this.resampler.resample(floatToInt16(audio), KOKORO_SAMPLE_RATE, request.sampleRate), request.prosody.volume);
-    return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? estimateWordTimings(wordSpans, ids.length, samples.length / request.sampleRate) : [] };
+    voice.styles ??= await this.styles(voice);
+    const { ids, wordSpans } = kokoroInputIds(words, voice.vocab);
+    return { feeds: kokoroFeeds(ids, voice.styles, rate), nativeRate: KOKORO_SAMPLE_RATE, tokens: ids.length, wordSpans };
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.sessions.map((s) => s.release()));
-    this.sessions.length = 0;
+  private async styles(voice: KokoroVoice): Promise<Float32Array> {
+    const tables = await Promise.all(voice.parts.map(async (p) => ({ styles: await this.plainStyles(p.file), weight: p.weight })));
+    return tables.length === 1 && tables[0]!.weight === 1 ? tables[0]!.styles : blendStyles(tables);
+  }
+
+  private async plainStyles(file: KokoroVoiceFile): Promise<Float32Array> {
+    const plain = super.voice(kokoroPresetName(file.name));
+    if (plain) return (plain.styles ??= await readKokoroStyles(file.path));
+    return readKokoroStyles(file.path);
   }
 }

@@ -1,44 +1,39 @@
-import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import { WorkerPool } from '../worker-pool.js';
+import type { PhonemizedWord } from './espeak-ipa.js';
+import type { PhonemizeJob } from './espeak-phonemizer-worker.js';
 
-/** A word of the input and its IPA phonemes (code points), as espeak-ng spells them. */
-export interface PhonemizedWord {
-  word: string;
-  phonemes: string;
-}
+export type { PhonemizedWord } from './espeak-ipa.js';
 
 /**
- * Text to IPA with the espeak-ng WASM engine (the phonemizer Piper and Kokoro were trained on).
- * One warm instance; phonemizing a sentence takes well under a millisecond, so it runs in-process.
+ * espeak-ng phonemes for the neural voices, off the event loop: a worker thread with one warm
+ * espeak-ng instance, shared by every neural engine. Reference counted: create() holds one
+ * reference for its caller, each engine retains one while open; the thread stops when all are released.
  */
 export class EspeakPhonemizer {
-  private currentVoice: string | null = null;
-  private constructor(private readonly engine: ESpeakNGWorker & { synthesize_ipa(text: string): { code: number; ipa: string } }) {}
+  private references = 1;
 
-  static async create(): Promise<EspeakPhonemizer> {
-    const module = await Init();
-    return new EspeakPhonemizer(new module.eSpeakNGWorker() as never);
+  private constructor(private readonly pool: WorkerPool<PhonemizeJob, PhonemizedWord[]>) {}
+
+  static async create(workers = 1): Promise<EspeakPhonemizer> {
+    const { pool } = await WorkerPool.start<PhonemizeJob, PhonemizedWord[]>({
+      name: 'espeak-ng phonemizer',
+      script: new URL('./espeak-phonemizer-worker.js', import.meta.url),
+      size: workers,
+    });
+    return new EspeakPhonemizer(pool);
   }
 
-  phonemize(text: string, voice: string): PhonemizedWord[] {
-    if (this.currentVoice !== voice) {
-      const code = this.engine.set_voice(voice);
-      if (code !== 0) throw new Error(`espeak-ng has no voice '${voice}'`);
-      this.currentVoice = voice;
-    }
-    // Input is parsed as SSML: escape markup characters.
-    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const { code, ipa } = this.engine.synthesize_ipa(escaped);
-    if (code !== 0) throw new Error(`espeak-ng could not phonemize (code ${code})`);
-    // espeak separates phonemes with `_` and words with spaces; it can merge or split words
-    // (numbers, clitics), so the written words are paired with phoneme words by position and any
-    // surplus is folded into the last word.
-    const phonemeWords = ipa.replace(/_/g, '').split(/\s+/).filter(Boolean);
-    const written = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
-    if (written.length === 0) return phonemeWords.map((p) => ({ word: '', phonemes: p }));
-    return written.map((word, i) => {
-      const last = i === written.length - 1;
-      const phonemes = last ? phonemeWords.slice(i).join(' ') : (phonemeWords[i] ?? '');
-      return { word, phonemes };
-    });
+  phonemize(text: string, voice: string, signal?: AbortSignal): Promise<PhonemizedWord[]> {
+    return this.pool.run({ text, voice }, { signal });
+  }
+
+  retain(): this {
+    this.references++;
+    return this;
+  }
+
+  /** Drops one reference; the last one stops the thread. */
+  async release(): Promise<void> {
+    if (--this.references === 0) await this.pool.close();
   }
 }

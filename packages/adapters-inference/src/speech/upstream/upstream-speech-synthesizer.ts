@@ -1,4 +1,4 @@
-import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult, WordTiming } from '@svc/core';
+import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult, SynthesisStream, WordTiming } from '@svc/core';
 import { applyGain } from '../pcm-gain.js';
 import { SpeexResampler } from '../speex-resampler.js';
 
@@ -30,7 +30,7 @@ export function upstreamPresetName(voice: string): string {
 
 /**
  * Any OpenAI-compatible `POST /audio/speech` server as an engine with its own voices. Audio is asked
- * for as raw `pcm` and read as it streams in; the core already streams sentence by sentence.
+ * for as raw `pcm` and passed on as its bytes arrive (synthesizeStream), within each sentence too.
  */
 export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine = 'upstream';
@@ -58,45 +58,82 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
     return [...this.presets];
   }
 
+  /** The whole sentence (collected from the stream). */
   async synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<SynthesisResult> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const url = `${this.options.baseUrl.replace(/\/+$/, '')}/audio/speech`;
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...(this.options.apiKey ? { Authorization: `Bearer ${this.options.apiKey}` } : {}) },
-        body: JSON.stringify({ model: this.options.model, input: request.text, voice: request.voice.engineVoice, response_format: 'pcm', speed: Math.min(4, Math.max(0.25, request.prosody.rate)) }),
-        signal: combined,
-      });
-      if (!res.ok || !res.body) {
-        const detail = (await res.text().catch(() => '')).slice(0, 200);
-        throw new Error(`upstream speech server answered ${res.status}${detail ? `: ${detail}` : ''}`);
-      }
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        chunks.push(chunk);
-        total += chunk.length;
-      }
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (timeout.aborted) throw new Error(`upstream speech server did not finish within ${this.options.timeoutMs} ms`);
-      const message = (error as Error).message;
-      throw new Error(message.startsWith('upstream') ? message : `upstream speech server failed: ${message}`);
+    const stream = this.synthesizeStream(request, signal);
+    const parts: Int16Array[] = [];
+    for await (const chunk of stream.chunks) parts.push(chunk);
+    const samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      samples.set(p, at);
+      at += p.length;
     }
-    const bytes = new Uint8Array(total - (total % 2));
-    let offset = 0;
-    for (const c of chunks) {
-      const n = Math.min(c.length, bytes.length - offset);
-      bytes.set(c.subarray(0, n), offset);
-      offset += n;
-    }
-    const native = new Int16Array(bytes.buffer, 0, bytes.length / 2);
-    const samples = applyGain(this.resampler.resample(native, UPSTREAM_PCM_RATE, request.sampleRate), request.prosody.volume);
-    const seconds = samples.length / request.sampleRate;
-    return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? wordsByCharacters(request.text, seconds) : [] };
+    return { samples, sampleRate: request.sampleRate, words: stream.words() };
   }
+
+  /**
+   * The upstream response passed on as its bytes arrive: each chunk of `pcm` is converted (odd
+   * bytes carried to the next chunk), resampled with state kept across chunks, and yielded at once.
+   * Errors (a status, a broken connection, the timeout) are thrown where they happen, after the
+   * audio already received.
+   */
+  synthesizeStream(request: SynthesisRequest, signal?: AbortSignal): SynthesisStream {
+    let seconds = 0;
+    const options = this.options;
+    const resampler = this.resampler;
+    return {
+      chunks: (async function* () {
+        const timeout = AbortSignal.timeout(options.timeoutMs);
+        const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+        const stream = request.sampleRate === UPSTREAM_PCM_RATE ? null : resampler.stream(UPSTREAM_PCM_RATE, request.sampleRate);
+        const gain = (samples: Int16Array) => applyGain(samples, request.prosody.volume);
+        let carry: Uint8Array | null = null;
+        let produced = 0;
+        try {
+          const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/audio/speech`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) },
+            body: JSON.stringify({ model: options.model, input: request.text, voice: request.voice.engineVoice, response_format: 'pcm', speed: Math.min(4, Math.max(0.25, request.prosody.rate)) }),
+            signal: combined,
+          });
+          if (!res.ok || !res.body) {
+            const detail = (await res.text().catch(() => '')).slice(0, 200);
+            throw new Error(`upstream speech server answered ${res.status}${detail ? `: ${detail}` : ''}`);
+          }
+          for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
+            const joined: Uint8Array = carry ? concatBytes(carry, bytes) : bytes;
+            const even = joined.length - (joined.length % 2);
+            carry = even < joined.length ? joined.slice(even) : null;
+            if (even === 0) continue;
+            const native = new Int16Array(joined.slice(0, even).buffer);
+            const out = gain(stream ? stream.push(native) : native);
+            produced += out.length;
+            if (out.length > 0) yield out;
+          }
+          const tail = stream ? gain(stream.end()) : new Int16Array(0);
+          produced += tail.length;
+          if (tail.length > 0) yield tail;
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          if (timeout.aborted) throw new Error(`upstream speech server did not finish within ${options.timeoutMs} ms`);
+          const message = (error as Error).message;
+          throw new Error(message.startsWith('upstream') ? message : `upstream speech server failed: ${message}`);
+        } finally {
+          stream?.close();
+          seconds = produced / request.sampleRate;
+        }
+      })(),
+      words: () => (request.wordTimings ? wordsByCharacters(request.text, seconds) : []),
+    };
+  }
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** No timings come back: words share the audio in proportion to their length. */

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { NEUTRAL_PROSODY } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
 import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
-import { writeKokoroModel } from '../../../src/speech/models/piper-test-voice.js';
-import { KOKORO_TEST_MODEL } from '../../../src/speech/models/test-voice-models.js';
+import { writeKokoroModel } from '../../../src/testing/test-voice-files.js';
+import { KOKORO_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { KokoroSpeechSynthesizer, kokoroFeeds, kokoroInputIds } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
 
 function toneHz(samples: Int16Array, rate: number): number {
@@ -24,7 +24,10 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
     dir = await mkdtemp(join(tmpdir(), 'svc-kokoro-'));
     phonemizer = await EspeakPhonemizer.create();
   });
-  after(async () => rm(dir, { recursive: true, force: true }));
+  after(async () => {
+    await phonemizer.release();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   it('input_ids with pad 0 at both ends, the style row chosen by token count, speed', () => {
     const vocab = new Map([[' ', 1], ['a', 5], ['b', 6]]);
@@ -54,7 +57,7 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
         ['kokoro-af_test', 'en-us', 'female'],
         ['kokoro-bm_test', 'en-gb', 'male'],
       ]);
-      const { ids } = kokoroInputIds(phonemizer.phonemize('Hello world', 'en-us'), scan.kokoro[0]!.model.vocab);
+      const { ids } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), scan.kokoro[0]!.model.vocab);
       const voice = synth.voices()[0]!;
       const result = await synth.synthesize({ text: 'Hello world', voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
       expect(result.samples.length).to.equal(ids.length * KOKORO_TEST_MODEL.hop);

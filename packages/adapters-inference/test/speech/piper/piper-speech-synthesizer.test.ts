@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
 import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
-import { PIPER_TEST_MODEL } from '../../../src/speech/models/test-voice-models.js';
+import { PIPER_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { PiperSpeechSynthesizer, piperFeeds } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { parsePiperVoiceConfig, piperPhonemeIds } from '../../../src/speech/piper/piper-voice-config.js';
-import { piperConfigJson, writePiperVoice } from '../../../src/speech/models/piper-test-voice.js';
+import { piperConfigJson, writePiperVoice } from '../../../src/testing/test-voice-files.js';
 
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
@@ -26,11 +26,14 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
     dir = await mkdtemp(join(tmpdir(), 'svc-piper-'));
     phonemizer = await EspeakPhonemizer.create();
   });
-  after(async () => rm(dir, { recursive: true, force: true }));
+  after(async () => {
+    await phonemizer.release();
+    await rm(dir, { recursive: true, force: true });
+  });
 
-  it('turns espeak-ng phonemes into ids with bos, interspersed pad and eos (Piper convention)', () => {
+  it('turns espeak-ng phonemes into ids with bos, interspersed pad and eos (Piper convention)', async () => {
     const config = parsePiperVoiceConfig(piperConfigJson());
-    const words = phonemizer.phonemize('Hello world', 'en-us');
+    const words = await phonemizer.phonemize('Hello world', 'en-us');
     expect(words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
     expect(words[0]!.phonemes).to.equal('həlˈoʊ');
     const { ids, wordSpans } = piperPhonemeIds(words, config);
@@ -71,7 +74,7 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       expect(synth.voices().map((v) => v.name).sort()).to.deep.equal(['piper-en_us-duo-low-alice', 'piper-en_us-duo-low-bob', 'piper-en_us-test-medium']);
       const voice = (name: string): PresetVoice => synth.voices().find((v) => v.name === name)!;
       const config = scan.piper.find((m) => m.manifest.name === 'en_US-test-medium')!.config;
-      const { ids } = piperPhonemeIds(phonemizer.phonemize('Hello world', 'en-us'), config);
+      const { ids } = piperPhonemeIds(await phonemizer.phonemize('Hello world', 'en-us'), config);
 
       const normal = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-test-medium'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: true });
       expect(normal.samples.length).to.equal(ids.length * PIPER_TEST_MODEL.hop);

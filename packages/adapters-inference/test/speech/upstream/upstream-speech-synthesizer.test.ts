@@ -3,8 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { NEUTRAL_PROSODY } from '@svc/core';
 import { UpstreamSpeechSynthesizer } from '../../../src/speech/upstream/upstream-speech-synthesizer.js';
+import { SpeexResampler } from '../../../src/speech/speex-resampler.js';
 
 /** A local OpenAI-compatible speech server: streams 24 kHz pcm in chunks; behaviour chosen by voice. */
+/** What the fake server is doing: a test reads it to tell when audio reached the client. */
+const upstreamState = { finished: false, sentChunks: 0 };
+
 function fakeUpstream(seen: { auth?: string; body?: any }[]): Promise<{ server: Server; url: string }> {
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
@@ -14,6 +18,20 @@ function fakeUpstream(seen: { auth?: string; body?: any }[]): Promise<{ server: 
     if (req.url !== '/v1/audio/speech') return void res.writeHead(404).end();
     if (body.voice === 'missing') return void res.writeHead(400, { 'Content-Type': 'application/json' }).end('{"error":{"message":"unknown voice"}}');
     res.writeHead(200, { 'Content-Type': 'audio/pcm' });
+    if (body.voice === 'trickle') {
+      // 1 s of a 300 Hz tone in odd-sized pieces (bytes split mid-sample), 40 ms apart
+      const all = Buffer.alloc(24000 * 2);
+      for (let i = 0; i < 24000; i++) all.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000)), i * 2);
+      upstreamState.finished = false;
+      upstreamState.sentChunks = 0;
+      for (let at = 0; at < all.length; at += 4801) {
+        res.write(all.subarray(at, Math.min(all.length, at + 4801)));
+        upstreamState.sentChunks++;
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      upstreamState.finished = true;
+      return void res.end();
+    }
     const chunk = Buffer.alloc(2400 * 2);
     for (let i = 0; i < 2400; i++) chunk.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000)), i * 2);
     for (let n = 0; n < 10; n++) {
@@ -41,7 +59,7 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
       apiKey: 'sk-upstream',
       model: 'kokoro',
       timeoutMs: 1500,
-      voices: ['af_heart', 'breaks', 'slow', 'missing'].map((voice) => ({ voice, language: 'en-us' })),
+      voices: ['af_heart', 'breaks', 'slow', 'missing', 'trickle'].map((voice) => ({ voice, language: 'en-us' })),
     });
   });
   after(() => {
@@ -88,5 +106,44 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
       () => expect.fail('should fail'),
       (e: Error) => expect(e.message).to.equal('client went away'),
     );
+  });
+
+  it('streams at the byte level: audio reaches the caller while the upstream is still sending', async () => {
+    const stream = synth.synthesizeStream({ text: 'Hi', voice: voice('trickle'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+    const arrivals: { samples: number; upstreamFinished: boolean; sentChunks: number }[] = [];
+    const parts: Int16Array[] = [];
+    for await (const chunk of stream.chunks) {
+      arrivals.push({ samples: chunk.length, upstreamFinished: upstreamState.finished, sentChunks: upstreamState.sentChunks });
+      parts.push(chunk);
+    }
+    expect(arrivals.length).to.be.greaterThan(5);
+    expect(arrivals[0]!.upstreamFinished).to.equal(false);
+    expect(arrivals[0]!.sentChunks).to.be.lessThan(3);
+    // odd-sized pieces: samples split across chunks are joined, nothing lost or shifted
+    const all = Int16Array.from(parts.flatMap((p) => Array.from(p)));
+    expect(all.length).to.equal(24000);
+    for (let i = 0; i < 24000; i += 997) expect(all[i]).to.equal(Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000)));
+    expect(stream.words()).to.deep.equal([{ word: 'Hi', start: 0, end: 1 }]);
+  });
+
+  it('resampling keeps its state across chunks: the streamed result equals resampling the whole', async () => {
+    const streamed = await synth.synthesize({ text: 'Hi', voice: voice('trickle'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
+    const whole = new Int16Array(24000);
+    for (let i = 0; i < 24000; i++) whole[i] = Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000));
+    const reference = (await SpeexResampler.create()).resample(whole, 24000, 16000);
+    expect(streamed.samples.length).to.equal(reference.length);
+    let maxDiff = 0;
+    for (let i = 0; i < reference.length; i++) maxDiff = Math.max(maxDiff, Math.abs(streamed.samples[i]! - reference[i]!));
+    expect(maxDiff).to.be.lessThan(3);
+  });
+
+  it('an error after some audio: the audio already received is delivered, then the error', async () => {
+    const stream = synth.synthesizeStream({ text: 'Hi', voice: voice('breaks'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false });
+    let samples = 0;
+    const error = await (async () => {
+      for await (const chunk of stream.chunks) samples += chunk.length;
+    })().then(() => null, (e: Error) => e);
+    expect(error?.message).to.match(/^upstream speech server failed/);
+    expect(samples).to.equal(3 * 2400);
   });
 });

@@ -33,7 +33,7 @@ function tone(nodes: OnnxNode[], lengthFloat: string, freq: string, sampleRate: 
 }
 
 /** A Piper-shaped model: input [1,N] int64, input_lengths [1] int64, scales [3] float32, sid [1] when multi-speaker. */
-export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boolean }): Uint8Array {
+export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boolean; hop?: number }): Uint8Array {
   const m = PIPER_TEST_MODEL;
   const nodes: OnnxNode[] = [
     { op: 'Cast', inputs: ['input_lengths'], outputs: ['len_f'], attributes: { to: { int: F } } },
@@ -70,7 +70,7 @@ export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boo
       ...toneInits,
       { name: 'idx0', type: I, dims: [], values: [0] },
       { name: 'idx1', type: I, dims: [], values: [1] },
-      { name: 'hop', type: F, dims: [], values: [m.hop] },
+      { name: 'hop', type: F, dims: [], values: [options.hop ?? m.hop] },
       { name: 'half', type: F, dims: [], values: [0.5] },
       { name: 'id_hz', type: F, dims: [], values: [m.idHz] },
       { name: 'base_hz', type: F, dims: [], values: [m.baseHz] },
@@ -79,8 +79,12 @@ export function piperTestModel(options: { sampleRate: number; multiSpeaker?: boo
   });
 }
 
-/** A Kokoro-shaped model: input_ids [1,N] int64, style [1,256] float32, speed [1] float32 -> waveform [1,T] at 24 kHz. */
-export function kokoroTestModel(): Uint8Array {
+/**
+ * A Kokoro-shaped model: input_ids [1,N] int64, style [1,256] float32, speed [1] float32 -> waveform [1,T]
+ * at 24 kHz. With `durations`, also a `durations` output [1,N] (token i lasts input_ids[i] + 1 frames),
+ * the per-token durations some exports give, for word timings.
+ */
+export function kokoroTestModel(options: { durations?: boolean; hop?: number } = {}): Uint8Array {
   const m = KOKORO_TEST_MODEL;
   const nodes: OnnxNode[] = [
     { op: 'Shape', inputs: ['input_ids'], outputs: ['shape'] },
@@ -97,6 +101,7 @@ export function kokoroTestModel(): Uint8Array {
     { op: 'Add', inputs: ['id_part', 'style_part'], outputs: ['f0'] },
     { op: 'Add', inputs: ['f0', 'base_hz'], outputs: ['freq'] },
   ];
+  if (options.durations) nodes.push({ op: 'Add', inputs: ['ids_f', 'one_f'], outputs: ['durations'] });
   const toneInits = tone(nodes, 'len_out', 'freq', m.sampleRate, 'amp', [1, -1], 'waveform');
   const graph = writeOnnxModel({
     nodes,
@@ -105,11 +110,12 @@ export function kokoroTestModel(): Uint8Array {
       { name: 'style', type: F, shape: [1, 256] },
       { name: 'speed', type: F, shape: [1] },
     ],
-    outputs: [{ name: 'waveform', type: F, shape: [1, 'time'] }],
+    outputs: [{ name: 'waveform', type: F, shape: [1, 'time'] }, ...(options.durations ? [{ name: 'durations', type: F, shape: [1, 'tokens'] }] : [])],
     initializers: [
       ...toneInits,
       { name: 'idx1', type: I, dims: [], values: [1] },
-      { name: 'hop', type: F, dims: [], values: [m.hop] },
+      ...(options.durations ? [{ name: 'one_f', type: F, dims: [], values: [1] }] : []),
+      { name: 'hop', type: F, dims: [], values: [options.hop ?? m.hop] },
       { name: 'amp', type: F, dims: [], values: [0.4] },
       { name: 'id_hz', type: F, dims: [], values: [m.idHz] },
       { name: 'style_hz', type: F, dims: [], values: [m.styleHz] },

@@ -28,18 +28,18 @@ export function piperConfigJson(options: { sampleRate?: number; speakers?: strin
 }
 
 /** Writes `NAME.onnx` (a test-built Piper-shaped model) and `NAME.onnx.json` into dir. */
-export async function writePiperVoice(dir: string, name: string, options: { sampleRate?: number; speakers?: string[]; lengthScale?: number } = {}): Promise<void> {
+export async function writePiperVoice(dir: string, name: string, options: { sampleRate?: number; speakers?: string[]; lengthScale?: number; hop?: number } = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   const sampleRate = options.sampleRate ?? 22050;
-  await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1 }));
+  await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1, hop: options.hop }));
   await writeFile(join(dir, `${name}.onnx.json`), JSON.stringify(piperConfigJson(options)));
 }
 
 /** Writes a Kokoro directory in its ONNX community layout: onnx/model_quantized.onnx, voices/*.bin, tokenizer.json. */
-export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>): Promise<Record<string, number>> {
+export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean; hop?: number } = {}): Promise<Record<string, number>> {
   await mkdir(join(dir, 'onnx'), { recursive: true });
   await mkdir(join(dir, 'voices'), { recursive: true });
-  await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel());
+  await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel(options));
   const symbols = ['$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ'];
   const vocab = Object.fromEntries(symbols.map((s, i) => [s, i]));
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'WordLevel', vocab } }));

@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NEUTRAL_PROSODY, type PresetVoice } from '@svc/core';
+import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
+import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
+import { writePiperVoice } from '../../../src/testing/test-voice-files.js';
+import { SpeexResampler } from '../../../src/speech/speex-resampler.js';
+
+const LONG_TEXT = 'This sentence is long enough to keep a neural voice busy for a while, and then some more words follow it.';
+
+/**
+ * Time the main event loop was busy (not waiting for I/O) while `work` ran, from Node's event loop
+ * utilization, plus the largest delay of a 5 ms timer. Busy time, unlike timer lag, does not grow
+ * when other processes take the (shared, 2-core) CPU, so the assertion holds on a loaded machine.
+ */
+async function loopBusy<T>(work: () => Promise<T>): Promise<{ busyMs: number; lagMs: number; workMs: number; result: T }> {
+  let lagMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lagMs = Math.max(lagMs, now - last - 5);
+    last = now;
+  }, 5);
+  const elu = performance.eventLoopUtilization();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { busyMs: performance.eventLoopUtilization(elu).active, lagMs, workMs: performance.now() - started, result };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const osThreads = (): number => readdirSync('/proc/self/task').length;
+
+describe('neural engines run their models in worker threads', function () {
+  this.timeout(120000);
+  let dir: string;
+  let phonemizer: EspeakPhonemizer;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-neural-threads-'));
+    phonemizer = await EspeakPhonemizer.create();
+    // hop 6000 samples per id: ~150 ids -> ~40 s of audio per sentence, resampled: a long synthesis
+    await writePiperVoice(dir, 'en_US-long-medium', { sampleRate: 22050, hop: 6000 });
+  });
+  after(async () => {
+    await phonemizer.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a long synthesis keeps the main event loop free (its busy time stays small; resampling on it would not)', async () => {
+    const scan = await scanModelDirectory(dir);
+    const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
+    try {
+      const voice = synth.voices()[0]!;
+      const neural = await loopBusy(() => synth.synthesize({ text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.5 }, sampleRate: 48000, wordTimings: true }));
+      const seconds = neural.result.samples.length / 48000;
+      expect(seconds).to.be.greaterThan(60);
+      // Control: only the resampling of that output, done on the main thread, holds the loop far longer.
+      const resampler = await SpeexResampler.create();
+      const native = new Int16Array(Math.round(seconds * 22050));
+      const control = await loopBusy(async () => resampler.resample(native, 22050, 48000));
+      const report = `main loop busy ${neural.busyMs.toFixed(0)} ms (max timer lag ${neural.lagMs.toFixed(0)} ms) during ${neural.workMs.toFixed(0)} ms of synthesis; resampling on the main thread: ${control.busyMs.toFixed(0)} ms`;
+      expect(control.busyMs, report).to.be.greaterThan(150);
+      expect(neural.busyMs, report).to.be.lessThan(100);
+    } finally {
+      await synth.close();
+    }
+  });
+
+  it('one session per model, in its own thread; SVC_ONNX_THREADS sizes its intra-op pool', async () => {
+    const scan = await scanModelDirectory(dir);
+    const before = osThreads();
+    const one = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads: 1 });
+    const withOne = osThreads() - before;
+    const four = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads: 4 });
+    const withFour = osThreads() - before - withOne;
+    try {
+      expect(withOne).to.be.greaterThan(0); // the model's worker thread
+      // onnxruntime starts threads-1 extra intra-op threads for the session
+      expect(withFour - withOne).to.be.at.least(3);
+      expect(one.loadedModels()).to.deep.equal([{ engine: 'piper', model: 'en_US-long-medium', bytes: one.loadedModels()[0]!.bytes }]);
+      expect(one.loadedModels()[0]!.bytes).to.be.greaterThan(500);
+    } finally {
+      await Promise.all([one.close(), four.close()]);
+    }
+  });
+
+  it('an abort mid-synthesis rejects at once and the model keeps serving', async () => {
+    const scan = await scanModelDirectory(dir);
+    const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
+    try {
+      const voice: PresetVoice = synth.voices()[0]!;
+      const controller = new AbortController();
+      const pending = synth.synthesize({ text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.25 }, sampleRate: 48000, wordTimings: false }, controller.signal);
+      setTimeout(() => controller.abort(new Error('client went away')), 20);
+      const error = await pending.then(() => null, (e: Error) => e);
+      expect(error?.message).to.match(/client went away|abort/i);
+      const after = await synth.synthesize({ text: 'Hello', voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: false });
+      expect(after.samples.length).to.be.greaterThan(0);
+    } finally {
+      await synth.close();
+    }
+  });
+});
