@@ -12,5 +12,4 @@ export { readTransformersAsrModel, isTransformersAsrLayout, ONNX_VARIANTS, type 
 export { WhisperLogMel, slaneyMelFilterbank, WHISPER_FEATURES, WHISPER_FRAMES } from './features/whisper-log-mel.js';
 export { TokenDecoder } from './seq2seq/token-decoder.js';
 export type { DetailedTranscript, TranscriptSegment, TranscriptWord } from './seq2seq/transcript.js';
-export { writeTestAsrFolder, TEST_WHISPER_TOKENS, TEST_MOONSHINE_TOKENS, TEST_ASR_SHAPE, type TestAsrFolderOptions } from './testing/test-asr-folder.js';
 export { UpstreamSpeechRecognizer, type UpstreamSpeechRecognizerOptions } from './upstream/upstream-speech-recognizer.js';

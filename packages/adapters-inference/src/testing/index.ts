@@ -5,3 +5,14 @@
 export { writeOnnxModel, OnnxType, type OnnxNode } from './onnx-writer.js';
 export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './test-voice-models.js';
 export { piperConfigJson, writePiperVoice, writeKokoroModel } from './test-voice-files.js';
+// Whisper- and Moonshine-shaped model folders (transformers.js ONNX layout) whose logits are a known function of their inputs.
+export { seq2seqTestEncoder, seq2seqTestDecoder, type Seq2SeqTestTables, type Seq2SeqTestShape } from './seq2seq-test-models.js';
+export {
+  writeTestAsrFolder,
+  testWhisperTokenizer,
+  testWhisperGenerationConfig,
+  TEST_WHISPER_TOKENS,
+  TEST_MOONSHINE_TOKENS,
+  TEST_ASR_SHAPE,
+  type TestAsrFolderOptions,
+} from './test-asr-folder.js';

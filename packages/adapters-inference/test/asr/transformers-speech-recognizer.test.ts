@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Principal } from '@svc/core';
 import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
 import { TokenDecoder } from '../../src/asr/seq2seq/token-decoder.js';
-import { testWhisperGenerationConfig, testWhisperTokenizer, writeTestAsrFolder, type TestAsrFolderOptions } from '../../src/asr/testing/test-asr-folder.js';
+import { testWhisperGenerationConfig, testWhisperTokenizer, writeTestAsrFolder, type TestAsrFolderOptions } from '../../src/testing/test-asr-folder.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 

@@ -1,4 +1,4 @@
-import { OnnxType, writeOnnxModel, type OnnxInitializer, type OnnxNode, type OnnxValue } from '../../speech/models/onnx-writer.js';
+import { OnnxType, writeOnnxModel, type OnnxInitializer, type OnnxNode, type OnnxValue } from './onnx-writer.js';
 
 // Small ONNX models with the exact I/O signatures of the transformers.js Whisper and Moonshine
 // exports (no weights can be downloaded here). Their outputs are a known function of their inputs:
