@@ -6,6 +6,9 @@
 export class MixedRadixFft {
   private readonly cos: Float64Array;
   private readonly sin: Float64Array;
+  /** Scratch for one butterfly (as long as the largest prime factor): no allocation per transform. */
+  private readonly yRe: Float64Array;
+  private readonly yIm: Float64Array;
 
   constructor(readonly size: number) {
     this.cos = new Float64Array(size);
@@ -14,6 +17,10 @@ export class MixedRadixFft {
       this.cos[k] = Math.cos((2 * Math.PI * k) / size);
       this.sin[k] = -Math.sin((2 * Math.PI * k) / size);
     }
+    let largest = 1;
+    for (let n = size; n > 1; n /= smallestFactor(n)) largest = Math.max(largest, smallestFactor(n));
+    this.yRe = new Float64Array(largest);
+    this.yIm = new Float64Array(largest);
   }
 
   /** The transform of `re`/`im` (length `size`), written to `outRe`/`outIm`. */
@@ -33,8 +40,7 @@ export class MixedRadixFft {
     for (let r = 0; r < p; r++) this.step(re, im, offset + r * stride, stride * p, m, outRe, outIm, outOffset + r * m);
     // Combine: X[k + m q] = sum_r W_n^{r (k + m q)} Y_r[k]; twiddles are the size-`size` table at stride size/n.
     const twiddleStride = this.size / n;
-    const yRe = new Float64Array(p);
-    const yIm = new Float64Array(p);
+    const { yRe, yIm } = this;
     for (let k = 0; k < m; k++) {
       for (let r = 0; r < p; r++) {
         yRe[r] = outRe[outOffset + r * m + k]!;
@@ -42,10 +48,14 @@ export class MixedRadixFft {
       }
       for (let q = 0; q < p; q++) {
         const j = k + m * q;
-        let sumRe = 0;
-        let sumIm = 0;
-        for (let r = 0; r < p; r++) {
-          const t = ((r * j) % n) * twiddleStride;
+        let sumRe = yRe[0]!;
+        let sumIm = yIm[0]!;
+        // W_n^{r j} for r = 1.. p-1, stepping the table index by j (mod n) instead of multiplying.
+        const step = (j % n) * twiddleStride;
+        let t = 0;
+        for (let r = 1; r < p; r++) {
+          t += step;
+          if (t >= this.size) t -= this.size;
           const c = this.cos[t]!;
           const s = this.sin[t]!;
           sumRe += yRe[r]! * c - yIm[r]! * s;
