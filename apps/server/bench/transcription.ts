@@ -1,25 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '@svc/core';
 import { TransformersSpeechRecognizer, WhisperLogMel } from '@svc/adapters-inference';
 import { writeTestAsrFolder } from '@svc/adapters-inference/testing';
+import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { percentile, round, startBenchServer } from './harness.js';
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const ROUNDS = 3;
-
-function clips(): { wav: Buffer; words: string; seconds: number }[] {
-  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
-    .map(([, words, id]) => {
-      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
-      return { wav, words: words!, seconds: (wav.length - 44) / 32000 };
-    });
-}
 
 async function post(baseUrl: string, apiKey: string, wav: Buffer): Promise<string> {
   const form = new FormData();
@@ -43,7 +32,7 @@ const timeMs = async (fn: () => unknown): Promise<number> => {
  */
 export async function benchTranscription(ctx: { baseUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
-  const all = clips();
+  const all = librivoxSentences();
   const latencies: number[] = [];
   const ratios: number[] = [];
   let heard: string[] = [];

@@ -1,28 +1,9 @@
-import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { muLawEncode } from '@svc/core';
 import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
+import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { round } from './harness.js';
-
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-
-interface Clip {
-  samples: Int16Array;
-  words: string;
-}
-
-function clips(): Clip[] {
-  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
-    .map(([, words, id]) => {
-      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
-      const data = wav.subarray(wav.indexOf('data') + 8);
-      return { words: words!, samples: new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)) };
-    });
-}
 
 type Format = { label: string; session: Record<string, unknown>; appends(pcm16k: Int16Array): Promise<Buffer[]> };
 
@@ -57,7 +38,7 @@ export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Pro
     },
   ];
   const out: Record<string, number | string> = {};
-  const all = clips();
+  const all = librivoxSentences();
   for (const format of formats) {
     const heard: string[] = [];
     for (const clip of all) heard.push(await transcribe(ctx, format.session, await format.appends(clip.samples)));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestAsrFolder } from '@svc/adapters-inference/testing';
-import { runModelsCli } from '../../src/cli/models.js';
+import { modelsCli } from '../helpers/models-cli.js';
 
 describe('models CLI with Whisper and Moonshine folders (kind asr)', function () {
   this.timeout(60_000);
@@ -25,11 +25,7 @@ describe('models CLI with Whisper and Moonshine folders (kind asr)', function ()
     rmSync(sources, { recursive: true, force: true });
   });
 
-  const cli = async (...args: string[]) => {
-    const lines: string[] = [];
-    const code = await runModelsCli(args, (l) => lines.push(l), { SVC_DATA_DIR: dataDir });
-    return { code, out: lines.join('\n') };
-  };
+  const cli = (...args: string[]) => modelsCli(dataDir, ...args);
 
   it('adds, lists (kind asr, engine, languages, 16 kHz, checksum, files), verifies and removes recognizers', async () => {
     expect((await cli('add', join(sources, 'whisper-tiny-test'))).code).to.equal(0);

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
-import { runModelsCli } from '../../src/cli/models.js';
+import { modelsCli } from '../helpers/models-cli.js';
 
 describe('models CLI (npm run models)', function () {
   this.timeout(60_000);
@@ -24,11 +24,7 @@ describe('models CLI (npm run models)', function () {
     rmSync(sources, { recursive: true, force: true });
   });
 
-  const cli = async (...args: string[]) => {
-    const lines: string[] = [];
-    const code = await runModelsCli(args, (l) => lines.push(l), { SVC_DATA_DIR: dataDir });
-    return { code, out: lines.join('\n') };
-  };
+  const cli = (...args: string[]) => modelsCli(dataDir, ...args);
   const modelsDir = () => join(dataDir, 'models');
 
   it('adds a Piper voice and a Kokoro directory, lists them with engine, language and checksum, verifies, removes', async () => {

@@ -1,24 +1,14 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI, { toFile } from 'openai';
+import { LIBRIVOX_DIR as LIBRIVOX, librivoxSentences } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { wavFile } from '../helpers/wav.js';
 import { wordErrorRate } from '../helpers/wer.js';
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-
-/** The five read sentences of pocketsphinx-testdata and their reference transcripts. */
-function librivox(): { id: string; wav: Buffer; words: string }[] {
-  return readFileSync(join(LIBRIVOX, 'transcription'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [, words, id] = /^<s> (.*) <\/s> \((.*)\)$/.exec(line)!;
-      return { id: id!, wav: readFileSync(join(LIBRIVOX, `${id}.wav`)), words: words! };
-    });
-}
+const librivox = librivoxSentences;
 
 /** A multipart POST as curl -F sends it. */
 async function transcribe(t: TestServer, parts: Record<string, string | string[] | Blob>, key: string | null = t.apiKey): Promise<Response> {

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** pocketsphinx-testdata's five read sentences (16 kHz mono WAV), installed by scripts/setup-system.sh. */
+export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+
+export interface LibrivoxSentence {
+  id: string;
+  /** The whole file (a 44-byte header, then s16 samples). */
+  wav: Buffer;
+  samples: Int16Array;
+  /** The reference transcript, lower case. */
+  words: string;
+  seconds: number;
+}
+
+/** The sentences and their reference transcripts (the data set's `transcription` file). */
+export function librivoxSentences(): LibrivoxSentence[] {
+  return readFileSync(join(LIBRIVOX_DIR, 'transcription'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
+    .map(([, words, id]) => {
+      const wav = readFileSync(join(LIBRIVOX_DIR, `${id}.wav`));
+      const data = wav.subarray(wav.indexOf('data') + 8);
+      const samples = new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
+      return { id: id!, wav, samples, words: words!, seconds: samples.length / 16000 };
+    });
+}

@@ -1,0 +1,8 @@
+import { runModelsCli } from '../../src/cli/models.js';
+
+/** `npm run models -- ...` in-process on a data directory: its exit code and printed lines. */
+export async function modelsCli(dataDir: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runModelsCli(args, (l) => lines.push(l), { SVC_DATA_DIR: dataDir });
+  return { code, out: lines.join('\n') };
+}
