@@ -69,7 +69,7 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     expect(verbose.duration).to.be.closeTo((clip.wav.length - 44) / 32000, 0.05);
     expect(verbose.segments).to.have.length(1);
     expect(verbose.segments[0]).to.include({ id: 0, start: 0, text: verbose.text });
-    expect(verbose.words).to.equal(undefined); // pocketsphinx here gives no word times: none are invented
+    expect(verbose.words).to.equal(undefined); // not asked for
     expect(wordErrorRate(clip.words, verbose.text)).to.be.below(0.5);
 
     const text = await transcribe(t, { file: wavBlob(clip.wav), response_format: 'text' });
@@ -86,6 +86,9 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     const clip = librivox().find((c) => c.id.endsWith('0930'))!;
     const plain = await client.audio.transcriptions.create({ file: await toFile(clip.wav, 'clip.wav'), model: 'whisper-1' });
     expect(wordErrorRate(clip.words, plain.text)).to.be.below(0.5);
+    const words = (await (await transcribe(t, { file: wavBlob(clip.wav), response_format: 'verbose_json', 'timestamp_granularities[]': ['word'] })).json()) as Record<string, any>;
+    expect(words.segments).to.equal(undefined); // only words were asked for
+    expect(words.words.length).to.equal(plain.text.split(' ').length);
     const verbose = await client.audio.transcriptions.create({
       file: await toFile(clip.wav, 'clip.wav'),
       model: 'whisper-1',
@@ -95,6 +98,10 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     });
     expect(verbose.text).to.equal(plain.text);
     expect(verbose.segments![0]!.end).to.be.greaterThan(1);
+    // pocketsphinx's own word segmentation: every word, in order, inside the recording.
+    expect(verbose.words!.map((w) => w.word).join(' ')).to.equal(verbose.text);
+    expect(verbose.words![0]!.start).to.be.below(verbose.words!.at(-1)!.start);
+    expect(verbose.words!.at(-1)!.end).to.be.at.most(verbose.duration + 0.01);
     const text = await client.audio.transcriptions.create({ file: await toFile(clip.wav, 'clip.wav'), model: 'whisper-1', response_format: 'text' });
     expect(String(text).trim()).to.equal(plain.text);
   });

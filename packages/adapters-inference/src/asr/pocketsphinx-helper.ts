@@ -27,6 +27,8 @@ export class PocketsphinxHelper {
   private deadError: Error | null = null;
   readonly ready: Promise<void>;
   partial = '';
+  /** The `T` line before the last `F` of a `W` request. */
+  private wordTimes: { word: string; start: number; end: number }[] = [];
 
   constructor(python: string, script: string, decoderArgs: readonly string[]) {
     this.child = spawn(python, ['-u', script, ...decoderArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -66,9 +68,10 @@ export class PocketsphinxHelper {
     return this.deadError === null;
   }
 
-  begin(): void {
+  /** `fresh`: a stream of its own (noise and channel estimates start over, word times count from 0). */
+  begin(fresh = false): void {
     this.partial = '';
-    this.send('S\n');
+    this.send(fresh ? 'N\n' : 'S\n');
   }
 
   /** 16 kHz mono s16 samples of the utterance in progress. */
@@ -82,6 +85,13 @@ export class PocketsphinxHelper {
   /** Final pass of the utterance: its text. */
   end(): Promise<string> {
     return this.request('E\n');
+  }
+
+  /** Final pass with the time of every word (seconds from the start of an utterance begun `fresh`). */
+  async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[] }> {
+    this.wordTimes = [];
+    const text = await this.request('W\n');
+    return { text, words: this.wordTimes };
   }
 
   /** Drops the utterance in progress; resolves once the decoder is free again. */
@@ -109,6 +119,7 @@ export class PocketsphinxHelper {
 
   private onLine(line: string): void {
     if (line.startsWith('P ')) this.partial = line.slice(2);
+    else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
     // A failed request (the helper keeps running): the waiting caller hears why.
     else if (line.startsWith('!')) this.finals.shift()?.reject(new Error(`pocketsphinx: ${line.slice(1)}`));
@@ -119,4 +130,12 @@ export class PocketsphinxHelper {
     this.deadError = err;
     for (const waiting of this.finals.splice(0)) waiting.reject(err);
   }
+}
+
+/** `word start end word start end ...` -> word times. */
+function parseWordTimes(text: string): { word: string; start: number; end: number }[] {
+  const parts = text.trim().split(/\s+/).filter(Boolean);
+  const words: { word: string; start: number; end: number }[] = [];
+  for (let i = 0; i + 2 < parts.length; i += 3) words.push({ word: parts[i]!, start: Number(parts[i + 1]), end: Number(parts[i + 2]) });
+  return words;
 }

@@ -3,7 +3,7 @@ import { abortError } from '../speech/abort.js';
 import { StreamingResampler } from '../vad/streaming-resampler.js';
 import type { DecoderPool } from './decoder-pool.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
-import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
+import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 
 /**
  * One turn decoded while the user speaks. The stream borrows a warm decoder from the pool for the
@@ -54,7 +54,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
 
   write(samples: Int16Array): void {
     if (this.ended || samples.length === 0) return;
-    const at16k = toInt16(this.resampler.process(samples));
+    const at16k = floatToInt16(this.resampler.process(samples));
     if (this.helper) this.helper.write(at16k);
     else this.waiting.push(at16k);
   }
@@ -90,13 +90,4 @@ async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
   const outcome = await Promise.race([helper.drop().then(() => 'dropped' as const, () => 'dropped' as const), late]);
   clearTimeout(timer);
   if (outcome === 'late') helper.kill();
-}
-
-function toInt16(floats: Float32Array): Int16Array {
-  const out = new Int16Array(floats.length);
-  for (let i = 0; i < floats.length; i++) {
-    const v = Math.round(floats[i]! * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
-  return out;
 }

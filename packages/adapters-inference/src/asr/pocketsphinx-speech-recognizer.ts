@@ -1,11 +1,13 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
+import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
 import { throwIfAborted } from '../speech/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 import { DEBIAN_PYTHON, PocketsphinxHelper, POCKETSPHINX_HELPER_SCRIPT } from './pocketsphinx-helper.js';
 import { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocketsphinx-installation.js';
 import { PocketsphinxRecognitionStream } from './pocketsphinx-recognition-stream.js';
+import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
+import { StreamingResampler } from '../vad/streaming-resampler.js';
 
 export interface PocketsphinxSpeechRecognizerOptions {
   /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, ~100 MB). */
@@ -90,6 +92,31 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     const stream = this.openStream({ ...options, sampleRate: audio.sampleRate }, signal ?? new AbortController().signal);
     stream.write(audio.samples);
     return stream.finish();
+  }
+
+  /**
+   * A whole recording (the transcription endpoint) in one pass on a pooled decoder, begun as a new
+   * stream (so frame numbers, hence word times, count from its start), with the time of each word
+   * from the decoder's segmentation. English only: the language hint is not used.
+   */
+  async transcribeDetailed(audio: PcmAudio, _options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
+    throwIfAborted(signal);
+    const samples = audio.sampleRate === RECOGNIZER_SAMPLE_RATE ? audio.samples : floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
+    const duration = samples.length / RECOGNIZER_SAMPLE_RATE;
+    const { text, words } = await this.pool.use(signal, async (helper) => {
+      // A caller that leaves mid-decode (a long recording) frees the decoder: killed, the pool starts another.
+      const onAbort = (): void => helper.kill();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        helper.begin(true);
+        helper.write(samples);
+        return await helper.endWithWordTimes();
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    });
+    const clean = text.trim().toLowerCase();
+    return { text: clean, language: 'en', duration, segments: clean ? [{ start: 0, end: duration, text: clean }] : [], words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })) };
   }
 
   /** Stops every decoder process (server shutdown). */

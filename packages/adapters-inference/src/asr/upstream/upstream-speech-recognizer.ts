@@ -2,7 +2,7 @@ import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer 
 import { pcmToWav } from '../../codec/wav-writer.js';
 import { throwIfAborted } from '../../speech/abort.js';
 import { StreamingResampler } from '../../vad/streaming-resampler.js';
-import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
+import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 import { BufferedRecognitionStream } from '../seq2seq/buffered-recognition-stream.js';
 import type { DetailedTranscript, TranscriptSegment, TranscriptWord } from '../seq2seq/transcript.js';
 
@@ -35,7 +35,7 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
   }
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {
-    return new BufferedRecognitionStream(options.sampleRate, signal, (samples) => this.send(toInt16(samples), options.language, signal).then((t) => ({ text: t.text })));
+    return new BufferedRecognitionStream(options.sampleRate, signal, (samples) => this.send(floatToInt16(samples), options.language, signal).then((t) => ({ text: t.text })));
   }
 
   async transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }> {
@@ -44,7 +44,7 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
 
   async transcribeDetailed(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
     throwIfAborted(signal);
-    const samples = toInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
+    const samples = floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
     return this.send(samples, options.language, signal);
   }
 
@@ -111,10 +111,4 @@ function parseAnswer(body: string, duration: number): DetailedTranscript {
 function isTimed(value: unknown): value is { start: number; end: number } {
   const v = value as { start?: unknown; end?: unknown };
   return typeof v?.start === 'number' && typeof v?.end === 'number';
-}
-
-function toInt16(floats: Float32Array): Int16Array {
-  const out = new Int16Array(floats.length);
-  for (let i = 0; i < floats.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(floats[i]! * 32768)));
-  return out;
 }
