@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
     ['video', async () => (await import('./video.js')).benchVideo as Bench],
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
+    // Starts its own server (test-built models in a temporary SVC_MODELS_DIR).
+    ['neural', async () => (await import('./neural.js')).benchNeural as unknown as Bench],
   ];
   // 24 speech decoders: the voice-loop curve goes to 20 conversations speaking at once.
   const bench = await startBenchServer({ SVC_REALTIME_MAX_SESSIONS: '2000', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000', SVC_ASR_DECODERS: '24' });
