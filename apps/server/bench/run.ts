@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
     ['video', async () => (await import('./video.js')).benchVideo as Bench],
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
+    // Starts its own server (test-built models in a temporary SVC_MODELS_DIR).
+    ['neural', async () => (await import('./neural.js')).benchNeural as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
   ];
   // 24 speech decoders: the voice-loop curve goes to 20 conversations speaking at once.

@@ -101,11 +101,14 @@ export const realtimeModule = defineModule({
     provide<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)));
     // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
     provide<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory, async (get) => {
-      const presets = new Set((await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog)).names());
+      const catalog = await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+      const presets = new Set(catalog.names());
       const voices = await get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases);
       return {
         exists: async (voice, principal) =>
           presets.has(voice) ||
+          catalog.get(voice) !== undefined || // a voice an engine builds by name (a Kokoro blend)
+
           voices.get.execute(principal, voice).then(
             () => true,
             () => false,

@@ -55,6 +55,7 @@ const genderOf = (voice: string): PresetVoice['gender'] => (voice[1] === 'm' ? '
  */
 export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice> {
   readonly engine = 'kokoro';
+  protected readonly family = 'Kokoro';
   private readonly blends = new Map<string, KokoroVoice>();
   private static readonly MAX_CACHED_BLENDS = 64;
 

@@ -55,6 +55,8 @@ const clamp = (v: number, lo: number, hi: number): number => (Number.isFinite(v)
  */
 export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements NeuralEngine {
   abstract readonly engine: string;
+  /** How the model family is named in warnings (`not a Piper model: ...`). */
+  protected abstract readonly family: string;
   private readonly presets: PresetVoice[] = [];
   private readonly byPreset = new Map<string, V>();
   private readonly models: OnnxModelThread[] = [];
@@ -82,7 +84,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
     }
     const missing = requiredInputs.filter((i) => !model.info.inputNames.includes(i));
     if (missing.length > 0 || model.info.outputNames.length === 0) {
-      options.onSkipped?.(name, `not a ${this.engine === 'piper' ? 'Piper' : 'Kokoro'} model: missing inputs ${missing.join(', ') || '(none)'}`);
+      options.onSkipped?.(name, `not a ${this.family} model: missing inputs ${missing.join(', ') || '(none)'}`);
       await model.close();
       return null;
     }

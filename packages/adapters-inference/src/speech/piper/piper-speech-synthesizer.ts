@@ -39,6 +39,7 @@ export function piperFeeds(ids: number[], config: PiperVoiceConfig, rate: number
  */
 export class PiperSpeechSynthesizer extends NeuralSpeechSynthesizer<PiperVoice> {
   readonly engine = 'piper';
+  protected readonly family = 'Piper';
 
   static async create(options: PiperSpeechSynthesizerOptions): Promise<PiperSpeechSynthesizer> {
     const synth = new PiperSpeechSynthesizer(options.phonemizer);
