@@ -9,6 +9,7 @@ import {
   type VoiceActivityDetector,
 } from '@svc/core';
 import { OpusscriptOpusCodec, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import type { ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
@@ -50,7 +51,9 @@ export const realtimeAudioModule = defineModule({
       async (get) => {
         const logger = await get<Logger>(SHARED_TOKENS.Logger);
         try {
-          return await selectSpeechRecognizer(s, config.dataDir, logger);
+          const selected = await selectSpeechRecognizer(s, config.dataDir, logger);
+          if (selected?.loadedModels) (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
+          return selected;
         } catch (err) {
           if (s.SVC_ASR_ENGINE !== 'auto') throw err;
           unavailable = `unavailable: ${(err as Error).message}`;

@@ -23,6 +23,8 @@ export interface SelectedRecognizer {
   /** `pocketsphinx`, `whisper:<model>`, `moonshine:<model>` or `upstream:<model>`. */
   name: string;
   detail: string;
+  /** Neural recognizers: the loaded model for the svc_neural_model_bytes gauge. */
+  loadedModels?: () => { engine: string; model: string; bytes: number }[];
 }
 
 /**
@@ -46,7 +48,7 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
       throw new Error(`Invalid configuration SVC_ASR_ENGINE: model ${model} is a ${recognizer.engine} model, not ${family}`);
     }
     logger.info({ model, engine: family, languages: recognizer.languages.length }, 'neural speech recognizer loaded');
-    return { recognizer, name: `${family}:${model}`, detail: `${family} ${model} (onnxruntime), per turn` };
+    return { recognizer, name: `${family}:${model}`, detail: `${family} ${model} (onnxruntime, own thread), per turn`, loadedModels: () => recognizer.loadedModels() };
   }
   const recognizer = await PocketsphinxSpeechRecognizer.create({
     decoders: s.SVC_ASR_DECODERS,

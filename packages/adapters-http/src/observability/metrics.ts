@@ -14,7 +14,7 @@ export class ServiceMetrics {
   private readonly synthesisAudio: Counter<'engine'>;
   private readonly synthesisCompute: Counter<'engine'>;
   private countRealtimeSessions: () => number = () => 0;
-  private listNeuralModels: () => { engine: string; model: string; bytes: number }[] = () => [];
+  private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -54,19 +54,19 @@ export class ServiceMetrics {
     });
     new Gauge({
       name: 'svc_neural_model_bytes',
-      help: 'Size of each loaded neural voice model file (its weights: the bulk of the session memory; onnxruntime reports no per-session figure)',
+      help: 'Size of each loaded neural model, voices and recognizers (its weight files: the bulk of the session memory; onnxruntime reports no per-session figure)',
       labelNames: ['engine', 'model'],
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const m of metrics.listNeuralModels()) this.set({ engine: m.engine, model: m.model }, m.bytes);
+        for (const m of metrics.neuralModelSources.flatMap((list) => list())) this.set({ engine: m.engine, model: m.model }, m.bytes);
       },
     });
   }
 
-  /** The neural model gauge reads this when scraped. */
+  /** The neural model gauge reads these when scraped (one source per capability: voices, recognizer). */
   trackNeuralModels(list: () => { engine: string; model: string; bytes: number }[]): void {
-    this.listNeuralModels = list;
+    this.neuralModelSources.push(list);
   }
 
   /** The gauge of open realtime sessions reads this when scraped. */

@@ -7,5 +7,5 @@ export interface Seq2SeqFamilyRunner {
   readonly windowSamples: number;
   readonly languages: string[];
   encoderFeeds(window: Float32Array): Record<string, Tensor>;
-  plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null, windowSeconds: number): Promise<{ plan: GenerationPlan; language: string | null }>;
+  plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null, windowSeconds: number, prompt?: string): Promise<{ plan: GenerationPlan; language: string | null }>;
 }
