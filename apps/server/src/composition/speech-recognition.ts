@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DetailedTranscript, Logger, PcmAudio, RecognitionOptions, SpeechRecognizer, Transcriber } from '@svc/core';
+import type { DetailedTranscript, Logger, PcmAudio, SpeechRecognizer, Transcriber, TranscriptionOptions } from '@svc/core';
 import { PocketsphinxSpeechRecognizer, TransformersSpeechRecognizer, UpstreamSpeechRecognizer } from '@svc/adapters-inference';
 import { modelsDirOf } from '../runtime/models-dir.js';
 
@@ -58,7 +58,7 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
   return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` };
 }
 
-type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
+type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
 
 /** The recognizer seen whole (the transcription endpoint): its own details where it has them, else one segment. */
 export function asTranscriber(recognizer: SpeechRecognizer, name: string): Transcriber {

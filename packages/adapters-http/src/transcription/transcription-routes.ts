@@ -15,7 +15,7 @@ export interface TranscriptionRoutesDeps {
 }
 
 const GRANULARITIES = 'timestamp_granularities[]';
-/** `prompt` and `temperature` are accepted for compatibility and not used (greedy decoding, no prompt). */
+/** `temperature` is accepted for compatibility and not used (greedy decoding); `prompt` goes to engines that take it (Whisper). */
 const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', GRANULARITIES] as const;
 
 /**
@@ -69,7 +69,7 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
   });
-  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null }, abort.signal);
+  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) }, abort.signal);
   // Segments come by default, words only when asked for (as the API this follows does).
   const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
   ctx.type = type;

@@ -18,6 +18,8 @@ export interface TranscribeAudioCommand {
   file: Uint8Array;
   /** ISO 639-1 hint (`en`), or null to let the engine decide. */
   language: string | null;
+  /** Earlier context for engines that take it (Whisper); empty or absent: none. */
+  prompt?: string;
 }
 
 /**
@@ -50,7 +52,7 @@ export class TranscribeAudio {
     }
     if (decoded.samples.length === 0) return { text: '', language: command.language, duration: 0, segments: [] };
     try {
-      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal }, signal);
+      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal, ...(command.prompt ? { prompt: command.prompt } : {}) }, signal);
     } catch (err) {
       // A cancelled request (the client left) keeps its abort error; an engine failure says so.
       if (err instanceof ServiceError || signal?.aborted) throw err;

@@ -30,5 +30,10 @@ export interface DetailedTranscript {
 export interface Transcriber {
   /** Engine and model, e.g. `whisper:whisper-base` or `pocketsphinx` (the `model` of verbose answers is the caller's). */
   readonly name: string;
-  transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+  transcribe(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+}
+
+export interface TranscriptionOptions extends RecognitionOptions {
+  /** Earlier context (spellings, style): Whisper feeds it as previous tokens; engines without it ignore it. */
+  prompt?: string;
 }

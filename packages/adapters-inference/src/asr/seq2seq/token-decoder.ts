@@ -1,6 +1,8 @@
+import { ByteLevelBpe, byteToUnicode } from './byte-level-bpe.js';
+
 /**
- * Turns generated token ids back into text from a Hugging Face `tokenizer.json` (decoding only: a
- * recognizer never encodes). Two families are covered, chosen by the file's `decoder`:
+ * Turns generated token ids back into text from a Hugging Face `tokenizer.json`, and text into ids
+ * for the byte-level BPE ones (Whisper's prompt). Two families are covered, chosen by the file's `decoder`:
  *  - byte-level BPE (Whisper, GPT-2): every character of a token stands for one byte through
  *    GPT-2's byte-to-unicode table; the bytes are UTF-8.
  *  - SentencePiece style (Moonshine, Llama): `▁` is a space, `<0xNN>` tokens are raw bytes
@@ -12,8 +14,9 @@ export class TokenDecoder {
   private readonly special = new Set<number>();
   private readonly idByToken = new Map<string, number>();
   private readonly byteLevel: boolean;
+  private encoder: ByteLevelBpe | null = null;
 
-  constructor(tokenizer: unknown, source: string) {
+  constructor(private readonly tokenizer: unknown, private readonly source: string) {
     const t = tokenizer as { model?: { vocab?: Record<string, number> | [string, number][] }; added_tokens?: { id: number; content: string; special?: boolean }[]; decoder?: unknown };
     const vocab = t?.model?.vocab;
     if (!vocab || typeof vocab !== 'object') throw new Error(`${source}: no model.vocab (not a Hugging Face tokenizer.json)`);
@@ -41,6 +44,17 @@ export class TokenDecoder {
     return this.byteLevel ? decodeByteLevel(pieces) : decodeSentencePiece(pieces);
   }
 
+  /** Ids of `text` (byte-level BPE tokenizers only: Whisper's; a SentencePiece one throws). */
+  encode(text: string): number[] {
+    if (!this.byteLevel) throw new Error(`${this.source}: only byte-level BPE tokenizers can encode text here`);
+    if (!this.encoder) {
+      const merges = (this.tokenizer as { model?: { merges?: (string | [string, string])[] } }).model?.merges ?? [];
+      const vocab = new Map([...this.idByToken].filter(([, id]) => !this.special.has(id)));
+      this.encoder = new ByteLevelBpe(vocab, merges, this.source);
+    }
+    return this.encoder.encode(text);
+  }
+
   private add(id: number, token: string): void {
     this.byId.set(id, token);
     this.idByToken.set(token, id);
@@ -49,15 +63,9 @@ export class TokenDecoder {
 
 let unicodeToByte: Map<string, number> | null = null;
 
-/** GPT-2's table: printable bytes map to themselves, the others to U+0100 upwards, in byte order. */
 function byteTable(): Map<string, number> {
-  if (unicodeToByte) return unicodeToByte;
-  const table = new Map<string, number>();
-  const printable = (b: number) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
-  let next = 256;
-  for (let b = 0; b < 256; b++) table.set(String.fromCodePoint(printable(b) ? b : next++), b);
-  unicodeToByte = table;
-  return table;
+  unicodeToByte ??= new Map(byteToUnicode().map((ch, b) => [ch, b]));
+  return unicodeToByte;
 }
 
 function decodeByteLevel(pieces: string[]): string {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
+import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { throwIfAborted } from '../../speech/abort.js';
 import { WorkerPool } from '../../speech/worker-pool.js';
 import { BufferedRecognitionStream } from './buffered-recognition-stream.js';
@@ -14,12 +14,6 @@ export interface TransformersSpeechRecognizerOptions {
   name?: string;
   /** onnxruntime intra-op threads per session (SVC_ONNX_THREADS). */
   threads?: number;
-}
-
-/** Options of one transcription beyond RecognitionOptions. */
-export interface TranscriptionExtras {
-  /** Whisper: earlier context fed as <|startofprev|> tokens (style, spellings); Moonshine ignores it. */
-  prompt?: string;
 }
 
 /**
@@ -74,8 +68,8 @@ export class TransformersSpeechRecognizer implements SpeechRecognizer {
     return { text: result.text };
   }
 
-  /** Text, language and one segment per 30 s window (neither model gives word times without alignment heads). */
-  async transcribeDetailed(audio: PcmAudio, options: RecognitionOptions & TranscriptionExtras, signal?: AbortSignal): Promise<DetailedTranscript> {
+  /** Text, language and one segment per 30 s window (neither model gives word times without alignment heads); Whisper takes the prompt as earlier context. */
+  async transcribeDetailed(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
     throwIfAborted(signal);
     return this.recognize(audio.samples, { language: options.language, prompt: options.prompt, sampleRate: audio.sampleRate }, signal);
   }

@@ -3,6 +3,7 @@ import { WhisperLogMel, WHISPER_CHUNK_SAMPLES, WHISPER_FRAMES } from '../feature
 import type { GreedyDecoder, GenerationPlan } from '../seq2seq/greedy-decoder.js';
 import type { TransformersAsrModel } from '../seq2seq/transformers-model-folder.js';
 import { whisperLanguageCode, whisperPlan, whisperSpecialTokens, type WhisperSpecialTokens } from './whisper-prompt.js';
+import type { TokenDecoder } from '../seq2seq/token-decoder.js';
 import type { Seq2SeqFamilyRunner } from '../seq2seq/seq2seq-family.js';
 
 /**
@@ -14,8 +15,10 @@ export class WhisperFamily implements Seq2SeqFamilyRunner {
   readonly windowSamples = WHISPER_CHUNK_SAMPLES;
   private readonly features: WhisperLogMel;
   private readonly special: WhisperSpecialTokens;
+  private readonly tokens: TokenDecoder;
 
   constructor(model: TransformersAsrModel) {
+    this.tokens = model.tokens;
     const melBins = typeof model.config.num_mel_bins === 'number' ? model.config.num_mel_bins : 80;
     this.features = new WhisperLogMel(melBins);
     this.special = whisperSpecialTokens(model.generation, model.config, model.tokens);
@@ -30,9 +33,10 @@ export class WhisperFamily implements Seq2SeqFamilyRunner {
     return { input_features: new Tensor('float32', data, [1, this.features.melBins, WHISPER_FRAMES]) };
   }
 
-  async plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null): Promise<{ plan: GenerationPlan; language: string | null }> {
+  async plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null, _windowSeconds: number, prompt?: string): Promise<{ plan: GenerationPlan; language: string | null }> {
+    const previous = this.previousTokens(prompt);
     const languages = this.special.languages;
-    if (languages.size === 0) return { plan: whisperPlan(this.special, null), language: 'en' };
+    if (languages.size === 0) return { plan: whisperPlan(this.special, null, previous), language: 'en' };
     const hinted = languageHint ? whisperLanguageCode(languageHint) : null;
     let language = hinted && languages.has(hinted) ? hinted : null;
     if (!language) {
@@ -45,6 +49,13 @@ export class WhisperFamily implements Seq2SeqFamilyRunner {
         }
       }
     }
-    return { plan: whisperPlan(this.special, languages.get(language!)!), language };
+    return { plan: whisperPlan(this.special, languages.get(language!)!, previous), language };
+  }
+
+  /** A prompt's tokens, as Whisper encodes it: " " + the trimmed text. None when the model has no <|startofprev|>. */
+  private previousTokens(prompt: string | undefined): number[] {
+    const text = prompt?.trim();
+    if (!text || this.special.startOfPrev === null) return [];
+    return this.tokens.encode(` ${text}`);
   }
 }

@@ -7,6 +7,8 @@ export interface WhisperSpecialTokens {
   eos: number;
   noTimestamps: number;
   transcribe: number | null;
+  /** <|startofprev|>: starts earlier context before <|startoftranscript|> (null when the tokenizer lacks it). */
+  startOfPrev: number | null;
   /** `en` -> id of <|en|>; empty for the English-only (.en) models. */
   languages: Map<string, number>;
   suppress: number[];
@@ -33,6 +35,7 @@ export function whisperSpecialTokens(generation: Record<string, unknown>, config
     eos: numberOf(Array.isArray(generation.eos_token_id) ? generation.eos_token_id[0] : (generation.eos_token_id ?? tokens.id('<|endoftext|>')), 'eos_token_id'),
     noTimestamps: numberOf(generation.no_timestamps_token_id ?? tokens.id('<|notimestamps|>'), 'no_timestamps_token_id'),
     transcribe: taskToId.transcribe ?? tokens.id('<|transcribe|>') ?? null,
+    startOfPrev: tokens.id('<|startofprev|>') ?? null,
     languages,
     suppress: (generation.suppress_tokens as number[] | undefined) ?? [],
     beginSuppress: (generation.begin_suppress_tokens as number[] | undefined) ?? [],
@@ -49,10 +52,13 @@ export function whisperLanguageCode(hint: string): string {
  * The decoding plan for one 30 s window: the prompt <|startoftranscript|> <|lang|> <|transcribe|>
  * <|notimestamps|> (English-only models: <|startoftranscript|> <|notimestamps|>), the configured
  * suppress and begin-suppress tokens, and every special token above EOS suppressed (language,
- * task and timestamp tokens are never text).
+ * task and timestamp tokens are never text). `previous` (a prompt's tokens) goes first as
+ * <|startofprev|> + the tokens, as Whisper feeds earlier context; at most half the context, as it does.
  */
-export function whisperPlan(special: WhisperSpecialTokens, languageId: number | null): GenerationPlan {
-  const prompt = [special.startOfTranscript];
+export function whisperPlan(special: WhisperSpecialTokens, languageId: number | null, previous: readonly number[] = []): GenerationPlan {
+  const prompt: number[] = [];
+  if (previous.length > 0 && special.startOfPrev !== null) prompt.push(special.startOfPrev, ...previous.slice(-(Math.floor(special.maxLength / 2) - 1)));
+  prompt.push(special.startOfTranscript);
   if (special.languages.size > 0) {
     if (languageId !== null) prompt.push(languageId);
     if (special.transcribe !== null) prompt.push(special.transcribe);
