@@ -37,7 +37,7 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
   });
   after(() => rmSync(modelsDir, { recursive: true, force: true }));
 
-  it('transcriptions answer from the Whisper model, with the language hint or detected; /readyz names it', async () => {
+  it('transcriptions answer from the Whisper model, with the language hint or detected, and the prompt as earlier context; /readyz names it', async () => {
     const t = await startTestServer({ env: { SVC_MODELS_DIR: modelsDir, SVC_ASR_ENGINE: 'whisper:whisper-test' } });
     try {
       const started = performance.now();
@@ -46,6 +46,9 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
       expect(en).to.deep.include({ task: 'transcribe', language: 'english', text: 'hello world caf dear' });
       const detected = (await (await post(t.baseUrl, t.apiKey, { response_format: 'verbose_json' })).json()) as Record<string, any>;
       expect(detected.language).to.equal('german');
+      // 'prompt' reaches Whisper as <|startofprev|> " hello": two more forced tokens move " dear" (position 6) earlier.
+      const prompted = (await (await post(t.baseUrl, t.apiKey, { language: 'en', prompt: 'hello' })).json()) as { text: string };
+      expect(prompted.text).to.equal('hello dear');
       const ready = await getJson(`${t.baseUrl}/readyz`, null);
       expect(JSON.stringify(ready.body)).to.include('whisper whisper-test');
     } finally {

@@ -37,21 +37,27 @@ export const TEST_WHISPER_TABLES: Seq2SeqTestTables = {
   cacheBranch: [[3, 1]],
 };
 
+/** Letters and partial pieces (ids 11-25) that `TEST_WHISPER_MERGES` build " hello" and " world" from (prompt encoding). */
+const W_LETTERS = ['h', 'e', 'l', 'o', 'w', 'r', 'd', 'Ġh', 'Ġhe', 'Ġhel', 'Ġhell', 'Ġw', 'Ġwo', 'Ġwor', 'Ġworl'];
+export const TEST_WHISPER_MERGES = ['Ġ h', 'Ġh e', 'Ġhe l', 'Ġhel l', 'Ġhell o', 'Ġ w', 'Ġw o', 'Ġwo r', 'Ġwor l', 'Ġworl d'];
+/** <|startofprev|> sits in the filler ids below EOS (real Whisper has it after <|startoflm|>). */
+export const TEST_WHISPER_START_OF_PREV = 39;
+
 export function testWhisperTokenizer(): object {
   const vocab: Record<string, number> = {};
-  W.pieces.forEach((p, i) => (vocab[p] = i));
-  for (let i = W.pieces.length; i < W.eos; i++) vocab[`tok${i}`] = i;
+  [...W.pieces, ...W_LETTERS].forEach((p, i) => (vocab[p] = i));
+  for (let i = W.pieces.length + W_LETTERS.length; i < W.eos; i++) vocab[`tok${i}`] = i;
   const special = [
     [W.eos, '<|endoftext|>'], [W.sot, '<|startoftranscript|>'], [W.en, '<|en|>'], [W.de, '<|de|>'], [W.translate, '<|translate|>'],
     [W.transcribe, '<|transcribe|>'], [46, '<|startoflm|>'], [W.noSpeech, '<|nospeech|>'], [W.noTimestamps, '<|notimestamps|>'],
-    [49, '<|0.00|>'], [50, '<|0.02|>'], [51, '<|0.04|>'],
+    [49, '<|0.00|>'], [50, '<|0.02|>'], [51, '<|0.04|>'], [TEST_WHISPER_START_OF_PREV, '<|startofprev|>'],
   ] as const;
   return {
     version: '1.0',
     added_tokens: special.map(([id, content]) => ({ id, content, special: true })),
     pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false },
     decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true },
-    model: { type: 'BPE', vocab, merges: [] },
+    model: { type: 'BPE', vocab, merges: TEST_WHISPER_MERGES },
   };
 }
 

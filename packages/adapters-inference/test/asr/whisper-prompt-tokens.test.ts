@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '@svc/core';
@@ -7,7 +7,7 @@ import { TokenDecoder } from '../../src/asr/seq2seq/token-decoder.js';
 import { readTransformersAsrModel } from '../../src/asr/seq2seq/transformers-model-folder.js';
 import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
 import { WhisperFamily } from '../../src/asr/whisper/whisper-family.js';
-import { TEST_WHISPER_TOKENS as W, testWhisperTokenizer, writeTestAsrFolder } from '../../src/testing/test-asr-folder.js';
+import { TEST_WHISPER_START_OF_PREV, TEST_WHISPER_TOKENS as W, writeTestAsrFolder } from '../../src/testing/test-asr-folder.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 
@@ -45,19 +45,9 @@ describe('Whisper prompt: byte-level BPE encoding and <|startofprev|> context', 
     expect(() => new TokenDecoder({ model: { vocab: { a: 0 } } }, 'sp.json').encode('a')).to.throw('only byte-level BPE tokenizers');
   });
 
-  /** The test Whisper folder with <|startofprev|> (id 39) and merges that build " hello" and " world". */
   async function promptFolder(): Promise<string> {
     const dir = join(root, 'whisper-prompt');
     await writeTestAsrFolder(dir, { family: 'whisper' });
-    const tokenizer = testWhisperTokenizer() as { model: { vocab: Record<string, number>; merges: string[] }; added_tokens: object[] };
-    const extra = ['h', 'e', 'l', 'o', 'w', 'r', 'd', 'Ġh', 'Ġhe', 'Ġhel', 'Ġhell', 'Ġw', 'Ġwo', 'Ġwor', 'Ġworl'];
-    extra.forEach((piece, i) => {
-      delete tokenizer.model.vocab[`tok${11 + i}`];
-      tokenizer.model.vocab[piece] = 11 + i;
-    });
-    tokenizer.model.merges = ['Ġ h', 'Ġh e', 'Ġhe l', 'Ġhel l', 'Ġhell o', 'Ġ w', 'Ġw o', 'Ġwo r', 'Ġwor l', 'Ġworl d'];
-    tokenizer.added_tokens.push({ id: 39, content: '<|startofprev|>', special: true });
-    await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizer));
     return dir;
   }
 
@@ -66,7 +56,7 @@ describe('Whisper prompt: byte-level BPE encoding and <|startofprev|> context', 
     const family = new WhisperFamily(model);
     const forced = [W.sot, W.en, W.transcribe, W.noTimestamps];
     const plan = async (prompt?: string) => (await family.plan(null as never, null as never, 'en', 1, prompt)).plan.prompt;
-    expect(await plan('  hello world ')).to.deep.equal([39, 2, 3, ...forced]);
+    expect(await plan('  hello world ')).to.deep.equal([TEST_WHISPER_START_OF_PREV, 2, 3, ...forced]);
     expect(await plan('')).to.deep.equal(forced);
     expect(await plan()).to.deep.equal(forced);
   });
