@@ -58,8 +58,8 @@ describe('Whisper/Moonshine in the model\'s worker thread', function () {
       console.log(`      60 s transcription: event-loop lag ${inThread.lagMs.toFixed(1)} ms in the thread, ${onMain.lagMs.toFixed(1)} ms on the main thread`);
       expect(inThread.result).to.deep.equal(onMain.result);
       expect(inThread.result.segments).to.have.length(2);
-      expect(inThread.lagMs).to.be.lessThan(onMain.lagMs);
-      expect(inThread.lagMs).to.be.lessThan(150);
+      // Relative to the main-thread control (a GC pause in a big test run hits both runs alike).
+      expect(inThread.lagMs).to.be.lessThan(onMain.lagMs / 2);
     } finally {
       await local.close();
     }
