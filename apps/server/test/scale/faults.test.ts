@@ -123,6 +123,11 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
     try {
       cluster = await startApiCluster(2, { SVC_API_KEYS: key, SVC_RATE_LIMIT_BURST: '100000', SVC_RATE_LIMIT_PER_MINUTE: '600000' }, { postgres: postgresUrl });
       const [a, b] = cluster.apis as [ServerProcess, ServerProcess];
+      // Before the outage: an ephemeral key and a registered voice, both kept in the database.
+      const secret = ((await (await postJson(`${a.url}/v1/realtime/client_secrets`, {}, key)).json()) as { value: string }).value;
+      const registered = await postJson(`${a.url}/v1/audio/voices`, { ref_audio: readFileSync(REFERENCE_CLIP).toString('base64') }, key);
+      const { voice } = (await registered.json()) as { voice: string };
+      expect(registered.status).to.equal(200);
       let turn = 0;
       const load = lightLoad(() => fetch(`${(turn++ % 2 ? a : b).url}/v1/audio/voices`, { headers: { Authorization: `Bearer ${key}` } }));
       await sleep(1500);
@@ -142,6 +147,16 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
       expect(Date.now() - started, 'bounded: no hang').to.be.below(5000);
       const minted = await postJson(`${a.url}/v1/realtime/client_secrets`, {}, key);
       expect(minted.status).to.equal(503);
+      // Realtime: an ephemeral key cannot be checked -> 1013 (retry later), not 3000 (invalid key).
+      const eph = await connectRealtime(b, { clientSecret: secret });
+      expect(eph.refused).to.equal(1013);
+      // A session (configured key: no database needed to connect) asking for a registered voice is told.
+      const withVoice = await connectRealtime(a, { apiKey: key });
+      expect(withVoice.refused).to.equal(null);
+      withVoice.client.send({ type: 'session.update', session: { type: 'realtime', audio: { output: { voice } } } });
+      const told = (await withVoice.client.until('error', 10_000)).event;
+      expect(told.error.code, JSON.stringify(told)).to.equal('service_unavailable');
+      await Promise.all([eph.client.close(), withVoice.client.close()]);
       // What does not need the database goes on: speech with a preset voice (configured keys).
       const speech = await postJson(`${b.url}/v1/audio/speech`, { input: 'Still talking.', response_format: 'pcm' }, key);
       expect(speech.status).to.equal(200);
