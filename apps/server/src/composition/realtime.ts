@@ -135,7 +135,6 @@ export const realtimeModule = defineModule({
         exists: async (voice, principal) =>
           presets.has(voice) ||
           catalog.get(voice) !== undefined || // a voice an engine builds by name (a Kokoro blend)
-
           voices.get.execute(principal, voice).then(
             () => true,
             // Unknown voice: false. A database that does not answer is not "unknown": it is reported as such.
