@@ -89,6 +89,8 @@ function document(openapi: OpenApiRegistry, deps: TranscriptionRoutesDeps): void
         model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
         language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
         response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
+        prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
+        temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
         'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
       }),
     },

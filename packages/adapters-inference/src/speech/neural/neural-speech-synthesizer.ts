@@ -76,7 +76,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
   protected async startModel(name: string, modelPath: string, requiredInputs: string[], options: NeuralEngineOptions): Promise<OnnxModelThread | null> {
     let model: OnnxModelThread;
     try {
-      model = await OnnxModelThread.start(`${this.engine} ${name}`, modelPath, options.threads ?? 1);
+      model = await OnnxModelThread.start(this.engine, name, modelPath, options.threads ?? 1);
     } catch (error) {
       const reason = (error as Error).message.replace(/^.*failed to start: /, '').split('\n')[0];
       options.onSkipped?.(name, `onnxruntime cannot load it: ${reason}`);
@@ -108,7 +108,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
   }
 
   loadedModels(): LoadedModel[] {
-    return this.models.map((m) => ({ engine: this.engine, model: m.name.slice(this.engine.length + 1), bytes: m.bytes }));
+    return this.models.map((m) => ({ engine: this.engine, model: m.name, bytes: m.bytes }));
   }
 
   async synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<SynthesisResult> {

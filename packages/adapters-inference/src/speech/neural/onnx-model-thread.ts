@@ -8,6 +8,7 @@ import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerDa
  */
 export class OnnxModelThread {
   private constructor(
+    /** The model's name in the model directory. */
     readonly name: string,
     /** Size of the model file: its weights, the bulk of what the session holds in memory. */
     readonly bytes: number,
@@ -16,11 +17,11 @@ export class OnnxModelThread {
   ) {}
 
   /** Starts the thread and loads the model; rejects with onnxruntime's reason when it cannot. */
-  static async start(name: string, modelPath: string, threads: number): Promise<OnnxModelThread> {
+  static async start(engine: string, name: string, modelPath: string, threads: number): Promise<OnnxModelThread> {
     const bytes = (await stat(modelPath)).size;
     const workerData: OnnxWorkerData = { modelPath, threads };
     const { pool, info } = await WorkerPool.start<OnnxSynthesisJob, OnnxSynthesisResult>({
-      name,
+      name: `${engine} ${name}`,
       script: new URL('./onnx-model-worker.js', import.meta.url),
       size: 1,
       workerData,

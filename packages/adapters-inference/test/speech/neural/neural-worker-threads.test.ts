@@ -67,7 +67,9 @@ describe('neural engines run their models in worker threads', function () {
       const control = await loopBusy(async () => resampler.resample(native, 22050, 48000));
       const report = `main loop busy ${neural.busyMs.toFixed(0)} ms (max timer lag ${neural.lagMs.toFixed(0)} ms) during ${neural.workMs.toFixed(0)} ms of synthesis; resampling on the main thread: ${control.busyMs.toFixed(0)} ms`;
       expect(control.busyMs, report).to.be.greaterThan(150);
-      expect(neural.busyMs, report).to.be.lessThan(100);
+      // Synthesis on the main thread would hold it at least as long as the control (it includes that
+      // resampling); a stray GC pause of a big test process may add some tens of ms, hence the margin.
+      expect(neural.busyMs, report).to.be.lessThan(Math.min(250, control.busyMs / 2));
     } finally {
       await synth.close();
     }
