@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { StreamingResampler } from '../../src/vad/streaming-resampler.js';
 import { writeTestAsrFolder } from '../../src/testing/test-asr-folder.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
+
+const osThreads = (): number => readdirSync('/proc/self/task').length;
 
 function sine(seconds: number): Float32Array {
   return Float32Array.from({ length: seconds * 16000 }, (_, i) => 0.25 * Math.sin((2 * Math.PI * 300 * i) / 16000));
@@ -75,6 +78,21 @@ describe('Whisper/Moonshine in the model\'s worker thread', function () {
     expect(performance.now() - started).to.be.lessThan(1000);
     const next = await recognizer.transcribeDetailed({ samples: audio.samples.subarray(0, 16000), sampleRate: 16000 }, { language: 'en', principal });
     expect(next.text).to.equal('hello world caf dear');
+  });
+
+  it('one worker thread per model; SVC_ONNX_THREADS sizes each session\'s intra-op pool', async () => {
+    const before = osThreads();
+    const one = await TransformersSpeechRecognizer.create({ dir, threads: 1 });
+    const withOne = osThreads() - before;
+    const four = await TransformersSpeechRecognizer.create({ dir, threads: 4 });
+    const withFour = osThreads() - before - withOne;
+    try {
+      expect(withOne).to.be.greaterThan(0); // the model's worker thread
+      // Two sessions (encoder, merged decoder), each starting threads-1 extra intra-op threads.
+      expect(withFour - withOne).to.be.at.least(6);
+    } finally {
+      await Promise.all([one.close(), four.close()]);
+    }
   });
 
   it('reports the model\'s weight bytes for the svc_neural_model_bytes gauge', async () => {

@@ -45,17 +45,17 @@ describe('upstream OpenAI-compatible transcription server as the recognizer (loc
     return fake;
   }
 
-  it('uploads a 16 kHz WAV with model, language, verbose_json and word granularity; returns text, segments and words', async () => {
+  it('uploads a 16 kHz WAV with model, language, prompt, verbose_json and word granularity; returns text, segments and words', async () => {
     const fake = await start((_s, res) => {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify({ text: ' Hello there. ', language: 'english', duration: 1.5, segments: [{ id: 0, start: 0, end: 1.5, text: ' Hello there.' }], words: [{ word: 'Hello', start: 0.1, end: 0.5 }, { word: 'there', start: 0.6, end: 1.0 }] }));
     });
     const r = new UpstreamSpeechRecognizer({ baseUrl: fake.url + '/', apiKey: 'sk-up', model: 'whisper-large', timeoutMs: 5000 });
-    const result = await r.transcribeDetailed({ samples: tone(1.5, 24000), sampleRate: 24000 }, { language: 'en-GB', principal });
+    const result = await r.transcribeDetailed({ samples: tone(1.5, 24000), sampleRate: 24000 }, { language: 'en-GB', principal, prompt: 'Marianne, Elinor' });
     expect(result).to.deep.equal({ text: 'Hello there.', language: 'english', duration: 1.5, segments: [{ start: 0, end: 1.5, text: 'Hello there.' }], words: [{ word: 'Hello', start: 0.1, end: 0.5 }, { word: 'there', start: 0.6, end: 1.0 }] });
     const seen = fake.seen[0]!;
     expect(seen.auth).to.equal('Bearer sk-up');
-    expect(seen.fields).to.deep.equal({ model: ['whisper-large'], response_format: ['verbose_json'], 'timestamp_granularities[]': ['word', 'segment'], language: ['en'] });
+    expect(seen.fields).to.deep.equal({ model: ['whisper-large'], response_format: ['verbose_json'], 'timestamp_granularities[]': ['word', 'segment'], language: ['en'], prompt: ['Marianne, Elinor'] });
     expect(seen.file!.name).to.equal('audio.wav');
     expect(seen.file!.type).to.equal('audio/wav');
     const wav = Buffer.from(seen.file!.bytes);

@@ -1,4 +1,4 @@
-import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
+import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { pcmToWav } from '../../codec/wav-writer.js';
 import { throwIfAborted } from '../../speech/abort.js';
 import { StreamingResampler } from '../../vad/streaming-resampler.js';
@@ -42,13 +42,14 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
     return { text: (await this.transcribeDetailed(audio, options, signal)).text };
   }
 
-  async transcribeDetailed(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
+  /** The endpoint's `prompt` is passed on to the server (OpenAI-compatible servers take it as Whisper context). */
+  async transcribeDetailed(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
     throwIfAborted(signal);
     const samples = floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
-    return this.send(samples, options.language, signal);
+    return this.send(samples, options.language, signal, options.prompt);
   }
 
-  private async send(samples: Int16Array, language: string | null, signal: AbortSignal | undefined): Promise<DetailedTranscript> {
+  private async send(samples: Int16Array, language: string | null, signal: AbortSignal | undefined, prompt?: string): Promise<DetailedTranscript> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const form = new FormData();
@@ -58,6 +59,7 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
     form.append('timestamp_granularities[]', 'word');
     form.append('timestamp_granularities[]', 'segment');
     if (language) form.append('language', language.split(/[-_]/)[0]!.toLowerCase());
+    if (prompt) form.append('prompt', prompt);
     let body: string;
     try {
       const res = await fetch(`${this.options.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`, {
