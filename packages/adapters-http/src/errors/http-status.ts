@@ -11,6 +11,7 @@ import {
   InvalidVideoModelError,
   InvalidVideoSizeError,
   InvalidVideoVariantError,
+  LiveVideoLimitError,
   VideoInputConflictError,
   VideoInputMissingError,
   InputTooLongError,
@@ -102,6 +103,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
+  [LiveVideoLimitError, 429],
   [RequestHeaderTooLargeError, 431],
   [InsufficientQuotaError, 429],
   // 5xx: the server's fault
@@ -131,7 +133,7 @@ export function httpStatusOf(err: ServiceError): number {
   return 500;
 }
 
-/** Response headers that carry part of an error's meaning (Retry-After of a rate limit). */
+/** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  return err instanceof RateLimitExceededError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+  return err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
 }

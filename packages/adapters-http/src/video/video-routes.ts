@@ -90,8 +90,9 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
  * that disconnects stops only its copy; the stored video completes.
  */
 async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
-  const request = await readCreateRequest(ctx, deps);
-  const { job, fragments } = await deps.stream.execute(ctx.state.principal, request, requestSignal(ctx));
+  const receivedAt = Date.now();
+  // The body is read only once the stream has a slot (a refused stream costs no body read).
+  const { job, fragments } = await deps.stream.execute(ctx.state.principal, () => readCreateRequest(ctx, deps), requestSignal(ctx), { receivedAt });
   ctx.status = 200;
   ctx.type = 'video/mp4';
   ctx.set('X-Video-Id', job.id);

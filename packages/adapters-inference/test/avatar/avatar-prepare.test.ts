@@ -212,6 +212,24 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     expect(worker.ticks).to.be.at.least(10);
   });
 
+  it('keeps prepared faces by photo digest and size: the same photo again skips the detector; another size or an evicted one does not; 0 entries keeps none', async () => {
+    const cached = new LandmarkAvatarRenderer({ renderThreads: 0, faceCacheEntries: 2 });
+    const detected = (a: PreparedAvatar) => a.stages !== undefined && 'detect' in a.stages;
+    const first = await cached.prepare(samplePhoto(3), '640x640');
+    expect(detected(first)).to.equal(true);
+    const again = await cached.prepare(Uint8Array.from(samplePhoto(3)), '640x640');
+    expect(detected(again), 'same bytes, same size: from the cache').to.equal(false);
+    expect(again.stages).to.have.property('cached');
+    expect(Buffer.compare((await firstFrame(first)).data, (await firstFrame(again)).data)).to.equal(0, 'the same frames');
+    expect(detected(await cached.prepare(samplePhoto(3), '640x480')), 'another size').to.equal(true);
+    expect(detected(await cached.prepare(samplePhoto(5), '640x640')), 'another photo').to.equal(true);
+    // two entries: sample3 at 640x640 was the least recently used and is gone
+    expect(detected(await cached.prepare(samplePhoto(3), '640x640'))).to.equal(true);
+    const none = new LandmarkAvatarRenderer({ renderThreads: 0, faceCacheEntries: 0 });
+    await none.prepare(samplePhoto(3), '640x640');
+    expect(detected(await none.prepare(samplePhoto(3), '640x640'))).to.equal(true);
+  });
+
   after(async () => {
     await renderer.close();
   });
