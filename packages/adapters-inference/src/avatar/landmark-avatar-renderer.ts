@@ -48,7 +48,7 @@ export interface LandmarkAvatarRendererOptions {
   faceCacheEntries?: number;
 }
 
-/** Frames per job sent to a render thread (200 ms of video: small enough to stream, big enough to amortize). */
+/** Frames per job sent to a render thread after the first two (200 ms of video: small enough to stream, big enough to amortize). */
 const FRAMES_PER_BATCH = 5;
 
 /**
@@ -209,7 +209,9 @@ class LandmarkAvatar implements PreparedAvatar {
     let next = 0;
     const request = (): void => {
       const from = next;
-      next = Math.min(frameCount, from + FRAMES_PER_BATCH);
+      // The first batches are small (1, then 2 frames) so ffmpeg gets a frame to encode at once and
+      // the first fragment leaves sooner; then FRAMES_PER_BATCH.
+      next = Math.min(frameCount, from + (from === 0 ? 1 : from === 1 ? 2 : FRAMES_PER_BATCH));
       const job = pool.run(
         {
           avatarKey: this.key,
