@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
     ['video', async () => (await import('./video.js')).benchVideo as Bench],
+    ['video-stream', async () => (await import('./video.js')).benchVideoStream as Bench],
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
   ];
   // 24 speech decoders: the voice-loop curve goes to 20 conversations speaking at once.
