@@ -39,6 +39,7 @@ import {
   PayloadTooLargeError,
   RateLimitExceededError,
   RealtimeError,
+  ServiceUnavailableError,
   ReferenceAudioSilentError,
   ReferenceAudioTooLongError,
   ReferenceAudioTooShortError,
@@ -110,6 +111,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [InternalError, 500],
   [EngineError, 500],
   [NotImplementedYetError, 501],
+  [ServiceUnavailableError, 503],
 ]);
 
 /** A 4xx raised by Koa or a body reader rather than by a use case (its status comes from the library). */
@@ -133,7 +135,9 @@ export function httpStatusOf(err: ServiceError): number {
   return 500;
 }
 
-/** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit). */
+/** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit, or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  return err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError) return { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
+  return {};
 }
