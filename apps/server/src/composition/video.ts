@@ -64,13 +64,24 @@ export const videoModule = defineModule({
     SVC_VIDEO_RENDER_THREADS: setting.int(1, 0, 64),
     SVC_VIDEO_RETENTION_HOURS: setting.int(168, 0, 24 * 365 * 10),
     SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
+    SVC_VIDEO_MAX_STREAMS: setting.int(2, 1, 64),
+    SVC_VIDEO_FACE_CACHE: setting.int(16, 0, 1024),
   },
   bind(provide, config) {
     const s = config.settings;
     provide<VideoJobRepository>(VIDEO_TOKENS.VideoJobRepository, async (get) => new TypeOrmVideoJobRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
-    provide<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer, () => new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS }), {
-      close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.(),
-    });
+    provide<AvatarRenderer>(
+      VIDEO_TOKENS.AvatarRenderer,
+      async (get) => {
+        const renderer = new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS, faceCacheEntries: s.SVC_VIDEO_FACE_CACHE });
+        // The detector and render threads, the WASM backend and the weights load now, in the
+        // background (~0.5-1 s), instead of on the first request; that request awaits the same load.
+        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        renderer.warmUp().catch((err: unknown) => logger.warn({ err: String(err) }, 'avatar renderer warm-up failed'));
+        return renderer;
+      },
+      { close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.() },
+    );
     // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
     provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
     provide<JobQueue>(VIDEO_TOKENS.JobQueue, async (get) => new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)), {
@@ -99,7 +110,7 @@ export const videoModule = defineModule({
           logger,
         );
         const render = new RenderVideoJob(jobs, blobs, renderer, await get<MediaEncoder>(VIDEO_TOKENS.MediaEncoder), clock, logger);
-        const stream = new StreamVideo(create, render, logger);
+        const stream = new StreamVideo(create, render, logger, { maxConcurrent: s.SVC_VIDEO_MAX_STREAMS, clock });
         const sweep = new SweepExpiredVideos(jobs, blobs, clock, logger);
         const stopConsuming = await queue.consume(VIDEO_QUEUE, (id, signal) => render.execute(id, signal));
         await new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger).execute();

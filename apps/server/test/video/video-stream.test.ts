@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { StageMark, StreamVideo } from '@svc/core';
+import { SERVER_TOKENS } from '../../src/tokens.js';
 import { getJson, postJson } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes } from './video-helpers.js';
@@ -61,5 +63,46 @@ describe('POST /v1/videos/stream (real server)', function () {
     const stored = await fetch(`${server.baseUrl}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${server.apiKey}` } });
     expect((await probeMp4(new Uint8Array(await stored.arrayBuffer()))).frames).to.be.greaterThan(150);
     expect((await getJson(`${server.baseUrl}/v1/videos/${id}`, server.apiKey)).body.status).to.equal('completed');
+  });
+
+  it('SVC_VIDEO_MAX_STREAMS: one stream over the cap is a 429 concurrency_limit_exceeded (REST shape, Retry-After) before any work; the slot frees when the stream ends', async () => {
+    const capped = await startTestServer({ env: { SVC_VIDEO_MAX_STREAMS: '1' } });
+    try {
+      const stream = capped.server.services.get<{ stream: StreamVideo }>(SERVER_TOKENS.VideoUseCases).stream;
+      const timelines: Array<readonly StageMark[]> = [];
+      stream.watchTimelines((_id, stages) => timelines.push(stages));
+      const first = await postJson(`${capped.baseUrl}/v1/videos/stream`, { ref_image: photo, input_tts: { input: 'One stream at a time, please.' } }, capped.apiKey);
+      expect(first.status).to.equal(200);
+      const started = performance.now();
+      const refused = await postJson(`${capped.baseUrl}/v1/videos/stream`, { ref_image: photo, input_tts: { input: 'And me?' } }, capped.apiKey);
+      const refusedMs = performance.now() - started;
+      expect(refused.status).to.equal(429);
+      expect(refused.headers.get('retry-after')).to.match(/^\d+$/);
+      const body = (await refused.json()) as any;
+      expect(body.error).to.include({ type: 'concurrency_limit_exceeded', code: 'concurrency_limit_exceeded', param: null });
+      expect(body.error.message).to.match(/POST \/v1\/videos/);
+      expect(refusedMs, 'refused before any decoding or detection').to.be.below(1000);
+      expect((await getJson(`${capped.baseUrl}/v1/videos`, capped.apiKey)).body.data).to.have.length(1, 'nothing stored for the refused stream');
+      await first.arrayBuffer();
+      const id = first.headers.get('x-video-id')!;
+      expect((await pollVideo(capped.baseUrl, capped.apiKey, id)).at(-1).status).to.equal('completed');
+      // the slot is free again: the next request is checked (here refused for its size, not for the cap)
+      let next = 429;
+      for (let i = 0; i < 50 && next === 429; i++) {
+        next = (await postJson(`${capped.baseUrl}/v1/videos/stream`, { ref_image: photo, size: '1x1', input_tts: { input: 'Hi' } }, capped.apiKey)).status;
+        if (next === 429) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(next).to.equal(400);
+      // the stream's timeline: every stage, the detector's own steps included
+      expect(timelines).to.have.length(1);
+      const stages = timelines[0]!.map((m) => m.stage);
+      for (const stage of ['body parsed', 'image checked', 'face prepared', 'speech ready', 'job stored', 'render started', 'encoder started', 'first frame', 'first fragment out', 'face.decode', 'face.detect']) {
+        expect(stages, stage).to.include(stage);
+      }
+      const out = timelines[0]!.find((m) => m.stage === 'first fragment out')!;
+      expect(out.atMs).to.be.above(0);
+    } finally {
+      await capped.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   InvalidVideoModelError,
   InvalidVideoSizeError,
   InvalidVideoVariantError,
+  LiveVideoLimitError,
   VideoInputConflictError,
   VideoInputMissingError,
   InputTooLongError,
@@ -105,6 +106,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
+  [LiveVideoLimitError, 429],
   [RequestHeaderTooLargeError, 431],
   [InsufficientQuotaError, 429],
   // 5xx: the server's fault
@@ -135,9 +137,9 @@ export function httpStatusOf(err: ServiceError): number {
   return 500;
 }
 
-/** Response headers that carry part of an error's meaning (Retry-After of a rate limit or an outage). */
+/** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit, or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  if (err instanceof RateLimitExceededError) return { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError) return { 'Retry-After': String(err.retryAfterSeconds) };
   if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
   return {};
 }

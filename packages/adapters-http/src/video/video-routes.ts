@@ -90,8 +90,9 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
  * that disconnects stops only its copy; the stored video completes.
  */
 async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
-  const request = await readCreateRequest(ctx, deps);
-  const { job, fragments } = await deps.stream.execute(ctx.state.principal, request, requestSignal(ctx));
+  const receivedAt = Date.now();
+  // The body is read only once the stream has a slot (a refused stream costs no body read).
+  const { job, fragments } = await deps.stream.execute(ctx.state.principal, () => readCreateRequest(ctx, deps), requestSignal(ctx), { receivedAt });
   ctx.status = 200;
   ctx.type = 'video/mp4';
   ctx.set('X-Video-Id', job.id);
@@ -181,13 +182,14 @@ function document(openapi: OpenApiRegistry): void {
     path: '/v1/videos/stream',
     summary: 'Create a video and stream it as fragmented MP4',
     description:
-      'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, about 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
+      'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, a 0.2 s first fragment then 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
     tags: ['videos'],
     requestBody,
     responses: {
       '200': { description: 'Fragmented MP4 bytes', content: { 'video/mp4': null }, headers: { 'X-Video-Id': 'id of the stored video' } },
       '400': { description: CREATE_ERRORS },
       '413': { description: 'media_too_large' },
+      '429': { description: 'concurrency_limit_exceeded: this server already renders its maximum of live streams (Retry-After); rate_limit_exceeded' },
     },
   });
   openapi.add({

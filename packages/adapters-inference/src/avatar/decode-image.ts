@@ -42,26 +42,3 @@ export async function downscale(image: RgbImage, maxSide: number): Promise<{ ima
     .toBuffer({ resolveWithObject: true });
   return { image: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height }, scale: width / image.width };
 }
-
-/** What the header of a picture says, read without decoding its pixels. */
-export interface ImageHeader {
-  /** libvips' loader name: 'jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'svg'... */
-  format: string;
-  width: number;
-  height: number;
-}
-
-/**
- * The format and size of an image from its header alone (no pixel is decoded, so a 30000x30000
- * "decompression bomb" of a few KB is caught before it costs anything). Null when the bytes are
- * not an image libvips knows. Width and height are as stored (before EXIF rotation).
- */
-export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader | null> {
-  try {
-    const meta = await sharp()(bytes, { limitInputPixels: false }).metadata();
-    if (!meta.format || !meta.width || !meta.height) return null;
-    return { format: meta.format, width: meta.width, height: meta.height };
-  } catch {
-    return null;
-  }
-}

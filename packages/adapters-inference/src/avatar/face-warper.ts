@@ -314,45 +314,64 @@ export class FaceWarper {
   }
 
   /**
-   * The painted inside of the mouth, in soft layers so no edge is a staircase: a dark cavity (deeper,
-   * darker in the middle), the tongue (a rounded hump rising from the lower lip, lit at its tip),
-   * then the upper teeth hanging from the upper lip (rounded lower edge, shaded towards the corners
-   * and under the lip, faint gaps between incisors).
+   * The painted inside of the mouth, in soft layers so no edge is a staircase, back to front:
+   * - the cavity: darkest at the back and into the corners (the cheeks' shadow), in the shadow the
+   *   upper teeth cast, and lit a little on the wet inside of the lower lip;
+   * - the tongue: a rounded hump rising from the lower lip once the mouth is open enough to see it,
+   *   shaded from its lit tip to the throat, with a faint groove down its middle;
+   * - the lower incisors' tips, only on a wide opening, just above the lower lip;
+   * - the upper teeth hanging from the upper lip: separate teeth (darker gaps, narrower towards the
+   *   corners), greyer at their translucent edges, shaded under the lip and towards the corners.
    */
   private paintInterior(f: MouthFrame, src: { x: number; y: number }, out: Uint8Array, o: number): void {
     const p = this.palette;
     const gapHeight = f.top + f.bottom;
     const au = Math.abs(f.u);
     const depth = f.top / Math.max(1, gapHeight); // 0 at the upper lip, 1 at the lower
-    // cavity: darkest in the middle of the opening, a little light near the lips and corners
-    const c = 0.75 + 0.35 * au * au + 0.25 * Math.abs(depth - 0.5);
-    let r = p.cavity[0] * c;
-    let g = p.cavity[1] * c;
-    let b = p.cavity[2] * c;
-    // tongue: an ellipse sitting on the lower lip, only when the mouth is open enough to see it
-    if (gapHeight > 5) {
-      const tu = f.u / 0.62;
-      const tv = (depth - 1.08) / 0.42;
+    const teethHeight = f.paintTeeth ? Math.min(f.teeth, 0.5 * gapHeight) * Math.sqrt(Math.max(0, 1 - au * au)) : 0;
+    // cavity
+    const teethShadow = f.paintTeeth ? 1 - 0.35 * Math.exp(-Math.max(0, f.top - teethHeight) / 2.5) : 1;
+    const innerLip = 0.45 * Math.exp(-f.bottom / 2);
+    const c = (0.95 - 0.35 * au * au) * teethShadow * (0.85 + 0.3 * Math.abs(depth - 0.45)) + innerLip;
+    let r = p.cavity[0] * c + innerLip * p.tongue[0] * 0.5;
+    let g = p.cavity[1] * c + innerLip * p.tongue[1] * 0.3;
+    let b = p.cavity[2] * c + innerLip * p.tongue[2] * 0.3;
+    // tongue, fading in from a 4 px opening
+    const visible = clamp01((gapHeight - 4) / 6);
+    if (visible > 0) {
+      const tu = f.u / 0.64;
+      const tv = (depth - 1.12) / 0.55;
       const radius = Math.sqrt(tu * tu + tv * tv);
-      const alpha = 1 - smoothstep(0.82, 1, radius);
+      const alpha = visible * (1 - smoothstep(0.8, 1, radius));
       if (alpha > 0) {
-        const lit = 0.7 + 0.3 * (1 - Math.min(1, radius));
-        r += (p.tongue[0] * lit - r) * alpha;
-        g += (p.tongue[1] * lit - g) * alpha;
-        b += (p.tongue[2] * lit - b) * alpha;
+        // lit where the hump faces up and forward, darker towards the throat and the sides
+        const lit = (0.62 + 0.38 * (1 - Math.min(1, radius))) * (1 + 0.12 * Math.exp(-(((radius - 0.62) / 0.1) ** 2)) * (tv < 0 ? 1 : 0));
+        const groove = 1 - 0.1 * Math.exp(-((tu / 0.07) ** 2)) * clamp01(1 - radius);
+        const k = lit * groove;
+        r += (p.tongue[0] * k - r) * alpha;
+        g += (p.tongue[1] * k - g) * alpha;
+        b += (p.tongue[2] * k - b) * alpha;
       }
     }
-    // upper teeth
     if (f.paintTeeth) {
-      const teethHeight = Math.min(f.teeth, 0.55 * gapHeight) * Math.sqrt(Math.max(0, 1 - au * au));
-      const alpha = clamp01(teethHeight - f.top + 0.5) * clamp01((0.86 - au) / 0.1);
-      if (alpha > 0) {
-        const underLip = 0.75 + 0.25 * Math.min(1, f.top / 2.5);
-        const edge = 1 - 0.12 * clamp01(f.top / Math.max(1, teethHeight));
-        const shade = (1 - 0.5 * au * au) * underLip * edge * toothGap(f.u);
+      // lower incisors: their tips just above the lower lip, centre only, on a wide opening
+      const lowerTeeth = 0.32 * f.teeth * clamp01((gapHeight - 1.6 * f.teeth) / f.teeth) * Math.sqrt(Math.max(0, 1 - (au / 0.5) ** 2));
+      if (lowerTeeth > 0.5) {
+        const alpha = clamp01(lowerTeeth - f.bottom + 0.5) * clamp01((0.5 - au) / 0.08) * 0.9;
+        const shade = 0.72 * (1 - 0.4 * au) * toothGap(f.u * 1.6);
         r += (p.teeth[0] * shade - r) * alpha;
         g += (p.teeth[1] * shade - g) * alpha;
         b += (p.teeth[2] * shade - b) * alpha;
+      }
+      // upper teeth
+      const alpha = clamp01(teethHeight - f.top + 0.5) * clamp01((0.86 - au) / 0.1);
+      if (alpha > 0) {
+        const underLip = 0.72 + 0.28 * Math.min(1, f.top / 2.5);
+        const edge = 1 - 0.16 * smoothstep(0.55, 1, f.top / Math.max(1, teethHeight));
+        const shade = (1 - 0.55 * au * au) * underLip * edge * toothGap(f.u);
+        r += (p.teeth[0] * shade - r) * alpha;
+        g += (p.teeth[1] * shade - g) * alpha;
+        b += (p.teeth[2] * shade * (1 - 0.04 * edge) - b) * alpha;
       }
     }
     // anti-alias against the lips over one pixel
@@ -441,11 +460,18 @@ function showsTeeth(image: RgbImage, geo: FaceGeometry): boolean {
   return gap / n > 0.8 * (skin / n);
 }
 
-/** Faint shading between the upper incisors and canines (u across the opening, -1..1): 1 = none. */
+/**
+ * Shading between the upper teeth (u across the opening, -1..1; 1 = none): the gap between the
+ * central incisors, then incisor, canine and premolar edges, each tooth narrower than the last
+ * (the arch turns away towards the corners).
+ */
+const TOOTH_EDGES = [0, 0.2, 0.36, 0.5, 0.62, 0.72];
 function toothGap(u: number): number {
   const a = Math.abs(u);
-  const d = Math.min(Math.abs(a - 0.02), Math.abs(a - 0.24), Math.abs(a - 0.46));
-  return d < 0.025 ? 0.9 + 4 * d : 1;
+  let d = 1;
+  for (const e of TOOTH_EDGES) d = Math.min(d, Math.abs(a - e));
+  const width = 0.018;
+  return d < width ? 0.86 + 0.14 * (d / width) ** 2 : 1;
 }
 
 function smoothstep(e0: number, e1: number, x: number): number {

@@ -9,11 +9,11 @@
 //   for await (const bytes of new FfmpegVideoEncoder().encodeFragmentedMp4(frames, audio,
 //     { fps: avatar.fps, width: avatar.width, height: avatar.height }, signal)) { ... }
 //   avatar.release?.(); await renderer.close();     // at shutdown
-// readImageHeader(bytes) checks format and size without decoding (before a job exists).
+// Format and size are checked before a job exists by the core's pure readImageHeader (no decoding).
 export { LandmarkAvatarRenderer, parseSize, type LandmarkAvatarRendererOptions } from './landmark-avatar-renderer.js';
 export { loadFaceApi, type FaceApiRuntime } from './face-api-runtime.js';
 export { detectFaces, detectLargestFace, MIN_FACE_SCORE, type DetectedFace } from './face-detection.js';
-export { decodeImage, readImageHeader, MAX_IMAGE_PIXELS, type ImageHeader } from './decode-image.js';
+export { decodeImage, MAX_IMAGE_PIXELS } from './decode-image.js';
 export { speechFeatures, type FrameFeatures } from './speech-features.js';
 export { loudness, audioMouthTrack, SILENCE_RMS } from './audio-mouth-track.js';
 export { wordVisemes, VISEME_SHAPES, type Viseme } from './visemes.js';

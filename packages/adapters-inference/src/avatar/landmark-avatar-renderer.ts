@@ -20,6 +20,7 @@ import { FaceWarper } from './face-warper.js';
 import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
 import { headMotion } from './head-motion.js';
 import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';
+import { PreparedFaceCache } from './prepared-face-cache.js';
 import type { Point, RgbImage } from './rgb-image.js';
 import { speechFeatures } from './speech-features.js';
 import { visemeMouthTrack } from './viseme-track.js';
@@ -40,9 +41,14 @@ export interface LandmarkAvatarRendererOptions {
    * ~10-15 ms, each photo for ~0.5-1 s).
    */
   renderThreads?: number;
+  /**
+   * Prepared faces kept for photos sent again (by SHA-256 of the bytes and the size); default 16
+   * (~1.2 MB each at 640x640), 0 keeps none.
+   */
+  faceCacheEntries?: number;
 }
 
-/** Frames per job sent to a render thread (200 ms of video: small enough to stream, big enough to amortize). */
+/** Frames per job sent to a render thread after the first two (200 ms of video: small enough to stream, big enough to amortize). */
 const FRAMES_PER_BATCH = 5;
 
 /**
@@ -57,8 +63,11 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
   private faceThread: Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null = null;
 
+  private readonly faces: PreparedFaceCache;
+
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
+    this.faces = new PreparedFaceCache(options.faceCacheEntries ?? 16);
   }
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
@@ -96,6 +105,11 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
     const [width, height] = parseSize(size);
     throwIfAborted(signal);
+    const started = performance.now();
+    const key = PreparedFaceCache.key(image, width, height);
+    const seed = this.options.seed ?? hashBytes(image);
+    const cached = this.faces.get(key);
+    if (cached) return new LandmarkAvatar(cached.framed, cached.landmarks, this.fps, seed, this.renderPool(), key, { cached: performance.now() - started });
     const options = {
       width,
       height,
@@ -103,13 +117,17 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
       minFaceScore: this.options.minFaceScore ?? MIN_FACE_SCORE,
     };
     const pool = this.detectPool();
+    const queued = performance.now();
     const face = pool ? await (await pool).run({ image, options }, { signal }) : await prepareFace(await loadFaceApi(), image, options);
     throwIfAborted(signal);
     if (!face.ok && face.reason === 'no_face') throw new NoFaceDetectedError();
     if (!face.ok) throw new InvalidParameterError(`'ref_image' could not be decoded as an image: ${face.message}`, 'ref_image');
     const framed = { data: new Uint8Array(face.framed.data), width: face.framed.width, height: face.framed.height };
-    const seed = this.options.seed ?? hashBytes(image);
-    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool());
+    this.faces.set(key, { framed, landmarks: face.landmarks });
+    // The detector thread's own steps, and what it waited before them (thread start, a photo ahead in line).
+    const inThread = face.stages.decode + face.stages.detect + face.stages.frame;
+    const stages = { digest: queued - started, wait: Math.max(0, performance.now() - queued - inThread), ...face.stages };
+    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool(), key, stages);
   }
 
   private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
@@ -129,14 +147,11 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 }
 
-let avatarCount = 0;
-
 /** One prepared photo: renders any number of clips. */
 class LandmarkAvatar implements PreparedAvatar {
   readonly width: number;
   readonly height: number;
   private readonly geometry: FaceGeometry;
-  private readonly key = `avatar-${process.pid}-${++avatarCount}`;
   private framed: RgbImage | null;
   private warper: FaceWarper | null = null;
 
@@ -146,6 +161,9 @@ class LandmarkAvatar implements PreparedAvatar {
     readonly fps: number,
     private readonly seed: number,
     private readonly pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null,
+    /** The photo's digest and size: the render thread keeps one warper per key (same photo, same warper). */
+    private readonly key: string,
+    readonly stages: Readonly<Record<string, number>>,
   ) {
     this.width = framed.width;
     this.height = framed.height;
@@ -191,7 +209,9 @@ class LandmarkAvatar implements PreparedAvatar {
     let next = 0;
     const request = (): void => {
       const from = next;
-      next = Math.min(frameCount, from + FRAMES_PER_BATCH);
+      // The first batches are small (1, then 2 frames) so ffmpeg gets a frame to encode at once and
+      // the first fragment leaves sooner; then FRAMES_PER_BATCH.
+      next = Math.min(frameCount, from + (from === 0 ? 1 : from === 1 ? 2 : FRAMES_PER_BATCH));
       const job = pool.run(
         {
           avatarKey: this.key,

@@ -42,8 +42,8 @@ export function mouthPalette(image: RgbImage, geo: FaceGeometry): MouthPalette {
   const k = Math.max(0.55, Math.min(1.05, light / ln / 165));
   return {
     cavity: [l[0] * 0.22 + 8, l[1] * 0.12 + 4, l[2] * 0.12 + 5],
-    teeth: [236 * k, 228 * k, 212 * k],
-    tongue: [l[0] * 0.55 + 20 * k, l[1] * 0.3 + 6, l[2] * 0.32 + 8],
+    teeth: [230 * k, 222 * k, 204 * k],
+    tongue: [l[0] * 0.72 + 28 * k, l[1] * 0.4 + 10, l[2] * 0.42 + 12],
   };
 }
 

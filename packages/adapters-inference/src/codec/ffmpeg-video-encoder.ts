@@ -19,6 +19,12 @@ export interface FfmpegVideoEncoderOptions {
    * the cost of a slightly bigger file.
    */
   keyframeSeconds?: number;
+  /**
+   * Length of the FIRST fragment in seconds (an extra keyframe there; later keyframes follow every
+   * keyframeSeconds from it); default 0.2. The first moof of a stream then leaves after 5 frames,
+   * not 25: a live player starts ~0.3 s sooner. 0 or >= keyframeSeconds: no extra keyframe.
+   */
+  firstFragmentSeconds?: number;
   /** AAC bitrate; default 96k. */
   audioBitrate?: string;
   /** Binary to run (tests); defaults to the static build from @ffmpeg-installer/ffmpeg. */
@@ -38,8 +44,9 @@ export interface FfmpegVideoEncoderOptions {
  * - H.264 constrained baseline (no B-frames: Chrome may buffer a whole DPB otherwise), level 3.0,
  *   which every MSE implementation plays; the codec string is read back from the avcC (see
  *   mp4-codec-string.ts), for 640x640/640x480/480x640 at 25 fps it is `avc1.42C01E`.
- * - A keyframe every second exactly (GOP = fps, no scene-cut keyframes) and `frag_keyframe`, so one
- *   fragment is one second and a player can start after the first.
+ * - A keyframe every second (GOP = fps, no scene-cut keyframes) and `frag_keyframe`, so one fragment
+ *   is one second; the first is shorter (firstFragmentSeconds, 0.2 s: one extra keyframe), so a
+ *   player can start after 5 frames instead of 25.
  * - `empty_moov+default_base_moof`: what MSE needs.
  * - AAC-LC (`mp4a.40.2`) at 48 kHz mono; the audio is padded with silence to the frames' duration
  *   so audio and video are the same length.
@@ -50,7 +57,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
   async *encodeFragmentedMp4(
     frames: AsyncIterable<VideoFrame>,
     audio: PcmAudio,
-    format: { fps: number; width: number; height: number },
+    format: { fps: number; width: number; height: number; onStarted?: () => void },
     signal?: AbortSignal,
   ): AsyncGenerator<Uint8Array, void, undefined> {
     throwIfAborted(signal);
@@ -67,7 +74,10 @@ export class FfmpegVideoEncoder implements MediaEncoder {
         stdin: frameBytes(frames, width, height),
         signal,
         binary: this.options.binary,
-        onSpawn: this.options.onSpawn,
+        onSpawn: (pid) => {
+          this.options.onSpawn?.(pid);
+          format.onStarted?.();
+        },
       });
     } finally {
       await rm(scratch, { recursive: true, force: true });
@@ -76,7 +86,11 @@ export class FfmpegVideoEncoder implements MediaEncoder {
 
   private arguments(format: { fps: number; width: number; height: number }, wavPath: string): string[] {
     const { fps, width, height } = format;
-    const gop = String(Math.max(1, Math.round(fps * (this.options.keyframeSeconds ?? 1))));
+    const gopFrames = Math.max(1, Math.round(fps * (this.options.keyframeSeconds ?? 1)));
+    const gop = String(gopFrames);
+    const firstFrames = Math.round(fps * (this.options.firstFragmentSeconds ?? 0.2));
+    // One extra keyframe that closes a short first fragment; x264 counts the next GOP from it.
+    const firstKeyframe = firstFrames > 0 && firstFrames < gopFrames ? ['-force_key_frames', `expr:eq(n,0)+eq(n,${firstFrames})`] : [];
     return [
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
       '-i', wavPath,
@@ -84,7 +98,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
       '-c:v', 'libx264', '-preset', this.options.preset ?? 'veryfast', '-tune', 'zerolatency',
       '-profile:v', 'baseline', '-level', '3.0', '-pix_fmt', 'yuv420p',
       '-crf', String(this.options.crf ?? 23), '-bf', '0',
-      '-g', gop, '-keyint_min', gop, '-sc_threshold', '0',
+      '-g', gop, '-keyint_min', gop, '-sc_threshold', '0', ...firstKeyframe,
       '-c:a', 'aac', '-b:a', this.options.audioBitrate ?? '96k', '-ar', '48000', '-ac', '1',
       '-movflags', 'frag_keyframe+empty_moov+default_base_moof',
       '-f', 'mp4', 'pipe:1',

@@ -68,6 +68,7 @@ describe('LandmarkAvatarRenderer life: identity outside the mouth, blinks (measu
     }
     const seconds = eyeChange.length / FPS;
     // identity: only the head's small motion and the blinks change what is outside the mouth and jaw
+    if (process.env.SVC_AVATAR_REPORT) console.log(`      median PSNR ${median(psnr).toFixed(1)} dB, min ${Math.min(...psnr).toFixed(1)}`);
     expect(median(psnr), `median PSNR ${median(psnr).toFixed(1)} dB`).to.be.at.least(32);
     expect(Math.min(...psnr)).to.be.at.least(25);
     // and the head does move a little (it is not a still photo with a mouth)
@@ -75,6 +76,7 @@ describe('LandmarkAvatarRenderer life: identity outside the mouth, blinks (measu
 
     const blinks = countBlinks(eyeChange);
     const perMinute = (blinks.count * 60) / seconds;
+    if (process.env.SVC_AVATAR_REPORT) console.log(`      blinks ${perMinute.toFixed(1)}/min, durations ${JSON.stringify(blinks.durations)}`);
     expect(perMinute, JSON.stringify(blinks)).to.be.within(13, 27);
     for (const d of blinks.durations) expect(d, JSON.stringify(blinks)).to.be.within(0.08, 0.32);
   });

@@ -51,6 +51,20 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect(first! - rest[0]!).to.be.within(0, (rest[0]! * 1024) / 48000 / 0.04 + 1);
   });
 
+  it('the first fragment is short (0.2 s, 5 frames: a live player starts sooner), the next ones one second each; each starts on a keyframe', async () => {
+    const audio = { samples: sine(220, 24000, 3.0), sampleRate: 24000 };
+    const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    const perFragment = topLevelBoxes(mp4)
+      .filter((b) => b.type === 'moof')
+      .map((b) => trackRunDurations(mp4.subarray(b.start, b.start + b.size)).video.samples);
+    expect(perFragment).to.deep.equal([5, 25, 25, 20]);
+    // frag_keyframe cuts at keyframes only: 4 fragments of 5/25/25/20 frames are keyframes at 0, 0.2, 1.2, 2.2 s
+    expect(await keyframeCount(mp4)).to.equal(4);
+    // without it: 1 s from the start
+    const plain = await collect(new FfmpegVideoEncoder({ firstFragmentSeconds: 0 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    expect(topLevelBoxes(plain).filter((b) => b.type === 'moof').map((b) => trackRunDurations(plain.subarray(b.start, b.start + b.size)).video.samples)).to.deep.equal([25, 25]);
+  });
+
   it('keyframeSeconds: 0.5 makes half-second fragments', async () => {
     const audio = { samples: sine(220, 24000, 2.0), sampleRate: 24000 };
     const mp4 = await collect(new FfmpegVideoEncoder({ keyframeSeconds: 0.5 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
@@ -130,4 +144,12 @@ async function decodeInfo(mp4: Uint8Array): Promise<{ video: number; audio: numb
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
+}
+
+/** How many video keyframes ffmpeg decodes back (the others skipped). */
+async function keyframeCount(mp4: Uint8Array): Promise<number> {
+  const frames = await collect(
+    runFfmpeg({ args: ['-skip_frame', 'nokey', '-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'], stdin: once(mp4) }),
+  );
+  return frames.length / 256;
 }

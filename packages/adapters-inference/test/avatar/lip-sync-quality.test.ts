@@ -49,6 +49,8 @@ function sortedAt(values: number[], q: number): number {
 
 function expectInSync(report: SyncReport, label: string): void {
   const msg = `${label}: ${JSON.stringify(report)}`;
+  // SVC_AVATAR_REPORT=1 prints the figures (for docs/benchmarks.md)
+  if (process.env.SVC_AVATAR_REPORT) console.log(`      ${msg}`);
   expect(report.peak.r, msg).to.be.at.least(0.5);
   expect(Math.abs(report.peak.lag) / FPS, msg).to.be.at.most(0.08);
   expect(report.peak.r - report.shifted, msg).to.be.at.least(0.25);

@@ -10,6 +10,7 @@ import { InvalidImageError, NoFaceDetectedError } from './errors.js';
 import type { AvatarRenderer, DrivingSpeech, JobQueue, PreparedAvatar, VideoJobRepository } from './ports.js';
 import type { ReferenceImageLoader } from './reference-image-loader.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
+import type { StageTimeline } from './stage-timeline.js';
 import type { VideoJob } from './video-job.js';
 import { validateVideoRequest, type VideoRequestInput } from './video-request.js';
 
@@ -59,9 +60,10 @@ export class CreateVideo {
   }
 
   /** Checks and stores a request as a queued job without enqueuing it (StreamVideo renders it itself). */
-  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<AcceptedVideo> {
+  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
     const image = await this.images.load(request.refImage, signal);
+    timeline?.mark('image checked');
     // The face and the speech do not depend on each other: both are checked at once (a stream's
     // first fragment waits for both), and the first refusal stops the other.
     const both = new AbortController();
@@ -72,8 +74,15 @@ export class CreateVideo {
     const onAbort = () => both.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     const [face, voice] = await Promise.allSettled([
-      this.prepare(image.bytes, request, both.signal).catch(stopBoth),
-      this.speech.load(request.drive, principal, both.signal).catch(stopBoth),
+      this.prepare(image.bytes, request, both.signal).then((face) => {
+        timeline?.mark('face prepared');
+        if (face.stages) timeline?.durations('face', face.stages);
+        return face;
+      }, stopBoth),
+      this.speech.load(request.drive, principal, both.signal).then((speech) => {
+        timeline?.mark('speech ready');
+        return speech;
+      }, stopBoth),
     ]).finally(() => signal?.removeEventListener('abort', onAbort));
     if (face.status === 'fulfilled' && voice.status === 'rejected') face.value.release?.();
     if (signal?.aborted) {
@@ -103,6 +112,7 @@ export class CreateVideo {
       };
       await this.store(job, image.bytes, speech);
       await this.jobs.insert(job);
+      timeline?.mark('job stored');
       this.logger.info({ video: job.id, size: job.size, seconds: Math.round(job.durationSeconds * 10) / 10 }, 'video accepted');
       return { job, prepared, speech };
     } catch (err) {

@@ -93,3 +93,19 @@ export class InvalidVideoVariantError extends ServiceError {
     super(`Unsupported variant '${variant}'; the only variant is 'video'.`, 'variant');
   }
 }
+
+/**
+ * POST /v1/videos/stream while this process already renders its maximum of live videos (each takes
+ * about a core). Decided before the body is read. The spec shows no identifier for it; the name
+ * follows the realtime limit's wording ("max concurrency exceeded; retry later"): HTTP 429.
+ */
+export class LiveVideoLimitError extends ServiceError {
+  readonly identifier = 'concurrency_limit_exceeded';
+  /** A live video lasts at most 60 s; most end well before. */
+  readonly retryAfterSeconds = 5;
+  constructor(max: number) {
+    super(
+      `This server is already streaming ${max} live video${max === 1 ? '' : 's'}, its limit. Retry in a few seconds, or create the video with POST /v1/videos and download it when it is completed.`,
+    );
+  }
+}

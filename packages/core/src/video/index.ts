@@ -16,3 +16,5 @@ export * from './list-videos.js';
 export * from './delete-video.js';
 export * from './sweep-expired-videos.js';
 export * from './resume-video-jobs.js';
+export * from './stage-timeline.js';
+export * from './top-level-box-watcher.js';

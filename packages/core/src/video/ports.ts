@@ -47,14 +47,16 @@ export interface PreparedAvatar {
   render(drive: DrivingSpeech, signal?: AbortSignal): AsyncIterable<VideoFrame>;
   /** Frees what prepare() holds (tensors, buffers). */
   release?(): void;
+  /** How long prepare()'s own steps took, in ms (decode, detect, frame...; diagnostics only). */
+  readonly stages?: Readonly<Record<string, number>>;
 }
 
-/** Frames + audio into fragmented MP4 bytes, yielded as fragments are produced. */
+/** Frames + audio into fragmented MP4 bytes, yielded as fragments are produced (`onStarted`: the encoder runs; diagnostics). */
 export interface MediaEncoder {
   encodeFragmentedMp4(
     frames: AsyncIterable<VideoFrame>,
     audio: PcmAudio,
-    options: { fps: number; width: number; height: number },
+    options: { fps: number; width: number; height: number; onStarted?: () => void },
     signal?: AbortSignal,
   ): AsyncIterable<Uint8Array>;
 }

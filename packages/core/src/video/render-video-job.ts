@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { AvatarRenderer, DrivingSpeech, MediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
+import type { StageTimeline } from './stage-timeline.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
 import { reportProgress, transition, videoDimensions, type VideoJob } from './video-job.js';
 
@@ -12,6 +13,8 @@ export interface LiveRender {
   prepared?: PreparedAvatar;
   speech?: DrivingSpeech;
   onFragment?: (fragment: Uint8Array) => void;
+  /** Where the time goes (render started, first frame, encoder started, first fragment). */
+  timeline?: StageTimeline;
 }
 
 /** The service was stopped: the job stays in_progress and is re-run on the next start. */
@@ -49,6 +52,8 @@ export class RenderVideoJob {
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     let prepared: PreparedAvatar | undefined = live.prepared;
+    const timeline = live.timeline;
+    timeline?.mark('render started');
     try {
       const keys = videoBlobKeys(job);
       const speech = live.speech ?? (await this.loadSpeech(job));
@@ -60,9 +65,14 @@ export class RenderVideoJob {
       const { width, height } = videoDimensions(job.size);
       const totalFrames = Math.max(1, Math.ceil(job.durationSeconds * prepared.fps));
       const progress = new ProgressWriter(this.jobs, job, () => stop.abort(new VideoDeletedError()));
-      const frames = countFrames(prepared.render(speech, stop.signal), (n) => progress.report((n / totalFrames) * 100));
+      const frames = countFrames(prepared.render(speech, stop.signal), (n) => {
+        if (n === 1) timeline?.mark('first frame');
+        progress.report((n / totalFrames) * 100);
+      });
       const parts: Uint8Array[] = [];
-      for await (const fragment of this.encoder.encodeFragmentedMp4(frames, speech.audio, { fps: prepared.fps, width, height }, stop.signal)) {
+      const onStarted = () => timeline?.mark('encoder started');
+      for await (const fragment of this.encoder.encodeFragmentedMp4(frames, speech.audio, { fps: prepared.fps, width, height, onStarted }, stop.signal)) {
+        if (parts.length === 0) timeline?.mark('first bytes out');
         parts.push(fragment);
         live.onFragment?.(fragment);
       }

@@ -1,9 +1,25 @@
 import type { Principal } from '../auth/api-key.js';
+import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { CreateVideo } from './create-video.js';
+import { LiveVideoLimitError } from './errors.js';
 import { RenderInterruptedError, type RenderVideoJob } from './render-video-job.js';
+import { StageTimeline, type StageMark } from './stage-timeline.js';
+import { TopLevelBoxWatcher } from './top-level-box-watcher.js';
 import type { VideoJob } from './video-job.js';
 import type { VideoRequestInput } from './video-request.js';
+
+export interface StreamVideoOptions {
+  /** Live renders this process runs at once (each needs about a core); one more is refused with 429 before any work. Default: unlimited. */
+  maxConcurrent?: number;
+  /** Times the stages of each stream (logged at the first fragment); without it nothing is timed. */
+  clock?: Clock;
+}
+
+export interface StreamRequestOptions {
+  /** Clock time the request arrived (before its body was read), the origin of its timeline. */
+  receivedAt?: number;
+}
 
 export interface StreamedVideo {
   job: VideoJob;
@@ -23,18 +39,72 @@ export interface StreamedVideo {
 export class StreamVideo {
   private readonly shutdown = new AbortController();
   private readonly running = new Set<Promise<unknown>>();
+  /** Streams admitted and not finished (checking, or rendering). */
+  private live = 0;
+  private readonly timelineListeners = new Set<(video: string, stages: readonly StageMark[]) => void>();
 
   constructor(
     private readonly create: CreateVideo,
     private readonly render: RenderVideoJob,
     private readonly logger: Logger = silentLogger,
+    private readonly options: StreamVideoOptions = {},
   ) {}
 
-  async execute(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<StreamedVideo> {
-    const accepted = await this.create.accept(principal, raw, signal);
+  /**
+   * `raw` may be a function that reads the request body: it is called only once the stream has a
+   * slot, so a refused stream (429) costs no body read, no decoding, no detection.
+   */
+  async execute(
+    principal: Principal,
+    raw: VideoRequestInput | (() => Promise<VideoRequestInput>),
+    signal?: AbortSignal,
+    request: StreamRequestOptions = {},
+  ): Promise<StreamedVideo> {
+    const max = this.options.maxConcurrent ?? Infinity;
+    if (this.live >= max) throw new LiveVideoLimitError(max);
+    this.live++;
+    let released = false;
+    const release = () => {
+      if (!released) this.live--;
+      released = true;
+    };
+    try {
+      return await this.start(principal, typeof raw === 'function' ? await raw() : raw, signal, request, release);
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
+
+  /** Called with each stream's timeline once its first fragment has left (diagnostics, the benchmark). */
+  watchTimelines(listener: (video: string, stages: readonly StageMark[]) => void): () => void {
+    this.timelineListeners.add(listener);
+    return () => this.timelineListeners.delete(listener);
+  }
+
+  private async start(
+    principal: Principal,
+    raw: VideoRequestInput,
+    signal: AbortSignal | undefined,
+    request: StreamRequestOptions,
+    release: () => void,
+  ): Promise<StreamedVideo> {
+    const clock = this.options.clock;
+    const timeline = clock ? new StageTimeline(clock, request.receivedAt) : undefined;
+    timeline?.mark('body parsed');
+    const accepted = await this.create.accept(principal, raw, signal, timeline);
     const channel = new FragmentChannel();
+    const firstMoof = new TopLevelBoxWatcher('moof');
+    const onFragment = (fragment: Uint8Array) => {
+      if (firstMoof.push(fragment) && timeline) {
+        timeline.mark('first fragment out');
+        this.logger.info({ video: accepted.job.id, stages: timeline.summary() }, 'live video: first fragment');
+        for (const listener of this.timelineListeners) listener(accepted.job.id, timeline.entries());
+      }
+      channel.push(fragment);
+    };
     const done = this.render
-      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment: (f) => channel.push(f) })
+      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline })
       .then(
         (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
         (err: unknown) => {
@@ -43,7 +113,10 @@ export class StreamVideo {
         },
       );
     this.running.add(done);
-    void done.finally(() => this.running.delete(done));
+    void done.finally(() => {
+      this.running.delete(done);
+      release();
+    });
     return { job: accepted.job, fragments: channel };
   }
 
