@@ -37,7 +37,7 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
   });
   after(() => rmSync(modelsDir, { recursive: true, force: true }));
 
-  it('transcriptions answer from the Whisper model, with the language hint or detected, and the prompt as earlier context; /readyz names it', async () => {
+  it('transcriptions answer from the Whisper model, with the language hint or detected, and the prompt as earlier context; /readyz names it, /metrics has its size', async () => {
     const t = await startTestServer({ env: { SVC_MODELS_DIR: modelsDir, SVC_ASR_ENGINE: 'whisper:whisper-test' } });
     try {
       const started = performance.now();
@@ -49,6 +49,8 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
       // 'prompt' reaches Whisper as <|startofprev|> " hello": two more forced tokens move " dear" (position 6) earlier.
       const prompted = (await (await post(t.baseUrl, t.apiKey, { language: 'en', prompt: 'hello' })).json()) as { text: string };
       expect(prompted.text).to.equal('hello dear');
+      const metrics = await (await fetch(`${t.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${t.apiKey}` } })).text();
+      expect(metrics).to.match(/svc_neural_model_bytes\{engine="whisper",model="whisper-test"\} [1-9]\d+/);
       const ready = await getJson(`${t.baseUrl}/readyz`, null);
       expect(JSON.stringify(ready.body)).to.include('whisper whisper-test');
     } finally {
