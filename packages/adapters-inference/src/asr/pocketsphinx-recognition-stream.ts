@@ -18,7 +18,13 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
   private endTurn!: (how: 'finish' | 'cancel') => void;
   private readonly result: Promise<string>;
 
-  constructor(pool: DecoderPool, sampleRate: number, private readonly signal: AbortSignal) {
+  constructor(
+    pool: DecoderPool,
+    sampleRate: number,
+    private readonly signal: AbortSignal,
+    /** The speaker's adaptation: read when the turn starts, updated when it ends (see SpeakerMeans). */
+    speaker: SpeakerMean = { mean: '' },
+  ) {
     this.resampler = new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
     const turnEnded = new Promise<'finish' | 'cancel'>((resolve) => (this.endTurn = resolve));
     // Before the end of the turn the decoder just drops the utterance; during the final pass it is
@@ -30,7 +36,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     signal.addEventListener('abort', onAbort, { once: true });
     this.result = pool
       .use(signal, async (helper) => {
-        helper.begin();
+        helper.begin(speaker.mean);
         this.helper = helper;
         for (const chunk of this.waiting) helper.write(chunk);
         this.waiting = [];
@@ -38,7 +44,9 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
           await dropOrKill(helper);
           throw abortError(signal);
         }
-        return helper.end();
+        const text = await helper.end();
+        if (helper.cepstralMean) speaker.mean = helper.cepstralMean;
+        return text;
       })
       // A decoder killed by the abort reports its exit; the caller hears the cancellation.
       .catch((err: unknown) => {
@@ -78,6 +86,11 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     this.waiting = [];
     this.endTurn('cancel');
   }
+}
+
+/** One session's cepstral mean between its turns ('' before its first finished turn: the model's initial one). */
+export interface SpeakerMean {
+  mean: string;
 }
 
 /** A cancelled decoder may still be working through audio written faster than real time. */

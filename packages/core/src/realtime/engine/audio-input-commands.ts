@@ -70,6 +70,8 @@ export class AudioInputCommands {
   private readonly turns = new Set<AbortController>();
   private vadKey = '';
   private bufferKey = '';
+  /** This session as the recognizer's speaker: its turns adapt to each other, never to another session's. */
+  private readonly speaker = {};
 
   constructor(private readonly deps: AudioInputDeps) {}
 
@@ -277,7 +279,7 @@ export class AudioInputCommands {
           pcm = await audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
         }
         if (pcm && pcm.samples.length > 0) {
-          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal }, signal)).text.trim();
+          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal, speaker: this.speaker }, signal)).text.trim();
         }
       }
     } catch (err) {
@@ -309,7 +311,7 @@ export class AudioInputCommands {
     const recognizer = this.deps.audio.speechRecognizer;
     if (!recognizer?.openStream || !this.buffer?.decodesToPcm) return null;
     const language = this.session.config.audio.input.transcription?.language ?? null;
-    return recognizer.openStream({ language, principal: this.deps.principal, sampleRate: this.buffer.sampleRate }, signal);
+    return recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: this.buffer.sampleRate }, signal);
   }
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */

@@ -43,6 +43,12 @@ export interface VoiceActivityDetector {
 export interface RecognitionOptions {
   language: string | null;
   principal: Principal;
+  /**
+   * One object per session (the same one for all its turns). A recognizer that adapts to the
+   * speaker (pocketsphinx's cepstral mean) keys that state on it, so a caller's turns build on
+   * their own earlier turns and never on another session's audio. Optional; may be ignored.
+   */
+  speaker?: object;
 }
 
 /**
