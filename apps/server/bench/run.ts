@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
+    ['vad-noise', async () => (await import('./vad-noise.js')).benchVadNoise as Bench],
     ['video', async () => (await import('./video.js')).benchVideo as Bench],
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
   ];
