@@ -33,6 +33,11 @@ export const realtimeAudioModule = defineModule({
     SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
+    /**
+     * Decoders loaded at start (at most SVC_ASR_DECODERS). Starting one later forks a process from
+     * the server's event loop while a turn waits, so a server expecting N simultaneous turns loads N.
+     */
+    SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -50,6 +55,7 @@ export const realtimeAudioModule = defineModule({
         try {
           return await PocketsphinxSpeechRecognizer.create({
             decoders: s.SVC_ASR_DECODERS,
+            warmDecoders: s.SVC_ASR_WARM_DECODERS,
             onDecoderWait: ({ waitedMs, queued }) =>
               logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
           });
