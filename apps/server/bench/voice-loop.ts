@@ -127,6 +127,10 @@ function cpuMs(): { own: number; decoders: number } {
       // exited meanwhile
     }
   }
+  // Decoders that exited (killed by a cancelled turn, replaced) count in this process's cutime + cstime.
+  const self = readFileSync('/proc/self/stat', 'utf8');
+  const fields = self.slice(self.lastIndexOf(')') + 2).split(' ');
+  decoders += (Number(fields[13]) + Number(fields[14])) * tick;
   return { own: (own.user + own.system) / 1000, decoders };
 }
 

@@ -5,10 +5,11 @@ import {
   type Logger,
   type NoiseSuppressor,
   type OpusCodec,
+  type Resampler,
   type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
-import { OpusscriptOpusCodec, PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, PcmResampler, PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
 import { defineModule } from './module.js';
 
@@ -73,6 +74,7 @@ export const realtimeAudioModule = defineModule({
         ? { available: true, detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` }
         : { available: false, detail: unavailable },
     );
+    provide<Resampler>(REALTIME_TOKENS.Resampler, () => new PcmResampler());
     provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
     provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },

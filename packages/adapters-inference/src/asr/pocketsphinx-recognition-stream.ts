@@ -1,5 +1,6 @@
 import type { RecognitionStream } from '@svc/core';
 import { abortError } from '../speech/abort.js';
+import { floatToInt16 } from '../vad/pcm-resampler.js';
 import { StreamingResampler } from '../vad/streaming-resampler.js';
 import type { DecoderPool } from './decoder-pool.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
@@ -11,7 +12,8 @@ import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
  * `finish()` leaves only the final pass; cancelling (or the signal) hands the decoder back at once.
  */
 export class PocketsphinxRecognitionStream implements RecognitionStream {
-  private readonly resampler: StreamingResampler;
+  /** Null when the samples come at 16 kHz already (the session's shared analysis input). */
+  private readonly resampler: StreamingResampler | null;
   private helper: PocketsphinxHelper | null = null;
   private waiting: Int16Array[] = [];
   private ended = false;
@@ -25,7 +27,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     /** The speaker's adaptation: read when the turn starts, updated when it ends (see SpeakerMeans). */
     speaker: SpeakerMean = { mean: '' },
   ) {
-    this.resampler = new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
+    this.resampler = sampleRate === RECOGNIZER_SAMPLE_RATE ? null : new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
     const turnEnded = new Promise<'finish' | 'cancel'>((resolve) => (this.endTurn = resolve));
     // Before the end of the turn the decoder just drops the utterance; during the final pass it is
     // busy decoding, so its process is killed (the pool starts a fresh one): nothing outlives a cancel.
@@ -62,7 +64,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
 
   write(samples: Int16Array): void {
     if (this.ended || samples.length === 0) return;
-    const at16k = toInt16(this.resampler.process(samples));
+    const at16k = this.resampler ? floatToInt16(this.resampler.process(samples)) : samples;
     if (this.helper) this.helper.write(at16k);
     else this.waiting.push(at16k);
   }
@@ -103,13 +105,4 @@ async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
   const outcome = await Promise.race([helper.drop().then(() => 'dropped' as const, () => 'dropped' as const), late]);
   clearTimeout(timer);
   if (outcome === 'late') helper.kill();
-}
-
-function toInt16(floats: Float32Array): Int16Array {
-  const out = new Int16Array(floats.length);
-  for (let i = 0; i < floats.length; i++) {
-    const v = Math.round(floats[i]! * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
-  return out;
 }
