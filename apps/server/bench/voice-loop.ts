@@ -159,6 +159,8 @@ function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[]): Pr
     const replied = new Set<number>();
     const transcriptAt = new Map<number, number>();
     const items = new Map<string, number>();
+    let committed = 0;
+    let transcribed = 0;
     const timer = setTimeout(() => {
       ws.terminate();
       reject(new Error('voice loop conversation timed out'));
@@ -171,8 +173,10 @@ function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[]): Pr
         const due = streamStart + (n + 1) * APPEND_MS - performance.now();
         if (due > 0) await sleep(due);
       }
-      // The last reply and transcript get a moment to arrive.
+      // The last reply gets a moment to arrive, and every turn's transcript (late ones too: the WER counts them).
       await sleep(3000);
+      const deadline = performance.now() + 30_000;
+      while (transcribed < committed && performance.now() < deadline) await sleep(100);
       result.missed = sentences.length - replied.size;
       clearTimeout(timer);
       ws.close();
@@ -201,14 +205,17 @@ function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[]): Pr
       const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string };
       if (event.type === 'session.created') void stream();
       else if (event.type === 'input_audio_buffer.speech_stopped') {
-        const elapsed = now - streamStart;
-        sentence = starts.filter((start) => start <= elapsed).length - 1;
+        // Where the turn ended in the audio sent (not when the event came: a loaded server lags).
+        const endMs = (event as { audio_end_ms?: number }).audio_end_ms ?? now - streamStart;
+        sentence = starts.filter((start) => start <= endMs).length - 1;
+        committed++;
         stoppedAt = now;
         items.set(event.item_id!, sentence);
       } else if (event.type === 'conversation.item.input_audio_transcription.completed') {
         const index = items.get(event.item_id!);
         // A sentence the VAD split in two turns gets both transcripts.
         if (index !== undefined && index >= 0) result.heard[index] = `${result.heard[index]} ${event.transcript ?? ''}`.trim();
+        transcribed++;
         if (index === sentence && !transcriptAt.has(sentence)) transcriptAt.set(sentence, now);
       } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
         replied.add(sentence);
