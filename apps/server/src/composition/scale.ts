@@ -13,6 +13,8 @@ export const scaleModule = defineModule({
   settings: {
     SVC_REDIS_URL: setting.string(),
     SVC_REDIS_KEY_PREFIX: setting.string('svc:'),
+    /** Lifetime of a realtime session's slot in the shared registry; renewed every third of it by the live process. */
+    SVC_REALTIME_LEASE_MS: setting.int(15_000, 300, 600_000),
   },
   bind(provide, config) {
     provide(SERVER_TOKENS.SharedRedis, () => new SharedRedis(config.settings.SVC_REDIS_URL), { close: (r: SharedRedis) => r.close() });

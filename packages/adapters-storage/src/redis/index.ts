@@ -1,3 +1,5 @@
 export { openRedis, waitForRedis } from './redis-connection.js';
 export type { Redis } from './redis-connection.js';
 export { RedisRateLimiter } from './redis-rate-limiter.js';
+export { RedisSessionRegistry, type RedisSessionRegistryOptions } from './redis-session-registry.js';
+export { RedisQuotaGuard } from './redis-quota-guard.js';
