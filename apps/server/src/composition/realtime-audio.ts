@@ -5,10 +5,11 @@ import {
   type Logger,
   type NoiseSuppressor,
   type OpusCodec,
+  type Resampler,
   type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
-import { OpusscriptOpusCodec, PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, PcmResampler, PocketsphinxSpeechRecognizer, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
 import { defineModule } from './module.js';
 
@@ -33,6 +34,11 @@ export const realtimeAudioModule = defineModule({
     SVC_ASR_ENGINE: z.enum(['auto', 'pocketsphinx', 'off']).default('auto'),
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
+    /**
+     * Decoders loaded at start (at most SVC_ASR_DECODERS). Starting one later forks a process from
+     * the server's event loop while a turn waits, so a server expecting N simultaneous turns loads N.
+     */
+    SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -50,6 +56,7 @@ export const realtimeAudioModule = defineModule({
         try {
           return await PocketsphinxSpeechRecognizer.create({
             decoders: s.SVC_ASR_DECODERS,
+            warmDecoders: s.SVC_ASR_WARM_DECODERS,
             onDecoderWait: ({ waitedMs, queued }) =>
               logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
           });
@@ -67,6 +74,7 @@ export const realtimeAudioModule = defineModule({
         ? { available: true, detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` }
         : { available: false, detail: unavailable },
     );
+    provide<Resampler>(REALTIME_TOKENS.Resampler, () => new PcmResampler());
     provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
     provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },

@@ -5,7 +5,7 @@ import { throwIfAborted } from '../speech/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 import { DEBIAN_PYTHON, PocketsphinxHelper, POCKETSPHINX_HELPER_SCRIPT } from './pocketsphinx-helper.js';
 import { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocketsphinx-installation.js';
-import { PocketsphinxRecognitionStream } from './pocketsphinx-recognition-stream.js';
+import { PocketsphinxRecognitionStream, type SpeakerMean } from './pocketsphinx-recognition-stream.js';
 
 export interface PocketsphinxSpeechRecognizerOptions {
   /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, ~100 MB). */
@@ -52,6 +52,12 @@ export const POCKETSPHINX_DECODER_ARGS = [
  * recognizer plugs in behind the same port where an operator has one.
  */
 export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
+  /**
+   * Each session's speaker normalization between its turns, keyed on the session's `speaker`
+   * object (gone with the session). Turns without one start from the model's initial mean.
+   */
+  private readonly speakers = new WeakMap<object, SpeakerMean>();
+
   private constructor(private readonly pool: DecoderPool) {}
 
   /** Throws, saying to run the system setup, when python3-pocketsphinx or the model is missing. */
@@ -81,7 +87,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {
     // The language hint cannot be honoured (English model only); the principal is not needed.
-    return new PocketsphinxRecognitionStream(this.pool, options.sampleRate, signal);
+    return new PocketsphinxRecognitionStream(this.pool, options.sampleRate, signal, this.speakerMean(options.speaker));
   }
 
   async transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }> {
@@ -90,6 +96,13 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     const stream = this.openStream({ ...options, sampleRate: audio.sampleRate }, signal ?? new AbortController().signal);
     stream.write(audio.samples);
     return stream.finish();
+  }
+
+  private speakerMean(speaker: object | undefined): SpeakerMean {
+    if (!speaker) return { mean: '' };
+    let mean = this.speakers.get(speaker);
+    if (!mean) this.speakers.set(speaker, (mean = { mean: '' }));
+    return mean;
   }
 
   /** Stops every decoder process (server shutdown). */
