@@ -16,6 +16,7 @@ import type { SharedRedis } from '../runtime/shared-redis.js';
 import { SystemClock } from '../runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
 import { createPinoLogger } from '../runtime/pino-logger.js';
+import { servesApi, type ProcessConfig } from '../runtime/process-role.js';
 import { defineModule } from './module.js';
 
 export const SERVICE_INFO = {
@@ -113,7 +114,7 @@ export const foundationModule = defineModule({
         }),
         ...(config.metricsPublic ? [observability] : []),
       ],
-      authenticated: [openApiRoute(SERVICE_INFO), ...(config.metricsPublic ? [] : [observability])],
+      authenticated: [...(servesApi(config as unknown as ProcessConfig) ? [openApiRoute(SERVICE_INFO)] : []), ...(config.metricsPublic ? [] : [observability])],
     };
   },
 });

@@ -1,11 +1,14 @@
+import { z } from 'zod';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { SharedRedis } from '../runtime/shared-redis.js';
+import { jobQueueKind, PROCESS_ROLES } from '../runtime/process-role.js';
 import { defineModule } from './module.js';
 
 /**
- * What several processes share beyond the database: a Redis (SVC_REDIS_URL) for the rate limit
- * and, as they land, the realtime registry and the video queue. Unset: everything stays in process.
+ * What several processes share beyond the database: a Redis (SVC_REDIS_URL) for the rate limit,
+ * the realtime registry and the video job queue; and what each process is (SVC_ROLE: api, worker
+ * or both). Unset: everything stays in process, one process does everything.
  */
 export const scaleModule = defineModule({
   name: 'scale',
@@ -13,6 +16,16 @@ export const scaleModule = defineModule({
   settings: {
     SVC_REDIS_URL: setting.string(),
     SVC_REDIS_KEY_PREFIX: setting.string('svc:'),
+    SVC_ROLE: z.enum(PROCESS_ROLES).default('both'),
+    SVC_JOB_QUEUE: z.enum(['', 'memory', 'redis']).default(''),
+    SVC_JOB_LOCK_MS: setting.int(30_000, 1_000, 600_000),
+  },
+  check(s) {
+    const queue = jobQueueKind(s);
+    if (queue === 'redis' && !s.SVC_REDIS_URL) throw new Error('Invalid configuration: SVC_JOB_QUEUE=redis needs SVC_REDIS_URL.');
+    if (s.SVC_ROLE !== 'both' && queue !== 'redis') {
+      throw new Error(`Invalid configuration: SVC_ROLE=${s.SVC_ROLE} needs the shared job queue (set SVC_REDIS_URL; SVC_JOB_QUEUE must not be memory).`);
+    }
   },
   bind(provide, config) {
     provide(SERVER_TOKENS.SharedRedis, () => new SharedRedis(config.settings.SVC_REDIS_URL), { close: (r: SharedRedis) => r.close() });
