@@ -78,6 +78,7 @@ export class BullMqJobQueue implements JobQueue {
         const controller = new AbortController();
         const onAbort = () => controller.abort(signal?.reason);
         signal?.addEventListener('abort', onAbort, { once: true });
+        logger.info({ queue, job: job.id, delivery: job.attemptsStarted, stalled: job.stalledCounter }, 'job started');
         try {
           await handler(job.id!, controller.signal);
         } catch (err) {
