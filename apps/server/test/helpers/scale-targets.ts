@@ -16,6 +16,9 @@ export function describeWithRedisAndPostgres(title: string, body: (this: Mocha.S
   }
 }
 
+/** psql without its NOTICE lines. */
+const QUIET = { env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' }, stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[] };
+
 /**
  * A Postgres schema of its own on the test database, as a URL every process of one test uses: the
  * suite sees only its own rows (another suite's unfinished jobs are not this suite's workers' to
