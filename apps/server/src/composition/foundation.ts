@@ -62,7 +62,8 @@ export const foundationModule = defineModule({
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
     provide(
       SERVER_TOKENS.DataSource,
-      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }),
+      // Migrations at start by default (one machine); a multi-process setup runs `npm run migrate` once.
+      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: config.settings.SVC_MIGRATE_ON_START }),
       { close: (ds: DataSource) => ds.destroy() },
     );
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));

@@ -19,6 +19,7 @@ export const scaleModule = defineModule({
     SVC_ROLE: z.enum(PROCESS_ROLES).default('both'),
     SVC_JOB_QUEUE: z.enum(['', 'memory', 'redis']).default(''),
     SVC_JOB_LOCK_MS: setting.int(30_000, 1_000, 600_000),
+    SVC_MIGRATE_ON_START: setting.bool(true),
   },
   check(s) {
     const queue = jobQueueKind(s);
