@@ -20,8 +20,22 @@ export const scaleModule = defineModule({
     SVC_JOB_QUEUE: z.enum(['', 'memory', 'redis']).default(''),
     SVC_JOB_LOCK_MS: setting.int(30_000, 1_000, 600_000),
     SVC_MIGRATE_ON_START: setting.bool(true),
+    SVC_BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+    SVC_BLOB_DIR: setting.string(),
+    SVC_S3_BUCKET: setting.string(),
+    SVC_S3_ENDPOINT: setting.string(),
+    SVC_S3_REGION: setting.string('us-east-1'),
+    SVC_S3_ACCESS_KEY_ID: setting.string(),
+    SVC_S3_SECRET_ACCESS_KEY: setting.string(),
+    SVC_S3_FORCE_PATH_STYLE: setting.bool(true),
+    SVC_S3_KEY_PREFIX: setting.string(),
+    SVC_BLOB_ORPHAN_GRACE_HOURS: setting.int(24, 0, 24 * 365),
   },
   check(s) {
+    if (s.SVC_BLOB_STORE === 's3' && !s.SVC_S3_BUCKET) throw new Error('Invalid configuration: SVC_BLOB_STORE=s3 needs SVC_S3_BUCKET.');
+    if (Boolean(s.SVC_S3_ACCESS_KEY_ID) !== Boolean(s.SVC_S3_SECRET_ACCESS_KEY)) {
+      throw new Error('Invalid configuration: SVC_S3_ACCESS_KEY_ID and SVC_S3_SECRET_ACCESS_KEY must be set together.');
+    }
     const queue = jobQueueKind(s);
     if (queue === 'redis' && !s.SVC_REDIS_URL) throw new Error('Invalid configuration: SVC_JOB_QUEUE=redis needs SVC_REDIS_URL.');
     if (s.SVC_ROLE !== 'both' && queue !== 'redis') {

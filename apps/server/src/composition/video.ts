@@ -13,6 +13,10 @@ import {
   SPEECH_TOKENS,
   StreamVideo,
   SweepExpiredVideos,
+  SweepOrphanedBlobs,
+  videoBlobOwner,
+  VOICE_TOKENS,
+  type BlobOwner,
   VIDEO_QUEUE,
   VIDEO_TOKENS,
   type AudioCodec,
@@ -26,6 +30,7 @@ import {
   type MediaFetcher,
   type SynthesizeSpeech,
   type VideoJobRepository,
+  type VoiceRepository,
 } from '@svc/core';
 import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-inference';
 import { BullMqJobQueue, InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
@@ -41,6 +46,8 @@ const VIDEO_JSON_BODY_BYTES = 2 * 10 * 1024 * 1024 + 64 * 1024;
 const HOUR_MS = 3_600_000;
 /** With the shared queue: how often a worker looks for rows the queue lost (see ResumeVideoJobs). */
 const REPAIR_SCAN_MS = 60_000;
+/** The first orphan sweep waits a little: start-up is busy enough. */
+const ORPHAN_SWEEP_FIRST_MS = 60_000;
 
 export interface VideoUseCases {
   create: CreateVideo;
@@ -50,6 +57,8 @@ export interface VideoUseCases {
   list: ListVideos;
   remove: DeleteVideo;
   sweep: SweepExpiredVideos;
+  /** The orphaned-blob sweep, on the processes that run it (render roles, SVC_BLOB_ORPHAN_GRACE_HOURS > 0). */
+  orphans?: SweepOrphanedBlobs;
 }
 
 /**
@@ -121,6 +130,7 @@ export const videoModule = defineModule({
         const resume = new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger);
         const durable = Boolean(queue.holds);
         let stopConsuming = async () => {};
+        let orphans: SweepOrphanedBlobs | undefined;
         const timers = new Map<string, () => void>();
         // Every timer here repeats and never keeps the process alive.
         const every = (firstMs: number, ms: number, job: () => Promise<unknown>, what: string) => {
@@ -144,6 +154,15 @@ export const videoModule = defineModule({
           if (durable) every(REPAIR_SCAN_MS, REPAIR_SCAN_MS, () => resume.execute(), 'video queue repair scan');
           // The retention sweep runs at start and then hourly, on the processes that render.
           every(0, HOUR_MS, () => sweep.execute(), 'video retention sweep');
+          // So does the sweep of orphaned blobs (videos', and voices' when the repository can tell).
+          if (s.SVC_BLOB_ORPHAN_GRACE_HOURS > 0) {
+            const voices = await get<VoiceRepository & { referencedAudioKeys?: (keys: readonly string[]) => Promise<Set<string>> }>(VOICE_TOKENS.VoiceRepository);
+            const owners: BlobOwner[] = [videoBlobOwner(jobs)];
+            if (voices.referencedAudioKeys) owners.push({ prefix: 'voices/', referenced: (keys) => voices.referencedAudioKeys!(keys) });
+            const sweepOrphans = new SweepOrphanedBlobs(blobs, owners, clock, s.SVC_BLOB_ORPHAN_GRACE_HOURS * HOUR_MS, logger);
+            every(ORPHAN_SWEEP_FIRST_MS, HOUR_MS, () => sweepOrphans.execute(), 'orphaned blob sweep');
+            orphans = sweepOrphans;
+          }
         }
         return {
           create,
@@ -153,6 +172,7 @@ export const videoModule = defineModule({
           list: new ListVideos(jobs),
           remove: new DeleteVideo(jobs, blobs, logger),
           sweep,
+          ...(orphans ? { orphans } : {}),
           async stopWorkers() {
             for (const cancel of timers.values()) cancel();
             await Promise.all([stopConsuming(), stream.stop()]);
