@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { getJson, json, sleep } from '../helpers/http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { describeWithRedisAndPostgres, freshPostgresSchema, freshRedisPrefix, testRedisUrl } from '../helpers/scale-targets.js';
@@ -10,11 +9,14 @@ import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS } f
 /** About 30 s of speech: a render of several seconds, long enough to interrupt. */
 const LONG_INPUT = `${TEN_SECONDS} ${TEN_SECONDS} ${TEN_SECONDS}`;
 const LOCK_MS = 2_000;
+/** Its own s3rver (scripts/start-s3.sh) on a port of its own, for the blobs every process shares. */
+const S3_PORT = String(20000 + Math.floor(Math.random() * 20000));
 
 describeWithRedisAndPostgres('video jobs across processes: one API, two workers', function () {
   this.timeout(300_000);
   let db: ReturnType<typeof freshPostgresSchema>;
-  let dataDir: string;
+  let s3Endpoint: string;
+  let s3Prefix: string;
   let api: ServerProcess;
   let workers: ServerProcess[] = [];
   const key = `sk-workers-${Date.now()}`;
@@ -26,20 +28,34 @@ describeWithRedisAndPostgres('video jobs across processes: one API, two workers'
     SVC_REDIS_KEY_PREFIX: prefix,
     SVC_JOB_LOCK_MS: String(LOCK_MS),
     SVC_VIDEO_MAX_ATTEMPTS: '3',
+    // No shared directory: each process has its own data directory, the blobs are in the bucket.
+    SVC_BLOB_STORE: 's3',
+    SVC_S3_ENDPOINT: s3Endpoint,
+    SVC_S3_BUCKET: 'svc',
+    SVC_S3_ACCESS_KEY_ID: 'S3RVER',
+    SVC_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    SVC_S3_KEY_PREFIX: s3Prefix,
   });
-  const start = (role: string, prefix: string) => startServerProcess({ dataDir, apiKey: key, env: envOf(role, prefix), readyTimeoutMs: 120_000 });
+  const start = (role: string, prefix: string) => startServerProcess({ apiKey: key, env: envOf(role, prefix), readyTimeoutMs: 120_000 });
+
+  before(() => {
+    s3Endpoint = execFileSync('bash', ['scripts/start-s3.sh', S3_PORT, `/tmp/svc-s3-test-${S3_PORT}`], { encoding: 'utf8' }).trim();
+  });
+  after(() => {
+    process.kill(Number(readFileSync(`/tmp/svc-s3-${S3_PORT}.pid`, 'utf8')));
+    execFileSync('rm', ['-rf', `/tmp/svc-s3-test-${S3_PORT}`]);
+  });
 
   beforeEach(async () => {
     db = freshPostgresSchema();
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-workers-'));
     const prefix = freshRedisPrefix();
+    s3Prefix = `${prefix.replace(/:$/, '')}/`;
     // The API first: it migrates the new schema (SVC_MIGRATE_ON_START defaults to on).
     api = await start('api', prefix);
     workers = await Promise.all([start('worker', prefix), start('worker', prefix)]);
   });
   afterEach(async () => {
     await Promise.all([api, ...workers].map((p) => p?.stop(5_000)));
-    rmSync(dataDir, { recursive: true, force: true });
     db.drop();
   });
 
