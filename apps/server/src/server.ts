@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createHttpApp, type RouteModule, type ServiceMetrics } from '@svc/adapters-http';
+import { dependencyUnavailable } from '@svc/adapters-storage';
 import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
@@ -71,6 +72,8 @@ export async function startServer(
       metrics: services.get<ServiceMetrics>(SERVER_TOKENS.Metrics),
       publicModules,
       modules: apiModules,
+      // A database or Redis that does not answer: 503 service_unavailable, not a 500.
+      translateError: dependencyUnavailable,
     });
     httpServer.on('request', app.callback());
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { NotFoundError, type Logger } from '@svc/core';
+import { NotFoundError, type Logger, type ServiceError } from '@svc/core';
 import type { AppState, RouteModule } from './app-state.js';
 import { errorMiddleware } from './errors/error-middleware.js';
 import { authMiddleware, type Authenticate } from './auth/auth-middleware.js';
@@ -16,6 +16,11 @@ export interface HttpAppOptions {
   publicModules: RouteModule[];
   /** Everything else: every route here requires `Authorization: Bearer <key>`. */
   modules: RouteModule[];
+  /**
+   * Recognizes infrastructure failures the use cases let through (a database or Redis that does not
+   * answer) as a ServiceError, e.g. ServiceUnavailableError (503); null leaves the error a 500.
+   */
+  translateError?: (err: unknown) => ServiceError | null;
 }
 
 export interface HttpApp {
@@ -44,7 +49,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   koa.use(requestContext(options.logger));
   koa.use(options.metrics.middleware());
-  koa.use(errorMiddleware());
+  koa.use(errorMiddleware(options.translateError));
   koa.use(async (ctx, next) => {
     await next();
     // Runs after the routers' allowedMethods had their chance to answer 405.

@@ -19,6 +19,10 @@ export const MIGRATIONS: Constructor[] = [
   CreateVideoJobsTable1763900000000,
 ];
 
+/** How long a request waits for a Postgres connection, then for a query, before it fails (503). */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 3_000;
+export const POSTGRES_QUERY_TIMEOUT_MS = 15_000;
+
 export interface DatabaseConfig {
   /**
    * `sqlite:<path>` (relative paths resolve inside dataDir), `sqlite::memory:`, or a
@@ -42,7 +46,15 @@ export function createDataSource(config: DatabaseConfig): DataSource {
   const common = { entities, migrations, migrationsRun: false, synchronize: false, logging: config.logging ?? false };
   let options: DataSourceOptions;
   if (/^postgres(ql)?:\/\//.test(url)) {
-    options = { type: 'postgres', url, ...common };
+    // Bounded waits: while Postgres is down or restarting a request fails within seconds (503)
+    // instead of queueing forever for a pool connection (pg's default connection timeout is none).
+    options = {
+      type: 'postgres',
+      url,
+      ...common,
+      connectTimeoutMS: POSTGRES_CONNECT_TIMEOUT_MS,
+      extra: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, query_timeout: POSTGRES_QUERY_TIMEOUT_MS, statement_timeout: POSTGRES_QUERY_TIMEOUT_MS },
+    };
   } else if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     const database = path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : join(config.dataDir, path);

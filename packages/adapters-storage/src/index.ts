@@ -7,4 +7,5 @@ export { TokenBucketRateLimiter } from './rate-limit/token-bucket-rate-limiter.j
 export * from './voices/index.js';
 export * from './realtime/index.js';
 export * from './redis/index.js';
+export { dependencyUnavailable } from './unavailable.js';
 export * from './video/index.js';

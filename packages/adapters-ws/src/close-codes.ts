@@ -7,7 +7,8 @@ export type GatewayEnding =
   | 'at_capacity'
   | 'server_shutdown'
   | 'slow_reader'
-  | 'internal_error';
+  | 'internal_error'
+  | 'dependency_unavailable';
 
 /**
  * EVERY WebSocket close code the realtime endpoint sends, in one table (the spec's codes and RFC
@@ -29,6 +30,8 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   internal_error: 1011,
   // Try again later (1013): max concurrent sessions reached.
   at_capacity: 1013,
+  // Try again later (1013) too: a store admission needs (the database, the shared Redis) does not answer.
+  dependency_unavailable: 1013,
   // Invalid API key, or invalid or expired ephemeral key.
   invalid_credentials: 3000,
   // The ephemeral key already has an active session.

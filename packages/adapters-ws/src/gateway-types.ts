@@ -1,4 +1,4 @@
-import type { Logger, Principal, RealtimeOutput } from '@svc/core';
+import type { Logger, Principal, RealtimeOutput, RealtimeSessionRegistry } from '@svc/core';
 
 /** The session side of one connection (RealtimeSessionEngine implements it). */
 export interface RealtimeSessionHandle {
@@ -21,9 +21,9 @@ export interface SessionContext {
 
 /** What the gateway needs from the application; plain functions, no container. */
 export interface RealtimeGatewayDeps {
-  /** Resolves the principal of an API key or throws (any error means: invalid). */
+  /** Resolves the principal of an API key or throws (ServiceUnavailableError: refused with 1013; any other error: invalid, 3000). */
   authenticateApiKey(secret: string): Promise<Principal>;
-  /** Resolves an ephemeral key or throws for unknown / expired keys. */
+  /** Resolves an ephemeral key or throws for unknown / expired keys (ServiceUnavailableError: 1013). */
   redeemClientSecret(secret: string): Promise<{ principal: Principal; sessionId: string }>;
   createSession(context: SessionContext): RealtimeSessionHandle;
   /**
@@ -42,6 +42,12 @@ export interface RealtimeGatewayOptions {
   maxSessions: number;
   /** Open sessions per API key, ephemeral keys counting for the key that minted them. */
   maxSessionsPerKey: number;
+  /**
+   * Where admission is decided (caps and one session per ephemeral key). Default: this process's
+   * counts (InMemorySessionRegistry with the two caps above); a shared registry makes them hold
+   * across processes. Its owner (not the gateway) closes it.
+   */
+  registry?: RealtimeSessionRegistry;
   /** Largest accepted frame; bigger frames close the connection with 1009. Default 2 MiB. */
   maxFrameBytes?: number;
   /** Outgoing bytes queued for a client before it is dropped as too slow. Default 8 MiB. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { silentLogger, type Principal } from '@svc/core';
+import { InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal } from '@svc/core';
 import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
@@ -15,13 +15,24 @@ import {
 } from './gateway-types.js';
 import { rejectInvalidHandshake, rejectUpgrade } from './http-rejection.js';
 import { RealtimeConnection } from './realtime-connection.js';
-import { SessionRegistry } from './session-registry.js';
 
-interface Admission {
+interface Credited {
   principal: Principal;
   /** The ephemeral key's session id (null for API keys). */
   secretSessionId: string | null;
 }
+
+/** What the gateway decided before the upgrade: refused (with its close) or admitted with a lease. */
+type Admission =
+  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'dependency_unavailable' }
+  | (Credited & { refused: null; lease: Extract<AdmissionDecision, { admitted: true }>['lease'] });
+
+const REFUSAL_REASONS = {
+  invalid_credentials: 'invalid API key or ephemeral key',
+  duplicate_session: 'a session is already active for this ephemeral key',
+  at_capacity: 'max concurrency exceeded; retry later',
+  dependency_unavailable: 'the service is temporarily unavailable; retry later',
+} as const;
 
 /**
  * Serves `GET /v1/realtime` WebSocket upgrades on an existing HTTP(S) server. Authentication
@@ -35,7 +46,9 @@ export function attachRealtimeGateway(
 ): RealtimeGateway {
   const path = options.path ?? '/v1/realtime';
   const logger = deps.logger ?? silentLogger;
-  const registry = new SessionRegistry(options.maxSessions, options.maxSessionsPerKey);
+  // The admission rules (caps, one session per ephemeral key): this process's counts unless the
+  // application shares them across processes (the Redis registry).
+  const registry = options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
   const keyOf = new Map<RealtimeConnection, string>();
@@ -60,32 +73,46 @@ export function attachRealtimeGateway(
       return;
     }
     void admit(readCredentials(req)).then((admission) => {
-      if (socket.destroyed) return;
+      if (socket.destroyed) {
+        if (!admission.refused) void admission.lease.release().catch(() => undefined);
+        return;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => open(ws, admission, url.searchParams.get('model')));
     });
   };
 
-  async function admit(credentials: Credentials | null): Promise<Admission | null> {
+  async function admit(credentials: Credentials | null): Promise<Admission> {
+    const credited = await credit(credentials);
+    if (!credited || 'refused' in credited) return credited ?? { refused: 'invalid_credentials' };
+    try {
+      const decision = await registry.admit({ apiKeyId: credited.principal.apiKeyId, secretSessionId: credited.secretSessionId });
+      return decision.admitted ? { ...credited, refused: null, lease: decision.lease } : { refused: decision.refusal };
+    } catch (err) {
+      logger.warn({ err: String(err) }, 'realtime session registry unavailable; session refused');
+      return { refused: 'dependency_unavailable' };
+    }
+  }
+
+  /** The key's principal; null when it is invalid; a refusal when the key store cannot be asked. */
+  async function credit(credentials: Credentials | null): Promise<Credited | { refused: 'dependency_unavailable' } | null> {
     if (!credentials) return null;
     try {
       if (credentials.kind === 'api_key') return { principal: await deps.authenticateApiKey(credentials.secret), secretSessionId: null };
       const redeemed = await deps.redeemClientSecret(credentials.secret);
       return { principal: redeemed.principal, secretSessionId: redeemed.sessionId };
-    } catch {
+    } catch (err) {
+      if (err instanceof ServiceUnavailableError) {
+        logger.warn({ dependency: err.dependency }, 'realtime credentials could not be checked; session refused');
+        return { refused: 'dependency_unavailable' };
+      }
       return null;
     }
   }
 
-  function open(ws: WebSocket, admission: Admission | null, urlModel: string | null): void {
+  function open(ws: WebSocket, admission: Admission, urlModel: string | null): void {
     ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
-    if (!admission) return ws.close(CLOSE_CODES.invalid_credentials, 'invalid API key or ephemeral key');
-    const { principal, secretSessionId } = admission;
-    if (secretSessionId && registry.hasLiveSecret(secretSessionId)) {
-      return ws.close(CLOSE_CODES.duplicate_session, 'a session is already active for this ephemeral key');
-    }
-    if (!registry.tryAcquire(principal.apiKeyId, secretSessionId)) {
-      return ws.close(CLOSE_CODES.at_capacity, 'max concurrency exceeded; retry later');
-    }
+    if (admission.refused) return ws.close(CLOSE_CODES[admission.refused], REFUSAL_REASONS[admission.refused]);
+    const { principal, secretSessionId, lease } = admission;
     const connection = new RealtimeConnection(ws, limits, logger);
     connections.add(connection);
     sockets.set(ws, connection);
@@ -95,7 +122,7 @@ export function attachRealtimeGateway(
       connections.delete(connection);
       sockets.delete(ws);
       keyOf.delete(connection);
-      registry.release(principal.apiKeyId, secretSessionId);
+      lease.release().catch((err) => logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
       session?.transportClosed();
     });
     try {
@@ -147,7 +174,7 @@ export function attachRealtimeGateway(
       : null;
 
   return {
-    activeSessions: () => registry.size,
+    activeSessions: () => registry.localSessions(),
     async close() {
       server.off('upgrade', onUpgrade);
       if (pinger) clearInterval(pinger);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
-import type { RealtimeOutput } from '@svc/core';
+import { ServiceUnavailableError, type RealtimeOutput, type RealtimeSessionRegistry } from '@svc/core';
 import { SLOW_READER_CLOSE_CODE, type SessionContext } from '../src/index.js';
 import { sleep, startGateway, TestClient, type GatewayHarness } from './gateway-harness.js';
 
@@ -128,6 +128,45 @@ describe('realtime WebSocket gateway', () => {
     expect(await b2.closed).to.deep.equal({ code: 1013, reason: 'max concurrency exceeded; retry later' });
     expect(h.gateway.activeSessions()).to.equal(3);
     for (const c of [a1, a2, b1]) c.ws.close();
+  });
+
+  it('asks the registry it is given before every session and releases the slot when the session ends', async () => {
+    const claims: string[] = [];
+    let live = 0;
+    const registry: RealtimeSessionRegistry = {
+      async admit(claim) {
+        claims.push(`${claim.apiKeyId}:${claim.secretSessionId ?? '-'}`);
+        if (claim.apiKeyId === 'key_b') return { admitted: false, refusal: 'duplicate_session' };
+        live++;
+        return { admitted: true, lease: { release: async () => void live-- } };
+      },
+      localSessions: () => live,
+      close: async () => undefined,
+    };
+    h = await startGateway({ registry });
+    const a = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await a.opened;
+    expect(h.gateway.activeSessions()).to.equal(1);
+    const b = TestClient.connect(h.url, { apiKey: 'svc-key-b' });
+    expect((await b.closed).code).to.equal(4009);
+    a.ws.close();
+    await a.closed;
+    await sleep(20);
+    expect(live).to.equal(0);
+    expect(claims).to.deep.equal(['key_a:-', 'key_b:-']);
+  });
+
+  it('closes with 1013 (retry later) when the registry or the key store does not answer, not 3000', async () => {
+    const down: RealtimeSessionRegistry = {
+      admit: async () => Promise.reject(new ServiceUnavailableError('redis')),
+      localSessions: () => 0,
+      close: async () => undefined,
+    };
+    h = await startGateway({ registry: down });
+    const refused = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    expect(await refused.closed).to.deep.equal({ code: 1013, reason: 'the service is temporarily unavailable; retry later' });
+    const invalid = TestClient.connect(h.url, { apiKey: 'svc-key-nope' });
+    expect((await invalid.closed).code, 'an invalid key is still 3000').to.equal(3000);
   });
 
   it('answers malformed JSON and binary frames with an error event and keeps the connection', async () => {

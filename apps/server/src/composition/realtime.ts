@@ -21,6 +21,9 @@ import {
   type NoiseSuppressor,
   type OpusCodec,
   type QuotaGuard,
+  type RealtimeSessionRegistry,
+  InMemorySessionRegistry,
+  VoiceNotFoundError,
   type RealtimeEngineDeps,
   type RealtimeVoiceDirectory,
   type ReplySpeaker,
@@ -33,11 +36,19 @@ import {
   EmbeddedDemoLanguageModel,
   OpenAiCompatibleLanguageModel,
 } from '@svc/adapters-inference';
-import { InMemoryQuotaGuard, parseQuotaBudgets, TypeOrmClientSecretRepository } from '@svc/adapters-storage';
+import {
+  dependencyUnavailable,
+  InMemoryQuotaGuard,
+  parseQuotaBudgets,
+  RedisQuotaGuard,
+  RedisSessionRegistry,
+  TypeOrmClientSecretRepository,
+} from '@svc/adapters-storage';
 import { clientSecretRoutes, type ServiceMetrics } from '@svc/adapters-http';
 import type { DataSource } from 'typeorm';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
+import type { SharedRedis } from '../runtime/shared-redis.js';
 import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
@@ -97,7 +108,23 @@ export const realtimeModule = defineModule({
       const model = await get<LanguageModel>(REALTIME_TOKENS.LanguageModel);
       return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
     });
-    provide<QuotaGuard>(REALTIME_TOKENS.QuotaGuard, () => new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA));
+    // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
+    provide<QuotaGuard>(REALTIME_TOKENS.QuotaGuard, async (get) => {
+      const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+      return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
+    });
+    provide<RealtimeSessionRegistry>(
+      REALTIME_TOKENS.SessionRegistry,
+      async (get) => {
+        const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
+        const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+        if (!client) return new InMemorySessionRegistry(caps);
+        const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+        const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
+        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+      },
+      { close: (r: RealtimeSessionRegistry) => r.close() },
+    );
     provide<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)));
     // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
     provide<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory, async (get) => {
@@ -108,7 +135,11 @@ export const realtimeModule = defineModule({
           presets.has(voice) ||
           voices.get.execute(principal, voice).then(
             () => true,
-            () => false,
+            // Unknown voice: false. A database that does not answer is not "unknown": it is reported as such.
+            (err: unknown) => {
+              if (err instanceof VoiceNotFoundError) return false;
+              throw dependencyUnavailable(err) ?? err;
+            },
           ),
       };
     });
@@ -153,8 +184,9 @@ export const realtimeModule = defineModule({
         },
       };
       return {
-        authenticateApiKey: (secret) => keys.authenticate(secret),
-        redeemClientSecret: (secret) => redeem.execute(secret),
+        // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
+        authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
+        redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
         isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
         createSession: (ctx) =>
           new RealtimeSessionEngine(
@@ -185,6 +217,7 @@ export const realtimeModule = defineModule({
       maxFrameBytes: s.SVC_REALTIME_MAX_FRAME_BYTES,
       maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
+      registry: get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
     });
     get<ServiceMetrics>(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
     const stopPurge = purgeExpiredSecrets(get(SHARED_TOKENS.Clock), get(REALTIME_TOKENS.ClientSecretRepository), get(SHARED_TOKENS.Logger));
@@ -226,6 +259,11 @@ export function createLanguageModel(settings: Settings, clock?: Clock): Language
     // "What time is it?" follows the service clock (a test's manual clock included).
     now: clock ? () => new Date(clock.now()) : undefined,
   });
+}
+
+/** An infrastructure failure as ServiceUnavailableError; anything else unchanged. */
+function rethrowUnavailable(err: unknown): never {
+  throw dependencyUnavailable(err) ?? err;
 }
 
 /** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */

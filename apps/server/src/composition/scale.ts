@@ -30,6 +30,8 @@ export const scaleModule = defineModule({
     SVC_S3_FORCE_PATH_STYLE: setting.bool(true),
     SVC_S3_KEY_PREFIX: setting.string(),
     SVC_BLOB_ORPHAN_GRACE_HOURS: setting.int(24, 0, 24 * 365),
+    /** Lifetime of a realtime session's slot in the shared registry; renewed every third of it by the live process. */
+    SVC_REALTIME_LEASE_MS: setting.int(15_000, 300, 600_000),
   },
   check(s) {
     if (s.SVC_BLOB_STORE === 's3' && !s.SVC_S3_BUCKET) throw new Error('Invalid configuration: SVC_BLOB_STORE=s3 needs SVC_S3_BUCKET.');

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
+import type { ServiceError } from '@svc/core';
 import type { AppState } from '../app-state.js';
 import { fromHttpLibraryError, restErrorBody } from './rest-error.js';
 import { httpHeadersOf, httpStatusOf } from './http-status.js';
@@ -9,7 +10,7 @@ import { httpHeadersOf, httpStatusOf } from './http-status.js';
  * never an HTML page or a stack trace. Unknown failures are logged with their stack and answered
  * with a generic 500.
  */
-export function errorMiddleware(): Middleware<AppState> {
+export function errorMiddleware(translate?: (err: unknown) => ServiceError | null): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -20,7 +21,7 @@ export function errorMiddleware(): Middleware<AppState> {
         ctx.req.socket?.destroy();
         return;
       }
-      const serviceError = fromHttpLibraryError(err);
+      const serviceError = translate?.(err) ?? fromHttpLibraryError(err);
       const status = httpStatusOf(serviceError);
       if (status >= 500) ctx.state.log?.error({ err, detail: (serviceError as { detail?: unknown }).detail }, 'request failed');
       if (ctx.headerSent || !ctx.writable) {

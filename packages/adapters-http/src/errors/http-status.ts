@@ -38,6 +38,7 @@ import {
   PayloadTooLargeError,
   RateLimitExceededError,
   RealtimeError,
+  ServiceUnavailableError,
   ReferenceAudioSilentError,
   ReferenceAudioTooLongError,
   ReferenceAudioTooShortError,
@@ -108,6 +109,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [InternalError, 500],
   [EngineError, 500],
   [NotImplementedYetError, 501],
+  [ServiceUnavailableError, 503],
 ]);
 
 /** A 4xx raised by Koa or a body reader rather than by a use case (its status comes from the library). */
@@ -131,7 +133,9 @@ export function httpStatusOf(err: ServiceError): number {
   return 500;
 }
 
-/** Response headers that carry part of an error's meaning (Retry-After of a rate limit). */
+/** Response headers that carry part of an error's meaning (Retry-After of a rate limit or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  return err instanceof RateLimitExceededError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+  if (err instanceof RateLimitExceededError) return { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
+  return {};
 }

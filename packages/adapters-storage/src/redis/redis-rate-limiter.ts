@@ -1,5 +1,6 @@
 import type { Clock, RateLimitDecision, RateLimiter } from '@svc/core';
 import type { Redis } from 'ioredis';
+import { unavailable } from '../unavailable.js';
 
 /**
  * The token bucket of TokenBucketRateLimiter, kept in Redis and updated by one Lua script (atomic on the
@@ -49,15 +50,21 @@ export class RedisRateLimiter implements RateLimiter {
   async take(key: string, cost = 1): Promise<RateLimitDecision> {
     if (this.perMinute <= 0) return { allowed: true, retryAfterSeconds: 0 };
     const capacity = Math.max(1, this.burst);
-    const [allowed, retryMs] = (await this.redis.eval(
-      TAKE_SCRIPT,
-      1,
-      this.keyPrefix + key,
-      String(this.clock.now()),
-      String(capacity),
-      String(this.refillPerMs),
-      String(cost),
-    )) as [number, string];
+    let reply: [number, string];
+    try {
+      reply = (await this.redis.eval(
+        TAKE_SCRIPT,
+        1,
+        this.keyPrefix + key,
+        String(this.clock.now()),
+        String(capacity),
+        String(this.refillPerMs),
+        String(cost),
+      )) as [number, string];
+    } catch (err) {
+      throw unavailable(err); // a clean 503, not a 500
+    }
+    const [allowed, retryMs] = reply;
     return allowed === 1 ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: Number(retryMs) / 1000 };
   }
 }

@@ -27,3 +27,5 @@ export { MAX_APPEND_BASE64_BYTES, MIN_COMMIT_MS } from './engine/audio-input-com
 export * from './engine/realtime-session-engine.js';
 export * from './tokens.js';
 export * from './audio/synthesized-reply-speaker.js';
+export * from './admission/session-registry.js';
+export * from './admission/in-memory-session-registry.js';

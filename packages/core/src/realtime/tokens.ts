@@ -17,6 +17,7 @@ export const REALTIME_TOKENS = {
   LanguageModel: Symbol.for('svc.realtime.LanguageModel'),
   ConversationSummarizer: Symbol.for('svc.realtime.ConversationSummarizer'),
   QuotaGuard: Symbol.for('svc.realtime.QuotaGuard'),
+  SessionRegistry: Symbol.for('svc.realtime.SessionRegistry'),
   VoiceDirectory: Symbol.for('svc.realtime.VoiceDirectory'),
   MintClientSecret: Symbol.for('svc.realtime.MintClientSecret'),
   RedeemClientSecret: Symbol.for('svc.realtime.RedeemClientSecret'),

@@ -167,6 +167,21 @@ export class EngineError extends ServiceError {
     this.detail = detail;
   }
 }
+/**
+ * A dependency the request needs (the database, Redis) does not answer right now: the request did
+ * nothing and may be retried. `dependency` names it for the log and the message; the client sees a
+ * 503 `service_unavailable` (REST) or an `error` event with that code (realtime).
+ */
+export class ServiceUnavailableError extends ServiceError {
+  readonly identifier = 'service_unavailable';
+  override readonly serverFault = true;
+  constructor(
+    readonly dependency: string,
+    message = `The service is temporarily unavailable (its ${dependency} does not answer); retry shortly.`,
+  ) {
+    super(message);
+  }
+}
 /** A concrete ServiceError class (the key of each transport's mapping table). */
 export type ServiceErrorClass = abstract new (...args: any[]) => ServiceError;
 
