@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess } from '../helpers/server-process.js';
-import { freshPostgresSchema, testPostgresUrl } from '../helpers/scale-targets.js';
+import { freshPostgresSchema } from './isolated-stack.js';
+import { scalePostgresUrl } from './scale-stack.js';
 
 const MIGRATE_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'migrate.js');
 
@@ -52,7 +53,7 @@ describe('npm run migrate and SVC_MIGRATE_ON_START (real processes)', function (
     }
   });
 
-  (testPostgresUrl ? it : it.skip)('on Postgres, processes that all migrate at start take turns instead of racing', async () => {
+  (scalePostgresUrl ? it : it.skip)('on Postgres, processes that all migrate at start take turns instead of racing', async () => {
     const db = freshPostgresSchema();
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-migrate-pg-'));
     try {

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { getJson, json, sleep } from '../helpers/http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { describeWithRedisAndPostgres, freshPostgresSchema, freshRedisPrefix, testRedisUrl } from '../helpers/scale-targets.js';
+import { freshPostgresSchema, freshRedisPrefix } from './isolated-stack.js';
+import { describeWithScaleStack, scaleRedisUrl } from './scale-stack.js';
 import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS } from '../video/video-helpers.js';
 
 /** About 30 s of speech: a render of several seconds, long enough to interrupt. */
@@ -12,7 +13,7 @@ const LOCK_MS = 2_000;
 /** Its own s3rver (scripts/start-s3.sh) on a port of its own, for the blobs every process shares. */
 const S3_PORT = String(20000 + Math.floor(Math.random() * 20000));
 
-describeWithRedisAndPostgres('video jobs across processes: one API, two workers', function () {
+describeWithScaleStack('video jobs across processes: one API, two workers', function () {
   this.timeout(300_000);
   let db: ReturnType<typeof freshPostgresSchema>;
   let s3Endpoint: string;
@@ -24,7 +25,7 @@ describeWithRedisAndPostgres('video jobs across processes: one API, two workers'
   const envOf = (role: string, prefix: string) => ({
     SVC_ROLE: role,
     SVC_DATABASE_URL: db.url,
-    SVC_REDIS_URL: testRedisUrl!,
+    SVC_REDIS_URL: scaleRedisUrl!,
     SVC_REDIS_KEY_PREFIX: prefix,
     SVC_JOB_LOCK_MS: String(LOCK_MS),
     SVC_VIDEO_MAX_ATTEMPTS: '3',
