@@ -15,7 +15,8 @@ import { svgPlot, type Panel } from './load/svg-plot.js';
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * `npm run load [-- --quick] [-- --setups one,two]`: drives speech, voices, videos and realtime at
+ * `npm run load [-- --quick] [--setups=one,two] [--scenarios=speech,voices,videos,realtime] [--levels=1,2,4]
+ * [--seconds=6] [--out=DIR]`: drives speech, voices, videos and realtime at
  * increasing concurrency against real server PROCESSES on loopback: the one-process default (SQLite,
  * in-process limits) and two API processes on one Postgres + one Redis. Bounded: a fixed number of
  * steps of a fixed duration each. Prints one markdown table per setup and writes the SVG plot and the
@@ -24,12 +25,14 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const setupsArg = args.find((a) => a.startsWith('--setups='))?.slice('--setups='.length) ?? 'one,two';
-const LEVELS = quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32];
-const STEP_S = quick ? 3 : 6;
+const outDir = args.find((a) => a.startsWith('--out='))?.slice('--out='.length);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const LEVELS = option('levels')?.split(',').map(Number) ?? (quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32]);
+const STEP_S = Number(option('seconds') ?? (quick ? 3 : 6));
 
 /** What each scenario does; the video is the API side (status polls); rendering has its own bench. */
 type ScenarioName = 'speech' | 'voices' | 'videos' | 'realtime';
-const SCENARIOS: ScenarioName[] = ['speech', 'voices', 'videos', 'realtime'];
+const SCENARIOS = (option('scenarios')?.split(',') ?? ['speech', 'voices', 'videos', 'realtime']) as ScenarioName[];
 
 interface Row {
   setup: string;
@@ -174,7 +177,7 @@ async function main(): Promise<void> {
       await cluster.stop();
     }
   }
-  const dir = join(ROOT, 'docs', 'load');
+  const dir = outDir ?? join(ROOT, 'docs', 'load');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'load.svg'), plot(rows));
   writeFileSync(join(dir, 'load-rows.json'), JSON.stringify({ at: new Date().toISOString(), levels: LEVELS, stepSeconds: STEP_S, rows }, null, 1));

@@ -128,6 +128,7 @@ export const CLOSE_ENDING_DOCS: Record<string, string> = {
   server_shutdown: 'The server is shutting down.',
   internal_error: 'The session could not be started.',
   at_capacity: 'Too many sessions (server-wide or for this key); retry later.',
+  dependency_unavailable: 'The service cannot admit sessions right now (its database or shared Redis does not answer); retry later.',
   invalid_credentials: 'Missing or invalid API key, or an unknown or expired client secret.',
   duplicate_session: 'This client secret already has an open session.',
   quota_refused: 'Quota refused (after an error event of type insufficient_quota).',
