@@ -18,6 +18,7 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
   let db: ReturnType<typeof freshPostgresSchema>;
   let s3Endpoint: string;
   let s3Prefix: string;
+  let redisPrefix: string;
   let api: ServerProcess;
   let workers: ServerProcess[] = [];
   const key = `sk-workers-${Date.now()}`;
@@ -37,7 +38,8 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
     SVC_S3_SECRET_ACCESS_KEY: 'S3RVER',
     SVC_S3_KEY_PREFIX: s3Prefix,
   });
-  const start = (role: string, prefix: string) => startServerProcess({ apiKey: key, env: envOf(role, prefix), readyTimeoutMs: 120_000 });
+  const start = (role: string, prefix: string, extra: Record<string, string> = {}) =>
+    startServerProcess({ apiKey: key, env: { ...envOf(role, prefix), ...extra }, readyTimeoutMs: 120_000 });
 
   before(() => {
     s3Endpoint = execFileSync('bash', ['scripts/start-s3.sh', S3_PORT, `/tmp/svc-s3-test-${S3_PORT}`], { encoding: 'utf8' }).trim();
@@ -50,6 +52,7 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
   beforeEach(async () => {
     db = freshPostgresSchema();
     const prefix = freshRedisPrefix();
+    redisPrefix = prefix;
     s3Prefix = `${prefix.replace(/:$/, '')}/`;
     // The API first: it migrates the new schema (SVC_MIGRATE_ON_START defaults to on).
     api = await start('api', prefix);
@@ -149,5 +152,20 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
     expect(takeoverMs).to.be.below(LOCK_MS + shutdownMs, 'returned to the queue, not recovered as stalled');
     const done = (await pollVideo(api.url, key, id, 240_000)).at(-1);
     expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+  });
+
+  it('kill -9 with the retry budget spent: the job ends failed with a message saying so, never stuck in_progress', async () => {
+    // Workers allowed one render per video.
+    await Promise.all(workers.map((w) => w.stop(5_000)));
+    workers = await Promise.all([start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }), start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' })]);
+    const id = await create(LONG_INPUT);
+    const victim = await rendererOf(id);
+    await waitRendering(id, 5);
+    victim.kill('SIGKILL');
+    const killedAt = Date.now();
+    const done = (await pollVideo(api.url, key, id, 120_000)).at(-1);
+    expect(done.status, JSON.stringify(done)).to.equal('failed');
+    expect(done.error).to.match(/stopped 1 times while rendering this video, so it was given up; create it again/);
+    process.stdout.write(`      (failed ${Date.now() - killedAt} ms after the kill)\n`);
   });
 });
