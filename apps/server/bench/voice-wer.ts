@@ -40,8 +40,11 @@ export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Pro
   const out: Record<string, number | string> = {};
   const all = librivoxSentences();
   for (const format of formats) {
-    const heard: string[] = [];
-    for (const clip of all) heard.push(await transcribe(ctx, format.session, await format.appends(clip.samples)));
+    // One session per format, the five sentences as five committed turns: a conversation, so the
+    // recognizer's speaker normalization carries from one turn to the next as it does for a caller.
+    const turns: Buffer[][] = [];
+    for (const clip of all) turns.push(await format.appends(clip.samples));
+    const heard = await transcribe(ctx, format.session, turns);
     const wer = wordErrorRate(all.map((c) => c.words).join(' '), heard.join(' '));
     out[`WER ${format.label} (5 LibriVox sentences, 71 words)`] = `${round(wer * 100, 1)} %`;
     out[`heard, ${format.label}`] = heard.join(' | ');
@@ -49,10 +52,15 @@ export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Pro
   return out;
 }
 
-function transcribe(ctx: { wsUrl: string; apiKey: string }, format: Record<string, unknown>, appends: Buffer[]): Promise<string> {
+function transcribe(ctx: { wsUrl: string; apiKey: string }, format: Record<string, unknown>, turns: Buffer[][]): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
-    const timer = setTimeout(() => reject(new Error('transcription timed out')), 60_000);
+    const timer = setTimeout(() => reject(new Error('transcription timed out')), 120_000);
+    const heard: string[] = [];
+    const sendTurn = () => {
+      for (const a of turns[heard.length]!) ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: a.toString('base64') }));
+      ws.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
+    };
     ws.on('open', () =>
       ws.send(
         JSON.stringify({
@@ -63,12 +71,12 @@ function transcribe(ctx: { wsUrl: string; apiKey: string }, format: Record<strin
     );
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString()) as { type: string; transcript?: string; error?: unknown };
-      if (event.type === 'session.created') {
-        for (const a of appends) ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: a.toString('base64') }));
-        ws.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
-      } else if (event.type === 'conversation.item.input_audio_transcription.completed') {
+      if (event.type === 'session.created') sendTurn();
+      else if (event.type === 'conversation.item.input_audio_transcription.completed') {
+        heard.push(event.transcript ?? '');
+        if (heard.length < turns.length) return sendTurn();
         clearTimeout(timer);
-        resolve(event.transcript ?? '');
+        resolve(heard);
         ws.close();
       } else if (event.type === 'error') {
         clearTimeout(timer);

@@ -3,12 +3,20 @@ import { startServer } from './server.js';
 import { REALTIME_TOKENS, SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
 import type { SpeechRecognitionStatus } from './composition/realtime-audio.js';
 import { SERVER_TOKENS } from './tokens.js';
+import { stopOnSignals } from './runtime/graceful-shutdown.js';
+import { servesApi } from './runtime/process-role.js';
 
 /** `npm start`: runs the service on the embedded engines and tells a newcomer how to call it. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
   const logger = server.services.get<Logger>(SHARED_TOKENS.Logger);
+  if (!servesApi(config)) {
+    logger.info({ url: server.url, role: 'worker' }, 'listening');
+    process.stdout.write(`svc worker is rendering video jobs (health: ${server.url}/readyz)\n`);
+    stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
+    return;
+  }
   const keys = server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
 
   let firstKey: string | null = null;
@@ -16,7 +24,7 @@ async function main(): Promise<void> {
     firstKey = (await keys.create('bootstrap')).secret;
   }
   const recognition = server.services.get<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus);
-  logger.info({ url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
+  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
@@ -32,13 +40,7 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
 
-  const stop = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
 }
 
 main().catch((err) => {

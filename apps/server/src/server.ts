@@ -13,6 +13,7 @@ import type { RealtimeAttachment } from './composition/realtime.js';
 import { SERVER_TOKENS } from './tokens.js';
 import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 import { clearScratchDir } from './runtime/scratch-dir.js';
+import { servesApi } from './runtime/process-role.js';
 
 export { SERVICE_INFO } from './composition/foundation.js';
 
@@ -58,6 +59,8 @@ export async function startServer(
   const apiModules: RouteModule[] = [];
   try {
     for (const m of modules) {
+      // A worker process serves only the foundation's probes and metrics; it attaches nothing.
+      if (!servesApi(config) && m.name !== 'foundation') continue;
       const routes = m.routes?.(ctx);
       publicModules.push(...(routes?.public ?? []));
       apiModules.push(...(routes?.authenticated ?? []));
@@ -94,16 +97,21 @@ export async function startServer(
     port,
     httpServer,
     services,
+    // Absent on a worker process (it serves no WebSocket).
     realtime: attachments.get('realtime') as RealtimeAttachment,
     async close() {
       if (closed) return;
       closed = true;
+      // 1. Stop accepting: the port closes, idle keep-alive connections with it.
+      const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      // 2. Realtime sessions are told (close 1001, see docs/deployment.md).
       for (const a of [...attachments.values()].reverse()) await a.close();
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeIdleConnections();
-        setTimeout(() => httpServer.closeAllConnections(), config.shutdownGraceMs).unref();
-      });
+      // 3. In-flight requests finish, within SVC_SHUTDOWN_GRACE_MS; then their connections are cut.
+      const cut = setTimeout(() => httpServer.closeAllConnections(), config.shutdownGraceMs);
+      await drained;
+      clearTimeout(cut);
+      // 4. Workers return their jobs to the queue, then engines and connections close.
       await services.close();
     },
   };

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
 import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
@@ -66,10 +66,56 @@ export function createDataSource(config: DatabaseConfig): DataSource {
   return new DataSource(options);
 }
 
-/** Opens the database and brings its schema up to date. */
-export async function openDatabase(config: DatabaseConfig): Promise<DataSource> {
+/** The schema is older than this code and the process was told not to migrate it. */
+export class SchemaBehindError extends Error {
+  constructor(readonly pending: string[]) {
+    super(
+      `The database schema is behind this version (${pending.length} migration(s) pending: ${pending.join(', ')}). ` +
+        'Run `npm run migrate` (same SVC_DATABASE_URL) first, or start one process with SVC_MIGRATE_ON_START=true.',
+    );
+  }
+}
+
+/** Any number that names the service's migration lock among a database's advisory locks. */
+const MIGRATION_LOCK = 7_351_020_113;
+
+/**
+ * Opens the database and brings its schema up to date (`migrate`, the default), or, with
+ * `migrate: false`, checks that it is and throws SchemaBehindError otherwise. On Postgres the
+ * migrations run under an advisory lock, so processes starting together migrate one after the
+ * other (the later ones find nothing to do) instead of racing.
+ */
+export async function openDatabase(config: DatabaseConfig & { migrate?: boolean }): Promise<DataSource> {
   const dataSource = createDataSource(config);
   await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
+  try {
+    if (config.migrate === false) {
+      const pending = await pendingMigrations(dataSource);
+      if (pending.length > 0) throw new SchemaBehindError(pending);
+    } else {
+      await migrate(dataSource);
+    }
+  } catch (err) {
+    await dataSource.destroy().catch(() => undefined);
+    throw err;
+  }
   return dataSource;
+}
+
+/** Runs what is pending (serialized across processes on Postgres); resolves the names applied. */
+export async function migrate(dataSource: DataSource): Promise<string[]> {
+  if (dataSource.options.type !== 'postgres') return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
+  }
+}
+
+/** Names of the migrations this code has and the database has not run yet. */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  return (await new MigrationExecutor(dataSource).getPendingMigrations()).map((m) => m.name);
 }

@@ -7,6 +7,7 @@ export * from './shared/audio.js';
 export * from './shared/base64.js';
 export * from './shared/tokens.js';
 export * from './shared/blob-store.js';
+export * from './shared/sweep-orphaned-blobs.js';
 export * from './shared/rate-limiter.js';
 export * from './auth/api-key.js';
 export * from './auth/manage-api-keys.js';

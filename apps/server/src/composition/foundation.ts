@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, type Clock } from '@svc/core';
 import {
-  FileSystemBlobStore,
   openDatabase,
   RedisRateLimiter,
   TokenBucketRateLimiter,
@@ -16,6 +15,8 @@ import type { SharedRedis } from '../runtime/shared-redis.js';
 import { SystemClock } from '../runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
 import { createPinoLogger } from '../runtime/pino-logger.js';
+import { servesApi, type ProcessConfig } from '../runtime/process-role.js';
+import { openBlobStore, type ConfiguredBlobStore } from '../runtime/blob-store.js';
 import { defineModule } from './module.js';
 
 export const SERVICE_INFO = {
@@ -57,11 +58,13 @@ export const foundationModule = defineModule({
     provide(SHARED_TOKENS.Clock, () => new SystemClock());
     provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
     provide(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
-    provide(SHARED_TOKENS.BlobStore, () => new FileSystemBlobStore(join(config.dataDir, 'blobs')));
+    // Files in the data directory (or SVC_BLOB_DIR), or an S3-compatible bucket (docs/deployment.md).
+    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.dataDir, config.settings), { close: (store) => (store as ConfiguredBlobStore).close?.() });
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
     provide(
       SERVER_TOKENS.DataSource,
-      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }),
+      // Migrations at start by default (one machine); a multi-process setup runs `npm run migrate` once.
+      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: config.settings.SVC_MIGRATE_ON_START }),
       { close: (ds: DataSource) => ds.destroy() },
     );
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
@@ -89,8 +92,8 @@ export const foundationModule = defineModule({
   routes({ config, get }) {
     const dataSource = get<DataSource>(SERVER_TOKENS.DataSource);
     const redis = get<SharedRedis>(SERVER_TOKENS.SharedRedis);
-    // The probe looks at the configured directory itself, not through the (overridable) BlobStore port.
-    const blobs = new FileSystemBlobStore(join(config.dataDir, 'blobs'));
+    // The probe looks at the configured store itself, not through the (overridable) BlobStore port.
+    const blobs = openBlobStore(config.dataDir, config.settings);
     const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
     return {
       public: [
@@ -113,7 +116,7 @@ export const foundationModule = defineModule({
         }),
         ...(config.metricsPublic ? [observability] : []),
       ],
-      authenticated: [openApiRoute(SERVICE_INFO), ...(config.metricsPublic ? [] : [observability])],
+      authenticated: [...(servesApi(config as unknown as ProcessConfig) ? [openApiRoute(SERVICE_INFO)] : []), ...(config.metricsPublic ? [] : [observability])],
     };
   },
 });

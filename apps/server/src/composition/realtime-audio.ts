@@ -5,10 +5,11 @@ import {
   type Logger,
   type NoiseSuppressor,
   type OpusCodec,
+  type Resampler,
   type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
-import { OpusscriptOpusCodec, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import type { ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -37,6 +38,11 @@ export const realtimeAudioModule = defineModule({
     SVC_ASR_ENGINE: z.string().regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>').default('auto'),
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
+    /**
+     * Decoders loaded at start (at most SVC_ASR_DECODERS). Starting one later forks a process from
+     * the server's event loop while a turn waits, so a server expecting N simultaneous turns loads N.
+     */
+    SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -68,6 +74,7 @@ export const realtimeAudioModule = defineModule({
       const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
       return selected ? { available: true, detail: selected.detail } : { available: false, detail: unavailable };
     });
+    provide<Resampler>(REALTIME_TOKENS.Resampler, () => new PcmResampler());
     provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
     provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },

@@ -27,6 +27,7 @@ import {
   type RealtimeEngineDeps,
   type RealtimeVoiceDirectory,
   type ReplySpeaker,
+  type Resampler,
   type SpeechRecognizer,
   type VoiceActivityDetector,
   type VoiceCatalog,
@@ -178,6 +179,7 @@ export const realtimeModule = defineModule({
         quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
         summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
         audio: {
+          resampler: await get<Resampler>(REALTIME_TOKENS.Resampler),
           noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),
           replySpeaker: await get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
           voiceActivityDetector: (await get<VoiceActivityDetector | null>(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,

@@ -9,6 +9,7 @@ export const ASR_ENGINE_PATTERN = /^(auto|pocketsphinx|off|upstream|(whisper|moo
 export interface RecognizerSettings {
   SVC_ASR_ENGINE: string;
   SVC_ASR_DECODERS: number;
+  SVC_ASR_WARM_DECODERS: number;
   SVC_MODELS_DIR: string;
   SVC_ONNX_THREADS: number;
   SVC_UPSTREAM_ASR_URL: string;
@@ -52,6 +53,7 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
   }
   const recognizer = await PocketsphinxSpeechRecognizer.create({
     decoders: s.SVC_ASR_DECODERS,
+    warmDecoders: s.SVC_ASR_WARM_DECODERS,
     onDecoderWait: ({ waitedMs, queued }) =>
       logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
   });

@@ -13,6 +13,10 @@ import {
   SPEECH_TOKENS,
   StreamVideo,
   SweepExpiredVideos,
+  SweepOrphanedBlobs,
+  videoBlobOwner,
+  VOICE_TOKENS,
+  type BlobOwner,
   VIDEO_QUEUE,
   VIDEO_TOKENS,
   type AudioCodec,
@@ -26,18 +30,24 @@ import {
   type MediaFetcher,
   type SynthesizeSpeech,
   type VideoJobRepository,
+  type VoiceRepository,
 } from '@svc/core';
 import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-inference';
-import { InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
+import { BullMqJobQueue, InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
+import { jobQueueKind, rendersJobs } from '../runtime/process-role.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 
 /** A base64 ref_image and a base64 input (or input_tts with an inline ref_audio), 10 MB each, plus the rest. */
 const VIDEO_JSON_BODY_BYTES = 2 * 10 * 1024 * 1024 + 64 * 1024;
 const HOUR_MS = 3_600_000;
+/** With the shared queue: how often a worker looks for rows the queue lost (see ResumeVideoJobs). */
+const REPAIR_SCAN_MS = 60_000;
+/** The first orphan sweep waits a little: start-up is busy enough. */
+const ORPHAN_SWEEP_FIRST_MS = 60_000;
 
 export interface VideoUseCases {
   create: CreateVideo;
@@ -47,6 +57,8 @@ export interface VideoUseCases {
   list: ListVideos;
   remove: DeleteVideo;
   sweep: SweepExpiredVideos;
+  /** The orphaned-blob sweep, on the processes that run it (render roles, SVC_BLOB_ORPHAN_GRACE_HOURS > 0). */
+  orphans?: SweepOrphanedBlobs;
 }
 
 /**
@@ -84,9 +96,23 @@ export const videoModule = defineModule({
     );
     // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
     provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
-    provide<JobQueue>(VIDEO_TOKENS.JobQueue, async (get) => new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)), {
-      close: (queue) => (queue as InProcessJobQueue).stop?.(),
-    });
+    // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
+    provide<JobQueue>(
+      VIDEO_TOKENS.JobQueue,
+      async (get) =>
+        jobQueueKind(s) === 'redis'
+          ? new BullMqJobQueue({
+              url: s.SVC_REDIS_URL,
+              prefix: `${s.SVC_REDIS_KEY_PREFIX}bull`,
+              concurrency: s.SVC_VIDEO_WORKERS,
+              lockMs: s.SVC_JOB_LOCK_MS,
+              // One more than the render budget, so the row's own count decides when a job is given up.
+              maxDeliveries: s.SVC_VIDEO_MAX_ATTEMPTS + 1,
+              logger: await get<Logger>(SHARED_TOKENS.Logger),
+            })
+          : new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)),
+      { close: (queue) => (queue as { stop?: () => Promise<void> }).stop?.() },
+    );
     provide(
       SERVER_TOKENS.VideoUseCases,
       async (get): Promise<VideoUseCases & { stopWorkers(): Promise<void> }> => {
@@ -112,17 +138,43 @@ export const videoModule = defineModule({
         const render = new RenderVideoJob(jobs, blobs, renderer, await get<MediaEncoder>(VIDEO_TOKENS.MediaEncoder), clock, logger);
         const stream = new StreamVideo(create, render, logger, { maxConcurrent: s.SVC_VIDEO_MAX_STREAMS, clock });
         const sweep = new SweepExpiredVideos(jobs, blobs, clock, logger);
-        const stopConsuming = await queue.consume(VIDEO_QUEUE, (id, signal) => render.execute(id, signal));
-        await new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger).execute();
-        // The sweep runs at start and then hourly; its timer never keeps the process alive.
-        let cancelSweep = () => {};
-        const scheduleSweep = (ms: number) => {
-          cancelSweep = clock.setTimer(ms, () => {
-            sweep.execute().catch((err) => logger.warn({ err: String(err) }, 'video retention sweep failed'));
-            scheduleSweep(HOUR_MS);
-          });
+        const resume = new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger);
+        const durable = Boolean(queue.holds);
+        let stopConsuming = async () => {};
+        let orphans: SweepOrphanedBlobs | undefined;
+        const timers = new Map<string, () => void>();
+        // Every timer here repeats and never keeps the process alive.
+        const every = (firstMs: number, ms: number, job: () => Promise<unknown>, what: string) => {
+          const schedule = (wait: number) => {
+            timers.set(
+              what,
+              clock.setTimer(wait, () => {
+                job().catch((err) => logger.warn({ err: String(err) }, `${what} failed`));
+                schedule(ms);
+              }),
+            );
+          };
+          schedule(firstMs);
         };
-        scheduleSweep(0);
+        if (rendersJobs(config)) {
+          // A durable queue re-delivers the job of a worker that died: its row is reclaimed first.
+          stopConsuming = await queue.consume(VIDEO_QUEUE, async (id, signal) => {
+            if (!durable || (await resume.reclaim(id))) await render.execute(id, signal);
+          });
+          await resume.execute();
+          if (durable) every(REPAIR_SCAN_MS, REPAIR_SCAN_MS, () => resume.execute(), 'video queue repair scan');
+          // The retention sweep runs at start and then hourly, on the processes that render.
+          every(0, HOUR_MS, () => sweep.execute(), 'video retention sweep');
+          // So does the sweep of orphaned blobs (videos', and voices' when the repository can tell).
+          if (s.SVC_BLOB_ORPHAN_GRACE_HOURS > 0) {
+            const voices = await get<VoiceRepository & { referencedAudioKeys?: (keys: readonly string[]) => Promise<Set<string>> }>(VOICE_TOKENS.VoiceRepository);
+            const owners: BlobOwner[] = [videoBlobOwner(jobs)];
+            if (voices.referencedAudioKeys) owners.push({ prefix: 'voices/', referenced: (keys) => voices.referencedAudioKeys!(keys) });
+            const sweepOrphans = new SweepOrphanedBlobs(blobs, owners, clock, s.SVC_BLOB_ORPHAN_GRACE_HOURS * HOUR_MS, logger);
+            every(ORPHAN_SWEEP_FIRST_MS, HOUR_MS, () => sweepOrphans.execute(), 'orphaned blob sweep');
+            orphans = sweepOrphans;
+          }
+        }
         return {
           create,
           stream,
@@ -131,8 +183,9 @@ export const videoModule = defineModule({
           list: new ListVideos(jobs),
           remove: new DeleteVideo(jobs, blobs, logger),
           sweep,
+          ...(orphans ? { orphans } : {}),
           async stopWorkers() {
-            cancelSweep();
+            for (const cancel of timers.values()) cancel();
             await Promise.all([stopConsuming(), stream.stop()]);
           },
         };

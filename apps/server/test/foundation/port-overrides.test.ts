@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VIDEO_TOKENS, VOICE_TOKENS } from '@svc/core';
+import { SpeexResampler } from '@svc/adapters-inference';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -59,6 +60,7 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.SelectedRecognizer, member: 'detail', exercise: 'start' },
   { token: SERVER_TOKENS.TranscribeAudio, member: 'execute', exercise: 'transcription' },
   { token: REALTIME_TOKENS.NoiseSuppressor, member: 'open', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.Resampler, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SessionRegistry, member: 'admit', exercise: 'realtime' },
@@ -139,7 +141,8 @@ async function realtimeTour(t: TestServer): Promise<void> {
         output_modalities: ['audio'],
         audio: {
           input: {
-            format: { type: 'audio/pcm', rate: 16000 },
+            // 24 kHz: the input is resampled once to the detector's and the recognizer's 16 kHz.
+            format: { type: 'audio/pcm', rate: 24000 },
             noise_reduction: { type: 'near_field' },
             turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
             transcription: { model: 'svc-stt-3.1' },
@@ -151,8 +154,10 @@ async function realtimeTour(t: TestServer): Promise<void> {
     const created = await client.next(10_000);
     if (created.type !== 'session.created') throw new Error(`session: ${JSON.stringify(created)}`);
     const wav = readFileSync(CLIP);
-    const pcm = Buffer.concat([Buffer.alloc(16000), wav.subarray(wav.indexOf('data') + 8), Buffer.alloc(48000)]);
-    for (let i = 0; i < pcm.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
+    const data = wav.subarray(wav.indexOf('data') + 8);
+    const at24k = (await SpeexResampler.create()).resample(new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)), 16000, 24000);
+    const pcm = Buffer.concat([Buffer.alloc(24000), Buffer.from(at24k.buffer, at24k.byteOffset, at24k.byteLength), Buffer.alloc(72000)]);
+    for (let i = 0; i < pcm.length; i += 4800) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 4800).toString('base64') });
     await client.until('conversation.item.input_audio_transcription.completed', 30_000);
     const done = (await client.until('response.done', 30_000)).event;
     if (done.response.status !== 'completed') throw new Error(`response ${JSON.stringify(done.response.status_details)}`);

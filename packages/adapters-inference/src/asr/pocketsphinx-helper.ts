@@ -9,6 +9,8 @@ export const POCKETSPHINX_HELPER_SCRIPT = fileURLToPath(new URL('../../../python
 /** A model load longer than this means something is wrong (it takes ~0.5 s here). */
 const READY_TIMEOUT_MS = 20_000;
 const STDERR_TAIL_CHARS = 2000;
+/** 100 ms at 16 kHz. */
+const MAX_PIECE_SAMPLES = 1600;
 
 /**
  * One long-lived python3-pocketsphinx process holding one warm decoder (model loaded once). It
@@ -29,6 +31,13 @@ export class PocketsphinxHelper {
   partial = '';
   /** The `T` line before the last `F` of a `W` request. */
   private wordTimes: { word: string; start: number; end: number }[] = [];
+  /**
+   * False when this decoder cannot set its cepstral mean (`R nocmn`: another sphinxbase build);
+   * it then carries the normalization from one utterance to the next as pocketsphinx does.
+   */
+  normalizes = false;
+  /** The cepstral mean the last finished utterance left (see the helper script), '' before one. */
+  cepstralMean = '';
 
   constructor(python: string, script: string, decoderArgs: readonly string[]) {
     this.child = spawn(python, ['-u', script, ...decoderArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -46,8 +55,9 @@ export class PocketsphinxHelper {
       while ((nl = this.lines.indexOf('\n')) >= 0) {
         const line = this.lines.slice(0, nl);
         this.lines = this.lines.slice(nl + 1);
-        if (line === 'R') {
+        if (line === 'R' || line.startsWith('R ')) {
           clearTimeout(readyTimer);
+          this.normalizes = line === 'R';
           markReady();
         } else this.onLine(line);
       }
@@ -68,18 +78,28 @@ export class PocketsphinxHelper {
     return this.deadError === null;
   }
 
-  /** `fresh`: a stream of its own (noise and channel estimates start over, word times count from 0). */
-  begin(fresh = false): void {
+  /**
+   * Starts an utterance from the given cepstral mean (what the same speaker's previous utterance
+   * left, as `cepstralMean` reported it) or, with none, from the model's initial one. `fresh`: a
+   * stream of its own (noise and channel estimates start over, word times count from 0).
+   */
+  begin(cepstralMean = '', fresh = false): void {
     this.partial = '';
-    this.send(fresh ? 'N\n' : 'S\n');
+    this.cepstralMean = '';
+    this.send(`${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`);
   }
 
-  /** 16 kHz mono s16 samples of the utterance in progress. */
+  /**
+   * 16 kHz mono s16 samples of the utterance in progress. Sent in pieces of at most 100 ms: the
+   * helper refreshes the speaker normalization after each, so a whole turn written at once (a
+   * manual commit) adapts as one streamed in does.
+   */
   write(samples: Int16Array): void {
-    if (samples.length === 0) return;
-    const bytes = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
-    this.send(`A ${bytes.length}\n`);
-    this.send(bytes);
+    for (let at = 0; at < samples.length; at += MAX_PIECE_SAMPLES) {
+      const piece = samples.subarray(at, at + MAX_PIECE_SAMPLES);
+      this.send(`A ${piece.byteLength}\n`);
+      this.send(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
+    }
   }
 
   /** Final pass of the utterance: its text. */
@@ -120,6 +140,7 @@ export class PocketsphinxHelper {
   private onLine(line: string): void {
     if (line.startsWith('P ')) this.partial = line.slice(2);
     else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
+    else if (line.startsWith('C ')) this.cepstralMean = line.slice(2);
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
     // A failed request (the helper keeps running): the waiting caller hears why.
     else if (line.startsWith('!')) this.finals.shift()?.reject(new Error(`pocketsphinx: ${line.slice(1)}`));

@@ -1,9 +1,10 @@
 import type { RecognitionStream } from '@svc/core';
 import { abortError } from '../speech/abort.js';
+import { floatToInt16 } from '../vad/pcm-resampler.js';
 import { StreamingResampler } from '../vad/streaming-resampler.js';
 import type { DecoderPool } from './decoder-pool.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
-import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
+import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 
 /**
  * One turn decoded while the user speaks. The stream borrows a warm decoder from the pool for the
@@ -11,15 +12,22 @@ import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
  * `finish()` leaves only the final pass; cancelling (or the signal) hands the decoder back at once.
  */
 export class PocketsphinxRecognitionStream implements RecognitionStream {
-  private readonly resampler: StreamingResampler;
+  /** Null when the samples come at 16 kHz already (the session's shared analysis input). */
+  private readonly resampler: StreamingResampler | null;
   private helper: PocketsphinxHelper | null = null;
   private waiting: Int16Array[] = [];
   private ended = false;
   private endTurn!: (how: 'finish' | 'cancel') => void;
   private readonly result: Promise<string>;
 
-  constructor(pool: DecoderPool, sampleRate: number, private readonly signal: AbortSignal) {
-    this.resampler = new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
+  constructor(
+    pool: DecoderPool,
+    sampleRate: number,
+    private readonly signal: AbortSignal,
+    /** The speaker's adaptation: read when the turn starts, updated when it ends (see SpeakerMeans). */
+    speaker: SpeakerMean = { mean: '' },
+  ) {
+    this.resampler = sampleRate === RECOGNIZER_SAMPLE_RATE ? null : new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
     const turnEnded = new Promise<'finish' | 'cancel'>((resolve) => (this.endTurn = resolve));
     // Before the end of the turn the decoder just drops the utterance; during the final pass it is
     // busy decoding, so its process is killed (the pool starts a fresh one): nothing outlives a cancel.
@@ -30,7 +38,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     signal.addEventListener('abort', onAbort, { once: true });
     this.result = pool
       .use(signal, async (helper) => {
-        helper.begin();
+        helper.begin(speaker.mean);
         this.helper = helper;
         for (const chunk of this.waiting) helper.write(chunk);
         this.waiting = [];
@@ -38,7 +46,9 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
           await dropOrKill(helper);
           throw abortError(signal);
         }
-        return helper.end();
+        const text = await helper.end();
+        if (helper.cepstralMean) speaker.mean = helper.cepstralMean;
+        return text;
       })
       // A decoder killed by the abort reports its exit; the caller hears the cancellation.
       .catch((err: unknown) => {
@@ -54,7 +64,7 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
 
   write(samples: Int16Array): void {
     if (this.ended || samples.length === 0) return;
-    const at16k = floatToInt16(this.resampler.process(samples));
+    const at16k = this.resampler ? floatToInt16(this.resampler.process(samples)) : samples;
     if (this.helper) this.helper.write(at16k);
     else this.waiting.push(at16k);
   }
@@ -78,6 +88,11 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     this.waiting = [];
     this.endTurn('cancel');
   }
+}
+
+/** One session's cepstral mean between its turns ('' before its first finished turn: the model's initial one). */
+export interface SpeakerMean {
+  mean: string;
 }
 
 /** A cancelled decoder may still be working through audio written faster than real time. */

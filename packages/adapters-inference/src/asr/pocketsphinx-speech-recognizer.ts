@@ -5,7 +5,7 @@ import { throwIfAborted } from '../speech/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 import { DEBIAN_PYTHON, PocketsphinxHelper, POCKETSPHINX_HELPER_SCRIPT } from './pocketsphinx-helper.js';
 import { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocketsphinx-installation.js';
-import { PocketsphinxRecognitionStream } from './pocketsphinx-recognition-stream.js';
+import { PocketsphinxRecognitionStream, type SpeakerMean } from './pocketsphinx-recognition-stream.js';
 import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 import { StreamingResampler } from '../vad/streaming-resampler.js';
 
@@ -54,6 +54,12 @@ export const POCKETSPHINX_DECODER_ARGS = [
  * recognizer plugs in behind the same port where an operator has one.
  */
 export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
+  /**
+   * Each session's speaker normalization between its turns, keyed on the session's `speaker`
+   * object (gone with the session). Turns without one start from the model's initial mean.
+   */
+  private readonly speakers = new WeakMap<object, SpeakerMean>();
+
   private constructor(private readonly pool: DecoderPool) {}
 
   /** Throws, saying to run the system setup, when python3-pocketsphinx or the model is missing. */
@@ -83,7 +89,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {
     // The language hint cannot be honoured (English model only); the principal is not needed.
-    return new PocketsphinxRecognitionStream(this.pool, options.sampleRate, signal);
+    return new PocketsphinxRecognitionStream(this.pool, options.sampleRate, signal, this.speakerMean(options.speaker));
   }
 
   async transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }> {
@@ -108,7 +114,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
       const onAbort = (): void => helper.kill();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        helper.begin(true);
+        helper.begin('', true);
         helper.write(samples);
         return await helper.endWithWordTimes();
       } finally {
@@ -117,6 +123,13 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     });
     const clean = text.trim().toLowerCase();
     return { text: clean, language: 'en', duration, segments: clean ? [{ start: 0, end: duration, text: clean }] : [], words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })) };
+  }
+
+  private speakerMean(speaker: object | undefined): SpeakerMean {
+    if (!speaker) return { mean: '' };
+    let mean = this.speakers.get(speaker);
+    if (!mean) this.speakers.set(speaker, (mean = { mean: '' }));
+    return mean;
   }
 
   /** Stops every decoder process (server shutdown). */

@@ -1,5 +1,5 @@
-import type { BlobStore } from '@svc/core';
-import { access, constants, open, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import type { BlobStore, ListedBlob } from '@svc/core';
+import { access, constants, open, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -55,6 +55,30 @@ export class FileSystemBlobStore implements BlobStore {
       return (await stat(this.pathFor(key))).isFile();
     } catch {
       return false;
+    }
+  }
+
+  /** Files under the prefix, temporary files of interrupted writes included (the sweep removes them). */
+  async *list(prefix: string): AsyncIterable<ListedBlob> {
+    const start = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    const stack = [start];
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      let entries;
+      try {
+        entries = await readdir(join(this.root, dir), { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      for (const entry of entries) {
+        const key = dir ? `${dir}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) stack.push(key);
+        else if (entry.isFile() && key.startsWith(prefix)) {
+          const info = await stat(join(this.root, key)).catch(() => null);
+          if (info) yield { key, modifiedAt: info.mtimeMs };
+        }
+      }
     }
   }
 

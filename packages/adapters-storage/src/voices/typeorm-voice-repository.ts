@@ -1,5 +1,5 @@
 import type { VoicePage, VoicePageRequest, VoiceProfile, VoiceRecord, VoiceRepository, VoiceSummary } from '@svc/core';
-import type { DataSource, Repository } from 'typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
 import { toMillis } from '../columns.js';
 import { VoiceEntity } from './voice.entity.js';
 import { deleteOwned, newestFirstPage } from '../owned-rows.js';
@@ -12,6 +12,13 @@ export class TypeOrmVoiceRepository implements VoiceRepository {
 
   constructor(dataSource: DataSource) {
     this.repo = dataSource.getRepository(VoiceEntity);
+  }
+
+  /** Of these blob keys, the ones a voice row refers to (the orphaned-blob sweep's question). */
+  async referencedAudioKeys(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.repo.find({ select: { audioKey: true }, where: { audioKey: In([...keys]) } });
+    return new Set(rows.map((r) => r.audioKey));
   }
 
   async insertIfAbsent(record: VoiceRecord): Promise<{ record: VoiceRecord; created: boolean }> {

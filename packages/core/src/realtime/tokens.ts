@@ -10,6 +10,8 @@ export const REALTIME_TOKENS = {
   /** SpeechRecognizer, or null when no recognizer runs. */
   SpeechRecognizer: Symbol.for('svc.realtime.SpeechRecognizer'),
   OpusCodec: Symbol.for('svc.realtime.OpusCodec'),
+  /** Resampler: the input once to the 16 kHz the detector and the recognizer share. */
+  Resampler: Symbol.for('svc.realtime.Resampler'),
   /** NoiseSuppressor for `noise_reduction` (RNNoise). */
   NoiseSuppressor: Symbol.for('svc.realtime.NoiseSuppressor'),
   /** `{ available, detail }`: whether user audio can be transcribed, and why not (banner, /readyz). */

@@ -5,4 +5,14 @@ export interface BlobStore {
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Every blob whose key starts with `prefix`, with its last write time (ms since the epoch), in
+   * no particular order. For housekeeping (SweepOrphanedBlobs); a store without it is not swept.
+   */
+  list?(prefix: string): AsyncIterable<ListedBlob>;
+}
+
+export interface ListedBlob {
+  key: string;
+  modifiedAt: number;
 }

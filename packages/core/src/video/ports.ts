@@ -98,4 +98,10 @@ export interface JobQueue {
   enqueue(queue: string, jobId: string): Promise<void>;
   /** Registers the handler for a queue; resolves the stop function. */
   consume(queue: string, handler: (jobId: string, signal: AbortSignal) => Promise<void>): Promise<() => Promise<void>>;
+  /**
+   * Durable queues only (shared by several processes, e.g. Redis): whether the queue still holds the
+   * job (waiting, running or about to be retried). Such a queue re-delivers the job of a worker that
+   * died, so a job it holds is never re-queued from its row. An in-process queue has no such method.
+   */
+  holds?(queue: string, jobId: string): Promise<boolean>;
 }

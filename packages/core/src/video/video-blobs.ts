@@ -1,4 +1,6 @@
 import type { WordTiming } from '../speech/speech-synthesizer.js';
+import type { BlobOwner } from '../shared/sweep-orphaned-blobs.js';
+import type { VideoJobRepository } from './ports.js';
 import type { VideoJob } from './video-job.js';
 
 /**
@@ -26,4 +28,30 @@ export const videoBlobKeyList = (job: Pick<VideoJob, 'apiKeyId' | 'id'>): string
 export interface StoredSpeechInfo {
   sampleRate: number;
   words: WordTiming[] | null;
+}
+
+/**
+ * The video capability as the owner of `videos/` blobs: a blob is referenced while the job of its
+ * folder exists and the key is one of that job's files.
+ */
+export function videoBlobOwner(jobs: Pick<VideoJobRepository, 'get'>): BlobOwner {
+  return {
+    prefix: 'videos/',
+    async referenced(keys) {
+      const filesOf = new Map<string, Set<string>>();
+      const kept = new Set<string>();
+      for (const key of keys) {
+        const id = key.split('/')[2];
+        if (!id) continue;
+        let files = filesOf.get(id);
+        if (!files) {
+          const job = await jobs.get(id);
+          files = new Set(job ? videoBlobKeyList(job) : []);
+          filesOf.set(id, files);
+        }
+        if (files.has(key)) kept.add(key);
+      }
+      return kept;
+    },
+  };
 }

@@ -10,6 +10,8 @@ import type {
   RealtimeServerEvent,
   RealtimeVoiceDirectory,
   ReplySpeaker,
+  Resampler,
+  ResamplerStream,
   SessionEnding,
   ReplySpeechRequest,
   SpeechRecognizer,
@@ -234,6 +236,27 @@ export class EnergyVad implements VoiceActivityDetector {
       reset() {
         speaking = false;
         candidate = null;
+      },
+    };
+  }
+}
+
+/** A resampler that picks the nearest input sample (enough for tests); counts streams and samples. */
+export class NearestResampler implements Resampler {
+  opened: { inputRate: number; outputRate: number; samplesIn: number }[] = [];
+  open(inputRate: number, outputRate: number): ResamplerStream {
+    const record = { inputRate, outputRate, samplesIn: 0 };
+    this.opened.push(record);
+    let produced = 0;
+    return {
+      process(samples: Int16Array): Int16Array {
+        const start = record.samplesIn;
+        record.samplesIn += samples.length;
+        const end = Math.floor((record.samplesIn * outputRate) / inputRate);
+        const out = new Int16Array(end - produced);
+        for (let i = 0; i < out.length; i++) out[i] = samples[Math.min(samples.length - 1, Math.floor(((produced + i) * inputRate) / outputRate) - start)]!;
+        produced = end;
+        return out;
       },
     };
   }

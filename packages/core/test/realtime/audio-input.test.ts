@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { muLawEncode } from '../../src/realtime/index.js';
-import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
+import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, NearestResampler, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
 describe('realtime input audio buffer', () => {
@@ -140,6 +140,29 @@ describe('realtime input audio buffer', () => {
     expect(recognizer.streams[0]!.state).to.equal('finished');
     expect(recognizer.calls).to.have.length(0);
     expect(h.out.last('conversation.item.input_audio_transcription.completed')).to.deep.include({ transcript: 'tell me the time' });
+  });
+
+  it('with a resampler wired, the input is resampled once and the detector and the recognizer share the 16 kHz samples', async () => {
+    const vad = new EnergyVad();
+    const recognizer = new FakeStreamingRecognizer('tell me the time');
+    const resampler = new NearestResampler();
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer, resampler } },
+      { audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+    );
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
+    // One stream, 24 -> 16 kHz; the detector and the recognizer are opened at 16 kHz.
+    expect(resampler.opened.map(({ inputRate, outputRate }) => [inputRate, outputRate])).to.deep.equal([[24000, 16000]]);
+    expect(vad.opened.at(-1)!.sampleRate).to.equal(16000);
+    expect(recognizer.streams[0]).to.deep.include({ state: 'open', sampleRate: 16000 });
+    // The padded onset (100 ms) and the speech so far, at 16 kHz.
+    expect(recognizer.streams[0]!.samples).to.equal(16 * 500);
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await flush();
+    expect(recognizer.streams[0]!.state).to.equal('finished');
+    expect(resampler.opened).to.have.length(1);
+    expect(resampler.opened[0]!.samplesIn).to.equal(24 * 1000);
   });
 
   it('a session that closes cancels the recognition of its turns (speech in progress and turns being transcribed)', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RenderInterruptedError } from '../../src/video/render-video-job.js';
 import { videoBlobKeys } from '../../src/video/video-blobs.js';
-import { base64, pngBytes, speechBytes } from './video-fakes.js';
+import { base64, DurableRecordingQueue, pngBytes, speechBytes } from './video-fakes.js';
 import { alice, videoWorld } from './video-world.js';
 
 const face = base64(pngBytes(800, 600));
@@ -111,5 +111,46 @@ describe('ResumeVideoJobs (start of the service)', () => {
     // The requeued job then renders to completion.
     await w.render.execute(interrupted.id, never);
     expect(await w.jobs.get(interrupted.id)).to.include({ status: 'completed', attempts: 2 });
+  });
+});
+
+describe('ResumeVideoJobs with a durable queue (several processes)', () => {
+  it('leaves held jobs to the queue, enqueues lost queued rows, and re-queues an unheld in_progress row only once it stops moving', async () => {
+    const queue = new DurableRecordingQueue();
+    const w = videoWorld({ queue });
+    const held = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const lost = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const live = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const dead = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    queue.held.add(held.id);
+    await w.jobs.update({ ...live, status: 'in_progress', progress: 10, attempts: 1 });
+    await w.jobs.update({ ...dead, status: 'in_progress', progress: 30, attempts: 1 });
+    queue.enqueued = [];
+    const resume = w.resume(2);
+    expect(await resume.execute()).to.deep.equal({ requeued: 1, failed: 0 });
+    expect(queue.enqueued).to.deep.equal([lost.id]);
+    // Between scans the live render moves on; the dead one does not.
+    await w.jobs.update({ ...live, status: 'in_progress', progress: 20, attempts: 1 });
+    queue.enqueued = [];
+    expect(await resume.execute()).to.deep.equal({ requeued: 2, failed: 0 });
+    expect(queue.enqueued).to.have.members([lost.id, dead.id]);
+    expect(await w.jobs.get(dead.id)).to.include({ status: 'queued', progress: 0 });
+    expect(await w.jobs.get(live.id)).to.include({ status: 'in_progress', progress: 20 });
+  });
+
+  it('reclaim: a re-delivered in_progress job is queued again within the budget, then failed', async () => {
+    const queue = new DurableRecordingQueue();
+    const w = videoWorld({ queue });
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const resume = w.resume(2);
+    expect(await resume.reclaim(job.id)).to.equal(true, 'a queued row runs as it is');
+    await w.jobs.update({ ...job, status: 'in_progress', progress: 50, attempts: 1 });
+    expect(await resume.reclaim(job.id)).to.equal(true);
+    await w.render.execute(job.id, never);
+    expect(await w.jobs.get(job.id)).to.include({ status: 'completed', attempts: 2 });
+    const other = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    await w.jobs.update({ ...other, status: 'in_progress', progress: 50, attempts: 2 });
+    expect(await resume.reclaim(other.id)).to.equal(false);
+    expect((await w.jobs.get(other.id))!.error).to.match(/stopped 2 times/);
   });
 });

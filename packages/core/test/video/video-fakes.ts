@@ -167,3 +167,11 @@ export class RecordingQueue implements JobQueue {
     return async () => undefined;
   }
 }
+
+/** A queue shared by processes (Redis-like): it knows which jobs it still holds. */
+export class DurableRecordingQueue extends RecordingQueue {
+  held = new Set<string>();
+  async holds(_queue: string, jobId: string): Promise<boolean> {
+    return this.held.has(jobId);
+  }
+}

@@ -24,12 +24,12 @@ export const bob: Principal = { apiKeyId: 'key/bob', name: 'bob' };
 export const HOUR = 3_600_000;
 
 /** The video capability wired on in-memory fakes (TTS: 10 ms of tone per character, 24 kHz). */
-export function videoWorld() {
+export function videoWorld(options: { queue?: RecordingQueue } = {}) {
   const clock = new FakeClock();
   const ids = new SequentialIds();
   const jobs = new InMemoryVideoJobRepository();
   const blobs = new MemoryBlobStore();
-  const queue = new RecordingQueue();
+  const queue = options.queue ?? new RecordingQueue();
   const renderer = new FakeRenderer();
   const encoder = new FakeEncoder();
   const codec = new LimitedTestCodec();

@@ -1,8 +1,9 @@
 import { decodeBase64 } from '../../shared/base64.js';
+import { AnalysisInput } from '../audio/analysis-input.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
-import type { RecognitionStream, VoiceActivityEvent, VoiceActivityStream } from '../ports/audio-pipeline.js';
+import { ANALYSIS_SAMPLE_RATE, type RecognitionStream, type VoiceActivityEvent, type VoiceActivityStream } from '../ports/audio-pipeline.js';
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
@@ -63,6 +64,8 @@ interface TurnInProgress {
 export class AudioInputCommands {
   private buffer: InputAudioBuffer | null = null;
   private vad: VoiceActivityStream | null = null;
+  /** The input resampled once for the detector and the recognizer (opened with the detector). */
+  private analysis: AnalysisInput | null = null;
   private speech: TurnInProgress | null = null;
   /** semantic_vad: silence was reported but the words so far say the user is not done yet. */
   private pendingEnd: { audioEndMs: number; cancel: () => void } | null = null;
@@ -70,6 +73,8 @@ export class AudioInputCommands {
   private readonly turns = new Set<AbortController>();
   private vadKey = '';
   private bufferKey = '';
+  /** This session as the recognizer's speaker: its turns adapt to each other, never to another session's. */
+  private readonly speaker = {};
 
   constructor(private readonly deps: AudioInputDeps) {}
 
@@ -103,8 +108,14 @@ export class AudioInputCommands {
     const td = input.turn_detection;
     // Opus input is decoded as it arrives, so it is turn-detected like pcm (without a codec: manual commits).
     if (!detector || !td || !this.buffer.decodesToPcm) return;
+    const rate = this.buffer.sampleRate;
+    const { resampler } = this.deps.audio;
+    const analysisRate = resampler ? ANALYSIS_SAMPLE_RATE : rate;
+    // Enough recent audio for the padded onset of a turn the detector confirms min_speech_duration late.
+    const keepMs = td.prefix_padding_ms + td.min_speech_duration * 1000 + IDLE_PREROLL_MS;
+    this.analysis = new AnalysisInput(resampler && rate !== analysisRate ? resampler.open(rate, analysisRate) : null, analysisRate, keepMs);
     this.vad = detector.open({
-      sampleRate: this.buffer.sampleRate,
+      sampleRate: analysisRate,
       threshold: td.threshold,
       prefixPaddingMs: td.prefix_padding_ms,
       silenceDurationMs: td.silence_duration_ms,
@@ -126,10 +137,11 @@ export class AudioInputCommands {
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
     const buffer = this.buffer!;
     const pcm = buffer.append(bytes);
+    if (!this.vad || !this.analysis || pcm.length === 0) return;
+    const samples = this.analysis.append(pcm);
     // The turn in progress hears the new audio at once: its recognizer decodes while the user speaks.
-    this.speech?.recognition?.write(pcm);
-    if (!this.vad || pcm.length === 0) return;
-    const events = await this.vad.push(pcm);
+    this.speech?.recognition?.write(samples);
+    const events = await this.vad.push(samples);
     for (const event of events) {
       // The session may have closed while the detector ran: nothing new may start then.
       if (this.session.closed) return;
@@ -182,8 +194,8 @@ export class AudioInputCommands {
       if (this.speech) return;
       const controller = this.newTurnController();
       const recognition = this.openRecognition(controller.signal);
-      // The padded onset is already in the buffer: the recognizer starts from there.
-      recognition?.write(this.buffer!.peekFrom(event.audioStartMs));
+      // The padded onset is already held (at the analysis rate): the recognizer starts from there.
+      if (recognition && this.analysis) recognition.write(this.analysis.since(event.audioStartMs));
       this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, controller, recognition };
       this.deps.userSpoke();
       this.events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
@@ -277,7 +289,7 @@ export class AudioInputCommands {
           pcm = await audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
         }
         if (pcm && pcm.samples.length > 0) {
-          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal }, signal)).text.trim();
+          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal, speaker: this.speaker }, signal)).text.trim();
         }
       }
     } catch (err) {
@@ -307,9 +319,9 @@ export class AudioInputCommands {
 
   private openRecognition(signal: AbortSignal): RecognitionStream | null {
     const recognizer = this.deps.audio.speechRecognizer;
-    if (!recognizer?.openStream || !this.buffer?.decodesToPcm) return null;
+    if (!recognizer?.openStream || !this.analysis) return null;
     const language = this.session.config.audio.input.transcription?.language ?? null;
-    return recognizer.openStream({ language, principal: this.deps.principal, sampleRate: this.buffer.sampleRate }, signal);
+    return recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: this.analysis.sampleRate }, signal);
   }
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
@@ -329,6 +341,7 @@ export class AudioInputCommands {
   private closeVad(): void {
     this.vad?.close?.();
     this.vad = null;
+    this.analysis = null;
     this.dropTurnInProgress();
   }
 }

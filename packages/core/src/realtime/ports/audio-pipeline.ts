@@ -43,6 +43,12 @@ export interface VoiceActivityDetector {
 export interface RecognitionOptions {
   language: string | null;
   principal: Principal;
+  /**
+   * One object per session (the same one for all its turns). A recognizer that adapts to the
+   * speaker (pocketsphinx's cepstral mean) keys that state on it, so a caller's turns build on
+   * their own earlier turns and never on another session's audio. Optional; may be ignored.
+   */
+  speaker?: object;
 }
 
 /**
@@ -113,7 +119,27 @@ export interface NoiseSuppressor {
   open(sampleRate: number): NoiseSuppressionStream;
 }
 
+/**
+ * The one rate the analysis engines are given when a resampler is wired: Silero VAD and
+ * pocketsphinx (and the usual neural recognizers) all take 16 kHz.
+ */
+export const ANALYSIS_SAMPLE_RATE = 16000;
+
+/** One direction's stateful rate conversion: chunks in order, the output keeps the input's timeline. */
+export interface ResamplerStream {
+  process(samples: Int16Array): Int16Array;
+}
+
+/**
+ * Resamples a session's input once to ANALYSIS_SAMPLE_RATE; the detector and the recognizer then
+ * share those samples (without one, each converts the input rate itself).
+ */
+export interface Resampler {
+  open(inputRate: number, outputRate: number): ResamplerStream;
+}
+
 export interface RealtimeAudioPorts {
+  resampler?: Resampler;
   noiseSuppressor?: NoiseSuppressor;
   voiceActivityDetector?: VoiceActivityDetector;
   speechRecognizer?: SpeechRecognizer;

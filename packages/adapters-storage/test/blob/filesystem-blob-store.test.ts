@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'n
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSystemBlobStore } from '../src/blob/filesystem-blob-store.js';
+import { FileSystemBlobStore } from '../../src/blob/filesystem-blob-store.js';
 
 describe('FileSystemBlobStore (real files)', () => {
   let dir: string;

@@ -1,0 +1,171 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { getJson, json, sleep } from '../helpers/http.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { freshPostgresSchema, freshRedisPrefix } from './isolated-stack.js';
+import { describeWithScaleStack, scaleRedisUrl } from './scale-stack.js';
+import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS } from '../video/video-helpers.js';
+
+/** About 30 s of speech: a render of several seconds, long enough to interrupt. */
+const LONG_INPUT = `${TEN_SECONDS} ${TEN_SECONDS} ${TEN_SECONDS}`;
+const LOCK_MS = 2_000;
+/** Its own s3rver (scripts/start-s3.sh) on a port of its own, for the blobs every process shares. */
+const S3_PORT = String(20000 + Math.floor(Math.random() * 20000));
+
+describeWithScaleStack('video jobs across processes: one API, two workers', function () {
+  this.timeout(300_000);
+  let db: ReturnType<typeof freshPostgresSchema>;
+  let s3Endpoint: string;
+  let s3Prefix: string;
+  let redisPrefix: string;
+  let api: ServerProcess;
+  let workers: ServerProcess[] = [];
+  const key = `sk-workers-${Date.now()}`;
+
+  const envOf = (role: string, prefix: string) => ({
+    SVC_ROLE: role,
+    SVC_DATABASE_URL: db.url,
+    SVC_REDIS_URL: scaleRedisUrl!,
+    SVC_REDIS_KEY_PREFIX: prefix,
+    SVC_JOB_LOCK_MS: String(LOCK_MS),
+    SVC_VIDEO_MAX_ATTEMPTS: '3',
+    // No shared directory: each process has its own data directory, the blobs are in the bucket.
+    SVC_BLOB_STORE: 's3',
+    SVC_S3_ENDPOINT: s3Endpoint,
+    SVC_S3_BUCKET: 'svc',
+    SVC_S3_ACCESS_KEY_ID: 'S3RVER',
+    SVC_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    SVC_S3_KEY_PREFIX: s3Prefix,
+  });
+  const start = (role: string, prefix: string, extra: Record<string, string> = {}) =>
+    startServerProcess({ apiKey: key, env: { ...envOf(role, prefix), ...extra }, readyTimeoutMs: 120_000 });
+
+  before(() => {
+    s3Endpoint = execFileSync('bash', ['scripts/start-s3.sh', S3_PORT, `/tmp/svc-s3-test-${S3_PORT}`], { encoding: 'utf8' }).trim();
+  });
+  after(() => {
+    process.kill(Number(readFileSync(`/tmp/svc-s3-${S3_PORT}.pid`, 'utf8')));
+    execFileSync('rm', ['-rf', `/tmp/svc-s3-test-${S3_PORT}`]);
+  });
+
+  beforeEach(async () => {
+    db = freshPostgresSchema();
+    const prefix = freshRedisPrefix();
+    redisPrefix = prefix;
+    s3Prefix = `${prefix.replace(/:$/, '')}/`;
+    // The API first: it migrates the new schema (SVC_MIGRATE_ON_START defaults to on).
+    api = await start('api', prefix);
+    workers = await Promise.all([start('worker', prefix), start('worker', prefix)]);
+  });
+  afterEach(async () => {
+    await Promise.all([api, ...workers].map((p) => p?.stop(5_000)));
+    db.drop();
+  });
+
+  const create = async (input: string) => {
+    const res = await json(await createVideo(api.url, key, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input } }));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.id as string;
+  };
+  /** The worker whose log shows it started the job (its `delivery`-th start), once it has. */
+  const rendererOf = async (id: string, starts = 1): Promise<ServerProcess> => {
+    for (let i = 0; i < 600; i++) {
+      const w = workers.find((p) => p.logs().split('\n').filter((l) => l.includes('"job started"') && l.includes(id)).length >= starts);
+      if (w) return w;
+      await sleep(50);
+    }
+    throw new Error(`no worker started ${id}\n${workers.map((w) => w.tail(10)).join('\n---\n')}`);
+  };
+  const waitRendering = async (id: string, minProgress: number) => {
+    for (let i = 0; i < 1200; i++) {
+      const v = (await getJson(`${api.url}/v1/videos/${id}`, key)).body;
+      expect(v.status).to.not.equal('completed', 'the render finished before the test could interrupt it');
+      if (v.status === 'in_progress' && v.progress >= minProgress) return v;
+      await sleep(50);
+    }
+    throw new Error('the render never started');
+  };
+
+  it('a worker renders a video created on the API; the API never renders; workers serve only health and metrics', async () => {
+    const id = await create(TEN_SECONDS);
+    const seen = await pollVideo(api.url, key, id, 180_000);
+    const done = seen.at(-1);
+    expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+    expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, 'progress is visible on the API while a worker renders');
+    const content = await fetch(`${api.url}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(content.status).to.equal(200);
+    const probe = await probeMp4(new Uint8Array(await content.arrayBuffer()));
+    expect(probe.audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
+    const renderer = await rendererOf(id);
+    expect(renderer.logs()).to.match(/"video completed"/);
+    expect(api.logs()).to.not.match(/"video completed"|"job started"/);
+
+    const worker = workers[0]!;
+    expect((await fetch(`${worker.url}/healthz`)).status).to.equal(200);
+    const ready = await fetch(`${worker.url}/readyz`);
+    expect(ready.status).to.equal(200);
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks).to.include({ database: 'ok', redis: 'ok', blob_store: 'ok' });
+    expect((await fetch(`${worker.url}/metrics`, { headers: { Authorization: `Bearer ${key}` } })).status).to.equal(200);
+    for (const path of ['/v1/videos', '/v1/audio/presets', '/v1/openapi.json']) {
+      expect((await fetch(`${worker.url}${path}`, { headers: { Authorization: `Bearer ${key}` } })).status, path).to.equal(404);
+    }
+    const ws = await fetch(`${worker.url}/v1/realtime`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } }).catch(() => null);
+    expect(ws?.status ?? 0).to.not.equal(101, 'a worker accepts no realtime session');
+  });
+
+  it('kill -9 of the rendering worker: the other worker takes the job over and completes it', async () => {
+    const id = await create(LONG_INPUT);
+    const victim = await rendererOf(id);
+    const before = await waitRendering(id, 5);
+    victim.kill('SIGKILL');
+    const killedAt = Date.now();
+    await victim.exited();
+    const survivor = workers.find((w) => w !== victim)!;
+    for (let i = 0; i < 1200 && !survivor.logs().includes(id); i++) await sleep(25);
+    expect(survivor.logs(), survivor.tail(20)).to.include(id);
+    const takeoverMs = Date.now() - killedAt;
+    const seen = await pollVideo(api.url, key, id, 240_000);
+    const done = seen.at(-1);
+    expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+    expect(survivor.logs()).to.match(/video taken over from a worker that stopped during its render/);
+    process.stdout.write(`      (killed at ${before.progress}%, taken over after ${takeoverMs} ms, lock ${LOCK_MS} ms; completed ${Date.now() - killedAt} ms after the kill)\n`);
+    expect(takeoverMs).to.be.below(4 * LOCK_MS + 5_000);
+    const content = await fetch(`${api.url}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${key}` } });
+    expect((await probeMp4(new Uint8Array(await content.arrayBuffer()))).audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
+  });
+
+  it('SIGTERM on the rendering worker: it exits 0 at once and its job goes straight to the other worker', async () => {
+    const id = await create(LONG_INPUT);
+    const victim = await rendererOf(id);
+    await waitRendering(id, 5);
+    const stoppedAt = Date.now();
+    victim.kill('SIGTERM');
+    const status = await victim.exited(30_000);
+    const shutdownMs = Date.now() - stoppedAt;
+    expect(status).to.deep.equal({ code: 0, signal: null });
+    const survivor = workers.find((w) => w !== victim)!;
+    for (let i = 0; i < 600 && !survivor.logs().includes(id); i++) await sleep(25);
+    const takeoverMs = Date.now() - stoppedAt;
+    expect(survivor.logs()).to.include(id);
+    process.stdout.write(`      (worker shutdown ${shutdownMs} ms; job on the other worker ${takeoverMs} ms after SIGTERM)\n`);
+    expect(takeoverMs).to.be.below(LOCK_MS + shutdownMs, 'returned to the queue, not recovered as stalled');
+    const done = (await pollVideo(api.url, key, id, 240_000)).at(-1);
+    expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+  });
+
+  it('kill -9 with the retry budget spent: the job ends failed with a message saying so, never stuck in_progress', async () => {
+    // Workers allowed one render per video.
+    await Promise.all(workers.map((w) => w.stop(5_000)));
+    workers = await Promise.all([start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }), start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' })]);
+    const id = await create(LONG_INPUT);
+    const victim = await rendererOf(id);
+    await waitRendering(id, 5);
+    victim.kill('SIGKILL');
+    const killedAt = Date.now();
+    const done = (await pollVideo(api.url, key, id, 120_000)).at(-1);
+    expect(done.status, JSON.stringify(done)).to.equal('failed');
+    expect(done.error).to.match(/stopped 1 times while rendering this video, so it was given up; create it again/);
+    process.stdout.write(`      (failed ${Date.now() - killedAt} ms after the kill)\n`);
+  });
+});

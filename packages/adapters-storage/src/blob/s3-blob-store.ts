@@ -1,0 +1,113 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import type { BlobStore, ListedBlob } from '@svc/core';
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** e.g. http://127.0.0.1:9000 for an S3-compatible server; unset: AWS S3 of `region`. */
+  endpoint?: string;
+  region: string;
+  /** Unset: the AWS SDK's default credential chain (environment, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Bucket in the path (http://host/bucket/key), as most S3-compatible servers want. */
+  forcePathStyle: boolean;
+  /** Prepended to every key (several deployments in one bucket). */
+  keyPrefix?: string;
+}
+
+/**
+ * Blobs as objects in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Garage, s3rver...): what every
+ * process of a multi-process deployment reads and writes. A PUT is atomic (a reader sees the whole
+ * object or none), so no temporary names are needed.
+ */
+export class S3BlobStore implements BlobStore {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly prefix: string;
+
+  constructor(options: S3BlobStoreOptions) {
+    this.client = new S3Client({
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      // Checksums only where S3 requires them: many S3-compatible servers reject the SDK's newer
+      // default (aws-chunked uploads with trailing CRC32 checksums).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    });
+    this.bucket = options.bucket;
+    this.prefix = options.keyPrefix ?? '';
+  }
+
+  async put(key: string, data: Uint8Array): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }));
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+      return res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedBlob> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ...(token ? { ContinuationToken: token } : {}) }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        yield { key: object.Key.slice(this.prefix.length), modifiedAt: object.LastModified?.getTime() ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** Readiness: the bucket exists and these credentials reach it. */
+  async checkWritable(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+
+  /** The same key alphabet as the filesystem store, so a key valid in one is valid in the other. */
+  private keyOf(key: string): string {
+    if (!/^[A-Za-z0-9._\-/]+$/.test(key) || key.split('/').some((p) => p === '' || p === '.' || p === '..')) {
+      throw new Error(`Invalid blob key '${key}'.`);
+    }
+    return this.prefix + key;
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}

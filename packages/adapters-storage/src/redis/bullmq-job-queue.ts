@@ -1,0 +1,141 @@
+import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { silentLogger, type JobQueue, type Logger } from '@svc/core';
+
+type Handler = (jobId: string, signal: AbortSignal) => Promise<void>;
+
+export interface BullMqJobQueueOptions {
+  /** redis://host:port/db of the shared Redis. */
+  url: string;
+  /** Key prefix of every queue key (the processes of one deployment share it). */
+  prefix: string;
+  /** Jobs run at once by this process's consumer. */
+  concurrency: number;
+  /**
+   * How long a running job's lock lives without renewal (the worker renews it every half of this).
+   * A worker that dies loses its lock; its job goes back to waiting at the next stalled check, which
+   * runs every `lockMs` too: a killed worker's job is taken over within about 2 x lockMs.
+   */
+  lockMs: number;
+  /**
+   * Deliveries of one job the queue allows when its handler throws or its worker dies (the job
+   * rows count interrupted renders themselves; this bounds the queue's own retries).
+   */
+  maxDeliveries: number;
+  logger?: Logger;
+}
+
+/**
+ * The JobQueue of a multi-process deployment: BullMQ on the shared Redis. The job id is the video
+ * id (adding a job the queue already holds does nothing), the payload is empty (the row in the
+ * database is the job), finished jobs are removed at once (the row keeps the outcome). A worker
+ * that dies mid-render stops renewing its lock and the job is re-delivered to another worker
+ * (stalled-job recovery); a worker that stops on purpose aborts its renders and puts their jobs
+ * straight back to waiting, so another worker starts them at once.
+ */
+export class BullMqJobQueue implements JobQueue {
+  private readonly queues = new Map<string, Queue>();
+  /** For enqueue and holds: fails fast while Redis is down (the request gets a clean error). */
+  private readonly commands: Redis;
+  private readonly workers = new Set<Worker>();
+  private stopping = false;
+
+  constructor(private readonly options: BullMqJobQueueOptions) {
+    this.commands = new Redis(options.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    // Errors surface in the calls that use the connection; the event only keeps ioredis quiet.
+    this.commands.on('error', () => undefined);
+  }
+
+  async enqueue(queue: string, jobId: string): Promise<void> {
+    await this.queue(queue).add(
+      'run',
+      {},
+      {
+        jobId,
+        attempts: this.options.maxDeliveries,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
+  }
+
+  async holds(queue: string, jobId: string): Promise<boolean> {
+    const state = await this.queue(queue).getJobState(jobId);
+    return state !== 'unknown' && state !== 'completed' && state !== 'failed';
+  }
+
+  async consume(queue: string, handler: Handler): Promise<() => Promise<void>> {
+    const logger = this.options.logger ?? silentLogger;
+    const worker = new Worker(
+      queue,
+      async (job: Job, token?: string, signal?: AbortSignal) => {
+        const controller = new AbortController();
+        const onAbort = () => controller.abort(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        logger.info({ queue, job: job.id, delivery: job.attemptsStarted, stalled: job.stalledCounter }, 'job started');
+        try {
+          await handler(job.id!, controller.signal);
+        } catch (err) {
+          if (!controller.signal.aborted || !token) throw err;
+          // Stopping on purpose: the job goes straight back to waiting for another worker.
+          await job.moveToWait(token);
+          throw new WaitingError();
+        } finally {
+          signal?.removeEventListener('abort', onAbort);
+        }
+      },
+      {
+        connection: new Redis(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) }),
+        prefix: this.options.prefix,
+        concurrency: this.options.concurrency,
+        lockDuration: this.options.lockMs,
+        stalledInterval: this.options.lockMs,
+        maxStalledCount: this.options.maxDeliveries,
+        autorun: true,
+      },
+    );
+    worker.on('error', (err) => logger.warn({ queue, err: String(err) }, 'job queue worker error'));
+    worker.on('failed', (job, err) => logger.warn({ queue, job: job?.id, err: String(err) }, 'job delivery failed'));
+    this.workers.add(worker);
+    await worker.waitUntilReady();
+    return async () => {
+      if (!this.workers.delete(worker)) return;
+      const closing = worker.close();
+      worker.cancelAllJobs('consumer stopping');
+      await closing;
+      await worker.disconnect();
+    };
+  }
+
+  /** Stops every consumer (their running jobs go back to waiting), then the connections. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await Promise.all(
+      [...this.workers].map(async (worker) => {
+        const closing = worker.close();
+        worker.cancelAllJobs('service stopping');
+        await closing;
+      }),
+    );
+    this.workers.clear();
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.commands.disconnect();
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.commands, prefix: this.options.prefix });
+      queue.on('error', () => undefined);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}
