@@ -1,6 +1,6 @@
 import type { RecognitionStream } from '@svc/core';
 import { abortError } from '../speech/abort.js';
-import { floatToInt16 } from '../vad/pcm-resampler.js';
+import { floatToInt16 } from '../codec/pcm-samples.js';
 import { StreamingResampler } from '../vad/streaming-resampler.js';
 import type { DecoderPool } from './decoder-pool.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';

@@ -1,3 +1,4 @@
+import { floatToInt16 } from '../codec/pcm-samples.js';
 import type { Resampler, ResamplerStream } from '@svc/core';
 import { StreamingResampler } from './streaming-resampler.js';
 
@@ -13,12 +14,3 @@ export class PcmResampler implements Resampler {
   }
 }
 
-/** [-1, 1) floats to int16 samples, clamped. */
-export function floatToInt16(floats: Float32Array): Int16Array {
-  const out = new Int16Array(floats.length);
-  for (let i = 0; i < floats.length; i++) {
-    const v = Math.round(floats[i]! * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
-  return out;
-}

@@ -8,6 +8,7 @@ import { Seq2SeqRecognition } from '../../src/asr/seq2seq/seq2seq-recognition.js
 import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
 import { StreamingResampler } from '../../src/vad/streaming-resampler.js';
 import { writeTestAsrFolder } from '../../src/testing/test-asr-folder.js';
+import { loopBusy } from '../helpers/event-loop-watch.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 
@@ -15,23 +16,6 @@ const osThreads = (): number => readdirSync('/proc/self/task').length;
 
 function sine(seconds: number): Float32Array {
   return Float32Array.from({ length: seconds * 16000 }, (_, i) => 0.25 * Math.sin((2 * Math.PI * 300 * i) / 16000));
-}
-
-/** Largest delay of a 5 ms timer while `work` runs: how long the event loop was held. */
-async function maxTimerLag<T>(work: () => Promise<T>): Promise<{ result: T; lagMs: number }> {
-  let lagMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    lagMs = Math.max(lagMs, now - last - 5);
-    last = now;
-  }, 5);
-  try {
-    const result = await work();
-    return { result, lagMs };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 describe('Whisper/Moonshine in the model\'s worker thread', function () {
@@ -53,11 +37,11 @@ describe('Whisper/Moonshine in the model\'s worker thread', function () {
 
   it('a 60 s transcription keeps the event loop free and gives the same result as on the main thread', async () => {
     const pcm16 = Int16Array.from(sine(60), (v) => Math.round(v * 32767));
-    const inThread = await maxTimerLag(() => recognizer.transcribeDetailed({ samples: pcm16, sampleRate: 16000 }, { language: 'en', principal }));
+    const inThread = await loopBusy(() => recognizer.transcribeDetailed({ samples: pcm16, sampleRate: 16000 }, { language: 'en', principal }));
     const local = await Seq2SeqRecognition.load(dir, 1);
     try {
       const samples16k = Float32Array.from(new StreamingResampler(16000, 16000).process(pcm16));
-      const onMain = await maxTimerLag(() => local.recognize(samples16k, { language: 'en' }, undefined));
+      const onMain = await loopBusy(() => local.recognize(samples16k, { language: 'en' }, undefined));
       console.log(`      60 s transcription: event-loop lag ${inThread.lagMs.toFixed(1)} ms in the thread, ${onMain.lagMs.toFixed(1)} ms on the main thread`);
       expect(inThread.result).to.deep.equal(onMain.result);
       expect(inThread.result.segments).to.have.length(2);

@@ -1,19 +1,6 @@
 /** Small signal helpers shared by the analysis steps. Audio is Float32 in [-1, 1]. */
 
-export function int16ToFloat(samples: Int16Array): Float32Array {
-  const out = new Float32Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = samples[i]! / 32768;
-  return out;
-}
-
-export function floatToInt16(samples: Float32Array): Int16Array {
-  const out = new Int16Array(samples.length);
-  for (let i = 0; i < samples.length; i++) {
-    const v = Math.round(samples[i]! * 32768);
-    out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-  }
-  return out;
-}
+export { floatToInt16, int16ToFloat } from '../../codec/pcm-samples.js';
 
 export function hann(length: number): Float64Array {
   const w = new Float64Array(length);

@@ -9,31 +9,9 @@ import { scanModelDirectory } from '../../../src/speech/models/model-directory.j
 import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { writePiperVoice } from '../../../src/testing/test-voice-files.js';
 import { SpeexResampler } from '../../../src/speech/speex-resampler.js';
+import { loopBusy } from '../../helpers/event-loop-watch.js';
 
 const LONG_TEXT = 'This sentence is long enough to keep a neural voice busy for a while, and then some more words follow it.';
-
-/**
- * Time the main event loop was busy (not waiting for I/O) while `work` ran, from Node's event loop
- * utilization, plus the largest delay of a 5 ms timer. Busy time, unlike timer lag, does not grow
- * when other processes take the (shared, 2-core) CPU, so the assertion holds on a loaded machine.
- */
-async function loopBusy<T>(work: () => Promise<T>): Promise<{ busyMs: number; lagMs: number; workMs: number; result: T }> {
-  let lagMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    lagMs = Math.max(lagMs, now - last - 5);
-    last = now;
-  }, 5);
-  const elu = performance.eventLoopUtilization();
-  const started = performance.now();
-  try {
-    const result = await work();
-    return { busyMs: performance.eventLoopUtilization(elu).active, lagMs, workMs: performance.now() - started, result };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 const osThreads = (): number => readdirSync('/proc/self/task').length;
 
