@@ -10,17 +10,19 @@ import { percentile, round } from './harness.js';
 import { cpuMs, machineCpu } from './load/cpu.js';
 import { httpStep, type HttpScenario, type StepSample } from './load/http-step.js';
 import { realtimeStep } from './load/realtime-step.js';
+import { renderStep } from './load/render-step.js';
 import { svgPlot, type Panel } from './load/svg-plot.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
  * `npm run load [-- --quick] [--setups=one,two] [--scenarios=speech,voices,videos,realtime] [--levels=1,2,4]
- * [--seconds=6] [--out=DIR]`: drives speech, voices, videos and realtime at
+ * [--seconds=6] [--renders=3] [--out=DIR]`: drives speech, voices, videos and realtime at
  * increasing concurrency against real server PROCESSES on loopback: the one-process default (SQLite,
  * in-process limits) and two API processes on one Postgres + one Redis. Bounded: a fixed number of
  * steps of a fixed duration each. Prints one markdown table per setup and writes the SVG plot and the
- * raw rows to docs/load/.
+ * raw rows to docs/load/. The `renders` scenario creates `--renders` (1-4) short videos at once on each
+ * setup (its processes render: SVC_ROLE defaults to both) and reports time-to-completed and renders/min.
  */
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -30,9 +32,22 @@ const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.s
 const LEVELS = option('levels')?.split(',').map(Number) ?? (quick ? [1, 4, 16] : [1, 2, 4, 8, 16, 32]);
 const STEP_S = Number(option('seconds') ?? (quick ? 3 : 6));
 
-/** What each scenario does; the video is the API side (status polls); rendering has its own bench. */
-type ScenarioName = 'speech' | 'voices' | 'videos' | 'realtime';
-const SCENARIOS = (option('scenarios')?.split(',') ?? ['speech', 'voices', 'videos', 'realtime']) as ScenarioName[];
+/** What each scenario does; `videos` is the API side (status polls), `renders` a few short renders at once. */
+type ScenarioName = 'speech' | 'voices' | 'videos' | 'realtime' | 'renders';
+const ALL_SCENARIOS = (option('scenarios')?.split(',') ?? ['speech', 'voices', 'videos', 'realtime', 'renders']) as ScenarioName[];
+/** The stepped scenarios (concurrency levels); `renders` is one bounded batch. */
+const SCENARIOS = ALL_SCENARIOS.filter((s): s is Exclude<ScenarioName, 'renders'> => s !== 'renders');
+const RENDERS = Math.min(4, Math.max(1, Number(option('renders') ?? 3)));
+
+interface RenderRow {
+  setup: string;
+  videos: number;
+  completed: number;
+  p50: number;
+  p95: number;
+  perMinute: number;
+  machineBusy: number;
+}
 
 interface Row {
   setup: string;
@@ -70,7 +85,7 @@ async function prepare(urls: string[], apiKey: string): Promise<{ videoId: strin
   return { videoId: id };
 }
 
-function httpScenario(name: Exclude<ScenarioName, 'realtime'>, videoId: string): HttpScenario {
+function httpScenario(name: 'speech' | 'voices' | 'videos', videoId: string): HttpScenario {
   if (name === 'speech') return { method: 'POST', path: '/v1/audio/speech', body: { input: 'The quick brown fox jumps over the lazy dog.', response_format: 'pcm' } };
   if (name === 'voices') return { method: 'GET', path: '/v1/audio/voices' };
   return { method: 'GET', path: `/v1/videos/${videoId}` };
@@ -111,6 +126,29 @@ async function runSetup(setup: string, procs: ServerProcess[], apiKey: string): 
     }
   }
   return rows;
+}
+
+async function runRenders(setup: string, urls: string[], apiKey: string): Promise<RenderRow> {
+  const machineBefore = machineCpu();
+  const sample = await renderStep(urls, apiKey, RENDERS);
+  const machineAfter = machineCpu();
+  const row: RenderRow = {
+    setup,
+    videos: RENDERS,
+    completed: sample.completedMs.length,
+    p50: round(percentile(sample.completedMs, 50) / 1000, 1),
+    p95: round(percentile(sample.completedMs, 95) / 1000, 1),
+    perMinute: round((sample.completedMs.length * 60_000) / sample.wallMs, 1),
+    machineBusy: round(100 * (1 - (machineAfter.idle - machineBefore.idle) / Math.max(1, machineAfter.total - machineBefore.total)), 0),
+  };
+  process.stderr.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
+function renderMarkdown(rows: RenderRow[]): string {
+  const out = ['| setup | short videos at once | completed | time to completed p50 s | p95 s | renders/min | machine busy % |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) out.push(`| ${r.setup} | ${r.videos} | ${r.completed} | ${r.p50} | ${r.p95} | ${r.perMinute} | ${r.machineBusy} |`);
+  return out.join('\n');
 }
 
 /** The first step whose throughput gains less than 10% over the best before it: the knee. */
@@ -157,11 +195,13 @@ function plot(rows: Row[]): string {
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  const renderRows: RenderRow[] = [];
   const setups = setupsArg.split(',');
   if (setups.includes('one')) {
     const one = await startServerProcess({ env: LOAD_ENV });
     try {
       rows.push(...(await runSetup('one process', [one], one.apiKey)));
+      if (ALL_SCENARIOS.includes('renders')) renderRows.push(await runRenders('one process', [one.url], one.apiKey));
     } finally {
       await one.stop();
     }
@@ -173,15 +213,19 @@ async function main(): Promise<void> {
     const cluster = await startApiCluster(2, { ...LOAD_ENV, SVC_API_KEYS: key }, { postgres, redis });
     try {
       rows.push(...(await runSetup('two APIs', cluster.apis, key)));
+      if (ALL_SCENARIOS.includes('renders')) renderRows.push(await runRenders('two APIs', cluster.apis.map((p) => p.url), key));
     } finally {
       await cluster.stop();
     }
   }
   const dir = outDir ?? join(ROOT, 'docs', 'load');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'load.svg'), plot(rows));
-  writeFileSync(join(dir, 'load-rows.json'), JSON.stringify({ at: new Date().toISOString(), levels: LEVELS, stepSeconds: STEP_S, rows }, null, 1));
-  process.stdout.write(`\n## load (${STEP_S} s per step; plot: docs/load/load.svg)\n\n${markdown(rows)}\n`);
+  if (rows.length) {
+    writeFileSync(join(dir, 'load.svg'), plot(rows));
+    writeFileSync(join(dir, 'load-rows.json'), JSON.stringify({ at: new Date().toISOString(), levels: LEVELS, stepSeconds: STEP_S, rows }, null, 1));
+    process.stdout.write(`\n## load (${STEP_S} s per step; plot: docs/load/load.svg)\n\n${markdown(rows)}\n`);
+  }
+  if (renderRows.length) process.stdout.write(`\n## renders (${RENDERS} short videos created at once)\n\n${renderMarkdown(renderRows)}\n`);
 }
 
 main().catch((err) => {

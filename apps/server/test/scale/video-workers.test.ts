@@ -5,7 +5,7 @@ import { getJson, json, sleep } from '../helpers/http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { freshPostgresSchema, freshRedisPrefix } from './isolated-stack.js';
 import { describeWithScaleStack, scaleRedisUrl } from './scale-stack.js';
-import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS } from '../video/video-helpers.js';
+import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes } from '../video/video-helpers.js';
 
 /** About 30 s of speech: a render of several seconds, long enough to interrupt. */
 const LONG_INPUT = `${TEN_SECONDS} ${TEN_SECONDS} ${TEN_SECONDS}`;
@@ -13,13 +13,15 @@ const LOCK_MS = 2_000;
 /** Its own s3rver (scripts/start-s3.sh) on a port of its own, for the blobs every process shares. */
 const S3_PORT = String(20000 + Math.floor(Math.random() * 20000));
 
-describeWithScaleStack('video jobs across processes: one API, two workers', function () {
+describeWithScaleStack('video jobs across processes: two APIs, two workers', function () {
   this.timeout(300_000);
   let db: ReturnType<typeof freshPostgresSchema>;
   let s3Endpoint: string;
   let s3Prefix: string;
   let redisPrefix: string;
   let api: ServerProcess;
+  /** A second API process on the same database, Redis and bucket: it must see and serve what API 1 created. */
+  let api2: ServerProcess;
   let workers: ServerProcess[] = [];
   const key = `sk-workers-${Date.now()}`;
 
@@ -56,10 +58,10 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
     s3Prefix = `${prefix.replace(/:$/, '')}/`;
     // The API first: it migrates the new schema (SVC_MIGRATE_ON_START defaults to on).
     api = await start('api', prefix);
-    workers = await Promise.all([start('worker', prefix), start('worker', prefix)]);
+    [api2, ...workers] = await Promise.all([start('api', prefix), start('worker', prefix), start('worker', prefix)]);
   });
   afterEach(async () => {
-    await Promise.all([api, ...workers].map((p) => p?.stop(5_000)));
+    await Promise.all([api, api2, ...workers].map((p) => p?.stop(5_000)));
     db.drop();
   });
 
@@ -87,19 +89,33 @@ describeWithScaleStack('video jobs across processes: one API, two workers', func
     throw new Error('the render never started');
   };
 
-  it('a worker renders a video created on the API; the API never renders; workers serve only health and metrics', async () => {
+  const download = async (base: string, id: string) => {
+    const res = await fetch(`${base}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(res.status, base).to.equal(200);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+
+  it('a video created on API 1 is rendered by a worker, its progress seen on both APIs, downloadable from API 2; the APIs never render; workers serve only health and metrics', async () => {
     const id = await create(TEN_SECONDS);
-    const seen = await pollVideo(api.url, key, id, 180_000);
-    const done = seen.at(-1);
-    expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
-    expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, 'progress is visible on the API while a worker renders');
-    const content = await fetch(`${api.url}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${key}` } });
-    expect(content.status).to.equal(200);
-    const probe = await probeMp4(new Uint8Array(await content.arrayBuffer()));
+    // Both API processes watched at once, each from a status that must only move forward.
+    const [seen1, seen2] = await Promise.all([pollVideo(api.url, key, id, 180_000), pollVideo(api2.url, key, id, 180_000)]);
+    for (const [name, seen] of [['API 1', seen1], ['API 2', seen2]] as const) {
+      const done = seen.at(-1);
+      expect(done, `${name}: ${JSON.stringify(done)}`).to.include({ id, status: 'completed', progress: 100, error: null });
+      expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, `progress is visible on ${name} while a worker renders`);
+      const progress = seen.map((v) => v.progress as number);
+      expect(progress.every((p, i) => i === 0 || p >= progress[i - 1]!), `${name} progress went back: ${progress.join(',')}`).to.equal(true);
+    }
+    const done = seen2.at(-1);
+    const fromApi2 = await download(api2.url, id);
+    const fromApi1 = await download(api.url, id);
+    expect(topLevelBoxes(fromApi2)[0]).to.equal('ftyp');
+    expect(Buffer.from(fromApi2).equals(Buffer.from(fromApi1))).to.equal(true, 'API 2 serves the very bytes API 1 serves');
+    const probe = await probeMp4(fromApi2);
     expect(probe.audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
     const renderer = await rendererOf(id);
     expect(renderer.logs()).to.match(/"video completed"/);
-    expect(api.logs()).to.not.match(/"video completed"|"job started"/);
+    for (const a of [api, api2]) expect(a.logs()).to.not.match(/"video completed"|"job started"/);
 
     const worker = workers[0]!;
     expect((await fetch(`${worker.url}/healthz`)).status).to.equal(200);
