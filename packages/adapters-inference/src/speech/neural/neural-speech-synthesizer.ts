@@ -51,7 +51,8 @@ const clamp = (v: number, lo: number, hi: number): number => (Number.isFinite(v)
  * - pitch -> rendered 1/pitch slower, then played back `pitch` times faster (the same resampling
  *   shift Flite's voices use), so duration is kept and pitch and formants move by `pitch`;
  * - volume -> gain; pitch range has no knob on these models and is not applied;
- * - word timings from per-token durations when the model outputs them, else by token share.
+ * - word timings from per-token durations when the model outputs them, else by token share aligned
+ *   to the audio's voiced span and pauses.
  */
 export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements NeuralEngine {
   abstract readonly engine: string;
@@ -122,7 +123,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
     const output = { sampleRate: request.sampleRate, volume: request.prosody.volume, playbackRate: pitch };
     const { samples, durations } = await voice.model.run({ feeds: inference.feeds, nativeRate: inference.nativeRate, output }, signal);
     const seconds = samples.length / request.sampleRate;
-    return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? neuralWordTimings(inference.wordSpans, inference.tokens, seconds, durations) : [] };
+    return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? neuralWordTimings(inference.wordSpans, inference.tokens, seconds, durations, { samples, sampleRate: request.sampleRate }) : [] };
   }
 
   async close(): Promise<void> {

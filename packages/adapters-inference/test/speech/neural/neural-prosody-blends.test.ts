@@ -66,7 +66,7 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     }
   });
 
-  it('word timings come from the durations the model outputs when it has them, else from token shares', async () => {
+  it('word timings come from the durations the model outputs when it has them, else from token shares aligned to the audio', async () => {
     const voice = kokoro.resolveVoice('kokoro-af_low')!;
     const result = await say(kokoro, voice, {}, true);
     const model = (await scanModelDirectory(dir)).kokoro.find((k) => k.manifest.name === 'kokoro')!.model;
@@ -84,7 +84,7 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     // the proportional estimate would differ (ids are not all equal): the durations were used
     const proportional = (wordSpans[1]!.start / ids.length) * seconds;
     expect(Math.abs(result.words[1]!.start - proportional)).to.be.greaterThan(0.001);
-    // Piper's export gives no durations: by token share, words in order and inside the audio
+    // Piper's export gives no durations: token share aligned to the audio, words in order and inside the audio
     const p = await say(piper, piper.voices()[0]!, {}, true);
     expect(p.words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
     expect(p.words[0]!.start).to.be.at.least(0);
