@@ -74,3 +74,24 @@ export async function connectRealtime(
   if (first !== 'session.created') throw new Error(`expected session.created, got ${first}`);
   return { client, refused: null };
 }
+
+/**
+ * Connects until admitted, for a slot that was just freed elsewhere: a server releases a session's
+ * slot when its socket's close event fires, a shared-store round trip after the client saw the close,
+ * so a reconnect racing it may still be refused. Returns the last attempt and how long admission took.
+ */
+export async function connectWhenFreed(
+  proc: ServerProcess,
+  auth: { apiKey: string } | { clientSecret: string },
+  withinMs = 2_000,
+): Promise<{ client: RealtimeClient; refused: number | null; waitedMs: number; refusedClients: RealtimeClient[] }> {
+  const started = Date.now();
+  const refusedClients: RealtimeClient[] = [];
+  for (;;) {
+    const attempt = await connectRealtime(proc, auth);
+    const waitedMs = Date.now() - started;
+    if (attempt.refused === null || waitedMs >= withinMs) return { ...attempt, waitedMs, refusedClients };
+    refusedClients.push(attempt.client);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
