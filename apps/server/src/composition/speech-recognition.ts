@@ -57,6 +57,10 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
     onDecoderWait: ({ waitedMs, queued }) =>
       logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
   });
+  if (!recognizer.speakerNormalization) {
+    // Said once, where an operator looks: recognition still works, but one caller's channel shapes the next caller's first turn.
+    logger.warn({ engine: 'pocketsphinx' }, 'this sphinxbase build does not let the decoders set their cepstral mean; speaker normalization carries across callers');
+  }
   return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` };
 }
 

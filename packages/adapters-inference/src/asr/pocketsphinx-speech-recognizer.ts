@@ -60,7 +60,16 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
    */
   private readonly speakers = new WeakMap<object, SpeakerMean>();
 
-  private constructor(private readonly pool: DecoderPool) {}
+  /**
+   * Whether each caller starts from their own speaker normalization (the helper could set the
+   * decoder's cepstral mean on this sphinxbase build); false: it carries from one turn to the next
+   * across callers, as plain pocketsphinx does. Read from the decoders loaded at start.
+   */
+  readonly speakerNormalization: boolean;
+
+  private constructor(private readonly pool: DecoderPool, warm: readonly PocketsphinxHelper[]) {
+    this.speakerNormalization = warm.every((h) => h.normalizes);
+  }
 
   /** Throws, saying to run the system setup, when python3-pocketsphinx or the model is missing. */
   static async create(options: PocketsphinxSpeechRecognizerOptions = {}): Promise<PocketsphinxSpeechRecognizer> {
@@ -79,7 +88,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
         `pocketsphinx could not start: ${(err as Error).message}. Run \`npm run setup\` (scripts/setup-system.sh installs python3-pocketsphinx and pocketsphinx-en-us).`,
       );
     }
-    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait));
+    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait), helpers);
   }
 
   /** Decoders in use, turns waiting for one, and how long turns have waited. */
