@@ -13,3 +13,4 @@ export { WhisperLogMel, slaneyMelFilterbank, WHISPER_FEATURES, WHISPER_FRAMES } 
 export { TokenDecoder } from './seq2seq/token-decoder.js';
 export type { DetailedTranscript, TranscriptSegment, TranscriptWord } from './seq2seq/transcript.js';
 export { UpstreamSpeechRecognizer, type UpstreamSpeechRecognizerOptions } from './upstream/upstream-speech-recognizer.js';
+export { compressionRatio } from './compression-ratio.js';

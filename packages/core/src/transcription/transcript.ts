@@ -6,6 +6,16 @@ export interface TranscriptSegment {
   start: number;
   end: number;
   text: string;
+  /**
+   * Confidence figures in the shape OpenAI-style `verbose_json` segments carry, set by the engine that
+   * can honestly compute them (absent otherwise; the presenter documents what it shows then):
+   * the mean log-probability of the segment's tokens, Whisper's gzip compression ratio of the text,
+   * the probability that the segment holds no speech, and the sampling temperature it was decoded at.
+   */
+  avgLogprob?: number;
+  compressionRatio?: number;
+  noSpeechProb?: number;
+  temperature?: number;
 }
 
 export interface TranscriptWord {
