@@ -11,6 +11,9 @@ async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
+    ['speech-ttfb', async () => (await import('./speech.js')).benchSpeechFirstByte as unknown as Bench],
+    // Starts its own server processes (the npm start entry) and reads their RSS.
+    ['footprint', async () => (await import('./footprint.js')).benchFootprint as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
@@ -30,6 +33,9 @@ async function main(): Promise<void> {
     SVC_ASR_DECODERS: '24',
     SVC_ASR_WARM_DECODERS: wanted.size === 0 || wanted.has('voice-loop') ? '20' : '2',
     SVC_VIDEO_MAX_STREAMS: '8',
+    // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
+    // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.
+    ...(['realtime', 'voice-loop', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s)) ? { SVC_REALTIME_WARM_UP: 'blocking' } : {}),
   });
   try {
     for (const [name, load] of suites) {

@@ -1,10 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { installLeanSsdForward, type LeanTf, type SsdNetwork } from './ssd-lean-forward.js';
 
 /** The parts of @vladmandic/face-api (node-wasm build) and tfjs the avatar uses. */
 export interface FaceApiRuntime {
   tf: TfApi;
   faceapi: FaceApiModule;
+  /** Whether the detector runs the lean forward pass (ssd-lean-forward.ts), false: face-api's own. */
+  leanDetector: boolean;
 }
 
 export interface TfTensor3D {
@@ -26,11 +29,25 @@ export interface FaceApiResult {
   detection: { score: number; box: FaceBox };
   landmarks: { positions: { x: number; y: number }[] };
 }
+export interface FaceApiDetection {
+  score: number;
+  box: FaceBox;
+}
 interface FaceApiModule {
   nets: {
-    ssdMobilenetv1: { loadFromDisk(dir: string): Promise<void> };
-    faceLandmark68Net: { loadFromDisk(dir: string): Promise<void> };
+    ssdMobilenetv1: SsdNetwork & {
+      loadFromDisk(dir: string): Promise<void>;
+      /** Boxes only (no landmarks), in the input's pixels. */
+      locateFaces(input: TfTensor3D, options: unknown): Promise<FaceApiDetection[]>;
+    };
+    faceLandmark68Net: {
+      loadFromDisk(dir: string): Promise<void>;
+      /** The 68 landmarks of a face crop, in the crop's pixels. */
+      detectLandmarks(face: TfTensor3D): Promise<{ positions: { x: number; y: number }[] }>;
+    };
   };
+  /** The detections' regions cut out of the image (face-api's crop for its landmark net). */
+  extractFaceTensors(image: TfTensor3D, detections: FaceApiDetection[]): Promise<TfTensor3D[]>;
   SsdMobilenetv1Options: new (options: { minConfidence: number; maxResults?: number }) => unknown;
   detectAllFaces(input: TfTensor3D, options: unknown): { withFaceLandmarks(): Promise<FaceApiResult[]> };
   /** 68 landmarks of an image that is already a face crop (positions in the crop's pixels). */
@@ -40,8 +57,8 @@ interface FaceApiModule {
 let loading: Promise<FaceApiRuntime> | null = null;
 
 /**
- * Loads tfjs on its WASM backend and face-api's SSD MobileNet v1 detector and 68-point landmark
- * model, once per process. Everything comes from node_modules: the .wasm binaries from
+ * Loads tfjs on its WASM backend and face-api's SSD MobileNet v1 detector (with the lean forward
+ * pass of ssd-lean-forward.ts) and 68-point landmark model, once per process. Everything comes from node_modules: the .wasm binaries from
  * @tensorflow/tfjs-backend-wasm's dist folder (read from disk by emscripten, never fetched), the
  * weights from @vladmandic/face-api's model folder. No network.
  */
@@ -67,6 +84,9 @@ async function load(): Promise<FaceApiRuntime> {
   }
   await tf.ready();
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
+  // The same detector without face-api's one-tidy activation peak (~150 MB of WASM heap kept for
+  // good). Weights of another layout (a face-api upgrade) keep face-api's own pass; a test says so.
+  const lean = installLeanSsdForward(tf as unknown as LeanTf, faceapi.nets.ssdMobilenetv1);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
-  return { tf, faceapi };
+  return { tf, faceapi, leanDetector: lean };
 }

@@ -31,9 +31,31 @@ export async function detectFaces(runtime: FaceApiRuntime, image: RgbImage, minS
   }
 }
 
-/** The largest face, or null. */
+/**
+ * The largest face and its 68 landmarks: one detector pass for the boxes, then the landmark net on
+ * that face alone (face-api's withFaceLandmarks() runs it on every face found, 3-5 in a group
+ * photo). Same crop and same result as withFaceLandmarks() gives for that face.
+ */
 export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace | null> {
-  return (await detectFaces(runtime, image, minScore))[0] ?? null;
+  const { tf, faceapi } = runtime;
+  const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+  try {
+    const found = await faceapi.nets.ssdMobilenetv1.locateFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: minScore, maxResults: 20 }));
+    const area = (b: FaceBox) => b.width * b.height;
+    const largest = found.sort((a, b) => area(b.box) - area(a.box))[0];
+    if (!largest) return null;
+    const [face] = await faceapi.extractFaceTensors(tensor, [largest]);
+    try {
+      const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(face!);
+      // face-api places the crop's landmarks at the (unrounded) box corner, as withFaceLandmarks() does.
+      const { x, y, width, height } = largest.box;
+      return { score: largest.score, box: { x, y, width, height }, landmarks: landmarks.positions.map((p) => ({ x: p.x + x, y: p.y + y })) };
+    } finally {
+      face!.dispose();
+    }
+  } finally {
+    tensor.dispose();
+  }
 }
 
 /**

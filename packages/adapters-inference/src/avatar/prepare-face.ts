@@ -1,4 +1,4 @@
-import { decodeImage, downscale } from './decode-image.js';
+import { decodeImage, decodeImageAtMost } from './decode-image.js';
 import type { FaceApiRuntime } from './face-api-runtime.js';
 import { detectLargestFace } from './face-detection.js';
 import { cropToFrame, frameRect, toFrame } from './framing.js';
@@ -24,13 +24,16 @@ export type PreparedFace =
   | { ok: false; reason: 'not_an_image' | 'no_face'; message: string };
 
 /**
- * Photo -> framed reference: decode (EXIF, greyscale, CMYK, alpha), ONE pass of the SSD detector +
- * 68 landmarks on a copy at most detectMaxSide wide (the largest face), then crop and scale so it
- * sits centred with headroom; the landmarks are carried into the frame's coordinates. (A second
- * detector pass on the framed picture used to refine them: it cost as much as the first, 0.3-1 s,
- * for landmarks the same within a pixel or two, since the landmark net reads every face at 112 px
- * whatever the photo's scale.) Failures are values, not exceptions, so they cross a worker-thread
- * boundary with their kind intact.
+ * Photo -> framed reference: decode (EXIF, greyscale, CMYK, alpha), ONE pass of the SSD detector on
+ * a copy at most detectMaxSide wide, the 68 landmarks of the largest face only, then crop and scale
+ * so it sits centred with headroom; the landmarks are carried into the frame's coordinates.
+ *
+ * The detector's copy is decoded straight from the bytes, and the whole photo (needed only for the
+ * final crop) is decoded at the same time, in libvips' threads, while the detector runs on this
+ * one: the full decode is off the critical path. (A second detector pass on the framed picture
+ * used to refine the landmarks: it cost as much as the first for landmarks the same within a pixel
+ * or two.) Failures are values, not exceptions, so they cross a worker-thread boundary with their
+ * kind intact.
  */
 export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, options: PrepareFaceOptions): Promise<PreparedFace> {
   let t = performance.now();
@@ -40,18 +43,26 @@ export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, op
     t = now;
     return ms;
   };
-  let photo: RgbImage;
+  const whole = decodeImage(image);
+  whole.catch(() => undefined); // awaited below, after the detector; a bad image fails the small copy first
+  let small: RgbImage;
   try {
-    photo = await decodeImage(image);
+    small = await decodeImageAtMost(image, options.detectMaxSide);
   } catch (err) {
     return { ok: false, reason: 'not_an_image', message: (err as Error).message };
   }
-  const small = await downscale(photo, options.detectMaxSide);
   const decode = lap();
-  const face = await detectLargestFace(runtime, small.image, options.minFaceScore);
+  const face = await detectLargestFace(runtime, small, options.minFaceScore);
   const detect = lap();
   if (!face) return { ok: false, reason: 'no_face', message: 'no face found' };
-  const landmarks = face.landmarks.map((p) => ({ x: p.x / small.scale, y: p.y / small.scale }));
+  let photo: RgbImage;
+  try {
+    photo = await whole;
+  } catch (err) {
+    return { ok: false, reason: 'not_an_image', message: (err as Error).message };
+  }
+  const scale = small.width / photo.width;
+  const landmarks = face.landmarks.map((p) => ({ x: p.x / scale, y: p.y / scale }));
   const rect = frameRect(landmarks, photo.width, photo.height, options.width, options.height);
   const framed = await cropToFrame(photo, rect, options.width, options.height);
   return { ok: true, framed, landmarks: toFrame(landmarks, rect), stages: { decode, detect, frame: lap() } };
