@@ -1,6 +1,11 @@
-import { Queue, WaitingError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { silentLogger, type JobQueue, type Logger } from '@svc/core';
+import { ioredis } from './redis-connection.js';
+
+/** BullMQ, loaded when a shared queue is made (a one-process server never loads it). */
+const bullmq = (): typeof import('bullmq') => createRequire(import.meta.url)('bullmq') as typeof import('bullmq');
 
 type Handler = (jobId: string, signal: AbortSignal) => Promise<void>;
 
@@ -41,7 +46,7 @@ export class BullMqJobQueue implements JobQueue {
   private stopping = false;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
-    this.commands = new Redis(options.url, {
+    this.commands = new (ioredis().Redis)(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
@@ -72,7 +77,7 @@ export class BullMqJobQueue implements JobQueue {
 
   async consume(queue: string, handler: Handler): Promise<() => Promise<void>> {
     const logger = this.options.logger ?? silentLogger;
-    const worker = new Worker(
+    const worker = new (bullmq().Worker)(
       queue,
       async (job: Job, token?: string, signal?: AbortSignal) => {
         const controller = new AbortController();
@@ -85,13 +90,13 @@ export class BullMqJobQueue implements JobQueue {
           if (!controller.signal.aborted || !token) throw err;
           // Stopping on purpose: the job goes straight back to waiting for another worker.
           await job.moveToWait(token);
-          throw new WaitingError();
+          throw new (bullmq().WaitingError)();
         } finally {
           signal?.removeEventListener('abort', onAbort);
         }
       },
       {
-        connection: new Redis(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) }),
+        connection: new (ioredis().Redis)(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) }),
         prefix: this.options.prefix,
         concurrency: this.options.concurrency,
         lockDuration: this.options.lockMs,
@@ -132,7 +137,7 @@ export class BullMqJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.commands, prefix: this.options.prefix });
+      queue = new (bullmq().Queue)(name, { connection: this.commands, prefix: this.options.prefix });
       queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }
