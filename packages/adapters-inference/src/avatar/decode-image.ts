@@ -19,29 +19,26 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
  * portrait on a transparent background gets a plain backdrop, not black).
  */
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
-  return toRgb(uprightRgb(bytes));
-}
-
-/**
- * The photo decoded straight to at most `maxSide` on its longer side (never enlarged). A JPEG is
- * decoded at 1/2, 1/4 or 1/8 scale by the decoder itself (libvips' shrink-on-load) before the
- * final resize, so a copy for the face detector costs a fraction of a full decode.
- */
-export async function decodeImageAtMost(bytes: Uint8Array, maxSide: number): Promise<RgbImage> {
-  return toRgb(uprightRgb(bytes).resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' }));
-}
-
-/** The decode pipeline every copy shares: EXIF rotation, transparency on white, sRGB, no alpha. */
-function uprightRgb(bytes: Uint8Array) {
-  return sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+  const { data, info } = await sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
     .rotate()
     .flatten({ background: { r: 255, g: 255, b: 255 } })
     .toColourspace('srgb')
-    .removeAlpha();
-}
-
-async function toRgb(pipeline: ReturnType<typeof uprightRgb>): Promise<RgbImage> {
-  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`decoded ${info.channels} channels, expected RGB`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+/** The image scaled so its longer side is at most `maxSide` (detection needs no more), and the factor. */
+export async function downscale(image: RgbImage, maxSide: number): Promise<{ image: RgbImage; scale: number }> {
+  const scale = Math.min(1, maxSide / Math.max(image.width, image.height));
+  if (scale === 1) return { image, scale };
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  const { data } = await sharp()(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { image: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height }, scale: width / image.width };
 }

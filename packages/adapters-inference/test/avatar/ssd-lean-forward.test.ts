@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Worker } from 'node:worker_threads';
-import { decodeImageAtMost } from '../../src/avatar/decode-image.js';
+import { decodeImage, downscale } from '../../src/avatar/decode-image.js';
 import { loadFaceApi } from '../../src/avatar/face-api-runtime.js';
 import { samplePhoto } from './avatar-measures.js';
 
@@ -29,7 +29,7 @@ describe('lean SSD forward pass (face-api weights, tfjs WASM)', function () {
     const lean = net.forwardInput;
     const options = new runtime.faceapi.SsdMobilenetv1Options({ minConfidence: 0.4, maxResults: 20 });
     for (let n = 1; n <= 6; n++) {
-      const image = await decodeImageAtMost(samplePhoto(n), 512);
+      const { image } = await downscale(await decodeImage(samplePhoto(n)), 1024);
       const tensor = runtime.tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
       try {
         const fromLean = await net.locateFaces(tensor, options);
