@@ -45,7 +45,7 @@ const UNLISTED_ENGINE_RANK = 2;
 const FLITE_QUALITY: Record<string, number> = { slt: 0, rms: 0, awb: 1, kal16: 2, kal: 3 };
 
 /** Lower is better; compared element by element. */
-function score(voice: PresetVoice, alias: OpenAiVoiceName, language: string): number[] {
+function score(voice: PresetVoice, alias: OpenAiVoiceName, language: string, preferred: PresetVoice | undefined): number[] {
   const engine = ENGINE_RANK[voice.engine] ?? UNLISTED_ENGINE_RANK;
   // An upstream server that has the very voice (`upstream-alloy`) is the alias itself.
   const sameName = voice.engine === 'upstream' && voice.engineVoice.toLowerCase() === alias.name ? 0 : 1;
@@ -54,8 +54,10 @@ function score(voice: PresetVoice, alias: OpenAiVoiceName, language: string): nu
   const wanted = alias.accent && primary(alias.accent) === language ? alias.accent : null;
   const tag = voice.language.toLowerCase();
   const accent = wanted ? (tag === wanted || tag.startsWith(`${wanted}-`) ? 0 : 1) : 0;
+  // Otherwise the regional variant the server's default voice speaks (en-us; fr rather than fr-be).
+  const regional = wanted || !preferred || tag === preferred.language.toLowerCase() ? 0 : 1;
   const quality = voice.engine === 'flite' ? (FLITE_QUALITY[voice.engineVoice] ?? 1) : 0;
-  return [sameName, opposite, engine, gender, accent, quality];
+  return [sameName, opposite, engine, gender, accent, regional, quality];
 }
 
 function compare(a: number[], b: number[]): number {
@@ -67,7 +69,7 @@ function compare(a: number[], b: number[]): number {
  * The voice an OpenAI name stands for in a language (primary subtag, e.g. `en`): among the
  * installed presets of that language, never the opposite gender when another voice exists, then
  * the best engine (ENGINE_RANK), then the alias's own gender over a voice of unknown gender (Piper
- * models do not say), then its accent, then quality. Voices tied for best are shared out among the aliases of the same
+ * models do not say), then its accent, then the regional variant of `preferred`, then quality. Voices tied for best are shared out among the aliases of the same
  * gender in table order, so `echo` and `onyx` are different voices wherever two equally good male
  * voices exist; `preferred` (the server's `default` voice for the language) goes first among them.
  * Undefined when no preset speaks the language.
@@ -75,7 +77,7 @@ function compare(a: number[], b: number[]): number {
 export function chooseAliasTarget(alias: OpenAiVoiceName, presets: readonly PresetVoice[], language: string, preferred?: PresetVoice): PresetVoice | undefined {
   const candidates = presets.filter((p) => primary(p.language) === language);
   if (candidates.length === 0) return undefined;
-  const scored = candidates.map((voice) => ({ voice, score: score(voice, alias, language) }));
+  const scored = candidates.map((voice) => ({ voice, score: score(voice, alias, language, preferred) }));
   const first = (v: PresetVoice): number => (v.name === preferred?.name ? 0 : 1);
   scored.sort((a, b) => compare(a.score, b.score) || first(a.voice) - first(b.voice) || a.voice.name.localeCompare(b.voice.name));
   const best = scored.filter((s) => compare(s.score, scored[0]!.score) === 0);

@@ -47,7 +47,8 @@ describe("OpenAI's voice names as preset aliases", () => {
     const t = targets(catalog);
     expect(Object.values(t).every((name) => name.startsWith('kokoro-'))).to.equal(true);
     expect([t.coral, t.nova, t.sage]).to.deep.equal(['kokoro-af_bella', 'kokoro-af_sky', 'kokoro-af_bella']);
-    expect([t.ash, t.ballad, t.echo, t.onyx]).to.deep.equal(['kokoro-am_adam', 'kokoro-am_michael', 'kokoro-bm_george', 'kokoro-am_adam']);
+    // The regional variant of the server's default English voice (en-us) first; fable wants British.
+    expect([t.ash, t.ballad, t.echo, t.onyx]).to.deep.equal(['kokoro-am_adam', 'kokoro-am_michael', 'kokoro-am_adam', 'kokoro-am_michael']);
     expect(t.fable).to.equal('kokoro-bm_george');
   });
 
@@ -76,6 +77,6 @@ describe("OpenAI's voice names as preset aliases", () => {
     expect(catalog.get('alloy')!.engine).to.equal('piper');
     const upstream = new ToneSynthesizer('upstream', [{ ...preset('upstream-echo', 'upstream', 'en', 'neutral'), engineVoice: 'echo' }, { ...preset('upstream-nova', 'upstream', 'en', 'neutral'), engineVoice: 'nova' }]);
     const t = targets(new VoiceCatalog([flite(), kokoro(), upstream]));
-    expect([t.echo, t.nova, t.onyx]).to.deep.equal(['upstream-echo', 'upstream-nova', 'kokoro-am_adam']);
+    expect([t.echo, t.nova, t.onyx]).to.deep.equal(['upstream-echo', 'upstream-nova', 'kokoro-am_michael']);
   });
 });
