@@ -17,3 +17,5 @@ export {
   TEST_ASR_SHAPE,
   type TestAsrFolderOptions,
 } from './test-asr-folder.js';
+// A local stand-in for the Hugging Face hub (its URL layout and headers), for `models pull` tests.
+export { TestHubServer, testCommit, sha256Hex, gitBlobSha1, hubFilesFromFolder, type TestHubRepo, type TestHubFile, type TestHubFaults } from './test-hub-server.js';
