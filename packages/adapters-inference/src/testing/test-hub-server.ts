@@ -54,7 +54,7 @@ export const testCommit = (seed: string) => createHash('sha1').update(seed).dige
 
 export class TestHubServer {
   readonly requests: HubRequest[] = [];
-  faults: TestHubFaults = {};
+  private current: TestHubFaults = {};
   private readonly cutDone = new Set<string>();
   private readonly repos = new Map<string, TestHubRepo>();
 
@@ -72,6 +72,16 @@ export class TestHubServer {
     return hub;
   }
 
+  get faults(): TestHubFaults {
+    return this.current;
+  }
+
+  /** New faults: a cut configured again happens again. */
+  set faults(faults: TestHubFaults) {
+    this.current = faults;
+    this.cutDone.clear();
+  }
+
   addRepo(repo: TestHubRepo): void {
     this.repos.set(repo.id, repo);
   }
@@ -86,11 +96,15 @@ export class TestHubServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private cdnPath(url: string): string | undefined {
+  private cdnFile(url: string): TestHubFile | undefined {
     const sha = /^\/cdn-lfs\/([0-9a-f]{64})/.exec(url)?.[1];
     if (!sha) return undefined;
-    for (const repo of this.repos.values()) for (const f of repo.files) if (f.lfs && sha256Hex(f.content) === sha) return f.path;
+    for (const repo of this.repos.values()) for (const f of repo.files) if (f.lfs && sha256Hex(f.content) === sha) return f;
     return undefined;
+  }
+
+  private cdnPath(url: string): string | undefined {
+    return this.cdnFile(url)?.path;
   }
 
   private repoAt(id: string, revision: string): TestHubRepo | undefined {
@@ -106,10 +120,10 @@ export class TestHubServer {
     if (api) return this.api(req, res, api[1]!, api[2]!, api[3]!);
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(path);
     if (resolve) return this.resolveFile(req, res, resolve[1]!, resolve[2]!, resolve[3]!);
-    const cdn = this.cdnPath(path);
-    if (cdn) {
-      const file = [...this.repos.values()].flatMap((r) => r.files).find((f) => f.path === cdn)!;
-      return this.serve(req, res, file, {});
+    const file = this.cdnFile(path);
+    if (file) {
+      // The CDN's own ETag is the content's sha256 (what the hub client reads after following the redirect).
+      return this.serve(req, res, file, { ETag: `"${sha256Hex(file.content)}"` });
     }
     this.notFound(res, 'RepoNotFound');
   }
@@ -171,7 +185,7 @@ export class TestHubServer {
     const probe = start === 0 && end === 0;
     const cut = !probe && !this.cutDone.has(file.path) ? this.faults.cutOnce?.get(file.path) : undefined;
     let offset = start;
-    const chunk = 16 * 1024;
+    const chunk = this.faults.bytesPerSecond ? 2048 : 16 * 1024;
     while (offset <= end) {
       if (cut !== undefined && offset - start >= cut) {
         this.cutDone.add(file.path);
@@ -182,7 +196,8 @@ export class TestHubServer {
       if (!probe && stall && stall.path === file.path && offset >= stall.afterBytes && offset - chunk < stall.afterBytes) await sleep(stall.ms);
       let next = Math.min(end + 1, offset + chunk);
       if (cut !== undefined) next = Math.min(next, start + cut);
-      if (!res.write(content.subarray(offset, next))) await new Promise((r) => res.once('drain', r));
+      // Each piece flushed before the next (so a cut after N bytes has really sent N bytes).
+      await new Promise((r) => res.write(content.subarray(offset, next), r));
       if (!probe && this.faults.bytesPerSecond) await sleep(((next - offset) / this.faults.bytesPerSecond) * 1000);
       if (res.destroyed) return;
       offset = next;
