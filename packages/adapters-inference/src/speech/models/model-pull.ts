@@ -58,6 +58,16 @@ const STAGING = '.partial';
  * caller's (the CLI does it, as `add` does).
  */
 export async function pullModel(request: PullRequest, options: PullOptions): Promise<PullResult> {
+  try {
+    return await pullInto(request, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new ModelPullError('disk_full', `the disk holding ${options.modelsDir} is full (${(error as Error).message}): free space, then run pull again to resume`);
+    throw error;
+  }
+}
+
+async function pullInto(request: PullRequest, options: PullOptions): Promise<PullResult> {
   const plan = await planPull(request, options.hub);
   options.events?.onPlan?.(plan);
   const targets = plan.layout === 'piper' ? plan.files.map((f) => basename(f.path)) : [plan.name];
