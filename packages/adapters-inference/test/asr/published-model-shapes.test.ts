@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Principal } from '@svc/core';
-import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
+import { principal, testRecognizers } from './test-recognizers.js';
 import { scanModelDirectory } from '../../src/speech/models/model-directory.js';
-import { writeTestAsrFolder, type TestAsrFolderOptions } from '../../src/testing/test-asr-folder.js';
 
-const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 const sine = (samples: number, rate = 16000) => Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate)));
 
 /**
@@ -17,20 +13,7 @@ const sine = (samples: number, rate = 16000) => Int16Array.from({ length: sample
  */
 describe('Whisper and Moonshine on the shapes of the published exports', function () {
   this.timeout(120000);
-  let root: string;
-  const open: TransformersSpeechRecognizer[] = [];
-  before(async () => (root = await mkdtemp(join(tmpdir(), 'svc-asr-shapes-'))));
-  after(async () => {
-    await Promise.all(open.map((r) => r.close()));
-    await rm(root, { recursive: true, force: true });
-  });
-
-  async function recognizer(name: string, options: TestAsrFolderOptions): Promise<TransformersSpeechRecognizer> {
-    await writeTestAsrFolder(join(root, name), options);
-    const r = await TransformersSpeechRecognizer.create({ dir: join(root, name) });
-    open.push(r);
-    return r;
-  }
+  const { root, recognizer } = testRecognizers('svc-asr-shapes-');
 
   describe('Moonshine: the encoder convolutions need at least 895 samples (56 ms)', () => {
     it('a 50 ms realtime turn is too short to hold a word: an empty transcript, not an onnxruntime error', async () => {
@@ -53,10 +36,10 @@ describe('Whisper and Moonshine on the shapes of the published exports', functio
   it('an encoder stored with external data (encoder_model.onnx + encoder_model.onnx_data, every fp32 export over 2 GB) loads from its path; its size counts both files', async () => {
     const r = await recognizer('whisper-external', { family: 'whisper', externalData: true });
     expect((await r.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
-    const onnx = join(root, 'whisper-external', 'onnx');
+    const onnx = join(root(), 'whisper-external', 'onnx');
     const sizes = await Promise.all(['encoder_model.onnx', 'encoder_model.onnx_data', 'decoder_model_merged.onnx'].map(async (f) => (await stat(join(onnx, f))).size));
     expect(r.loadedModels()[0]!.bytes).to.equal(sizes.reduce((a, b) => a + b, 0));
-    const scan = await scanModelDirectory(root);
+    const scan = await scanModelDirectory(root());
     expect(scan.asr.find((a) => a.manifest.name === 'whisper-external')!.manifest.files).to.include('onnx/encoder_model.onnx_data');
   });
 

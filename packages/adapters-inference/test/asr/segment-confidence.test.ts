@@ -1,14 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { principal, testRecognizers } from './test-recognizers.js';
 import { deflateSync } from 'node:zlib';
-import type { Principal } from '@svc/core';
-import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
 import { WhisperLogMel } from '../../src/asr/features/whisper-log-mel.js';
-import { TEST_WHISPER_TOKENS as W, writeTestAsrFolder, type TestAsrFolderOptions } from '../../src/testing/test-asr-folder.js';
+import { TEST_WHISPER_TOKENS as W } from '../../src/testing/test-asr-folder.js';
 
-const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 const sine = (samples: number) => Float32Array.from({ length: samples }, (_, i) => 0.25 * Math.sin((2 * Math.PI * 300 * i) / 16000));
 const int16 = (f: Float32Array) => Int16Array.from(f, (v) => Math.round(v * 32767));
 const ratio = (text: string) => Buffer.byteLength(text) / deflateSync(Buffer.from(text)).length;
@@ -29,20 +24,7 @@ function stepLogprob(chosen: number, scores: Map<number, number>, allowed: numbe
 
 describe('Whisper and Moonshine segments carry avg_logprob, compression_ratio, no_speech_prob and temperature', function () {
   this.timeout(120000);
-  let root: string;
-  const open: TransformersSpeechRecognizer[] = [];
-  before(async () => (root = await mkdtemp(join(tmpdir(), 'svc-asr-confidence-'))));
-  after(async () => {
-    await Promise.all(open.map((r) => r.close()));
-    await rm(root, { recursive: true, force: true });
-  });
-
-  async function recognizer(name: string, options: TestAsrFolderOptions): Promise<TransformersSpeechRecognizer> {
-    await writeTestAsrFolder(join(root, name), options);
-    const r = await TransformersSpeechRecognizer.create({ dir: join(root, name) });
-    open.push(r);
-    return r;
-  }
+  const { root, recognizer } = testRecognizers('svc-asr-confidence-');
 
   it('Whisper: the mean log-probability of the tokens and EOS (sum / (tokens + 1)), the text compression ratio and P(<|nospeech|>) at <|startoftranscript|>, at temperature 0', async () => {
     const r = await recognizer('whisper', { family: 'whisper' });

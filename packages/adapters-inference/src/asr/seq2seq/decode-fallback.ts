@@ -1,3 +1,7 @@
+// Sampling above temperature 0 draws from a seeded generator (mulberry32, the avatar's): the same
+// audio gives the same transcript every time (openai/whisper draws from torch's global generator).
+export { seededRandom } from '../../avatar/seeded-random.js';
+
 /**
  * openai/whisper's temperature fallback (transcribe.py, `decode_with_fallback`), with its defaults:
  * a window is decoded greedily, and decoded again at the next temperature while its text is too
@@ -43,19 +47,4 @@ function needsFallback(d: WindowDecode): boolean {
 /** Whisper's `should_skip`: the model says no speech, and its text is not confident enough to overrule that. */
 export function isSilence(d: WindowDecode): boolean {
   return d.noSpeechProb !== undefined && d.noSpeechProb > WHISPER_FALLBACK.noSpeechThreshold && !(d.avgLogprob > WHISPER_FALLBACK.logprobThreshold);
-}
-
-/**
- * A seeded uniform generator (mulberry32) for sampling above temperature 0: the same audio gives the
- * same transcript every time (openai/whisper draws from torch's global generator instead).
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
