@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { percentile, round, timedSpeech, type BenchServer } from './harness.js';
+import { percentile, postSpeech, round, timedSpeech, type BenchServer } from './harness.js';
 import { TEXT_300 } from './speech.js';
 
 /**
@@ -47,13 +47,7 @@ export async function benchSpeechSse(bench: BenchServer): Promise<Record<string,
 /** Time to the first complete SSE event (up to its blank line) and to the end of the stream. */
 async function timedFirstEvent(ctx: { baseUrl: string; apiKey: string }, body: Record<string, unknown>): Promise<{ firstEventMs: number; totalMs: number }> {
   const started = performance.now();
-  const res = await fetch(`${ctx.baseUrl}/v1/audio/speech`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
+  const reader = (await postSpeech(ctx, body)).body!.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let firstEventMs = 0;

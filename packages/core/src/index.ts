@@ -10,6 +10,7 @@ export * from './shared/blob-store.js';
 export * from './shared/sweep-orphaned-blobs.js';
 export * from './shared/rate-limiter.js';
 export * from './shared/model-aliases.js';
+export * from './shared/async-channel.js';
 export * from './auth/api-key.js';
 export * from './auth/manage-api-keys.js';
 export * from './speech/prosody.js';

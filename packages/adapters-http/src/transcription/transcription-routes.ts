@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio, type TranscribeAudioCommand } from '@svc/core';
+import { AsyncChannel, InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio, type TranscribeAudioCommand } from '@svc/core';
 import type { AppRouter, AppState, RouteModule } from '../app-state.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
 import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
-import { EventQueue, sendEventStream } from '../sse/event-stream.js';
+import { sendEventStream } from '../sse/event-stream.js';
 import { presentTranscript, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './transcription-presenter.js';
 import { transcriptDoneEvent } from './transcription-events.js';
 
@@ -103,7 +103,7 @@ function parseStream(value: string | undefined): boolean {
  * pass revised a word already sent, the remaining deltas are not sent and `done` has the text.
  */
 async function* transcriptionEvents(transcribe: TranscribeAudio, state: AppState, command: TranscribeAudioCommand, signal: AbortSignal): AsyncGenerator<object> {
-  const queue = new EventQueue<object>();
+  const queue = new AsyncChannel<object>();
   let sent = '';
   const delta = (text: string): void => {
     sent += text;
