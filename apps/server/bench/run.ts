@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
     ['speech-ttfb', async () => (await import('./speech.js')).benchSpeechFirstByte as unknown as Bench],
+    ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
     // Starts its own server processes (the npm start entry) and reads their RSS.
     ['footprint', async () => (await import('./footprint.js')).benchFootprint as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
     // Starts its own server (test-built models in a temporary SVC_MODELS_DIR).
     ['neural', async () => (await import('./neural.js')).benchNeural as unknown as Bench],
+    // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
+    ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
   ];
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
