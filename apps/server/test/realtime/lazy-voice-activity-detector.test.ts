@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import type { VoiceActivityDetector, VoiceActivityEvent, VoiceActivityOptions } from '@svc/core';
+import { concatPcm, type VoiceActivityDetector, type VoiceActivityEvent, type VoiceActivityOptions } from '@svc/core';
 import { SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { LazyVoiceActivityDetector } from '../../src/runtime/lazy-voice-activity-detector.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 
 const OPTIONS: VoiceActivityOptions = { sampleRate: 16000, threshold: 0.5, prefixPaddingMs: 0, silenceDurationMs: 500, minSpeechDurationMs: 0, mode: 'server_vad' };
 const silence = (ms: number) => new Int16Array(16 * ms);
-
-function concat(...parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+const concat = (...parts: Int16Array[]): Int16Array => concatPcm(parts);
 
 /** Pushes the signal in 640-sample chunks WITHOUT awaiting, refilling one buffer (the engine's own pattern), then collects. */
 async function pushAll(detector: VoiceActivityDetector, signal: Int16Array): Promise<VoiceActivityEvent[]> {
