@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { installLeanSsdForward, type LeanTf, type SsdNetwork } from './ssd-lean-forward.js';
+import { OnnxSsdDetector } from './ssd-onnx.js';
 
 /** The parts of @vladmandic/face-api (node-wasm build) and tfjs the avatar uses. */
 export interface FaceApiRuntime {
   tf: TfApi;
   faceapi: FaceApiModule;
-  /** Whether the detector runs the lean forward pass (ssd-lean-forward.ts), false: face-api's own. */
-  leanDetector: boolean;
+  /** face-api's SSD face detector, run by onnxruntime (ssd-onnx.ts); face-api keeps the landmark net. */
+  ssd: OnnxSsdDetector;
 }
 
 export interface TfTensor3D {
@@ -35,9 +35,11 @@ export interface FaceApiDetection {
 }
 interface FaceApiModule {
   nets: {
-    ssdMobilenetv1: SsdNetwork & {
+    ssdMobilenetv1: {
+      /** The loaded weights (tfjs tensors), read once to build the ONNX detector. */
+      params?: unknown;
       loadFromDisk(dir: string): Promise<void>;
-      /** Boxes only (no landmarks), in the input's pixels. */
+      /** Boxes only (no landmarks), in the input's pixels: face-api's own pass (tests compare with it). */
       locateFaces(input: TfTensor3D, options: unknown): Promise<FaceApiDetection[]>;
     };
     faceLandmark68Net: {
@@ -49,6 +51,11 @@ interface FaceApiModule {
   /** The detections' regions cut out of the image (face-api's crop for its landmark net). */
   extractFaceTensors(image: TfTensor3D, detections: FaceApiDetection[]): Promise<TfTensor3D[]>;
   SsdMobilenetv1Options: new (options: { minConfidence: number; maxResults?: number }) => unknown;
+  /** A new, unloaded SSD network (tests load one to compare the ONNX detector with face-api's pass). */
+  SsdMobilenetv1: new () => FaceApiModule['nets']['ssdMobilenetv1'];
+  /** A detection as face-api's crop helpers take it (relative box scaled to the image). */
+  FaceDetection: new (score: number, relativeBox: FaceBox, imageDims: { width: number; height: number }) => FaceApiDetection;
+  Rect: new (x: number, y: number, width: number, height: number) => FaceBox;
   detectAllFaces(input: TfTensor3D, options: unknown): { withFaceLandmarks(): Promise<FaceApiResult[]> };
   /** 68 landmarks of an image that is already a face crop (positions in the crop's pixels). */
   detectFaceLandmarks(input: TfTensor3D): Promise<{ positions: { x: number; y: number }[] }>;
@@ -57,8 +64,8 @@ interface FaceApiModule {
 let loading: Promise<FaceApiRuntime> | null = null;
 
 /**
- * Loads tfjs on its WASM backend and face-api's SSD MobileNet v1 detector (with the lean forward
- * pass of ssd-lean-forward.ts) and 68-point landmark model, once per process. Everything comes
+ * Loads tfjs on its WASM backend with face-api's 68-point landmark model, and face-api's SSD
+ * MobileNet v1 detector moved onto onnxruntime (ssd-onnx.ts), once per process. Everything comes
  * from node_modules: the .wasm binaries from @tensorflow/tfjs-backend-wasm's dist folder (read from
  * disk by emscripten, never fetched), the weights from @vladmandic/face-api's model folder. No network.
  */
@@ -110,9 +117,10 @@ async function loadRuntime(): Promise<FaceApiRuntime> {
   }
   await tf.ready();
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
-  // The same detector without face-api's one-tidy activation peak (~150 MB of WASM heap kept for
-  // good). Weights of another layout (a face-api upgrade) keep face-api's own pass; a test says so.
-  const lean = installLeanSsdForward(tf as unknown as LeanTf, faceapi.nets.ssdMobilenetv1);
+  // The detector runs on onnxruntime, built from these weights, which are then released: face-api's
+  // own pass held every activation of the 512x512 network at once (~150 MB of WebAssembly heap,
+  // kept for good) and ran ~5x slower on the WASM backend.
+  const ssd = await OnnxSsdDetector.create(faceapi.nets.ssdMobilenetv1.params);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
-  return { tf, faceapi, leanDetector: lean };
+  return { tf, faceapi, ssd };
 }
