@@ -1,6 +1,5 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   EspeakPhonemizer,
   isTransformersAsrLayout,
@@ -13,6 +12,7 @@ import {
 } from '@svc/adapters-inference';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
+import { parseCliArgs, runCliMain, USAGE_EXIT_CODE } from './cli-args.js';
 
 const USAGE = `Usage:
   npm run models -- list                  models in the model directory (name, engine, languages, rate, sha256)
@@ -20,17 +20,21 @@ const USAGE = `Usage:
                                           Whisper / Moonshine directory (transformers.js ONNX layout) in
   npm run models -- remove NAME           remove a model (a Piper NAME or a Kokoro directory name)
   npm run models -- verify                load every model with onnxruntime; exit 1 if any is broken
+  npm run models -- --help                this text
 Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
 
 type Out = (line: string) => void;
 
 /** Model directory administration: the same scan the server does at start-up. */
 export async function runModelsCli(argv: string[], out: Out = (l) => process.stdout.write(l + '\n'), env: Record<string, string | undefined> = process.env): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const parsed = parseCliArgs(argv, { json: { type: 'boolean', default: false } }, USAGE, out);
+  if ('exit' in parsed) return parsed.exit;
+  const { positionals, values } = parsed.args;
   const [command, arg] = positionals;
   if (!command || !['list', 'add', 'remove', 'verify'].includes(command) || ((command === 'add' || command === 'remove') && !arg)) {
+    if (command) out(`error: ${['add', 'remove'].includes(command) ? `${command} needs a ${command === 'add' ? 'PATH' : 'NAME'}` : `unknown command '${command}'`}.`);
     out(USAGE);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const config = loadConfig(env);
   const dir = modelsDirOf(config.settings.SVC_MODELS_DIR, config.dataDir);
@@ -155,5 +159,5 @@ async function verify(dir: string, out: Out, threads: number): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runModelsCli(process.argv.slice(2)).then((code) => process.exit(code));
+  runCliMain('models', () => runModelsCli(process.argv.slice(2)));
 }
