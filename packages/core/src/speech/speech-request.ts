@@ -77,7 +77,7 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
 
   const stream = raw.stream ?? false;
   if (stream && opts.nested) {
-    throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'input_tts.stream');
+    throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'stream');
   }
   if (stream && format !== 'pcm') throw new StreamFormatError();
 
@@ -115,7 +115,7 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
     refAudio: raw.ref_audio ?? null,
     refText: raw.ref_text ?? null,
     enableTn: raw.enable_tn ?? true,
-    tnLanguage: validLanguageTag(raw.tn_language ?? null, opts.nested ? 'input_tts.tn_language' : 'tn_language'),
+    tnLanguage: validLanguageTag(raw.tn_language ?? null, 'tn_language'),
     timestamps,
     speed,
   };
