@@ -196,6 +196,15 @@ export class ServiceUnavailableError extends ServiceError {
     super(message);
   }
 }
+/**
+ * A request the service refused by its rules (a full conversation, an unknown voice, a damaged
+ * file): the caller is told, and the log records it at info. Anything else that fails (an engine,
+ * a dependency, a bug) is the server's and is logged as a warning or an error.
+ */
+export function isRefusal(err: unknown): err is ServiceError {
+  return err instanceof ServiceError && !err.serverFault;
+}
+
 /** A concrete ServiceError class (the key of each transport's mapping table). */
 export type ServiceErrorClass = abstract new (...args: any[]) => ServiceError;
 
