@@ -73,7 +73,7 @@ export const realtimeModule = defineModule({
   name: 'realtime',
   docs: 'docs/realtime.md',
   settings: {
-    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_BASE_URL: setting.url(['http', 'https'], 'an http(s) URL such as http://127.0.0.1:8080/v1'),
     SVC_LLM_MODEL: setting.string(),
     SVC_LLM_API_KEY: setting.string(),
     SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
