@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { MAX_INPUT_CHARS } from '@svc/core';
 import type { AppRouter, RouteModule } from '../app-state.js';
 import { findStaticFile, PAGE_SECURITY_HEADERS, sendStaticFile } from './static-files.js';
 
@@ -16,6 +17,9 @@ export interface PlaygroundRoutesOptions {
   /** Photos the avatar panel offers as samples (only these files of `dir` are served), or null. */
   sampleFaces?: { dir: string; files: readonly string[] } | null;
 }
+
+/** Served at /playground/limits.json: `speech.max_input_chars` is POST /v1/audio/speech's `input` limit. */
+export const PLAYGROUND_LIMITS = { speech: { max_input_chars: MAX_INPUT_CHARS } } as const;
 
 /** The viewer files /docs needs; the rest of the viewer's package (demo pages, other builds) is not served. */
 const VIEWER_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css']);
@@ -43,6 +47,11 @@ export function playgroundRoutes(options: PlaygroundRoutesOptions): RouteModule 
       router.get('/playground/samples.json', (ctx) => {
         ctx.set('Cache-Control', 'no-cache');
         ctx.body = { faces: (samples?.files ?? []).map((f) => `/playground/samples/${f}`) };
+      });
+      // The limits the page shows and enforces, from the rules the API applies (never copied into the page).
+      router.get('/playground/limits.json', (ctx) => {
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.body = PLAYGROUND_LIMITS;
       });
       router.get('/playground/samples/{*path}', async (ctx) => {
         const name = pathParam(ctx.params.path);
