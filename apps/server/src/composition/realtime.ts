@@ -122,7 +122,7 @@ export const realtimeModule = defineModule({
         if (!client) return new InMemorySessionRegistry(caps);
         const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
         const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        return new RedisSessionRegistry(client, options, logger);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
