@@ -20,7 +20,7 @@ export interface OperationDoc {
   requestBody?: Record<string, z.ZodType>;
   parameters?: Array<{ name: string; in: 'path' | 'query'; required?: boolean; description: string; schema: z.ZodType }>;
   responses: Record<string, ResponseDoc>;
-  /** Health probes are the only unauthenticated operations. */
+  /** Reached without a key (set by the RouteTable the operation was added to). */
   public?: boolean;
 }
 

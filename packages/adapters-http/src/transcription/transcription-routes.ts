@@ -1,9 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { AppState, RouteModule } from '../app-state.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { clientDisconnectSignal } from '../routing/client-disconnect.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { presentTranscript, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './transcription-presenter.js';
 
 export interface TranscriptionRoutesDeps {
@@ -24,11 +25,33 @@ const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'tempe
  * `timestamp_granularities[]`). Any `model` value is accepted: the server's one recognizer answers.
  */
 export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule {
-  const passThrough: Middleware<AppState> = (_ctx, next) => next();
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/audio/transcriptions', deps.rateLimit ?? passThrough, (ctx) => transcribe(ctx as Context & { state: AppState }, deps));
-      document(openapi, deps);
+    register(routes: RouteTable) {
+      routes.add({
+        method: 'post',
+        path: '/v1/audio/transcriptions',
+        summary: 'Transcribe a recording (extension)',
+        description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
+        tags: ['transcription'],
+        requestBody: {
+          'multipart/form-data': z.object({
+            file: z.string().describe('The recording (binary part)'),
+            model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
+            language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
+            response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
+            prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
+            temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
+            'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
+          }),
+        },
+        responses: {
+          '200': { description: 'The transcript: {text} for json; task, language, duration, text, segments (and words) for verbose_json', content: { 'application/json': null, 'text/plain': null } },
+          '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
+          '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
+          '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
+        },
+        handlers: [...(deps.rateLimit ? [deps.rateLimit] : []), (ctx) => transcribe(ctx, deps)],
+      });
     },
   };
 }
@@ -65,40 +88,9 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
   if (form.fields.temperature !== undefined && !(Number(form.fields.temperature) >= 0 && Number(form.fields.temperature) <= 1)) {
     throw new InvalidParameterError("'temperature' must be a number between 0 and 1.", 'temperature');
   }
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
-  });
-  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) }, abort.signal);
+  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) }, clientDisconnectSignal(ctx));
   // Segments come by default, words only when asked for (as the API this follows does).
   const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
   ctx.type = type;
   ctx.body = body;
-}
-
-function document(openapi: OpenApiRegistry, deps: TranscriptionRoutesDeps): void {
-  openapi.add({
-    method: 'post',
-    path: '/v1/audio/transcriptions',
-    summary: 'Transcribe a recording (extension)',
-    description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
-    tags: ['transcription'],
-    requestBody: {
-      'multipart/form-data': z.object({
-        file: z.string().describe('The recording (binary part)'),
-        model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
-        language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
-        response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
-        prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
-        temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
-        'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
-      }),
-    },
-    responses: {
-      '200': { description: 'The transcript: {text} for json; task, language, duration, text, segments (and words) for verbose_json', content: { 'application/json': null, 'text/plain': null } },
-      '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
-      '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
-      '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
-    },
-  });
 }
