@@ -6,8 +6,10 @@ import { percentile, round } from './harness.js';
 
 /**
  * The upstream: a chat-completions server in its own process (so this process's CPU time is the
- * client's alone) that streams a scripted reply at once. `/text` streams TEXT_CHUNKS deltas, `/tools`
- * two tool calls whose arguments come in TOOL_FRAGMENTS pieces.
+ * client's alone) that streams a scripted reply: TEXT_CHUNKS text deltas, or (`/tools/...`) two tool
+ * calls whose arguments come in TOOL_FRAGMENTS pieces. The whole reply in one write, or (`/paced/...`)
+ * one write per event a timer tick apart, as a model streaming tokens sends it (one network read per
+ * event on the client).
  */
 const TEXT_CHUNKS = 100;
 const TOOL_FRAGMENTS = 40;
@@ -23,7 +25,11 @@ http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.end(req.url.endsWith('/tools/chat/completions') ? tools : text);
+    const body = req.url.endsWith('/tools/chat/completions') ? tools : text;
+    if (!req.url.startsWith('/paced/')) return res.end(body);
+    const events = body.split(/(?<=\\n\\n)/);
+    const next = () => (events.length === 0 ? res.end() : (res.write(events.shift()), setTimeout(next, 0)));
+    next();
   });
 }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
 `;
@@ -70,9 +76,10 @@ export async function benchLanguageModel(): Promise<Record<string, number | stri
     const base = `http://127.0.0.1:${upstream.port}`;
     const text = new OpenAiCompatibleLanguageModel({ baseUrl: `${base}/v1`, model: 'm' });
     const tools = new OpenAiCompatibleLanguageModel({ baseUrl: `${base}/tools`, model: 'm' });
+    const paced = new OpenAiCompatibleLanguageModel({ baseUrl: `${base}/paced/v1`, model: 'm' });
     for (let i = 0; i < 30; i++) await timedStream(text); // warm up (JIT, keep-alive sockets)
     const results: Record<string, number | string> = {};
-    for (const [name, model, n] of [['text', text, 300], ['tool calls', tools, 300]] as const) {
+    for (const [name, model, n] of [['text', text, 300], ['tool calls', tools, 300], ['text, one read per event', paced, 100]] as const) {
       const cpu = process.cpuUsage();
       const runs = [];
       for (let i = 0; i < n; i++) runs.push(await timedStream(model));
