@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
+    ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
     // Starts its own server (test-built models in a temporary SVC_MODELS_DIR).
     ['neural', async () => (await import('./neural.js')).benchNeural as unknown as Bench],
+    // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
+    ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
     // Component benchmarks: no server (they start what they measure).
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],

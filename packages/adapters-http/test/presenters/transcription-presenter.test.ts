@@ -14,8 +14,8 @@ const transcript = {
 } as unknown as DetailedTranscript;
 
 describe('transcription presenter: each response_format', () => {
-  it('json is {text}; text is the text and a newline', () => {
-    expect(presentTranscript(transcript, 'json', false, true)).to.deep.equal({ body: { text: transcript.text }, type: 'application/json' });
+  it('json is {text, usage} (duration billed in whole seconds, rounded up); text is the text and a newline', () => {
+    expect(presentTranscript(transcript, 'json', false, true)).to.deep.equal({ body: { text: transcript.text, usage: { type: 'duration', seconds: 3724 } }, type: 'application/json' });
     expect(presentTranscript(transcript, 'text', false, true)).to.deep.equal({ body: 'Hello there. General Kenobi.\n', type: 'text/plain; charset=utf-8' });
   });
 
@@ -31,10 +31,15 @@ describe('transcription presenter: each response_format', () => {
   it('verbose_json: the language by name, times to the millisecond, segments unless only words are asked for, words only when timed', () => {
     const both = presentTranscript(transcript, 'verbose_json', true, true).body as Record<string, unknown>;
     expect(both).to.deep.include({ task: 'transcribe', language: 'english', duration: 3723.457, text: transcript.text });
-    expect(both.segments).to.deep.equal([
-      { id: 0, seek: 0, start: 0, end: 1.234, text: 'Hello there.', tokens: [], temperature: 0 },
-      { id: 1, seek: 0, start: 3600, end: 3723.457, text: 'General Kenobi.', tokens: [], temperature: 0 },
+    // Every OpenAI segment field is present; an engine without windows gives its start (10 ms frames) as
+    // seek, and figures it did not measure show values Whisper-style filters never drop.
+    const segments = both.segments as Array<Record<string, unknown>>;
+    expect(segments.map((s) => [s.id, s.seek, s.start, s.end, s.text])).to.deep.equal([
+      [0, 0, 0, 1.234, 'Hello there.'],
+      [1, 360000, 3600, 3723.457, 'General Kenobi.'],
     ]);
+    for (const s of segments) expect(s).to.have.all.keys('id', 'seek', 'start', 'end', 'text', 'tokens', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob');
+    expect(both.usage).to.deep.equal({ type: 'duration', seconds: 3724 });
     expect(both.words).to.deep.equal([{ word: 'Hello', start: 0.123, end: 0.5 }]);
     const wordsOnly = presentTranscript(transcript, 'verbose_json', true, false).body as Record<string, unknown>;
     expect(wordsOnly).not.to.have.property('segments');
