@@ -24,6 +24,14 @@ export interface OperationDoc {
   public?: boolean;
 }
 
+/** The `limit` and `after` query parameters of a paged list (voices, videos), described by its query schema. */
+export function pageParameters(query: z.ZodObject<{ limit: z.ZodType; after: z.ZodType }>): NonNullable<OperationDoc['parameters']> {
+  return [
+    { name: 'limit', in: 'query', description: query.shape.limit.description ?? '', schema: z.number().int() },
+    { name: 'after', in: 'query', description: query.shape.after.description ?? '', schema: z.string() },
+  ];
+}
+
 const errorBody = z
   .object({
     error: z.object({

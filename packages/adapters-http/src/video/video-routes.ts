@@ -18,6 +18,7 @@ import {
 import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
+import { pageParameters } from '../openapi/openapi-registry.js';
 import { clientDisconnectSignal } from '../routing/client-disconnect.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -103,10 +104,7 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         summary: 'List your videos',
         description: 'Videos of the calling key, newest first, in pages (limit, after).',
         tags: ['videos'],
-        parameters: [
-          { name: 'limit', in: 'query', description: videoListQuerySchema.shape.limit.description ?? '', schema: z.number().int() },
-          { name: 'after', in: 'query', description: videoListQuerySchema.shape.after.description ?? '', schema: z.string() },
-        ],
+        parameters: pageParameters(videoListQuerySchema),
         responses: { '200': { description: 'A page of videos', content: { 'application/json': videoListSchema } } },
         handlers: [
           async (ctx) => {

@@ -13,6 +13,7 @@ import {
 import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
+import { pageParameters } from '../openapi/openapi-registry.js';
 import { clientDisconnectSignal } from '../routing/client-disconnect.js';
 import type { RouteTable } from '../routing/route-table.js';
 import { parseRequest } from '../validation/parse-request.js';
@@ -73,10 +74,7 @@ export function voiceRoutes(deps: VoiceRoutesDeps): RouteModule {
         summary: 'List your voices',
         description: 'Voices registered under the calling key, newest first, in pages (limit, after).',
         tags: ['voices'],
-        parameters: [
-          { name: 'limit', in: 'query', description: voiceListQuerySchema.shape.limit.description ?? '', schema: z.number().int() },
-          { name: 'after', in: 'query', description: voiceListQuerySchema.shape.after.description ?? '', schema: z.string() },
-        ],
+        parameters: pageParameters(voiceListQuerySchema),
         responses: { '200': { description: 'A page of voices', content: { 'application/json': voiceListSchema } } },
         handlers: [
           async (ctx) => {
