@@ -14,4 +14,4 @@ export {
   DEFAULT_MAX_PENDING_EVENTS,
 } from './gateway-types.js';
 export { CLIENT_SECRET_PROTOCOL_PREFIX, REALTIME_PROTOCOL } from './credentials.js';
-export { CLOSE_CODES, SLOW_READER_CLOSE_CODE, type GatewayEnding } from './close-codes.js';
+export { CLOSE_CODES, type GatewayEnding } from './close-codes.js';

@@ -60,6 +60,7 @@ import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
 import { defineModule, type Attachment } from './module.js';
+import { openAiModelAliases } from './openai-model-aliases.js';
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -79,7 +80,7 @@ export const realtimeModule = defineModule({
   name: 'realtime',
   docs: 'docs/realtime.md',
   settings: {
-    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_BASE_URL: setting.url(['http', 'https'], 'an http(s) URL such as http://127.0.0.1:8080/v1'),
     SVC_LLM_MODEL: setting.string(),
     SVC_LLM_API_KEY: setting.string(),
     SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
@@ -131,7 +132,7 @@ export const realtimeModule = defineModule({
         if (!client) return new InMemorySessionRegistry(caps);
         const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
         const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        return new RedisSessionRegistry(client, options, logger);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
@@ -187,6 +188,7 @@ export const realtimeModule = defineModule({
         voices: await get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory),
         quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
         summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
+        openAiModelAliases: openAiModelAliases(config),
         audio: {
           resampler: await get<Resampler>(REALTIME_TOKENS.Resampler),
           noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),
