@@ -125,7 +125,8 @@ export function attachRealtimeGateway(
     ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
     if (admission.refused) return ws.close(CLOSE_CODES[admission.refused], REFUSAL_REASONS[admission.refused]);
     const { principal, secretSessionId, lease } = admission;
-    const connection = new RealtimeConnection(ws, limits, logger);
+    // The connection's own warnings (a flooding or slow client) name the key, for the operator.
+    const connection = new RealtimeConnection(ws, limits, logger.child({ apiKeyId: principal.apiKeyId }));
     connections.add(connection);
     sockets.set(ws, connection);
     keyOf.set(connection, principal.apiKeyId);
