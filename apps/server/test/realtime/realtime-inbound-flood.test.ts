@@ -38,20 +38,15 @@ interface Sampler {
   stop(): Promise<number[]>;
 }
 
-/** GET /healthz every 50 ms, one after the other: each latency (a failed poll counts as never answered). */
-function pollHealth(url: string): Sampler {
+/** Runs `probe` every `everyMs` (one at a time, the next once the last answered): each latency. */
+function sample(everyMs: number, probe: () => Promise<number>): Sampler {
   const latencies: number[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
-      const started = performance.now();
-      const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }).then(
-        async (res) => (await res.arrayBuffer(), res.status === 200),
-        () => false,
-      );
-      const ms = ok ? performance.now() - started : Infinity;
+      const ms = await probe();
       latencies.push(ms);
-      await sleep(Math.max(0, 50 - ms));
+      await sleep(Math.max(0, everyMs - ms));
     }
   })();
   return {
@@ -63,28 +58,27 @@ function pollHealth(url: string): Sampler {
   };
 }
 
+/** GET /healthz every 50 ms: each latency (a failed poll counts as never answered). */
+function pollHealth(url: string): Sampler {
+  return sample(50, async () => {
+    const started = performance.now();
+    const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }).then(
+      async (res) => (await res.arrayBuffer(), res.status === 200),
+      () => false,
+    );
+    return ok ? performance.now() - started : Infinity;
+  });
+}
+
 /** A well-behaved session: one conversation.item.retrieve every 100 ms, each answer timed. */
 function pingSession(client: RealtimeClient, itemId: string): Sampler {
-  const latencies: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      client.send({ type: 'conversation.item.retrieve', item_id: itemId });
-      const event = await client.next(30_000);
-      if (event.type !== 'conversation.item.retrieved') throw new Error(`the calm session got ${JSON.stringify(event).slice(0, 200)}`);
-      const ms = performance.now() - started;
-      latencies.push(ms);
-      await sleep(Math.max(0, 100 - ms));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return latencies;
-    },
-  };
+  return sample(100, async () => {
+    const started = performance.now();
+    client.send({ type: 'conversation.item.retrieve', item_id: itemId });
+    const event = await client.next(30_000);
+    if (event.type !== 'conversation.item.retrieved') throw new Error(`the calm session got ${JSON.stringify(event).slice(0, 200)}`);
+    return performance.now() - started;
+  });
 }
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;

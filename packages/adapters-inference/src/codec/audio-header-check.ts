@@ -58,37 +58,35 @@ export function declaredAudio(bytes: Uint8Array, container: AudioContainer): Dec
 const ascii = (bytes: Uint8Array, offset: number, length: number): string =>
   offset + length <= bytes.length ? String.fromCharCode(...bytes.subarray(offset, offset + length)) : '';
 
-/** Chunks before `fmt ` (LIST, JUNK, bext) are skipped; the chunk walk stops at the data. */
+/** Chunks before the format chunk (LIST, JUNK, bext, ...) are skipped; the walk stops at the audio data. */
 const MAX_CHUNKS = 64;
 
-function wavFormat(bytes: Uint8Array, view: DataView): DeclaredAudio | null {
+/**
+ * Walks the chunks of a RIFF (little-endian sizes) or IFF (big-endian) file from offset 12: the
+ * offset of the first chunk named `wanted`, or null when `stop` (the audio data) or the end comes first.
+ */
+function findChunk(bytes: Uint8Array, view: DataView, wanted: string, stop: string, littleEndian: boolean): number | null {
   let offset = 12;
   for (let i = 0; i < MAX_CHUNKS && offset + 8 <= bytes.length; i++) {
     const id = ascii(bytes, offset, 4);
-    const size = view.getUint32(offset + 4, true);
-    if (id === 'fmt ') {
-      if (offset + 16 > bytes.length) return null;
-      return { channels: view.getUint16(offset + 10, true), sampleRate: view.getUint32(offset + 12, true) };
-    }
-    if (id === 'data') return null;
+    if (id === wanted) return offset;
+    if (id === stop) return null;
+    const size = view.getUint32(offset + 4, littleEndian);
     offset += 8 + size + (size % 2);
   }
   return null;
 }
 
+function wavFormat(bytes: Uint8Array, view: DataView): DeclaredAudio | null {
+  const at = findChunk(bytes, view, 'fmt ', 'data', true);
+  if (at === null || at + 16 > bytes.length) return null;
+  return { channels: view.getUint16(at + 10, true), sampleRate: view.getUint32(at + 12, true) };
+}
+
 function aiffCommon(bytes: Uint8Array, view: DataView): DeclaredAudio | null {
-  let offset = 12;
-  for (let i = 0; i < MAX_CHUNKS && offset + 8 <= bytes.length; i++) {
-    const id = ascii(bytes, offset, 4);
-    const size = view.getUint32(offset + 4, false);
-    if (id === 'COMM') {
-      if (offset + 8 + 18 > bytes.length) return null;
-      return { channels: view.getUint16(offset + 8, false), sampleRate: extended80(view, offset + 16) };
-    }
-    if (id === 'SSND') return null;
-    offset += 8 + size + (size % 2);
-  }
-  return null;
+  const at = findChunk(bytes, view, 'COMM', 'SSND', false);
+  if (at === null || at + 8 + 18 > bytes.length) return null;
+  return { channels: view.getUint16(at + 8, false), sampleRate: extended80(view, at + 16) };
 }
 
 /** An IEEE 754 80-bit extended float (AIFF's sample rate), rounded to an integer. */
