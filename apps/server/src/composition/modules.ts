@@ -7,6 +7,7 @@ import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
+import { wyomingModule } from './wyoming.js';
 
 /**
  * The modules of the server, in the order their routes register. A new capability is one file in
@@ -22,6 +23,7 @@ export const SERVER_MODULES = [
   realtimeAudioModule,
   transcriptionModule,
   realtimeModule,
+  wyomingModule,
   playgroundModule,
 ] as const;
 

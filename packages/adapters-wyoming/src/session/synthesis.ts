@@ -1,0 +1,101 @@
+import {
+  characterCount,
+  InputTooLongError,
+  InvalidRequestError,
+  MAX_INPUT_CHARS,
+  NothingToSpeakError,
+  StreamedSpeechText,
+  validateSpeechRequest,
+  type Principal,
+  type SynthesizeSpeech,
+} from '@svc/core';
+import type { VoiceChoice } from '../protocol/requests.js';
+import type { AudioOut } from './audio-out.js';
+
+/** Speaks one text into `out`, sentence by sentence as it is synthesized (the REST `stream` path). */
+export async function speak(
+  speech: SynthesizeSpeech,
+  text: string,
+  voice: VoiceChoice,
+  principal: Principal | null,
+  out: AudioOut,
+  signal: AbortSignal,
+): Promise<void> {
+  const request = validateSpeechRequest({
+    input: text,
+    ...(voice.name !== null ? { voice: voice.name } : {}),
+    // Without a name, the language picks the voice (and the normalization rules).
+    ...(voice.language !== null ? { tn_language: voice.language } : {}),
+    response_format: 'pcm',
+    stream: true,
+  });
+  const result = await speech.execute(request, principal, signal);
+  for await (const bytes of result.body) await out.write(bytes);
+}
+
+/**
+ * A `synthesize-start` ... `synthesize-stop` stream: text arrives in chunks (a language model's
+ * reply), each complete sentence is spoken as soon as it is there (StreamedSpeechText), in order,
+ * while the next chunks keep arriving. Pieces waiting when the speaker is free are spoken as one
+ * request (the speech use case then synthesizes the next sentence while it sends the current one).
+ * `done` settles once everything up to `stop()` has been spoken, or with the first failure.
+ */
+export class SynthesisStream {
+  private readonly text = new StreamedSpeechText();
+  private readonly pieces: string[] = [];
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  readonly done: Promise<void>;
+
+  constructor(private readonly speakPiece: (text: string) => Promise<void>) {
+    this.done = this.run();
+    // Observed by the connection as soon as it happens; `done` is awaited only at the stop.
+    this.done.catch(() => undefined);
+  }
+
+  push(delta: string): void {
+    if (this.stopped) throw new InvalidRequestError("'synthesize-chunk' after 'synthesize-stop'.");
+    const total = this.text.length + characterCount(delta);
+    if (total > MAX_INPUT_CHARS) throw new InputTooLongError(MAX_INPUT_CHARS, total);
+    this.pieces.push(...this.text.push(delta));
+    this.notify();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    const rest = this.text.flush();
+    if (rest !== null) this.pieces.push(rest);
+    this.stopped = true;
+    this.notify();
+  }
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      if (this.pieces.length > 0) {
+        try {
+          await this.speakPiece(this.takeBatch());
+        } catch (err) {
+          // A piece of only punctuation or tags is silence in a stream, not an error.
+          if (!(err instanceof NothingToSpeakError)) throw err;
+        }
+        continue;
+      }
+      if (this.stopped) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  /** The waiting pieces, as many as fit in one speech request. */
+  private takeBatch(): string {
+    let batch = this.pieces.shift()!;
+    while (this.pieces.length > 0 && characterCount(batch) + 1 + characterCount(this.pieces[0]!) <= MAX_INPUT_CHARS) {
+      batch += ' ' + this.pieces.shift()!;
+    }
+    return batch;
+  }
+}
