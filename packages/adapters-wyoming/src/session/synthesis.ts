@@ -12,7 +12,11 @@ import {
 import type { VoiceChoice } from '../protocol/requests.js';
 import type { AudioOut } from './audio-out.js';
 
-/** Speaks one text into `out`, sentence by sentence as it is synthesized (the REST `stream` path). */
+/**
+ * Speaks one text into `out`, sentence by sentence as it is synthesized. `first`: the first audio of
+ * the response, whose first sentence is cut at a clause so it leaves sooner (the REST `stream`
+ * path); later pieces of a stream are spoken whole, since audio is already playing.
+ */
 export async function speak(
   speech: SynthesizeSpeech,
   text: string,
@@ -20,6 +24,7 @@ export async function speak(
   principal: Principal | null,
   out: AudioOut,
   signal: AbortSignal,
+  first = true,
 ): Promise<void> {
   const request = validateSpeechRequest({
     input: text,
@@ -27,7 +32,7 @@ export async function speak(
     // Without a name, the language picks the voice (and the normalization rules).
     ...(voice.language !== null ? { tn_language: voice.language } : {}),
     response_format: 'pcm',
-    stream: true,
+    stream: first,
   });
   const result = await speech.execute(request, principal, signal);
   for await (const bytes of result.body) await out.write(bytes);
@@ -47,7 +52,8 @@ export class SynthesisStream {
   private wake: (() => void) | null = null;
   readonly done: Promise<void>;
 
-  constructor(private readonly speakPiece: (text: string) => Promise<void>) {
+  /** `speakPiece(text, first)`: `first` for the first piece of the stream. */
+  constructor(private readonly speakPiece: (text: string, first: boolean) => Promise<void>) {
     this.done = this.run();
     // Observed by the connection as soon as it happens; `done` is awaited only at the stop.
     this.done.catch(() => undefined);
@@ -75,10 +81,11 @@ export class SynthesisStream {
   }
 
   private async run(): Promise<void> {
-    for (;;) {
+    for (let first = true; ; ) {
       if (this.pieces.length > 0) {
         try {
-          await this.speakPiece(this.takeBatch());
+          await this.speakPiece(this.takeBatch(), first);
+          first = false;
         } catch (err) {
           // A piece of only punctuation or tags is silence in a stream, not an error.
           if (!(err instanceof NothingToSpeakError)) throw err;
