@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { librivoxSentences } from '../test/helpers/librivox.js';
 import { audioOf, sendRecording, WyomingClient } from '../test/helpers/wyoming-client.js';
-import { cpuMs, percentile, round, startBenchServer } from './harness.js';
+import { cpuMs, percentile, round, startBenchServer, timedSpeech } from './harness.js';
 import { TEXT_300 } from './speech.js';
 
 const ROUNDS = 10;
@@ -73,11 +73,13 @@ export async function benchWyoming(): Promise<Record<string, number | string>> {
     for (let i = 0; i < ROUNDS; i++) spoken = (await firstAudio(port, oneShot, 'audio-stop')).audioSeconds;
     out[`synthesize (300 chars, ${round(spoken, 1)} s of audio): CPU per request (ms, server + client process)`] = round((cpuMs().own - cpuBefore) / ROUNDS, 0);
 
-    const runs = { oneShot: [] as number[], oneShotTotal: [] as number[], streamed: [] as number[], waited: [] as number[], oneChunk: [] as number[] };
+    const runs = { oneShot: [] as number[], oneShotTotal: [] as number[], rest: [] as number[], streamed: [] as number[], waited: [] as number[], oneChunk: [] as number[] };
     for (let r = 0; r < ROUNDS; r++) {
       const a = await firstAudio(port, oneShot, 'audio-stop');
       runs.oneShot.push(a.firstMs);
       runs.oneShotTotal.push(a.totalMs);
+      // The same text through the REST API's streamed PCM, in the same round: the transport's own cost under the same load.
+      runs.rest.push((await timedSpeech(bench, { input: TEXT_300, response_format: 'pcm', stream: true })).ttfbMs);
       runs.streamed.push((await firstAudio(port, streamed, 'synthesize-stopped')).firstMs);
       runs.waited.push((await firstAudio(port, waitThenSynthesize, 'audio-stop')).firstMs);
       runs.oneChunk.push((await firstAudio(port, wholeInOneChunk, 'synthesize-stopped')).firstMs);
@@ -85,6 +87,7 @@ export async function benchWyoming(): Promise<Record<string, number | string>> {
     const replyMs = WORD_INTERVAL_MS * (words.length - 1);
     out['synthesize (300 chars at once): first audio p50 / p95 (ms)'] = p50p95(runs.oneShot);
     out['synthesize (300 chars at once): last audio p50 / p95 (ms)'] = p50p95(runs.oneShotTotal);
+    out['the same text through POST /v1/audio/speech (stream, pcm): first byte p50 / p95 (ms)'] = p50p95(runs.rest);
     out['synthesize-start + the same text in one chunk + stop: first audio p50 / p95 (ms)'] = p50p95(runs.oneChunk);
     out[`reply streamed word by word (${words.length} words, ${WORD_INTERVAL_MS} ms apart, ${replyMs} ms in all): first audio after its first chunk, streaming p50 / p95 (ms)`] = p50p95(runs.streamed);
     out['the same reply sent as one synthesize once it has ended: first audio after its first word p50 / p95 (ms)'] = p50p95(runs.waited);
