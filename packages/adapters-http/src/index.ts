@@ -18,3 +18,4 @@ export * from './realtime/client-secrets-routes.js';
 export * from './video/index.js';
 export * from './playground/index.js';
 export * from './transcription/index.js';
+export * from './models/models-routes.js';

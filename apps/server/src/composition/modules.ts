@@ -1,3 +1,4 @@
+import { compatibilityModule } from './compatibility.js';
 import { foundationModule } from './foundation.js';
 import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
@@ -23,6 +24,7 @@ export const SERVER_MODULES = [
   realtimeAudioModule,
   transcriptionModule,
   realtimeModule,
+  compatibilityModule,
   wyomingModule,
   playgroundModule,
 ] as const;
