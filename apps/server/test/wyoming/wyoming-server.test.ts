@@ -71,6 +71,8 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     expect(byName.get('slt')).to.deep.include({ installed: true, languages: ['en-US'] });
     expect(byName.get('slt').attribution).to.have.keys('name', 'url');
     expect(byName.get('piper-en_us-test-medium')).to.deep.include({ installed: true, languages: ['en-US'] });
+    // OpenAI's voice names, as the catalog maps them (GET /v1/audio/presets lists the same).
+    expect(byName.get('alloy')).to.deep.include({ installed: true }).and.to.have.property('description').that.matches(/alias of /);
     expect(byName.get(clonedVoice)).to.deep.include({ installed: true }).and.to.have.property('description').that.contains('LibriVox reader');
     expect(byName.get(clonedVoice).languages).to.have.length.above(0);
     // Another key's voice is not listed.

@@ -1,4 +1,4 @@
-import type { PresetVoice, RecognizerDescription } from '@svc/core';
+import type { PresetVoice, RecognizerDescription, VoiceAlias } from '@svc/core';
 import type { RegisteredVoiceEntry } from '../ports.js';
 
 interface Attribution {
@@ -29,6 +29,8 @@ export function displayLanguage(tag: string): string {
 export interface InfoSource {
   program: { name: string; version: string };
   presets: readonly PresetVoice[];
+  /** OpenAI's voice names the catalog maps to installed voices (`alloy`, `nova`, ...). */
+  aliases: readonly VoiceAlias[];
   registered: readonly RegisteredVoiceEntry[];
   recognizer: RecognizerDescription | null;
   /** Languages a registered voice is offered under when its own is unknown. */
@@ -37,7 +39,7 @@ export interface InfoSource {
 
 /**
  * The `info` event's data in the protocol's shape: one TTS program whose voices are the presets
- * (the core's voice catalog: embedded, neural and any the catalog adds) and the port key's
+ * (the core's voice catalog: embedded and neural voices, and OpenAI's names for them) and the port key's
  * registered voices, streaming synthesis supported; one ASR program with the server's recognizer
  * as its model (none without a recognizer), transcript streaming where the recognizer has partial
  * results. Every artifact is `installed`: clients (Home Assistant) skip the others.
@@ -53,6 +55,15 @@ export function infoData(source: InfoSource): Record<string, unknown> {
       description: v.description || v.name,
       version: null,
       languages: [displayLanguage(v.language)],
+      speakers: null,
+    })),
+    ...source.aliases.map((a) => ({
+      name: a.name,
+      attribution: attribution(a.target.engine),
+      installed: true,
+      description: `${a.description} (alias of ${a.target.name})`,
+      version: null,
+      languages: [displayLanguage(a.target.language)],
       speakers: null,
     })),
     ...source.registered.map((v) => ({

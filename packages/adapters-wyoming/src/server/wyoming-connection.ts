@@ -230,6 +230,7 @@ export class WyomingConnection implements EventSink {
       infoData({
         program: this.services.program,
         presets,
+        aliases: this.services.catalog.aliases(),
         registered,
         recognizer: this.services.transcription.describe(),
         fallbackLanguages: [...new Set(presets.map((v) => v.language))],
