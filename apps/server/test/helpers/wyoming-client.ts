@@ -72,9 +72,9 @@ export class WyomingClient {
     for (;;) {
       const found = this.events.slice(from).find((e) => e.type === type);
       if (found) return found;
-      if (this.ended) throw new Error(`connection closed before '${type}' (got: ${this.events.map((e) => e.type).join(', ')})`);
+      if (this.ended) throw new Error(`connection closed before '${type}' (got: ${this.received()})`);
       const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`no '${type}' within ${timeoutMs} ms (got: ${this.events.map((e) => e.type).join(', ')})`);
+      if (left <= 0) throw new Error(`no '${type}' within ${timeoutMs} ms (got: ${this.received()})`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -83,6 +83,11 @@ export class WyomingClient {
         });
       });
     }
+  }
+
+  /** The types received so far, with an error's data. */
+  private received(): string {
+    return this.events.map((e) => (e.type === 'error' ? `error ${JSON.stringify(e.data)}` : e.type)).join(', ');
   }
 
   of(type: string): ReceivedEvent[] {

@@ -95,6 +95,35 @@ describe('Wyoming port: limits and caps (real server)', function () {
     expect(waited).to.be.within(1200, 5000);
     expect(c.of('error')[0]?.data.text).to.match(/Nothing was sent or received/);
   });
+
+  it('a client that stops reading what it asked for is cut off after the idle timeout, and its synthesis stops', async () => {
+    const wyoming = t.server.wyoming!.server;
+    const before = wyoming.activeConnections;
+    const c = await WyomingClient.connect(port);
+    // About 5 minutes of speech: far more than the socket buffers hold once the client stops reading.
+    c.socket.pause();
+    c.send('synthesize', { text: 'A sentence that goes on for quite a while. '.repeat(110) }, null, { dataBlock: true });
+    await sleep(200);
+    expect(wyoming.activeConnections).to.equal(before + 1);
+    const deadline = performance.now() + 60_000;
+    while (wyoming.activeConnections > before && performance.now() < deadline) await sleep(100);
+    expect(wyoming.activeConnections).to.equal(before);
+    c.destroy();
+  });
+
+  it('at shutdown idle connections close at once and a busy one finishes its request within the grace (last: it stops the server)', async () => {
+    const idle = await WyomingClient.connect(port);
+    const busy = await WyomingClient.connect(port);
+    busy.send('synthesize', { text: 'A longer answer that takes a while. '.repeat(12) });
+    await busy.until('audio-chunk', 20_000);
+    const closing = t.close();
+    await Promise.race([idle.closed, sleep(2000).then(() => Promise.reject(new Error('the idle connection stayed open')))]);
+    expect(busy.isClosed).to.equal(false);
+    await busy.until('audio-stop', 30_000);
+    await closing;
+    await busy.closed;
+    expect(busy.of('error')).to.deep.equal([]);
+  });
 });
 
 describe('Wyoming port: the key it acts as (SVC_WYOMING_API_KEY_ID) and no port without SVC_WYOMING_PORT', function () {

@@ -54,6 +54,8 @@ export class WyomingConnection implements EventSink {
   private readonly abort = new AbortController();
   private readonly queue: WyomingEvent[] = [];
   private pumping = false;
+  /** A send is waiting for the client to read (the socket's buffer is full). */
+  private awaitingDrain = false;
   private inputEnded = false;
   private failed = false;
   private closed = false;
@@ -74,7 +76,7 @@ export class WyomingConnection implements EventSink {
     this.parser = new EventParser(limits);
     socket.setNoDelay(true);
     socket.setTimeout(limits.idleTimeoutMs);
-    socket.on('timeout', () => this.fail(new InvalidRequestError(`Nothing was sent or received for ${Math.round(limits.idleTimeoutMs / 1000)} s; the connection is closed.`)));
+    socket.on('timeout', () => this.onQuiet());
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('end', () => {
       this.inputEnded = true;
@@ -115,6 +117,7 @@ export class WyomingConnection implements EventSink {
     if (this.closed) throw this.abort.signal.reason ?? new Error('closed');
     if (this.socket.write(encodeEvent(type, data, payload))) return;
     // Backpressure: wait until the client has read, or until it is gone.
+    this.awaitingDrain = true;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.socket.off('drain', done);
@@ -124,7 +127,23 @@ export class WyomingConnection implements EventSink {
       this.socket.on('drain', done);
       this.socket.on('close', done);
     });
+    this.awaitingDrain = false;
     if (this.closed) throw this.abort.signal.reason ?? new Error('closed');
+  }
+
+  /**
+   * No traffic either way for the idle timeout. While the server itself is working on a request (a
+   * first sentence or a final decode taking long on a busy machine) that is not the client's silence;
+   * a client that stops reading what it asked for is.
+   */
+  private onQuiet(): void {
+    const seconds = Math.round(this.limits.idleTimeoutMs / 1000);
+    if (this.awaitingDrain) {
+      this.fail(new InvalidRequestError(`The client has not read what was sent for ${seconds} s; the connection is closed.`));
+      return;
+    }
+    if (this.pumping || this.stream?.stream.speaking) return;
+    this.fail(new InvalidRequestError(`Nothing was sent or received for ${seconds} s; the connection is closed.`));
   }
 
   private receive(chunk: Buffer): void {

@@ -50,6 +50,7 @@ export class SynthesisStream {
   private readonly pieces: string[] = [];
   private stopped = false;
   private wake: (() => void) | null = null;
+  private inPiece = false;
   readonly done: Promise<void>;
 
   /** `speakPiece(text, first)`: `first` for the first piece of the stream. */
@@ -57,6 +58,11 @@ export class SynthesisStream {
     this.done = this.run();
     // Observed by the connection as soon as it happens; `done` is awaited only at the stop.
     this.done.catch(() => undefined);
+  }
+
+  /** A piece is being synthesized and sent (the server, not the client, is the one to wait for). */
+  get speaking(): boolean {
+    return this.inPiece;
   }
 
   push(delta: string): void {
@@ -83,12 +89,15 @@ export class SynthesisStream {
   private async run(): Promise<void> {
     for (let first = true; ; ) {
       if (this.pieces.length > 0) {
+        this.inPiece = true;
         try {
           await this.speakPiece(this.takeBatch(), first);
           first = false;
         } catch (err) {
           // A piece of only punctuation or tags is silence in a stream, not an error.
           if (!(err instanceof NothingToSpeakError)) throw err;
+        } finally {
+          this.inPiece = false;
         }
         continue;
       }
