@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { megabytes, processTreeMemory } from '../test/helpers/process-memory.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
@@ -25,8 +26,8 @@ async function post(server: ServerProcess, path: string, body: unknown): Promise
     headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+  const answer = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status} ${answer.toString('utf8', 0, 300)}`);
   return performance.now() - started;
 }
 
@@ -35,8 +36,8 @@ async function transcribe(server: ServerProcess): Promise<number> {
   form.append('file', new Blob([readFileSync(LIBRIVOX_WAV)], { type: 'audio/wav' }), 'clip.wav');
   const started = performance.now();
   const res = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${server.apiKey}` }, body: form });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`transcription answered ${res.status}`);
+  const answer = await res.text();
+  if (res.status !== 200) throw new Error(`transcription answered ${res.status} ${answer.slice(0, 300)}`);
   return performance.now() - started;
 }
 
@@ -54,11 +55,26 @@ async function firstUses(env: Record<string, string>): Promise<Record<string, st
     ];
     for (const [what, run] of steps) {
       const before = treeMb(server);
-      const ms = await run();
-      await settle();
-      out[`after first ${what}`] = `${describeTree(server)}: +${treeMb(server) - before} MB, request ${round(ms / 1000, 2)} s`;
+      try {
+        const ms = await run();
+        await settle();
+        out[`after first ${what}`] = `${describeTree(server)}: +${treeMb(server) - before} MB, request ${round(ms / 1000, 2)} s`;
+      } catch (err) {
+        out[`after first ${what}`] = `failed: ${String(err)}`; // the other capabilities are still measured
+      }
     }
     return out;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** RSS of one process started with `env`, once it has settled (no request). */
+async function idle(env: Record<string, string>): Promise<string> {
+  const server = await startServerProcess({ env, readyTimeoutMs: 180_000 });
+  try {
+    await settle();
+    return describeTree(server);
   } finally {
     await server.stop();
   }
@@ -67,10 +83,22 @@ async function firstUses(env: Record<string, string>): Promise<Record<string, st
 /**
  * `npm run bench -- footprint`: what `npm start` holds before its first request (node process +
  * helper processes, RSS from /proc: independent of the machine's load), with the defaults and with
- * every capability warmed at start, then what each capability's first request adds.
+ * every capability warmed at start, then what each capability's first request adds. With
+ * SVC_BENCH_REDIS_URL (or SVC_TEST_REDIS_URL) it also starts an `api` and a `worker` process on
+ * that Redis (the split deployment) and reads them idle.
  */
 export async function benchFootprint(): Promise<Record<string, number | string>> {
   const results: Record<string, number | string> = {};
+  const redis = process.env.SVC_BENCH_REDIS_URL ?? process.env.SVC_TEST_REDIS_URL;
+  if (redis) {
+    for (const role of ['api', 'worker']) {
+      const prefix = `svc-bench:${randomUUID()}:`;
+      results[`role ${role}, defaults: idle`] = await idle({ SVC_ROLE: role, SVC_REDIS_URL: redis, SVC_REDIS_KEY_PREFIX: prefix });
+      results[`role ${role}, SVC_*_WARM_UP=blocking: idle`] = await idle({ ...WARM_EVERYTHING, SVC_ROLE: role, SVC_REDIS_URL: redis, SVC_REDIS_KEY_PREFIX: prefix });
+    }
+  } else {
+    results['roles api / worker'] = 'skipped (set SVC_BENCH_REDIS_URL)';
+  }
   for (const [label, env] of [
     ['defaults', {}],
     ['every capability warmed at start (SVC_*_WARM_UP=blocking)', WARM_EVERYTHING],
