@@ -261,11 +261,18 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       const reader = res.body!.getReader();
       await reader.read();
       abort.abort();
-      await sleep(300);
-      const audioAfterAbort = metricValue(await metrics(), 'svc_speech_synthesized_audio_seconds_total', 'engine="flite"');
-      await sleep(700);
-      const later = metricValue(await metrics(), 'svc_speech_synthesized_audio_seconds_total', 'engine="flite"');
-      expect(later).to.equal(audioAfterAbort);
+      // The sentence in flight at the abort may still finish (slowly on a loaded machine); after it the
+      // counter must stand still. Synthesis that went on would keep it rising for over two minutes.
+      const synthesized = async () => metricValue(await metrics(), 'svc_speech_synthesized_audio_seconds_total', 'engine="flite"');
+      let audioAfterAbort = await synthesized();
+      for (let i = 0; i < 20; i++) {
+        await sleep(500);
+        const now = await synthesized();
+        if (now === audioAfterAbort) break;
+        audioAfterAbort = now;
+      }
+      await sleep(1000);
+      expect(await synthesized(), 'audio seconds synthesized 1 s after the counter settled').to.equal(audioAfterAbort);
       // 12 repetitions would be over two minutes of audio; far less was made.
       expect(audioAfterAbort).to.be.lessThan(400);
     });
