@@ -48,19 +48,24 @@ export function percentile(values: number[], p: number): number {
 
 export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Time to first byte and total time of one speech request, reading the body to its end. */
-export async function timedSpeech(
-  ctx: { baseUrl: string; apiKey: string },
-  body: Record<string, unknown>,
-): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
-  const started = performance.now();
+/** POST /v1/audio/speech; anything but 200 is an error (with the body's text). */
+export async function postSpeech(ctx: { baseUrl: string; apiKey: string }, body: Record<string, unknown>): Promise<Response> {
   const res = await fetch(`${ctx.baseUrl}/v1/audio/speech`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
+  return res;
+}
+
+/** Time to first byte and total time of one speech request, reading the body to its end. */
+export async function timedSpeech(
+  ctx: { baseUrl: string; apiKey: string },
+  body: Record<string, unknown>,
+): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
+  const started = performance.now();
+  const reader = (await postSpeech(ctx, body)).body!.getReader();
   let ttfbMs = 0;
   let bytes = 0;
   for (;;) {

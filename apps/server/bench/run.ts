@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
+    ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],

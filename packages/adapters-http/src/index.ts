@@ -19,3 +19,4 @@ export * from './realtime/call-routes.js';
 export * from './video/index.js';
 export * from './playground/index.js';
 export * from './transcription/index.js';
+export * from './models/models-routes.js';

@@ -1,3 +1,4 @@
+import { compatibilityModule } from './compatibility.js';
 import { foundationModule } from './foundation.js';
 import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
@@ -24,6 +25,7 @@ export const SERVER_MODULES = [
   transcriptionModule,
   realtimeModule,
   realtimeWebrtcModule,
+  compatibilityModule,
   playgroundModule,
 ] as const;
 

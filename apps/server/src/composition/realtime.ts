@@ -57,6 +57,7 @@ import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
 import { defineModule, type Attachment } from './module.js';
+import { openAiModelAliases } from './openai-model-aliases.js';
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -188,6 +189,7 @@ export const realtimeModule = defineModule({
         voices: await get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory),
         quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
         summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
+        openAiModelAliases: openAiModelAliases(config),
         audio: {
           resampler: await get<Resampler>(REALTIME_TOKENS.Resampler),
           noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),

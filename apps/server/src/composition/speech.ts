@@ -18,6 +18,7 @@ import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/ada
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { openAiModelAliases } from './openai-model-aliases.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
 
@@ -85,6 +86,7 @@ export const speechModule = defineModule({
           catalog: get(SPEECH_TOKENS.VoiceCatalog),
           jsonBodyLimit: config.maxJsonBodyBytes,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'speech'),
+          openAiModelAliases: openAiModelAliases(config),
         }),
       ],
     };

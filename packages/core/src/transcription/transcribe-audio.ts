@@ -20,6 +20,8 @@ export interface TranscribeAudioCommand {
   language: string | null;
   /** Earlier context for engines that take it (Whisper); empty or absent: none. */
   prompt?: string;
+  /** Receives text while it is decoded, where the engine can stream (see TranscriptionOptions.onText). */
+  onText?: (delta: string) => void;
 }
 
 /**
@@ -52,7 +54,7 @@ export class TranscribeAudio {
     }
     if (decoded.samples.length === 0) return { text: '', language: command.language, duration: 0, segments: [] };
     try {
-      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal, ...(command.prompt ? { prompt: command.prompt } : {}) }, signal);
+      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal, ...(command.prompt ? { prompt: command.prompt } : {}), ...(command.onText ? { onText: command.onText } : {}) }, signal);
     } catch (err) {
       // A cancelled request (the client left) keeps its abort error; an engine failure says so.
       if (err instanceof ServiceError || signal?.aborted) throw err;

@@ -16,6 +16,9 @@ export interface TranscriptSegment {
   compressionRatio?: number;
   noSpeechProb?: number;
   temperature?: number;
+  /** Whisper's window offset in 10 ms mel frames, and the segment's token ids, where the engine has them. */
+  seek?: number;
+  tokens?: number[];
 }
 
 export interface TranscriptWord {
@@ -46,4 +49,10 @@ export interface Transcriber {
 export interface TranscriptionOptions extends RecognitionOptions {
   /** Earlier context (spellings, style): Whisper feeds it as previous tokens; engines without it ignore it. */
   prompt?: string;
+  /**
+   * Text as it is decoded, for engines that can tell it before the end (pocketsphinx): each call
+   * carries the next piece, so the pieces joined are the start of the final text. Engines that
+   * cannot stream never call it (the caller sends the whole text once the result is in).
+   */
+  onText?: (delta: string) => void;
 }

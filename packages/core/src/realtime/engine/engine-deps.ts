@@ -22,6 +22,8 @@ export interface RealtimeEngineDeps {
   /** Defaults to the deterministic ExtractiveSummarizer. */
   summarizer?: ConversationSummarizer;
   audio?: RealtimeAudioPorts;
+  /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
+  openAiModelAliases?: boolean;
 }
 
 /** Facts about one connection. */
