@@ -269,8 +269,8 @@ export class AudioInputCommands {
       type: 'message',
       status: 'completed',
       role: 'user',
-      // The transcript is added (as a string, per the GA schema) once known.
-      content: [{ type: 'input_audio' }],
+      // null until known (as the modelled API sends it; the agents SDK requires the field), then the words.
+      content: [{ type: 'input_audio', transcript: null }],
     };
     const { entry } = conversation.insert(item, previousItemId);
     this.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
@@ -292,7 +292,7 @@ export class AudioInputCommands {
     signal: AbortSignal,
   ): Promise<void> {
     const { audio, principal, logger } = this.deps;
-    const part = item.content[0] as { type: 'input_audio'; transcript?: string };
+    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
     const transcription = this.session.config.audio.input.transcription;
     const recognizer = audio.speechRecognizer;
     let transcript = '';
