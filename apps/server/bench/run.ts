@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
     ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Chromium with a fake microphone: speech end -> first reply sound, WebRTC vs WebSocket.
+    ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
   ];
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
   const bench = await startBenchServer({

@@ -7,6 +7,8 @@ export const FRAME_MS = 20;
 const FRAME_SAMPLES = (RTP_SAMPLE_RATE * FRAME_MS) / 1000;
 /** The pacing timer's period; frames due are sent in one go, so timer jitter does not drift. */
 const TICK_MS = 10;
+/** Most audio sent at once to catch up after a stall. */
+const MAX_BURST_MS = 100;
 
 /** Where the packets go (the call's audio sender). */
 export interface RtpPacketSink {
@@ -169,6 +171,10 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   /** Sends every frame that is due by now. */
   tick(): void {
     const now = this.now();
+    // Far behind (the event loop stalled): send at most MAX_BURST_MS at once and shift the rest of
+    // the spurt later, rather than flood the listener's jitter buffer.
+    const behind = now - (this.spurtStart + this.spurtFrames * FRAME_MS);
+    if (this.talking && behind > MAX_BURST_MS) this.spurtStart += behind - MAX_BURST_MS;
     for (;;) {
       while (this.playouts.length > 0 && this.playouts[0]!.done) this.playouts.shift();
       const current = this.playouts[0];
@@ -193,8 +199,6 @@ export class RtpAudioTrack implements ReplyAudioTrack {
       this.talking = true;
       this.send(frame, marker, this.spurtStart + this.spurtFrames * FRAME_MS);
       this.spurtFrames++;
-      // Far behind (the event loop stalled): skip ahead rather than burst more than 100 ms.
-      if (now - (this.spurtStart + this.spurtFrames * FRAME_MS) > 100) this.spurtStart = now - this.spurtFrames * FRAME_MS;
     }
   }
 
