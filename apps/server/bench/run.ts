@@ -4,7 +4,7 @@ import { benchSpeech } from './speech.js';
 type Bench = (ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: unknown }) => Promise<Record<string, number | string>>;
 
 /**
- * `npm run bench [-- speech voices realtime]`: runs each capability's benchmark against the real
+ * `npm run bench [-- speech voices realtime wyoming]`: runs each capability's benchmark against the real
  * server on this machine and prints ratios and percentiles (numbers, not pass/fail).
  */
 async function main(): Promise<void> {
@@ -27,15 +27,24 @@ async function main(): Promise<void> {
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
     // Chromium with a fake microphone: speech end -> first reply sound, WebRTC vs WebSocket.
     ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
+    // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
+    ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
+    // Component benchmarks: no server (they start what they measure).
+    ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
+    ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
   ];
+  // These start what they measure (wyoming: its own server with the port open), not the shared server.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming']);
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
-  const bench = await startBenchServer({
+  // Not started when only component benchmarks were asked for.
+  const needsServer = wanted.size === 0 || [...wanted].some((name) => !STANDALONE.has(name));
+  const bench = needsServer ? await startBenchServer({
     SVC_REALTIME_MAX_SESSIONS: '2000',
     SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
     SVC_ASR_DECODERS: '24',
     SVC_ASR_WARM_DECODERS: wanted.size === 0 || wanted.has('voice-loop') ? '20' : '2',
     SVC_VIDEO_MAX_STREAMS: '8',
-  });
+  }) : null;
   try {
     for (const [name, load] of suites) {
       if (wanted.size > 0 && !wanted.has(name)) continue;
@@ -47,12 +56,12 @@ async function main(): Promise<void> {
         continue;
       }
       const started = performance.now();
-      const results = await fn({ baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } as never);
+      const results = await fn((bench ? { baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } : {}) as never);
       process.stdout.write(`\n## ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n| measure | value |\n|---|---|\n`);
       for (const [k, v] of Object.entries(results)) process.stdout.write(`| ${k} | ${v} |\n`);
     }
   } finally {
-    await bench.close();
+    await bench?.close();
   }
 }
 

@@ -17,7 +17,8 @@ import { realtimeCallRoutes, type CallCaller } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule, type ModuleRoutes } from './module.js';
-import { rethrowUnavailable, type RealtimeSessionFactory } from './realtime.js';
+import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
+import type { RealtimeSessionFactory } from './realtime.js';
 
 /** `50000-50100`: the UDP ports calls bind (a firewall rule); empty: any. */
 const portRange = z

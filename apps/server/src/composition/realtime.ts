@@ -35,7 +35,13 @@ import {
   type RealtimeOutput,
   type SessionMedia,
 } from '@svc/core';
-import { attachRealtimeGateway, type RealtimeGateway, type RealtimeGatewayDeps } from '@svc/adapters-ws';
+import {
+  attachRealtimeGateway,
+  DEFAULT_INBOUND_BYTES_PER_SECOND,
+  DEFAULT_INBOUND_EVENTS_PER_SECOND,
+  type RealtimeGateway,
+  type RealtimeGatewayDeps,
+} from '@svc/adapters-ws';
 import {
   EmbeddedDemoLanguageModel,
   OpenAiCompatibleLanguageModel,
@@ -53,6 +59,7 @@ import type { DataSource } from 'typeorm';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import type { SharedRedis } from '../runtime/shared-redis.js';
+import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
@@ -86,7 +93,7 @@ export const realtimeModule = defineModule({
   name: 'realtime',
   docs: 'docs/realtime.md',
   settings: {
-    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_BASE_URL: setting.url(['http', 'https'], 'an http(s) URL such as http://127.0.0.1:8080/v1'),
     SVC_LLM_MODEL: setting.string(),
     SVC_LLM_API_KEY: setting.string(),
     SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
@@ -108,6 +115,9 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_FRAME_BYTES: setting.int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
     SVC_REALTIME_MAX_BUFFERED_BYTES: setting.int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+    /** Inbound budget of one realtime connection (docs/realtime.md): over it, error + close 1008. */
+    SVC_REALTIME_INBOUND_EVENTS_PER_SEC: setting.int(DEFAULT_INBOUND_EVENTS_PER_SECOND, 1, 1_000_000),
+    SVC_REALTIME_INBOUND_BYTES_PER_SEC: setting.int(DEFAULT_INBOUND_BYTES_PER_SECOND, 1024, 1024 * 1024 * 1024),
     /** How far spoken replies may run ahead of the listener's playback. */
     SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
   },
@@ -135,7 +145,7 @@ export const realtimeModule = defineModule({
         if (!client) return new InMemorySessionRegistry(caps);
         const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
         const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        return new RedisSessionRegistry(client, options, logger);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
@@ -241,6 +251,8 @@ export const realtimeModule = defineModule({
       maxFrameBytes: s.SVC_REALTIME_MAX_FRAME_BYTES,
       maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
+      inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
+      inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
       registry: get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
     });
     get<ServiceMetrics>(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
@@ -283,11 +295,6 @@ export function createLanguageModel(settings: Settings, clock?: Clock): Language
     // "What time is it?" follows the service clock (a test's manual clock included).
     now: clock ? () => new Date(clock.now()) : undefined,
   });
-}
-
-/** An infrastructure failure as ServiceUnavailableError; anything else unchanged. */
-export function rethrowUnavailable(err: unknown): never {
-  throw dependencyUnavailable(err) ?? err;
 }
 
 /** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */

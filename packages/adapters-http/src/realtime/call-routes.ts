@@ -2,10 +2,10 @@ import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError, type Principal, type RealtimeCalls } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { AppState, RouteModule } from '../app-state.js';
 import { bearerToken } from '../auth/auth-middleware.js';
 import { isMultipart, readMultipartForm } from '../multipart/index.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import type { RouteTable } from '../routing/route-table.js';
 
 /** Who places or ends a call: an API key, or an ephemeral key (with the session id it announced). */
 export interface CallCaller {
@@ -35,26 +35,11 @@ export interface RealtimeCallRoutesDeps {
  */
 export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/realtime/calls', async (ctx) => {
-        const caller = await callerOf(ctx, deps);
-        const { sdp, session } = await readOffer(ctx, deps.maxOfferBytes);
-        const answer = await deps.calls.create({ ...caller, offerSdp: sdp, session });
-        ctx.status = 201;
-        ctx.set('Location', `/v1/realtime/calls/${answer.callId}`);
-        ctx.type = 'application/sdp';
-        ctx.body = answer.answerSdp;
-      });
-      router.post('/v1/realtime/calls/:call_id/hangup', async (ctx) => {
-        const caller = await callerOf(ctx, deps);
-        await deps.calls.hangup(ctx.params.call_id!, caller.principal);
-        ctx.status = 200;
-        ctx.body = {};
-      });
-      openapi.add({
+    register(routes: RouteTable) {
+      routes.add({
         method: 'post',
         path: '/v1/realtime/calls',
-        summary: 'Start a realtime session over WebRTC: post the SDP offer, get the SDP answer',
+        summary: 'Start a realtime session over WebRTC: post the SDP offer, get the SDP answer (Bearer: an API key or an ephemeral key)',
         tags: ['realtime'],
         requestBody: {
           'application/sdp': z.string().describe('The complete SDP offer (no trickle ICE): an audio m-line (Opus) and the data channel the client opened as oai-events'),
@@ -71,17 +56,37 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
           '413': { description: 'Offer larger than SVC_WEBRTC_MAX_OFFER_BYTES' },
           '429': { description: 'Realtime session caps reached (concurrency_limit_exceeded; Retry-After)' },
         },
+        handlers: [
+          async (ctx) => {
+            const caller = await callerOf(ctx, deps);
+            const { sdp, session } = await readOffer(ctx, deps.maxOfferBytes);
+            const answer = await deps.calls.create({ ...caller, offerSdp: sdp, session });
+            ctx.status = 201;
+            ctx.set('Location', `/v1/realtime/calls/${answer.callId}`);
+            ctx.type = 'application/sdp';
+            ctx.body = answer.answerSdp;
+          },
+        ],
       });
-      openapi.add({
+      routes.add({
         method: 'post',
         path: '/v1/realtime/calls/{call_id}/hangup',
-        summary: 'End a realtime WebRTC call',
+        summary: 'End a realtime WebRTC call (Bearer: the API key or ephemeral key that placed it)',
         tags: ['realtime'],
         parameters: [{ name: 'call_id', in: 'path', required: true, description: 'The call id of the Location header (rtc_…)', schema: z.string() }],
         responses: {
           '200': { description: 'The call was ended' },
+          '401': { description: 'Missing, invalid or expired API key or ephemeral key' },
           '404': { description: 'No such call under this API key (call_not_found)' },
         },
+        handlers: [
+          async (ctx) => {
+            const caller = await callerOf(ctx, deps);
+            await deps.calls.hangup(ctx.params.call_id!, caller.principal);
+            ctx.status = 200;
+            ctx.body = {};
+          },
+        ],
       });
     },
   };
