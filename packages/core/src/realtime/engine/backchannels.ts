@@ -22,6 +22,18 @@ export const BACKCHANNELS: Readonly<Record<string, readonly string[]>> = {
 /** Hesitations and letters a recognizer makes of hums and coughs ("on m h and m"): never words. */
 const NOT_WORDS = /^(?:[a-z]|h+m+|m+h*m*|u+h+|u+m+|e+r+m*|a+h+|o+h+)$/;
 
+/**
+ * The short function words an English recognizer fills a hum with ("mm-hmm" -> "and and may",
+ * "uh-huh" -> "but but", "the militia ma'am"): they carry no request on their own, so they never
+ * count. A real interruption has words besides them ("no wait", "stop", "hold on" -> "hold").
+ */
+const FILLER_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'but', 'or', 'nor', 'of', 'on', 'in', 'at', 'to', 'by', 'for', 'from', 'with', 'as', 'is', 'are', 'was',
+  'were', 'be', 'been', 'am', 'may', 'might', 'he', 'she', 'his', 'her', 'him', 'they', 'them', 'their', 'we', 'us', 'you', 'me',
+  'my', 'that', 'this', 'then', 'than', 'there', 'had', 'has', 'have', 'do', 'did', 'if', 'when', 'what', 'who', 'how', 'its',
+  'into', 'up', 'out', 'ma', 'maam', 'hm', 'huh',
+]);
+
 const ALL_LANGUAGES = new Set(Object.values(BACKCHANNELS).flat());
 const BY_LANGUAGE = new Map(Object.entries(BACKCHANNELS).map(([lang, words]) => [lang, new Set(words)]));
 
@@ -31,12 +43,12 @@ export function backchannelsOf(language: string | null): ReadonlySet<string> {
   return BY_LANGUAGE.get(code) ?? ALL_LANGUAGES;
 }
 
-/** Words of a partial transcript that say something: distinct, not backchannels, not hums or letters. */
+/** Words of a partial transcript that say something: distinct, not backchannels, fillers, hums or letters. */
 export function substantiveWords(partial: string, backchannels: ReadonlySet<string>): string[] {
   const words = new Set<string>();
   for (const raw of partial.toLowerCase().split(/\s+/)) {
     const word = raw.replace(/[-'’.,!?;:"()]/g, '');
-    if (word === '' || NOT_WORDS.test(word) || backchannels.has(word)) continue;
+    if (word === '' || NOT_WORDS.test(word) || FILLER_WORDS.has(word) || backchannels.has(word)) continue;
     words.add(word);
   }
   return [...words];
