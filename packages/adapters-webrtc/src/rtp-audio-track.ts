@@ -31,6 +31,8 @@ class Playout implements ReplyAudioPlayout {
   sent = 0;
   finished = false;
   cleared = false;
+  /** A barge-in is being judged: nothing is sent until `resume()`. */
+  paused = false;
   private waiters = new Set<() => void>();
 
   constructor(private readonly leadSamples: number) {}
@@ -64,6 +66,14 @@ class Playout implements ReplyAudioPlayout {
     this.wake();
   }
 
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
   /** Whether the track has nothing more to send of it (all sent, or cleared). */
   get done(): boolean {
     return this.cleared || (this.finished && this.queued === 0);
@@ -71,6 +81,7 @@ class Playout implements ReplyAudioPlayout {
 
   /** Takes one frame; a short last frame is padded with silence once the playout is finished. */
   takeFrame(): Int16Array | null {
+    if (this.paused) return null;
     if (this.queued < FRAME_SAMPLES && !(this.finished && this.queued > 0)) return null;
     const frame = new Int16Array(FRAME_SAMPLES);
     let filled = 0;
@@ -191,7 +202,8 @@ export class RtpAudioTrack implements ReplyAudioTrack {
       }
       const frame = current.takeFrame();
       if (!frame) {
-        // Synthesis is behind the wire: the listener's buffer runs dry; the next frame starts a new spurt.
+        // Synthesis is behind the wire (or the playout is paused): the listener's buffer runs dry;
+        // the next frame starts a new spurt.
         this.talking = false;
         return;
       }

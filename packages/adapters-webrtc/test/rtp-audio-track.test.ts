@@ -89,6 +89,34 @@ describe('RtpAudioTrack: reply audio as Opus RTP, paced in real time', () => {
     t.close();
   });
 
+  it('pause() stops sending at the next frame and holds the writer; resume() goes on from the next unsent sample as a new talk spurt', async () => {
+    const { t, packets, at } = track(100);
+    const playout = t.open();
+    // Each 20 ms frame carries its index as its first sample, to follow the audio through the pause.
+    const audio = new Int16Array(1000 * 48);
+    for (let f = 0; f < 50; f++) audio.fill(f + 1, f * 960, (f + 1) * 960);
+    const write = playout.write(audio, new AbortController().signal);
+    at(0);
+    at(60);
+    const sent = packets.length;
+    playout.pause();
+    at(70);
+    at(500);
+    expect(packets, 'nothing sent while paused').to.have.length(sent);
+    expect(playout.sentMs()).to.equal(sent * 20);
+    expect(await settled(write), 'the writer waits: the queue is over the lead').to.equal(false);
+    playout.resume();
+    at(510);
+    expect(packets).to.have.length(sent + 1);
+    const next = packets[sent]!;
+    expect(next.payload[0], 'the first unsent frame, none skipped').to.equal(sent + 1);
+    expect(next.header.marker, 'a new talk spurt').to.equal(true);
+    for (let now = 520; now <= 1500; now += 10) at(now);
+    expect(packets.map((p) => p.payload[0])).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(await settled(write)).to.equal(true);
+    t.close();
+  });
+
   it('plays responses one after another; the last partial frame is padded; finish() resolves when all was sent', async () => {
     const { t, packets, at } = track(1000);
     const first = t.open();

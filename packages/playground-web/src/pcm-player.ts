@@ -70,8 +70,23 @@ export class PcmStreamPlayer {
     return Math.round(Math.min(this.durationMs, Math.max(0, (this.ctx.currentTime - this.firstStart) * 1000)));
   }
 
+  /**
+   * Holds playback where it is (the server paused the reply while it judges speech over it). The
+   * player's context is its own (shared with other players only, never with the microphone), so
+   * suspending it stops every scheduled chunk exactly there; `resume()` goes on from there.
+   */
+  pause(): Promise<void> {
+    return this.ctx.suspend();
+  }
+
+  resume(): Promise<void> {
+    return this.ctx.resume();
+  }
+
   /** Silences everything scheduled (barge-in, a new request). */
   stop(): void {
+    // A stop while paused: the next reply must be audible.
+    if (this.ctx.state === 'suspended') void this.ctx.resume();
     for (const s of this.sources) {
       try {
         s.stop();

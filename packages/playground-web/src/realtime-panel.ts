@@ -71,7 +71,9 @@ export function initRealtimePanel(): void {
     audio: {
       input: {
         format: { type: 'audio/pcm', rate: RATE },
-        turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
+        // interruption_events: the server says when it pauses a reply over speech and when it resumes
+        // it (a backchannel such as "mm-hmm" does not cancel it), so this page pauses its player too.
+        turn_detection: { type: 'server_vad', silence_duration_ms: 500, interruption_events: true },
         transcription: { model: 'svc-stt-3.1' },
       },
       output: { format: { type: 'audio/pcm', rate: RATE }, voice: voice.value },
@@ -215,7 +217,9 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Session updated.', 'ok');
         break;
       case 'input_audio_buffer.speech_started':
-        bargeIn();
+        // A reply the server is still sending is paused there (response.output_audio.paused) and
+        // judged; one it has finished sending may still be playing here: the page cuts that itself.
+        if (!reply || reply.done) bargeIn();
         userBubbles.set(event.item_id, bubble('user', '…'));
         setStatus(status, 'Listening…');
         break;
@@ -256,6 +260,20 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Agent speaking… (talk to interrupt)');
         break;
       }
+      case 'response.output_audio.paused': {
+        const paused = reply;
+        if (paused && paused.responseId === event.response_id) void paused.player.pause();
+        setStatus(status, 'Listening… (the reply is paused)');
+        break;
+      }
+      case 'response.output_audio.resumed': {
+        // Not an interruption (a backchannel, a cough): the reply goes on from where it paused.
+        const resumed = reply;
+        if (resumed && resumed.responseId === event.response_id) void resumed.player.resume();
+        status.dataset.agentSpeaking = 'true';
+        setStatus(status, 'Agent speaking… (talk to interrupt)');
+        break;
+      }
       case 'output_audio_buffer.started':
         // WebRTC: the reply plays on the call's audio track.
         status.dataset.agentSpeaking = 'true';
@@ -280,6 +298,8 @@ export function initRealtimePanel(): void {
         const li = replyBubbles.get(event.response.id);
         if (event.response.status === 'cancelled') li?.classList.add('cancelled');
         if (event.response.status === 'cancelled') {
+          // The speech proved an interruption: the paused reply stops for good.
+          if (reply?.responseId === event.response.id) bargeIn();
           setStatus(status, 'Reply interrupted.', 'ok');
           break;
         }

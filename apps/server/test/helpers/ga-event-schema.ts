@@ -42,6 +42,8 @@ const EXTENSIONS: Record<string, Record<string, Kind>> = {
   'conversation.context.summarized': { summary_item_id: 'string' },
   'session.idle_timeout': { seconds_idle: 'number' },
   'session.max_duration_reached': { max_duration_sec: 'number' },
+  'response.output_audio.paused': { response_id: 'string' },
+  'response.output_audio.resumed': { response_id: 'string', paused_ms: 'number' },
 };
 
 const USER_CONTENT = ['input_text', 'input_audio', 'input_image'];

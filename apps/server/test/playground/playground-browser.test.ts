@@ -254,7 +254,8 @@ describe('playground in a real browser', function () {
       const events = ((await page.locator('#rt-log').textContent()) ?? '').slice(-3000);
       throw new Error(`${(err as Error).message}\nconversation: ${shown}\nlast events: ${events}`);
     }
-    expect(await page.locator('#rt-status').getAttribute('data-agent-speaking')).to.equal('false');
+    const speakingAfter = await page.locator('#rt-status').getAttribute('data-agent-speaking');
+    expect(speakingAfter, ((await page.locator('#rt-log').textContent()) ?? '').slice(-4000)).to.equal('false');
     // Either the server was still generating (it cancels: response.done cancelled) or the reply was
     // complete and still playing here (the page truncates the item to what was heard).
     const log = (await page.locator('#rt-log').textContent())!;

@@ -90,8 +90,9 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     await client.close();
   });
 
-  it('barge-in during a long reply: cancelled within 100 ms of speech_started, no later deltas, the item cut to what was played', async () => {
-    const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, instructions: 'Answer at length.' });
+  it('barge-in during a long reply with min_interruption_duration 0 (the modelled API): cancelled within 100 ms of speech_started, no later deltas, the item cut to what was played', async () => {
+    const immediate = { ...voiceSession.audio.input, turn_detection: { ...voiceSession.audio.input.turn_detection, min_interruption_duration: 0 } };
+    const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, audio: { input: immediate }, instructions: 'Answer at length.' });
     const at = arrivals(client);
     // A text turn asks for the reply, so the user can talk over it.
     client.send({

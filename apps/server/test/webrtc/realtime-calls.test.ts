@@ -310,4 +310,62 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
     const loud = after.filter((h) => Math.sqrt(h.samples.reduce((n, s) => n + s * s, 0) / h.samples.length) > 300);
     expect(loud.length, 'loud reply packets after the clear').to.be.at.most(2);
   });
+
+  it('a backchannel over the reply pauses the track within 50 ms of speech_started and resumes it: no cleared, the reply completes', async () => {
+    // "Uh-huh." in the service's own voice, 24 kHz -> 48 kHz.
+    const res = await fetch(`${t.baseUrl}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-audio-v3-tts', input: 'Uh-huh.', voice: 'default', response_format: 'pcm' }),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const pcm24 = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
+    const uhHuh = new Int16Array(pcm24.length * 2);
+    for (let i = 0; i < pcm24.length; i++) uhHuh[2 * i] = uhHuh[2 * i + 1] = pcm24[i]!;
+
+    c = new WebRtcTestClient();
+    const arrived = new Map<unknown, number>();
+    const push = c.events.push.bind(c.events);
+    c.events.push = (...events) => {
+      for (const e of events) arrived.set(e, performance.now());
+      return push(...events);
+    };
+    const long = Array.from({ length: 4 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const session = {
+      type: 'realtime',
+      model: 'svc-realtime',
+      instructions: `Say exactly: "${long}"`,
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 500, interruption_events: true } } },
+    };
+    expect((await c.call(t.baseUrl, t.apiKey, session)).status).to.equal(201);
+    await c.waitForType('session.created');
+    await c.waitUntil(() => c.pc.connectionState === 'connected', 10_000, 'ICE');
+    c.send({ type: 'response.create' });
+    const started = await c.waitForType('output_audio_buffer.started', 30_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    await c.speak(uhHuh);
+    await c.speak(new Int16Array(48000));
+    const speech = await c.waitForType('input_audio_buffer.speech_started', 10_000);
+    const resumed = await c.waitForType('response.output_audio.resumed', 10_000);
+    const speechAt = arrived.get(speech)!;
+    const resumedAt = arrived.get(resumed)!;
+    const loud = (h: { samples: Int16Array }) => Math.sqrt(h.samples.reduce((n, v) => n + v * v, 0) / h.samples.length) > 300;
+    // The last reply packet before the pause, measured from speech_started's arrival.
+    const during = c.heard.filter((h) => h.at > speechAt && h.at < resumedAt);
+    const lastBeforePause = during.length ? Math.max(...during.map((h) => h.at)) - speechAt : 0;
+    const quietPackets = during.filter((h) => h.at > speechAt + 50 && loud(h)).length;
+    const done = await c.waitFor((e) => e.type === 'response.done' && e.response.id === started.response_id, 60_000, 'response.done');
+    const firstAfterResume = c.heard.find((h) => h.at > resumedAt);
+    console.log(
+      `      WebRTC: paused ${resumed.paused_ms} ms; last reply packet ${lastBeforePause.toFixed(1)} ms after speech_started; ` +
+        `first packet ${firstAfterResume ? (firstAfterResume.at - resumedAt).toFixed(1) : '-'} ms after resumed`,
+    );
+    expect(lastBeforePause, 'the track went quiet within 50 ms of speech_started').to.be.at.most(50);
+    expect(quietPackets).to.equal(0);
+    expect(done.response.status).to.equal('completed');
+    expect(done.response.output[0].content[0].transcript).to.equal(long);
+    expect(c.events.map((e) => e.type)).not.to.include('output_audio_buffer.cleared');
+    await c.waitFor((e) => e.type === 'output_audio_buffer.stopped' && e.response_id === started.response_id, 30_000, 'output_audio_buffer.stopped');
+  });
 });

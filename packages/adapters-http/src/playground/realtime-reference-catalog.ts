@@ -127,6 +127,14 @@ export const SERVER_EVENT_DOCS: Record<ServerEventType, EventDoc> = {
     example: { type: 'output_audio_buffer.cleared', event_id: 'event_33', response_id: IDS.response },
   },
   'session.max_duration_reached': { summary: 'Extension: the session reached its wall-clock cap; the socket closes with 1000.', example: { type: 'session.max_duration_reached', event_id: 'event_30', max_duration_sec: 1800 } },
+  'response.output_audio.paused': {
+    summary: 'Extension (turn_detection.interruption_events: true): the user spoke over the reply; its audio stopped while the speech is judged. Pause your player.',
+    example: { type: 'response.output_audio.paused', event_id: 'event_32', response_id: IDS.response },
+  },
+  'response.output_audio.resumed': {
+    summary: 'Extension (turn_detection.interruption_events: true): the speech was not an interruption (a backchannel, a cough); the reply goes on from where it paused. Resume your player. An interruption ends the response cancelled instead.',
+    example: { type: 'response.output_audio.resumed', event_id: 'event_33', response_id: IDS.response, paused_ms: 820 },
+  },
 };
 
 /**

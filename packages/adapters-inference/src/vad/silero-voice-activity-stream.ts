@@ -37,6 +37,10 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
     return events;
   }
 
+  voicedUntilMs(): number | null {
+    return this.segmenter.voicedUntilMs;
+  }
+
   /**
    * Forgets the model state and any speech in progress. The clock keeps running (and audio already
    * pushed stays queued): event times stay relative to the start of the stream's input, which is

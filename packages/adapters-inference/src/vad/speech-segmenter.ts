@@ -17,6 +17,8 @@ export class SpeechSegmenter {
   private candidateStartMs: number | null = null;
   /** Start of the current silence while speaking. */
   private silenceStartMs: number | null = null;
+  /** End of the last frame at or above `threshold` in the current segment (null: not speaking). */
+  private lastVoicedEndMs: number | null = null;
 
   constructor(private readonly settings: SegmenterSettings) {}
 
@@ -34,10 +36,12 @@ export class SpeechSegmenter {
       this.speaking = true;
       this.candidateStartMs = null;
       this.silenceStartMs = null;
+      this.lastVoicedEndMs = endMs;
       return { type: 'speech_started', audioStartMs };
     }
     if (probability >= s.threshold) {
       this.silenceStartMs = null;
+      this.lastVoicedEndMs = endMs;
       return null;
     }
     if (probability < s.silenceThreshold) this.silenceStartMs ??= startMs;
@@ -45,10 +49,17 @@ export class SpeechSegmenter {
     const audioEndMs = this.silenceStartMs;
     this.speaking = false;
     this.silenceStartMs = null;
+    this.lastVoicedEndMs = null;
     return { type: 'speech_stopped', audioEndMs };
   }
 
+  /** Where the speech of the open segment last sounded (ms); null between segments. */
+  get voicedUntilMs(): number | null {
+    return this.lastVoicedEndMs;
+  }
+
   reset(): void {
+    this.lastVoicedEndMs = null;
     this.speaking = false;
     this.candidateStartMs = null;
     this.silenceStartMs = null;

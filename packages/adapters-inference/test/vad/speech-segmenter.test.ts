@@ -25,6 +25,20 @@ describe('SpeechSegmenter (the decision rules, without the model)', () => {
     ]);
   });
 
+  it('says where speech last sounded in the open segment (barge-in measures voiced time with it), null between segments', () => {
+    const segmenter = new SpeechSegmenter(segmenterSettings({ ...BASE_OPTIONS, silenceDurationMs: 320 }));
+    const seen: (number | null)[] = [];
+    [...frames(5, 0.1), ...frames(10, 0.9), ...frames(5, 0.1), ...frames(10, 0.1)].forEach((p, k) => {
+      segmenter.next(p, k * 32, (k + 1) * 32);
+      seen.push(segmenter.voicedUntilMs);
+    });
+    expect(seen[4]).to.equal(null);
+    expect(seen[14]).to.equal(15 * 32);
+    // The trailing silence does not move it; the stop clears it.
+    expect(seen[18]).to.equal(15 * 32);
+    expect(seen[29]).to.equal(null);
+  });
+
   it('uses hysteresis: frames between threshold - 0.15 and threshold neither start nor end silence', () => {
     // 0.4 is below the 0.5 start threshold but above the 0.35 silence threshold.
     const events = run([...frames(5, 0.9), ...frames(30, 0.4), ...frames(10, 0.1)], { silenceDurationMs: 320 });

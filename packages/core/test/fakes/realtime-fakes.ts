@@ -236,6 +236,8 @@ export class EnergyVad implements VoiceActivityDetector {
         }
         return events;
       },
+      // Like the Silero segmenter: where speech last sounded in the open segment.
+      voicedUntilMs: () => (speaking ? lastVoice : null),
       reset() {
         speaking = false;
         candidate = null;
@@ -277,7 +279,7 @@ export function pcmBase64(ms: number, rate = 24000, value = 0): string {
  */
 export class FakeReplyTrack implements ReplyAudioTrack {
   readonly sampleRate = 48000;
-  playouts: Array<{ writtenMs: number; startedAt: number | null; cleared: boolean; sentAtClear: number | null }> = [];
+  playouts: Array<{ writtenMs: number; startedAt: number | null; cleared: boolean; sentAtClear: number | null; pausedAt: number | null }> = [];
   /** When the previous playout finishes sending (the next starts after it). */
   private busyUntil = 0;
 
@@ -287,12 +289,12 @@ export class FakeReplyTrack implements ReplyAudioTrack {
   ) {}
 
   open(): ReplyAudioPlayout {
-    const record = { writtenMs: 0, startedAt: null as number | null, cleared: false, sentAtClear: null as number | null };
+    const record = { writtenMs: 0, startedAt: null as number | null, cleared: false, sentAtClear: null as number | null, pausedAt: null as number | null };
     this.playouts.push(record);
     const sent = () => {
       if (record.sentAtClear !== null) return record.sentAtClear;
       if (record.startedAt === null) return 0;
-      return Math.max(0, Math.min(record.writtenMs, this.clock.now() - record.startedAt));
+      return Math.max(0, Math.min(record.writtenMs, (record.pausedAt ?? this.clock.now()) - record.startedAt));
     };
     // Waiters are checked as the clock moves, and at once on abort or clear.
     const waiters = new Set<() => void>();
@@ -327,6 +329,17 @@ export class FakeReplyTrack implements ReplyAudioTrack {
         record.cleared = true;
         this.busyUntil = this.clock.now();
         for (const check of [...waiters]) check();
+      },
+      // A paused playout sends nothing: its sent position stops, and moves on from there on resume.
+      pause: () => {
+        record.pausedAt ??= this.clock.now();
+      },
+      resume: () => {
+        if (record.pausedAt === null) return;
+        const pausedFor = this.clock.now() - record.pausedAt;
+        if (record.startedAt !== null) record.startedAt += pausedFor;
+        this.busyUntil += pausedFor;
+        record.pausedAt = null;
       },
     };
   }

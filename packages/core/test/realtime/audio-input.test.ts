@@ -210,9 +210,9 @@ describe('realtime input audio buffer', () => {
     expect(h.lm.requests[0]!.messages[1]).to.deep.equal({ role: 'user', content: 'tell me the time' });
   });
 
-  it('barge-in: speech detected during a response interrupts it', async () => {
+  it('barge-in with min_interruption_duration 0 (the modelled API): speech detected during a response interrupts it at once', async () => {
     const vad = new EnergyVad();
-    const h = await startTextSession({ audio: { voiceActivityDetector: vad } }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
+    const h = await startTextSession({ audio: { voiceActivityDetector: vad } }, { audio: { input: { turn_detection: { type: 'server_vad', min_interruption_duration: 0 } } } });
     h.lm.script = [{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }];
     h.lm.holdAfter = 1;
     await h.send({ type: 'response.create' });

@@ -189,7 +189,7 @@ describe('realtime spoken responses', () => {
       release();
     });
 
-    it('server VAD barge-in cancels a spoken reply at speech_started; a noise shorter than min_speech_duration does not', async () => {
+    it('server VAD barge-in with min_interruption_duration 0 cancels a spoken reply at speech_started; a noise shorter than min_speech_duration does not', async () => {
       const vad = new EnergyVad();
       const h = createHarness({
         lm: new ScriptedLanguageModel([{ type: 'text', delta: 'Hello there. How are you?' }]),
@@ -197,7 +197,7 @@ describe('realtime spoken responses', () => {
       });
       await h.send({
         type: 'session.update',
-        session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200 } } } },
+        session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, min_interruption_duration: 0 } } } },
       });
       await h.send({ type: 'response.create' });
       h.clock.advance(300);

@@ -11,7 +11,7 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
   // 4000 samples per character at 48 kHz: "Hello there." is 1 s of audio, the reply 2 s.
   const REPLY = 'Hello there. How are you?';
 
-  async function mediaSession(session: Record<string, unknown> = {}, withVad = false) {
+  async function mediaSession(session: Record<string, unknown> = {}, withVad = false, interruption: Record<string, unknown> = { min_interruption_duration: 0 }) {
     const track = new FakeReplyTrack(undefined as never, 200);
     const vad = new EnergyVad();
     const recognizer = new FakeStreamingRecognizer('hello');
@@ -28,7 +28,7 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
       session: {
         model: 'svc-realtime',
         output_modalities: ['audio'],
-        audio: { input: { turn_detection: withVad ? { type: 'server_vad', silence_duration_ms: 200 } : null, transcription: { model: 'svc-stt-3.1' } } },
+        audio: { input: { turn_detection: withVad ? { type: 'server_vad', silence_duration_ms: 200, ...interruption } : null, transcription: { model: 'svc-stt-3.1' } } },
         ...session,
       },
     });
@@ -90,7 +90,7 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     expect(h.out.last('error').error).to.deep.include({ param: 'audio_end_ms' });
   });
 
-  it('speech over the last audio still playing after response.done cuts it there: cleared, and the item truncated to what was sent', async () => {
+  it('min_interruption_duration 0: speech over the last audio still playing after response.done cuts it there: cleared, and the item truncated to what was sent', async () => {
     const { h } = await mediaSession({}, true);
     await h.send({ type: 'response.create' });
     await advance(h, 1900);
@@ -110,6 +110,56 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     expect(kept.content[0]!.transcript).to.equal('Hello there. How are');
     await advance(h, 500);
     expect(h.out.types()).not.to.include('output_audio_buffer.stopped');
+  });
+
+  it('a backchannel over a reply pauses the track at speech_started (nothing sent while paused) and resumes it: no cleared, the reply whole', async () => {
+    const { h, track } = await mediaSession({}, true, {});
+    await h.send({ type: 'response.create' });
+    await advance(h, 600);
+    h.out.take();
+    // 300 ms of speech, then silence: a backchannel.
+    await h.engine.appendInputSamples(loud(300));
+    await flush();
+    expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.speech_started']);
+    const playout = track.playouts[0]!;
+    // The track was told to stop sending at speech_started.
+    expect(playout.pausedAt).to.equal(h.clock.now());
+    for (let i = 0; i < 6; i++) {
+      await h.engine.appendInputSamples(quiet(50));
+      await advance(h, 50);
+    }
+    const types = h.out.types();
+    expect(types).to.include('input_audio_buffer.speech_stopped');
+    expect(types).not.to.include('output_audio_buffer.cleared');
+    expect(types).not.to.include('input_audio_buffer.committed');
+    expect(playout.pausedAt).to.equal(null);
+    await advance(h, 2500);
+    expect(h.out.last('response.done').response).to.deep.include({ status: 'completed' });
+    expect(playout.writtenMs).to.equal(2000);
+    expect(h.out.types()).to.include('output_audio_buffer.stopped');
+  });
+
+  it('speech that lasts min_interruption_duration over a reply clears the track then and truncates the item to what it sent', async () => {
+    const { h } = await mediaSession({}, true, { min_interruption_duration: 0.5 });
+    await h.send({ type: 'response.create' });
+    await advance(h, 600);
+    h.out.take();
+    for (let i = 0; i < 8; i++) {
+      await h.engine.appendInputSamples(loud(50));
+      await advance(h, 50);
+    }
+    // 400 ms of speech: paused, not yet cancelled.
+    expect(h.out.types()).not.to.include('response.done');
+    for (let i = 0; i < 4; i++) {
+      await h.engine.appendInputSamples(loud(50));
+      await advance(h, 50);
+    }
+    const types = h.out.types();
+    expect(types.indexOf('output_audio_buffer.cleared')).to.be.greaterThan(types.indexOf('input_audio_buffer.speech_started'));
+    expect(h.out.last('response.done').response).to.deep.include({ status: 'cancelled' });
+    const item = h.out.last('response.output_item.done').item as { content: Array<{ transcript: string }> };
+    // Paused at about 725 ms sent (speech_started comes min_speech_duration after the onset): "Hello" (to 417 ms) was heard, "there." (to 1 s) was not.
+    expect(item.content[0]!.transcript).to.equal('Hello');
   });
 
   it('takes its input as samples: turns are detected and transcribed; base64 appends and audio before the session are refused or dropped', async () => {

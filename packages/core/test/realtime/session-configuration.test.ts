@@ -44,6 +44,10 @@ describe('realtime session configuration (session.update)', () => {
             min_speech_duration: 0.125,
             create_response: true,
             interrupt_response: true,
+            min_interruption_duration: 0.8,
+            min_interruption_words: 2,
+            resume_false_interruption: true,
+            interruption_events: false,
           },
         },
         output: { format: { type: 'audio/pcm', rate: 24000 }, voice: 'default', speed: 1 },
@@ -175,6 +179,10 @@ describe('realtime session configuration (session.update)', () => {
       min_speech_duration: 0.125,
       create_response: false,
       interrupt_response: false,
+      min_interruption_duration: 0.8,
+      min_interruption_words: 2,
+      resume_false_interruption: true,
+      interruption_events: false,
       eagerness: 'high',
     });
     expect(input.transcription).to.deep.equal({ model: 'svc-stt-3.1', language: 'en' });

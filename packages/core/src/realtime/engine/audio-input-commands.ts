@@ -8,6 +8,7 @@ import { ANALYSIS_SAMPLE_RATE, type RecognitionStream, type VoiceActivityEvent, 
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { formatSampleRate, type AudioFormat, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
+import { BargeIn, type BargeInResponses } from './barge-in.js';
 import { semanticEndWaitMs } from './semantic-turn-end.js';
 import type { Principal } from '../../auth/api-key.js';
 import type { Clock } from '../../shared/clock.js';
@@ -32,11 +33,10 @@ export interface AudioInputDeps {
   conversation: Conversation;
   session: SessionState;
   events: SessionEvents;
-  /** Barge-in interrupts, a detected turn creates a response. */
-  responses: {
+  /** Barge-in pauses or interrupts, a detected turn creates a response. */
+  responses: BargeInResponses & {
     readonly activeResponse: unknown;
     readonly manualTurns: boolean;
-    interrupt(): Promise<void>;
     create(rawResponse: unknown): Promise<void>;
   };
   /** Detected speech or a user turn: restarts the idle timer. */
@@ -57,6 +57,10 @@ export interface AudioInputDeps {
 interface TurnInProgress {
   itemId: string;
   startMs: number;
+  /** Where the speech itself began (startMs without the prefix padding): voiced time counts from here. */
+  onsetMs: number;
+  /** Where the detector last heard speech in this turn (null: it does not say; the input's end counts). */
+  voicedUntilMs: number | null;
   /** Aborted when the session closes: the turn's recognition stops with it. */
   controller: AbortController;
   /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
@@ -82,8 +86,12 @@ export class AudioInputCommands {
   private bufferKey = '';
   /** This session as the recognizer's speaker: its turns adapt to each other, never to another session's. */
   private readonly speaker = {};
+  /** Speech over a reply: pause, judge, then cancel or resume. */
+  private readonly bargeIn: BargeIn;
 
-  constructor(private readonly deps: AudioInputDeps) {}
+  constructor(private readonly deps: AudioInputDeps) {
+    this.bargeIn = new BargeIn(deps.responses, deps.clock, deps.logger);
+  }
 
   private get session(): SessionState {
     return this.deps.session;
@@ -168,6 +176,11 @@ export class AudioInputCommands {
       if (this.session.closed) return;
       await this.onVoiceActivity(event);
     }
+    if (this.speech) {
+      this.speech.voicedUntilMs = this.vad?.voicedUntilMs?.() ?? this.speech.voicedUntilMs;
+      // A paused reply: is the speech so far a real interruption?
+      if (this.bargeIn.pending) await this.bargeIn.heard(this.speechSoFar(this.speech.voicedUntilMs ?? buffer.endMs));
+    }
     if (!this.speech) buffer.dropBefore(buffer.endMs - Math.max(IDLE_PREROLL_MS, this.prefixPaddingMs()));
   }
 
@@ -217,14 +230,25 @@ export class AudioInputCommands {
       const recognition = this.openRecognition(controller.signal);
       // The padded onset is already held (at the analysis rate): the recognizer starts from there.
       if (recognition && this.analysis) recognition.write(this.analysis.since(event.audioStartMs));
-      this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, controller, recognition };
+      const onsetMs = event.audioStartMs === 0 ? 0 : event.audioStartMs + this.prefixPaddingMs();
+      this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, onsetMs, voicedUntilMs: null, controller, recognition };
       this.deps.userSpoke();
       this.events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(event.audioStartMs), item_id: this.speech.itemId });
-      // Barge-in always interrupts (interrupt_response is accepted but has no effect).
-      await this.deps.responses.interrupt();
+      // A reply still sounding pauses here and is cancelled only once the speech proves an
+      // interruption (at once with min_interruption_duration 0; interrupt_response has no effect).
+      const td = this.session.config.audio.input.turn_detection!;
+      await this.bargeIn.speechStarted(td, this.session.config.audio.input.transcription?.language ?? null, this.speech.itemId);
       return;
     }
     if (!this.speech || this.pendingEnd) return;
+    const verdict = this.bargeIn.speechEnded(this.speechSoFar(Math.min(event.audioEndMs, this.speech.voicedUntilMs ?? event.audioEndMs)));
+    if (verdict && !verdict.interrupt) {
+      // speech_stopped first, then the reply's audio flows again.
+      this.dropFalseInterruption(event.audioEndMs);
+      await verdict.settle();
+      return;
+    }
+    await verdict?.settle();
     const td = this.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
       const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
@@ -238,6 +262,27 @@ export class AudioInputCommands {
       }
     }
     await this.endTurn(event.audioEndMs);
+  }
+
+  /** How long the user has voiced speech up to `voicedUntilMs`, and what the recognizer heard. */
+  private speechSoFar(voicedUntilMs: number | null): { voicedMs: number; partial: string } {
+    const speech = this.speech!;
+    const until = voicedUntilMs ?? speech.onsetMs;
+    return { voicedMs: Math.max(0, until - speech.onsetMs), partial: speech.recognition?.partial ?? '' };
+  }
+
+  /**
+   * Speech over a reply that proved no interruption (a backchannel, a cough): the reply resumed,
+   * and the speech is no turn. `speech_stopped` closes what `speech_started` opened; nothing is
+   * committed, its audio and recognition are dropped.
+   */
+  private dropFalseInterruption(audioEndMs: number): void {
+    const speech = this.speech!;
+    this.speech = null;
+    this.events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: speech.itemId });
+    speech.controller.abort();
+    this.turns.delete(speech.controller);
+    this.buffer!.dropBefore(audioEndMs);
   }
 
   /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
@@ -348,6 +393,7 @@ export class AudioInputCommands {
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */
   private dropTurnInProgress(): void {
+    this.bargeIn.abandon();
     this.pendingEnd?.cancel();
     this.pendingEnd = null;
     if (!this.speech) return;

@@ -39,6 +39,13 @@ export interface ResponseCoordinatorDeps {
   replyTrack?: ReplyAudioTrack;
 }
 
+/** A response paused by a barge-in, until the speech proves (cancel) or does not prove (resume) an interruption. */
+export interface PausedReply {
+  readonly responseId: string;
+  resume(): void;
+  cancel(): Promise<void>;
+}
+
 /** At most one response at a time: creation, cancellation and barge-in interruption. */
 export class ResponseCoordinator {
   private active: ResponseRun | null = null;
@@ -132,6 +139,24 @@ export class ResponseCoordinator {
   async interrupt(): Promise<void> {
     if (this.active) await this.stop(this.active);
     else this.last?.cutOffPlayback();
+  }
+
+  /**
+   * Barge-in being judged: pauses the response still sounding (generating, or its audio still on a
+   * media track) and returns how to settle it; null when nothing is sounding.
+   */
+  pause(announce: boolean): PausedReply | null {
+    const run = this.active ?? this.last;
+    if (!run?.pause(announce)) return null;
+    return {
+      responseId: run.id,
+      resume: () => run.resume(announce),
+      // Only that response: a response created since (response.create) is not this one to cancel.
+      cancel: async () => {
+        if (this.active === run) await this.stop(run);
+        else run.cutOffPlayback();
+      },
+    };
   }
 
   /** `output_audio_buffer.clear` (media transports): the audio of the current response stops sounding. */

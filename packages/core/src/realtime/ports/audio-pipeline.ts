@@ -32,6 +32,12 @@ export interface VoiceActivityOptions {
 export interface VoiceActivityStream {
   /** `audio` times are milliseconds since the start of the session's input audio. */
   push(samples: Int16Array): VoiceActivityEvent[] | Promise<VoiceActivityEvent[]>;
+  /**
+   * Optional: the end (ms) of the last audio judged speech in the segment in progress, null between
+   * segments. Barge-in measures how long the user has voiced speech with it (the trailing silence
+   * before `speech_stopped` does not count); without it, the audio since the onset counts.
+   */
+  voicedUntilMs?(): number | null;
   reset(): void;
   close?(): void;
 }

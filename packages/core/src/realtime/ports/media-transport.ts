@@ -39,4 +39,8 @@ export interface ReplyAudioPlayout {
   finish(): Promise<void>;
   /** Drops what has not been sent yet (barge-in, cancel, `output_audio_buffer.clear`). */
   clear(): void;
+  /** Stops sending at the next frame (a barge-in being judged); what is queued stays queued. */
+  pause(): void;
+  /** Sends again from where `pause()` stopped. */
+  resume(): void;
 }

@@ -47,6 +47,9 @@ export const SERVER_EVENT_TYPES = [
   'conversation.context.summarized',
   'session.idle_timeout',
   'session.max_duration_reached',
+  // Extension events sent only when turn_detection.interruption_events is true (a barge-in being judged).
+  'response.output_audio.paused',
+  'response.output_audio.resumed',
 ] as const;
 
 /**

@@ -62,6 +62,8 @@ export class ResponseRun {
   private readonly playback: PlaybackClock;
   /** The response's audio on a media transport's reply track (null: audio leaves as delta events). */
   private readonly trackPlayout: ResponseTrackPlayout | null;
+  /** When a barge-in paused this response's audio (null: not paused). */
+  private pausedAt: number | null = null;
 
   constructor(
     private readonly deps: ResponseRunDeps,
@@ -144,6 +146,34 @@ export class ResponseRun {
     this.trackPlayout.clear();
     for (const output of this.outputs) if (output instanceof AudioMessageOutput) output.truncateToHeard();
     return true;
+  }
+
+  /**
+   * A barge-in is being judged: the audio stops where it is (no more deltas leave; a media track
+   * stops sending at its next frame) while the model and the synthesis wait on the backpressure.
+   * False when nothing of this response is still to be heard. `announce`: the client asked for
+   * `response.output_audio.paused` / `.resumed` (and pauses its player on them).
+   */
+  pause(announce: boolean): boolean {
+    if (this.pausedAt !== null) return true;
+    if (this.signal.aborted) return false;
+    const generating = this.status === 'in_progress';
+    if (!generating && !this.trackPlayout?.audible) return false;
+    this.pausedAt = this.deps.clock.now();
+    this.playback.pause(announce);
+    this.trackPlayout?.pause();
+    if (announce) this.deps.emit({ type: 'response.output_audio.paused', response_id: this.id });
+    return true;
+  }
+
+  /** The speech was not an interruption: the audio goes on from where it paused. */
+  resume(announce: boolean): void {
+    if (this.pausedAt === null) return;
+    const pausedMs = this.deps.clock.now() - this.pausedAt;
+    this.pausedAt = null;
+    this.playback.resume();
+    this.trackPlayout?.resume();
+    if (announce && !this.signal.aborted) this.deps.emit({ type: 'response.output_audio.resumed', response_id: this.id, paused_ms: Math.round(pausedMs) });
   }
 
   private async buildRequest(): Promise<LanguageModelRequest> {

@@ -13,6 +13,7 @@ type PlayoutState = 'idle' | 'playing' | 'draining' | 'stopped' | 'cleared';
 export class ResponseTrackPlayout {
   private playout: ReplyAudioPlayout | null = null;
   private state: PlayoutState = 'idle';
+  private paused = false;
 
   constructor(
     private readonly track: ReplyAudioTrack,
@@ -28,6 +29,7 @@ export class ResponseTrackPlayout {
   get(): ReplyAudioPlayout {
     if (!this.playout) {
       this.playout = this.track.open();
+      if (this.paused) this.playout.pause();
       if (this.state === 'idle') {
         this.state = 'playing';
         this.emit({ type: 'output_audio_buffer.started', response_id: this.responseId });
@@ -51,6 +53,17 @@ export class ResponseTrackPlayout {
     if (this.state !== 'draining') return;
     this.state = 'stopped';
     this.emit({ type: 'output_audio_buffer.stopped', response_id: this.responseId });
+  }
+
+  /** A barge-in is being judged: the track stops sending this response (no event: the modelled API has none). */
+  pause(): void {
+    this.paused = true;
+    this.playout?.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.playout?.resume();
   }
 
   /** Drops what is unsent; true (and `output_audio_buffer.cleared`) when something was still audible. */

@@ -29,8 +29,23 @@ export interface TurnDetection {
   min_speech_duration: number;
   /** Accepted, no effect: a response is always generated at the end of a turn. */
   create_response: boolean;
-  /** Accepted, no effect: barge-in always interrupts. */
+  /** Accepted, no effect: speech that proves an interruption always interrupts (see the fields below). */
   interrupt_response: boolean;
+  /**
+   * Extension: seconds of voiced speech over a reply that prove a real interruption (the reply is
+   * paused meanwhile). 0: any detected speech cancels the reply at once (the behaviour without the extension).
+   */
+  min_interruption_duration: number;
+  /**
+   * Extension: words in the recognizer's partial result that prove an interruption sooner: words
+   * that are not backchannels ("mm-hmm", "yeah"; docs/realtime.md), no more than the voiced
+   * duration can carry. 0: words never decide.
+   */
+  min_interruption_words: number;
+  /** Extension: a paused reply resumes when the speech did not prove an interruption (false: it is cancelled then). */
+  resume_false_interruption: boolean;
+  /** Extension: send `response.output_audio.paused` / `response.output_audio.resumed` (off by default). */
+  interruption_events: boolean;
   /** semantic_vad only; accepted, no effect. */
   eagerness?: (typeof EAGERNESS_VALUES)[number];
 }
@@ -83,11 +98,17 @@ export const TURN_DETECTION_DEFAULTS = {
   prefix_padding_ms: 300,
   silence_duration_ms: 500,
   min_speech_duration: 0.125,
+  min_interruption_duration: 0.8,
+  min_interruption_words: 2,
+  resume_false_interruption: true,
+  interruption_events: false,
 } as const;
 export const TURN_DETECTION_BOUNDS = {
   prefix_padding_ms: { min: 0, max: 5000 },
   silence_duration_ms: { min: 0, max: 10000 },
   min_speech_duration: { min: 0, max: 10 },
+  min_interruption_duration: { min: 0, max: 10 },
+  min_interruption_words: { min: 0, max: 50 },
 } as const;
 
 export function defaultTurnDetection(type: TurnDetection['type'] = 'server_vad'): TurnDetection {

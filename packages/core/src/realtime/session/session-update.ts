@@ -203,7 +203,8 @@ function parseTurnDetection(raw: unknown): TurnDetection | null {
   const obj = expectObject(raw, param);
   rejectUnknownKeys(
     obj,
-    ['type', 'threshold', 'prefix_padding_ms', 'silence_duration_ms', 'min_speech_duration', 'create_response', 'interrupt_response', 'eagerness', 'idle_timeout_ms'],
+    ['type', 'threshold', 'prefix_padding_ms', 'silence_duration_ms', 'min_speech_duration', 'create_response', 'interrupt_response', 'eagerness', 'idle_timeout_ms',
+      'min_interruption_duration', 'min_interruption_words', 'resume_false_interruption', 'interruption_events'],
     param,
   );
   if (obj.idle_timeout_ms !== undefined && obj.idle_timeout_ms !== null) {
@@ -222,6 +223,18 @@ function parseTurnDetection(raw: unknown): TurnDetection | null {
   if (obj.min_speech_duration !== undefined) {
     td.min_speech_duration = expectNumber(obj.min_speech_duration, `${param}.min_speech_duration`, b.min_speech_duration.min, b.min_speech_duration.max);
   }
+  if (obj.min_interruption_duration !== undefined) {
+    const bound = b.min_interruption_duration;
+    td.min_interruption_duration = expectNumber(obj.min_interruption_duration, `${param}.min_interruption_duration`, bound.min, bound.max);
+  }
+  if (obj.min_interruption_words !== undefined) {
+    const bound = b.min_interruption_words;
+    td.min_interruption_words = expectInteger(obj.min_interruption_words, `${param}.min_interruption_words`, bound.min, bound.max);
+  }
+  if (obj.resume_false_interruption !== undefined) {
+    td.resume_false_interruption = expectBoolean(obj.resume_false_interruption, `${param}.resume_false_interruption`);
+  }
+  if (obj.interruption_events !== undefined) td.interruption_events = expectBoolean(obj.interruption_events, `${param}.interruption_events`);
   // Accepted for compatibility; they change nothing (always respond, always interruptible).
   if (obj.create_response !== undefined) td.create_response = expectBoolean(obj.create_response, `${param}.create_response`);
   if (obj.interrupt_response !== undefined) td.interrupt_response = expectBoolean(obj.interrupt_response, `${param}.interrupt_response`);

@@ -1,0 +1,241 @@
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
+import { requireRecognizer } from '../helpers/pocketsphinx.js';
+
+const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';
+/** The reply the demo model speaks (instructions "Say exactly"): about ten seconds of speech. */
+const REPLY =
+  'The old house stood at the end of a long lane, behind a row of chestnut trees. Every summer the children came back to it, ' +
+  'and every summer they found the garden a little wilder than they had left it. Their grandmother said it was better that way.';
+const RATE = 16000;
+const CHUNK_MS = 100;
+
+/** 16 kHz mono s16 of a WAV file from pocketsphinx-testdata (the data chunk). */
+function librivox(): Int16Array {
+  const wav = readFileSync(CLIP);
+  const data = wav.subarray(wav.indexOf('data') + 8);
+  return new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
+}
+
+/** 24 kHz -> 16 kHz, linear interpolation (enough for a detector and a recognizer). */
+function to16k(pcm24: Int16Array): Int16Array {
+  const out = new Int16Array(Math.floor((pcm24.length * 2) / 3));
+  for (let i = 0; i < out.length; i++) {
+    const x = (i * 3) / 2;
+    const a = pcm24[Math.floor(x)]!;
+    const b = pcm24[Math.min(pcm24.length - 1, Math.floor(x) + 1)]!;
+    out[i] = Math.round(a + (b - a) * (x - Math.floor(x)));
+  }
+  return out;
+}
+
+/** A cough-like burst: 250 ms of noise with a fast attack and a decay, loud. */
+function noiseBurst(): Int16Array {
+  const n = (RATE * 250) / 1000;
+  const out = new Int16Array(n);
+  let seed = 12345;
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const envelope = Math.min(1, i / (RATE * 0.01)) * Math.exp(-i / (RATE * 0.08));
+    out[i] = Math.round(((seed / 0x7fffffff) * 2 - 1) * 20000 * envelope);
+  }
+  return out;
+}
+
+const silence = (ms: number) => new Int16Array((RATE * ms) / 1000);
+
+/**
+ * A microphone: 100 ms appends in real time, silence unless `say()` queued something. Real time
+ * matters here: the reply is paced at the listener's playback clock, and the speech over it
+ * must arrive while it plays.
+ */
+class Microphone {
+  private queue: Int16Array[] = [];
+  private timer: ReturnType<typeof setInterval>;
+  /** Wall time the first sample of the last `say()` was sent. */
+  saidAt = 0;
+  constructor(private readonly client: RealtimeClient) {
+    this.timer = setInterval(() => this.tick(), CHUNK_MS);
+  }
+  say(pcm: Int16Array): void {
+    this.queue.push(pcm);
+    this.saidAt = 0;
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+  private tick(): void {
+    const n = (RATE * CHUNK_MS) / 1000;
+    const chunk = new Int16Array(n);
+    let filled = 0;
+    while (filled < n && this.queue.length > 0) {
+      if (this.saidAt === 0) this.saidAt = performance.now();
+      const head = this.queue[0]!;
+      const k = Math.min(head.length, n - filled);
+      chunk.set(head.subarray(0, k), filled);
+      filled += k;
+      if (k === head.length) this.queue.shift();
+      else this.queue[0] = head.subarray(k);
+    }
+    this.client.send({ type: 'input_audio_buffer.append', audio: Buffer.from(chunk.buffer).toString('base64') });
+  }
+}
+
+/** Wall-clock arrival of each event (ms, performance.now()). */
+function stamp(client: RealtimeClient): Map<ServerEvent, number> {
+  const at = new Map<ServerEvent, number>();
+  client.ws.on('message', () => at.set(client.events[client.events.length - 1]!, performance.now()));
+  return at;
+}
+
+const audioBytes = (events: ServerEvent[], responseId: string) =>
+  events.filter((e) => e.type === 'response.output_audio.delta' && e.response_id === responseId).reduce((n, e) => n + Buffer.from(e.delta, 'base64').length, 0);
+
+/**
+ * Interruptions with real engines (Silero VAD, pocketsphinx, the reply voice) over a real
+ * WebSocket: a long spoken reply, and over it a backchannel synthesized by the service itself,
+ * a cough-like noise burst, or a LibriVox reader's sentence.
+ */
+describe('realtime e2e: interruptions that feel human (pause, judge, cancel or resume)', function () {
+  this.timeout(120_000);
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  let s: RealtimeTestServer;
+  let wholeReplyBytes = 0;
+  const backchannels = new Map<string, Int16Array>();
+
+  before(async function () {
+    requireRecognizer();
+    if (!existsSync(CLIP)) throw new Error(`${CLIP} is missing: run npm run setup`);
+    s = await startRealtimeServer({ env: { SVC_LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent' } });
+    for (const text of ['Mm-hmm.', 'Uh-huh.', 'Yeah.', 'Okay.']) {
+      const res = await fetch(`${s.baseUrl}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'svc-audio-v3-tts', input: text, voice: 'default', response_format: 'pcm' }),
+      });
+      expect(res.status).to.equal(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      backchannels.set(text, to16k(new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1)));
+      console.log(`      "${text}" synthesized: ${((backchannels.get(text)!.length / RATE) * 1000).toFixed(0)} ms`);
+    }
+    // The reply, uninterrupted: what "whole" means.
+    const { client } = await openSession(s.wsUrl, s.apiKey, session());
+    client.send({ type: 'response.create' });
+    const done = (await client.until('response.done', 60_000)).event;
+    expect(done.response.status).to.equal('completed');
+    wholeReplyBytes = audioBytes(client.events, done.response.id);
+    await client.close();
+  });
+  after(async () => s?.close());
+
+  function session(turnDetection: Record<string, unknown> = {}) {
+    return {
+      output_modalities: ['audio'],
+      instructions: `Say exactly: "${REPLY}"`,
+      audio: {
+        input: {
+          format: { type: 'audio/pcm', rate: RATE },
+          turn_detection: { type: 'server_vad', silence_duration_ms: 500, interruption_events: true, ...turnDetection },
+          transcription: { model: 'svc-stt-3.1', language: 'en' },
+        },
+      },
+    };
+  }
+
+  /** Starts the reply, lets 1.5 s of it play, then says `pcm` over it. */
+  async function overTheReply(pcm: Int16Array, turnDetection: Record<string, unknown> = {}) {
+    const { client } = await openSession(s.wsUrl, s.apiKey, session(turnDetection));
+    const at = stamp(client);
+    const mic = new Microphone(client);
+    client.send({ type: 'response.create' });
+    const created = (await client.until('response.created', 30_000)).event;
+    await client.until('response.output_audio.delta', 30_000);
+    await sleep(1500);
+    mic.say(pcm);
+    return { client, at, mic, responseId: created.response.id as string };
+  }
+
+  async function doneOf(client: RealtimeClient, responseId: string): Promise<ServerEvent> {
+    for (;;) {
+      const done = (await client.until('response.done', 60_000)).event;
+      if (done.response.id === responseId) return done;
+    }
+  }
+
+  // The voice's "Mm-hmm." is spelled out (0.9-1.2 s of voiced speech, a person's is about 0.4 s): it
+  // needs a longer min_interruption_duration than the default 0.8 s, which is what the setting is for.
+  const cases: [string, Record<string, unknown>][] = [['Uh-huh.', {}], ['Yeah.', {}], ['Okay.', {}], ['Mm-hmm.', { min_interruption_duration: 1.5 }]];
+  for (const [text, turnDetection] of cases) {
+    it(`a backchannel ("${text}", synthesized by the service${Object.keys(turnDetection).length ? `, ${JSON.stringify(turnDetection)}` : ''}) pauses the reply at speech_started, resumes it, and the reply completes whole`, async () => {
+      const { client, at, mic, responseId } = await overTheReply(backchannels.get(text)!, turnDetection);
+      const done = await doneOf(client, responseId);
+      mic.stop();
+      const events = client.events;
+      const started = events.find((e) => e.type === 'input_audio_buffer.speech_started');
+      expect(started, 'the detector heard the backchannel').to.not.equal(undefined);
+      const paused = events.find((e) => e.type === 'response.output_audio.paused')!;
+      const resumed = events.find((e) => e.type === 'response.output_audio.resumed')!;
+      expect(events.indexOf(paused)).to.equal(events.indexOf(started!) + 1);
+      // Not one delta between speech_started and the resume.
+      const between = events.slice(events.indexOf(started!), events.indexOf(resumed));
+      expect(between.filter((e) => e.type === 'response.output_audio.delta')).to.have.length(0);
+      expect(between.map((e) => e.type)).not.to.include('input_audio_buffer.committed');
+      expect(done.response.status).to.equal('completed');
+      expect(done.response.output[0].content[0].transcript).to.equal(REPLY);
+      expect(audioBytes(events, responseId)).to.equal(wholeReplyBytes);
+      const nextDelta = events.slice(events.indexOf(resumed)).find((e) => e.type === 'response.output_audio.delta')!;
+      console.log(
+        `      ${text}: paused ${resumed.paused_ms} ms; speech_started -> paused ${(at.get(paused)! - at.get(started!)!).toFixed(1)} ms; ` +
+          `resumed -> next delta ${(at.get(nextDelta)! - at.get(resumed)!).toFixed(1)} ms`,
+      );
+      expect(at.get(nextDelta)! - at.get(resumed)!).to.be.below(100);
+      await client.close();
+    });
+  }
+
+  it('a cough-like noise burst does not cancel the reply: it completes whole', async () => {
+    const { client, mic, responseId } = await overTheReply(noiseBurst());
+    const done = await doneOf(client, responseId);
+    mic.stop();
+    const heard = client.types().includes('input_audio_buffer.speech_started');
+    console.log(`      noise burst: ${heard ? 'detected as speech, judged, resumed' : 'not detected as speech'}`);
+    if (heard) expect(client.types()).to.include('response.output_audio.resumed');
+    expect(done.response.status).to.equal('completed');
+    expect(audioBytes(client.events, responseId)).to.equal(wholeReplyBytes);
+    await client.close();
+  });
+
+  it('a real interruption (a LibriVox sentence) cancels the reply within min_interruption_duration, the item truncated to what was heard', async () => {
+    const { client, at, mic, responseId } = await overTheReply(librivox());
+    const done = await doneOf(client, responseId);
+    const started = client.events.find((e) => e.type === 'input_audio_buffer.speech_started')!;
+    expect(client.events.indexOf(started)).to.be.lessThan(client.events.indexOf(done));
+    expect(done.response.status).to.equal('cancelled');
+    const afterStart = at.get(done)! - at.get(started)!;
+    console.log(`      LibriVox: speech_started -> response.done cancelled ${afterStart.toFixed(0)} ms (bound: 800 ms of voiced speech)`);
+    // speech_started comes min_speech_duration (125 ms) after the onset: 675 ms more of speech, plus processing.
+    expect(afterStart).to.be.within(500, 1500);
+    const transcript = done.response.output[0].content[0].transcript as string;
+    expect(transcript.length).to.be.greaterThan(0);
+    expect(REPLY.startsWith(transcript.trim().replace(/\s+\S*$/, ''))).to.equal(true);
+    expect(transcript.length).to.be.lessThan(REPLY.length / 2);
+    // The interruption is a turn: committed and answered.
+    await client.until('input_audio_buffer.committed', 30_000);
+    mic.stop();
+    await client.close();
+  });
+
+  it('min_interruption_duration 0: the same backchannel cancels at speech_started, as the modelled API does', async () => {
+    const { client, at, mic, responseId } = await overTheReply(backchannels.get('Mm-hmm.')!, { min_interruption_duration: 0 });
+    const done = await doneOf(client, responseId);
+    mic.stop();
+    const started = client.events.find((e) => e.type === 'input_audio_buffer.speech_started')!;
+    expect(done.response.status).to.equal('cancelled');
+    expect(client.types()).not.to.include('response.output_audio.paused');
+    console.log(`      zero settings: speech_started -> response.done cancelled ${(at.get(done)! - at.get(started)!).toFixed(1)} ms`);
+    expect(at.get(done)! - at.get(started)!).to.be.below(100);
+    await client.close();
+  });
+});
