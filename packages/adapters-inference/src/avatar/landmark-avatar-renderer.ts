@@ -48,6 +48,15 @@ export interface LandmarkAvatarRendererOptions {
   faceCacheEntries?: number;
 }
 
+/** A photo ready to animate: framed, its landmarks, its cache key (digest and size) and its seed. */
+export interface PreparedPhoto {
+  framed: RgbImage;
+  landmarks: Point[];
+  key: string;
+  seed: number;
+  stages: Readonly<Record<string, number>>;
+}
+
 /** Frames per job sent to a render thread after the first two (200 ms of video: small enough to stream, big enough to amortize). */
 const FRAMES_PER_BATCH = 5;
 
@@ -103,13 +112,22 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
+    const photo = await this.preparePhoto(image, size, signal);
+    return new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, this.renderPool(), photo.key, photo.stages);
+  }
+
+  /**
+   * The photo framed into `size` with its landmarks (from the cache when the same photo came
+   * before), what prepare() and the live avatar both start from.
+   */
+  async preparePhoto(image: Uint8Array, size: VideoSize | string, signal?: AbortSignal): Promise<PreparedPhoto> {
     const [width, height] = parseSize(size);
     throwIfAborted(signal);
     const started = performance.now();
     const key = PreparedFaceCache.key(image, width, height);
     const seed = this.options.seed ?? hashBytes(image);
     const cached = this.faces.get(key);
-    if (cached) return new LandmarkAvatar(cached.framed, cached.landmarks, this.fps, seed, this.renderPool(), key, { cached: performance.now() - started });
+    if (cached) return { ...cached, key, seed, stages: { cached: performance.now() - started } };
     const options = {
       width,
       height,
@@ -127,7 +145,7 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     // The detector thread's own steps, and what it waited before them (thread start, a photo ahead in line).
     const inThread = face.stages.decode + face.stages.detect + face.stages.frame;
     const stages = { digest: queued - started, wait: Math.max(0, performance.now() - queued - inThread), ...face.stages };
-    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool(), key, stages);
+    return { framed, landmarks: face.landmarks, key, seed, stages };
   }
 
   private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {

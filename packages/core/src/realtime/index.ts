@@ -12,6 +12,8 @@ export * from './conversation/language-model-summarizer.js';
 export * from './ports/language-model.js';
 export * from './ports/audio-pipeline.js';
 export * from './ports/voice-directory.js';
+export * from './ports/live-avatar.js';
+export * from './avatar/live-avatar-video.js';
 export * from './client-secrets/client-secret.js';
 export * from './client-secrets/mint-client-secret.js';
 export * from './client-secrets/redeem-client-secret.js';
