@@ -8,6 +8,7 @@ import type { ConversationSummarizer } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
+import type { LiveAvatarServices, SessionVideoOutput } from './session-avatar.js';
 import type { RealtimeServerEvent, SessionEnding } from '../protocol/server-events.js';
 
 /** Shared services of every session (one set per server). */
@@ -21,6 +22,8 @@ export interface RealtimeEngineDeps {
   /** Defaults to the deterministic ExtractiveSummarizer. */
   summarizer?: ConversationSummarizer;
   audio?: RealtimeAudioPorts;
+  /** The live avatar (`session.avatar` on calls with video); without it such sessions are refused. */
+  liveAvatar?: LiveAvatarServices;
   /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
   openAiModelAliases?: boolean;
 }
@@ -42,6 +45,8 @@ export interface RealtimeSessionOptions {
   maxInputAudioBufferMs?: number;
   /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */
   conversationLimits?: ConversationLimits;
+  /** Set by a transport that carries video (a WebRTC call whose offer receives video): where `session.avatar` is shown. */
+  video?: SessionVideoOutput;
 }
 
 /** Where server events go: the WebSocket adapter, or a test collecting them. */
