@@ -25,15 +25,21 @@ async function main(): Promise<void> {
     // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
     ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Component benchmarks: no server (they start what they measure).
+    ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
+    ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
   ];
+  const STANDALONE = new Set(['language-model', 'rate-limit']);
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
-  const bench = await startBenchServer({
+  // Not started when only component benchmarks were asked for.
+  const needsServer = wanted.size === 0 || [...wanted].some((name) => !STANDALONE.has(name));
+  const bench = needsServer ? await startBenchServer({
     SVC_REALTIME_MAX_SESSIONS: '2000',
     SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
     SVC_ASR_DECODERS: '24',
     SVC_ASR_WARM_DECODERS: wanted.size === 0 || wanted.has('voice-loop') ? '20' : '2',
     SVC_VIDEO_MAX_STREAMS: '8',
-  });
+  }) : null;
   try {
     for (const [name, load] of suites) {
       if (wanted.size > 0 && !wanted.has(name)) continue;
@@ -45,12 +51,12 @@ async function main(): Promise<void> {
         continue;
       }
       const started = performance.now();
-      const results = await fn({ baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } as never);
+      const results = await fn((bench ? { baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } : {}) as never);
       process.stdout.write(`\n## ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n| measure | value |\n|---|---|\n`);
       for (const [k, v] of Object.entries(results)) process.stdout.write(`| ${k} | ${v} |\n`);
     }
   } finally {
-    await bench.close();
+    await bench?.close();
   }
 }
 

@@ -6,6 +6,8 @@ export * from './errors/error-middleware.js';
 export * from './body/json-body.js';
 export * from './validation/parse-request.js';
 export * from './openapi/openapi-registry.js';
+export * from './routing/route-table.js';
+export * from './routing/client-disconnect.js';
 export * from './auth/auth-middleware.js';
 export * from './rate-limit/rate-limit-middleware.js';
 export * from './observability/metrics.js';

@@ -11,8 +11,9 @@ import { voicesModule } from './voices.js';
 
 /**
  * The modules of the server, in the order their routes register. A new capability is one file in
- * this folder (its settings, bindings and routes; see module.ts) plus its line here. A process role
- * (e.g. a future `api` or `worker`) is another list of these modules.
+ * this folder (its settings, bindings and routes; see module.ts) plus its line here. Every process
+ * role (SVC_ROLE: api, worker, both) binds all of them; the role decides what is mounted and started
+ * (server.ts, runtime/process-role.ts).
  */
 export const SERVER_MODULES = [
   foundationModule,

@@ -74,7 +74,7 @@ export const realtimeModule = defineModule({
   name: 'realtime',
   docs: 'docs/realtime.md',
   settings: {
-    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_BASE_URL: setting.url(['http', 'https'], 'an http(s) URL such as http://127.0.0.1:8080/v1'),
     SVC_LLM_MODEL: setting.string(),
     SVC_LLM_API_KEY: setting.string(),
     SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
@@ -123,7 +123,7 @@ export const realtimeModule = defineModule({
         if (!client) return new InMemorySessionRegistry(caps);
         const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
         const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        return new RedisSessionRegistry(client, options, logger);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );

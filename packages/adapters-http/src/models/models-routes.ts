@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ModelNotFoundError } from '@svc/core';
-import type { AppRouter, RouteModule } from '../app-state.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import type { RouteModule } from '../app-state.js';
+import type { RouteTable } from '../routing/route-table.js';
 
 /** A model as OpenAI's `GET /v1/models` lists it. */
 export interface ModelEntry {
@@ -27,25 +27,21 @@ const present = (m: ModelEntry) => ({ id: m.id, object: 'model' as const, create
  */
 export function modelsRoutes(deps: ModelsRoutesDeps): RouteModule {
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.get('/v1/models', (ctx) => {
-        ctx.body = { object: 'list', data: deps.models().map(present) };
-      });
-      router.get('/v1/models/:model', (ctx) => {
-        const id = ctx.params.model!;
-        const entry = deps.models().find((m) => m.id === id) ?? deps.resolveUnlisted?.(id) ?? null;
-        if (!entry) throw new ModelNotFoundError(id);
-        ctx.body = present(entry);
-      });
-      openapi.add({
+    register(routes: RouteTable) {
+      routes.add({
         method: 'get',
         path: '/v1/models',
         summary: 'List models (extension)',
         description: "The speech, transcription, realtime and avatar model ids, the recognizer and neural voice models installed, and OpenAI's names when SVC_OPENAI_MODEL_ALIASES is on.",
         tags: ['models'],
         responses: { '200': { description: 'Models', content: { 'application/json': z.object({ object: z.literal('list'), data: z.array(modelSchema) }) } } },
+        handlers: [
+          (ctx) => {
+            ctx.body = { object: 'list', data: deps.models().map(present) };
+          },
+        ],
       });
-      openapi.add({
+      routes.add({
         method: 'get',
         path: '/v1/models/{model}',
         summary: 'Retrieve a model (extension)',
@@ -55,6 +51,14 @@ export function modelsRoutes(deps: ModelsRoutesDeps): RouteModule {
           '200': { description: 'The model', content: { 'application/json': modelSchema } },
           '404': { description: 'model_not_found' },
         },
+        handlers: [
+          (ctx) => {
+            const id = ctx.params.model!;
+            const entry = deps.models().find((m) => m.id === id) ?? deps.resolveUnlisted?.(id) ?? null;
+            if (!entry) throw new ModelNotFoundError(id);
+            ctx.body = present(entry);
+          },
+        ],
       });
     },
   };

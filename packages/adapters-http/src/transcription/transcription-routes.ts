@@ -1,9 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { AsyncChannel, InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio, type TranscribeAudioCommand } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { AppState, RouteModule } from '../app-state.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { clientDisconnectSignal } from '../routing/client-disconnect.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { sendEventStream } from '../sse/event-stream.js';
 import { presentTranscript, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './transcription-presenter.js';
 import { transcriptDoneEvent } from './transcription-events.js';
@@ -28,11 +29,37 @@ const STREAMABLE_FORMATS: readonly TranscriptionFormat[] = ['json', 'text'];
  * `timestamp_granularities[]`). Any `model` value is accepted: the server's one recognizer answers.
  */
 export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule {
-  const passThrough: Middleware<AppState> = (_ctx, next) => next();
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/audio/transcriptions', deps.rateLimit ?? passThrough, (ctx) => transcribe(ctx as Context & { state: AppState }, deps));
-      document(openapi, deps);
+    register(routes: RouteTable) {
+      routes.add({
+        method: 'post',
+        path: '/v1/audio/transcriptions',
+        summary: 'Transcribe a recording (extension)',
+        description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
+        tags: ['transcription'],
+        requestBody: {
+          'multipart/form-data': z.object({
+            file: z.string().describe('The recording (binary part)'),
+            model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
+            language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
+            response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
+            prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
+            temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
+            stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
+            'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
+          }),
+        },
+        responses: {
+          '200': {
+            description: 'The transcript: {text, usage} for json; task, language, duration, text, segments (id, seek, start, end, text, tokens, temperature, avg_logprob, compression_ratio, no_speech_prob), words and usage for verbose_json; events with stream=true',
+            content: { 'application/json': null, 'text/plain': null, 'text/event-stream': null },
+          },
+          '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
+          '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
+          '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
+        },
+        handlers: [...(deps.rateLimit ? [deps.rateLimit] : []), (ctx) => transcribe(ctx, deps)],
+      });
     },
   };
 }
@@ -73,16 +100,13 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
   if (stream && !STREAMABLE_FORMATS.includes(format)) {
     throw new InvalidParameterError(`'stream' needs response_format 'json' or 'text' (the events carry text only).`, 'stream');
   }
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
-  });
+  const signal = clientDisconnectSignal(ctx);
   const command: TranscribeAudioCommand = { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) };
   if (stream) {
-    await sendEventStream(ctx, transcriptionEvents(deps.transcribe, ctx.state, command, abort.signal));
+    await sendEventStream(ctx, transcriptionEvents(deps.transcribe, ctx.state, command, signal));
     return;
   }
-  const transcript = await deps.transcribe.execute(ctx.state.principal, command, abort.signal);
+  const transcript = await deps.transcribe.execute(ctx.state.principal, command, signal);
   // Segments come by default, words only when asked for (as the API this follows does).
   const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
   ctx.type = type;
@@ -118,35 +142,4 @@ async function* transcriptionEvents(transcribe: TranscribeAudio, state: AppState
     })
     .catch((err: unknown) => queue.fail(err));
   yield* queue;
-}
-
-function document(openapi: OpenApiRegistry, deps: TranscriptionRoutesDeps): void {
-  openapi.add({
-    method: 'post',
-    path: '/v1/audio/transcriptions',
-    summary: 'Transcribe a recording (extension)',
-    description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
-    tags: ['transcription'],
-    requestBody: {
-      'multipart/form-data': z.object({
-        file: z.string().describe('The recording (binary part)'),
-        model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
-        language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
-        response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
-        prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
-        temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
-        stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
-        'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
-      }),
-    },
-    responses: {
-      '200': {
-        description: 'The transcript: {text, usage} for json; task, language, duration, text, segments (id, seek, start, end, text, tokens, temperature, avg_logprob, compression_ratio, no_speech_prob), words and usage for verbose_json; events with stream=true',
-        content: { 'application/json': null, 'text/plain': null, 'text/event-stream': null },
-      },
-      '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
-      '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
-      '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
-    },
-  });
 }
