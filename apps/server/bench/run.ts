@@ -4,7 +4,7 @@ import { benchSpeech } from './speech.js';
 type Bench = (ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: unknown }) => Promise<Record<string, number | string>>;
 
 /**
- * `npm run bench [-- speech voices realtime]`: runs each capability's benchmark against the real
+ * `npm run bench [-- speech voices realtime wyoming]`: runs each capability's benchmark against the real
  * server on this machine and prints ratios and percentiles (numbers, not pass/fail).
  */
 async function main(): Promise<void> {
@@ -25,11 +25,14 @@ async function main(): Promise<void> {
     // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
     ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
+    ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
     // Component benchmarks: no server (they start what they measure).
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
   ];
-  const STANDALONE = new Set(['language-model', 'rate-limit']);
+  // These start what they measure (wyoming: its own server with the port open), not the shared server.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming']);
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
   // Not started when only component benchmarks were asked for.
   const needsServer = wanted.size === 0 || [...wanted].some((name) => !STANDALONE.has(name));

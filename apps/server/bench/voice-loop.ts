@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { wordErrorRate } from '../test/helpers/wer.js';
-import { percentile, round } from './harness.js';
+import { cpuMs, percentile, round } from './harness.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const SILENCE_DURATION_MS = 500;
@@ -108,30 +108,6 @@ function summarize(out: Record<string, number | string>, label: string, t: TurnT
   out[`${label}: speech_stopped -> first audio delta p50 / p95 (ms, n=${t.length})`] = `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
   out[`${label}: end of speech -> first audio delta p50 / p95 (ms, silence_duration_ms ${SILENCE_DURATION_MS})`] = `${round(percentile(end, 50))} / ${round(percentile(end, 95))}`;
   out[`${label}: speech_stopped -> transcript p50 (ms)`] = round(percentile(t.map((x) => x.transcript), 50));
-}
-
-/** CPU time (ms) of this process and of its child processes (the pocketsphinx decoders) so far. */
-function cpuMs(): { own: number; decoders: number } {
-  const own = process.cpuUsage();
-  let decoders = 0;
-  const tick = 10; // USER_HZ is 100 on Linux
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid) continue;
-      // utime + stime, plus what its exited children used (cutime + cstime).
-      decoders += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * tick;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  // Decoders that exited (killed by a cancelled turn, replaced) count in this process's cutime + cstime.
-  const self = readFileSync('/proc/self/stat', 'utf8');
-  const fields = self.slice(self.lastIndexOf(')') + 2).split(' ');
-  decoders += (Number(fields[13]) + Number(fields[14])) * tick;
-  return { own: (own.user + own.system) / 1000, decoders };
 }
 
 /** One caller: the sentences with pauses, streamed at real-time pace; each turn timed to its first reply audio. */

@@ -8,6 +8,7 @@ import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
+import { wyomingModule } from './wyoming.js';
 
 /**
  * The modules of the server, in the order their routes register. A new capability is one file in
@@ -25,6 +26,7 @@ export const SERVER_MODULES = [
   transcriptionModule,
   realtimeModule,
   compatibilityModule,
+  wyomingModule,
   playgroundModule,
 ] as const;
 

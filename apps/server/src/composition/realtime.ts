@@ -50,6 +50,7 @@ import type { DataSource } from 'typeorm';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import type { SharedRedis } from '../runtime/shared-redis.js';
+import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
@@ -265,11 +266,6 @@ export function createLanguageModel(settings: Settings, clock?: Clock): Language
     // "What time is it?" follows the service clock (a test's manual clock included).
     now: clock ? () => new Date(clock.now()) : undefined,
   });
-}
-
-/** An infrastructure failure as ServiceUnavailableError; anything else unchanged. */
-function rethrowUnavailable(err: unknown): never {
-  throw dependencyUnavailable(err) ?? err;
 }
 
 /** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */

@@ -14,6 +14,8 @@ export class ServiceMetrics {
   private readonly synthesisAudio: Counter<'engine'>;
   private readonly synthesisCompute: Counter<'engine'>;
   private countRealtimeSessions: () => number = () => 0;
+  private countWyomingConnections: () => number = () => 0;
+  private readonly wyomingRequests: Histogram<'kind' | 'outcome'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
 
   constructor() {
@@ -53,6 +55,21 @@ export class ServiceMetrics {
       },
     });
     new Gauge({
+      name: 'svc_wyoming_connections',
+      help: 'Open Wyoming (Home Assistant) connections',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.countWyomingConnections());
+      },
+    });
+    this.wyomingRequests = new Histogram({
+      name: 'svc_wyoming_request_duration_seconds',
+      help: 'Wyoming requests (describe, synthesize, synthesize-stream, transcribe) by outcome (ok, error, aborted): time from the request to its last event',
+      labelNames: ['kind', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+      registers: [this.registry],
+    });
+    new Gauge({
       name: 'svc_neural_model_bytes',
       help: 'Size of each loaded neural model, voices and recognizers (its weight files: the bulk of the session memory; onnxruntime reports no per-session figure)',
       labelNames: ['engine', 'model'],
@@ -72,6 +89,16 @@ export class ServiceMetrics {
   /** The gauge of open realtime sessions reads this when scraped. */
   trackRealtimeSessions(count: () => number): void {
     this.countRealtimeSessions = count;
+  }
+
+  /** The gauge of open Wyoming connections reads this when scraped. */
+  trackWyomingConnections(count: () => number): void {
+    this.countWyomingConnections = count;
+  }
+
+  /** One finished Wyoming request (the adapter's observer calls this). */
+  recordWyomingRequest(kind: string, outcome: string, seconds: number): void {
+    this.wyomingRequests.observe({ kind, outcome }, seconds);
   }
 
   readonly speechObserver: SpeechObserver = {

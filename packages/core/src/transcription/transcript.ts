@@ -1,5 +1,5 @@
 import type { PcmAudio } from '../shared/audio.js';
-import type { RecognitionOptions } from '../realtime/ports/audio-pipeline.js';
+import type { RecognitionOptions, RecognitionStream } from '../realtime/ports/audio-pipeline.js';
 
 /** Times in seconds of the input audio. */
 export interface TranscriptSegment {
@@ -44,6 +44,12 @@ export interface Transcriber {
   /** Engine and model, e.g. `whisper:whisper-base` or `pocketsphinx` (the `model` of verbose answers is the caller's). */
   readonly name: string;
   transcribe(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+  /** Recognition while the audio arrives (the recognizer's own stream); without it, live audio is buffered and transcribed whole. */
+  openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
+  /** True when a stream's `partial` holds the words heard so far while audio arrives (pocketsphinx); false when it stays empty until the end. */
+  readonly partialResults?: boolean;
+  /** The languages it recognizes (ISO 639-1), when known. */
+  readonly languages?: readonly string[];
 }
 
 export interface TranscriptionOptions extends RecognitionOptions {
