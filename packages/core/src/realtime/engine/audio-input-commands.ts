@@ -1,4 +1,5 @@
 import { decodeBase64 } from '../../shared/base64.js';
+import { isRefusal } from '../../shared/errors.js';
 import { AnalysisInput } from '../audio/analysis-input.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import type { ItemEntry } from '../conversation/conversation.js';
@@ -294,7 +295,8 @@ export class AudioInputCommands {
       }
     } catch (err) {
       if (signal.aborted || this.session.closed) return;
-      logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
+      if (isRefusal(err)) logger.info({ code: err.identifier, itemId: item.id }, 'transcription refused');
+      else logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
       this.events.reportError(err, null);
     }
     if (this.session.closed || !this.deps.conversation.has(entry.item.id)) return;
