@@ -15,6 +15,8 @@ import {
   type RealtimeSessionRegistry,
   type SessionLease,
   type SessionMedia,
+  type SessionVideoOutput,
+  type LiveVideoEncoder,
 } from '@svc/core';
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
@@ -27,6 +29,8 @@ export interface CallSessionContext {
   sessionId?: string;
   output: RealtimeOutput;
   media: SessionMedia;
+  /** The call's video, when its offer receives video and the server has the live avatar. */
+  video?: SessionVideoOutput;
 }
 
 export interface WebRtcCallDeps {
@@ -50,6 +54,8 @@ export interface WebRtcCallOptions {
   maxBufferedBytes: number;
   maxPendingEvents: number;
   keyCheckIntervalMs?: number;
+  /** The live avatar's video (session.avatar); without it calls are voice only. */
+  avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };
 }
 
 interface LiveCall {
@@ -108,6 +114,7 @@ export class WebRtcCallService implements RealtimeCalls {
         ...(request.secretSessionId ? { sessionId: request.secretSessionId } : {}),
         output: call,
         media: call.media,
+        ...(call.video ? { video: call.video } : {}),
       });
     } catch (err) {
       this.logger.error({ err: String(err) }, 'could not start a realtime call session');
