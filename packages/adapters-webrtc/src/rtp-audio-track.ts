@@ -217,7 +217,10 @@ export class RtpAudioTrack implements ReplyAudioTrack {
         this.talking = false;
         return this.stopTimer();
       }
-      if (!this.talking) this.startSpurt(now); // samples left after a clear: a spurt of their own
+      if (!this.talking) {
+        if (current.queued === 0) return; // ran dry: the next samples written start a spurt
+        this.startSpurt(now); // samples left after a clear or a dry spell: a spurt of their own
+      }
       const due = this.spurtStart + this.spurtFrames * FRAME_MS;
       if (due > now) return; // the next frame is not due yet
       const frame = current.takeFrame();

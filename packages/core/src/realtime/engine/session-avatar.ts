@@ -47,6 +47,8 @@ export class SessionAvatar {
   async prepare(next: SessionAvatarConfig | null): Promise<LiveAvatar | null> {
     if (!next) return null;
     if (this.current && same(this.current.config, next)) return this.current.avatar;
+    // a server without the live avatar says so first: no transport of it could show a face
+    if (!this.services) throw invalidRequest('avatar_unavailable', 'This server has no live avatar renderer.', 'session.avatar');
     if (!this.video) {
       throw invalidRequest(
         'avatar_requires_video',
@@ -54,7 +56,6 @@ export class SessionAvatar {
         'session.avatar',
       );
     }
-    if (!this.services) throw invalidRequest('avatar_unavailable', 'This server has no live avatar renderer.', 'session.avatar');
     const started = this.clock.now();
     try {
       const { bytes } = await this.services.images.load(next.ref_image, this.stop.signal);
