@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { audioVideoOffset, decodedFps, soundSpans, startAvatarRecording, stopAvatarRecording, type AvatarCallRecording, type PixelBox } from '../helpers/avatar-call-probe.js';
@@ -14,6 +15,24 @@ const SIZE = '640x640';
 /** face-api's sample1 framed into 640x640 by the renderer: the mouth (lips and a margin), read off a received frame. */
 const MOUTH: PixelBox = { x0: 260, y0: 295, x1: 365, y1: 385 };
 const LONG_REPLY = Array.from({ length: 5 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+
+/** CPU ms used so far by this process (the server, its render thread) and by its ffmpeg children (the call's encoder). */
+function serverCpuMs(): { server: number; encoder: number } {
+  const used = process.cpuUsage();
+  let encoder = 0;
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    for (const pid of readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        encoder += (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return { server: (used.user + used.system) / 1000, encoder };
+}
 
 /**
  * A live avatar call in Chromium against the real server: the offer receives video, the session
@@ -125,6 +144,8 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-frame.png'), Buffer.from(png, 'base64'));
 
     await startAvatarRecording(page, { pcExpression: 'window.__pc', videoSelector: '#avatar', mouth: MOUTH });
+    const cpuFrom = serverCpuMs();
+    const wallFrom = performance.now();
     const idleFrom = await page.evaluate(() => performance.now());
     await page.waitForTimeout(3000); // idle: blinks and sway, the mouth at rest
     const idleTo = await page.evaluate(() => performance.now());
@@ -144,6 +165,9 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     await waitForEvent((e) => e.type === 'output_audio_buffer.cleared', 10_000);
     await page.waitForTimeout(2500);
     const rec: AvatarCallRecording = await stopAvatarRecording(page);
+    const cpuTo = serverCpuMs();
+    const wallS = (performance.now() - wallFrom) / 1000;
+    const cpu = { serverMsPerS: (cpuTo.server - cpuFrom.server) / wallS, encoderMsPerS: (cpuTo.encoder - cpuFrom.encoder) / wallS, load: loadavg()[0] };
     writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-recording.json'), JSON.stringify(rec));
 
     const speech = soundSpans(rec).filter(([a, b]) => b > started.__at && a < cutAt + 500);
@@ -160,7 +184,7 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     const fpsIdle = decodedFps(rec, idleFrom, idleTo);
     const fpsReply = decodedFps(rec, replyFrom, replyTo);
     const sync = audioVideoOffset(rec, replyFrom - 300, replyTo + 300);
-    const figures = { fpsIdle, fpsReply, idle, talking, afterCut, sync, replyMs: replyTo - replyFrom, cutToSilenceMs: replyTo - cutAt, firstAudioAfterStartedMs: replyFrom - started.__at };
+    const figures = { cpu, fpsIdle, fpsReply, idle, talking, afterCut, sync, replyMs: replyTo - replyFrom, cutToSilenceMs: replyTo - cutAt, firstAudioAfterStartedMs: replyFrom - started.__at };
     console.log('      avatar call:', JSON.stringify(figures));
     writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-figures.json'), JSON.stringify(figures, null, 2));
 
@@ -170,6 +194,9 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     expect(afterCut.mean, 'the mouth rests again after the barge-in').to.be.lessThan(talking.mean / 3);
     expect(replyTo - cutAt, 'the audio stops at the barge-in').to.be.lessThan(1000);
     expect(sync.r, 'mouth motion follows the audio level').to.be.greaterThan(0.3);
+    // Lip sync: ITU-R BT.1359 puts detectability at sound 45 ms early / 125 ms late and acceptability
+    // at 90 / 185 ms; the issue asks for 80 ms. The probe works on a 10 ms grid with 40 ms frames, so
+    // the bound is 100 ms either way: within the acceptable range, about the target plus one frame.
     expect(Math.abs(sync.lagMs), 'audio/video offset at the receiver (ms)').to.be.at.most(100);
 
     await page.evaluate(() => window.__pc.close());
