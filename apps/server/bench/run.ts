@@ -25,14 +25,14 @@ async function main(): Promise<void> {
     // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
     ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Chromium with a fake microphone: speech end -> first reply sound, WebRTC vs WebSocket.
+    ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
     // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
     ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
     // Component benchmarks: no server (they start what they measure).
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
     ['live-avatar', async () => (await import('./live-avatar.js')).benchLiveAvatar as unknown as Bench],
-    // Chromium with a fake microphone: speech end -> first reply sound, WebRTC vs WebSocket.
-    ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
   ];
   // These start what they measure (wyoming: its own server with the port open), not the shared server.
   const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'live-avatar']);

@@ -1,4 +1,17 @@
-import type { LiveVideoEncoder, Logger, OpusCodec, OpusPacketDecoder, RealtimeOutput, RealtimeServerEvent, SessionEnding, SessionMedia, SessionVideoOutput } from '@svc/core';
+import { randomBytes } from 'node:crypto';
+import {
+  InboundBudget,
+  type InboundBudgetLimits,
+  type LiveVideoEncoder,
+  type Logger,
+  type OpusCodec,
+  type OpusPacketDecoder,
+  type RealtimeOutput,
+  type RealtimeServerEvent,
+  type SessionEnding,
+  type SessionMedia,
+  type SessionVideoOutput,
+} from '@svc/core';
 import { RTCPeerConnection, RTCRtpCodecParameters, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import type { CallEnding } from './call-endings.js';
 import { CallVideo } from './call-video.js';
@@ -41,6 +54,8 @@ export interface PeerCallOptions {
   maxBufferedBytes: number;
   /** Client events waiting for the engine before the call is dropped as flooding. */
   maxPendingEvents: number;
+  /** The inbound budget of the data channel (the WebSocket's, per connection): over it, `error` and the end. */
+  inbound: InboundBudgetLimits;
   /** Events queued before the data channel opens (the session's first events wait for it). */
   maxEventsBeforeOpen?: number;
   /**
@@ -67,8 +82,14 @@ const H264 = () =>
     parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
   });
 const LIVENESS_CHECK_MS = 1000;
-/** After the engine's last event, how long the data channel gets to deliver it before the call closes. */
+/** Once the data channel has handed its last event to SCTP, how long it gets to arrive before the call closes. */
 const CLOSE_GRACE_MS = 300;
+/**
+ * Longest wait for the data channel to hand its queued events to SCTP before the call closes anyway
+ * (a client that does not read). On the loaded machine a flat 300 ms lost the last event (the flood
+ * test's `error`) behind ~2 KB still queued.
+ */
+const MAX_DRAIN_MS = 2000;
 
 /**
  * One WebRTC call: a werift peer connection (ICE-lite, so a browser's offer without candidates
@@ -91,6 +112,7 @@ export class PeerCall implements RealtimeOutput {
   private lastSequence = -1;
   private pending = 0;
   private lastHeardAt = performance.now();
+  private readonly budget: InboundBudget;
   private connected = false;
   private closed = false;
   private closing = false;
@@ -120,6 +142,7 @@ export class PeerCall implements RealtimeOutput {
       now: () => mediaClock.now(),
     });
     this.media = { inputSampleRate: RTP_SAMPLE_RATE, replyTrack: this.replyTrack };
+    this.budget = new InboundBudget(options.inbound, () => performance.now());
     // The caller's track appears while the offer is applied, before start(): listen from the outset.
     this.pc.onTrack.subscribe((track) => {
       if (track.kind === 'audio') track.onReceiveRtp.subscribe((rtp) => this.onRtp(rtp));
@@ -221,7 +244,18 @@ export class PeerCall implements RealtimeOutput {
       this.later(() => void this.teardown(ending, reason), this.options.connectTimeoutMs);
       return;
     }
-    this.later(() => void this.teardown(ending, reason), open && !gone ? CLOSE_GRACE_MS : 0);
+    if (open && !gone) this.whenDrained(() => void this.teardown(ending, reason));
+    else this.later(() => void this.teardown(ending, reason), 0);
+  }
+
+  /** Runs `fn` once the data channel has nothing queued (at most MAX_DRAIN_MS), CLOSE_GRACE_MS later. */
+  private whenDrained(fn: () => void): void {
+    const deadline = performance.now() + MAX_DRAIN_MS;
+    const check = () => {
+      if ((this.channel?.bufferedAmount ?? 0) === 0 || performance.now() > deadline) this.later(fn, CLOSE_GRACE_MS);
+      else this.later(check, 20);
+    };
+    check();
   }
 
   get isClosed(): boolean {
@@ -255,7 +289,7 @@ export class PeerCall implements RealtimeOutput {
     const flush = () => {
       for (const text of this.early.splice(0)) channel.send(text);
       const pending = this.pendingTeardown;
-      if (pending) this.later(() => void this.teardown(pending.ending, pending.reason), CLOSE_GRACE_MS);
+      if (pending) this.whenDrained(() => void this.teardown(pending.ending, pending.reason));
     };
     if (channel.readyState === 'open') flush();
     else channel.stateChanged.subscribe((state) => state === 'open' && flush());
@@ -269,6 +303,7 @@ export class PeerCall implements RealtimeOutput {
     this.lastHeardAt = performance.now();
     const session = this.session;
     if (!session || this.closing) return;
+    if (!this.budget.take(typeof data === 'string' ? Buffer.byteLength(data) : data.length)) return this.dropFlooder();
     if (typeof data !== 'string') {
       void session.rejectFrame('Binary messages are not supported; send JSON text.');
       return;
@@ -285,6 +320,19 @@ export class PeerCall implements RealtimeOutput {
       return;
     }
     void session.handle(parsed).finally(() => this.pending--);
+  }
+
+  /** Over the inbound budget: one `error` saying so, then the end; nothing more it sends is read. */
+  private dropFlooder(): void {
+    const { eventsPerSecond, bytesPerSecond } = this.options.inbound;
+    this.options.logger.warn({ callId: this.id, eventsPerSecond, bytesPerSecond }, 'closing a realtime call that sends faster than its inbound budget');
+    const message = `This connection sent more than its budget of ${eventsPerSecond} events or ${bytesPerSecond} bytes per second; it is closed.`;
+    this.send({
+      type: 'error',
+      event_id: `event_${randomBytes(12).toString('hex')}`,
+      error: { type: 'invalid_request_error', code: 'rate_limit_exceeded', message, param: null, event_id: null },
+    });
+    this.close('inbound_rate_exceeded', 'inbound rate limit exceeded');
   }
 
   private onRtp(rtp: RtpPacket): void {

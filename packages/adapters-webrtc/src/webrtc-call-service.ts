@@ -5,6 +5,7 @@ import {
   RealtimeSessionActiveError,
   ServiceUnavailableError,
   silentLogger,
+  type InboundBudgetLimits,
   type Logger,
   type OpusCodec,
   type Principal,
@@ -53,6 +54,8 @@ export interface WebRtcCallOptions {
   audioLeadMs: number;
   maxBufferedBytes: number;
   maxPendingEvents: number;
+  /** Each call's data-channel budget (frames and bytes per second, bursts). */
+  inbound: InboundBudgetLimits;
   keyCheckIntervalMs?: number;
   /** The live avatar's video (session.avatar); without it calls are voice only. */
   avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger, RealtimeOutput, RealtimeServerEvent } from '@svc/core';
+import { InboundBudget, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
 import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
 import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';
 import type { RealtimeSessionHandle } from './gateway-types.js';
-import { InboundBudget, type InboundBudgetLimits } from './inbound-budget.js';
 
 export interface ConnectionLimits {
   maxBufferedBytes: number;
@@ -37,7 +36,7 @@ export class RealtimeConnection implements RealtimeOutput {
     private readonly limits: ConnectionLimits,
     private readonly logger: Logger,
   ) {
-    this.budget = new InboundBudget(limits.inbound);
+    this.budget = new InboundBudget(limits.inbound, () => performance.now());
   }
 
   attach(session: RealtimeSessionHandle): void {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   applySessionUpdate,
   CLIENT_SECRET_PREFIX,
+  inboundBudgetLimits,
   REALTIME_MODEL,
   REALTIME_TOKENS,
   SHARED_TOKENS,
@@ -85,6 +86,8 @@ export const realtimeWebrtcModule = defineModule({
             maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
             maxPendingEvents: 256,
             ...(liveAvatar ? { avatarVideo: { encoder: liveAvatar.encoder, leadMs: liveAvatar.leadMs } } : {}),
+            // The WebSocket's budget per connection, for the data channel's messages.
+            inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
           },
         );
       },

@@ -60,6 +60,9 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
         SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2',
         SVC_WEBRTC_CONNECT_TIMEOUT_MS: '2000',
         SVC_WEBRTC_PEER_TIMEOUT_MS: '3000',
+        // 2 events/s, a burst of 10: the flood test below trips it (even when the loaded machine
+        // delivers its messages at ~10/s), the other tests send 3 at most.
+        SVC_REALTIME_INBOUND_EVENTS_PER_SEC: '2',
       },
     });
   });
@@ -173,6 +176,22 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     await again.waitForType('session.created');
   });
 
+  it('an ephemeral key held by a WebSocket session cannot place a call (409) until that socket closes', async () => {
+    const secret = await mint(t);
+    const ws = RealtimeClient.connect(t.wsUrl, { protocols: ['realtime', `svc-client-secret.${secret}`] });
+    await ws.opened;
+    await until(() => registry().localSessions() === 1, 5_000, 'the socket to hold its slot');
+    const refused = await client().call(t.baseUrl, secret);
+    expect(refused.status).to.equal(409);
+    expect(JSON.parse(refused.body).error.type).to.equal('session_already_active');
+    expect(calls().activeCalls()).to.equal(0);
+    await ws.close();
+    await until(() => registry().localSessions() === 0, 10_000, 'the socket to free its slot');
+    const c = client();
+    expect((await c.call(t.baseUrl, secret)).status).to.equal(201);
+    await c.waitForType('session.created');
+  });
+
   it('calls count in the same caps as WebSocket sessions: over the per-key cap a call is 429 and a socket 1013', async () => {
     const a = client();
     const b = client();
@@ -184,6 +203,18 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     expect(third.headers.get('retry-after')).to.equal('5');
     const ws = RealtimeClient.connect(t.wsUrl, { headers: { Authorization: `Bearer ${t.apiKey}` } });
     expect((await ws.closed).code).to.equal(1013);
+  });
+
+  it('a data channel sending faster than the inbound budget gets error rate_limit_exceeded and the call ends (the WebSocket closes 1008)', async () => {
+    const c = client();
+    expect((await c.call(t.baseUrl, t.apiKey)).status).to.equal(201);
+    await c.waitForType('session.created');
+    for (let i = 0; i < 300; i++) c.send({ type: 'flood.event', n: i });
+    const refused = await c.waitFor((e) => e.type === 'error' && e.error?.code === 'rate_limit_exceeded', 10_000, 'the budget error');
+    expect(refused.error.message).to.match(/budget of 2 events/);
+    await until(() => calls().activeCalls() === 0 && registry().localSessions() === 0, 10_000, 'the flooding call to end and free its slot');
+    // Only about the burst was handled: the engine answered a few of the 300 unknown events, not all.
+    expect(c.events.filter((e) => e.type === 'error' && e.error?.code !== 'rate_limit_exceeded').length).to.be.below(60);
   });
 
   it('tears down a call whose ICE never connects within SVC_WEBRTC_CONNECT_TIMEOUT_MS and frees its slot', async () => {

@@ -49,6 +49,21 @@ async function installProbe(page: Page): Promise<void> {
   });
 }
 
+/** Waits until no user turn is open and every response created is done (nothing under way). */
+async function settled(page: Page, timeout = 40_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    const busy: boolean = await page.evaluate(() => {
+      const events: any[] = window.__events;
+      const count = (type: string) => events.filter((e) => e.type === type).length;
+      return count('input_audio_buffer.speech_started') > count('input_audio_buffer.speech_stopped') || count('response.created') > count('response.done');
+    });
+    if (!busy) return;
+    if (Date.now() - start > timeout) throw new Error('the session did not settle (a turn or a response still under way)');
+    await page.waitForTimeout(250);
+  }
+}
+
 const eventTypes = (page: Page) => page.evaluate(() => window.__events.map((e: any) => e.type) as string[]);
 
 /** Polls the page's events from here (the page's CSP allows no eval) until one matches. */
@@ -215,6 +230,11 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, spoken.__at), 'spoken reply audible through the SDK (RMS)').to.be.greaterThan(0.01);
 
+    // The looping fake microphone says its sentence every ~11 s: left open, server VAD would barge in
+    // on the text turn and the interrupt below (on a loaded machine the replies last that long). The
+    // SDK's mute() (the track disabled: silence) stops it; whatever turn was under way finishes first.
+    await page.evaluate(() => window.__session.mute(true));
+    await settled(page);
     // A text turn with the SDK's sendMessage.
     const mark = await page.evaluate(() => performance.now());
     await page.evaluate(() => window.__session.sendMessage('hello there'));

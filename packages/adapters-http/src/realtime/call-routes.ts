@@ -34,9 +34,9 @@ export interface RealtimeCallRoutesDeps {
  * OpenAI's WebRTC call flow: `POST /v1/realtime/calls` takes the complete SDP offer
  * (`Content-Type: application/sdp`, or multipart/form-data with `sdp` and an optional `session`)
  * and answers `201` with the SDP answer (`application/sdp`) and `Location:
- * /v1/realtime/calls/{call_id}`; `POST /v1/realtime/calls/{call_id}/hangup` ends the call. Mounted
- * as public routes because the calls authenticate themselves: browsers send an ephemeral key in
- * the Bearer header, which the API-key middleware would refuse.
+ * /v1/realtime/calls/{call_id}`; `POST /v1/realtime/calls/{call_id}/hangup` ends the call. Added
+ * to the public table because the calls authenticate themselves (`authenticatesItself`): browsers
+ * send an ephemeral key in the Bearer header, which the API-key middleware would refuse.
  */
 export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
   return {
@@ -45,7 +45,9 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         method: 'post',
         path: '/v1/realtime/calls',
         summary: 'Start a realtime session over WebRTC: post the SDP offer, get the SDP answer',
+        description: 'Bearer: an API key (server side) or an ephemeral key from /v1/realtime/client_secrets (a browser; single use).',
         tags: ['realtime'],
+        authenticatesItself: true,
         requestBody: {
           'application/sdp': z.string().describe('The complete SDP offer (no trickle ICE): an audio m-line (Opus) and the data channel the client opened as oai-events'),
           'multipart/form-data': z.object({
@@ -54,9 +56,8 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
           }),
         },
         responses: {
-          '201': { description: 'The SDP answer (Content-Type application/sdp); header Location: /v1/realtime/calls/{call_id}' },
+          '201': { description: 'The SDP answer', content: { 'application/sdp': null }, headers: { Location: '/v1/realtime/calls/{call_id}: the call id (rtc_…) for the hang-up' } },
           '400': { description: 'Not an SDP offer (invalid_offer), or an invalid session' },
-          '401': { description: 'Missing, invalid or expired API key or ephemeral key' },
           '409': { description: 'The ephemeral key already has a live session (session_already_active)' },
           '413': { description: 'Offer larger than SVC_WEBRTC_MAX_OFFER_BYTES' },
           '429': { description: 'Realtime session caps reached (concurrency_limit_exceeded; Retry-After)' },
@@ -78,6 +79,7 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         path: '/v1/realtime/calls/{call_id}/hangup',
         summary: 'End a realtime WebRTC call',
         tags: ['realtime'],
+        authenticatesItself: true,
         parameters: [{ name: 'call_id', in: 'path', required: true, description: 'The call id of the Location header (rtc_…)', schema: z.string() }],
         responses: {
           '200': { description: 'The call was ended' },

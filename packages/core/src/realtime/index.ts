@@ -34,5 +34,6 @@ export * from './tokens.js';
 export * from './audio/synthesized-reply-speaker.js';
 export * from './admission/session-registry.js';
 export * from './admission/in-memory-session-registry.js';
+export * from './admission/inbound-budget.js';
 export * from './calls/realtime-calls.js';
 export * from './calls/call-errors.js';

@@ -6,11 +6,27 @@ export interface InboundBudgetLimits {
   burstBytes: number;
 }
 
+/** How many seconds of its rate a connection may send at once (the buckets' size). */
+export const INBOUND_BURST_SECONDS = 5;
+
 /**
- * Two token buckets (frames and bytes) for one connection's inbound frames, every frame counted
+ * The limits every realtime transport applies (WebSocket frames, WebRTC data-channel messages):
+ * bursts of INBOUND_BURST_SECONDS of the rate, and room for at least two of the largest message.
+ */
+export function inboundBudgetLimits(eventsPerSecond: number, bytesPerSecond: number, largestMessageBytes: number): InboundBudgetLimits {
+  return {
+    eventsPerSecond,
+    burstEvents: eventsPerSecond * INBOUND_BURST_SECONDS,
+    bytesPerSecond,
+    burstBytes: Math.max(bytesPerSecond * INBOUND_BURST_SECONDS, 2 * largestMessageBytes),
+  };
+}
+
+/**
+ * Two token buckets (frames and bytes) for one connection's inbound messages, every message counted
  * whatever it holds (valid events, invalid JSON, binary). Both start full, refill continuously at
- * their rate up to their burst, and `take` refuses once either is short. Time is a monotonic clock
- * in milliseconds.
+ * their rate up to their burst, and `take` refuses once either is short. `now` is the transport's
+ * monotonic clock in milliseconds.
  */
 export class InboundBudget {
   private events: number;
@@ -19,14 +35,14 @@ export class InboundBudget {
 
   constructor(
     readonly limits: InboundBudgetLimits,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number,
   ) {
     this.events = limits.burstEvents;
     this.bytes = limits.burstBytes;
     this.updatedAt = now();
   }
 
-  /** Counts one frame of `size` bytes; false when it is over the budget. */
+  /** Counts one message of `size` bytes; false when it is over the budget. */
   take(size: number): boolean {
     const now = this.now();
     const seconds = Math.max(0, now - this.updatedAt) / 1000;
