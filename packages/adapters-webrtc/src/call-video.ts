@@ -38,6 +38,11 @@ export class CallVideo implements SessionVideoOutput {
     if (avatar && this.connected) this.startFrames(avatar);
   }
 
+  /** The media-clock moment a video RTP timestamp stands for. */
+  mediaTimeOf(rtpTimestamp: number): number {
+    return this.track.mediaTimeOf(rtpTimestamp);
+  }
+
   /** The peer connection is up: frames can flow. */
   onConnected(): void {
     this.connected = true;

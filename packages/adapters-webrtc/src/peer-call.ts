@@ -153,6 +153,15 @@ export class PeerCall implements RealtimeOutput {
     return this.answer;
   }
 
+  /**
+   * The media-clock moment (epoch ms, monotonic) an RTP timestamp this call sent stands for, per
+   * track; null for a track it does not send. Receiver-side A/V measurements map back with it.
+   */
+  mediaTimeOf(kind: 'audio' | 'video', rtpTimestamp: number): number | null {
+    if (kind === 'audio') return this.replyTrack.mediaTimeOf(rtpTimestamp);
+    return this.callVideo?.mediaTimeOf(rtpTimestamp) ?? null;
+  }
+
   /** Where the session shows its avatar: set when the offer receives video and the server has the live avatar. */
   get video(): SessionVideoOutput | undefined {
     return this.callVideo ?? undefined;

@@ -191,6 +191,11 @@ export class RtpAudioTrack implements ReplyAudioTrack {
     this.startDelayMs = listener ? startDelayMs : 0;
   }
 
+  /** The moment (the track's clock) an RTP timestamp of this track stands for: receiver-side sync measurements map back with it. */
+  mediaTimeOf(rtpTimestamp: number): number {
+    return this.origin + (((rtpTimestamp - this.timestampBase) >>> 0) / RTP_SAMPLE_RATE) * 1000;
+  }
+
   /** Milliseconds of audio queued and not yet sent, over every playout. */
   get queuedMs(): number {
     return (this.playouts.reduce((n, p) => n + p.queued, 0) / RTP_SAMPLE_RATE) * 1000;

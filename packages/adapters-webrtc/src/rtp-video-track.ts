@@ -29,6 +29,11 @@ export class RtpVideoTrack implements VideoFrameSink {
     this.origin = now;
   }
 
+  /** The media-clock moment an RTP timestamp of this track stands for. */
+  mediaTimeOf(rtpTimestamp: number): number {
+    return this.origin + (((rtpTimestamp - this.timestampBase) >>> 0) / VIDEO_CLOCK_RATE) * 1000;
+  }
+
   send(frame: EncodedVideoFrame, atMs: number): void {
     const timestamp = (this.timestampBase + Math.round(((atMs - this.origin) * VIDEO_CLOCK_RATE) / 1000)) >>> 0;
     const payloads = packetizeH264(frame.nalUnits);

@@ -138,6 +138,11 @@ export class WebRtcCallService implements RealtimeCalls {
     live.call.close('hangup', 'hung up');
   }
 
+  /** A live call of this process by its id (diagnostics and tests). */
+  find(callId: string): PeerCall | undefined {
+    return this.calls.get(callId)?.call;
+  }
+
   /** Calls this process serves. */
   activeCalls(): number {
     return this.calls.size;

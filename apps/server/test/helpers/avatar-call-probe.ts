@@ -14,6 +14,12 @@ export interface AvatarCallRecording {
   frames: { at: number; rtp: number; mouth: number }[];
   /** The reply audio's level every 5 ms, as the page's audio graph got it. */
   audio: { at: number; rms: number }[];
+  /**
+   * The audio receiver's latest played frame every 10 ms (getSynchronizationSources: when, page
+   * clock, and its RTP timestamp): with the frames' RTP timestamps this gives the receiver's
+   * audio/video offset exactly, once the sender maps both RTP clocks to its media clock.
+   */
+  audioSync: { at: number; rtp: number }[];
   /** getStats() of the inbound video and audio, once a second. */
   stats: { at: number; framesDecoded: number; framesDropped: number; framesPerSecond: number; audioSamples: number }[];
 }
@@ -34,7 +40,8 @@ export async function startAvatarRecording(page: Page, options: { pcExpression: 
       const w = globalThis as Any;
       const pc = new Function(`return ${pcExpression}`)() as Any;
       const video = document.querySelector(videoSelector) as Any;
-      const rec = { frames: [] as Any[], audio: [] as Any[], stats: [] as Any[] };
+      const rec = { frames: [] as Any[], audio: [] as Any[], audioSync: [] as Any[], stats: [] as Any[] };
+      const audioReceiver = pc.getReceivers().find((r: Any) => r.track.kind === 'audio');
       w.__avatarRecording = rec;
       const canvas = new w.OffscreenCanvas(video.videoWidth || 640, video.videoHeight || 640);
       const ctx = canvas.getContext('2d', { willReadFrequently: true });
@@ -60,6 +67,14 @@ export async function startAvatarRecording(page: Page, options: { pcExpression: 
       audio.createMediaStreamSource(stream).connect(analyser);
       const buffer = new Float32Array(analyser.fftSize);
       w.__avatarTimers = [
+        setInterval(() => {
+          const source = audioReceiver?.getSynchronizationSources()[0];
+          if (!source) return;
+          // Chromium gives this on the epoch clock; the frames' times are on the page's performance clock
+          const at = Math.abs(source.timestamp - performance.now()) < 1e6 ? source.timestamp : source.timestamp - performance.timeOrigin;
+          const last = rec.audioSync[rec.audioSync.length - 1];
+          if (!last || last.rtp !== source.rtpTimestamp) rec.audioSync.push({ at, rtp: source.rtpTimestamp });
+        }, 10),
         setInterval(() => {
           analyser.getFloatTimeDomainData(buffer);
           let s = 0;
@@ -173,4 +188,25 @@ export function audioVideoOffset(rec: AvatarCallRecording, from: number, to: num
     if (r > best.r) best = { lagMs: lag * 10, r };
   }
   return best;
+}
+
+/**
+ * The receiver's audio/video offset (ms, > 0: a moment of the media is shown later than it is
+ * heard), from RTP timestamps: each presented frame and each played audio frame mapped back to the
+ * sender's media clock by `mediaTimeOf`; (page time - media time) is compared between the two
+ * streams (the clocks' own offset cancels). Medians over [from, to), with the spread of the video's.
+ */
+export function rtpAudioVideoOffset(
+  rec: AvatarCallRecording,
+  mediaTimeOf: (kind: 'audio' | 'video', rtp: number) => number | null,
+  from: number,
+  to: number,
+): { offsetMs: number; videoFrames: number; audioFrames: number; videoSpreadMs: number } {
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? NaN;
+  const video = rec.frames.filter((f) => f.at >= from && f.at < to && f.rtp).map((f) => f.at - mediaTimeOf('video', f.rtp)!);
+  const audio = rec.audioSync.filter((a) => a.at >= from && a.at < to).map((a) => a.at - mediaTimeOf('audio', a.rtp)!);
+  const v = median(video);
+  const sorted = [...video].sort((a, b) => a - b);
+  const spread = sorted.length > 4 ? sorted[Math.floor(sorted.length * 0.9)]! - sorted[Math.floor(sorted.length * 0.1)]! : NaN;
+  return { offsetMs: v - median(audio), videoFrames: video.length, audioFrames: audio.length, videoSpreadMs: spread };
 }
