@@ -11,7 +11,8 @@ import {
 import { throwIfAborted } from '../speech/abort.js';
 import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import { blinkClosure, blinkSchedule } from './blinks.js';
-import { WorkerPool } from '../speech/worker-pool.js';
+import { LazyWorkerPool } from '../speech/lazy-worker-pool.js';
+import type { WorkerPool } from '../speech/worker-pool.js';
 import { loadFaceApi } from './face-api-runtime.js';
 import { MIN_FACE_SCORE } from './face-detection.js';
 import { faceGeometry, type FaceGeometry } from './face-geometry.js';
@@ -69,40 +70,27 @@ const FRAMES_PER_BATCH = 5;
  */
 export class LandmarkAvatarRenderer implements AvatarRenderer {
   private readonly fps: number;
-  private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
-  private faceThread: Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null = null;
+  private readonly renderThreads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
+  private readonly faceThread: LazyWorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>;
 
   private readonly faces: PreparedFaceCache;
 
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
     this.faces = new PreparedFaceCache(options.faceCacheEntries ?? 16);
+    this.renderThreads = new LazyWorkerPool({ name: 'avatar renderer', script: new URL('./frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
+    this.faceThread = new LazyWorkerPool({ name: 'avatar face detector', script: new URL('./face-prepare-worker.js', import.meta.url), size: 1 });
   }
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
   async close(): Promise<void> {
-    const pools: Promise<{ close(): Promise<void> }>[] = [this.pool, this.faceThread].filter((p) => p !== null);
-    this.pool = null;
-    this.faceThread = null;
-    await Promise.all(pools.map(async (p) => (await p.catch(() => null))?.close()));
+    await Promise.all([this.renderThreads.close(), this.faceThread.close()]);
   }
 
   private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
-    const threads = this.options.renderThreads ?? 1;
-    if (threads <= 0) return null;
-    this.pool ??= WorkerPool.start<FrameRenderRequest, FrameRenderResult>({
-      name: 'avatar renderer',
-      script: new URL('./frame-render-worker.js', import.meta.url),
-      size: threads,
-    }).then(
-      ({ pool }) => pool,
-      (err: unknown) => {
-        this.pool = null;
-        throw err;
-      },
-    );
-    return this.pool;
+    return (this.options.renderThreads ?? 1) <= 0 ? null : this.renderThreads.get();
   }
+
 
   /** Starts the threads and loads the WASM backend and the weights now instead of on the first prepare(). */
   async warmUp(): Promise<void> {
@@ -149,20 +137,9 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 
   private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
-    if ((this.options.renderThreads ?? 1) <= 0) return null;
-    this.faceThread ??= WorkerPool.start<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>({
-      name: 'avatar face detector',
-      script: new URL('./face-prepare-worker.js', import.meta.url),
-      size: 1,
-    }).then(
-      ({ pool }) => pool,
-      (err: unknown) => {
-        this.faceThread = null;
-        throw err;
-      },
-    );
-    return this.faceThread;
+    return (this.options.renderThreads ?? 1) <= 0 ? null : this.faceThread.get();
   }
+
 }
 
 /** One prepared photo: renders any number of clips. */

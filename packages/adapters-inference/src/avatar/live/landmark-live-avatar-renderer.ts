@@ -1,6 +1,7 @@
 import type { LiveAvatar, LiveAvatarRenderer, VideoFrame, VideoSize } from '@svc/core';
 import { throwIfAborted } from '../../speech/abort.js';
-import { WorkerPool } from '../../speech/worker-pool.js';
+import { LazyWorkerPool } from '../../speech/lazy-worker-pool.js';
+import type { WorkerPool } from '../../speech/worker-pool.js';
 import { faceGeometry } from '../face-geometry.js';
 import { FaceWarper } from '../face-warper.js';
 import type { FrameRenderRequest, FrameRenderResult } from '../frame-render-job.js';
@@ -25,13 +26,14 @@ export interface LandmarkLiveAvatarRendererOptions {
  */
 export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   private readonly fps: number;
-  private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
+  private readonly threads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
 
   constructor(
     private readonly faces: LandmarkAvatarRenderer,
     private readonly options: LandmarkLiveAvatarRendererOptions = {},
   ) {
     this.fps = options.fps ?? 25;
+    this.threads = new LazyWorkerPool({ name: 'live avatar renderer', script: new URL('../frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
   }
 
   async open(image: Uint8Array, options: { size: VideoSize }, signal?: AbortSignal): Promise<LiveAvatar> {
@@ -48,27 +50,13 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   }
 
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = null;
-    await (await pool?.catch(() => null))?.close();
+    await this.threads.close();
   }
 
   private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
-    const threads = this.options.renderThreads ?? 1;
-    if (threads <= 0) return null;
-    this.pool ??= WorkerPool.start<FrameRenderRequest, FrameRenderResult>({
-      name: 'live avatar renderer',
-      script: new URL('../frame-render-worker.js', import.meta.url),
-      size: threads,
-    }).then(
-      ({ pool }) => pool,
-      (err: unknown) => {
-        this.pool = null;
-        throw err;
-      },
-    );
-    return this.pool;
+    return (this.options.renderThreads ?? 1) <= 0 ? null : this.threads.get();
   }
+
 }
 
 class LandmarkLiveAvatar implements LiveAvatar {
