@@ -2,6 +2,9 @@ import { LiveAvatarVideo, type Clock, type LiveAvatar, type LiveVideoEncoder, ty
 import type { RtpAudioTrack } from './rtp-audio-track.js';
 import type { RtpVideoTrack } from './rtp-video-track.js';
 
+/** The GOP of the live encoder (FfmpegLiveH264Encoder's default 2 s): keyframe requests restart it at most this often. */
+const KEYFRAME_RESTART_MS = 2000;
+
 export interface CallVideoOptions {
   encoder: LiveVideoEncoder;
   clock: Clock;
@@ -23,6 +26,7 @@ export class CallVideo implements SessionVideoOutput {
   private running: { video: LiveAvatarVideo; stream: LiveVideoStream; avatar: LiveAvatar } | null = null;
   private connected = false;
   private closed = false;
+  private startedAt = 0;
 
   constructor(
     private readonly audio: RtpAudioTrack,
@@ -43,6 +47,20 @@ export class CallVideo implements SessionVideoOutput {
     return this.track.mediaTimeOf(rtpTimestamp);
   }
 
+  /**
+   * The receiver lost a keyframe's worth of picture (RTCP PLI). libx264 behind a pipe cannot be
+   * told to make a keyframe now, so the frames restart on a fresh encoder, whose first frame is
+   * one: the picture recovers within a frame or two instead of at the next keyframe (up to 2 s).
+   * At most once per KEYFRAME_RESTART_MS, so a lossy link never restarts more often than the GOP.
+   */
+  keyframeRequested(): void {
+    const avatar = this.running?.avatar;
+    if (!avatar || this.options.clock.now() - this.startedAt < KEYFRAME_RESTART_MS) return;
+    this.options.logger.info({}, 'keyframe requested (PLI): live avatar encoder restarted');
+    this.stopFrames();
+    this.startFrames(avatar);
+  }
+
   /** The peer connection is up: frames can flow. */
   onConnected(): void {
     this.connected = true;
@@ -60,6 +78,7 @@ export class CallVideo implements SessionVideoOutput {
     const stream = this.options.encoder.open({ width: avatar.width, height: avatar.height, fps: avatar.fps });
     const video = new LiveAvatarVideo(avatar, stream, this.track, { clock: this.options.clock, leadMs: this.options.leadMs, logger: this.options.logger });
     this.running = { video, stream, avatar };
+    this.startedAt = this.options.clock.now();
     video.start();
     this.options.logger.info({ width: avatar.width, height: avatar.height, fps: avatar.fps, leadMs: this.options.leadMs }, 'live avatar video started');
   }

@@ -12,7 +12,7 @@ import {
   type SessionMedia,
   type SessionVideoOutput,
 } from '@svc/core';
-import { RTCPeerConnection, RTCRtpCodecParameters, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
+import { PictureLossIndication, RTCPeerConnection, RTCRtpCodecParameters, RtcpPayloadSpecificFeedback, type RTCDataChannel, type RTCRtpTransceiver, type RtcpPacket, type RtpPacket } from 'werift';
 import type { CallEnding } from './call-endings.js';
 import { CallVideo } from './call-video.js';
 import { mediaClock } from './media-clock.js';
@@ -382,7 +382,18 @@ export class PeerCall implements RealtimeOutput {
     this.audio!.sender.streamId = stream;
     video.sender.streamId = stream;
     const track = new RtpVideoTrack({ sendRtp: (packet: RtpPacket) => video.sender.sendRtp(packet) }, video.sender.codec?.payloadType ?? 0, mediaClock.now());
-    this.callVideo = new CallVideo(this.replyTrack, track, { encoder: avatar.encoder, leadMs: avatar.leadMs, clock: mediaClock, logger: this.options.logger.child({ callId: this.id }) });
+    const callVideo = new CallVideo(this.replyTrack, track, { encoder: avatar.encoder, leadMs: avatar.leadMs, clock: mediaClock, logger: this.options.logger.child({ callId: this.id }) });
+    // werift routes a PLI by the packet's sender SSRC before the media SSRC it is about: a client
+    // whose feedback leaves from the SSRC of a stream it sends (werift's own client does) has its
+    // PLI handed to one of our receivers, so it is looked for there too (restarts are throttled)
+    video.sender.onPictureLossIndication.subscribe(() => callVideo.keyframeRequested());
+    const onRtcp = (packet: RtcpPacket): void => {
+      if (packet.type !== RtcpPayloadSpecificFeedback.type) return;
+      const { feedback } = packet as RtcpPayloadSpecificFeedback;
+      if (feedback.count === PictureLossIndication.count && (feedback as PictureLossIndication).mediaSsrc === video.sender.ssrc) callVideo.keyframeRequested();
+    };
+    for (const t of this.pc.getTransceivers()) t.receiver.onRtcp.subscribe(onRtcp);
+    this.callVideo = callVideo;
   }
 
   private later(fn: () => void, ms: number): void {

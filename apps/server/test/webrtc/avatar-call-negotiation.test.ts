@@ -6,6 +6,9 @@ import { dataUri, samplePhoto } from '../video/video-helpers.js';
 const SESSION = { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } };
 const FACE = { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size: '640x480' };
 
+/** Whether an H.264 RTP payload starts a keyframe (its first NAL unit, alone or in a STAP-A, is an SPS). */
+const startsKeyframe = (payload: Buffer) => ((payload[0]! & 0x1f) === 24 ? payload[3]! & 0x1f : payload[0]! & 0x1f) === 7;
+
 /** The m=video section of an SDP answer. */
 const videoSection = (sdp: string) => /^m=video[\s\S]*?(?=^m=|(?![\s\S]))/m.exec(sdp)?.[0] ?? '';
 
@@ -30,7 +33,7 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
   describe('with the live avatar', () => {
     let t: TestServer;
     before(async () => {
-      t = await startTestServer();
+      t = await startTestServer({ env: { SVC_LOG_LEVEL: process.env.AVATAR_TEST_LOG_LEVEL ?? 'silent' } });
     });
     after(async () => t?.close());
 
@@ -55,6 +58,25 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       const stamps = [...new Set(c.videoRtp.filter((p) => p.marker).map((p) => p.timestamp))];
       const steps = stamps.slice(1).map((ts, i) => (ts - stamps[i]!) >>> 0);
       expect(steps.every((d) => d % 3600 === 0), `90 kHz timestamps on the 25 fps grid: ${steps.join(',')}`).to.equal(true);
+    });
+
+    it('a keyframe request (RTCP PLI) gets a keyframe at once instead of at the next one of the 2 s GOP', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(res.status, res.body).to.equal(201);
+      const keyframes = () => c.videoRtp.filter((p) => startsKeyframe(p.payload));
+      // the first keyframe and the GOP's next (restarts are at most one per GOP)
+      await c.waitUntil(() => keyframes().length >= 2, 30_000, 'two keyframes');
+      await new Promise((r) => setTimeout(r, 300));
+      const before = keyframes().length;
+      const askedAt = performance.now();
+      const receiver = c.pc.getTransceivers().find((x) => x.kind === 'video')!.receiver;
+      await receiver.sendRtcpPLI(c.videoRtp[0]!.ssrc);
+      await c.waitUntil(() => keyframes().length > before, 10_000, 'a keyframe after the PLI');
+      const lastNatural = keyframes()[before - 1]!.at;
+      const answered = keyframes()[before]!.at;
+      expect(answered - askedAt, 'keyframe after the request (ms)').to.be.below(1000);
+      expect(answered - lastNatural, 'sooner than the GOP would have made one (ms)').to.be.below(1900);
     });
 
     it('a voice-only offer naming a face fails with avatar_requires_video', async () => {
