@@ -35,10 +35,11 @@ async function main(): Promise<void> {
     // Component benchmarks: no server (they start what they measure).
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
+    ['live-avatar', async () => (await import('./live-avatar.js')).benchLiveAvatar as unknown as Bench],
   ];
   // These start what they measure (wyoming: its own server with the port open; footprint: npm start's
-  // processes), not the shared server.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint']);
+  // processes; live-avatar: the renderer and encoder alone), not the shared server.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'live-avatar']);
   // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
   // Not started when only component benchmarks were asked for.
   const needsServer = wanted.size === 0 || [...wanted].some((name) => !STANDALONE.has(name));

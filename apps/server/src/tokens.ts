@@ -18,6 +18,8 @@ export const SERVER_TOKENS = {
   RealtimeSessionFactory: Symbol.for('svc.server.RealtimeSessionFactory'),
   /** The WebRTC calls (POST /v1/realtime/calls): WebRtcCallService, or null when SVC_WEBRTC_ENABLED=false. */
   RealtimeCalls: Symbol.for('svc.server.RealtimeCalls'),
+  /** The live avatar of WebRTC calls (composition/live-avatar.ts): LiveAvatarSupport, or null when disabled. */
+  LiveAvatar: Symbol.for('svc.server.LiveAvatar'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
   SharedRedis: Symbol.for('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */

@@ -25,6 +25,8 @@ export { UpstreamSpeechSynthesizer, upstreamPresetName, UPSTREAM_PCM_RATE, type 
 
 // Audio codec (ffmpeg)
 export { FfmpegAudioCodec, type FfmpegAudioCodecOptions } from './codec/ffmpeg-audio-codec.js';
+export { FfmpegLiveH264Encoder, type FfmpegLiveH264EncoderOptions } from './codec/ffmpeg-live-h264-encoder.js';
+export { FlvH264Reader, NAL_IDR, NAL_SPS, NAL_PPS } from './codec/flv-h264-reader.js';
 export { runFfmpeg, FfmpegError, type RunFfmpegOptions } from './codec/ffmpeg/run-ffmpeg.js';
 export { ffmpegPath } from './codec/ffmpeg/ffmpeg-path.js';
 export { detectAudioFormat, type AudioContainer } from './codec/detect-audio-format.js';

@@ -3,3 +3,4 @@ export { PeerCall, EVENTS_CHANNEL, type CallIceOptions, type CallSessionHandle, 
 export { RtpAudioTrack, RTP_SAMPLE_RATE, FRAME_MS, type RtpPacketSink } from './rtp-audio-track.js';
 export { checkOffer } from './offer-checks.js';
 export type { CallEnding } from './call-endings.js';
+export { packetizeH264 } from './h264-packetizer.js';

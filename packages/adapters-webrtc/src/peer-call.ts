@@ -3,6 +3,7 @@ import {
   InboundBudget,
   inboundBudgetError,
   type InboundBudgetLimits,
+  type LiveVideoEncoder,
   type Logger,
   type OpusCodec,
   type OpusPacketDecoder,
@@ -10,10 +11,14 @@ import {
   type RealtimeServerEvent,
   type SessionEnding,
   type SessionMedia,
+  type SessionVideoOutput,
 } from '@svc/core';
-import { RTCPeerConnection, RTCRtpCodecParameters, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
+import { PictureLossIndication, RTCPeerConnection, RTCRtpCodecParameters, RtcpPayloadSpecificFeedback, type RTCDataChannel, type RTCRtpTransceiver, type RtcpPacket, type RtpPacket } from 'werift';
 import type { CallEnding } from './call-endings.js';
+import { CallVideo } from './call-video.js';
+import { mediaClock } from './media-clock.js';
 import { RtpAudioTrack, RTP_SAMPLE_RATE } from './rtp-audio-track.js';
+import { RtpVideoTrack, VIDEO_CLOCK_RATE } from './rtp-video-track.js';
 
 /** The data channel the client opens for the realtime events (OpenAI's name, which the SDKs use). */
 export const EVENTS_CHANNEL = 'oai-events';
@@ -54,12 +59,29 @@ export interface PeerCallOptions {
   inbound: InboundBudgetLimits;
   /** Events queued before the data channel opens (the session's first events wait for it). */
   maxEventsBeforeOpen?: number;
+  /**
+   * The live avatar's video track, for offers that receive video: how frames are encoded and how
+   * long before its time each is made. Without it a video m-line is answered inactive.
+   */
+  avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };
 }
 
 /** What a peer connection can refuse in an offer (the service answers 400 with this text). */
 export class UnusableOfferError extends Error {}
 
 const OPUS = () => new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: RTP_SAMPLE_RATE, channels: 2, rtcpFeedback: [{ type: 'transport-cc' }] });
+/**
+ * H.264 constrained baseline 3.1 with packetization mode 1 (STAP-A, FU-A): what the live encoder
+ * makes and every WebRTC browser decodes. Offered variants with another mode or profile are
+ * dropped from the answer (see keepSendableH264).
+ */
+const H264 = () =>
+  new RTCRtpCodecParameters({
+    mimeType: 'video/H264',
+    clockRate: VIDEO_CLOCK_RATE,
+    rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'transport-cc' }],
+    parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+  });
 const LIVENESS_CHECK_MS = 1000;
 /** Once the data channel has handed its last event to SCTP, how long it gets to arrive before the call closes. */
 const CLOSE_GRACE_MS = 300;
@@ -74,8 +96,9 @@ const MAX_DRAIN_MS = 2000;
  * One WebRTC call: a werift peer connection (ICE-lite, so a browser's offer without candidates
  * connects through peer-reflexive candidates), the `oai-events` data channel carrying the JSON
  * events both ways, the caller's Opus track decoded to 48 kHz samples for the engine, and the
- * reply track (RtpAudioTrack). Tracks beyond the audio (a later avatar video) are added by
- * `addOutgoingTrack` before the answer is made.
+ * reply track (RtpAudioTrack). An offer that receives video gets an H.264 track (RtpVideoTrack)
+ * in the same media stream as the reply audio (one msid, so the browser lip-syncs them), shown by
+ * the session's avatar through `video` (CallVideo).
  */
 export class PeerCall implements RealtimeOutput {
   readonly media: SessionMedia;
@@ -83,6 +106,7 @@ export class PeerCall implements RealtimeOutput {
   private audio: RTCRtpTransceiver | null = null;
   private channel: RTCDataChannel | null = null;
   private readonly replyTrack: RtpAudioTrack;
+  private callVideo: CallVideo | null = null;
   private readonly early: string[] = [];
   private session: CallSessionHandle | null = null;
   private decoder: OpusPacketDecoder | null = null;
@@ -105,7 +129,7 @@ export class PeerCall implements RealtimeOutput {
   ) {
     const { ice } = options;
     this.pc = new RTCPeerConnection({
-      codecs: { audio: [OPUS()] },
+      codecs: { audio: [OPUS()], video: [H264()] },
       iceLite: true,
       // ICE-lite gathers host candidates only; no STUN server is ever asked (the default would be a public one).
       iceServers: [],
@@ -116,6 +140,7 @@ export class PeerCall implements RealtimeOutput {
     this.replyTrack = new RtpAudioTrack({ sendRtp: (packet: RtpPacket) => this.audio?.sender.sendRtp(packet) }, 111, {
       opus: options.opus,
       leadMs: options.audioLeadMs,
+      now: () => mediaClock.now(),
     });
     this.media = { inputSampleRate: RTP_SAMPLE_RATE, replyTrack: this.replyTrack };
     this.budget = new InboundBudget(options.inbound, () => performance.now());
@@ -129,6 +154,20 @@ export class PeerCall implements RealtimeOutput {
     return this.answer;
   }
 
+  /**
+   * The media-clock moment (epoch ms, monotonic) an RTP timestamp this call sent stands for, per
+   * track; null for a track it does not send. Receiver-side A/V measurements map back with it.
+   */
+  mediaTimeOf(kind: 'audio' | 'video', rtpTimestamp: number): number | null {
+    if (kind === 'audio') return this.replyTrack.mediaTimeOf(rtpTimestamp);
+    return this.callVideo?.mediaTimeOf(rtpTimestamp) ?? null;
+  }
+
+  /** Where the session shows its avatar: set when the offer receives video and the server has the live avatar. */
+  get video(): SessionVideoOutput | undefined {
+    return this.callVideo ?? undefined;
+  }
+
   /** Applies the client's offer and makes the complete answer (all host candidates in it). */
   async negotiate(offerSdp: string): Promise<void> {
     try {
@@ -139,6 +178,7 @@ export class PeerCall implements RealtimeOutput {
     this.audio = this.pc.getTransceivers().find((t) => t.kind === 'audio') ?? null;
     if (!this.audio) throw new UnusableOfferError('The SDP offer has no audio m-line (the microphone track).');
     this.audio.setDirection('sendrecv');
+    this.setUpVideo();
     const answer = await this.pc.createAnswer();
     // The server takes the DTLS server role (setup:passive): a browser's ClientHello retransmitted
     // under load is handled cleanly, where werift as DTLS client fails on a retransmitted
@@ -161,6 +201,7 @@ export class PeerCall implements RealtimeOutput {
       if (state === 'connected') {
         this.connected = true;
         this.lastHeardAt = performance.now();
+        this.callVideo?.onConnected();
       } else if (state === 'failed' || state === 'closed') {
         this.close('peer_gone', `peer connection ${state}`);
       }
@@ -235,6 +276,7 @@ export class PeerCall implements RealtimeOutput {
     if (this.closed) return;
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
+    this.callVideo?.close();
     this.replyTrack.close();
     this.decoder?.release();
     this.decoder = null;
@@ -317,6 +359,39 @@ export class PeerCall implements RealtimeOutput {
     if (samples.length > 0) void session.appendInputSamples(samples);
   }
 
+  /**
+   * A video m-line in the offer: with the live avatar, our H.264 track goes out on it (sendonly,
+   * in the reply audio's stream); without, or when the offer has no H.264 in packetization mode 1,
+   * it is answered inactive (the call goes on voice only).
+   */
+  private setUpVideo(): void {
+    const video = this.pc.getTransceivers().find((t) => t.kind === 'video');
+    if (!video) return;
+    const sendable = keepSendableH264(video);
+    const avatar = this.options.avatarVideo;
+    if (!avatar || !sendable) {
+      video.setDirection('inactive');
+      return;
+    }
+    video.setDirection('sendonly');
+    const stream = this.audio!.sender.streamId ?? `call-${this.id}`;
+    this.audio!.sender.streamId = stream;
+    video.sender.streamId = stream;
+    const track = new RtpVideoTrack({ sendRtp: (packet: RtpPacket) => video.sender.sendRtp(packet) }, video.sender.codec?.payloadType ?? 0, mediaClock.now());
+    const callVideo = new CallVideo(this.replyTrack, track, { encoder: avatar.encoder, leadMs: avatar.leadMs, clock: mediaClock, logger: this.options.logger.child({ callId: this.id }) });
+    // werift routes a PLI by the packet's sender SSRC before the media SSRC it is about: a client
+    // whose feedback leaves from the SSRC of a stream it sends (werift's own client does) has its
+    // PLI handed to one of our receivers, so it is looked for there too (restarts are throttled)
+    video.sender.onPictureLossIndication.subscribe(() => callVideo.keyframeRequested());
+    const onRtcp = (packet: RtcpPacket): void => {
+      if (packet.type !== RtcpPayloadSpecificFeedback.type) return;
+      const { feedback } = packet as RtcpPayloadSpecificFeedback;
+      if (feedback.count === PictureLossIndication.count && (feedback as PictureLossIndication).mediaSsrc === video.sender.ssrc) callVideo.keyframeRequested();
+    };
+    for (const t of this.pc.getTransceivers()) t.receiver.onRtcp.subscribe(onRtcp);
+    this.callVideo = callVideo;
+  }
+
   private later(fn: () => void, ms: number): void {
     const t = setTimeout(fn, ms);
     t.unref?.();
@@ -332,4 +407,20 @@ export class PeerCall implements RealtimeOutput {
       });
     });
   }
+}
+
+/**
+ * Keeps the offered H.264 variants the live encoder's stream may be sent as: packetization mode 1
+ * and a baseline profile (profile_idc 0x42; constrained baseline streams decode as either); the
+ * sender uses the first. Returns whether one is left.
+ */
+function keepSendableH264(video: RTCRtpTransceiver): boolean {
+  const sendable = video.codecs.filter((c) => {
+    const fmtp = (c.parameters ?? '').toLowerCase();
+    return c.mimeType.toLowerCase() === 'video/h264' && /packetization-mode=1/.test(fmtp) && /profile-level-id=42/.test(fmtp);
+  });
+  if (sendable.length === 0) return false;
+  video.codecs = sendable;
+  video.sender.codec = sendable[0];
+  return true;
 }

@@ -10,6 +10,16 @@ const TICK_MS = 10;
 /** Most audio sent at once to catch up after a stall. */
 const MAX_BURST_MS = 100;
 
+/**
+ * Who gets the reply audio ahead of the wire with the moment each sample will be played (the live
+ * avatar: the mouth of frame t speaks the audio sent at t). Times are the track's `now()` clock.
+ */
+export interface ScheduledAudioListener {
+  speak(samples: Int16Array, sampleRate: number, atMs: number): void;
+  /** Audio from `atMs` on will not be played (barge-in, cancel). */
+  cut(atMs: number): void;
+}
+
 /** Where the packets go (the call's audio sender). */
 export interface RtpPacketSink {
   sendRtp(packet: RtpPacket): unknown;
@@ -19,8 +29,17 @@ export interface RtpAudioTrackOptions {
   opus: OpusCodec;
   /** Most audio queued ahead of what was sent before `write` waits (backpressure on synthesis). */
   leadMs: number;
-  /** Milliseconds since an arbitrary origin (performance.now in production, a test clock in tests). */
+  /** Milliseconds since an arbitrary origin (the call's media clock in production, a test clock in tests). */
   now?: () => number;
+}
+
+/** What a playout tells its track: samples to schedule, and where the wire stops or starts again. */
+interface PlayoutHooks {
+  queued(samples: Int16Array): void;
+  cleared(): void;
+  paused(): void;
+  /** The samples still queued when sending resumes, in order. */
+  resumed(queued: readonly Int16Array[]): void;
 }
 
 /** One response's audio: queued samples, what was written and sent, and who waits. */
@@ -31,14 +50,19 @@ class Playout implements ReplyAudioPlayout {
   sent = 0;
   finished = false;
   cleared = false;
-  /** A barge-in is being judged: nothing is sent until `resume()`. */
+  /** A barge-in is being judged: nothing is sent (nor shown to the avatar) until `resume()`. */
   paused = false;
   private waiters = new Set<() => void>();
 
-  constructor(private readonly leadSamples: number) {}
+  constructor(
+    private readonly leadSamples: number,
+    private readonly hooks: PlayoutHooks | null = null,
+  ) {}
 
   async write(samples: Int16Array, signal: AbortSignal): Promise<void> {
     if (this.cleared || this.finished || samples.length === 0) return;
+    // while paused the samples wait unscheduled: `resume()` schedules them from the moment it resumes
+    if (!this.paused) this.hooks?.queued(samples);
     this.chunks.push(samples);
     this.queued += samples.length;
     this.written += samples.length;
@@ -60,6 +84,7 @@ class Playout implements ReplyAudioPlayout {
   }
 
   clear(): void {
+    if (!this.cleared && this.queued > 0) this.hooks?.cleared();
     this.cleared = true;
     this.chunks = [];
     this.queued = 0;
@@ -67,11 +92,16 @@ class Playout implements ReplyAudioPlayout {
   }
 
   pause(): void {
+    if (this.paused || this.done) return;
     this.paused = true;
+    this.hooks?.paused();
   }
 
   resume(): void {
+    if (!this.paused) return;
     this.paused = false;
+    if (!this.cleared && this.queued > 0) this.hooks?.resumed(this.chunks);
+    this.wake();
   }
 
   /** Whether the track has nothing more to send of it (all sent, or cleared). */
@@ -124,6 +154,11 @@ class Playout implements ReplyAudioPlayout {
  * was sent is exactly what the listener's jitter buffer got, so a barge-in truncates the reply at
  * `sentMs()`. When nothing is queued nothing is sent (the RTP timestamp still advances with the
  * wall clock and the next packet carries the marker bit, as for a talk spurt after DTX).
+ *
+ * A talk spurt's timeline is fixed when its first samples are written: it starts `startDelayMs`
+ * later (0 unless a live avatar listens: then long enough for its first frames to be made) and each
+ * sample written plays at the spurt's start plus the samples before it, which is what the
+ * ScheduledAudioListener is told, before the samples leave.
  */
 export class RtpAudioTrack implements ReplyAudioTrack {
   readonly sampleRate = RTP_SAMPLE_RATE;
@@ -132,10 +167,14 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   private readonly now: () => number;
   private readonly leadSamples: number;
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** Wall time of frame 0 of the current talk spurt, and frames sent in it. */
+  /** Wall time of frame 0 of the current talk spurt, frames sent in it, and samples scheduled in it. */
   private spurtStart = 0;
   private spurtFrames = 0;
+  private spurtSamples = 0;
+  /** A talk spurt is scheduled (its first frame may still be in the future). */
   private talking = false;
+  private listener: ScheduledAudioListener | null = null;
+  private startDelayMs = 0;
   private sequence = Math.floor(Math.random() * 0x10000);
   private readonly timestampBase = Math.floor(Math.random() * 0x100000000);
   private readonly origin: number;
@@ -160,11 +199,36 @@ export class RtpAudioTrack implements ReplyAudioTrack {
       dead.clear();
       return dead;
     }
-    const playout = new Playout(this.leadSamples);
+    // a playout's last frame is padded with silence: the next one starts on a frame boundary
+    this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
+    const playout = new Playout(this.leadSamples, {
+      queued: (samples) => this.schedule(samples),
+      cleared: () => this.cleared(),
+      // a pause cuts the listener's timeline where the wire stops, as a clear does; a resume starts a new spurt
+      paused: () => this.cleared(),
+      resumed: (queued) => {
+        this.talking = false;
+        for (const samples of queued) this.schedule(samples);
+      },
+    });
     this.playouts.push(playout);
     this.timer ??= setInterval(() => this.tick(), TICK_MS);
     this.timer.unref?.();
     return playout;
+  }
+
+  /**
+   * Tells `listener` every reply sample before it is sent, with the moment it plays, and starts each
+   * talk spurt `startDelayMs` after its first samples are written (null: no listener, no delay).
+   */
+  listen(listener: ScheduledAudioListener | null, startDelayMs = 0): void {
+    this.listener = listener;
+    this.startDelayMs = listener ? startDelayMs : 0;
+  }
+
+  /** The moment (the track's clock) an RTP timestamp of this track stands for: receiver-side sync measurements map back with it. */
+  mediaTimeOf(rtpTimestamp: number): number {
+    return this.origin + (((rtpTimestamp - this.timestampBase) >>> 0) / RTP_SAMPLE_RATE) * 1000;
   }
 
   /** Milliseconds of audio queued and not yet sent, over every playout. */
@@ -194,24 +258,46 @@ export class RtpAudioTrack implements ReplyAudioTrack {
         return this.stopTimer();
       }
       if (!this.talking) {
-        // A new talk spurt: its first frame leaves now.
-        this.spurtStart = now;
-        this.spurtFrames = 0;
-      } else if (this.spurtStart + this.spurtFrames * FRAME_MS > now) {
-        return; // the next frame is not due yet
+        if (current.queued === 0 || current.paused) return; // ran dry (or paused): the next samples written (or the resume) start a spurt
+        this.startSpurt(now); // samples left after a clear or a dry spell: a spurt of their own
       }
+      const due = this.spurtStart + this.spurtFrames * FRAME_MS;
+      if (due > now) return; // the next frame is not due yet
       const frame = current.takeFrame();
       if (!frame) {
-        // Synthesis is behind the wire (or the playout is paused): the listener's buffer runs dry;
-        // the next frame starts a new spurt.
+        // Synthesis is behind the wire (or the playout is paused): the listener's buffer runs dry; the
+        // next samples (or the resume) start a new spurt.
         this.talking = false;
         return;
       }
-      const marker = !this.talking;
-      this.talking = true;
-      this.send(frame, marker, this.spurtStart + this.spurtFrames * FRAME_MS);
+      this.send(frame, this.spurtFrames === 0, due);
       this.spurtFrames++;
     }
+  }
+
+  /** Samples just queued: the moment they play (a new spurt when none is running), told to the listener. */
+  private schedule(samples: Int16Array): void {
+    const now = this.now();
+    // a spurt whose scheduled audio has all been played by now has run dry: a new one starts
+    if (this.talking && this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000 < now) this.talking = false;
+    if (!this.talking) this.startSpurt(now);
+    const atMs = this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
+    this.spurtSamples += samples.length;
+    this.listener?.speak(samples, RTP_SAMPLE_RATE, atMs);
+  }
+
+  private startSpurt(now: number): void {
+    this.spurtStart = now + this.startDelayMs;
+    this.spurtFrames = 0;
+    this.spurtSamples = 0;
+    this.talking = true;
+  }
+
+  /** A playout dropped what it had not sent: the listener hears that the audio stops where the wire did. */
+  private cleared(): void {
+    // everything before the next frame's due time has left (or, in the start delay, nothing has)
+    this.listener?.cut(this.talking ? this.spurtStart + this.spurtFrames * FRAME_MS : this.now());
+    this.talking = false;
   }
 
   private send(frame: Int16Array, marker: boolean, at: number): void {

@@ -15,6 +15,8 @@ import {
   type RealtimeSessionRegistry,
   type SessionLease,
   type SessionMedia,
+  type SessionVideoOutput,
+  type LiveVideoEncoder,
 } from '@svc/core';
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
@@ -27,6 +29,8 @@ export interface CallSessionContext {
   sessionId?: string;
   output: RealtimeOutput;
   media: SessionMedia;
+  /** The call's video, when its offer receives video and the server has the live avatar. */
+  video?: SessionVideoOutput;
 }
 
 export interface WebRtcCallDeps {
@@ -45,6 +49,8 @@ export interface WebRtcCallDeps {
 /** Every call's PeerCall settings (ICE, timeouts, limits), and how often live calls' keys are re-checked. */
 export interface WebRtcCallOptions extends Omit<PeerCallOptions, 'opus' | 'logger'> {
   keyCheckIntervalMs?: number;
+  /** The live avatar's video (session.avatar); without it calls are voice only. */
+  avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };
 }
 
 interface LiveCall {
@@ -103,6 +109,7 @@ export class WebRtcCallService implements RealtimeCalls {
         ...(request.secretSessionId ? { sessionId: request.secretSessionId } : {}),
         output: call,
         media: call.media,
+        ...(call.video ? { video: call.video } : {}),
       });
     } catch (err) {
       this.logger.error({ err: String(err) }, 'could not start a realtime call session');
@@ -121,6 +128,11 @@ export class WebRtcCallService implements RealtimeCalls {
     const live = this.calls.get(callId);
     if (!live || live.apiKeyId !== principal.apiKeyId) throw new RealtimeCallNotFoundError(callId);
     live.call.close('hangup', 'hung up');
+  }
+
+  /** A live call of this process by its id (diagnostics and tests). */
+  find(callId: string): PeerCall | undefined {
+    return this.calls.get(callId)?.call;
   }
 
   /** Calls this process serves. */

@@ -1,5 +1,6 @@
 import { compatibilityModule } from './compatibility.js';
 import { foundationModule } from './foundation.js';
+import { liveAvatarModule } from './live-avatar.js';
 import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
@@ -23,6 +24,7 @@ export const SERVER_MODULES = [
   speechModule,
   voicesModule,
   videoModule,
+  liveAvatarModule,
   realtimeAudioModule,
   transcriptionModule,
   realtimeModule,

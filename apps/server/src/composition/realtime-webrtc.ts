@@ -20,6 +20,7 @@ import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule, type ModuleRoutes } from './module.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import type { RealtimeSessionFactory } from './realtime.js';
+import type { LiveAvatarSupport } from './live-avatar.js';
 
 /** `50000-50100`: the UDP ports calls bind (a firewall rule); empty: any. */
 const portRange = z
@@ -48,6 +49,8 @@ export const realtimeWebrtcModule = defineModule({
   settings: {
     SVC_WEBRTC_ENABLED: setting.bool(true),
     SVC_WEBRTC_MAX_OFFER_BYTES: setting.int(64 * 1024, 4 * 1024, 1024 * 1024),
+    // an inline 10 MB photo for session.avatar, as base64 in JSON
+    SVC_WEBRTC_MAX_SESSION_BYTES: setting.int(14 * 1024 * 1024, 4 * 1024, 64 * 1024 * 1024),
     SVC_WEBRTC_CONNECT_TIMEOUT_MS: setting.int(10_000, 1_000, 120_000),
     SVC_WEBRTC_PEER_TIMEOUT_MS: setting.int(15_000, 2_000, 600_000),
     SVC_WEBRTC_PORT_RANGE: portRange,
@@ -63,6 +66,7 @@ export const realtimeWebrtcModule = defineModule({
         const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
         const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
         const createSession = await get<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory);
+        const liveAvatar = await get<LiveAvatarSupport | null>(SERVER_TOKENS.LiveAvatar);
         return new WebRtcCallService(
           {
             registry: await get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
@@ -81,6 +85,7 @@ export const realtimeWebrtcModule = defineModule({
             audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
             maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
             maxPendingEvents: 256,
+            ...(liveAvatar ? { avatarVideo: { encoder: liveAvatar.encoder, leadMs: liveAvatar.leadMs } } : {}),
             // The WebSocket's budget per connection, for the data channel's messages.
             inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
           },
@@ -102,6 +107,6 @@ export const realtimeWebrtcModule = defineModule({
       }
       return { principal: await keys.authenticate(secret).catch(rethrowUnavailable), secretSessionId: null };
     };
-    return { public: [realtimeCallRoutes({ calls, authenticateCaller, maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES })] };
+    return { public: [realtimeCallRoutes({ calls, authenticateCaller, maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES, maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES })] };
   },
 });

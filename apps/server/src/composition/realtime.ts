@@ -34,6 +34,7 @@ import {
   type Principal,
   type RealtimeOutput,
   type SessionMedia,
+  type SessionVideoOutput,
 } from '@svc/core';
 import {
   attachRealtimeGateway,
@@ -65,6 +66,7 @@ import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
 import { defineModule, type Attachment } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
+import type { LiveAvatarSupport } from './live-avatar.js';
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -76,6 +78,8 @@ export type RealtimeSessionFactory = (context: {
   sessionId?: string;
   output: RealtimeOutput;
   media?: SessionMedia;
+  /** A call's video (a WebRTC offer that receives video): where session.avatar is shown. */
+  video?: SessionVideoOutput;
 }) => RealtimeSessionEngine;
 
 /** What the realtime module attaches to the HTTP server. */
@@ -209,6 +213,8 @@ export const realtimeModule = defineModule({
           opusCodec: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
         },
       };
+      const liveAvatar = await get<LiveAvatarSupport | null>(SERVER_TOKENS.LiveAvatar);
+      if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;
       return (ctx) =>
         new RealtimeSessionEngine(
           engineDeps,
@@ -220,6 +226,7 @@ export const realtimeModule = defineModule({
             audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
             conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
             ...(ctx.media ? { media: ctx.media } : {}),
+            ...(ctx.video ? { video: ctx.video } : {}),
           },
           ctx.output,
         );

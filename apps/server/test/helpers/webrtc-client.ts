@@ -32,13 +32,25 @@ export class WebRtcTestClient {
   private ts = 0;
   callId: string | null = null;
 
-  constructor() {
+  /** Video RTP received (an offer made with `video: true`): the live avatar's H.264 packets. */
+  readonly videoRtp: Array<{ at: number; ssrc: number; timestamp: number; marker: boolean; payload: Buffer }> = [];
+
+  /** `video`: the offer also receives video (H.264, packetization mode 1), as a browser's with a recvonly video transceiver. */
+  constructor(options: { video?: boolean } = {}) {
     // No STUN server: loopback needs none, and werift's default is a public one.
-    this.pc = new RTCPeerConnection({ iceServers: [], codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })] } });
+    const video = options.video
+      ? [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack', parameter: 'pli' }], parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })]
+      : [];
+    this.pc = new RTCPeerConnection({ iceServers: [], codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })], video } });
     this.channel = this.pc.createDataChannel('oai-events');
     this.pc.addTransceiver(this.mic, { direction: 'sendrecv' });
+    if (options.video) this.pc.addTransceiver('video', { direction: 'recvonly' });
     this.pc.onTrack.subscribe((track) =>
       track.onReceiveRtp.subscribe((rtp) => {
+        if (track.kind === 'video') {
+          this.videoRtp.push({ at: performance.now(), ssrc: rtp.header.ssrc, timestamp: rtp.header.timestamp, marker: rtp.header.marker, payload: rtp.payload });
+          return;
+        }
         this.heard.push({ at: performance.now(), samples: this.decoder.decode(new Uint8Array(rtp.payload)) });
         this.wake();
       }),

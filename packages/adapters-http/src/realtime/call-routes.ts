@@ -21,8 +21,13 @@ export interface RealtimeCallRoutesDeps {
    * ServiceUnavailableError (503) when the key store does not answer.
    */
   authenticateCaller(secret: string | null): Promise<CallCaller>;
-  /** Largest accepted offer (the SDP body, or the whole multipart form). */
+  /** Largest accepted offer (the SDP body, or the multipart `sdp` part). */
   maxOfferBytes: number;
+  /**
+   * Largest multipart `session` part (default: maxOfferBytes). It may carry an inline photo for
+   * `session.avatar` (a data channel message cannot: browsers cap those at 256 KB).
+   */
+  maxSessionBytes?: number;
 }
 
 /**
@@ -60,7 +65,7 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         handlers: [
           async (ctx) => {
             const caller = await callerOf(ctx, deps);
-            const { sdp, session } = await readOffer(ctx, deps.maxOfferBytes);
+            const { sdp, session } = await readOffer(ctx, deps.maxOfferBytes, deps.maxSessionBytes ?? deps.maxOfferBytes);
             const answer = await deps.calls.create({ ...caller, offerSdp: sdp, session });
             ctx.status = 201;
             ctx.set('Location', `/v1/realtime/calls/${answer.callId}`);
@@ -100,11 +105,13 @@ async function callerOf(ctx: Context & { state: AppState }, deps: RealtimeCallRo
 }
 
 /** The offer as SDP text and the optional session (multipart), read within the byte limit. */
-async function readOffer(ctx: Context, limitBytes: number): Promise<{ sdp: string; session: unknown }> {
+async function readOffer(ctx: Context, limitBytes: number, sessionLimitBytes: number): Promise<{ sdp: string; session: unknown }> {
   if (isMultipart(ctx)) {
-    const form = await readMultipartForm(ctx, { allowed: ['sdp', 'session'], maxFileBytes: limitBytes, maxFieldBytes: limitBytes, maxBodyBytes: limitBytes });
+    const partLimit = Math.max(limitBytes, sessionLimitBytes);
+    const form = await readMultipartForm(ctx, { allowed: ['sdp', 'session'], maxFileBytes: partLimit, maxFieldBytes: partLimit, maxBodyBytes: limitBytes + sessionLimitBytes });
     const sdp = form.fields.sdp ?? (form.files.sdp ? Buffer.from(form.files.sdp.bytes).toString('utf8') : undefined);
     if (sdp === undefined) throw new InvalidRequestError("Missing required parameter: 'sdp'.", 'sdp');
+    if (Buffer.byteLength(sdp) > limitBytes) throw offerTooLarge(limitBytes);
     const rawSession = form.fields.session ?? (form.files.session ? Buffer.from(form.files.session.bytes).toString('utf8') : undefined);
     return { sdp, session: rawSession === undefined ? null : parseSession(rawSession) };
   }

@@ -44,17 +44,6 @@ export class CurveTable {
   }
 }
 
-/** One eye, in frame coordinates: corners and the upper/lower lid curves. */
-export interface EyeGeometry {
-  left: number;
-  right: number;
-  top: Polyline;
-  bottom: Polyline;
-  /** Largest lid-to-lid height. */
-  height: number;
-  centre: Point;
-}
-
 /**
  * What the warper needs to know about the reference face, derived once from its 68 landmarks in
  * frame coordinates. The mouth lives in a local frame (u along the lips, v downwards) so a tilted
@@ -62,7 +51,8 @@ export interface EyeGeometry {
  */
 export interface FaceGeometry {
   eyeDistance: number;
-  eyes: [EyeGeometry, EyeGeometry];
+  /** The 68 landmarks themselves (the eyelids are fitted from them and the picture, see Eyelids). */
+  landmarks: readonly Point[];
   mouth: {
     centre: Point;
     cos: number;
@@ -126,21 +116,13 @@ export function faceGeometry(lm: readonly Point[]): FaceGeometry {
   const jawHalfWidth = (Math.abs(local(lm[4]!).x) + Math.abs(local(lm[12]!).x)) / 2;
   const lowerLipV = Math.max(local(lm[57]!).y, local(lm[56]!).y, local(lm[58]!).y);
 
-  const eye = (from: number): EyeGeometry => {
-    const p = (i: number): Point => lm[from + i]!;
-    const top = new Polyline([p(0), p(1), p(2), p(3)]);
-    const bottom = new Polyline([p(0), p(5), p(4), p(3)]);
-    const height = Math.max(p(5).y - p(1).y, p(4).y - p(2).y, 1);
-    return { left: Math.min(p(0).x, p(3).x), right: Math.max(p(0).x, p(3).x), top, bottom, height, centre: mean(lm, from, from + 6) };
-  };
-
   const chin = lm[8]!;
   const eyesMid = { x: (leftEye.x + rightEye.x) / 2, y: (leftEye.y + rightEye.y) / 2 };
   const eyeChin = Math.hypot(chin.x - eyesMid.x, chin.y - eyesMid.y);
   const faceHalfWidth = Math.hypot(lm[16]!.x - lm[0]!.x, lm[16]!.y - lm[0]!.y) / 2;
   return {
     eyeDistance,
-    eyes: [eye(36), eye(42)],
+    landmarks: lm,
     mouth: {
       centre: c,
       cos,

@@ -1,3 +1,5 @@
+import { sampleBilinear } from './bilinear.js';
+import { Eyelids } from './eyelids.js';
 import { CurveTable, type FaceGeometry } from './face-geometry.js';
 import type { FacePose } from './face-pose.js';
 import { mouthPalette, type MouthPalette } from './mouth-palette.js';
@@ -39,7 +41,7 @@ export class FaceWarper {
   private readonly headMask: Float32Array;
   private readonly rowSpans: Int32Array;
   private readonly mouthBox: Box;
-  private readonly eyeBoxes: Box[];
+  private readonly eyelids: Eyelids;
   private readonly palette: MouthPalette;
   /** Below the chin the jaw's drop fades out over this many pixels (the neck). */
   private readonly neckFade: number;
@@ -120,9 +122,7 @@ export class FaceWarper {
       x1: Math.max(...corners.map((p) => p.x)),
       y1: Math.max(...corners.map((p) => p.y)),
     });
-    this.eyeBoxes = geo.eyes.map((e) =>
-      this.clip({ x0: e.left, y0: e.centre.y - e.height * 2.2, x1: e.right, y1: e.centre.y + e.height }),
-    );
+    this.eyelids = new Eyelids(reference, geo.landmarks);
     this.palette = mouthPalette(reference, geo);
     const span = mouth.jawHalfWidth + 4;
     this.upperInner = new CurveTable(-span, span, (u) => mouth.upperInner.at(u));
@@ -147,7 +147,7 @@ export class FaceWarper {
     const src = { x: 0, y: 0, interior: -1 };
     const mouth = this.mouthFrame(pose);
 
-    const eyes = this.eyeBoxes;
+    const eyes = this.eyelids.boxes;
     // without head motion only the mouth's and the eyes' boxes can change
     const y0 = headMoves ? headBox.y0 : Math.min(mouthBox.y0, eyes[0]!.y0, eyes[1]!.y0);
     const y1 = headMoves ? headBox.y1 : Math.max(mouthBox.y1, eyes[0]!.y1, eyes[1]!.y1);
@@ -170,20 +170,14 @@ export class FaceWarper {
         if (mouthMoves && qx >= mouthBox.x0 && qx < mouthBox.x1 && qy >= mouthBox.y0 && qy < mouthBox.y1) {
           this.mapMouth(qx, qy, mouth, src);
         } else if (blinking) {
-          this.mapEyes(qx, qy, pose.blink, src);
+          this.eyelids.map(qx, qy, pose.blink, src);
         }
         const o = (y * this.width + x) * 3;
         if (src.interior >= 0) {
           this.paintInterior(mouth, src, out, o);
         } else if (src.x !== x || src.y !== y) {
-          this.sample(src.x, src.y, out, o);
-          if (src.interior === -2) {
-            // lash line of a closing eye
-            const k = 1 - 0.5 * pose.blink;
-            out[o] = out[o]! * k;
-            out[o + 1] = out[o + 1]! * k;
-            out[o + 2] = out[o + 2]! * k;
-          }
+          if (src.interior === -2) this.eyelids.paint(out, o);
+          else this.sample(src.x, src.y, out, o);
         }
       }
     }
@@ -293,26 +287,6 @@ export class FaceWarper {
     return v <= chin ? drop : drop * (1 - smoothstep(chin, chin + this.neckFade, v));
   }
 
-  /** Eyelid backward map; src.interior = -2 marks the lash line. */
-  private mapEyes(qx: number, qy: number, closure: number, src: { x: number; y: number; interior: number }): void {
-    for (let i = 0; i < 2; i++) {
-      const b = this.eyeBoxes[i]!;
-      if (qx < b.x0 || qx >= b.x1 || qy < b.y0 || qy >= b.y1) continue;
-      const eye = this.geo.eyes[i]!;
-      const top = eye.top.at(qx);
-      const bottom = eye.bottom.at(qx);
-      if (bottom - top < 0.3) return;
-      const skinTop = top - 1.3 * eye.height;
-      const lid = top + Math.min(1, closure) * (bottom - top);
-      if (qy >= skinTop && qy <= lid) {
-        src.y = skinTop + ((qy - skinTop) * (top - skinTop)) / (lid - skinTop);
-        src.x = qx;
-        if (closure > 0.3 && lid - qy < 1.5) src.interior = -2;
-      }
-      return;
-    }
-  }
-
   /**
    * The painted inside of the mouth, in soft layers so no edge is a staircase, back to front:
    * - the cavity: darkest at the back and into the corners (the cheeks' shadow), in the shadow the
@@ -391,26 +365,7 @@ export class FaceWarper {
 
   /** Bilinear sample of the reference at (x, y) into out[o..o+2]. */
   private sample(x: number, y: number, out: Uint8Array, o: number): void {
-    const w = this.width;
-    const h = this.height;
-    if (x < 0) x = 0;
-    else if (x > w - 1.001) x = w - 1.001;
-    if (y < 0) y = 0;
-    else if (y > h - 1.001) y = h - 1.001;
-    const x0 = x | 0;
-    const y0 = y | 0;
-    const fx = x - x0;
-    const fy = y - y0;
-    const i = (y0 * w + x0) * 3;
-    const j = i + w * 3;
-    const base = this.base;
-    const w00 = (1 - fx) * (1 - fy);
-    const w10 = fx * (1 - fy);
-    const w01 = (1 - fx) * fy;
-    const w11 = fx * fy;
-    out[o] = base[i]! * w00 + base[i + 3]! * w10 + base[j]! * w01 + base[j + 3]! * w11 + 0.5;
-    out[o + 1] = base[i + 1]! * w00 + base[i + 4]! * w10 + base[j + 1]! * w01 + base[j + 4]! * w11 + 0.5;
-    out[o + 2] = base[i + 2]! * w00 + base[i + 5]! * w10 + base[j + 2]! * w01 + base[j + 5]! * w11 + 0.5;
+    sampleBilinear(this.base, this.width, this.height, x, y, out, o);
   }
 
   private clip(b: Box): Box {

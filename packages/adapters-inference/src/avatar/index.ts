@@ -10,7 +10,8 @@
 //     { fps: avatar.fps, width: avatar.width, height: avatar.height }, signal)) { ... }
 //   avatar.release?.(); await renderer.close();     // at shutdown
 // Format and size are checked before a job exists by the core's pure readImageHeader (no decoding).
-export { LandmarkAvatarRenderer, parseSize, type LandmarkAvatarRendererOptions } from './landmark-avatar-renderer.js';
+export { LandmarkAvatarRenderer, parseSize, type LandmarkAvatarRendererOptions, type PreparedPhoto } from './landmark-avatar-renderer.js';
+export { LandmarkLiveAvatarRenderer, type LandmarkLiveAvatarRendererOptions } from './live/landmark-live-avatar-renderer.js';
 export { loadFaceApi, type FaceApiRuntime } from './face-api-runtime.js';
 export { detectFaces, detectLargestFace, MIN_FACE_SCORE, type DetectedFace } from './face-detection.js';
 export { decodeImage, MAX_IMAGE_PIXELS } from './decode-image.js';

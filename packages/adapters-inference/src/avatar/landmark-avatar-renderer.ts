@@ -11,7 +11,8 @@ import {
 import { throwIfAborted } from '../speech/abort.js';
 import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import { blinkClosure, blinkSchedule } from './blinks.js';
-import { WorkerPool } from '../speech/worker-pool.js';
+import { LazyWorkerPool } from '../speech/lazy-worker-pool.js';
+import type { WorkerPool } from '../speech/worker-pool.js';
 import { loadFaceApi } from './face-api-runtime.js';
 import { MIN_FACE_SCORE } from './face-detection.js';
 import { faceGeometry, type FaceGeometry } from './face-geometry.js';
@@ -48,6 +49,15 @@ export interface LandmarkAvatarRendererOptions {
   faceCacheEntries?: number;
 }
 
+/** A photo ready to animate: framed, its landmarks, its cache key (digest and size) and its seed. */
+export interface PreparedPhoto {
+  framed: RgbImage;
+  landmarks: Point[];
+  key: string;
+  seed: number;
+  stages: Readonly<Record<string, number>>;
+}
+
 /** Frames per job sent to a render thread after the first two (200 ms of video: small enough to stream, big enough to amortize). */
 const FRAMES_PER_BATCH = 5;
 
@@ -60,40 +70,27 @@ const FRAMES_PER_BATCH = 5;
  */
 export class LandmarkAvatarRenderer implements AvatarRenderer {
   private readonly fps: number;
-  private pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null = null;
-  private faceThread: Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null = null;
+  private readonly renderThreads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
+  private readonly faceThread: LazyWorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>;
 
   private readonly faces: PreparedFaceCache;
 
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
     this.faces = new PreparedFaceCache(options.faceCacheEntries ?? 16);
+    this.renderThreads = new LazyWorkerPool({ name: 'avatar renderer', script: new URL('./frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
+    this.faceThread = new LazyWorkerPool({ name: 'avatar face detector', script: new URL('./face-prepare-worker.js', import.meta.url), size: 1 });
   }
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
   async close(): Promise<void> {
-    const pools: Promise<{ close(): Promise<void> }>[] = [this.pool, this.faceThread].filter((p) => p !== null);
-    this.pool = null;
-    this.faceThread = null;
-    await Promise.all(pools.map(async (p) => (await p.catch(() => null))?.close()));
+    await Promise.all([this.renderThreads.close(), this.faceThread.close()]);
   }
 
   private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
-    const threads = this.options.renderThreads ?? 1;
-    if (threads <= 0) return null;
-    this.pool ??= WorkerPool.start<FrameRenderRequest, FrameRenderResult>({
-      name: 'avatar renderer',
-      script: new URL('./frame-render-worker.js', import.meta.url),
-      size: threads,
-    }).then(
-      ({ pool }) => pool,
-      (err: unknown) => {
-        this.pool = null;
-        throw err;
-      },
-    );
-    return this.pool;
+    return (this.options.renderThreads ?? 1) <= 0 ? null : this.renderThreads.get();
   }
+
 
   /** Starts the threads and loads the WASM backend and the weights now instead of on the first prepare(). */
   async warmUp(): Promise<void> {
@@ -103,13 +100,22 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
+    const photo = await this.preparePhoto(image, size, signal);
+    return new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, this.renderPool(), photo.key, photo.stages);
+  }
+
+  /**
+   * The photo framed into `size` with its landmarks (from the cache when the same photo came
+   * before), what prepare() and the live avatar both start from.
+   */
+  async preparePhoto(image: Uint8Array, size: VideoSize | string, signal?: AbortSignal): Promise<PreparedPhoto> {
     const [width, height] = parseSize(size);
     throwIfAborted(signal);
     const started = performance.now();
     const key = PreparedFaceCache.key(image, width, height);
     const seed = this.options.seed ?? hashBytes(image);
     const cached = this.faces.get(key);
-    if (cached) return new LandmarkAvatar(cached.framed, cached.landmarks, this.fps, seed, this.renderPool(), key, { cached: performance.now() - started });
+    if (cached) return { ...cached, key, seed, stages: { cached: performance.now() - started } };
     const options = {
       width,
       height,
@@ -127,24 +133,13 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     // The detector thread's own steps, and what it waited before them (thread start, a photo ahead in line).
     const inThread = face.stages.decode + face.stages.detect + face.stages.frame;
     const stages = { digest: queued - started, wait: Math.max(0, performance.now() - queued - inThread), ...face.stages };
-    return new LandmarkAvatar(framed, face.landmarks, this.fps, seed, this.renderPool(), key, stages);
+    return { framed, landmarks: face.landmarks, key, seed, stages };
   }
 
   private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
-    if ((this.options.renderThreads ?? 1) <= 0) return null;
-    this.faceThread ??= WorkerPool.start<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>({
-      name: 'avatar face detector',
-      script: new URL('./face-prepare-worker.js', import.meta.url),
-      size: 1,
-    }).then(
-      ({ pool }) => pool,
-      (err: unknown) => {
-        this.faceThread = null;
-        throw err;
-      },
-    );
-    return this.faceThread;
+    return (this.options.renderThreads ?? 1) <= 0 ? null : this.faceThread.get();
   }
+
 }
 
 /** One prepared photo: renders any number of clips. */

@@ -9,6 +9,7 @@ import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { SessionMedia } from '../ports/media-transport.js';
 import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
+import type { LiveAvatarServices, SessionVideoOutput } from './session-avatar.js';
 import type { RealtimeServerEvent, SessionEnding } from '../protocol/server-events.js';
 
 /** Shared services of every session (one set per server). */
@@ -22,6 +23,8 @@ export interface RealtimeEngineDeps {
   /** Defaults to the deterministic ExtractiveSummarizer. */
   summarizer?: ConversationSummarizer;
   audio?: RealtimeAudioPorts;
+  /** The live avatar (`session.avatar` on calls with video); without it such sessions are refused. */
+  liveAvatar?: LiveAvatarServices;
   /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
   openAiModelAliases?: boolean;
 }
@@ -43,6 +46,8 @@ export interface RealtimeSessionOptions {
   maxInputAudioBufferMs?: number;
   /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */
   conversationLimits?: ConversationLimits;
+  /** Set by a transport that carries video (a WebRTC call whose offer receives video): where `session.avatar` is shown. */
+  video?: SessionVideoOutput;
   /**
    * Set by a transport that carries the audio as media (a WebRTC call): input arrives through
    * `appendInputSamples`, spoken replies are played on its track (see SessionMedia).

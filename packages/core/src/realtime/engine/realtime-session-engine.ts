@@ -21,6 +21,7 @@ import {
   type RealtimeSessionOptions,
 } from './engine-deps.js';
 import { ResponseCoordinator } from './response-coordinator.js';
+import { SessionAvatar } from './session-avatar.js';
 import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 
@@ -65,6 +66,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
   private readonly audioInput: AudioInputCommands;
   private readonly items: ConversationCommands;
   private readonly summaries: BackgroundSummarizer;
+  private readonly avatar: SessionAvatar;
 
   constructor(
     readonly deps: RealtimeEngineDeps,
@@ -110,6 +112,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       { ...shared, contextWindowTokens: deps.languageModel.contextWindowTokens },
       deps.summarizer ?? new ExtractiveSummarizer(),
     );
+    this.avatar = new SessionAvatar(deps.liveAvatar, options.video, deps.logger, deps.clock);
     this.lifetime = new SessionLifetime(
       deps.clock,
       options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
@@ -297,10 +300,16 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     if (voiceToValidate !== null && !(await this.deps.voices.exists(voiceToValidate, this.principal))) {
       throw invalidRequest('voice_not_found', `Unknown voice '${voiceToValidate}'.`, 'session.audio.output.voice');
     }
-    if (this.phase === 'closed') return;
+    // the face first: a photo that cannot be shown fails the update before anything changes
+    const avatar = await this.avatar.prepare(config.avatar);
+    if (this.phase === 'closed') {
+      if (avatar && avatar !== this.avatar.shown) avatar.close();
+      return;
+    }
     const first = this.phase === 'connected';
     this.current = config;
     this.phase = 'active';
+    this.avatar.commit(config.avatar, avatar);
     this.audioInput.configure(config);
     const expiresAt = unixSeconds(this.lifetime.startedAt + this.lifetime.maxDurationMs);
     this.emit({ type: first ? 'session.created' : 'session.updated', session: toSessionObject(config, this.sessionId, expiresAt) });
@@ -335,5 +344,6 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     this.responses.abort();
     this.summaries.abort();
     this.audioInput.close();
+    this.avatar.close();
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionAvatarConfig } from './avatar-input.js';
 /**
  * The effective realtime session configuration, kept in the exact GA wire shape so that what the
  * engine uses and what `session.created` / `session.updated` report can never drift apart.
@@ -83,6 +84,8 @@ export interface RealtimeSessionConfig {
   temperature: number;
   max_output_tokens: number | 'inf';
   truncation: 'auto' | 'disabled';
+  /** Extension: the face on the call's video track (WebRTC calls only), or null. */
+  avatar: SessionAvatarConfig | null;
 }
 
 export const MAX_OUTPUT_TOKENS_CAP = 4096;
@@ -146,6 +149,7 @@ export function defaultSessionConfig(model: string): RealtimeSessionConfig {
     temperature: DEFAULT_TEMPERATURE,
     max_output_tokens: 'inf',
     truncation: 'auto',
+    avatar: null,
   };
 }
 

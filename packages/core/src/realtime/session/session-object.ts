@@ -1,3 +1,4 @@
+import { avatarObject } from './avatar-input.js';
 import type { RealtimeSessionConfig } from './session-config.js';
 
 /** The GA `session` object of `session.created` / `session.updated`. */
@@ -19,6 +20,8 @@ export function toSessionObject(config: RealtimeSessionConfig, sessionId: string
     include: null,
     expires_at: expiresAtSeconds,
     audio: JSON.parse(JSON.stringify(config.audio)) as RealtimeSessionConfig['audio'],
+    // extension, only when a face is set (the GA object has no such field)
+    ...(config.avatar ? { avatar: avatarObject(config.avatar) } : {}),
   };
 }
 

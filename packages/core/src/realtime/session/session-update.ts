@@ -13,6 +13,7 @@ import {
 import { acceptsModel } from '../../shared/model-aliases.js';
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { parseAudioFormat } from './audio-format-input.js';
+import { parseSessionAvatar } from './avatar-input.js';
 import { parseTools, parseToolChoice } from './tools-input.js';
 import {
   cloneSessionConfig,
@@ -33,6 +34,8 @@ import {
 const SESSION_KEYS = [
   'type', 'model', 'instructions', 'output_modalities', 'audio', 'tools', 'tool_choice', 'temperature',
   'max_output_tokens', 'truncation', 'include', 'prompt', 'tracing',
+  // Extension: a face for the call's video (WebRTC).
+  'avatar',
   // Read-only fields of the session object; a client echoing a session back may send them.
   'id', 'object', 'expires_at',
 ] as const;
@@ -95,6 +98,8 @@ export function applySessionUpdate(
   if (typeof next.tool_choice === 'object' && !next.tools.some((t) => t.name === (next.tool_choice as { name: string }).name)) {
     throw invalidRequest('invalid_value', `'session.tool_choice' names a function that is not in 'session.tools'.`, 'session.tool_choice');
   }
+
+  if (s.avatar !== undefined) next.avatar = parseSessionAvatar(s.avatar, next.avatar);
 
   let voiceToValidate: string | null = null;
   if (s.audio !== undefined) voiceToValidate = applyAudio(expectObject(s.audio, 'session.audio'), next);

