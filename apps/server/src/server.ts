@@ -2,9 +2,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, type RouteModule, type ServiceMetrics } from '@svc/adapters-http';
+import { createHttpApp, type RouteModule } from '@svc/adapters-http';
 import { dependencyUnavailable } from '@svc/adapters-storage';
-import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
+import { SHARED_TOKENS } from '@svc/core';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import type { Attachment, ModuleContext, ServerModule } from './composition/module.js';
@@ -62,7 +62,15 @@ export async function startServer(
   clearScratchDir(config.dataDir);
   const services = await buildContainer(config, overrides, modules);
   const ctx: ModuleContext = { config, get: services.get };
-  const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+  const keys = services.get(SERVER_TOKENS.ManageApiKeys);
+  // Queue consumers, resume scans and recurring sweeps start now, before the port opens; a start
+  // that fails stops what already started and closes the bindings.
+  try {
+    await services.start(ctx);
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
 
   // One port for REST and WebSocket: the server exists first, the WS gateway attaches to its
   // upgrade event, the REST app to its request event.
@@ -71,7 +79,7 @@ export async function startServer(
     : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
-  answerClientErrorsAsJson(httpServer, services.get<Logger>(SHARED_TOKENS.Logger));
+  answerClientErrorsAsJson(httpServer, services.get(SHARED_TOKENS.Logger));
 
   const attachments = new Map<string, Attachment>();
   const publicModules: RouteModule[] = [];
@@ -87,9 +95,9 @@ export async function startServer(
       if (attached) attachments.set(m.name, attached);
     }
     const app = createHttpApp({
-      logger: services.get<Logger>(SHARED_TOKENS.Logger),
+      logger: services.get(SHARED_TOKENS.Logger),
       authenticate: (secret) => keys.authenticate(secret),
-      metrics: services.get<ServiceMetrics>(SERVER_TOKENS.Metrics),
+      metrics: services.get(SERVER_TOKENS.Metrics),
       publicModules,
       modules: apiModules,
       // A database or Redis that does not answer: 503 service_unavailable, not a 500.
@@ -135,9 +143,10 @@ export async function startServer(
       const cut = setTimeout(() => httpServer.closeAllConnections(), Math.max(0, requestsEnd - Date.now()));
       await drained;
       clearTimeout(cut);
-      // 4. Workers return their jobs to the queue, then engines and connections close; what does
-      //    not answer by the deadline (a Redis or database that is down) is left behind.
-      const logger = services.get<Logger>(SHARED_TOKENS.Logger);
+      // 4. The modules' started tasks stop (in reverse: workers return their jobs to the queue, sweeps
+      //    end), then engines and connections close; what does not answer by the deadline (a Redis
+      //    or database that is down) is left behind.
+      const logger = services.get(SHARED_TOKENS.Logger);
       const givenUp = await services.close(deadline - closeExitMarginMs(config.shutdownGraceMs), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
       if (givenUp.length > 0) {
         logger.warn({ givenUp }, 'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)');

@@ -1,20 +1,33 @@
-/** Tokens for objects only the composition root knows (the core's ports have theirs in @svc/core). */
+import type { DataSource } from 'typeorm';
+import { token, type ManageApiKeys, type TranscribeAudio } from '@svc/core';
+import type { ServiceMetrics } from '@svc/adapters-http';
+import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
+import type { SpeechAt } from './composition/speech.js';
+import type { SelectedRecognizer } from './composition/speech-recognition.js';
+import type { VideoUseCases } from './composition/video.js';
+import type { VoiceUseCases } from './composition/voices.js';
+import type { SharedRedis } from './runtime/shared-redis.js';
+
+/**
+ * Tokens for objects only the composition root knows (the core's ports have theirs in @svc/core),
+ * typed like the core's (core/src/shared/token.ts): `provide` and `get` infer from them.
+ */
 export const SERVER_TOKENS = {
-  DataSource: Symbol.for('svc.server.DataSource'),
-  Metrics: Symbol.for('svc.server.Metrics'),
-  ManageApiKeys: Symbol.for('svc.server.ManageApiKeys'),
+  DataSource: token<DataSource>('svc.server.DataSource'),
+  Metrics: token<ServiceMetrics>('svc.server.Metrics'),
+  ManageApiKeys: token<ManageApiKeys>('svc.server.ManageApiKeys'),
   /** `(sampleRate?) => SynthesizeSpeech`: speech at a session's output rate (realtime replies). */
-  SpeechAtRate: Symbol.for('svc.server.SpeechAtRate'),
+  SpeechAtRate: token<SpeechAt>('svc.server.SpeechAtRate'),
   /** The voices use cases (register, list, get, delete) for the REST routes. */
-  VoiceUseCases: Symbol.for('svc.server.VoiceUseCases'),
+  VoiceUseCases: token<VoiceUseCases>('svc.server.VoiceUseCases'),
   /** The video use cases (create, stream, get, content, list, delete, sweep) for the REST routes. */
-  VideoUseCases: Symbol.for('svc.server.VideoUseCases'),
+  VideoUseCases: token<VideoUseCases>('svc.server.VideoUseCases'),
   /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
-  RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
+  RealtimeGatewayDeps: token<RealtimeGatewayDeps>('svc.server.RealtimeGatewayDeps'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
-  SharedRedis: Symbol.for('svc.server.SharedRedis'),
+  SharedRedis: token<SharedRedis>('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */
-  SelectedRecognizer: Symbol.for('svc.server.SelectedRecognizer'),
+  SelectedRecognizer: token<SelectedRecognizer | null>('svc.server.SelectedRecognizer'),
   /** POST /v1/audio/transcriptions' use case (composition/transcription.ts). */
-  TranscribeAudio: Symbol.for('svc.server.TranscribeAudio'),
+  TranscribeAudio: token<TranscribeAudio>('svc.server.TranscribeAudio'),
 } as const;

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, type Clock } from '@svc/core';
+import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
 import {
   openDatabase,
   RedisRateLimiter,
@@ -11,12 +10,11 @@ import {
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import type { SharedRedis } from '../runtime/shared-redis.js';
 import { SystemClock } from '../runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
 import { createPinoLogger } from '../runtime/pino-logger.js';
 import { servesApi, type ProcessConfig } from '../runtime/process-role.js';
-import { openBlobStore, type ConfiguredBlobStore } from '../runtime/blob-store.js';
+import { openBlobStore } from '../runtime/blob-store.js';
 import { defineModule } from './module.js';
 
 export const SERVICE_INFO = {
@@ -59,7 +57,7 @@ export const foundationModule = defineModule({
     provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
     provide(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
     // Files in the data directory (or SVC_BLOB_DIR), or an S3-compatible bucket (docs/deployment.md).
-    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.dataDir, config.settings), { close: (store) => (store as ConfiguredBlobStore).close?.() });
+    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.dataDir, config.settings), { close: (store) => store.close?.() });
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
     provide(
       SERVER_TOKENS.DataSource,
@@ -70,8 +68,8 @@ export const foundationModule = defineModule({
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
     // With a shared Redis the bucket holds across processes; otherwise it lives in this process.
     provide(SHARED_TOKENS.RateLimiter, async (get) => {
-      const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
-      const clock = await get<Clock>(SHARED_TOKENS.Clock);
+      const { client } = await get(SERVER_TOKENS.SharedRedis);
+      const clock = await get(SHARED_TOKENS.Clock);
       const { perMinute, burst } = config.rateLimit;
       return client
         ? new RedisRateLimiter(client, clock, perMinute, burst, `${config.settings.SVC_REDIS_KEY_PREFIX}rl:`)
@@ -90,11 +88,11 @@ export const foundationModule = defineModule({
     );
   },
   routes({ config, get }) {
-    const dataSource = get<DataSource>(SERVER_TOKENS.DataSource);
-    const redis = get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+    const dataSource = get(SERVER_TOKENS.DataSource);
+    const redis = get(SERVER_TOKENS.SharedRedis);
     // The probe looks at the configured store itself, not through the (overridable) BlobStore port.
     const blobs = openBlobStore(config.dataDir, config.settings);
-    const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
+    const observability = metricsRoute(get(SERVER_TOKENS.Metrics));
     return {
       public: [
         healthRoutes([
@@ -106,7 +104,7 @@ export const foundationModule = defineModule({
           // (A server built without the realtime-audio module has no such status.)
           let detail: string | undefined;
           try {
-            detail = get<{ detail: string }>(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
+            detail = get(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
           } catch {
             detail = undefined;
           }

@@ -2,25 +2,13 @@ import { z } from 'zod';
 import {
   REALTIME_TOKENS,
   SHARED_TOKENS,
-  type Logger,
-  type NoiseSuppressor,
-  type OpusCodec,
-  type Resampler,
-  type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
 import { OpusscriptOpusCodec, PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
-import type { ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 import { ASR_ENGINE_PATTERN, selectSpeechRecognizer, type SelectedRecognizer } from './speech-recognition.js';
-
-/** What npm start's banner and /readyz say about realtime transcription. */
-export interface SpeechRecognitionStatus {
-  available: boolean;
-  detail: string;
-}
 
 /**
  * The engines of the realtime audio pipeline (documented in docs/realtime.md): noise reduction
@@ -49,16 +37,16 @@ export const realtimeAudioModule = defineModule({
     provide<VoiceActivityDetector | null>(
       REALTIME_TOKENS.VoiceActivityDetector,
       () => (s.SVC_VAD_ENGINE === 'silero' ? SileroVoiceActivityDetector.create() : null),
-      { close: (vad) => (vad as SileroVoiceActivityDetector | null)?.release() },
+      { close: (vad) => vad?.close?.() },
     );
     let unavailable = 'off (SVC_ASR_ENGINE=off): realtime user audio is not transcribed';
     provide<SelectedRecognizer | null>(
       SERVER_TOKENS.SelectedRecognizer,
       async (get) => {
-        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        const logger = await get(SHARED_TOKENS.Logger);
         try {
           const selected = await selectSpeechRecognizer(s, config.dataDir, logger);
-          if (selected?.loadedModels) (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
+          if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {
           if (s.SVC_ASR_ENGINE !== 'auto') throw err;
@@ -67,15 +55,15 @@ export const realtimeAudioModule = defineModule({
           return null;
         }
       },
-      { close: (selected) => (selected?.recognizer as { close?: () => unknown } | undefined)?.close?.() as void },
+      { close: (selected) => selected?.recognizer.close?.() },
     );
-    provide<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer, async (get) => (await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer))?.recognizer ?? null);
-    provide<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) => {
-      const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
+    provide(REALTIME_TOKENS.SpeechRecognizer, async (get) => (await get(SERVER_TOKENS.SelectedRecognizer))?.recognizer ?? null);
+    provide(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) => {
+      const selected = await get(SERVER_TOKENS.SelectedRecognizer);
       return selected ? { available: true, detail: selected.detail } : { available: false, detail: unavailable };
     });
-    provide<Resampler>(REALTIME_TOKENS.Resampler, () => new PcmResampler());
-    provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
-    provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
+    provide(REALTIME_TOKENS.Resampler, () => new PcmResampler());
+    provide(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
+    provide(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },
 });

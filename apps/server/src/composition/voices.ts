@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DataSource } from 'typeorm';
 import {
   BaseVoiceLibrary,
   DeleteVoice,
@@ -12,17 +11,7 @@ import {
   VOICE_TOKENS,
   VoiceCloningService,
   VoiceProfiler,
-  type AudioCodec,
-  type BlobStore,
-  type Clock,
-  type Hasher,
-  type IdGenerator,
-  type Logger,
   type MediaFetcher,
-  type VoiceAnalyzer,
-  type VoiceCatalog,
-  type VoiceConverter,
-  type VoiceRepository,
 } from '@svc/core';
 import { DspVoiceAnalyzer, RubberbandVoiceConverter, SafeHttpMediaFetcher } from '@svc/adapters-inference';
 import { TypeOrmVoiceRepository } from '@svc/adapters-storage';
@@ -39,6 +28,8 @@ export interface VoiceUseCases {
   get: GetVoice;
   remove: DeleteVoice;
   baseVoices: BaseVoiceLibrary;
+  /** Speaks registered and inline cloned voices (bound again as VOICE_TOKENS.VoiceCloner). */
+  cloner: VoiceCloningService;
 }
 
 /**
@@ -71,24 +62,24 @@ export const voicesModule = defineModule({
           maxRedirects: s.SVC_MEDIA_MAX_REDIRECTS,
         }),
     );
-    provide<VoiceRepository>(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
-    provide<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());
-    provide<VoiceConverter>(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create());
+    provide(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get(SERVER_TOKENS.DataSource)));
+    provide(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());
+    provide(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create());
 
-    provide(SERVER_TOKENS.VoiceUseCases, async (get): Promise<VoiceUseCases & { cloner: VoiceCloningService }> => {
-      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ capability: 'voices' });
-      const catalog = await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
-      const repository = await get<VoiceRepository>(VOICE_TOKENS.VoiceRepository);
-      const blobs = await get<BlobStore>(SHARED_TOKENS.BlobStore);
-      const analyzer = await get<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer);
-      const converter = await get<VoiceConverter>(VOICE_TOKENS.VoiceConverter);
+    provide(SERVER_TOKENS.VoiceUseCases, async (get): Promise<VoiceUseCases> => {
+      const logger = (await get(SHARED_TOKENS.Logger)).child({ capability: 'voices' });
+      const catalog = await get(SPEECH_TOKENS.VoiceCatalog);
+      const repository = await get(VOICE_TOKENS.VoiceRepository);
+      const blobs = await get(SHARED_TOKENS.BlobStore);
+      const analyzer = await get(VOICE_TOKENS.VoiceAnalyzer);
+      const converter = await get(VOICE_TOKENS.VoiceConverter);
       const basePresets = s.SVC_VOICE_BASE_PRESETS.length > 0 ? s.SVC_VOICE_BASE_PRESETS : automaticBasePresets(catalog.list());
       const baseVoices = new BaseVoiceLibrary(catalog, analyzer, basePresets, logger);
       const profiler = new VoiceProfiler(analyzer, converter, baseVoices);
       const loader = new ReferenceAudioLoader(
-        await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher),
-        await get<AudioCodec>(SPEECH_TOKENS.AudioCodec),
-        await get<Hasher>(SHARED_TOKENS.Hasher),
+        await get(SHARED_TOKENS.MediaFetcher),
+        await get(SPEECH_TOKENS.AudioCodec),
+        await get(SHARED_TOKENS.Hasher),
       );
       // A stored voice keeps its base preset as long as the engine offers it.
       const isPresetConfigured = (name: string) => catalog.get(name) !== undefined;
@@ -96,8 +87,8 @@ export const voicesModule = defineModule({
       else if (s.SVC_VOICE_WARM_UP === 'background') {
         baseVoices.warm().catch((err) => logger.warn({ err: String(err) }, 'base voice calibration failed; retried on first use'));
       }
-      const clock = await get<Clock>(SHARED_TOKENS.Clock);
-      const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
+      const clock = await get(SHARED_TOKENS.Clock);
+      const ids = await get(SHARED_TOKENS.IdGenerator);
       return {
         register: new RegisterVoice(loader, profiler, repository, blobs, clock, ids, logger),
         list: new ListVoices(repository),
@@ -108,10 +99,10 @@ export const voicesModule = defineModule({
       };
     });
     // SynthesizeSpeech speaks registered and inline cloned voices through this port.
-    provide(VOICE_TOKENS.VoiceCloner, async (get) => (await get<{ cloner: VoiceCloningService }>(SERVER_TOKENS.VoiceUseCases)).cloner);
+    provide(VOICE_TOKENS.VoiceCloner, async (get) => (await get(SERVER_TOKENS.VoiceUseCases)).cloner);
   },
   routes({ config, get }) {
-    const voices = get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases);
+    const voices = get(SERVER_TOKENS.VoiceUseCases);
     return {
       authenticated: [
         voiceRoutes({

@@ -84,7 +84,7 @@ describe('Wyoming port: limits and caps (real server)', function () {
     await c.closed;
     expect(c.of('transcript')).to.deep.equal([]);
     await sleep(300);
-    expect(t.server.services.get<PocketsphinxSpeechRecognizer>(REALTIME_TOKENS.SpeechRecognizer).load).to.deep.include({ busy: 0, waiting: 0 });
+    expect((t.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer).load).to.deep.include({ busy: 0, waiting: 0 });
   });
 
   it('a silent connection is closed after SVC_WYOMING_IDLE_TIMEOUT_MS', async () => {
