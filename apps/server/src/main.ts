@@ -13,17 +13,17 @@ async function main(): Promise<void> {
   if (!servesApi(config)) {
     logger.info({ url: server.url, role: 'worker' }, 'listening');
     process.stdout.write(`svc worker is rendering video jobs (health: ${server.url}/readyz)\n`);
-    stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
+    stopOnSignals(() => server.close(), logger, config.settings.SVC_SHUTDOWN_GRACE_MS);
     return;
   }
   const keys = server.services.get(SERVER_TOKENS.ManageApiKeys);
 
   let firstKey: string | null = null;
-  if (config.bootstrapKey && (await keys.isEmpty())) {
+  if (config.settings.SVC_BOOTSTRAP_KEY && (await keys.isEmpty())) {
     firstKey = (await keys.create('bootstrap')).secret;
   }
   const recognition = server.services.get(REALTIME_TOKENS.SpeechRecognitionStatus);
-  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
+  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.settings.SVC_DATA_DIR }, 'listening');
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
 
-  stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
+  stopOnSignals(() => server.close(), logger, config.settings.SVC_SHUTDOWN_GRACE_MS);
 }
 
 main().catch((err) => {

@@ -59,7 +59,7 @@ export async function startServer(
   overrides: Overrides = new Map(),
   modules: readonly ServerModule[] = SERVER_MODULES,
 ): Promise<RunningServer> {
-  clearScratchDir(config.dataDir);
+  clearScratchDir(config.settings.SVC_DATA_DIR);
   const services = await buildContainer(config, overrides, modules);
   const ctx: ModuleContext = { config, get: services.get };
   const keys = services.get(SERVER_TOKENS.ManageApiKeys);
@@ -74,8 +74,10 @@ export async function startServer(
 
   // One port for REST and WebSocket: the server exists first, the WS gateway attaches to its
   // upgrade event, the REST app to its request event.
-  const httpServer: Server = config.tls
-    ? createHttpsServer({ cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) })
+  const { SVC_TLS_CERT: tlsCert, SVC_TLS_KEY: tlsKey } = config.settings;
+  const tls = Boolean(tlsCert); // foundation's check: the two are set together
+  const httpServer: Server = tls
+    ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) })
     : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
@@ -106,7 +108,7 @@ export async function startServer(
     httpServer.on('request', app.callback());
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject);
-      httpServer.listen(config.port, config.host, () => resolve());
+      httpServer.listen(config.settings.SVC_PORT, config.settings.SVC_HOST, () => resolve());
     });
   } catch (err) {
     for (const a of attachments.values()) await Promise.resolve(a.close()).catch(() => undefined);
@@ -114,9 +116,9 @@ export async function startServer(
     throw err;
   }
   const port = (httpServer.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
-  const wsUrl = `${config.tls ? 'wss' : 'ws'}://${host}:${port}`;
+  const host = config.settings.SVC_HOST.includes(':') ? `[${config.settings.SVC_HOST}]` : config.settings.SVC_HOST;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
+  const wsUrl = `${tls ? 'wss' : 'ws'}://${host}:${port}`;
 
   let closed = false;
   return {
@@ -132,12 +134,12 @@ export async function startServer(
       if (closed) return;
       closed = true;
       // The whole stop fits in SVC_SHUTDOWN_GRACE_MS, whatever is down (docs/deployment.md).
-      const deadline = Date.now() + config.shutdownGraceMs;
+      const deadline = Date.now() + config.settings.SVC_SHUTDOWN_GRACE_MS;
       // 1. Stop accepting: the port closes, idle keep-alive connections with it.
       const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       // 2. Realtime sessions are told (close 1001, see docs/deployment.md); the Wyoming port closes (busy connections get the grace).
-      const requestsEnd = deadline - closeReserveMs(config.shutdownGraceMs);
+      const requestsEnd = deadline - closeReserveMs(config.settings.SVC_SHUTDOWN_GRACE_MS);
       for (const a of [...attachments.values()].reverse()) await settlesBy(Promise.resolve().then(() => a.close()), requestsEnd);
       // 3. In-flight requests finish, until the grace minus what closing needs; then they are cut.
       const cut = setTimeout(() => httpServer.closeAllConnections(), Math.max(0, requestsEnd - Date.now()));
@@ -147,7 +149,7 @@ export async function startServer(
       //    end), then engines and connections close; what does not answer by the deadline (a Redis
       //    or database that is down) is left behind.
       const logger = services.get(SHARED_TOKENS.Logger);
-      const givenUp = await services.close(deadline - closeExitMarginMs(config.shutdownGraceMs), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
+      const givenUp = await services.close(deadline - closeExitMarginMs(config.settings.SVC_SHUTDOWN_GRACE_MS), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
       if (givenUp.length > 0) {
         logger.warn({ givenUp }, 'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)');
       }

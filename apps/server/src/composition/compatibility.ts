@@ -13,7 +13,7 @@ import {
 import { modelsRoutes, type ModelEntry } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 const KINDS = Object.keys(OPENAI_MODEL_ALIASES) as ModelAliasKind[];
 const OWNER = 'svc';
@@ -34,7 +34,7 @@ export const compatibilityModule = defineModule({
   bind() {
     // Nothing of its own: the model list is built from what the other modules bound.
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     const aliases = config.settings.SVC_OPENAI_MODEL_ALIASES;
     const created = unixSeconds(get(SHARED_TOKENS.Clock).now());
     const synthesizers = get(SPEECH_TOKENS.SpeechSynthesizers);

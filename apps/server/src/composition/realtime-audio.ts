@@ -45,7 +45,7 @@ export const realtimeAudioModule = defineModule({
       async (get) => {
         const logger = await get(SHARED_TOKENS.Logger);
         try {
-          const selected = await selectSpeechRecognizer(s, config.dataDir, logger);
+          const selected = await selectSpeechRecognizer(s, config.settings.SVC_DATA_DIR, logger);
           if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {

@@ -43,7 +43,7 @@ import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
 import type { Settings } from '../config.js';
-import { defineModule, type Attachment } from './module.js';
+import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 
 /** Expired client secrets are purged this often. */
@@ -204,8 +204,8 @@ export const realtimeModule = defineModule({
       };
     });
   },
-  routes({ config, get }) {
-    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.maxJsonBodyBytes })] };
+  routes({ config, get }): ModuleRoutes {
+    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES })] };
   },
   /** Where the API is served (secrets are minted and redeemed there): expired client secrets are purged. */
   start({ config, get }) {

@@ -12,7 +12,7 @@ import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
@@ -45,10 +45,10 @@ export const speechModule = defineModule({
       async (get) => {
         const embedded = await Promise.all(
           engines.map((name): Promise<SpeechSynthesizer> =>
-            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.dataDir) }) : EspeakSpeechSynthesizer.create(),
+            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) }) : EspeakSpeechSynthesizer.create(),
           ),
         );
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, phonemizerWorkers, logger: await get(SHARED_TOKENS.Logger) });
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR), threads: onnxThreads, phonemizerWorkers, logger: await get(SHARED_TOKENS.Logger) });
         (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
@@ -73,13 +73,13 @@ export const speechModule = defineModule({
         new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
     });
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     return {
       authenticated: [
         speechRoutes({
           synthesize: get(SPEECH_TOKENS.SynthesizeSpeech),
           catalog: get(SPEECH_TOKENS.VoiceCatalog),
-          jsonBodyLimit: config.maxJsonBodyBytes,
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'speech'),
           openAiModelAliases: openAiModelAliases(config),
         }),

@@ -3,7 +3,7 @@ import { MAX_INLINE_MEDIA_SIZE, SHARED_TOKENS, SPEECH_TOKENS, TranscribeAudio } 
 import { rateLimitMiddleware, transcriptionRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 import { asTranscriber } from './speech-recognition.js';
 
 /**
@@ -32,7 +32,7 @@ export const transcriptionModule = defineModule({
       });
     });
   },
-  routes({ get }) {
+  routes({ get }): ModuleRoutes {
     const transcribe = get(SERVER_TOKENS.TranscribeAudio);
     return {
       authenticated: [

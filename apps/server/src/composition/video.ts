@@ -28,7 +28,7 @@ import { setting } from '../env-settings.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { jobQueueKind, rendersJobs } from '../runtime/process-role.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 /** A base64 ref_image and a base64 input (or input_tts with an inline ref_audio), 10 MB each, plus the rest. */
 const VIDEO_JSON_BODY_BYTES = 2 * 10 * 1024 * 1024 + 64 * 1024;
@@ -88,7 +88,7 @@ export const videoModule = defineModule({
       { close: (renderer) => renderer.close?.() },
     );
     // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
-    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
+    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) }));
     // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
     provide(
       VIDEO_TOKENS.JobQueue,
@@ -184,13 +184,13 @@ export const videoModule = defineModule({
       await Promise.all([stopConsuming(), ...tasks.map((task) => task.stop())]);
     };
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     const video = get(SERVER_TOKENS.VideoUseCases);
     return {
       authenticated: [
         videoRoutes({
           ...video,
-          jsonBodyLimit: Math.max(config.maxJsonBodyBytes, VIDEO_JSON_BODY_BYTES),
+          jsonBodyLimit: Math.max(config.settings.SVC_MAX_JSON_BODY_BYTES, VIDEO_JSON_BODY_BYTES),
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'video'),
         }),
       ],

@@ -18,7 +18,7 @@ import { TypeOrmVoiceRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, voiceRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 import { automaticBasePresets } from './neural-speech.js';
 
 /** The voices use cases the REST routes call. */
@@ -101,7 +101,7 @@ export const voicesModule = defineModule({
     // SynthesizeSpeech speaks registered and inline cloned voices through this port.
     provide(VOICE_TOKENS.VoiceCloner, async (get) => (await get(SERVER_TOKENS.VoiceUseCases)).cloner);
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     const voices = get(SERVER_TOKENS.VoiceUseCases);
     return {
       authenticated: [
@@ -110,7 +110,7 @@ export const voicesModule = defineModule({
           list: voices.list,
           get: voices.get,
           remove: voices.remove,
-          jsonBodyLimit: config.maxJsonBodyBytes,
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'voices'),
         }),
       ],

@@ -95,7 +95,7 @@ export const wyomingModule = defineModule({
       { host, port, key: s.SVC_WYOMING_API_KEY_ID || null, sampleRate: s.SVC_WYOMING_SAMPLE_RATE, recognizer: services.transcription.describe()?.name ?? null },
       `wyoming server listening on tcp://${host}:${port}`,
     );
-    return { server, close: () => server.close(config.shutdownGraceMs) };
+    return { server, close: () => server.close(config.settings.SVC_SHUTDOWN_GRACE_MS) };
   },
 });
 
