@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ManageApiKeys } from '@svc/core';
 import { loadConfig } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
@@ -26,7 +25,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
       ...env,
     }),
   );
-  const apiKey = (await server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys).create('bench')).secret;
+  const apiKey = (await server.services.get(SERVER_TOKENS.ManageApiKeys).create('bench')).secret;
   return {
     server,
     baseUrl: server.url,

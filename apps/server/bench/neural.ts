@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SPEECH_TOKENS, type VoiceCatalog } from '@svc/core';
+import { SPEECH_TOKENS } from '@svc/core';
 import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
 import { percentile, round, startBenchServer, timedSpeech } from './harness.js';
 import { TEXT_300 } from './speech.js';
@@ -22,7 +22,7 @@ export async function benchNeural(): Promise<Record<string, number | string>> {
   const bench = await startBenchServer({ SVC_MODELS_DIR: modelsDir, SVC_TTS_ENGINES: 'flite,espeak' });
   const out: Record<string, number | string> = {};
   try {
-    const catalog = bench.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+    const catalog = bench.server.services.get(SPEECH_TOKENS.VoiceCatalog);
     const sentences = TEXT_300.match(/[^.!?]+[.!?]/g)!.map((s) => s.trim());
     for (const voiceName of ['slt', 'espeak-en-us', 'piper-en_us-bench-medium', 'kokoro-af_bench']) {
       const voice = catalog.get(voiceName);

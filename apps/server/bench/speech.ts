@@ -1,4 +1,4 @@
-import { SPEECH_TOKENS, validateSpeechRequest, type SynthesizeSpeech, type VoiceCatalog } from '@svc/core';
+import { SPEECH_TOKENS, validateSpeechRequest } from '@svc/core';
 import { percentile, round, timedSpeech, type BenchServer } from './harness.js';
 
 /** 300 characters of ordinary English in three sentences. */
@@ -13,7 +13,7 @@ export const TEXT_300 =
  * first clause) costs the engine alone.
  */
 export async function benchSpeechFirstByte(bench: BenchServer): Promise<Record<string, number | string>> {
-  const catalog = bench.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+  const catalog = bench.server.services.get(SPEECH_TOKENS.VoiceCatalog);
   const streamBody = { input: TEXT_300, response_format: 'pcm', stream: true };
   for (let i = 0; i < 5; i++) await timedSpeech(bench, streamBody);
   const ttfb: number[] = [];
@@ -39,8 +39,8 @@ const FIRST_CLAUSE = 'The morning train was late again,';
 
 /** Speech numbers of issue 2: time to first byte, real-time factor, server overhead, throughput. */
 export async function benchSpeech(bench: BenchServer): Promise<Record<string, number | string>> {
-  const synthesize = bench.server.services.get<SynthesizeSpeech>(SPEECH_TOKENS.SynthesizeSpeech);
-  const catalog = bench.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+  const synthesize = bench.server.services.get(SPEECH_TOKENS.SynthesizeSpeech);
+  const catalog = bench.server.services.get(SPEECH_TOKENS.VoiceCatalog);
   const streamBody = { input: TEXT_300, response_format: 'pcm', stream: true };
   for (let i = 0; i < 3; i++) await timedSpeech(bench, streamBody); // warm the worker pool
 

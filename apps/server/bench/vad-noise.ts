@@ -150,6 +150,6 @@ export async function benchVadNoise(): Promise<Record<string, number | string>> 
     rnnoise?.close();
     out[`control, the 5 LibriVox sentences: turns started, noise_reduction ${reduction}`] = count;
   }
-  await detector.release();
+  await detector.close();
   return out;
 }

@@ -1,4 +1,4 @@
-import type { StageMark, StreamVideo } from '@svc/core';
+import type { StageMark } from '@svc/core';
 import type { RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
 import { dataUri, samplePhoto, TEN_SECONDS, topLevelBoxes } from '../test/video/video-helpers.js';
@@ -85,7 +85,7 @@ async function nearlyOneMinute(ctx: Ctx): Promise<string> {
  */
 export async function benchVideoStream(ctx: Ctx): Promise<Record<string, number | string>> {
   const timelines: Array<readonly StageMark[]> = [];
-  const live = ctx.server.services.get<{ stream: StreamVideo }>(SERVER_TOKENS.VideoUseCases).stream;
+  const live = ctx.server.services.get(SERVER_TOKENS.VideoUseCases).stream;
   const unwatch = live.watchTimelines((_id, stages) => timelines.push(stages));
   const timed = async (bodies: unknown[]) => {
     timelines.length = 0;

@@ -25,20 +25,14 @@ function settingsSchema() {
 /** Names of every setting (docs tests check each is documented). */
 export const CONFIG_KEYS: readonly string[] = ALL_MODULES.flatMap((m) => Object.keys(m.settings));
 
+/**
+ * The configuration every module receives. A setting is read one way, by its name:
+ * `config.settings.SVC_PORT` (the name the docs' settings tables use, so a reader finds every use
+ * of a setting with one search). Values that depend on others are filled in by loadConfig:
+ * SVC_DATA_DIR is absolute, SVC_DATABASE_URL defaults to the SQLite file in it.
+ */
 export interface ServerConfig {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string;
-  logLevel: Settings['SVC_LOG_LEVEL'];
-  tls: { cert: string; key: string } | null;
-  apiKeys: string[];
-  bootstrapKey: boolean;
-  rateLimit: { perMinute: number; burst: number };
-  maxJsonBodyBytes: number;
-  metricsPublic: boolean;
-  shutdownGraceMs: number;
-  /** Every SVC_* setting, validated, with its default applied: capability modules read theirs here. */
+  /** Every SVC_* setting, validated, with its default applied. */
   settings: Settings;
 }
 
@@ -50,19 +44,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parseEnvSettings(settingsSchema(), env) as Settings;
   for (const m of ALL_MODULES) (m.check as ((s: Settings) => void) | undefined)?.(c);
   const dataDir = isAbsolute(c.SVC_DATA_DIR) ? c.SVC_DATA_DIR : resolve(process.cwd(), c.SVC_DATA_DIR);
-  return {
-    port: c.SVC_PORT,
-    host: c.SVC_HOST,
-    dataDir,
-    databaseUrl: c.SVC_DATABASE_URL || `sqlite:${join(dataDir, 'svc.sqlite')}`,
-    logLevel: c.SVC_LOG_LEVEL,
-    tls: c.SVC_TLS_CERT ? { cert: c.SVC_TLS_CERT, key: c.SVC_TLS_KEY } : null,
-    apiKeys: c.SVC_API_KEYS,
-    bootstrapKey: c.SVC_BOOTSTRAP_KEY,
-    rateLimit: { perMinute: c.SVC_RATE_LIMIT_PER_MINUTE, burst: c.SVC_RATE_LIMIT_BURST },
-    maxJsonBodyBytes: c.SVC_MAX_JSON_BODY_BYTES,
-    metricsPublic: c.SVC_METRICS_PUBLIC,
-    shutdownGraceMs: c.SVC_SHUTDOWN_GRACE_MS,
-    settings: c,
-  };
+  return { settings: { ...c, SVC_DATA_DIR: dataDir, SVC_DATABASE_URL: c.SVC_DATABASE_URL || `sqlite:${join(dataDir, 'svc.sqlite')}` } };
 }

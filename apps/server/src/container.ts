@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
+import type { Token } from '@svc/core';
 import type { ServerConfig } from './config.js';
-import type { Closer, Provide, ServerModule } from './composition/module.js';
+import type { Closer, ModuleContext, Provide, ServerModule } from './composition/module.js';
 import { settlesBy } from './runtime/deadline.js';
 import { SERVER_MODULES } from './composition/modules.js';
 
@@ -14,7 +15,12 @@ export interface ServiceContainer {
   tokens: ReadonlyMap<symbol, string>;
   /** The tokens each default resolved while it was made (overrides resolve none). */
   dependencies: ReadonlyMap<symbol, ReadonlySet<symbol>>;
-  get<T>(token: symbol): T;
+  get<T>(token: Token<T>): T;
+  /**
+   * Runs the modules' `start` hooks in order; each stop they return joins the closers, so `close`
+   * runs them first (after everything was created), in reverse module order.
+   */
+  start(ctx: ModuleContext): Promise<void>;
   /**
    * Stops engines and closes the database (what the defaults started; overrides are the caller's),
    * in reverse order of creation. With a `deadline` (ms since the epoch), a closer still running
@@ -85,5 +91,11 @@ export async function buildContainer(
     await close();
     throw err;
   }
-  return { container, tokens, dependencies, get: <T>(token: symbol) => container.get<T>(token), close };
+  const start = async (ctx: ModuleContext): Promise<void> => {
+    for (const module of modules) {
+      const stop = await module.start?.(ctx);
+      if (stop) closers.push({ name: `${module.name} (started tasks)`, close: stop });
+    }
+  };
+  return { container, tokens, dependencies, get: <T>(token: Token<T>) => container.get<T>(token), start, close };
 }

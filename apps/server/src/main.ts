@@ -1,7 +1,6 @@
 import { loadConfig } from './config.js';
 import { startServer } from './server.js';
-import { REALTIME_TOKENS, SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
-import type { SpeechRecognitionStatus } from './composition/realtime-audio.js';
+import { REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
 import { SERVER_TOKENS } from './tokens.js';
 import { stopOnSignals } from './runtime/graceful-shutdown.js';
 import { servesApi } from './runtime/process-role.js';
@@ -10,21 +9,21 @@ import { servesApi } from './runtime/process-role.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
-  const logger = server.services.get<Logger>(SHARED_TOKENS.Logger);
+  const logger = server.services.get(SHARED_TOKENS.Logger);
   if (!servesApi(config)) {
     logger.info({ url: server.url, role: 'worker' }, 'listening');
     process.stdout.write(`svc worker is rendering video jobs (health: ${server.url}/readyz)\n`);
-    stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
+    stopOnSignals(() => server.close(), logger, config.settings.SVC_SHUTDOWN_GRACE_MS);
     return;
   }
-  const keys = server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+  const keys = server.services.get(SERVER_TOKENS.ManageApiKeys);
 
   let firstKey: string | null = null;
-  if (config.bootstrapKey && (await keys.isEmpty())) {
+  if (config.settings.SVC_BOOTSTRAP_KEY && (await keys.isEmpty())) {
     firstKey = (await keys.create('bootstrap')).secret;
   }
-  const recognition = server.services.get<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus);
-  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.dataDir }, 'listening');
+  const recognition = server.services.get(REALTIME_TOKENS.SpeechRecognitionStatus);
+  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.settings.SVC_DATA_DIR }, 'listening');
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(lines.join('\n') + '\n');
 
-  stopOnSignals(() => server.close(), logger, config.shutdownGraceMs);
+  stopOnSignals(() => server.close(), logger, config.settings.SVC_SHUTDOWN_GRACE_MS);
 }
 
 main().catch((err) => {

@@ -2,9 +2,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, type RouteModule, type ServiceMetrics } from '@svc/adapters-http';
+import { createHttpApp, type RouteModule } from '@svc/adapters-http';
 import { dependencyUnavailable } from '@svc/adapters-storage';
-import { SHARED_TOKENS, type Logger, type ManageApiKeys } from '@svc/core';
+import { SHARED_TOKENS } from '@svc/core';
 import type { ServerConfig } from './config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from './container.js';
 import type { Attachment, ModuleContext, ServerModule } from './composition/module.js';
@@ -59,19 +59,29 @@ export async function startServer(
   overrides: Overrides = new Map(),
   modules: readonly ServerModule[] = SERVER_MODULES,
 ): Promise<RunningServer> {
-  clearScratchDir(config.dataDir);
+  clearScratchDir(config.settings.SVC_DATA_DIR);
   const services = await buildContainer(config, overrides, modules);
   const ctx: ModuleContext = { config, get: services.get };
-  const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+  const keys = services.get(SERVER_TOKENS.ManageApiKeys);
+  // Queue consumers, resume scans and recurring sweeps start now, before the port opens; a start
+  // that fails stops what already started and closes the bindings.
+  try {
+    await services.start(ctx);
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
 
   // One port for REST and WebSocket: the server exists first, the WS gateway attaches to its
   // upgrade event, the REST app to its request event.
-  const httpServer: Server = config.tls
-    ? createHttpsServer({ cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) })
+  const { SVC_TLS_CERT: tlsCert, SVC_TLS_KEY: tlsKey } = config.settings;
+  const tls = Boolean(tlsCert); // foundation's check: the two are set together
+  const httpServer: Server = tls
+    ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) })
     : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
-  answerClientErrorsAsJson(httpServer, services.get<Logger>(SHARED_TOKENS.Logger));
+  answerClientErrorsAsJson(httpServer, services.get(SHARED_TOKENS.Logger));
 
   const attachments = new Map<string, Attachment>();
   const publicModules: RouteModule[] = [];
@@ -87,9 +97,9 @@ export async function startServer(
       if (attached) attachments.set(m.name, attached);
     }
     const app = createHttpApp({
-      logger: services.get<Logger>(SHARED_TOKENS.Logger),
+      logger: services.get(SHARED_TOKENS.Logger),
       authenticate: (secret) => keys.authenticate(secret),
-      metrics: services.get<ServiceMetrics>(SERVER_TOKENS.Metrics),
+      metrics: services.get(SERVER_TOKENS.Metrics),
       publicModules,
       modules: apiModules,
       // A database or Redis that does not answer: 503 service_unavailable, not a 500.
@@ -98,7 +108,7 @@ export async function startServer(
     httpServer.on('request', app.callback());
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject);
-      httpServer.listen(config.port, config.host, () => resolve());
+      httpServer.listen(config.settings.SVC_PORT, config.settings.SVC_HOST, () => resolve());
     });
   } catch (err) {
     for (const a of attachments.values()) await Promise.resolve(a.close()).catch(() => undefined);
@@ -106,9 +116,9 @@ export async function startServer(
     throw err;
   }
   const port = (httpServer.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
-  const wsUrl = `${config.tls ? 'wss' : 'ws'}://${host}:${port}`;
+  const host = config.settings.SVC_HOST.includes(':') ? `[${config.settings.SVC_HOST}]` : config.settings.SVC_HOST;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
+  const wsUrl = `${tls ? 'wss' : 'ws'}://${host}:${port}`;
 
   let closed = false;
   return {
@@ -124,21 +134,22 @@ export async function startServer(
       if (closed) return;
       closed = true;
       // The whole stop fits in SVC_SHUTDOWN_GRACE_MS, whatever is down (docs/deployment.md).
-      const deadline = Date.now() + config.shutdownGraceMs;
+      const deadline = Date.now() + config.settings.SVC_SHUTDOWN_GRACE_MS;
       // 1. Stop accepting: the port closes, idle keep-alive connections with it.
       const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       // 2. Realtime sessions are told (close 1001, see docs/deployment.md); the Wyoming port closes (busy connections get the grace).
-      const requestsEnd = deadline - closeReserveMs(config.shutdownGraceMs);
+      const requestsEnd = deadline - closeReserveMs(config.settings.SVC_SHUTDOWN_GRACE_MS);
       for (const a of [...attachments.values()].reverse()) await settlesBy(Promise.resolve().then(() => a.close()), requestsEnd);
       // 3. In-flight requests finish, until the grace minus what closing needs; then they are cut.
       const cut = setTimeout(() => httpServer.closeAllConnections(), Math.max(0, requestsEnd - Date.now()));
       await drained;
       clearTimeout(cut);
-      // 4. Workers return their jobs to the queue, then engines and connections close; what does
-      //    not answer by the deadline (a Redis or database that is down) is left behind.
-      const logger = services.get<Logger>(SHARED_TOKENS.Logger);
-      const givenUp = await services.close(deadline - closeExitMarginMs(config.shutdownGraceMs), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
+      // 4. The modules' started tasks stop (in reverse: workers return their jobs to the queue, sweeps
+      //    end), then engines and connections close; what does not answer by the deadline (a Redis
+      //    or database that is down) is left behind.
+      const logger = services.get(SHARED_TOKENS.Logger);
+      const givenUp = await services.close(deadline - closeExitMarginMs(config.settings.SVC_SHUTDOWN_GRACE_MS), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
       if (givenUp.length > 0) {
         logger.warn({ givenUp }, 'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)');
       }

@@ -1,29 +1,45 @@
-/** Tokens for objects only the composition root knows (the core's ports have theirs in @svc/core). */
+import type { DataSource } from 'typeorm';
+import { token, type ManageApiKeys, type TranscribeAudio } from '@svc/core';
+import type { ServiceMetrics } from '@svc/adapters-http';
+import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
+import type { WebRtcCallService } from '@svc/adapters-webrtc';
+import type { LiveAvatarSupport } from './composition/live-avatar.js';
+import type { RealtimeSessionFactory } from './composition/realtime.js';
+import type { SpeechAt } from './composition/speech.js';
+import type { SelectedRecognizer } from './composition/speech-recognition.js';
+import type { VideoUseCases } from './composition/video.js';
+import type { VoiceUseCases } from './composition/voices.js';
+import type { SharedRedis } from './runtime/shared-redis.js';
+
+/**
+ * Tokens for objects only the composition root knows (the core's ports have theirs in @svc/core),
+ * typed like the core's (core/src/shared/token.ts): `provide` and `get` infer from them.
+ */
 export const SERVER_TOKENS = {
-  DataSource: Symbol.for('svc.server.DataSource'),
-  Metrics: Symbol.for('svc.server.Metrics'),
-  ManageApiKeys: Symbol.for('svc.server.ManageApiKeys'),
+  DataSource: token<DataSource>('svc.server.DataSource'),
+  Metrics: token<ServiceMetrics>('svc.server.Metrics'),
+  ManageApiKeys: token<ManageApiKeys>('svc.server.ManageApiKeys'),
   /** `(sampleRate?) => SynthesizeSpeech`: speech at a session's output rate (realtime replies). */
-  SpeechAtRate: Symbol.for('svc.server.SpeechAtRate'),
+  SpeechAtRate: token<SpeechAt>('svc.server.SpeechAtRate'),
   /** The voices use cases (register, list, get, delete) for the REST routes. */
-  VoiceUseCases: Symbol.for('svc.server.VoiceUseCases'),
+  VoiceUseCases: token<VoiceUseCases>('svc.server.VoiceUseCases'),
   /** The video use cases (create, stream, get, content, list, delete, sweep) for the REST routes. */
-  VideoUseCases: Symbol.for('svc.server.VideoUseCases'),
+  VideoUseCases: token<VideoUseCases>('svc.server.VideoUseCases'),
   /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
-  RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
+  RealtimeGatewayDeps: token<RealtimeGatewayDeps>('svc.server.RealtimeGatewayDeps'),
   /**
    * `(context) => RealtimeSessionEngine`: one realtime session, whichever door it came through (the
    * WebSocket gateway, a WebRTC call): the same engine, services, caps and settings.
    */
-  RealtimeSessionFactory: Symbol.for('svc.server.RealtimeSessionFactory'),
+  RealtimeSessionFactory: token<RealtimeSessionFactory>('svc.server.RealtimeSessionFactory'),
   /** The WebRTC calls (POST /v1/realtime/calls): WebRtcCallService, or null when SVC_WEBRTC_ENABLED=false. */
-  RealtimeCalls: Symbol.for('svc.server.RealtimeCalls'),
+  RealtimeCalls: token<WebRtcCallService | null>('svc.server.RealtimeCalls'),
   /** The live avatar of WebRTC calls (composition/live-avatar.ts): LiveAvatarSupport, or null when disabled. */
-  LiveAvatar: Symbol.for('svc.server.LiveAvatar'),
+  LiveAvatar: token<LiveAvatarSupport | null>('svc.server.LiveAvatar'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
-  SharedRedis: Symbol.for('svc.server.SharedRedis'),
+  SharedRedis: token<SharedRedis>('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */
-  SelectedRecognizer: Symbol.for('svc.server.SelectedRecognizer'),
+  SelectedRecognizer: token<SelectedRecognizer | null>('svc.server.SelectedRecognizer'),
   /** POST /v1/audio/transcriptions' use case (composition/transcription.ts). */
-  TranscribeAudio: Symbol.for('svc.server.TranscribeAudio'),
+  TranscribeAudio: token<TranscribeAudio>('svc.server.TranscribeAudio'),
 } as const;

@@ -1,13 +1,14 @@
 // Engine and codec adapters for the @svc/core ports (speech synthesis, audio codec, language detection).
 
+// Shared runtime: abort, worker pool, streaming resampler
+export * from './runtime/index.js';
+
 // Speech synthesis
 export { FliteSpeechSynthesizer, type FliteSpeechSynthesizerOptions } from './speech/flite/flite-speech-synthesizer.js';
 export { FLITE_ENGINE, FLITE_VOICES, type FliteVoiceSpec } from './speech/flite/flite-voices.js';
 export { EspeakSpeechSynthesizer, type EspeakSpeechSynthesizerOptions } from './speech/espeak/espeak-speech-synthesizer.js';
 export { ESPEAK_ENGINE, ESPEAK_PRESET_PREFIX, espeakPresetName } from './speech/espeak/espeak-voices.js';
 export { SpeexResampler } from './speech/speex-resampler.js';
-export { WorkerPool, type WorkerPoolOptions } from './speech/worker-pool.js';
-export { abortError, isAbortError, throwIfAborted } from './speech/abort.js';
 export { applyGain } from './speech/pcm-gain.js';
 export { PiperSpeechSynthesizer, piperPresetName, piperFeeds, type PiperSpeechSynthesizerOptions } from './speech/piper/piper-speech-synthesizer.js';
 export { NeuralSpeechSynthesizer, type LoadedModel, type NeuralEngine, type NeuralEngineOptions } from './speech/neural/neural-speech-synthesizer.js';

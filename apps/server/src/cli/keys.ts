@@ -1,4 +1,3 @@
-import type { ManageApiKeys } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { buildContainer } from '../container.js';
 import { foundationModule } from '../composition/foundation.js';
@@ -27,7 +26,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
   // A process role of its own: the foundation module only (database and API keys, no engines).
   const services = await buildContainer(loadConfig(), new Map(), [foundationModule, scaleModule]);
   try {
-    const keys = services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+    const keys = services.get(SERVER_TOKENS.ManageApiKeys);
     if (command === 'create') {
       if (!values.name) {
         out('create needs --name NAME');

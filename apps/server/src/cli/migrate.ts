@@ -20,7 +20,7 @@ export async function runMigrateCli(argv: string[], out: (line: string) => void 
   }
   const check = Boolean(parsed.args.values.check);
   const config = loadConfig();
-  const dataSource = createDataSource({ url: config.databaseUrl, dataDir: config.dataDir });
+  const dataSource = createDataSource({ url: config.settings.SVC_DATABASE_URL, dataDir: config.settings.SVC_DATA_DIR });
   await dataSource.initialize();
   try {
     if (check) {

@@ -50,7 +50,7 @@ export async function runModelsCli(argv: string[], out: Out = defaultOut, env: R
     return USAGE_EXIT_CODE;
   }
   const config = loadConfig(env);
-  const dir = modelsDirOf(config.settings.SVC_MODELS_DIR, config.dataDir);
+  const dir = modelsDirOf(config.settings.SVC_MODELS_DIR, config.settings.SVC_DATA_DIR);
 
   if (command === 'list') {
     const scan = await scanModelDirectory(dir);

@@ -8,21 +8,17 @@ import {
   VIDEO_MODEL,
   isOpenAiModelAlias,
   unixSeconds,
-  type Clock,
   type ModelAliasKind,
-  type SpeechSynthesizer,
 } from '@svc/core';
 import { modelsRoutes, type ModelEntry } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
-import type { SelectedRecognizer } from './speech-recognition.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 const KINDS = Object.keys(OPENAI_MODEL_ALIASES) as ModelAliasKind[];
 const OWNER = 'svc';
 
 /** A neural engine reports the models it loaded (Piper, Kokoro); the embedded engines have none. */
-type WithModels = SpeechSynthesizer & { loadedModels?: () => { engine: string; model: string }[] };
 
 /**
  * Drop-in compatibility with OpenAI clients (docs/compatibility.md): the opt-in acceptance of
@@ -38,11 +34,11 @@ export const compatibilityModule = defineModule({
   bind() {
     // Nothing of its own: the model list is built from what the other modules bound.
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     const aliases = config.settings.SVC_OPENAI_MODEL_ALIASES;
-    const created = unixSeconds(get<Clock>(SHARED_TOKENS.Clock).now());
-    const synthesizers = get<WithModels[]>(SPEECH_TOKENS.SpeechSynthesizers);
-    const recognizer = get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
+    const created = unixSeconds(get(SHARED_TOKENS.Clock).now());
+    const synthesizers = get(SPEECH_TOKENS.SpeechSynthesizers);
+    const recognizer = get(SERVER_TOKENS.SelectedRecognizer);
     const entry = (id: string, owned_by = OWNER): ModelEntry => ({ id, created, owned_by });
     const models: ModelEntry[] = [
       entry(SPEECH_MODEL),

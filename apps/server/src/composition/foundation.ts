@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, type Clock } from '@svc/core';
+import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
 import {
   openDatabase,
   RedisRateLimiter,
@@ -11,13 +10,12 @@ import {
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import type { SharedRedis } from '../runtime/shared-redis.js';
 import { SystemClock } from '../runtime/system-clock.js';
 import { CryptoIdGenerator, Sha256Hasher } from '../runtime/crypto-ids.js';
 import { createPinoLogger } from '../runtime/pino-logger.js';
-import { servesApi, type ProcessConfig } from '../runtime/process-role.js';
-import { openBlobStore, type ConfiguredBlobStore } from '../runtime/blob-store.js';
-import { defineModule } from './module.js';
+import { servesApi } from '../runtime/process-role.js';
+import { openBlobStore } from '../runtime/blob-store.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 export const SERVICE_INFO = {
   title: 'svc speech, avatar video and realtime voice service',
@@ -54,25 +52,25 @@ export const foundationModule = defineModule({
     }
   },
   bind(provide, config) {
-    provide(SHARED_TOKENS.Logger, () => createPinoLogger(config.logLevel));
+    provide(SHARED_TOKENS.Logger, () => createPinoLogger(config.settings.SVC_LOG_LEVEL));
     provide(SHARED_TOKENS.Clock, () => new SystemClock());
     provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
     provide(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
     // Files in the data directory (or SVC_BLOB_DIR), or an S3-compatible bucket (docs/deployment.md).
-    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.dataDir, config.settings), { close: (store) => (store as ConfiguredBlobStore).close?.() });
+    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.settings.SVC_DATA_DIR, config.settings), { close: (store) => store.close?.() });
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
     provide(
       SERVER_TOKENS.DataSource,
       // Migrations at start by default (one machine); a multi-process setup runs `npm run migrate` once.
-      () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, migrate: config.settings.SVC_MIGRATE_ON_START }),
+      () => openDatabase({ url: config.settings.SVC_DATABASE_URL, dataDir: config.settings.SVC_DATA_DIR, migrate: config.settings.SVC_MIGRATE_ON_START }),
       { close: (ds: DataSource) => ds.destroy() },
     );
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
     // With a shared Redis the bucket holds across processes; otherwise it lives in this process.
     provide(SHARED_TOKENS.RateLimiter, async (get) => {
-      const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
-      const clock = await get<Clock>(SHARED_TOKENS.Clock);
-      const { perMinute, burst } = config.rateLimit;
+      const { client } = await get(SERVER_TOKENS.SharedRedis);
+      const clock = await get(SHARED_TOKENS.Clock);
+      const { SVC_RATE_LIMIT_PER_MINUTE: perMinute, SVC_RATE_LIMIT_BURST: burst } = config.settings;
       return client
         ? new RedisRateLimiter(client, clock, perMinute, burst, `${config.settings.SVC_REDIS_KEY_PREFIX}rl:`)
         : new TokenBucketRateLimiter(clock, perMinute, burst);
@@ -85,16 +83,19 @@ export const foundationModule = defineModule({
           await get(SHARED_TOKENS.IdGenerator),
           await get(SHARED_TOKENS.Hasher),
           await get(SHARED_TOKENS.Clock),
-          config.apiKeys,
+          config.settings.SVC_API_KEYS,
         ),
     );
   },
-  routes({ config, get }) {
-    const dataSource = get<DataSource>(SERVER_TOKENS.DataSource);
-    const redis = get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+  routes({ config, get }): ModuleRoutes {
+    // Typed locals: Settings is built from the modules' types, so nothing here may need it to be inferred.
+    const metricsPublic: boolean = config.settings.SVC_METRICS_PUBLIC;
+    const api: boolean = servesApi(config);
+    const dataSource = get(SERVER_TOKENS.DataSource);
+    const redis = get(SERVER_TOKENS.SharedRedis);
     // The probe looks at the configured store itself, not through the (overridable) BlobStore port.
-    const blobs = openBlobStore(config.dataDir, config.settings);
-    const observability = metricsRoute(get<ServiceMetrics>(SERVER_TOKENS.Metrics));
+    const blobs = openBlobStore(config.settings.SVC_DATA_DIR, config.settings);
+    const observability = metricsRoute(get(SERVER_TOKENS.Metrics));
     return {
       public: [
         healthRoutes([
@@ -106,7 +107,7 @@ export const foundationModule = defineModule({
           // (A server built without the realtime-audio module has no such status.)
           let detail: string | undefined;
           try {
-            detail = get<{ detail: string }>(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
+            detail = get(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
           } catch {
             detail = undefined;
           }
@@ -114,9 +115,9 @@ export const foundationModule = defineModule({
           if (detail !== undefined) details.speech_recognition = detail;
           return details;
         }),
-        ...(config.metricsPublic ? [observability] : []),
+        ...(metricsPublic ? [observability] : []),
       ],
-      authenticated: [...(servesApi(config as unknown as ProcessConfig) ? [openApiRoute(SERVICE_INFO)] : []), ...(config.metricsPublic ? [] : [observability])],
+      authenticated: [...(api ? [openApiRoute(SERVICE_INFO)] : []), ...(metricsPublic ? [] : [observability])],
     };
   },
 });

@@ -28,17 +28,16 @@ export const liveAvatarModule = defineModule({
   },
   bind(provide, config) {
     const s = config.settings;
-    provide<LiveAvatarSupport | null>(
-      SERVER_TOKENS.LiveAvatar,
+    provide(SERVER_TOKENS.LiveAvatar,
       async (get) => {
         if (!s.SVC_LIVE_AVATAR_ENABLED) return null;
-        const faces = await get<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer);
+        const faces = await get(VIDEO_TOKENS.AvatarRenderer);
         if (!(faces instanceof LandmarkAvatarRenderer)) return null;
         const renderer = new LandmarkLiveAvatarRenderer(faces, { renderThreads: s.SVC_LIVE_AVATAR_RENDER_THREADS });
-        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        const logger = await get(SHARED_TOKENS.Logger);
         renderer.warmUp().catch((err: unknown) => logger.warn({ err: String(err) }, 'live avatar renderer warm-up failed'));
         return {
-          services: { renderer, images: new ReferenceImageLoader(await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher)) },
+          services: { renderer, images: new ReferenceImageLoader(await get(SHARED_TOKENS.MediaFetcher)) },
           encoder: new FfmpegLiveH264Encoder(),
           leadMs: s.SVC_LIVE_AVATAR_LEAD_MS,
         };

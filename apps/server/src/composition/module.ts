@@ -2,12 +2,13 @@ import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { z } from 'zod';
 import type { RouteModule } from '@svc/adapters-http';
+import type { Token } from '@svc/core';
 import type { ServerConfig } from '../config.js';
 
-/** Resolves a bound token (inside a factory: another port; after start: anything bound). */
-export type Resolve = <T>(token: symbol) => Promise<T>;
+/** Resolves a bound token (inside a factory: another port); the token's type is the result's. */
+export type Resolve = <T>(token: Token<T>) => Promise<T>;
 
-/** Stops what a factory started (engines, worker pools, database connections). */
+/** Stops what a factory or a start hook started (engines, worker pools, connections, consumers, timers). */
 export type Closer = () => Promise<void> | void;
 
 /**
@@ -18,7 +19,7 @@ export type Closer = () => Promise<void> | void;
  * (in reverse order of creation) when the default was created, never for an override.
  */
 export type Provide = <T>(
-  token: symbol,
+  token: Token<T>,
   make: (get: Resolve) => T | Promise<T>,
   options?: { close?: (value: T) => Promise<void> | void },
 ) => void;
@@ -26,8 +27,8 @@ export type Provide = <T>(
 /** What a module's routes and attachments receive: the finished container. */
 export interface ModuleContext {
   config: ServerConfig;
-  /** Synchronous lookup of a resolved binding. */
-  get<T>(token: symbol): T;
+  /** Synchronous lookup of a resolved binding, typed by its token. */
+  get<T>(token: Token<T>): T;
 }
 
 export interface ModuleRoutes {
@@ -42,7 +43,9 @@ export interface ModuleRoutes {
  * - `settings`: its SVC_* variables (zod types from env-settings.ts); config.ts merges every
  *   module's settings into one schema and parses them once, up front;
  * - `check`: validation across settings, also before anything opens;
- * - `bind`: its ports and use cases, each under a token, with `provide`;
+ * - `bind`: its ports and use cases, each under a token, with `provide` (construction only: nothing
+ *   consumes a queue, scans or sets a timer while it is bound);
+ * - `start`: what then runs on its own (queue consumers, resume scans, recurring sweeps);
  * - `routes`: its REST routes; `attach`: what needs the HTTP server itself (the WebSocket gateway).
  */
 export interface ServerModule<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -52,6 +55,12 @@ export interface ServerModule<S extends z.ZodRawShape = z.ZodRawShape> {
   settings: S;
   check?(settings: z.output<z.ZodObject<S>>): void;
   bind(provide: Provide, config: ServerConfig): void;
+  /**
+   * Runs after every binding resolved, in module order (server.ts, before the port opens); returns
+   * its stop, which runs at shutdown before any binding closes, in reverse module order, within
+   * SVC_SHUTDOWN_GRACE_MS like the closers. Not run by the CLI, which only binds.
+   */
+  start?(ctx: ModuleContext): Closer | void | Promise<Closer | void>;
   routes?(ctx: ModuleContext): ModuleRoutes;
   /**
    * Returns what it attached (or null: nothing, e.g. a port left unset); its `close` runs first at

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { playgroundRoutes, renderRealtimeReference } from '@svc/adapters-http';
 import { CLOSE_CODES } from '@svc/adapters-ws';
 import { setting } from '../env-settings.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +22,7 @@ export const playgroundModule = defineModule({
   bind() {
     // Nothing to bind: static pages, no ports.
   },
-  routes({ config }) {
+  routes({ config }): ModuleRoutes {
     if (!config.settings.SVC_PLAYGROUND) return {};
     const web = dirname(require.resolve('@svc/playground-web/package.json'));
     return {

@@ -2,15 +2,9 @@ import { z } from 'zod';
 import {
   REALTIME_TOKENS,
   SHARED_TOKENS,
-  type Logger,
-  type NoiseSuppressor,
-  type OpusCodec,
-  type Resampler,
-  type SpeechRecognizer,
   type VoiceActivityDetector,
 } from '@svc/core';
 import { OpusscriptOpusCodec, PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
-import type { ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
@@ -18,12 +12,6 @@ import { ASR_ENGINE_PATTERN, selectSpeechRecognizer, type SelectedRecognizer } f
 import { LazyVoiceActivityDetector } from '../runtime/lazy-voice-activity-detector.js';
 import { servesApi } from '../runtime/process-role.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
-
-/** What npm start's banner and /readyz say about realtime transcription. */
-export interface SpeechRecognitionStatus {
-  available: boolean;
-  detail: string;
-}
 
 /**
  * The engines of the realtime audio pipeline (documented in docs/realtime.md): noise reduction
@@ -62,25 +50,25 @@ export const realtimeAudioModule = defineModule({
       async (get) => {
         if (s.SVC_VAD_ENGINE !== 'silero') return null;
         const vad = new LazyVoiceActivityDetector(() => SileroVoiceActivityDetector.create());
-        await warmUp(policy, 'voice activity detector', () => vad.warmUp(), await get<Logger>(SHARED_TOKENS.Logger));
+        await warmUp(policy, 'voice activity detector', () => vad.warmUp(), await get(SHARED_TOKENS.Logger));
         return vad;
       },
-      { close: (vad) => ((vad as LazyVoiceActivityDetector | null)?.current as SileroVoiceActivityDetector | null | undefined)?.release() },
+      { close: (vad) => vad?.close?.() },
     );
     let unavailable = 'off (SVC_ASR_ENGINE=off): realtime user audio is not transcribed';
     provide<SelectedRecognizer | null>(
       SERVER_TOKENS.SelectedRecognizer,
       async (get) => {
-        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        const logger = await get(SHARED_TOKENS.Logger);
         if (!servesApi(config)) {
           unavailable = 'not loaded on a worker process (SVC_ROLE=worker renders videos only)';
           return null;
         }
         try {
           // Lazy: one decoder loads now to prove the installation works, then stops until the first turn.
-          const selected = await selectSpeechRecognizer({ ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS }, config.dataDir, logger);
+          const selected = await selectSpeechRecognizer({ ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS }, config.settings.SVC_DATA_DIR, logger);
           if (policy === 'lazy') (selected?.recognizer as { releaseIdleDecoders?: () => void } | undefined)?.releaseIdleDecoders?.();
-          if (selected?.loadedModels) (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
+          if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {
           if (s.SVC_ASR_ENGINE !== 'auto') throw err;
@@ -89,15 +77,15 @@ export const realtimeAudioModule = defineModule({
           return null;
         }
       },
-      { close: (selected) => (selected?.recognizer as { close?: () => unknown } | undefined)?.close?.() as void },
+      { close: (selected) => selected?.recognizer.close?.() },
     );
-    provide<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer, async (get) => (await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer))?.recognizer ?? null);
-    provide<SpeechRecognitionStatus>(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) => {
-      const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
+    provide(REALTIME_TOKENS.SpeechRecognizer, async (get) => (await get(SERVER_TOKENS.SelectedRecognizer))?.recognizer ?? null);
+    provide(REALTIME_TOKENS.SpeechRecognitionStatus, async (get) => {
+      const selected = await get(SERVER_TOKENS.SelectedRecognizer);
       return selected ? { available: true, detail: selected.detail } : { available: false, detail: unavailable };
     });
-    provide<Resampler>(REALTIME_TOKENS.Resampler, () => new PcmResampler());
-    provide<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
-    provide<OpusCodec>(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
+    provide(REALTIME_TOKENS.Resampler, () => new PcmResampler());
+    provide(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
+    provide(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());
   },
 });

@@ -59,24 +59,23 @@ export const realtimeWebrtcModule = defineModule({
   },
   bind(provide, config): void {
     const s = config.settings;
-    provide<WebRtcCallService | null>(
-      SERVER_TOKENS.RealtimeCalls,
+    provide(SERVER_TOKENS.RealtimeCalls,
       async (get) => {
         if (!s.SVC_WEBRTC_ENABLED) return null;
-        const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
-        const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
-        const createSession = await get<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory);
-        const liveAvatar = await get<LiveAvatarSupport | null>(SERVER_TOKENS.LiveAvatar);
+        const keys = await get(SERVER_TOKENS.ManageApiKeys);
+        const ids = await get(SHARED_TOKENS.IdGenerator);
+        const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
+        const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
         return new WebRtcCallService(
           {
-            registry: await get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
+            registry: await get(REALTIME_TOKENS.SessionRegistry),
             // A call is a session whose model defaults as `?model=svc-realtime` would.
             createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
             checkSession: (session) => void applySessionUpdate(session, null, REALTIME_MODEL),
-            opus: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
+            opus: await get(REALTIME_TOKENS.OpusCodec),
             newCallId: () => ids.id('rtc_'),
             isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
-            logger: (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'webrtc' }),
+            logger: (await get(SHARED_TOKENS.Logger)).child({ module: 'webrtc' }),
           },
           {
             ice: { portRange: s.SVC_WEBRTC_PORT_RANGE, additionalHostAddresses: s.SVC_WEBRTC_HOST_ADDRESSES, useIpv6: s.SVC_WEBRTC_IPV6 },
@@ -95,10 +94,10 @@ export const realtimeWebrtcModule = defineModule({
     );
   },
   routes({ config, get }): ModuleRoutes {
-    const calls = get<WebRtcCallService | null>(SERVER_TOKENS.RealtimeCalls);
+    const calls = get(SERVER_TOKENS.RealtimeCalls);
     if (!calls) return {};
-    const keys = get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
-    const redeem = get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
+    const keys = get(SERVER_TOKENS.ManageApiKeys);
+    const redeem = get(REALTIME_TOKENS.RedeemClientSecret);
     // Browsers send the ephemeral key as the Bearer (the WebRTC flow has no subprotocol); servers the API key.
     const authenticateCaller = async (secret: string | null): Promise<CallCaller> => {
       if (secret?.startsWith(CLIENT_SECRET_PREFIX)) {

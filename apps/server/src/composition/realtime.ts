@@ -12,17 +12,10 @@ import {
   SynthesizedReplySpeaker,
   type ClientSecretRepository,
   type Clock,
-  type ConversationSummarizer,
-  type Hasher,
-  type IdGenerator,
   type LanguageModel,
-  type Logger,
-  type ManageApiKeys,
-  type NoiseSuppressor,
-  type OpusCodec,
-  type QuotaGuard,
   type RealtimeSessionRegistry,
   InMemorySessionRegistry,
+  repeatEvery,
   VoiceNotFoundError,
   type RealtimeEngineDeps,
   type RealtimeVoiceDirectory,
@@ -41,7 +34,6 @@ import {
   DEFAULT_INBOUND_BYTES_PER_SECOND,
   DEFAULT_INBOUND_EVENTS_PER_SECOND,
   type RealtimeGateway,
-  type RealtimeGatewayDeps,
 } from '@svc/adapters-ws';
 import {
   EmbeddedDemoLanguageModel,
@@ -55,16 +47,13 @@ import {
   RedisSessionRegistry,
   TypeOrmClientSecretRepository,
 } from '@svc/adapters-storage';
-import { clientSecretRoutes, type ServiceMetrics } from '@svc/adapters-http';
-import type { DataSource } from 'typeorm';
+import { clientSecretRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import type { SharedRedis } from '../runtime/shared-redis.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
+import { servesApi } from '../runtime/process-role.js';
 import type { Settings } from '../config.js';
-import type { VoiceUseCases } from './voices.js';
-import type { SpeechAt } from './speech.js';
-import { defineModule, type Attachment } from './module.js';
+import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 import type { LiveAvatarSupport } from './live-avatar.js';
 
@@ -129,36 +118,36 @@ export const realtimeModule = defineModule({
     const s = config.settings;
     provide<ClientSecretRepository>(
       REALTIME_TOKENS.ClientSecretRepository,
-      async (get) => new TypeOrmClientSecretRepository(await get<DataSource>(SERVER_TOKENS.DataSource)),
+      async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)),
     );
-    provide<LanguageModel>(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get<Clock>(SHARED_TOKENS.Clock)));
-    provide<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer, async (get) => {
-      const model = await get<LanguageModel>(REALTIME_TOKENS.LanguageModel);
+    provide(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get(SHARED_TOKENS.Clock)));
+    provide(REALTIME_TOKENS.ConversationSummarizer, async (get) => {
+      const model = await get(REALTIME_TOKENS.LanguageModel);
       return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
     });
     // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
-    provide<QuotaGuard>(REALTIME_TOKENS.QuotaGuard, async (get) => {
-      const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+    provide(REALTIME_TOKENS.QuotaGuard, async (get) => {
+      const { client } = await get(SERVER_TOKENS.SharedRedis);
       return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
     });
     provide<RealtimeSessionRegistry>(
       REALTIME_TOKENS.SessionRegistry,
       async (get) => {
         const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
-        const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
+        const { client } = await get(SERVER_TOKENS.SharedRedis);
         if (!client) return new InMemorySessionRegistry(caps);
-        const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+        const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
         const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
         return new RedisSessionRegistry(client, options, logger);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
-    provide<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)));
+    provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
     // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
-    provide<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory, async (get) => {
-      const catalog = await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+    provide(REALTIME_TOKENS.VoiceDirectory, async (get) => {
+      const catalog = await get(SPEECH_TOKENS.VoiceCatalog);
       const presets = new Set(catalog.names());
-      const voices = await get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases);
+      const voices = await get(SERVER_TOKENS.VoiceUseCases);
       return {
         exists: async (voice, principal) =>
           presets.has(voice) ||
@@ -177,43 +166,43 @@ export const realtimeModule = defineModule({
       REALTIME_TOKENS.MintClientSecret,
       async (get) =>
         new MintClientSecret(
-          await get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
-          await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
-          await get<Hasher>(SHARED_TOKENS.Hasher),
-          await get<Clock>(SHARED_TOKENS.Clock),
+          await get(REALTIME_TOKENS.ClientSecretRepository),
+          await get(SHARED_TOKENS.IdGenerator),
+          await get(SHARED_TOKENS.Hasher),
+          await get(SHARED_TOKENS.Clock),
         ),
     );
     provide(REALTIME_TOKENS.RedeemClientSecret, async (get) => {
-      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+      const keys = await get(SERVER_TOKENS.ManageApiKeys);
       // Client secrets die with the key that minted them.
       return new RedeemClientSecret(
-        await get<ClientSecretRepository>(REALTIME_TOKENS.ClientSecretRepository),
-        await get<Hasher>(SHARED_TOKENS.Hasher),
-        await get<Clock>(SHARED_TOKENS.Clock),
+        await get(REALTIME_TOKENS.ClientSecretRepository),
+        await get(SHARED_TOKENS.Hasher),
+        await get(SHARED_TOKENS.Clock),
         (id) => keys.isActive(id),
       );
     });
-    provide<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
-      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+    provide(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
+      const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
       const engineDeps: RealtimeEngineDeps = {
-        clock: await get<Clock>(SHARED_TOKENS.Clock),
-        ids: await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+        clock: await get(SHARED_TOKENS.Clock),
+        ids: await get(SHARED_TOKENS.IdGenerator),
         logger,
-        languageModel: await get<LanguageModel>(REALTIME_TOKENS.LanguageModel),
-        voices: await get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory),
-        quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
-        summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
+        languageModel: await get(REALTIME_TOKENS.LanguageModel),
+        voices: await get(REALTIME_TOKENS.VoiceDirectory),
+        quota: await get(REALTIME_TOKENS.QuotaGuard),
+        summarizer: await get(REALTIME_TOKENS.ConversationSummarizer),
         openAiModelAliases: openAiModelAliases(config),
         audio: {
-          resampler: await get<Resampler>(REALTIME_TOKENS.Resampler),
-          noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),
-          replySpeaker: await get<ReplySpeaker>(REALTIME_TOKENS.ReplySpeaker),
-          voiceActivityDetector: (await get<VoiceActivityDetector | null>(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
-          speechRecognizer: (await get<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
-          opusCodec: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
+          resampler: await get(REALTIME_TOKENS.Resampler),
+          noiseSuppressor: await get(REALTIME_TOKENS.NoiseSuppressor),
+          replySpeaker: await get(REALTIME_TOKENS.ReplySpeaker),
+          voiceActivityDetector: (await get(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
+          speechRecognizer: (await get(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
+          opusCodec: await get(REALTIME_TOKENS.OpusCodec),
         },
       };
-      const liveAvatar = await get<LiveAvatarSupport | null>(SERVER_TOKENS.LiveAvatar);
+      const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
       if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;
       return (ctx) =>
         new RealtimeSessionEngine(
@@ -231,11 +220,11 @@ export const realtimeModule = defineModule({
           ctx.output,
         );
     });
-    provide<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
-      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
-      const redeem = await get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
-      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-      const createSession = await get<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory);
+    provide(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
+      const keys = await get(SERVER_TOKENS.ManageApiKeys);
+      const redeem = await get(REALTIME_TOKENS.RedeemClientSecret);
+      const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+      const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
       return {
         // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
         authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
@@ -246,12 +235,30 @@ export const realtimeModule = defineModule({
       };
     });
   },
-  routes({ config, get }) {
-    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.maxJsonBodyBytes })] };
+  routes({ config, get }): ModuleRoutes {
+    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES })] };
+  },
+  /** Where the API is served (secrets are minted and redeemed there): expired client secrets are purged. */
+  start({ config, get }) {
+    if (!servesApi(config)) return;
+    const clock = get(SHARED_TOKENS.Clock);
+    const secrets = get(REALTIME_TOKENS.ClientSecretRepository);
+    const logger = get(SHARED_TOKENS.Logger);
+    const purge = repeatEvery(
+      clock,
+      {
+        name: 'client secret purge',
+        firstMs: SECRET_PURGE_INTERVAL_MS,
+        everyMs: SECRET_PURGE_INTERVAL_MS,
+        onError: (err) => logger.warn({ err: String(err) }, 'could not purge expired client secrets'),
+      },
+      () => secrets.deleteExpired(clock.now()),
+    );
+    return () => purge.stop();
   },
   attach(server, { config, get }): RealtimeAttachment {
     const s = config.settings;
-    const deps = get<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps);
+    const deps = get(SERVER_TOKENS.RealtimeGatewayDeps);
     const gateway = attachRealtimeGateway(server, deps, {
       maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
       maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
@@ -260,13 +267,12 @@ export const realtimeModule = defineModule({
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
       inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
       inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
-      registry: get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
+      registry: get(REALTIME_TOKENS.SessionRegistry),
     });
-    get<ServiceMetrics>(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
-    const stopPurge = purgeExpiredSecrets(get(SHARED_TOKENS.Clock), get(REALTIME_TOKENS.ClientSecretRepository), get(SHARED_TOKENS.Logger));
-    get<Logger>(SHARED_TOKENS.Logger).info(
+    get(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
+    get(SHARED_TOKENS.Logger).info(
       {
-        languageModel: get<LanguageModel>(REALTIME_TOKENS.LanguageModel).id,
+        languageModel: get(REALTIME_TOKENS.LanguageModel).id,
         maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
         maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
       },
@@ -274,10 +280,7 @@ export const realtimeModule = defineModule({
     );
     return {
       gateway,
-      async close() {
-        stopPurge();
-        await gateway.close();
-      },
+      close: () => gateway.close(),
     };
   },
 });
@@ -302,25 +305,4 @@ export function createLanguageModel(settings: Settings, clock?: Clock): Language
     // "What time is it?" follows the service clock (a test's manual clock included).
     now: clock ? () => new Date(clock.now()) : undefined,
   });
-}
-
-/** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */
-function purgeExpiredSecrets(clock: Clock, secrets: ClientSecretRepository, logger: Logger): () => void {
-  let cancel: (() => void) | null = null;
-  const schedule = () => {
-    cancel = clock.setTimer(SECRET_PURGE_INTERVAL_MS, () => {
-      secrets
-        .deleteExpired(clock.now())
-        .catch((err) => logger.warn({ err: String(err) }, 'could not purge expired client secrets'))
-        .finally(() => {
-          if (cancel) schedule();
-        });
-    });
-  };
-  schedule();
-  return () => {
-    const c = cancel;
-    cancel = null;
-    c?.();
-  };
 }

@@ -5,19 +5,14 @@ import {
   SynthesizeSpeech,
   VOICE_TOKENS,
   VoiceCatalog,
-  type AudioCodec,
-  type Clock,
-  type LanguageDetector,
-  type Logger,
   type SpeechSynthesizer,
-  type VoiceCloner,
 } from '@svc/core';
 import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
-import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/adapters-http';
+import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
@@ -51,43 +46,43 @@ export const speechModule = defineModule({
     provide(
       SPEECH_TOKENS.SpeechSynthesizers,
       async (get) => {
-        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        const logger = await get(SHARED_TOKENS.Logger);
         // WARM-UP (speech): the embedded engines load as SVC_SPEECH_WARM_UP says (a worker process never speaks).
         const policy = warmUpOnThisProcess(config, config.settings.SVC_SPEECH_WARM_UP);
-        const embedded = await Promise.all(engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.dataDir) })));
+        const embedded = await Promise.all(engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) })));
         await warmUp(policy, 'speech engines', () => Promise.all(embedded.map((e) => e.warmUp())), logger);
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, phonemizerWorkers, logger });
-        (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR), threads: onnxThreads, phonemizerWorkers, logger });
+        (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
       },
-      { close: async (all: SpeechSynthesizer[]) => void (await Promise.all(all.map((e) => e.close?.()))) },
+      { close: async (all) => void (await Promise.all(all.map((e) => e.close?.()))) },
     );
     provide(SPEECH_TOKENS.AudioCodec, () => new FfmpegAudioCodec());
     provide(SPEECH_TOKENS.LanguageDetector, () => new FrancLanguageDetector());
     provide(SPEECH_TOKENS.VoiceCatalog, async (get) => new VoiceCatalog(await get(SPEECH_TOKENS.SpeechSynthesizers)));
-    provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get<SpeechAt>(SERVER_TOKENS.SpeechAtRate))());
+    provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get(SERVER_TOKENS.SpeechAtRate))());
     // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.
     provide(SERVER_TOKENS.SpeechAtRate, async (get): Promise<SpeechAt> => {
       const [catalog, codec, detector, cloner, metrics, clock] = await Promise.all([
-        get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog),
-        get<AudioCodec>(SPEECH_TOKENS.AudioCodec),
-        get<LanguageDetector>(SPEECH_TOKENS.LanguageDetector),
-        get<VoiceCloner>(VOICE_TOKENS.VoiceCloner),
-        get<ServiceMetrics>(SERVER_TOKENS.Metrics),
-        get<Clock>(SHARED_TOKENS.Clock),
+        get(SPEECH_TOKENS.VoiceCatalog),
+        get(SPEECH_TOKENS.AudioCodec),
+        get(SPEECH_TOKENS.LanguageDetector),
+        get(VOICE_TOKENS.VoiceCloner),
+        get(SERVER_TOKENS.Metrics),
+        get(SHARED_TOKENS.Clock),
       ]);
       return (sampleRate?: number) =>
         new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
     });
   },
-  routes({ config, get }) {
+  routes({ config, get }): ModuleRoutes {
     return {
       authenticated: [
         speechRoutes({
           synthesize: get(SPEECH_TOKENS.SynthesizeSpeech),
           catalog: get(SPEECH_TOKENS.VoiceCatalog),
-          jsonBodyLimit: config.maxJsonBodyBytes,
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'speech'),
           openAiModelAliases: openAiModelAliases(config),
         }),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_INLINE_MEDIA_SIZE, SHARED_TOKENS, SPEECH_TOKENS, TranscribeAudio, type AudioCodec } from '@svc/core';
+import { MAX_INLINE_MEDIA_SIZE, SHARED_TOKENS, SPEECH_TOKENS, TranscribeAudio } from '@svc/core';
 import { rateLimitMiddleware, transcriptionRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
-import { asTranscriber, type SelectedRecognizer } from './speech-recognition.js';
+import { defineModule, type ModuleRoutes } from './module.js';
+import { asTranscriber } from './speech-recognition.js';
 
 /**
  * Speech to text for whole recordings (documented in docs/transcription.md): POST
@@ -25,15 +25,15 @@ export const transcriptionModule = defineModule({
   },
   bind(provide, config) {
     const maxDurationSeconds = config.settings.SVC_TRANSCRIPTION_MAX_SECONDS;
-    provide<TranscribeAudio>(SERVER_TOKENS.TranscribeAudio, async (get) => {
-      const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
-      return new TranscribeAudio(await get<AudioCodec>(SPEECH_TOKENS.AudioCodec), selected ? asTranscriber(selected) : null, {
+    provide(SERVER_TOKENS.TranscribeAudio, async (get) => {
+      const selected = await get(SERVER_TOKENS.SelectedRecognizer);
+      return new TranscribeAudio(await get(SPEECH_TOKENS.AudioCodec), selected ? asTranscriber(selected) : null, {
         maxDurationSeconds,
       });
     });
   },
-  routes({ get }) {
-    const transcribe = get<TranscribeAudio>(SERVER_TOKENS.TranscribeAudio);
+  routes({ get }): ModuleRoutes {
+    const transcribe = get(SERVER_TOKENS.TranscribeAudio);
     return {
       authenticated: [
         transcriptionRoutes({

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import {
   CreateVideo,
   DeleteVideo,
@@ -9,6 +8,7 @@ import {
   ReferenceImageLoader,
   RenderVideoJob,
   ResumeVideoJobs,
+  repeatEvery,
   SHARED_TOKENS,
   SPEECH_TOKENS,
   StreamVideo,
@@ -19,18 +19,7 @@ import {
   type BlobOwner,
   VIDEO_QUEUE,
   VIDEO_TOKENS,
-  type AudioCodec,
-  type AvatarRenderer,
-  type BlobStore,
-  type Clock,
-  type IdGenerator,
   type JobQueue,
-  type Logger,
-  type MediaEncoder,
-  type MediaFetcher,
-  type SynthesizeSpeech,
-  type VideoJobRepository,
-  type VoiceRepository,
 } from '@svc/core';
 import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-inference';
 import { BullMqJobQueue, InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
@@ -40,7 +29,7 @@ import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { jobQueueKind, rendersJobs } from '../runtime/process-role.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 
 /** A base64 ref_image and a base64 input (or input_tts with an inline ref_audio), 10 MB each, plus the rest. */
 const VIDEO_JSON_BODY_BYTES = 2 * 10 * 1024 * 1024 + 64 * 1024;
@@ -60,6 +49,10 @@ export interface VideoUseCases {
   sweep: SweepExpiredVideos;
   /** The orphaned-blob sweep, on the processes that run it (render roles, SVC_BLOB_ORPHAN_GRACE_HOURS > 0). */
   orphans?: SweepOrphanedBlobs;
+  /** What the queue's consumer runs (start()). */
+  render: RenderVideoJob;
+  /** Requeues unfinished jobs at start and, with a durable queue, in its repair scan. */
+  resume: ResumeVideoJobs;
 }
 
 /**
@@ -84,8 +77,8 @@ export const videoModule = defineModule({
   },
   bind(provide, config) {
     const s = config.settings;
-    provide<VideoJobRepository>(VIDEO_TOKENS.VideoJobRepository, async (get) => new TypeOrmVideoJobRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
-    provide<AvatarRenderer>(
+    provide(VIDEO_TOKENS.VideoJobRepository, async (get) => new TypeOrmVideoJobRepository(await get(SERVER_TOKENS.DataSource)));
+    provide(
       VIDEO_TOKENS.AvatarRenderer,
       async (get) => {
         const renderer = new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS, faceCacheEntries: s.SVC_VIDEO_FACE_CACHE });
@@ -93,17 +86,17 @@ export const videoModule = defineModule({
         // on the first photo (lazy), or at start (background / blocking; ~0.5-1 s on a quiet machine).
         // Every role that prepares or renders faces needs them: the API (face check, live streams) and workers.
         const policy = warmUpOnThisProcess(config, s.SVC_VIDEO_WARM_UP, { rendersVideo: rendersJobs(config) });
-        await warmUp(policy, 'avatar renderer', () => renderer.warmUp(), await get<Logger>(SHARED_TOKENS.Logger));
+        await warmUp(policy, 'avatar renderer', () => renderer.warmUp(), await get(SHARED_TOKENS.Logger));
         return renderer;
       },
-      { close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.() },
+      { close: (renderer) => renderer.close?.() },
     );
     // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
-    provide<MediaEncoder>(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.dataDir) }));
+    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) }));
     // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
-    provide<JobQueue>(
+    provide(
       VIDEO_TOKENS.JobQueue,
-      async (get) =>
+      async (get): Promise<JobQueue> =>
         jobQueueKind(s) === 'redis'
           ? new BullMqJobQueue({
               url: s.SVC_REDIS_URL,
@@ -112,72 +105,43 @@ export const videoModule = defineModule({
               lockMs: s.SVC_JOB_LOCK_MS,
               // One more than the render budget, so the row's own count decides when a job is given up.
               maxDeliveries: s.SVC_VIDEO_MAX_ATTEMPTS + 1,
-              logger: await get<Logger>(SHARED_TOKENS.Logger),
+              logger: await get(SHARED_TOKENS.Logger),
             })
-          : new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get<Logger>(SHARED_TOKENS.Logger)),
-      { close: (queue) => (queue as { stop?: () => Promise<void> }).stop?.() },
+          : new InProcessJobQueue(s.SVC_VIDEO_WORKERS, await get(SHARED_TOKENS.Logger)),
+      { close: (queue) => queue.close?.() },
     );
+    // Construction only: the queue is consumed, unfinished jobs resumed and the sweeps scheduled by start().
     provide(
       SERVER_TOKENS.VideoUseCases,
-      async (get): Promise<VideoUseCases & { stopWorkers(): Promise<void> }> => {
-        const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ capability: 'video' });
-        const jobs = await get<VideoJobRepository>(VIDEO_TOKENS.VideoJobRepository);
-        const blobs = await get<BlobStore>(SHARED_TOKENS.BlobStore);
-        const renderer = await get<AvatarRenderer>(VIDEO_TOKENS.AvatarRenderer);
-        const queue = await get<JobQueue>(VIDEO_TOKENS.JobQueue);
-        const clock = await get<Clock>(SHARED_TOKENS.Clock);
-        const fetcher = await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher);
+      async (get): Promise<VideoUseCases> => {
+        const logger = (await get(SHARED_TOKENS.Logger)).child({ capability: 'video' });
+        const jobs = await get(VIDEO_TOKENS.VideoJobRepository);
+        const blobs = await get(SHARED_TOKENS.BlobStore);
+        const renderer = await get(VIDEO_TOKENS.AvatarRenderer);
+        const queue = await get(VIDEO_TOKENS.JobQueue);
+        const clock = await get(SHARED_TOKENS.Clock);
+        const fetcher = await get(SHARED_TOKENS.MediaFetcher);
         const create = new CreateVideo(
           new ReferenceImageLoader(fetcher),
-          new DrivingSpeechLoader(fetcher, await get<AudioCodec>(SPEECH_TOKENS.AudioCodec), await get<SynthesizeSpeech>(SPEECH_TOKENS.SynthesizeSpeech)),
+          new DrivingSpeechLoader(fetcher, await get(SPEECH_TOKENS.AudioCodec), await get(SPEECH_TOKENS.SynthesizeSpeech)),
           renderer,
           jobs,
           blobs,
           queue,
           clock,
-          await get<IdGenerator>(SHARED_TOKENS.IdGenerator),
+          await get(SHARED_TOKENS.IdGenerator),
           { retentionMs: s.SVC_VIDEO_RETENTION_HOURS === 0 ? null : s.SVC_VIDEO_RETENTION_HOURS * HOUR_MS },
           logger,
         );
-        const render = new RenderVideoJob(jobs, blobs, renderer, await get<MediaEncoder>(VIDEO_TOKENS.MediaEncoder), clock, logger);
+        const render = new RenderVideoJob(jobs, blobs, renderer, await get(VIDEO_TOKENS.MediaEncoder), clock, logger);
         const stream = new StreamVideo(create, render, logger, { maxConcurrent: s.SVC_VIDEO_MAX_STREAMS, clock });
-        const sweep = new SweepExpiredVideos(jobs, blobs, clock, logger);
-        const resume = new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger);
-        const durable = Boolean(queue.holds);
-        let stopConsuming = async () => {};
+        // The sweep of orphaned blobs (videos', and voices' when the repository can tell), where jobs render.
         let orphans: SweepOrphanedBlobs | undefined;
-        const timers = new Map<string, () => void>();
-        // Every timer here repeats and never keeps the process alive.
-        const every = (firstMs: number, ms: number, job: () => Promise<unknown>, what: string) => {
-          const schedule = (wait: number) => {
-            timers.set(
-              what,
-              clock.setTimer(wait, () => {
-                job().catch((err) => logger.warn({ err: String(err) }, `${what} failed`));
-                schedule(ms);
-              }),
-            );
-          };
-          schedule(firstMs);
-        };
-        if (rendersJobs(config)) {
-          // A durable queue re-delivers the job of a worker that died: its row is reclaimed first.
-          stopConsuming = await queue.consume(VIDEO_QUEUE, async (id, signal) => {
-            if (!durable || (await resume.reclaim(id))) await render.execute(id, signal);
-          });
-          await resume.execute();
-          if (durable) every(REPAIR_SCAN_MS, REPAIR_SCAN_MS, () => resume.execute(), 'video queue repair scan');
-          // The retention sweep runs at start and then hourly, on the processes that render.
-          every(0, HOUR_MS, () => sweep.execute(), 'video retention sweep');
-          // So does the sweep of orphaned blobs (videos', and voices' when the repository can tell).
-          if (s.SVC_BLOB_ORPHAN_GRACE_HOURS > 0) {
-            const voices = await get<VoiceRepository & { referencedAudioKeys?: (keys: readonly string[]) => Promise<Set<string>> }>(VOICE_TOKENS.VoiceRepository);
-            const owners: BlobOwner[] = [videoBlobOwner(jobs)];
-            if (voices.referencedAudioKeys) owners.push({ prefix: 'voices/', referenced: (keys) => voices.referencedAudioKeys!(keys) });
-            const sweepOrphans = new SweepOrphanedBlobs(blobs, owners, clock, s.SVC_BLOB_ORPHAN_GRACE_HOURS * HOUR_MS, logger);
-            every(ORPHAN_SWEEP_FIRST_MS, HOUR_MS, () => sweepOrphans.execute(), 'orphaned blob sweep');
-            orphans = sweepOrphans;
-          }
+        if (rendersJobs(config) && s.SVC_BLOB_ORPHAN_GRACE_HOURS > 0) {
+          const voices = await get(VOICE_TOKENS.VoiceRepository);
+          const owners: BlobOwner[] = [videoBlobOwner(jobs)];
+          if (voices.referencedAudioKeys) owners.push({ prefix: 'voices/', referenced: (keys) => voices.referencedAudioKeys!(keys) });
+          orphans = new SweepOrphanedBlobs(blobs, owners, clock, s.SVC_BLOB_ORPHAN_GRACE_HOURS * HOUR_MS, logger);
         }
         return {
           create,
@@ -186,24 +150,51 @@ export const videoModule = defineModule({
           content: new GetVideoContent(jobs, blobs),
           list: new ListVideos(jobs),
           remove: new DeleteVideo(jobs, blobs, logger),
-          sweep,
+          sweep: new SweepExpiredVideos(jobs, blobs, clock, logger),
           ...(orphans ? { orphans } : {}),
-          async stopWorkers() {
-            for (const cancel of timers.values()) cancel();
-            await Promise.all([stopConsuming(), stream.stop()]);
-          },
+          render,
+          resume: new ResumeVideoJobs(jobs, queue, clock, s.SVC_VIDEO_MAX_ATTEMPTS, logger),
         };
       },
-      { close: (video) => video.stopWorkers() },
+      // Live streams are aborted and awaited (their ffmpeg with them).
+      { close: (video) => video.stream.stop() },
     );
   },
-  routes({ config, get }) {
-    const video = get<VideoUseCases>(SERVER_TOKENS.VideoUseCases);
+  /**
+   * On the processes that render: consume the queue, resume the unfinished jobs of a previous run,
+   * then the sweeps (retention at start and hourly, orphaned blobs hourly after a minute) and, with a
+   * durable queue, its repair scan. Stopped at shutdown: running renders are aborted and stay
+   * in_progress for the next start.
+   */
+  async start({ config, get }) {
+    if (!rendersJobs(config)) return;
+    const video = get(SERVER_TOKENS.VideoUseCases);
+    const queue = get(VIDEO_TOKENS.JobQueue);
+    const clock = get(SHARED_TOKENS.Clock);
+    const logger = get(SHARED_TOKENS.Logger).child({ capability: 'video' });
+    const durable = Boolean(queue.holds);
+    // A durable queue re-delivers the job of a worker that died: its row is reclaimed first.
+    const stopConsuming = await queue.consume(VIDEO_QUEUE, async (id, signal) => {
+      if (!durable || (await video.resume.reclaim(id))) await video.render.execute(id, signal);
+    });
+    await video.resume.execute();
+    const onError = (err: unknown, what: string) => logger.warn({ err: String(err) }, `${what} failed`);
+    const tasks = [
+      ...(durable ? [repeatEvery(clock, { name: 'video queue repair scan', firstMs: REPAIR_SCAN_MS, everyMs: REPAIR_SCAN_MS, onError }, () => video.resume.execute())] : []),
+      repeatEvery(clock, { name: 'video retention sweep', firstMs: 0, everyMs: HOUR_MS, onError }, () => video.sweep.execute()),
+      ...(video.orphans ? [repeatEvery(clock, { name: 'orphaned blob sweep', firstMs: ORPHAN_SWEEP_FIRST_MS, everyMs: HOUR_MS, onError }, () => video.orphans!.execute())] : []),
+    ];
+    return async () => {
+      await Promise.all([stopConsuming(), ...tasks.map((task) => task.stop())]);
+    };
+  },
+  routes({ config, get }): ModuleRoutes {
+    const video = get(SERVER_TOKENS.VideoUseCases);
     return {
       authenticated: [
         videoRoutes({
           ...video,
-          jsonBodyLimit: Math.max(config.maxJsonBodyBytes, VIDEO_JSON_BODY_BYTES),
+          jsonBodyLimit: Math.max(config.settings.SVC_MAX_JSON_BODY_BYTES, VIDEO_JSON_BODY_BYTES),
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'video'),
         }),
       ],

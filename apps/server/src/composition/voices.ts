@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { z } from 'zod';
 import {
   BaseVoiceLibrary,
   DeleteVoice,
@@ -11,24 +11,14 @@ import {
   VOICE_TOKENS,
   VoiceCloningService,
   VoiceProfiler,
-  type AudioCodec,
-  type BlobStore,
-  type Clock,
-  type Hasher,
-  type IdGenerator,
-  type Logger,
   type MediaFetcher,
-  type VoiceAnalyzer,
-  type VoiceCatalog,
-  type VoiceConverter,
-  type VoiceRepository,
 } from '@svc/core';
 import { DspVoiceAnalyzer, RubberbandVoiceConverter, SafeHttpMediaFetcher } from '@svc/adapters-inference';
 import { TypeOrmVoiceRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, voiceRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defineModule } from './module.js';
+import { defineModule, type ModuleRoutes } from './module.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import { automaticBasePresets } from './neural-speech.js';
 
@@ -39,6 +29,8 @@ export interface VoiceUseCases {
   get: GetVoice;
   remove: DeleteVoice;
   baseVoices: BaseVoiceLibrary;
+  /** Speaks registered and inline cloned voices (bound again as VOICE_TOKENS.VoiceCloner). */
+  cloner: VoiceCloningService;
 }
 
 /**
@@ -71,33 +63,33 @@ export const voicesModule = defineModule({
           maxRedirects: s.SVC_MEDIA_MAX_REDIRECTS,
         }),
     );
-    provide<VoiceRepository>(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
-    provide<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());
+    provide(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get(SERVER_TOKENS.DataSource)));
+    provide(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());
     // Loaded by the warm-up below, or by the first conversion.
-    provide<VoiceConverter>(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create({ warm: false }));
+    provide(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create({ warm: false }));
 
-    provide(SERVER_TOKENS.VoiceUseCases, async (get): Promise<VoiceUseCases & { cloner: VoiceCloningService }> => {
-      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ capability: 'voices' });
-      const catalog = await get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
-      const repository = await get<VoiceRepository>(VOICE_TOKENS.VoiceRepository);
-      const blobs = await get<BlobStore>(SHARED_TOKENS.BlobStore);
-      const analyzer = await get<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer);
-      const converter = await get<VoiceConverter>(VOICE_TOKENS.VoiceConverter);
+    provide(SERVER_TOKENS.VoiceUseCases, async (get): Promise<VoiceUseCases> => {
+      const logger = (await get(SHARED_TOKENS.Logger)).child({ capability: 'voices' });
+      const catalog = await get(SPEECH_TOKENS.VoiceCatalog);
+      const repository = await get(VOICE_TOKENS.VoiceRepository);
+      const blobs = await get(SHARED_TOKENS.BlobStore);
+      const analyzer = await get(VOICE_TOKENS.VoiceAnalyzer);
+      const converter = await get(VOICE_TOKENS.VoiceConverter);
       const basePresets = s.SVC_VOICE_BASE_PRESETS.length > 0 ? s.SVC_VOICE_BASE_PRESETS : automaticBasePresets(catalog.list());
       const baseVoices = new BaseVoiceLibrary(catalog, analyzer, basePresets, logger);
       const profiler = new VoiceProfiler(analyzer, converter, baseVoices);
       const loader = new ReferenceAudioLoader(
-        await get<MediaFetcher>(SHARED_TOKENS.MediaFetcher),
-        await get<AudioCodec>(SPEECH_TOKENS.AudioCodec),
-        await get<Hasher>(SHARED_TOKENS.Hasher),
+        await get(SHARED_TOKENS.MediaFetcher),
+        await get(SPEECH_TOKENS.AudioCodec),
+        await get(SHARED_TOKENS.Hasher),
       );
       // A stored voice keeps its base preset as long as the engine offers it.
       const isPresetConfigured = (name: string) => catalog.get(name) !== undefined;
       // WARM-UP (voices): Rubber Band's WASM engine and the base presets' calibration (a worker never clones).
       const warmConverter = (converter as { warmUp?: () => Promise<unknown> }).warmUp?.bind(converter);
       await warmUp(warmUpOnThisProcess(config, s.SVC_VOICE_WARM_UP), 'voice cloning (base voice calibration)', () => Promise.all([warmConverter?.(), baseVoices.warm()]), logger);
-      const clock = await get<Clock>(SHARED_TOKENS.Clock);
-      const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
+      const clock = await get(SHARED_TOKENS.Clock);
+      const ids = await get(SHARED_TOKENS.IdGenerator);
       return {
         register: new RegisterVoice(loader, profiler, repository, blobs, clock, ids, logger),
         list: new ListVoices(repository),
@@ -108,10 +100,10 @@ export const voicesModule = defineModule({
       };
     });
     // SynthesizeSpeech speaks registered and inline cloned voices through this port.
-    provide(VOICE_TOKENS.VoiceCloner, async (get) => (await get<{ cloner: VoiceCloningService }>(SERVER_TOKENS.VoiceUseCases)).cloner);
+    provide(VOICE_TOKENS.VoiceCloner, async (get) => (await get(SERVER_TOKENS.VoiceUseCases)).cloner);
   },
-  routes({ config, get }) {
-    const voices = get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases);
+  routes({ config, get }): ModuleRoutes {
+    const voices = get(SERVER_TOKENS.VoiceUseCases);
     return {
       authenticated: [
         voiceRoutes({
@@ -119,7 +111,7 @@ export const voicesModule = defineModule({
           list: voices.list,
           get: voices.get,
           remove: voices.remove,
-          jsonBodyLimit: config.maxJsonBodyBytes,
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'voices'),
         }),
       ],

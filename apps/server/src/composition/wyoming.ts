@@ -4,18 +4,13 @@ import {
   REALTIME_TOKENS,
   SHARED_TOKENS,
   SPEECH_TOKENS,
-  type Logger,
   type RealtimeVoiceDirectory,
   type ManageApiKeys,
-  type RateLimiter,
-  type TranscribeAudio,
   type VoiceCatalog,
 } from '@svc/core';
 import { WyomingServer, type RegisteredVoices, type WyomingIdentity, type WyomingServices } from '@svc/adapters-wyoming';
-import type { ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import type { SpeechAt } from './speech.js';
 import type { VoiceUseCases } from './voices.js';
 import { SERVICE_INFO } from './foundation.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
@@ -61,24 +56,24 @@ export const wyomingModule = defineModule({
   async attach(_http, { config, get }): Promise<WyomingAttachment | null> {
     const s = config.settings;
     if (s.SVC_WYOMING_PORT === undefined) return null;
-    const keys = get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+    const keys = get(SERVER_TOKENS.ManageApiKeys);
     const keyId = s.SVC_WYOMING_API_KEY_ID;
     if (keyId && !(await keys.principalOf(keyId))) {
       throw new Error(`Invalid configuration SVC_WYOMING_API_KEY_ID: no active API key has the id '${keyId}' (see \`npm run keys -- list\`).`);
     }
-    const catalog = get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
-    const metrics = get<ServiceMetrics>(SERVER_TOKENS.Metrics);
-    const limiter = get<RateLimiter>(SHARED_TOKENS.RateLimiter);
+    const catalog = get(SPEECH_TOKENS.VoiceCatalog);
+    const metrics = get(SERVER_TOKENS.Metrics);
+    const limiter = get(SHARED_TOKENS.RateLimiter);
     const services: WyomingServices = {
-      speech: get<SpeechAt>(SERVER_TOKENS.SpeechAtRate)(s.SVC_WYOMING_SAMPLE_RATE),
+      speech: get(SERVER_TOKENS.SpeechAtRate)(s.SVC_WYOMING_SAMPLE_RATE),
       sampleRate: s.SVC_WYOMING_SAMPLE_RATE,
       catalog,
-      transcription: get<TranscribeAudio>(SERVER_TOKENS.TranscribeAudio),
-      voices: registeredVoices(get<VoiceUseCases>(SERVER_TOKENS.VoiceUseCases), catalog, get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory)),
+      transcription: get(SERVER_TOKENS.TranscribeAudio),
+      voices: registeredVoices(get(SERVER_TOKENS.VoiceUseCases), catalog, get(REALTIME_TOKENS.VoiceDirectory)),
       identity: keyIdentity(keys, keyId),
       // A Redis that does not answer is a service_unavailable error, as on the REST API.
       rateLimiter: { take: (bucket, cost) => Promise.resolve(limiter.take(bucket, cost)).catch(rethrowUnavailable) },
-      logger: get<Logger>(SHARED_TOKENS.Logger).child({ module: 'wyoming' }),
+      logger: get(SHARED_TOKENS.Logger).child({ module: 'wyoming' }),
       observer: { request: (r) => metrics.recordWyomingRequest(r.kind, r.outcome, r.seconds) },
       program: { name: 'svc', version: SERVICE_INFO.version },
     };
@@ -100,7 +95,7 @@ export const wyomingModule = defineModule({
       { host, port, key: s.SVC_WYOMING_API_KEY_ID || null, sampleRate: s.SVC_WYOMING_SAMPLE_RATE, recognizer: services.transcription.describe()?.name ?? null },
       `wyoming server listening on tcp://${host}:${port}`,
     );
-    return { server, close: () => server.close(config.shutdownGraceMs) };
+    return { server, close: () => server.close(config.settings.SVC_SHUTDOWN_GRACE_MS) };
   },
 });
 

@@ -29,6 +29,11 @@ export class LazyVoiceActivityDetector implements VoiceActivityDetector {
     return this.loaded;
   }
 
+  /** Releases the loaded detector (nothing to do when it never loaded). */
+  async close(): Promise<void> {
+    await this.loaded?.close?.();
+  }
+
   open(options: VoiceActivityOptions): VoiceActivityStream {
     if (this.loaded) return this.loaded.open(options);
     return new PendingVoiceActivityStream(this.warmUp().then((detector) => detector.open(options)));

@@ -55,7 +55,7 @@ describe('configuration is validated once, before anything opens', function () {
     expect(config.settings.SVC_REALTIME_MAX_SESSIONS).to.equal(7);
     expect(config.settings.SVC_TTS_ENGINES).to.deep.equal(['espeak']);
     expect(config.settings.SVC_VOICE_WARM_UP).to.equal('lazy');
-    expect(config.apiKeys).to.deep.equal(['a', 'b']);
+    expect(config.settings.SVC_API_KEYS).to.deep.equal(['a', 'b']);
     expect(() => loadConfig({ SVC_TLS_CERT: '/x.pem' })).to.throw(/SVC_TLS_CERT and SVC_TLS_KEY/);
   });
 
@@ -68,7 +68,7 @@ describe('configuration is validated once, before anything opens', function () {
     };
     expect(loadConfig(good).settings).to.include(good);
     for (const database of ['sqlite:svc.sqlite', 'sqlite:/var/lib/svc/svc.sqlite', 'sqlite::memory:', 'postgres:///svc?host=/var/run/postgresql']) {
-      expect(loadConfig({ SVC_DATABASE_URL: database }).databaseUrl).to.equal(database);
+      expect(loadConfig({ SVC_DATABASE_URL: database }).settings.SVC_DATABASE_URL).to.equal(database);
     }
     expect(loadConfig({}).settings.SVC_REDIS_URL).to.equal('');
     expect(() => loadConfig({ SVC_REDIS_URL: 'redis.internal:6379' })).to.throw('Invalid configuration SVC_REDIS_URL: must be a redis:// or rediss:// URL');

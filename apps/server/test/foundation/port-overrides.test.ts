@@ -212,7 +212,11 @@ describe('every binding of the composition root can be overridden (buildContaine
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
     // The shared engines get their own data directory: each test server empties <dataDir>/tmp at
     // start, which would pull the scratch space from under the base container's flite workers.
-    base = await buildContainer(loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV }));
+    const baseConfig = loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV });
+    base = await buildContainer(baseConfig);
+    // Started like a server's: a stand-in of its video use cases enqueues on its queue, which its
+    // own video module consumes (binding alone starts nothing).
+    await base.start({ config: baseConfig, get: base.get });
   });
   after(async () => {
     await base?.close();

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { ManageApiKeys } from '@svc/core';
 import { RealtimeClient, openSession } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -12,7 +11,7 @@ describe('hardening: revoking an API key closes its open realtime sessions (real
   after(async () => s?.close());
 
   it('sessions opened with the key and with an ephemeral key it minted close with 3000 within 5 s; other keys stay open', async () => {
-    const keys = s.server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+    const keys = s.server.services.get(SERVER_TOKENS.ManageApiKeys);
     const { record, secret: apiKey } = await keys.create('to-revoke');
     const direct = await openSession(s.wsUrl, apiKey);
     const res = await fetch(`${s.baseUrl}/v1/realtime/client_secrets`, {

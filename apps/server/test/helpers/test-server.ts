@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED_TOKENS, type Clock, type ManageApiKeys } from '@svc/core';
+import { SHARED_TOKENS, type Clock } from '@svc/core';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -41,7 +41,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const overrides: Overrides = new Map(options.overrides ?? []);
   if (options.clock) overrides.set(SHARED_TOKENS.Clock, options.clock);
   const server = await startServer(config, overrides);
-  const keys = server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+  const keys = server.services.get(SERVER_TOKENS.ManageApiKeys);
   const createApiKey = async (name = 'test') => (await keys.create(name)).secret;
   const apiKey = await createApiKey('primary');
   return {

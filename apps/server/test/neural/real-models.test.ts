@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SPEECH_TOKENS, NEUTRAL_PROSODY, primaryLanguage, type VoiceCatalog } from '@svc/core';
+import { SPEECH_TOKENS, NEUTRAL_PROSODY, primaryLanguage } from '@svc/core';
 import { scanModelDirectory, TransformersSpeechRecognizer, type ModelScan } from '@svc/adapters-inference';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
@@ -42,7 +42,7 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
   });
 
   it('each English neural voice is intelligible: five everyday sentences spoken, heard back by pocketsphinx (WER under 15 %)', async function () {
-    const catalog = t!.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+    const catalog = t!.server.services.get(SPEECH_TOKENS.VoiceCatalog);
     const voices = catalog.list().filter((v) => (v.engine === 'piper' || v.engine === 'kokoro') && primaryLanguage(v.language) === 'en');
     if (voices.length === 0) return this.skip();
     for (const voice of voices) {
@@ -53,7 +53,7 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
   });
 
   it('word timings of each neural voice: one per word, in order, inside the audio, the last ending near its end', async function () {
-    const catalog = t!.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+    const catalog = t!.server.services.get(SPEECH_TOKENS.VoiceCatalog);
     const voices = catalog.list().filter((v) => (v.engine === 'piper' || v.engine === 'kokoro') && primaryLanguage(v.language) === 'en');
     if (voices.length === 0) return this.skip();
     const text = EVERYDAY_SENTENCES[1]!;

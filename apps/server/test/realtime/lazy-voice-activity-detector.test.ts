@@ -33,7 +33,7 @@ describe('LazyVoiceActivityDetector (real Silero, loaded on first use)', functio
     signal = concat(silence(800), a!.samples, silence(1500), b!.samples, silence(1000));
   });
   after(async () => {
-    await direct?.release();
+    await direct?.close();
   });
 
   it('loads nothing until a stream opens; audio pushed while the model loads gives the same turns as a loaded detector', async () => {
@@ -55,7 +55,7 @@ describe('LazyVoiceActivityDetector (real Silero, loaded on first use)', functio
       expect(await pushAll(lazy, signal)).to.deep.equal(expected);
       expect(loads).to.equal(1);
     } finally {
-      await loaded?.release();
+      await loaded?.close();
     }
   });
 

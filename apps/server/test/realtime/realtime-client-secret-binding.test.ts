@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { ManageApiKeys } from '@svc/core';
 import { RealtimeClient, openSession } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -72,7 +71,7 @@ describe('realtime e2e: client secrets are bound to the minting API key', functi
   });
 
   it('a secret stops working when its API key is revoked (close 3000)', async () => {
-    const keys = s.server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+    const keys = s.server.services.get(SERVER_TOKENS.ManageApiKeys);
     const { record, secret: apiKey } = await keys.create('to-revoke');
     const ephemeral = await mint(s, apiKey);
     expect(await keys.revoke(record.id)).to.equal(true);

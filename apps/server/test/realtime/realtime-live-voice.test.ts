@@ -278,7 +278,7 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     const deadline = Date.now() + 3000;
     while (s.activeSessions() > 0 && Date.now() < deadline) await sleep(20);
     await sleep(300);
-    const recognizer = s.server.services.get<PocketsphinxSpeechRecognizer>(REALTIME_TOKENS.SpeechRecognizer);
+    const recognizer = s.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer;
     expect(recognizer.load).to.deep.include({ busy: 0, waiting: 0 });
   });
 });

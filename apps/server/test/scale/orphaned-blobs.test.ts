@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { VideoUseCases } from '../../src/composition/video.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { json } from '../helpers/http.js';
 import { startTestServer } from '../helpers/test-server.js';
@@ -43,7 +42,7 @@ describe('orphaned blobs are swept (real server, real files)', function () {
       // Live blobs are made old too: only their rows keep them.
       for (const key of [...live, ...orphans]) utimesSync(join(blobs, key), OLD, OLD);
 
-      const video = t.server.services.get<VideoUseCases>(SERVER_TOKENS.VideoUseCases);
+      const video = t.server.services.get(SERVER_TOKENS.VideoUseCases);
       expect(await video.orphans!.execute()).to.equal(orphans.length);
       expect(blobKeys(blobs).sort()).to.deep.equal([...live, young].sort());
       for (const key of orphans) expect(existsSync(join(blobs, key)), key).to.equal(false);

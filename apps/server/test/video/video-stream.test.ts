@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { StageMark, StreamVideo } from '@svc/core';
+import type { StageMark } from '@svc/core';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { getJson, postJson } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -68,7 +68,7 @@ describe('POST /v1/videos/stream (real server)', function () {
   it('SVC_VIDEO_MAX_STREAMS: one stream over the cap is a 429 concurrency_limit_exceeded (REST shape, Retry-After) before any work; the slot frees when the stream ends', async () => {
     const capped = await startTestServer({ env: { SVC_VIDEO_MAX_STREAMS: '1' } });
     try {
-      const stream = capped.server.services.get<{ stream: StreamVideo }>(SERVER_TOKENS.VideoUseCases).stream;
+      const stream = capped.server.services.get(SERVER_TOKENS.VideoUseCases).stream;
       const timelines: Array<readonly StageMark[]> = [];
       stream.watchTimelines((_id, stages) => timelines.push(stages));
       const first = await postJson(`${capped.baseUrl}/v1/videos/stream`, { ref_image: photo, input_tts: { input: 'One stream at a time, please.' } }, capped.apiKey);

@@ -167,7 +167,7 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     await waitForEvent((e) => e.type === 'output_audio_buffer.cleared', 10_000);
     await page.waitForTimeout(2500);
     const rec: AvatarCallRecording = await stopAvatarRecording(page);
-    const call = t.server.services.get<WebRtcCallService>(SERVER_TOKENS.RealtimeCalls).find(setup.location.split('/').pop()!)!;
+    const call = t.server.services.get(SERVER_TOKENS.RealtimeCalls)!.find(setup.location.split('/').pop()!)!;
     const cpuTo = serverCpuMs();
     const wallS = (performance.now() - wallFrom) / 1000;
     const cpu = { serverMsPerS: (cpuTo.server - cpuFrom.server) / wallS, encoderMsPerS: (cpuTo.encoder - cpuFrom.encoder) / wallS, load: loadavg()[0] };

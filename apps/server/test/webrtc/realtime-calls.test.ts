@@ -51,8 +51,8 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     clients.push(c);
     return c;
   };
-  const registry = () => t.server.services.get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry);
-  const calls = () => t.server.services.get<WebRtcCallService>(SERVER_TOKENS.RealtimeCalls);
+  const registry = () => t.server.services.get(REALTIME_TOKENS.SessionRegistry);
+  const calls = () => t.server.services.get(SERVER_TOKENS.RealtimeCalls)!;
 
   before(async () => {
     t = await startTestServer({

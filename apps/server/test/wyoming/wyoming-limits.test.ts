@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REALTIME_TOKENS, type ManageApiKeys } from '@svc/core';
+import { REALTIME_TOKENS } from '@svc/core';
 import type { PocketsphinxSpeechRecognizer } from '@svc/adapters-inference';
 import { loadConfig } from '../../src/config.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -84,7 +84,7 @@ describe('Wyoming port: limits and caps (real server)', function () {
     await c.closed;
     expect(c.of('transcript')).to.deep.equal([]);
     await sleep(300);
-    expect(t.server.services.get<PocketsphinxSpeechRecognizer>(REALTIME_TOKENS.SpeechRecognizer).load).to.deep.include({ busy: 0, waiting: 0 });
+    expect((t.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer).load).to.deep.include({ busy: 0, waiting: 0 });
   });
 
   it('a silent connection is closed after SVC_WYOMING_IDLE_TIMEOUT_MS', async () => {
@@ -146,7 +146,7 @@ describe('Wyoming port: the key it acts as (SVC_WYOMING_API_KEY_ID) and no port 
       expect(added).to.deep.equal([t.server.port]);
       // The key the next server's port will act as.
       secret = await t.createApiKey('home-assistant');
-      keyId = (await t.server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys).list()).find((k) => k.name === 'home-assistant')!.id;
+      keyId = (await t.server.services.get(SERVER_TOKENS.ManageApiKeys).list()).find((k) => k.name === 'home-assistant')!.id;
     } finally {
       await t.close();
     }
@@ -169,7 +169,7 @@ describe('Wyoming port: the key it acts as (SVC_WYOMING_API_KEY_ID) and no port 
       expect(limited.of('error')[0]!.data).to.include({ code: 'rate_limit_exceeded' });
       expect(limited.of('audio-chunk')).to.deep.equal([]);
       // Describe is not rate-limited (as GET /v1/audio/presets is not); then the key is revoked.
-      await t.server.services.get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys).revoke(keyId);
+      await t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(keyId);
       const c = await WyomingClient.connect(port);
       c.send('describe');
       const error = await c.until('error');

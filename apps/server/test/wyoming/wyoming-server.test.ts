@@ -216,7 +216,7 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     while (wyoming.activeConnections > 1 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(wyoming.activeConnections).to.equal(1);
     await new Promise((r) => setTimeout(r, 300));
-    const recognizer = t.server.services.get<PocketsphinxSpeechRecognizer>(REALTIME_TOKENS.SpeechRecognizer);
+    const recognizer = t.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer;
     expect(recognizer.load).to.deep.include({ busy: 0, waiting: 0 });
     // The bystander's connection still answers.
     bystander.send('ping', { text: 'still there' });

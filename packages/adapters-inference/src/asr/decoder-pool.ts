@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { abortError, throwIfAborted } from '../speech/abort.js';
+import { abortError, throwIfAborted } from '../runtime/abort.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
 
 /** How long a turn waited for a free decoder: reported so a too-small pool is seen, not hidden. */

@@ -1,7 +1,7 @@
 import type { RecognitionStream } from '@svc/core';
-import { abortError } from '../speech/abort.js';
+import { abortError } from '../runtime/abort.js';
 import { floatToInt16 } from '../codec/pcm-samples.js';
-import { StreamingResampler } from '../vad/streaming-resampler.js';
+import { StreamingResampler } from '../runtime/streaming-resampler.js';
 import type { DecoderPool } from './decoder-pool.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
 import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';

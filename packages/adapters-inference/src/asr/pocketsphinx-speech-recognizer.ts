@@ -2,13 +2,13 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { compressionRatio } from './compression-ratio.js';
-import { throwIfAborted } from '../speech/abort.js';
+import { throwIfAborted } from '../runtime/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 import { DEBIAN_PYTHON, PocketsphinxHelper, POCKETSPHINX_HELPER_SCRIPT } from './pocketsphinx-helper.js';
 import { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocketsphinx-installation.js';
 import { PocketsphinxRecognitionStream, type SpeakerMean } from './pocketsphinx-recognition-stream.js';
 import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
-import { StreamingResampler } from '../vad/streaming-resampler.js';
+import { StreamingResampler } from '../runtime/streaming-resampler.js';
 
 export interface PocketsphinxSpeechRecognizerOptions {
   /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, ~100 MB). */

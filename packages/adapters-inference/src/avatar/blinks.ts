@@ -1,4 +1,4 @@
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../runtime/seeded-random.js';
 
 /** One blink: when it starts and how long the lids take to close and open again (seconds). */
 export interface Blink {

@@ -1,4 +1,4 @@
-import { hostWorker } from '../speech/worker-host.js';
+import { hostWorker } from '../runtime/worker-host.js';
 import { loadFaceApi, type FaceApiRuntime } from './face-api-runtime.js';
 import { detectFaces } from './face-detection.js';
 import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';

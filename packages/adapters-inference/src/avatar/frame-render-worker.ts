@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { hostWorker } from '../speech/worker-host.js';
+import { hostWorker } from '../runtime/worker-host.js';
 import { faceGeometry } from './face-geometry.js';
 import { FaceWarper } from './face-warper.js';
 import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';

@@ -1,4 +1,4 @@
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../runtime/seeded-random.js';
 
 export interface HeadOffset {
   x: number;

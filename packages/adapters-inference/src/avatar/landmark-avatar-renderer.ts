@@ -8,11 +8,11 @@ import {
   type VideoFrame,
   type VideoSize,
 } from '@svc/core';
-import { throwIfAborted } from '../speech/abort.js';
+import { throwIfAborted } from '../runtime/abort.js';
 import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import { blinkClosure, blinkSchedule } from './blinks.js';
-import { LazyWorkerPool } from '../speech/lazy-worker-pool.js';
-import type { WorkerPool } from '../speech/worker-pool.js';
+import { LazyWorkerPool } from '../runtime/lazy-worker-pool.js';
+import type { WorkerPool } from '../runtime/worker-pool.js';
 import { loadFaceApi } from './face-api-runtime.js';
 import { MIN_FACE_SCORE } from './face-detection.js';
 import { faceGeometry, type FaceGeometry } from './face-geometry.js';

@@ -1,6 +1,6 @@
 import { bytesToPcm, InvalidAudioError, pcmToBytes, type AudioCodec, type DecodedAudio, type DecodeOptions, type ResponseFormat } from '@svc/core';
-import { abortError, isAbortError } from '../speech/abort.js';
-import { assertSampleRate } from '../speech/sample-rate.js';
+import { abortError, isAbortError } from '../runtime/abort.js';
+import { assertSampleRate } from '../runtime/sample-rate.js';
 import { implausibleAudioHeader } from './audio-header-check.js';
 import { detectAudioFormat } from './detect-audio-format.js';
 import { decodeCpuLimitSeconds, decoderArguments, DEFAULT_BITRATES, encoderArguments, type EncoderBitrates } from './encoder-arguments.js';

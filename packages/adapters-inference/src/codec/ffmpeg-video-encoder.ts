@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MediaEncoder, PcmAudio, VideoFrame } from '@svc/core';
-import { throwIfAborted } from '../speech/abort.js';
+import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
 

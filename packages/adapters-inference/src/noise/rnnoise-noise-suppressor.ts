@@ -1,7 +1,7 @@
 import RNNoise, { type RnnoiseModule } from '@echogarden/rnnoise-wasm';
 import type { NoiseSuppressionStream, NoiseSuppressor } from '@svc/core';
 import { FrameQueue } from '../vad/frame-queue.js';
-import { StreamingResampler } from '../vad/streaming-resampler.js';
+import { StreamingResampler } from '../runtime/streaming-resampler.js';
 
 /** RNNoise's only rate and frame (10 ms at 48 kHz). */
 const RNNOISE_RATE = 48000;

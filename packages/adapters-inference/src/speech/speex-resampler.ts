@@ -1,5 +1,4 @@
 import InitSpeexResampler, { type SpeexResamplerModule } from '@echogarden/speex-resampler-wasm';
-import { SpeexStreamResampler } from './speex-stream-resampler.js';
 
 /** Quality 0..10 of the Speex resampler; 7 is transparent for speech at a negligible cost. */
 const DEFAULT_QUALITY = 7;
@@ -89,10 +88,5 @@ export class SpeexResampler {
     const result = new Int16Array(expected);
     result.set(out.subarray(outputLatency, Math.min(written, outputLatency + expected)));
     return result;
-  }
-
-  /** A converter that keeps its state across chunks (audio arriving in pieces); call end() when done. */
-  stream(fromRate: number, toRate: number): SpeexStreamResampler {
-    return new SpeexStreamResampler(this.m, Math.round(fromRate), Math.round(toRate), this.quality);
   }
 }

@@ -3,6 +3,5 @@ export { SileroVoiceActivityDetector, type SileroVoiceActivityDetectorOptions } 
 export { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
 export { SpeechSegmenter } from './speech-segmenter.js';
 export { segmenterSettings, type SegmenterSettings } from './segmenter-settings.js';
-export { StreamingResampler } from './streaming-resampler.js';
 export { PcmResampler } from './pcm-resampler.js';
 export { sileroModelPath, SILERO_FRAME_MS, SILERO_FRAME_SAMPLES, SILERO_SAMPLE_RATE } from './silero-model.js';

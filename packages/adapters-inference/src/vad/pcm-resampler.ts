@@ -1,6 +1,6 @@
 import { floatToInt16 } from '../codec/pcm-samples.js';
 import type { Resampler, ResamplerStream } from '@svc/core';
-import { StreamingResampler } from './streaming-resampler.js';
+import { StreamingResampler } from '../runtime/streaming-resampler.js';
 
 /**
  * The realtime input's one resampler (the `Resampler` port): the session's rate to the 16 kHz the

@@ -37,7 +37,7 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   }
 
   /** Frees the native session; streams opened from it must not be pushed to afterwards. */
-  async release(): Promise<void> {
+  async close(): Promise<void> {
     await this.session.release();
   }
 }

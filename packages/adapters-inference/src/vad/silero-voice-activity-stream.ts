@@ -5,7 +5,7 @@ import { segmenterSettings } from './segmenter-settings.js';
 import { SileroFrameScorer } from './silero-frame-scorer.js';
 import { SILERO_FRAME_MS, SILERO_FRAME_SAMPLES, SILERO_SAMPLE_RATE } from './silero-model.js';
 import { SpeechSegmenter } from './speech-segmenter.js';
-import { StreamingResampler } from './streaming-resampler.js';
+import { StreamingResampler } from '../runtime/streaming-resampler.js';
 
 /**
  * One session's detector state: input PCM is resampled to 16 kHz, cut into 32 ms frames, scored by

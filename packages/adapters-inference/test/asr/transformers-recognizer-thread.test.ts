@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Principal } from '@svc/core';
 import { Seq2SeqRecognition } from '../../src/asr/seq2seq/seq2seq-recognition.js';
 import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
-import { StreamingResampler } from '../../src/vad/streaming-resampler.js';
+import { StreamingResampler } from '../../src/runtime/streaming-resampler.js';
 import { writeTestAsrFolder } from '../../src/testing/test-asr-folder.js';
 import { loopBusy } from '../helpers/event-loop-watch.js';
 

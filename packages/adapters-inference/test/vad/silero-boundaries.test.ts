@@ -19,7 +19,7 @@ describe('SileroVoiceActivityDetector: boundaries on real speech', () => {
     detector = await SileroVoiceActivityDetector.create();
   });
   after(async () => {
-    await detector.release();
+    await detector.close();
   });
 
   for (const clip of librivoxClips()) {

@@ -23,7 +23,7 @@ describe('SileroVoiceActivityDetector: cost per frame', () => {
         // ENGINES.md measured ~0.2 ms; a loose bound that still catches a pathological regression.
         expect(msPerFrame).to.be.lessThan(SILERO_FRAME_MS / 10);
       } finally {
-        await detector.release();
+        await detector.close();
       }
     });
   }

@@ -15,7 +15,7 @@ describe('SileroVoiceActivityDetector: streaming', () => {
     signal24k = (await SpeexResampler.create()).resample(signal16k, 16000, 24000);
   });
   after(async () => {
-    await detector.release();
+    await detector.close();
   });
 
   // 512 is the model's frame; none of these line up with it.

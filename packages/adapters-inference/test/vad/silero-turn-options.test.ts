@@ -20,7 +20,7 @@ describe('SileroVoiceActivityDetector: turn detection options', () => {
     detector = await SileroVoiceActivityDetector.create();
   });
   after(async () => {
-    await detector.release();
+    await detector.close();
   });
 
   it('splits two utterances 1.5 s apart with silence_duration_ms 500', async () => {

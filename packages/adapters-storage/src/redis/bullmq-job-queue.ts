@@ -131,7 +131,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   /** Stops every consumer (their running jobs go back to waiting), then the connections; bounded by `stopTimeoutMs`. */
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     await Promise.all([...this.workers.keys()].map((worker) => this.stopConsumer(worker, 'service stopping')));

@@ -5,7 +5,7 @@ type Handler = (jobId: string, signal: AbortSignal) => Promise<void>;
 /**
  * The default JobQueue: a worker pool inside the server process. Job ids wait in memory (the job
  * rows in the database are the durable part: ResumeVideoJobs enqueues unfinished ones at start),
- * at most `concurrency` handlers run at once, and stop() aborts the running ones and waits for
+ * at most `concurrency` handlers run at once, and close() aborts the running ones and waits for
  * them, so no render or ffmpeg process outlives the service. The function `consume` resolves stops
  * one consumer only (its running jobs are aborted; jobs waiting stay for the other consumers). A Redis-backed queue with separate
  * worker processes can replace it behind the same port.
@@ -52,7 +52,7 @@ export class InProcessJobQueue implements JobQueue {
     return { waiting, running: this.running.size };
   }
 
-  async stop(): Promise<void> {
+  async close(): Promise<void> {
     this.stopped = true;
     this.waiting.clear();
     for (const { controller } of this.running.values()) controller.abort(new Error('service stopping'));

@@ -24,7 +24,7 @@ describeWithRedis('BullMqJobQueue', () => {
     prefix = `svc-test-${randomUUID()}`;
   });
   afterEach(async () => {
-    await Promise.all(queues.splice(0).map((q) => q.stop()));
+    await Promise.all(queues.splice(0).map((q) => q.close()));
   });
 
   it('delivers each job id once, even when enqueued twice, and holds it only until it is done', async () => {

@@ -21,7 +21,7 @@ describe('InProcessJobQueue', () => {
     while (done.length < 5) await tick();
     expect(peak).to.equal(2);
     expect(done).to.have.members(['a', 'b', 'c', 'd', 'e']);
-    await queue.stop();
+    await queue.close();
   });
 
   it('holds jobs enqueued before a consumer exists, and a failing handler does not stop the pool', async () => {
@@ -35,10 +35,10 @@ describe('InProcessJobQueue', () => {
     });
     while (seen.length < 2) await tick();
     expect(seen).to.deep.equal(['x', 'y']);
-    await queue.stop();
+    await queue.close();
   });
 
-  it('stop() aborts running handlers, waits for them and drops what waits', async () => {
+  it('close() aborts running handlers, waits for them and drops what waits', async () => {
     const queue = new InProcessJobQueue(1);
     let aborted = false;
     let finished = false;
@@ -53,7 +53,7 @@ describe('InProcessJobQueue', () => {
     await queue.enqueue('q', 'long');
     await queue.enqueue('q', 'never');
     await tick();
-    await queue.stop();
+    await queue.close();
     expect({ aborted, finished, started }).to.deep.equal({ aborted: true, finished: true, started: ['long'] });
   });
 });
@@ -75,6 +75,6 @@ describe('InProcessJobQueue with several consumers', () => {
     await queue.enqueue('q', 'b');
     while (seen.length < 2) await tick();
     expect({ abortedFirst, seen }).to.deep.equal({ abortedFirst: true, seen: ['first:a', 'second:b'] });
-    await queue.stop();
+    await queue.close();
   });
 });

@@ -1,26 +1,46 @@
+import { token } from '../shared/token.js';
+import type { QuotaGuard } from '../shared/rate-limiter.js';
+import type { RealtimeSessionRegistry } from './admission/session-registry.js';
+import type { ClientSecretRepository } from './client-secrets/client-secret.js';
+import type { MintClientSecret } from './client-secrets/mint-client-secret.js';
+import type { RedeemClientSecret } from './client-secrets/redeem-client-secret.js';
+import type { ConversationSummarizer } from './conversation/summarization.js';
+import type {
+  NoiseSuppressor,
+  OpusCodec,
+  ReplySpeaker,
+  Resampler,
+  SpeechRecognitionStatus,
+  SpeechRecognizer,
+  VoiceActivityDetector,
+} from './ports/audio-pipeline.js';
+import type { LanguageModel } from './ports/language-model.js';
+import type { RealtimeVoiceDirectory } from './ports/voice-directory.js';
+
 /**
- * Injection tokens of the realtime capability. Sessions are wired by
- * apps/server/src/composition/realtime.ts; every port has a token, so a test or an embedder can replace it.
+ * Injection tokens of the realtime capability, each typed with what is bound under it. Sessions are
+ * wired by apps/server/src/composition/realtime.ts; every port has a token, so a test or an embedder
+ * can replace it.
  */
 export const REALTIME_TOKENS = {
-  ClientSecretRepository: Symbol.for('svc.realtime.ClientSecretRepository'),
-  ReplySpeaker: Symbol.for('svc.realtime.ReplySpeaker'),
+  ClientSecretRepository: token<ClientSecretRepository>('svc.realtime.ClientSecretRepository'),
+  ReplySpeaker: token<ReplySpeaker>('svc.realtime.ReplySpeaker'),
   /** VoiceActivityDetector, or null when turn detection is off. */
-  VoiceActivityDetector: Symbol.for('svc.realtime.VoiceActivityDetector'),
+  VoiceActivityDetector: token<VoiceActivityDetector | null>('svc.realtime.VoiceActivityDetector'),
   /** SpeechRecognizer, or null when no recognizer runs. */
-  SpeechRecognizer: Symbol.for('svc.realtime.SpeechRecognizer'),
-  OpusCodec: Symbol.for('svc.realtime.OpusCodec'),
+  SpeechRecognizer: token<SpeechRecognizer | null>('svc.realtime.SpeechRecognizer'),
+  OpusCodec: token<OpusCodec>('svc.realtime.OpusCodec'),
   /** Resampler: the input once to the 16 kHz the detector and the recognizer share. */
-  Resampler: Symbol.for('svc.realtime.Resampler'),
+  Resampler: token<Resampler>('svc.realtime.Resampler'),
   /** NoiseSuppressor for `noise_reduction` (RNNoise). */
-  NoiseSuppressor: Symbol.for('svc.realtime.NoiseSuppressor'),
-  /** `{ available, detail }`: whether user audio can be transcribed, and why not (banner, /readyz). */
-  SpeechRecognitionStatus: Symbol.for('svc.realtime.SpeechRecognitionStatus'),
-  LanguageModel: Symbol.for('svc.realtime.LanguageModel'),
-  ConversationSummarizer: Symbol.for('svc.realtime.ConversationSummarizer'),
-  QuotaGuard: Symbol.for('svc.realtime.QuotaGuard'),
-  SessionRegistry: Symbol.for('svc.realtime.SessionRegistry'),
-  VoiceDirectory: Symbol.for('svc.realtime.VoiceDirectory'),
-  MintClientSecret: Symbol.for('svc.realtime.MintClientSecret'),
-  RedeemClientSecret: Symbol.for('svc.realtime.RedeemClientSecret'),
+  NoiseSuppressor: token<NoiseSuppressor>('svc.realtime.NoiseSuppressor'),
+  /** Whether user audio can be transcribed, and why not (banner, /readyz). */
+  SpeechRecognitionStatus: token<SpeechRecognitionStatus>('svc.realtime.SpeechRecognitionStatus'),
+  LanguageModel: token<LanguageModel>('svc.realtime.LanguageModel'),
+  ConversationSummarizer: token<ConversationSummarizer>('svc.realtime.ConversationSummarizer'),
+  QuotaGuard: token<QuotaGuard>('svc.realtime.QuotaGuard'),
+  SessionRegistry: token<RealtimeSessionRegistry>('svc.realtime.SessionRegistry'),
+  VoiceDirectory: token<RealtimeVoiceDirectory>('svc.realtime.VoiceDirectory'),
+  MintClientSecret: token<MintClientSecret>('svc.realtime.MintClientSecret'),
+  RedeemClientSecret: token<RedeemClientSecret>('svc.realtime.RedeemClientSecret'),
 } as const;

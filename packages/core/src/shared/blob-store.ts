@@ -10,6 +10,8 @@ export interface BlobStore {
    * no particular order. For housekeeping (SweepOrphanedBlobs); a store without it is not swept.
    */
   list?(prefix: string): AsyncIterable<ListedBlob>;
+  /** Releases its connections (an object store's client); called once at shutdown. */
+  close?(): Promise<void> | void;
 }
 
 export interface ListedBlob {

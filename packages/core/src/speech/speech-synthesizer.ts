@@ -62,6 +62,8 @@ export interface SpeechSynthesizer {
    * `kokoro-af_bella+af_sky`); undefined when the name is not one of its voices.
    */
   resolveVoice?(name: string): PresetVoice | undefined;
+  /** The models it has loaded, with their size (GET /v1/models, the svc_neural_model_bytes gauge); neural engines only. */
+  loadedModels?(): { engine: string; model: string; bytes: number }[];
   /** Releases workers / WASM instances. */
   close?(): Promise<void>;
 }

@@ -34,6 +34,8 @@ export interface AvatarRenderer {
    * the photo holds no face.
    */
   prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar>;
+  /** Stops its worker threads; called once at shutdown. */
+  close?(): Promise<void>;
 }
 
 export interface PreparedAvatar {
@@ -109,4 +111,6 @@ export interface JobQueue {
    * died, so a job it holds is never re-queued from its row. An in-process queue has no such method.
    */
   holds?(queue: string, jobId: string): Promise<boolean>;
+  /** Stops every consumer (running jobs are aborted; a durable queue keeps them) and its connections; once, at shutdown. */
+  close?(): Promise<void>;
 }

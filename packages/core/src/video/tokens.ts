@@ -1,6 +1,10 @@
+import { token } from '../shared/token.js';
+import type { AvatarRenderer, JobQueue, MediaEncoder, VideoJobRepository } from './ports.js';
+
+/** Injection tokens of the video capability, each typed with its port. */
 export const VIDEO_TOKENS = {
-  AvatarRenderer: Symbol.for('svc.AvatarRenderer'),
-  MediaEncoder: Symbol.for('svc.MediaEncoder'),
-  VideoJobRepository: Symbol.for('svc.VideoJobRepository'),
-  JobQueue: Symbol.for('svc.JobQueue'),
+  AvatarRenderer: token<AvatarRenderer>('svc.AvatarRenderer'),
+  MediaEncoder: token<MediaEncoder>('svc.MediaEncoder'),
+  VideoJobRepository: token<VideoJobRepository>('svc.VideoJobRepository'),
+  JobQueue: token<JobQueue>('svc.JobQueue'),
 } as const;

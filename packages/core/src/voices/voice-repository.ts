@@ -26,4 +26,9 @@ export interface VoiceRepository {
   list(apiKeyId: string, page: VoicePageRequest): Promise<VoicePage>;
   /** Removes the row; resolves to the removed record, or null when there was none. */
   delete(apiKeyId: string, id: string): Promise<VoiceRecord | null>;
+  /**
+   * Of these blob keys, the ones a voice row still names (the orphaned-blob sweep keeps those). A
+   * repository without it leaves the voices' blobs out of that sweep.
+   */
+  referencedAudioKeys?(keys: readonly string[]): Promise<Set<string>>;
 }

@@ -1,6 +1,6 @@
 import type { RecognitionStream } from '@svc/core';
-import { abortError } from '../../speech/abort.js';
-import { StreamingResampler } from '../../vad/streaming-resampler.js';
+import { abortError } from '../../runtime/abort.js';
+import { StreamingResampler } from '../../runtime/streaming-resampler.js';
 import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 
 /**

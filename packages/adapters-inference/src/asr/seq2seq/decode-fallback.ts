@@ -1,6 +1,6 @@
 // Sampling above temperature 0 draws from a seeded generator (mulberry32, the avatar's): the same
 // audio gives the same transcript every time (openai/whisper draws from torch's global generator).
-export { seededRandom } from '../../avatar/seeded-random.js';
+export { seededRandom } from '../../runtime/seeded-random.js';
 
 /**
  * openai/whisper's temperature fallback (transcribe.py, `decode_with_fallback`), with its defaults:

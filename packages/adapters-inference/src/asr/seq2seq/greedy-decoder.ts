@@ -1,5 +1,5 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
-import { throwIfAborted } from '../../speech/abort.js';
+import { throwIfAborted } from '../../runtime/abort.js';
 
 /** What to generate: the forced prefix and the rules applied to every step's logits. */
 export interface GenerationPlan {

@@ -1,6 +1,6 @@
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { throwIfAborted } from '../../speech/abort.js';
-import { loadVoiceModelSession } from '../../speech/models/onnx-session.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { loadVoiceModelSession } from '../../runtime/onnx-session.js';
 import { MoonshineFamily } from '../moonshine/moonshine-family.js';
 import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 import { WhisperFamily } from '../whisper/whisper-family.js';

@@ -2,12 +2,12 @@
 // starts and reused for every turn. Log-mel features, the encoder and the whole decoding loop run
 // here, so a long transcription never holds the main event loop (realtime sessions keep their timing).
 import { workerData } from 'node:worker_threads';
-import { hostWorker } from '../../speech/worker-host.js';
-import { isCancelled } from '../../speech/worker-protocol.js';
+import { hostWorker } from '../../runtime/worker-host.js';
+import { isCancelled } from '../../runtime/worker-protocol.js';
 import { Seq2SeqRecognition } from './seq2seq-recognition.js';
 import type { TransformersAsrJob, TransformersAsrWorkerData } from './transformers-asr-job.js';
 import type { DetailedTranscript } from './transcript.js';
-import { StreamingResampler } from '../../vad/streaming-resampler.js';
+import { StreamingResampler } from '../../runtime/streaming-resampler.js';
 import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 
 /** Whole files arrive as 16-bit audio at their own rate; resampling them is work for this thread too. */

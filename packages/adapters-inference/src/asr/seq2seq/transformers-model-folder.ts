@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { externalDataFiles } from '../../speech/models/onnx-session.js';
+import { externalDataFiles } from '../../runtime/onnx-session.js';
 import { TokenDecoder } from './token-decoder.js';
 import { whisperLanguageTokens } from '../whisper/whisper-prompt.js';
 

@@ -1,7 +1,7 @@
 import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
-import { throwIfAborted } from '../../speech/abort.js';
-import { onnxModelBytes } from '../../speech/models/onnx-session.js';
-import { WorkerPool } from '../../speech/worker-pool.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { onnxModelBytes } from '../../runtime/onnx-session.js';
+import { WorkerPool } from '../../runtime/worker-pool.js';
 import { BufferedRecognitionStream } from './buffered-recognition-stream.js';
 import type { DetailedTranscript } from './transcript.js';
 import type { TransformersAsrJob, TransformersAsrWorkerData } from './transformers-asr-job.js';

@@ -1,8 +1,8 @@
 import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { pcmToWav } from '../../codec/wav-writer.js';
 import { compressionRatio } from '../compression-ratio.js';
-import { throwIfAborted } from '../../speech/abort.js';
-import { StreamingResampler } from '../../vad/streaming-resampler.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { StreamingResampler } from '../../runtime/streaming-resampler.js';
 import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 import { BufferedRecognitionStream } from '../seq2seq/buffered-recognition-stream.js';
 import type { DetailedTranscript, TranscriptSegment, TranscriptWord } from '../seq2seq/transcript.js';

@@ -1,7 +1,7 @@
 import type { LiveAvatar, LiveAvatarRenderer, VideoFrame, VideoSize } from '@svc/core';
-import { throwIfAborted } from '../../speech/abort.js';
-import { LazyWorkerPool } from '../../speech/lazy-worker-pool.js';
-import type { WorkerPool } from '../../speech/worker-pool.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { LazyWorkerPool } from '../../runtime/lazy-worker-pool.js';
+import type { WorkerPool } from '../../runtime/worker-pool.js';
 import { faceGeometry } from '../face-geometry.js';
 import { FaceWarper } from '../face-warper.js';
 import type { FrameRenderRequest, FrameRenderResult } from '../frame-render-job.js';

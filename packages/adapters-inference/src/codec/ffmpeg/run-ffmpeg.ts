@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { abortError } from '../../speech/abort.js';
+import { abortError } from '../../runtime/abort.js';
 import { ffmpegPath } from './ffmpeg-path.js';
 
 export interface RunFfmpegOptions {

@@ -5,9 +5,9 @@ import {
   type SynthesisRequest,
   type SynthesisResult,
 } from '@svc/core';
-import { throwIfAborted } from '../abort.js';
-import { assertSampleRate } from '../sample-rate.js';
-import { WorkerPool } from '../worker-pool.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { assertSampleRate } from '../../runtime/sample-rate.js';
+import { WorkerPool } from '../../runtime/worker-pool.js';
 import type { EspeakJobRequest, EspeakJobResult, EspeakWorkerInfo } from './espeak-job.js';
 import { espeakProsody } from './espeak-prosody.js';
 import { ESPEAK_ENGINE, espeakPresets } from './espeak-voices.js';

@@ -4,8 +4,8 @@
 import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { toOutputAudio } from '../output-audio.js';
 import { SpeexResampler } from '../speex-resampler.js';
-import { hostWorker } from '../worker-host.js';
-import { isCancelled } from '../worker-protocol.js';
+import { hostWorker } from '../../runtime/worker-host.js';
+import { isCancelled } from '../../runtime/worker-protocol.js';
 import type { EspeakJobRequest, EspeakJobResult, EspeakTimingEvent, EspeakWorkerInfo } from './espeak-job.js';
 
 interface EspeakState {

@@ -11,9 +11,9 @@ import {
   type SynthesisResult,
   type WordTiming,
 } from '@svc/core';
-import { throwIfAborted } from '../abort.js';
-import { assertSampleRate } from '../sample-rate.js';
-import { WorkerPool } from '../worker-pool.js';
+import { throwIfAborted } from '../../runtime/abort.js';
+import { assertSampleRate } from '../../runtime/sample-rate.js';
+import { WorkerPool } from '../../runtime/worker-pool.js';
 import type { FliteJobRequest, FliteJobResult } from './flite-job.js';
 import { splitForFlite } from './flite-text-chunks.js';
 import { fliteSynthesisPlan } from './flite-synthesis-plan.js';

@@ -11,7 +11,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId, workerData } from 'node:worker_threads';
-import { hostWorker, silenceWasiExperimentalWarning } from '../worker-host.js';
+import { hostWorker, silenceWasiExperimentalWarning } from '../../runtime/worker-host.js';
 import { toOutputAudio } from '../output-audio.js';
 import { SpeexResampler } from '../speex-resampler.js';
 import { readWav } from '../wav-reader.js';

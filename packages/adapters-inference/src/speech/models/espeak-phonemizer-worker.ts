@@ -1,5 +1,5 @@
 // Worker thread holding one warm espeak-ng instance that turns sentences into IPA for the neural voices.
-import { hostWorker } from '../worker-host.js';
+import { hostWorker } from '../../runtime/worker-host.js';
 import { EspeakIpa, type PhonemizedWord } from './espeak-ipa.js';
 
 export interface PhonemizeJob {

@@ -1,4 +1,4 @@
-import { WorkerPool } from '../worker-pool.js';
+import { WorkerPool } from '../../runtime/worker-pool.js';
 import type { PhonemizedWord } from './espeak-ipa.js';
 import type { PhonemizeJob } from './espeak-phonemizer-worker.js';
 

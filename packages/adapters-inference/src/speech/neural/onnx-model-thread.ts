@@ -1,5 +1,5 @@
-import { onnxModelBytes } from '../models/onnx-session.js';
-import { WorkerPool } from '../worker-pool.js';
+import { onnxModelBytes } from '../../runtime/onnx-session.js';
+import { WorkerPool } from '../../runtime/worker-pool.js';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
 
 /**

@@ -4,10 +4,10 @@
 // holds the main event loop (realtime sessions keep their timing).
 import { workerData } from 'node:worker_threads';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
-import { loadVoiceModelSession } from '../models/onnx-session.js';
+import { loadVoiceModelSession } from '../../runtime/onnx-session.js';
 import { toOutputAudio } from '../output-audio.js';
 import { SpeexResampler } from '../speex-resampler.js';
-import { hostWorker } from '../worker-host.js';
+import { hostWorker } from '../../runtime/worker-host.js';
 import { floatToInt16 } from '../../voice-cloning/dsp/signal.js';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
 

@@ -1,6 +1,7 @@
 import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult, SynthesisStream, WordTiming } from '@svc/core';
 import { applyGain } from '../pcm-gain.js';
-import { SpeexResampler } from '../speex-resampler.js';
+import { StreamingResampler } from '../../runtime/streaming-resampler.js';
+import { floatToInt16 } from '../../codec/pcm-samples.js';
 
 /** OpenAI's `pcm` response format: 24 kHz, 16-bit signed little-endian, mono. */
 export const UPSTREAM_PCM_RATE = 24000;
@@ -36,10 +37,7 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine = 'upstream';
   private readonly presets: PresetVoice[];
 
-  private constructor(
-    private readonly options: UpstreamSpeechSynthesizerOptions,
-    private readonly resampler: SpeexResampler,
-  ) {
+  private constructor(private readonly options: UpstreamSpeechSynthesizerOptions) {
     this.presets = options.voices.map((v) => ({
       name: upstreamPresetName(v.voice),
       engine: this.engine,
@@ -51,7 +49,7 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
   }
 
   static async create(options: UpstreamSpeechSynthesizerOptions): Promise<UpstreamSpeechSynthesizer> {
-    return new UpstreamSpeechSynthesizer(options, await SpeexResampler.create());
+    return new UpstreamSpeechSynthesizer(options);
   }
 
   voices(): PresetVoice[] {
@@ -81,12 +79,12 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
   synthesizeStream(request: SynthesisRequest, signal?: AbortSignal): SynthesisStream {
     let seconds = 0;
     const options = this.options;
-    const resampler = this.resampler;
     return {
       chunks: (async function* () {
         const timeout = AbortSignal.timeout(options.timeoutMs);
         const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-        const stream = request.sampleRate === UPSTREAM_PCM_RATE ? null : resampler.stream(UPSTREAM_PCM_RATE, request.sampleRate);
+        // The package's one streaming resampler (pure JS: no state to free), flushed by end().
+        const stream = request.sampleRate === UPSTREAM_PCM_RATE ? null : new StreamingResampler(UPSTREAM_PCM_RATE, request.sampleRate);
         const gain = (samples: Int16Array) => applyGain(samples, request.prosody.volume);
         let carry: Uint8Array | null = null;
         let produced = 0;
@@ -107,11 +105,11 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
             carry = even < joined.length ? joined.slice(even) : null;
             if (even === 0) continue;
             const native = new Int16Array(joined.slice(0, even).buffer);
-            const out = gain(stream ? stream.push(native) : native);
+            const out = gain(stream ? floatToInt16(stream.process(native)) : native);
             produced += out.length;
             if (out.length > 0) yield out;
           }
-          const tail = stream ? gain(stream.end()) : new Int16Array(0);
+          const tail = stream ? gain(floatToInt16(stream.end())) : new Int16Array(0);
           produced += tail.length;
           if (tail.length > 0) yield tail;
         } catch (error) {
@@ -120,7 +118,6 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
           const message = (error as Error).message;
           throw new Error(message.startsWith('upstream') ? message : `upstream speech server failed: ${message}`);
         } finally {
-          stream?.close();
           seconds = produced / request.sampleRate;
         }
       })(),

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { NEUTRAL_PROSODY } from '@svc/core';
 import { UpstreamSpeechSynthesizer } from '../../../src/speech/upstream/upstream-speech-synthesizer.js';
-import { SpeexResampler } from '../../../src/speech/speex-resampler.js';
+import { StreamingResampler } from '../../../src/runtime/streaming-resampler.js';
+import { floatToInt16 } from '../../../src/codec/pcm-samples.js';
 
 /** A local OpenAI-compatible speech server: streams 24 kHz pcm in chunks; behaviour chosen by voice. */
 /** What the fake server is doing: a test reads it to tell when audio reached the client. */
@@ -130,7 +131,9 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
     const streamed = await synth.synthesize({ text: 'Hi', voice: voice('trickle'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
     const whole = new Int16Array(24000);
     for (let i = 0; i < 24000; i++) whole[i] = Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000));
-    const reference = (await SpeexResampler.create()).resample(whole, 24000, 16000);
+    // The same streaming resampler in one piece (the engine's one resampler: runtime/streaming-resampler.ts).
+    const oneShot = new StreamingResampler(24000, 16000);
+    const reference = floatToInt16(Float32Array.from([...oneShot.process(whole), ...oneShot.end()]));
     expect(streamed.samples.length).to.equal(reference.length);
     let maxDiff = 0;
     for (let i = 0; i < reference.length; i++) maxDiff = Math.max(maxDiff, Math.abs(streamed.samples[i]! - reference[i]!));

@@ -44,6 +44,8 @@ export interface VoiceActivityStream {
 
 export interface VoiceActivityDetector {
   open(options: VoiceActivityOptions): VoiceActivityStream;
+  /** Releases the engine (its sessions, threads); called once at shutdown. */
+  close?(): Promise<void> | void;
 }
 
 export interface RecognitionOptions {
@@ -78,6 +80,14 @@ export interface SpeechRecognizer {
    * a bounded pool of decoders may hold the written audio until one is free.
    */
   openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
+  /** Stops its decoders, processes or threads; called once at shutdown. */
+  close?(): Promise<void> | void;
+}
+
+/** Whether user audio can be transcribed, and if not why (npm start's banner, /readyz). */
+export interface SpeechRecognitionStatus {
+  available: boolean;
+  detail: string;
 }
 
 export interface ReplySpeechRequest {

@@ -1,4 +1,4 @@
-import { assertSampleRate } from '../speech/sample-rate.js';
+import { assertSampleRate } from './sample-rate.js';
 
 /** Zero crossings of the sinc on each side of the centre: ~-70 dB stop band with the Blackman window. */
 const ZERO_CROSSINGS = 16;
@@ -29,6 +29,8 @@ export class StreamingResampler {
   private historyStart = 0;
   private nextOutput = 0;
   private output = new Float32Array(4096);
+  /** Input samples fed so far: end() makes the total output cover exactly their duration. */
+  private consumed = 0;
 
   constructor(inputRate: number, outputRate: number) {
     assertSampleRate(inputRate);
@@ -47,6 +49,7 @@ export class StreamingResampler {
 
   /** Resamples the next chunk. The returned view is reused by the next call: copy it or consume it first. */
   process(chunk: Int16Array): Float32Array {
+    this.consumed += chunk.length;
     if (this.passthrough) {
       const out = this.outputBuffer(chunk.length);
       for (let i = 0; i < chunk.length; i++) out[i] = chunk[i]! / 32768;
@@ -72,6 +75,22 @@ export class StreamingResampler {
     }
     this.dropUnneededHistory();
     return out.subarray(0, produced);
+  }
+
+  /**
+   * The samples still held back for the filter (the stream's last few milliseconds), computed with
+   * silence after the end, so that the whole output is ceil(inputs * outputRate / inputRate)
+   * samples: a stream that ends (an upstream response) loses nothing. Call once, after the last chunk.
+   */
+  end(): Float32Array {
+    if (this.passthrough) return new Float32Array(0);
+    const total = Math.ceil((this.consumed * this.up) / this.down);
+    const missing = total - this.nextOutput;
+    if (missing <= 0) return new Float32Array(0);
+    const counted = this.consumed;
+    const tail = this.process(new Int16Array(this.halfTaps + Math.ceil((missing * this.down) / this.up) + 1));
+    this.consumed = counted;
+    return tail.subarray(0, missing);
   }
 
   private append(chunk: Int16Array): void {

@@ -1,7 +1,7 @@
 // A worker for the WorkerPool tests: "loads" (optionally failing, as its workerData says), reports
 // its thread id as ready info, then answers each job with the number it was sent, doubled.
 import { threadId, workerData } from 'node:worker_threads';
-import { hostWorker } from '../../src/speech/worker-host.js';
+import { hostWorker } from '../../src/runtime/worker-host.js';
 
 const { failStart } = (workerData ?? {}) as { failStart?: boolean };
 

@@ -48,6 +48,20 @@ describe('StreamingResampler', () => {
     expect(resampleInChunks(input, 24000, 16000, 513)).to.deep.equal(whole);
   });
 
+  it('end() returns the held-back tail: chunks plus end() cover the whole input, as in one piece', () => {
+    for (const [from, to] of [[24000, 16000], [24000, 48000], [16000, 24000], [44100, 16000]] as const) {
+      const input = tone(300, from, 0.3);
+      const resampler = new StreamingResampler(from, to);
+      const parts: number[] = [];
+      for (let offset = 0; offset < input.length; offset += 1001) parts.push(...resampler.process(input.subarray(offset, offset + 1001)));
+      parts.push(...resampler.end());
+      expect(parts.length, `${from} -> ${to}`).to.equal(Math.ceil((input.length * to) / from));
+      // The tail continues the tone: the last samples are not the filter's silence.
+      const last = Float32Array.from(parts.slice(-Math.round(to / 300)));
+      expect(Math.max(...last.map(Math.abs))).to.be.greaterThan(0.3);
+    }
+  });
+
   it('passes 16 kHz through unchanged, only scaled to [-1, 1)', () => {
     const out = new StreamingResampler(16000, 16000).process(Int16Array.of(0, 16384, -32768));
     expect(Array.from(out)).to.deep.equal([0, 0.5, -1]);

@@ -57,6 +57,13 @@ interface Slot<Req, Res> {
  * - A worker that crashes (WASM traps, segfault-free thread exit) fails only its current job and
  *   is replaced.
  * - Threads are ref'd only while busy, so an idle pool never keeps the process alive.
+ *
+ * Why not piscina (it installs from npm alone, and was weighed for this): piscina cancels a running
+ * task by terminating its thread, and these threads hold an engine that takes seconds to load (a
+ * Flite voice, an ONNX model, the face detector); a barge-in or a closed connection would reload it.
+ * Here a running job only rejects and its cancel flag rises, the engine stays warm. Piscina also has
+ * no start-up handshake that reports engine info (the voice list) or fails the start on an engine
+ * that cannot load, nor a recycle after N jobs for the WASM engines' memory.
  */
 export class WorkerPool<Req, Res> {
   private readonly slots = new Set<Slot<Req, Res>>();
