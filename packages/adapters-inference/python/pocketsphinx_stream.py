@@ -8,14 +8,16 @@ Requests on stdin (one header line, ASCII, then any payload):
                        the model's initial one: each caller's turns start from their own
                        speaker normalization, never from the previous caller's
   N [<state>]\n        like S, on a new stream: frame numbers (word times) start at 0
-  A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress
+  A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress, answered with
+                       P (below) once decoded, so the caller knows how far behind real time it is
   E\n                  end the utterance: final pass, answered with  F <text>\n
   W\n                  like E, and the word times first:  T <word> <start> <end> ...\n  then  F <text>\n
                        (seconds; silences, fillers and sentence marks left out)
   X\n                  drop the utterance, answered with  F \n
 Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
-  P <text>\n           partial hypothesis, sent after audio when it changed
+  P [<text>]\n         after each A: the partial hypothesis so far, or a bare P when it has not
+                       changed since the last one (the acknowledgement of that audio)
   F <text>\n           final hypothesis of the utterance (after E it is preceded by
                        C <state>\n, the cepstral mean state the utterance left, 27 numbers, for
                        the next S of the same caller)
@@ -159,17 +161,19 @@ def main():
             elif kind == b'A':
                 size = int(header[2:])
                 data = stdin.read(size)
-                if not in_utterance:
-                    continue
-                decoder.process_raw(data, False, False)
-                if cmn.cmn:
-                    cmn.update()
-                hyp = decoder.hyp()
-                text = hyp.hypstr if hyp is not None else ''
-                if text != last_partial:
-                    last_partial = text
-                    out.write('P ' + text + '\n')
-                    out.flush()
+                answer = 'P\n'
+                if in_utterance:
+                    decoder.process_raw(data, False, False)
+                    if cmn.cmn:
+                        cmn.update()
+                    hyp = decoder.hyp()
+                    text = hyp.hypstr if hyp is not None else ''
+                    if text != last_partial:
+                        last_partial = text
+                        answer = 'P ' + text + '\n'
+                # Every piece is answered: the caller counts what is still waiting to be decoded.
+                out.write(answer)
+                out.flush()
             elif kind == b'E' or kind == b'X' or kind == b'W':
                 text = ''
                 times = ''
@@ -192,6 +196,8 @@ def main():
                 out.flush()
         except Exception as err:  # one bad request must not take the warm decoder down
             in_utterance = False
+            if header[:1] == b'A':
+                out.write('P\n')  # still the answer to that audio; the failure follows
             out.write('!' + str(err).replace('\n', ' ') + '\n')
             out.flush()
 

@@ -20,6 +20,8 @@ export interface DecoderPoolStats {
   waits: number;
   totalWaitMs: number;
   maxWaitMs: number;
+  /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
+  backlogMs: number;
 }
 
 /**
@@ -35,6 +37,8 @@ export class DecoderPool {
   private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0 };
 
   private readonly all: PocketsphinxHelper[];
+  /** Decoders lent to a task right now. */
+  private readonly lent = new Set<PocketsphinxHelper>();
 
   constructor(
     helpers: PocketsphinxHelper[],
@@ -56,11 +60,13 @@ export class DecoderPool {
       // A turn cancelled while it queued gives its place up at once.
       throwIfAborted(signal);
       const helper = this.take();
+      this.lent.add(helper);
       try {
         // A decoder that has to load first: a turn cancelled meanwhile leaves it loading for the next one.
         await readyUnlessAborted(helper, signal);
         return await task(helper);
       } finally {
+        this.lent.delete(helper);
         // After close() nothing is started again (a decoder killed by close is just dropped).
         if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
       }
@@ -68,7 +74,14 @@ export class DecoderPool {
   }
 
   get load(): DecoderPoolStats {
-    return { size: this.limit.concurrency, started: this.all.length, busy: this.limit.activeCount, waiting: this.limit.pendingCount, ...this.stats };
+    let backlogMs = 0;
+    for (const helper of this.lent) backlogMs = Math.max(backlogMs, helper.backlogMs);
+    return { size: this.limit.concurrency, started: this.all.length, busy: this.limit.activeCount, waiting: this.limit.pendingCount, ...this.stats, backlogMs };
+  }
+
+  /** Process ids of the decoders alive now (their CPU time is the recognizer's cost). */
+  get pids(): number[] {
+    return this.all.flatMap((helper) => (helper.alive && helper.pid !== undefined ? [helper.pid] : []));
   }
 
   private closed = false;

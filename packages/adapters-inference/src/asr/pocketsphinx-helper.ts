@@ -6,11 +6,21 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 /** Our helper script (see its docstring for the protocol); shipped in the package, not in dist. */
 export const POCKETSPHINX_HELPER_SCRIPT = fileURLToPath(new URL('../../../python/pocketsphinx_stream.py', import.meta.url));
 
-/** A model load longer than this means something is wrong (it takes ~0.5 s here). */
-const READY_TIMEOUT_MS = 20_000;
+/**
+ * A model load longer than this means something is wrong: it takes ~0.5 s on a quiet machine, and
+ * 4-20 s while a loaded 2-core machine starts a server's warm decoders.
+ */
+const READY_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_CHARS = 2000;
-/** 100 ms at 16 kHz. */
-const MAX_PIECE_SAMPLES = 1600;
+/**
+ * Audio reaches the decoder in pieces of 100 ms at 16 kHz, whatever size the client appends: each
+ * piece is one pipe write, one wake-up of the helper, one partial hypothesis and one refresh of the
+ * speaker normalization. Clients append 20-40 ms (browsers, SDKs); fed as they came, the decoders
+ * cost ~6-16 % more CPU for the same audio (measured side by side, docs/benchmarks.md) and adapted
+ * their cepstral mean five times as often as the 100 ms the word error rates were measured with.
+ */
+export const DECODER_PIECE_SAMPLES = 1600;
+const SAMPLES_PER_MS = 16;
 
 /**
  * One long-lived python3-pocketsphinx process holding one warm decoder (model loaded once). It
@@ -38,6 +48,14 @@ export class PocketsphinxHelper {
   normalizes = false;
   /** The cepstral mean the last finished utterance left (see the helper script), '' before one. */
   cepstralMean = '';
+  /** Samples of the utterance not yet sent (less than a piece), in `pending[0..pendingLength)`. */
+  private pending = new Int16Array(DECODER_PIECE_SAMPLES);
+  private pendingLength = 0;
+  /** Sizes of the pieces sent and not yet answered (the helper answers each once decoded). */
+  private readonly unanswered: number[] = [];
+  private unansweredSamples = 0;
+  /** A failure the helper reported while nobody waited for an answer: the utterance's end hears it. */
+  private failure: Error | null = null;
 
   constructor(python: string, script: string, decoderArgs: readonly string[]) {
     this.child = spawn(python, ['-u', script, ...decoderArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -86,29 +104,51 @@ export class PocketsphinxHelper {
   begin(cepstralMean = '', fresh = false): void {
     this.partial = '';
     this.cepstralMean = '';
+    this.pendingLength = 0;
+    this.failure = null;
     this.send(`${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`);
   }
 
   /**
-   * 16 kHz mono s16 samples of the utterance in progress. Sent in pieces of at most 100 ms: the
-   * helper refreshes the speaker normalization after each, so a whole turn written at once (a
-   * manual commit) adapts as one streamed in does.
+   * 16 kHz mono s16 samples of the utterance in progress, sent in pieces of exactly 100 ms (the
+   * rest waits for the next write or the end): the helper refreshes the speaker normalization
+   * after each, so a whole turn written at once (a manual commit) adapts as one streamed in does,
+   * at any append size.
    */
   write(samples: Int16Array): void {
-    for (let at = 0; at < samples.length; at += MAX_PIECE_SAMPLES) {
-      const piece = samples.subarray(at, at + MAX_PIECE_SAMPLES);
-      this.send(`A ${piece.byteLength}\n`);
-      this.send(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
+    let at = 0;
+    if (this.pendingLength > 0) {
+      at = Math.min(samples.length, DECODER_PIECE_SAMPLES - this.pendingLength);
+      this.pending.set(samples.subarray(0, at), this.pendingLength);
+      this.pendingLength += at;
+      if (this.pendingLength < DECODER_PIECE_SAMPLES) return;
+      this.sendPiece(this.pending);
+      this.pendingLength = 0;
     }
+    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES) this.sendPiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
+    this.pending.set(samples.subarray(at), 0);
+    this.pendingLength = samples.length - at;
+  }
+
+  /** Milliseconds of audio sent to the decoder and not decoded yet: how far behind real time it is. */
+  get backlogMs(): number {
+    return (this.unansweredSamples + this.pendingLength) / SAMPLES_PER_MS;
+  }
+
+  /** Process id of the decoder (its CPU time is read from /proc by the capacity probe). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Final pass of the utterance: its text. */
   end(): Promise<string> {
+    this.flush();
     return this.request('E\n');
   }
 
   /** Final pass with the time of every word (seconds from the start of an utterance begun `fresh`). */
   async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[] }> {
+    this.flush();
     this.wordTimes = [];
     const text = await this.request('W\n');
     return { text, words: this.wordTimes };
@@ -116,6 +156,7 @@ export class PocketsphinxHelper {
 
   /** Drops the utterance in progress; resolves once the decoder is free again. */
   async drop(): Promise<void> {
+    this.pendingLength = 0;
     await this.request('X\n');
   }
 
@@ -124,8 +165,32 @@ export class PocketsphinxHelper {
     this.child.kill('SIGKILL');
   }
 
+  /** The last partial piece, at the end of an utterance. */
+  private flush(): void {
+    if (this.pendingLength > 0) this.sendPiece(this.pending.subarray(0, this.pendingLength));
+    this.pendingLength = 0;
+  }
+
+  private sendPiece(piece: Int16Array): void {
+    if (this.deadError) return;
+    this.unanswered.push(piece.length);
+    this.unansweredSamples += piece.length;
+    // Header and samples in one write (one system call, one wake-up of the helper); a copy, so the
+    // reused pending buffer may change while a full pipe still holds the piece.
+    const header = `A ${piece.byteLength}\n`;
+    const message = Buffer.allocUnsafe(header.length + piece.byteLength);
+    message.write(header, 0, 'latin1');
+    message.set(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), header.length);
+    this.send(message);
+  }
+
   private request(line: string): Promise<string> {
     if (this.deadError) return Promise.reject(this.deadError);
+    if (this.failure && line !== 'X\n') {
+      const failure = this.failure;
+      this.failure = null;
+      return Promise.reject(failure);
+    }
     return new Promise((resolve, reject) => {
       this.finals.push({ resolve, reject });
       this.send(line);
@@ -138,17 +203,28 @@ export class PocketsphinxHelper {
   }
 
   private onLine(line: string): void {
-    if (line.startsWith('P ')) this.partial = line.slice(2);
+    if (line === 'P' || line.startsWith('P ')) {
+      this.unansweredSamples -= this.unanswered.shift() ?? 0;
+      if (line.length > 1) this.partial = line.slice(2);
+    }
     else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
     else if (line.startsWith('C ')) this.cepstralMean = line.slice(2);
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
-    // A failed request (the helper keeps running): the waiting caller hears why.
-    else if (line.startsWith('!')) this.finals.shift()?.reject(new Error(`pocketsphinx: ${line.slice(1)}`));
+    // A failed request (the helper keeps running): the waiting caller hears why, or the next one.
+    else if (line.startsWith('!')) {
+      const err = new Error(`pocketsphinx: ${line.slice(1)}`);
+      const waiting = this.finals.shift();
+      if (waiting) waiting.reject(err);
+      else this.failure = err;
+    }
   }
 
   private die(err: Error): void {
     if (this.deadError) return;
     this.deadError = err;
+    this.unanswered.length = 0;
+    this.unansweredSamples = 0;
+    this.pendingLength = 0;
     for (const waiting of this.finals.splice(0)) waiting.reject(err);
   }
 }

@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { access } from 'node:fs/promises';
 import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
 import { throwIfAborted } from '../speech/abort.js';
@@ -79,9 +80,16 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     await assertReadable(`${POCKETSPHINX_EN_US_MODEL}/mdef`, 'the pocketsphinx English model (Debian package pocketsphinx-en-us)');
     const spawn = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args);
     const max = options.decoders ?? DEFAULT_DECODERS;
-    const helpers = Array.from({ length: Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS) }, spawn);
+    const warm = Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS);
+    const helpers: PocketsphinxHelper[] = [];
     try {
-      await Promise.all(helpers.map((h) => h.ready));
+      // A few at a time, one per core: sixteen models loading at once on a busy machine each take
+      // long enough to miss the helper's load deadline; in batches each loads in ~0.5 s.
+      while (helpers.length < warm) {
+        const batch = Array.from({ length: Math.min(availableParallelism(), warm - helpers.length) }, spawn);
+        helpers.push(...batch);
+        await Promise.all(batch.map((h) => h.ready));
+      }
     } catch (err) {
       for (const h of helpers) h.kill();
       throw new Error(
