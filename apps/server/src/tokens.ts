@@ -15,6 +15,8 @@ export const SERVER_TOKENS = {
   SharedRedis: Symbol.for('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */
   SelectedRecognizer: Symbol.for('svc.server.SelectedRecognizer'),
+  /** What the realtime capacity admission reads: CPU per speaking session, recognizer backlog, event-loop lag (runtime/server-load-monitor.ts). */
+  ServerLoadMonitor: Symbol.for('svc.server.ServerLoadMonitor'),
   /** POST /v1/audio/transcriptions' use case (composition/transcription.ts). */
   TranscribeAudio: Symbol.for('svc.server.TranscribeAudio'),
 } as const;

@@ -22,6 +22,10 @@ import {
   type OpusCodec,
   type QuotaGuard,
   type RealtimeSessionRegistry,
+  CapacityAwareSessionRegistry,
+  DEFAULT_MAX_EVENT_LOOP_LAG_MS,
+  DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
+  DEFAULT_TRANSCRIPT_DEADLINE_MS,
   InMemorySessionRegistry,
   VoiceNotFoundError,
   type RealtimeEngineDeps,
@@ -50,10 +54,19 @@ import type { DataSource } from 'typeorm';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import type { SharedRedis } from '../runtime/shared-redis.js';
+import { defaultCpuBudget, ServerLoadMonitor, type RecognizerLoad } from '../runtime/server-load-monitor.js';
+import type { SelectedRecognizer } from './speech-recognition.js';
 import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
 import { defineModule, type Attachment } from './module.js';
+
+/**
+ * CPU one speaking session costs before the server has measured it (cores): what `npm run bench --
+ * voice-loop` measured per session-second on the 2-core machine (server and decoders, callers
+ * speaking ~77 % of the time), rounded up. The measurement takes over when it is higher.
+ */
+const DEFAULT_SESSION_CPU = 0.12;
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -97,6 +110,20 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
     /** How far spoken replies may run ahead of the listener's playback. */
     SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
+    /** Admission by capacity: `auto` (CPU budget / measured session cost, and the load guards), `off`, or a fixed number of sessions. */
+    SVC_REALTIME_CAPACITY: z
+      .string()
+      .regex(/^(auto|off|[1-9]\d{0,6})$/, 'must be auto, off or a number of sessions')
+      .default('auto'),
+    /** CPU cores realtime sessions may use in this process and its decoders (default 80 % of the CPUs). */
+    SVC_REALTIME_CPU_BUDGET: setting.optionalDecimal(0.05, 4096),
+    /** CPU cores one speaking session is assumed to cost, and the least a measurement may lower it to. */
+    SVC_REALTIME_SESSION_CPU: setting.decimal(DEFAULT_SESSION_CPU, 0.001, 64),
+    /** Load guards of the capacity admission: past these no session is admitted whatever the count. */
+    SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS: setting.int(DEFAULT_MAX_RECOGNIZER_BACKLOG_MS, 50, 600_000),
+    SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: setting.int(DEFAULT_MAX_EVENT_LOOP_LAG_MS, 10, 600_000),
+    /** How long after speech_stopped a streamed turn's transcript may take before the turn is dropped with an error. */
+    SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: setting.int(DEFAULT_TRANSCRIPT_DEADLINE_MS, 200, 600_000),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -114,15 +141,38 @@ export const realtimeModule = defineModule({
       const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
       return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
     });
+    provide<ServerLoadMonitor>(
+      SERVER_TOKENS.ServerLoadMonitor,
+      async (get) => {
+        const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
+        const recognizer = selected?.recognizer as { load?: RecognizerLoad } | undefined;
+        return new ServerLoadMonitor({
+          budgetCores: s.SVC_REALTIME_CPU_BUDGET ?? defaultCpuBudget(),
+          sessionCores: s.SVC_REALTIME_SESSION_CPU,
+          recognizer: () => recognizer?.load ?? null,
+        });
+      },
+      { close: (monitor) => monitor.stop() },
+    );
     provide<RealtimeSessionRegistry>(
       REALTIME_TOKENS.SessionRegistry,
       async (get) => {
         const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
         const { client } = await get<SharedRedis>(SERVER_TOKENS.SharedRedis);
-        if (!client) return new InMemorySessionRegistry(caps);
-        const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-        const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        let registry: RealtimeSessionRegistry;
+        if (!client) registry = new InMemorySessionRegistry(caps);
+        else {
+          const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+          const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
+          registry = new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+        }
+        if (s.SVC_REALTIME_CAPACITY === 'off') return registry;
+        // What this process can serve comes first; the caps (shared through Redis when set) after it.
+        return new CapacityAwareSessionRegistry(registry, await get<ServerLoadMonitor>(SERVER_TOKENS.ServerLoadMonitor), {
+          fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
+          maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
+          maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
+        });
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
@@ -186,6 +236,7 @@ export const realtimeModule = defineModule({
           speechRecognizer: (await get<SpeechRecognizer | null>(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
           opusCodec: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
         },
+        usage: await get<ServerLoadMonitor>(SERVER_TOKENS.ServerLoadMonitor),
       };
       return {
         // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
@@ -202,6 +253,7 @@ export const realtimeModule = defineModule({
               maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
               audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
               conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
+              transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
             },
             ctx.output,
           ),
@@ -215,15 +267,27 @@ export const realtimeModule = defineModule({
   attach(server, { config, get }): RealtimeAttachment {
     const s = config.settings;
     const deps = get<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps);
+    const metrics = get<ServiceMetrics>(SERVER_TOKENS.Metrics);
+    const registry = get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry);
     const gateway = attachRealtimeGateway(server, deps, {
       maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
       maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
       maxFrameBytes: s.SVC_REALTIME_MAX_FRAME_BYTES,
       maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
-      registry: get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
+      registry,
+      onRefused: (refusal) => metrics.realtimeRefused(refusal),
     });
-    get<ServiceMetrics>(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
+    metrics.trackRealtimeSessions(() => gateway.activeSessions());
+    const monitor = get<ServerLoadMonitor>(SERVER_TOKENS.ServerLoadMonitor);
+    metrics.trackRealtimeCapacity(() => {
+      const load = monitor.read();
+      return {
+        capacity: registry instanceof CapacityAwareSessionRegistry ? registry.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
+        sessionCores: load.sessionCores,
+        recognizerBacklogMs: load.recognizerBacklogMs,
+      };
+    });
     const stopPurge = purgeExpiredSecrets(get(SHARED_TOKENS.Clock), get(REALTIME_TOKENS.ClientSecretRepository), get(SHARED_TOKENS.Logger));
     get<Logger>(SHARED_TOKENS.Logger).info(
       {

@@ -3,6 +3,13 @@ import type { Middleware } from 'koa';
 import type { SpeechObserver } from '@svc/core';
 import { matchedRoute, type AppState } from '../app-state.js';
 
+/** What the realtime capacity gauges show (apps/server's ServerLoadMonitor and the admission). */
+export interface RealtimeCapacityFigures {
+  capacity: number;
+  sessionCores: number;
+  recognizerBacklogMs: number;
+}
+
 /**
  * Prometheus metrics of the service: HTTP traffic by route template and status, synthesis work,
  * plus process defaults. One registry per app instance so tests can run several servers.
@@ -14,6 +21,8 @@ export class ServiceMetrics {
   private readonly synthesisAudio: Counter<'engine'>;
   private readonly synthesisCompute: Counter<'engine'>;
   private countRealtimeSessions: () => number = () => 0;
+  private realtimeLoad: (() => RealtimeCapacityFigures) | null = null;
+  private readonly realtimeRefusals: Counter<'reason'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
 
   constructor() {
@@ -52,6 +61,25 @@ export class ServiceMetrics {
         this.set(metrics.countRealtimeSessions());
       },
     });
+    this.realtimeRefusals = new Counter({
+      name: 'svc_realtime_sessions_refused_total',
+      help: 'Realtime connections refused at admission, by reason (over_capacity: this process could not serve one more speaking session)',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+    const realtimeFigure = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const figures = metrics.realtimeLoad?.();
+          if (figures) this.set(pick(figures));
+        },
+      });
+    realtimeFigure('svc_realtime_capacity_sessions', 'Speaking realtime sessions this process can serve at its current load (admission by capacity)', (f) => f.capacity);
+    realtimeFigure('svc_realtime_session_cpu_cores', 'CPU one speaking realtime session costs (cores): measured, never below SVC_REALTIME_SESSION_CPU', (f) => f.sessionCores);
+    realtimeFigure('svc_realtime_recognizer_backlog_seconds', 'Audio given to the speech decoders and not decoded yet (the worst decoder)', (f) => f.recognizerBacklogMs / 1000);
     new Gauge({
       name: 'svc_neural_model_bytes',
       help: 'Size of each loaded neural model, voices and recognizers (its weight files: the bulk of the session memory; onnxruntime reports no per-session figure)',
@@ -67,6 +95,16 @@ export class ServiceMetrics {
   /** The neural model gauge reads these when scraped (one source per capability: voices, recognizer). */
   trackNeuralModels(list: () => { engine: string; model: string; bytes: number }[]): void {
     this.neuralModelSources.push(list);
+  }
+
+  /** The realtime capacity gauges read this when scraped. */
+  trackRealtimeCapacity(figures: () => RealtimeCapacityFigures): void {
+    this.realtimeLoad = figures;
+  }
+
+  /** A realtime connection was refused at admission. */
+  realtimeRefused(reason: string): void {
+    this.realtimeRefusals.inc({ reason });
   }
 
   /** The gauge of open realtime sessions reads this when scraped. */

@@ -29,3 +29,6 @@ export * from './tokens.js';
 export * from './audio/synthesized-reply-speaker.js';
 export * from './admission/session-registry.js';
 export * from './admission/in-memory-session-registry.js';
+export * from './admission/server-load.js';
+export * from './admission/capacity-policy.js';
+export * from './admission/capacity-aware-session-registry.js';

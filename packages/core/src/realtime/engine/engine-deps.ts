@@ -21,6 +21,13 @@ export interface RealtimeEngineDeps {
   /** Defaults to the deterministic ExtractiveSummarizer. */
   summarizer?: ConversationSummarizer;
   audio?: RealtimeAudioPorts;
+  /** Told what sessions use: the server measures what a speaking session costs from it (capacity admission). */
+  usage?: RealtimeUsageObserver;
+}
+
+export interface RealtimeUsageObserver {
+  /** A session received `ms` of input audio (after decoding, whatever its format). */
+  inputAudio(ms: number): void;
 }
 
 /** Facts about one connection. */
@@ -40,6 +47,11 @@ export interface RealtimeSessionOptions {
   maxInputAudioBufferMs?: number;
   /** Items and bytes one conversation may hold (default DEFAULT_CONVERSATION_LIMITS). */
   conversationLimits?: ConversationLimits;
+  /**
+   * How long after `speech_stopped` a server-VAD turn's transcript may take (default
+   * DEFAULT_TRANSCRIPT_DEADLINE_MS); past it the turn is dropped with an `error` saying why.
+   */
+  transcriptDeadlineMs?: number;
 }
 
 /** Where server events go: the WebSocket adapter, or a test collecting them. */
@@ -51,5 +63,11 @@ export interface RealtimeOutput {
 
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS = 120_000;
+/**
+ * A streamed turn was decoded while it was spoken: only the final pass is left at `speech_stopped`
+ * (15-70 ms). Three seconds later the recognizer is far behind (overload) or stuck, and a caller
+ * waiting in silence has given up on the reply.
+ */
+export const DEFAULT_TRANSCRIPT_DEADLINE_MS = 3000;
 /** Resource name under which each response is charged to the QuotaGuard (one unit per response). */
 export const REALTIME_RESPONSE_RESOURCE = 'realtime.response';
