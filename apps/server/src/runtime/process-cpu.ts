@@ -21,25 +21,39 @@ export function statCpuMs(fields: string[], withChildren = false): number {
 
 /**
  * CPU (ms) used so far by the child processes of `pid` (the pocketsphinx decoders, ffmpeg): the live
- * ones from /proc, and those that exited through the parent's cutime + cstime. 0 where there is no
- * /proc (not Linux): the process's own CPU is then all that is measured.
+ * ones (listed by each thread's /proc children file, so no scan of every process), and those that
+ * exited through the parent's cutime + cstime. 0 where there is no /proc (not Linux): the process's
+ * own CPU is then all that is measured.
  */
 export function childrenCpuMs(pid: number): number {
   const own = procStat(`/proc/${pid}/stat`);
   if (!own) return 0;
-  let ms = Number(own[13]) * TICK_MS + Number(own[14]) * TICK_MS;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return ms;
-  }
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) > 57) continue; // not a pid
-    const fields = procStat(`/proc/${entry}/stat`);
-    if (fields && Number(fields[1]) === pid) ms += statCpuMs(fields, true);
+  let ms = (Number(own[13]) + Number(own[14])) * TICK_MS;
+  for (const child of childPids(pid)) {
+    const fields = procStat(`/proc/${child}/stat`);
+    if (fields) ms += statCpuMs(fields, true);
   }
   return ms;
+}
+
+/** The live child processes of `pid`, whichever of its threads started them. */
+export function childPids(pid: number): string[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const pids: string[] = [];
+  for (const tid of tasks) {
+    try {
+      const list = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (list) pids.push(...list.split(' '));
+    } catch {
+      // thread gone, or a kernel without the children file
+    }
+  }
+  return pids;
 }
 
 /** CPU (ms) used so far by this process and its children. */

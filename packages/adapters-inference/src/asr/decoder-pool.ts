@@ -20,6 +20,8 @@ export interface DecoderPoolStats {
   waits: number;
   totalWaitMs: number;
   maxWaitMs: number;
+  /** Decoders started to replace one that died or was killed (a model load each, ~0.5 s of CPU). */
+  replaced: number;
   /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
   backlogMs: number;
 }
@@ -34,7 +36,7 @@ export interface DecoderPoolStats {
 export class DecoderPool {
   private readonly limit: LimitFunction;
   private readonly idle: PocketsphinxHelper[];
-  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0 };
+  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0 };
 
   private readonly all: PocketsphinxHelper[];
   /** Decoders lent to a task right now. */
@@ -107,6 +109,7 @@ export class DecoderPool {
   }
 
   private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
+    this.stats.replaced++;
     const index = this.all.indexOf(dead);
     if (index >= 0) this.all.splice(index, 1);
     return this.grow();

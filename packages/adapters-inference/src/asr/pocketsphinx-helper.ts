@@ -22,6 +22,23 @@ const STDERR_TAIL_CHARS = 2000;
 export const DECODER_PIECE_SAMPLES = 1600;
 const SAMPLES_PER_MS = 16;
 
+/** A caller waiting for the F (or !) answer of a request. */
+interface Waiter {
+  resolve(text: string): void;
+  reject(err: Error): void;
+}
+
+/** Something to write to the helper, in order: a piece of audio, or a request line. */
+type Outgoing = { piece: Buffer; samples: number } | { line: string; waiter: Waiter | null };
+
+/**
+ * Pieces written to the helper and not yet decoded, at most: enough to keep it busy while the
+ * acknowledgement of the oldest comes back, little enough that dropping an utterance (a turn
+ * abandoned as too late, a cancelled one) costs at most this much decoding instead of a kill and
+ * a model load. The rest of a backlog waits here, where it can be thrown away.
+ */
+const PIECES_IN_FLIGHT = 3;
+
 /**
  * One long-lived python3-pocketsphinx process holding one warm decoder (model loaded once). It
  * decodes one utterance at a time: `begin()`, `write()` 16 kHz samples as they arrive (partial
@@ -35,7 +52,8 @@ export class PocketsphinxHelper {
   private readonly child: ChildProcessWithoutNullStreams;
   private lines = '';
   private stderr = '';
-  private readonly finals: { resolve(text: string): void; reject(err: Error): void }[] = [];
+  /** Requests written, in the order their answers come. */
+  private readonly finals: Waiter[] = [];
   private deadError: Error | null = null;
   readonly ready: Promise<void>;
   partial = '';
@@ -48,12 +66,15 @@ export class PocketsphinxHelper {
   normalizes = false;
   /** The cepstral mean the last finished utterance left (see the helper script), '' before one. */
   cepstralMean = '';
-  /** Samples of the utterance not yet sent (less than a piece), in `pending[0..pendingLength)`. */
+  /** Samples of the utterance not yet cut into a piece (less than one), in `pending[0..pendingLength)`. */
   private pending = new Int16Array(DECODER_PIECE_SAMPLES);
   private pendingLength = 0;
-  /** Sizes of the pieces sent and not yet answered (the helper answers each once decoded). */
-  private readonly unanswered: number[] = [];
-  private unansweredSamples = 0;
+  /** Not written yet (pieces beyond PIECES_IN_FLIGHT, and the requests behind them). */
+  private readonly outbox: Outgoing[] = [];
+  private queuedSamples = 0;
+  /** Sizes of the pieces written and not yet answered (the helper answers each once decoded). */
+  private readonly inFlight: number[] = [];
+  private inFlightSamples = 0;
   /** A failure the helper reported while nobody waited for an answer: the utterance's end hears it. */
   private failure: Error | null = null;
 
@@ -106,7 +127,7 @@ export class PocketsphinxHelper {
     this.cepstralMean = '';
     this.pendingLength = 0;
     this.failure = null;
-    this.send(`${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`);
+    this.enqueue({ line: `${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`, waiter: null });
   }
 
   /**
@@ -122,17 +143,17 @@ export class PocketsphinxHelper {
       this.pending.set(samples.subarray(0, at), this.pendingLength);
       this.pendingLength += at;
       if (this.pendingLength < DECODER_PIECE_SAMPLES) return;
-      this.sendPiece(this.pending);
+      this.queuePiece(this.pending);
       this.pendingLength = 0;
     }
-    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES) this.sendPiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
+    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES) this.queuePiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
     this.pending.set(samples.subarray(at), 0);
     this.pendingLength = samples.length - at;
   }
 
-  /** Milliseconds of audio sent to the decoder and not decoded yet: how far behind real time it is. */
+  /** Milliseconds of audio given to the decoder and not decoded yet: how far behind real time it is. */
   get backlogMs(): number {
-    return (this.unansweredSamples + this.pendingLength) / SAMPLES_PER_MS;
+    return (this.inFlightSamples + this.queuedSamples + this.pendingLength) / SAMPLES_PER_MS;
   }
 
   /** Process id of the decoder (its CPU time is read from /proc by the capacity probe). */
@@ -142,21 +163,28 @@ export class PocketsphinxHelper {
 
   /** Final pass of the utterance: its text. */
   end(): Promise<string> {
-    this.flush();
+    this.flushPending();
     return this.request('E\n');
   }
 
   /** Final pass with the time of every word (seconds from the start of an utterance begun `fresh`). */
   async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[] }> {
-    this.flush();
+    this.flushPending();
     this.wordTimes = [];
     const text = await this.request('W\n');
     return { text, words: this.wordTimes };
   }
 
-  /** Drops the utterance in progress; resolves once the decoder is free again. */
+  /**
+   * Drops the utterance in progress; resolves once the decoder is free again. Audio not written
+   * yet is thrown away with the requests queued behind it (their callers are told), so only the
+   * pieces in flight are still decoded.
+   */
   async drop(): Promise<void> {
     this.pendingLength = 0;
+    this.queuedSamples = 0;
+    const dropped = new Error('the utterance was dropped');
+    for (const entry of this.outbox.splice(0)) if ('line' in entry) entry.waiter?.reject(dropped);
     await this.request('X\n');
   }
 
@@ -166,22 +194,21 @@ export class PocketsphinxHelper {
   }
 
   /** The last partial piece, at the end of an utterance. */
-  private flush(): void {
-    if (this.pendingLength > 0) this.sendPiece(this.pending.subarray(0, this.pendingLength));
+  private flushPending(): void {
+    if (this.pendingLength > 0) this.queuePiece(this.pending.subarray(0, this.pendingLength));
     this.pendingLength = 0;
   }
 
-  private sendPiece(piece: Int16Array): void {
+  private queuePiece(piece: Int16Array): void {
     if (this.deadError) return;
-    this.unanswered.push(piece.length);
-    this.unansweredSamples += piece.length;
-    // Header and samples in one write (one system call, one wake-up of the helper); a copy, so the
-    // reused pending buffer may change while a full pipe still holds the piece.
+    // Header and samples in one write (one system call, one wake-up of the helper); a copy, since
+    // the pending buffer is reused and the piece may wait in the outbox.
     const header = `A ${piece.byteLength}\n`;
     const message = Buffer.allocUnsafe(header.length + piece.byteLength);
     message.write(header, 0, 'latin1');
     message.set(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), header.length);
-    this.send(message);
+    this.queuedSamples += piece.length;
+    this.enqueue({ piece: message, samples: piece.length });
   }
 
   private request(line: string): Promise<string> {
@@ -191,23 +218,42 @@ export class PocketsphinxHelper {
       this.failure = null;
       return Promise.reject(failure);
     }
-    return new Promise((resolve, reject) => {
-      this.finals.push({ resolve, reject });
-      this.send(line);
-    });
+    return new Promise((resolve, reject) => this.enqueue({ line, waiter: { resolve, reject } }));
   }
 
-  private send(data: string | Uint8Array): void {
-    if (this.deadError) return;
-    this.child.stdin.write(data);
+  private enqueue(entry: Outgoing): void {
+    if (this.deadError) {
+      if ('line' in entry) entry.waiter?.reject(this.deadError);
+      return;
+    }
+    this.outbox.push(entry);
+    this.pump();
+  }
+
+  /** Writes what may go now, in order: pieces while fewer than PIECES_IN_FLIGHT are being decoded. */
+  private pump(): void {
+    while (this.outbox.length > 0) {
+      const head = this.outbox[0]!;
+      if ('piece' in head) {
+        if (this.inFlight.length >= PIECES_IN_FLIGHT) return;
+        this.inFlight.push(head.samples);
+        this.inFlightSamples += head.samples;
+        this.queuedSamples -= head.samples;
+        this.child.stdin.write(head.piece);
+      } else {
+        if (head.waiter) this.finals.push(head.waiter);
+        this.child.stdin.write(head.line);
+      }
+      this.outbox.shift();
+    }
   }
 
   private onLine(line: string): void {
     if (line === 'P' || line.startsWith('P ')) {
-      this.unansweredSamples -= this.unanswered.shift() ?? 0;
+      this.inFlightSamples -= this.inFlight.shift() ?? 0;
       if (line.length > 1) this.partial = line.slice(2);
-    }
-    else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
+      this.pump();
+    } else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
     else if (line.startsWith('C ')) this.cepstralMean = line.slice(2);
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
     // A failed request (the helper keeps running): the waiting caller hears why, or the next one.
@@ -222,9 +268,11 @@ export class PocketsphinxHelper {
   private die(err: Error): void {
     if (this.deadError) return;
     this.deadError = err;
-    this.unanswered.length = 0;
-    this.unansweredSamples = 0;
+    this.inFlight.length = 0;
+    this.inFlightSamples = 0;
+    this.queuedSamples = 0;
     this.pendingLength = 0;
+    for (const entry of this.outbox.splice(0)) if ('line' in entry) entry.waiter?.reject(err);
     for (const waiting of this.finals.splice(0)) waiting.reject(err);
   }
 }

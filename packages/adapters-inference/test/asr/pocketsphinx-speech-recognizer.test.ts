@@ -147,6 +147,30 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     expect(recognizer.load.busy).to.equal(0);
   });
 
+  it('a turn abandoned during its final pass with seconds of audio still to decode frees its decoder without a kill or a model load', async () => {
+    const pidsBefore = ours().sort();
+    const replacedBefore = recognizer.load.replaced;
+    const long = concat(...librivoxClips().map((c) => c.samples));
+    const controller = new AbortController();
+    const stream = recognizer.openStream({ ...english, sampleRate: 16000 }, controller.signal);
+    for (let i = 0; i < long.length; i += 320) stream.write(long.subarray(i, i + 320));
+    const result = stream.finish();
+    await sleep(50);
+    expect(recognizer.load.backlogMs, 'seconds of audio wait to be decoded').to.be.greaterThan(5000);
+    const abortedAt = performance.now();
+    controller.abort();
+    const error = await result.then(() => null, (err: unknown) => err);
+    expect((error as Error)?.name).to.equal('AbortError');
+    // Back in the pool once the few pieces in flight are decoded (not the 24 s queued behind them).
+    while (recognizer.load.busy > 0) await sleep(10);
+    console.log(`      decoder free ${(performance.now() - abortedAt).toFixed(0)} ms after the abort`);
+    expect(recognizer.load.backlogMs).to.equal(0);
+    expect(recognizer.load.replaced, 'no decoder killed and restarted').to.equal(replacedBefore);
+    expect(ours().sort()).to.deep.equal(pidsBefore);
+    const { text } = await recognizer.transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english);
+    expect(text).to.include('young man');
+  });
+
   it('rejects at once for an already aborted signal', async () => {
     const controller = new AbortController();
     controller.abort();
