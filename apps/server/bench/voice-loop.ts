@@ -50,9 +50,13 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
   try {
     const speech = librivoxClips();
     for (const sessions of levels) {
+      // A server that has just started is still warming engines in its threads (the avatar models:
+      // seconds of CPU); a level measured then would charge that to its sessions.
+      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(server.pid);
       // A single conversation runs three times (15 turns) so its p95 means something.
       const runs = sessions === 1 ? 3 : 1;
       const load = loadavg()[0]!;
+      const audioBefore = await audioTotals(server);
       const cpuBefore = treeCpu(server.pid);
       const clientBefore = process.cpuUsage();
       const poller = pollHealth(server);
@@ -72,7 +76,10 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
       const health = await poller.stop();
       const cpu = cpuSince(cpuBefore, treeCpu(server.pid));
       const client = process.cpuUsage(clientBefore);
-      report(out, sessions, calls, { load, loadEnd: loadavg()[0]!, cpu, clientMs: (client.user + client.system) / 1000, health });
+      const audio = await audioTotals(server);
+      const decodedPerInput = (audio.decoded - audioBefore.decoded) / Math.max(1e-9, audio.input - audioBefore.input);
+      const vadFramesPerRun = (audio.vadFrames - audioBefore.vadFrames) / Math.max(1, audio.vadRuns - audioBefore.vadRuns);
+      report(out, sessions, calls, { load, loadEnd: loadavg()[0]!, cpu, clientMs: (client.user + client.system) / 1000, health, decodedPerInput, vadFramesPerRun });
       // Sessions close and decoders settle before the next level.
       await sleep(2000);
     }
@@ -90,6 +97,10 @@ interface LevelMeasures {
   cpu: TreeCpu;
   clientMs: number;
   health: number[];
+  /** Seconds of audio the decoders decoded per second of input audio (the server's metrics). */
+  decodedPerInput: number;
+  /** Voice activity frames per model run (sessions speaking at once share runs). */
+  vadFramesPerRun: number;
 }
 
 function report(out: Record<string, number | string>, sessions: number, calls: CallResult[], m: LevelMeasures): void {
@@ -126,8 +137,34 @@ function report(out: Record<string, number | string>, sessions: number, calls: C
       .map(([name, ms]) => `${name} ${per(ms)}`)
       .join(', ');
     out[`${label}: benchmark clients' own CPU per session-second (ms)`] = per(m.clientMs);
+    out[`${label}: audio decoded per second of input audio (s)`] = round(m.decodedPerInput, 3);
+    out[`${label}: VAD frames per model run`] = round(m.vadFramesPerRun, 2);
   }
   if (m.health.length) out[`${label}: /healthz latency p50 / p99 / max (ms, every 200 ms)`] = `${round(percentile(m.health, 50))} / ${round(percentile(m.health, 99))} / ${round(Math.max(...m.health))}`;
+}
+
+/** Waits (up to 2 minutes) until the server uses under 5 % of a core over 2 s; returns the seconds waited. */
+async function settle(pid: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 120_000) {
+    const before = treeCpu(pid);
+    await sleep(2000);
+    const used = cpuSince(before, treeCpu(pid));
+    if (used.process + used.children < 100) break;
+  }
+  return round((performance.now() - started) / 1000, 0);
+}
+
+/** The server's totals of input audio and of audio its decoders decoded (seconds, from /metrics). */
+async function audioTotals(server: ServerProcess): Promise<{ input: number; decoded: number; vadFrames: number; vadRuns: number }> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${server.apiKey}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    input: value('svc_realtime_input_audio_seconds_total'),
+    decoded: value('svc_asr_decoded_audio_seconds_total'),
+    vadFrames: value('svc_vad_frames_total'),
+    vadRuns: value('svc_vad_runs_total'),
+  };
 }
 
 /** Polls /healthz every 200 ms: its latency is the server's event-loop lag as a client sees it. */

@@ -280,12 +280,18 @@ export const realtimeModule = defineModule({
     });
     metrics.trackRealtimeSessions(() => gateway.activeSessions());
     const monitor = get<ServerLoadMonitor>(SERVER_TOKENS.ServerLoadMonitor);
+    // Silero's batch counters (another detector, or none, has none).
+    const vadBatch = (get<VoiceActivityDetector | null>(REALTIME_TOKENS.VoiceActivityDetector) as { batch?: { stats: { frames: number; runs: number } } } | null)?.batch?.stats;
     metrics.trackRealtimeCapacity(() => {
       const load = monitor.read();
       return {
         capacity: registry instanceof CapacityAwareSessionRegistry ? registry.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
         sessionCores: load.sessionCores,
         recognizerBacklogMs: load.recognizerBacklogMs,
+        inputAudioSeconds: monitor.inputAudioSeconds,
+        decodedAudioSeconds: monitor.decodedAudioSeconds,
+        vadFrames: vadBatch?.frames ?? 0,
+        vadRuns: vadBatch?.runs ?? 0,
       };
     });
     const stopPurge = purgeExpiredSecrets(get(SHARED_TOKENS.Clock), get(REALTIME_TOKENS.ClientSecretRepository), get(SHARED_TOKENS.Logger));

@@ -8,6 +8,8 @@ import { ownTreeCpuMs } from './process-cpu.js';
 export interface RecognizerLoad {
   backlogMs: number;
   waiting: number;
+  /** Seconds of audio decoded since start (absent for recognizers that do not count). */
+  decodedSeconds?: number;
 }
 
 export interface ServerLoadMonitorOptions {
@@ -36,7 +38,7 @@ const DEFAULT_BUDGET_SHARE = 0.8;
  * make room for callers who will all speak at once.
  */
 export class ServerLoadMonitor implements ServerLoadProbe {
-  private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
   private readonly timer: NodeJS.Timeout;
   private measuredCores: number | null = null;
   private lagMs = 0;
@@ -49,9 +51,18 @@ export class ServerLoadMonitor implements ServerLoadProbe {
     this.timer.unref();
   }
 
+  /** Seconds of input audio all sessions received since start (the metrics). */
+  inputAudioSeconds = 0;
+
   /** A session received `ms` of input audio (the engines' usage observer). */
   inputAudio(ms: number): void {
     this.audioMs += ms;
+    this.inputAudioSeconds += ms / 1000;
+  }
+
+  /** Seconds of audio the recognizer decoded since start (0 when it does not count). */
+  get decodedAudioSeconds(): number {
+    return this.options.recognizer?.()?.decodedSeconds ?? 0;
   }
 
   read(): ServerLoad {

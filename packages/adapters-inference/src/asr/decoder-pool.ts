@@ -1,6 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { abortError, throwIfAborted } from '../speech/abort.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
+import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 
 /** How long a turn waited for a free decoder: reported so a too-small pool is seen, not hidden. */
 export interface DecoderWait {
@@ -24,6 +25,8 @@ export interface DecoderPoolStats {
   replaced: number;
   /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
   backlogMs: number;
+  /** Seconds of audio decoded since start, by every decoder (the recognizer's work: its CPU follows it). */
+  decodedSeconds: number;
 }
 
 /**
@@ -37,6 +40,8 @@ export class DecoderPool {
   private readonly limit: LimitFunction;
   private readonly idle: PocketsphinxHelper[];
   private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0 };
+  /** Samples decoded by decoders that are gone. */
+  private decodedByGone = 0;
 
   private readonly all: PocketsphinxHelper[];
   /** Decoders lent to a task right now. */
@@ -78,7 +83,16 @@ export class DecoderPool {
   get load(): DecoderPoolStats {
     let backlogMs = 0;
     for (const helper of this.lent) backlogMs = Math.max(backlogMs, helper.backlogMs);
-    return { size: this.limit.concurrency, started: this.all.length, busy: this.limit.activeCount, waiting: this.limit.pendingCount, ...this.stats, backlogMs };
+    const decoded = this.all.reduce((n, helper) => n + helper.decodedSamples, this.decodedByGone);
+    return {
+      size: this.limit.concurrency,
+      started: this.all.length,
+      busy: this.limit.activeCount,
+      waiting: this.limit.pendingCount,
+      ...this.stats,
+      backlogMs,
+      decodedSeconds: decoded / RECOGNIZER_SAMPLE_RATE,
+    };
   }
 
   /** Process ids of the decoders alive now (their CPU time is the recognizer's cost). */
@@ -110,6 +124,7 @@ export class DecoderPool {
 
   private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
     this.stats.replaced++;
+    this.decodedByGone += dead.decodedSamples;
     const index = this.all.indexOf(dead);
     if (index >= 0) this.all.splice(index, 1);
     return this.grow();

@@ -75,6 +75,8 @@ export class PocketsphinxHelper {
   /** Sizes of the pieces written and not yet answered (the helper answers each once decoded). */
   private readonly inFlight: number[] = [];
   private inFlightSamples = 0;
+  /** Samples this decoder has decoded since it started (what recognition costs grows with it). */
+  decodedSamples = 0;
   /** A failure the helper reported while nobody waited for an answer: the utterance's end hears it. */
   private failure: Error | null = null;
 
@@ -250,7 +252,9 @@ export class PocketsphinxHelper {
 
   private onLine(line: string): void {
     if (line === 'P' || line.startsWith('P ')) {
-      this.inFlightSamples -= this.inFlight.shift() ?? 0;
+      const decoded = this.inFlight.shift() ?? 0;
+      this.inFlightSamples -= decoded;
+      this.decodedSamples += decoded;
       if (line.length > 1) this.partial = line.slice(2);
       this.pump();
     } else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
