@@ -43,7 +43,8 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   private measuredCores: number | null = null;
   private lagMs = 0;
   private audioMs = 0;
-  private cpuMs = ownTreeCpuMs();
+  /** CPU used so far when the current window's audio began (null while no session streams). */
+  private cpuMs: number | null = null;
 
   constructor(private readonly options: ServerLoadMonitorOptions) {
     this.delay.enable();
@@ -56,6 +57,8 @@ export class ServerLoadMonitor implements ServerLoadProbe {
 
   /** A session received `ms` of input audio (the engines' usage observer). */
   inputAudio(ms: number): void {
+    // The first audio after an idle spell starts a window: the CPU it is measured against.
+    if (this.cpuMs === null) this.cpuMs = ownTreeCpuMs();
     this.audioMs += ms;
     this.inputAudioSeconds += ms / 1000;
   }
@@ -88,17 +91,24 @@ export class ServerLoadMonitor implements ServerLoadProbe {
 
   /** One window: CPU per second of input audio, and the event loop's delay. */
   sample(): void {
-    const cpuMs = ownTreeCpuMs();
-    const used = cpuMs - this.cpuMs;
-    this.cpuMs = cpuMs;
     // The histogram counts in nanoseconds, from the timer's due time (0 when idle).
     this.lagMs = this.delay.count > 0 ? this.delay.percentile(90) / 1e6 : 0;
     this.delay.reset();
-    if (this.audioMs >= MIN_MEASURED_AUDIO_MS) {
-      const cost = used / this.audioMs;
+    const audioMs = this.audioMs;
+    this.audioMs = 0;
+    // No session streamed: nothing to measure, and /proc is not read (an idle server stays idle);
+    // the next input audio reads the starting point.
+    if (audioMs === 0 || this.cpuMs === null) {
+      this.cpuMs = null;
+      return;
+    }
+    const cpuMs = ownTreeCpuMs();
+    const used = cpuMs - this.cpuMs;
+    this.cpuMs = cpuMs;
+    if (audioMs >= MIN_MEASURED_AUDIO_MS) {
+      const cost = used / audioMs;
       this.measuredCores = this.measuredCores === null ? cost : (1 - SMOOTHING) * this.measuredCores + SMOOTHING * cost;
     }
-    this.audioMs = 0;
   }
 }
 
