@@ -1,40 +1,58 @@
-// ESLint rule `svc/package-boundaries`: the dependency rules of the hexagon, checked on every import,
-// re-export and dynamic import (type-only ones included):
+// ESLint rule `svc/package-boundaries`: the dependency rules of the hexagon, checked on every way a
+// TypeScript file can name another module: import / export ... from, dynamic import(), type-position
+// import('x').T, `import x = require('x')`, and require(), require.resolve() or a createRequire()
+// function called with a string:
 //   1. packages/core/src imports nothing outside packages/core (no node: modules, no libraries);
 //   2. an adapter never imports another adapter (nor apps/*);
-//   3. only apps/* import adapters (a package's own tests may import the package itself).
+//   3. only apps/* import adapters (a package's own tests may import the package itself);
+//   4. another workspace package is reached by its name (@svc/x), never by a relative path into its
+//      folder nor by a deep path (@svc/x/src/...): only what its package.json exports is its interface;
+//   5. the playground (packages/playground-web) is browser code served as static files: it imports
+//      nothing outside its own folder (what it needs from the server, it fetches over HTTP).
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const BUILTINS = new Set(builtinModules);
 
-/** `{ kind: 'core' | 'adapter' | 'app' | 'other', name, part }` of a path inside the repository. */
+/**
+ * `{ kind: 'core' | 'adapter' | 'app' | 'other', name, part, pkg }` of a path inside the repository;
+ * `pkg` is its workspace package folder ('packages/x', 'apps/x') or null outside them.
+ */
 function locate(path) {
   const rel = relative(ROOT, path).split(sep);
   if (rel[0] === 'packages' && rel[1]) {
     const name = rel[1];
-    return { kind: name === 'core' ? 'core' : name.startsWith('adapters-') ? 'adapter' : 'other', name, part: rel[2] };
+    return { kind: name === 'core' ? 'core' : name.startsWith('adapters-') ? 'adapter' : 'other', name, part: rel[2], pkg: `packages/${name}` };
   }
-  if (rel[0] === 'apps' && rel[1]) return { kind: 'app', name: rel[1], part: rel[2] };
-  return { kind: 'other', name: rel[0] ?? '', part: undefined };
+  if (rel[0] === 'apps' && rel[1]) return { kind: 'app', name: rel[1], part: rel[2], pkg: `apps/${rel[1]}` };
+  return { kind: 'other', name: rel[0] ?? '', part: undefined, pkg: null };
 }
 
 /** Where an import specifier points: a workspace package, a node: module or a library. */
 function target(specifier, fromFile) {
-  if (specifier.startsWith('.')) return { ...locate(resolve(dirname(fromFile), specifier)), label: specifier };
+  if (specifier.startsWith('.')) return { ...locate(resolve(dirname(fromFile), specifier)), label: specifier, relative: true };
   if (specifier.startsWith('node:') || BUILTINS.has(specifier.split('/')[0])) return { kind: 'node', name: specifier, label: specifier };
   const svc = /^@svc\/([^/]+)/.exec(specifier);
   if (svc) {
     const name = svc[1];
-    if (name === 'core') return { kind: 'core', name, label: specifier };
-    if (name.startsWith('adapters-')) return { kind: 'adapter', name, label: specifier };
-    return { kind: 'app', name, label: specifier };
+    if (name === 'core') return { kind: 'core', name, label: specifier, deep: /^@svc\/core\/(src|dist|test)(\/|$)/.test(specifier) };
+    const deep = /^@svc\/[^/]+\/(src|dist|test)(\/|$)/.test(specifier);
+    if (name.startsWith('adapters-')) return { kind: 'adapter', name, label: specifier, deep };
+    if (name === 'playground-web') return { kind: 'other', name, label: specifier, deep };
+    return { kind: 'app', name, label: specifier, deep };
   }
   return { kind: 'library', name: specifier, label: specifier };
 }
 
 function violation(from, to) {
+  if (from.pkg === 'packages/playground-web' && !(to.relative && to.pkg === from.pkg)) {
+    return `the playground is browser code served as static files and imports nothing outside packages/playground-web (found '${to.label}'): fetch what it needs from the server over HTTP`;
+  }
+  if (to.relative && to.pkg !== null && to.pkg !== from.pkg && from.kind !== 'core') {
+    return `another workspace package is imported by its name (@svc/...), not by a path into its folder (found '${to.label}')`;
+  }
+  if (to.deep) return `a workspace package is imported by its name only, not by a path into its files (found '${to.label}'): use what its package.json exports`;
   if (from.kind === 'core' && from.part === 'src' && !(to.kind === 'core' && to.name === 'core' && !to.label.startsWith('@svc/'))) {
     return `packages/core imports nothing outside itself (found '${to.label}'): declare a port in the core and implement it in an adapter`;
   }
@@ -57,11 +75,29 @@ export const packageBoundaries = {
       const message = violation(from, target(source.value, file));
       if (message) context.report({ node, message });
     };
+    // Names bound to a CommonJS require: `require` itself and whatever createRequire(...) returned.
+    const requires = new Set(['require']);
+    const isCreateRequire = (node) => node?.type === 'CallExpression' && ((node.callee.type === 'Identifier' && node.callee.name === 'createRequire') || (node.callee.type === 'MemberExpression' && node.callee.property.name === 'createRequire'));
+    const isRequire = (callee) =>
+      (callee.type === 'Identifier' && requires.has(callee.name)) ||
+      isCreateRequire(callee) ||
+      (callee.type === 'MemberExpression' && callee.property.name === 'resolve' && (isRequire(callee.object) || isCreateRequire(callee.object)));
     return {
       ImportDeclaration: (node) => check(node, node.source),
       ExportNamedDeclaration: (node) => check(node, node.source),
       ExportAllDeclaration: (node) => check(node, node.source),
       ImportExpression: (node) => check(node, node.source),
+      // type T = import('x').T
+      TSImportType: (node) => check(node, node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument),
+      // import x = require('x')
+      TSExternalModuleReference: (node) => check(node, node.expression),
+      VariableDeclarator: (node) => {
+        if (node.id.type === 'Identifier' && isCreateRequire(node.init)) requires.add(node.id.name);
+      },
+      // require('x'), require.resolve('x'), createRequire(url)('x') and a createRequire()'d function
+      CallExpression: (node) => {
+        if (isRequire(node.callee) && node.arguments[0]?.type === 'Literal') check(node, node.arguments[0]);
+      },
     };
   },
 };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ManageApiKeys } from '@svc/core';
@@ -48,19 +48,24 @@ export function percentile(values: number[], p: number): number {
 
 export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Time to first byte and total time of one speech request, reading the body to its end. */
-export async function timedSpeech(
-  ctx: { baseUrl: string; apiKey: string },
-  body: Record<string, unknown>,
-): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
-  const started = performance.now();
+/** POST /v1/audio/speech; anything but 200 is an error (with the body's text). */
+export async function postSpeech(ctx: { baseUrl: string; apiKey: string }, body: Record<string, unknown>): Promise<Response> {
   const res = await fetch(`${ctx.baseUrl}/v1/audio/speech`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
-  const reader = res.body!.getReader();
+  return res;
+}
+
+/** Time to first byte and total time of one speech request, reading the body to its end. */
+export async function timedSpeech(
+  ctx: { baseUrl: string; apiKey: string },
+  body: Record<string, unknown>,
+): Promise<{ ttfbMs: number; totalMs: number; bytes: number }> {
+  const started = performance.now();
+  const reader = (await postSpeech(ctx, body)).body!.getReader();
   let ttfbMs = 0;
   let bytes = 0;
   for (;;) {
@@ -70,4 +75,28 @@ export async function timedSpeech(
     bytes += value.byteLength;
   }
   return { ttfbMs, totalMs: performance.now() - started, bytes };
+}
+
+/** CPU time (ms) of this process and of its child processes (the pocketsphinx decoders) so far. */
+export function cpuMs(): { own: number; decoders: number } {
+  const own = process.cpuUsage();
+  let decoders = 0;
+  const tick = 10; // USER_HZ is 100 on Linux
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid) continue;
+      // utime + stime, plus what its exited children used (cutime + cstime).
+      decoders += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * tick;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  // Decoders that exited (killed by a cancelled turn, replaced) count in this process's cutime + cstime.
+  const self = readFileSync('/proc/self/stat', 'utf8');
+  const fields = self.slice(self.lastIndexOf(')') + 2).split(' ');
+  decoders += (Number(fields[13]) + Number(fields[14])) * tick;
+  return { own: (own.user + own.system) / 1000, decoders };
 }

@@ -4,15 +4,14 @@ import { benchSpeech } from './speech.js';
 type Bench = (ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: unknown }) => Promise<Record<string, number | string>>;
 
 /**
- * `npm run bench [-- speech voices realtime]`: runs each capability's benchmark against the real
+ * `npm run bench [-- speech voices realtime wyoming]`: runs each capability's benchmark against the real
  * server on this machine and prints ratios and percentiles (numbers, not pass/fail).
  */
 async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
-  // Suites that start their own server (a process, or test-built models) skip the shared one.
-  const ownServer = new Set(['voice-loop', 'neural']);
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
+    ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
@@ -23,10 +22,19 @@ async function main(): Promise<void> {
     ['video-render', async () => (await import('./video-render.js')).benchVideoRender as unknown as Bench],
     // Starts its own server (test-built models in a temporary SVC_MODELS_DIR).
     ['neural', async () => (await import('./neural.js')).benchNeural as unknown as Bench],
+    // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
+    ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
+    ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
+    // Component benchmarks: no server (they start what they measure).
+    ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
+    ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
   ];
+  // These start what they measure (their own server, a process, test-built models), not the shared server.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'voice-loop', 'neural', 'phonemizer']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
-  const bench = selected.some(([name]) => !ownServer.has(name))
+  const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({
         SVC_REALTIME_MAX_SESSIONS: '2000',
         SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',

@@ -27,7 +27,33 @@ export const setting = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes')
       .default(def),
   string: (def = '') => z.string().default(def),
+  /**
+   * An optional URL ('' when unset) with one of `schemes`, checked at start rather than at first use
+   * (a typo in SVC_REDIS_URL should stop the start, not the first rate-limited request). `hint` ends
+   * the message: `must be <hint>`.
+   */
+  url: (schemes: readonly string[], hint: string) =>
+    z
+      .string()
+      .default('')
+      .refine((value) => value === '' || hasScheme(value, schemes), { error: `must be ${hint}` }),
 } as const;
+
+/**
+ * True when `value` parses as a URL with one of `schemes`. Network URLs (http, redis) must name a host;
+ * sqlite: names a file and postgres: may name a Unix socket in its query instead of a host.
+ */
+function hasScheme(value: string, schemes: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (!schemes.includes(scheme)) return false;
+  return scheme === 'sqlite' || scheme.startsWith('postgres') ? url.href.length > url.protocol.length : url.hostname !== '';
+}
 
 /**
  * Reads SVC_* settings from the environment with a zod schema; the first invalid value stops the

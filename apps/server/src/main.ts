@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     recognition.available
       ? `Realtime speech recognition: ${recognition.detail}.`
       : `WARNING: realtime speech recognition is ${recognition.detail}\n  Spoken turns get an error event of type transcription_unavailable (see docs/realtime.md).`,
+    ...(server.wyoming
+      ? [`Wyoming (Home Assistant): tcp://${server.wyoming.server.address.host}:${server.wyoming.server.address.port}  (docs/wyoming.md)`]
+      : []),
     `Try it:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$SVC_API_KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',
   ];

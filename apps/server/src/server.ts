@@ -10,6 +10,7 @@ import { buildContainer, type Overrides, type ServiceContainer } from './contain
 import type { Attachment, ModuleContext, ServerModule } from './composition/module.js';
 import { SERVER_MODULES } from './composition/modules.js';
 import type { RealtimeAttachment } from './composition/realtime.js';
+import type { WyomingAttachment } from './composition/wyoming.js';
 import { SERVER_TOKENS } from './tokens.js';
 import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 import { clearScratchDir } from './runtime/scratch-dir.js';
@@ -27,6 +28,8 @@ export interface RunningServer {
   services: ServiceContainer;
   /** What the realtime module attached (its gateway). */
   realtime: RealtimeAttachment;
+  /** The Wyoming server, when SVC_WYOMING_PORT is set. */
+  wyoming: WyomingAttachment | null;
   close(): Promise<void>;
 }
 
@@ -64,7 +67,8 @@ export async function startServer(
       const routes = m.routes?.(ctx);
       publicModules.push(...(routes?.public ?? []));
       apiModules.push(...(routes?.authenticated ?? []));
-      if (m.attach) attachments.set(m.name, m.attach(httpServer, ctx));
+      const attached = m.attach ? await m.attach(httpServer, ctx) : null;
+      if (attached) attachments.set(m.name, attached);
     }
     const app = createHttpApp({
       logger: services.get<Logger>(SHARED_TOKENS.Logger),
@@ -99,13 +103,14 @@ export async function startServer(
     services,
     // Absent on a worker process (it serves no WebSocket).
     realtime: attachments.get('realtime') as RealtimeAttachment,
+    wyoming: (attachments.get('wyoming') as WyomingAttachment | undefined) ?? null,
     async close() {
       if (closed) return;
       closed = true;
       // 1. Stop accepting: the port closes, idle keep-alive connections with it.
       const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
-      // 2. Realtime sessions are told (close 1001, see docs/deployment.md).
+      // 2. Realtime sessions are told (close 1001, see docs/deployment.md); the Wyoming port closes (busy connections get the grace).
       for (const a of [...attachments.values()].reverse()) await a.close();
       // 3. In-flight requests finish, within SVC_SHUTDOWN_GRACE_MS; then their connections are cut.
       const cut = setTimeout(() => httpServer.closeAllConnections(), config.shutdownGraceMs);

@@ -1,6 +1,6 @@
 import type { Logger, Principal } from '@svc/core';
 import type Router from '@koa/router';
-import type { OpenApiRegistry } from './openapi/openapi-registry.js';
+import type { RouteTable } from './routing/route-table.js';
 
 /** What middleware leaves on ctx.state for the handlers after it. */
 export interface AppState {
@@ -18,7 +18,7 @@ export function matchedRoute(ctx: { _matchedRoute?: unknown; status: number }): 
 
 export type AppRouter = Router<AppState>;
 
-/** A capability's REST routes: registers handlers and documents them in the OpenAPI registry. */
+/** A capability's REST routes: each one declared once in the table, which routes and documents it. */
 export interface RouteModule {
-  register(router: AppRouter, openapi: OpenApiRegistry): void;
+  register(routes: RouteTable): void;
 }

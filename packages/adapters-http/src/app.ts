@@ -6,6 +6,7 @@ import { errorMiddleware } from './errors/error-middleware.js';
 import { authMiddleware, type Authenticate } from './auth/auth-middleware.js';
 import { OpenApiRegistry } from './openapi/openapi-registry.js';
 import { requestContext } from './observability/request-context.js';
+import { RouteTable } from './routing/route-table.js';
 import type { ServiceMetrics } from './observability/metrics.js';
 
 export interface HttpAppOptions {
@@ -44,8 +45,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const publicRouter = new Router<AppState>();
   const apiRouter = new Router<AppState>();
   apiRouter.use(authMiddleware(options.authenticate));
-  for (const m of options.publicModules) m.register(publicRouter, openapi);
-  for (const m of options.modules) m.register(apiRouter, openapi);
+  const publicRoutes = new RouteTable(publicRouter, openapi, 'public');
+  const apiRoutes = new RouteTable(apiRouter, openapi, 'authenticated');
+  for (const m of options.publicModules) m.register(publicRoutes);
+  for (const m of options.modules) m.register(apiRoutes);
 
   koa.use(requestContext(options.logger));
   koa.use(options.metrics.middleware());

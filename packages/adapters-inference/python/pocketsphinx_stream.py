@@ -8,11 +8,18 @@ Requests on stdin (one header line, ASCII, then any payload):
                        the model's initial one: each caller's turns start from their own
                        speaker normalization, never from the previous caller's
   N [<state>]\n        like S, on a new stream: frame numbers (word times) start at 0
+  L [<state>]\n        like N, and report the words that have settled while decoding:
+                       K <text>\n whenever more of them have (words that ended 1 s or more
+                       before the latest frame decoded; the final pass rarely changes them)
   A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress, answered with
                        P (below) once decoded, so the caller knows how far behind real time it is
   E\n                  end the utterance: final pass, answered with  F <text>\n
-  W\n                  like E, and the word times first:  T <word> <start> <end> ...\n  then  F <text>\n
-                       (seconds; silences, fillers and sentence marks left out)
+  W\n                  like E, and the word times first:  T <word> <start> <end> ...\n, then the
+                       confidence  Q <avg_logprob> <no_speech>\n, then  F <text>\n
+                       (seconds; silences, fillers and sentence marks left out; avg_logprob is the
+                       mean natural log of the words' lattice posteriors, '-' when this build
+                       cannot compute them; no_speech is the share of the utterance's 100 ms
+                       pieces that pocketsphinx's voice activity detector did not class as speech)
   X\n                  drop the utterance, answered with  F \n
 Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
@@ -24,12 +31,32 @@ Answers on stdout, one line each:
   !<message>\n         a request failed; the helper keeps running
 """
 import ctypes
+import math
 import re
 import sys
 
 from pocketsphinx import Decoder
 
 ALTERNATE = re.compile(r'\(\d+\)$')
+# A word is settled once the decoder is this many frames (10 ms) past its end.
+SETTLED_FRAMES = 100
+
+
+def is_word(word):
+    """<s>, </s>, <sil> and [NOISE]-style fillers are not words."""
+    return not (word.startswith('<') or word.startswith('['))
+
+
+def settled_text(decoder):
+    """The words of the partial hypothesis that ended at least SETTLED_FRAMES ago."""
+    horizon = decoder.n_frames() - SETTLED_FRAMES
+    words = []
+    for seg in decoder.seg():
+        if seg.end_frame >= horizon:
+            break
+        if is_word(seg.word):
+            words.append(ALTERNATE.sub('', seg.word))
+    return ' '.join(words)
 
 
 def word_times(decoder, frame_rate):
@@ -38,8 +65,8 @@ def word_times(decoder, frame_rate):
     # Frame numbers count from the start of the stream: exact for an utterance begun with N.
     for seg in decoder.seg():
         word = seg.word
-        # <s>, </s>, <sil> and [NOISE]-style fillers are not words; read(2) is a pronunciation variant.
-        if word.startswith('<') or word.startswith('['):
+        # Fillers are left out; read(2) is a pronunciation variant.
+        if not is_word(word):
             continue
         word = ALTERNATE.sub('', word)
         parts.append('%s %.2f %.2f' % (word, seg.start_frame / frame_rate, (seg.end_frame + 1) / frame_rate))
@@ -108,6 +135,76 @@ class CepstralMean:
         self.base.cmn_live_update(self.handle)
 
 
+class WordPosteriors:
+    """How sure pocketsphinx is of each word of its hypothesis, from its word lattice.
+
+    The decoder runs only its first (tree) pass, whose hypothesis comes without posteriors
+    (hyp().prob and seg().prob are 0 unless -bestpath is on, which costs accuracy here). After an
+    utterance the lattice of that pass is still there: this runs pocketsphinx's own forward-backward
+    over it (ps_lattice_bestpath, then ps_lattice_posterior, with the decoder's -bestpathlw/-lw and
+    -ascale as pocketsphinx's bestpath pass would) and, for each word of the hypothesis, adds up the
+    posteriors of the lattice links of that word that span its middle frame. The Python bindings do
+    not expose these calls, so they are reached with ctypes; any failure leaves the figure unknown.
+    """
+
+    def __init__(self, decoder, config):
+        self.ps = None
+        try:
+            ps = ctypes.CDLL('libpocketsphinx.so.3')
+            base = ctypes.CDLL('libsphinxbase.so.3')
+            vp, i32 = ctypes.c_void_p, ctypes.c_int32
+            for name, res, args in (
+                ('ps_get_lattice', vp, [vp]),
+                ('ps_get_lm', vp, [vp, ctypes.c_char_p]),
+                ('ps_lattice_bestpath', vp, [vp, vp, ctypes.c_float, ctypes.c_float]),
+                ('ps_lattice_posterior', i32, [vp, vp, ctypes.c_float]),
+                ('ps_lattice_get_logmath', vp, [vp]),
+                ('ps_lattice_traverse_edges', vp, [vp, vp, vp]),
+                ('ps_lattice_traverse_next', vp, [vp, vp]),
+                ('ps_latlink_times', ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_int16)]),
+                ('ps_latlink_baseword', ctypes.c_char_p, [vp, vp]),
+                ('ps_latlink_prob', i32, [vp, vp, ctypes.POINTER(i32)]),
+            ):
+                fn = getattr(ps, name)
+                fn.restype, fn.argtypes = res, args
+            base.logmath_exp.restype, base.logmath_exp.argtypes = ctypes.c_double, [vp, ctypes.c_int]
+            self.ps, self.base = ps, base
+            self.decoder = decoder
+            self.lwf = config.get_float('-bestpathlw') / config.get_float('-lw')
+            self.ascale = 1.0 / config.get_float('-ascale')
+        except (OSError, AttributeError, RuntimeError, ZeroDivisionError):
+            self.ps = None
+
+    def average_log(self, words):
+        """Mean natural log of the posteriors of (word, start_frame, end_frame), or None."""
+        if self.ps is None or not words:
+            return None
+        ps = self.ps
+        handle = int(self.decoder.this)
+        dag = ps.ps_get_lattice(handle)
+        lm = ps.ps_get_lm(handle, b'_default')
+        if not dag or not lm or not ps.ps_lattice_bestpath(dag, lm, self.lwf, self.ascale):
+            return None
+        ps.ps_lattice_posterior(dag, lm, self.ascale)
+        lmath = ps.ps_lattice_get_logmath(dag)
+        links = []
+        link = ps.ps_lattice_traverse_edges(dag, None, None)
+        start = ctypes.c_int16()
+        acoustic = ctypes.c_int32()
+        while link:
+            end = ps.ps_latlink_times(link, ctypes.byref(start))
+            word = ps.ps_latlink_baseword(dag, link)
+            if word:
+                links.append((word.decode('utf-8', 'replace'), start.value, end, ps.ps_latlink_prob(dag, link, ctypes.byref(acoustic))))
+            link = ps.ps_lattice_traverse_next(dag, None)
+        total = 0.0
+        for word, first, last in words:
+            middle = (first + last) // 2
+            mass = sum(self.base.logmath_exp(lmath, post) for (w, s, e, post) in links if w == word and s <= middle <= e)
+            total += math.log(min(1.0, max(mass, 1e-10)))
+        return total / len(words)
+
+
 def set_option(config, name, value):
     """pocketsphinx's config is typed: yes/no are booleans, numbers are int or float."""
     if value in ('yes', 'no'):
@@ -135,23 +232,30 @@ def main():
     decoder = Decoder(config)
     frame_rate = float(config.get_int('-frate'))
     cmn = CepstralMean(decoder)
+    posteriors = WordPosteriors(decoder, config)
     stdin = sys.stdin.buffer
     out = sys.stdout
     out.write('R\n' if cmn.cmn else 'R nocmn\n')
     out.flush()
     in_utterance = False
     last_partial = ''
+    report_settled = False
+    last_settled = ''
+    pieces = speech_pieces = 0
     while True:
         header = stdin.readline()
         if not header:
             return
         try:
             kind = header[:1]
-            if kind == b'S' or kind == b'N':
+            if kind == b'S' or kind == b'N' or kind == b'L':
                 if in_utterance:
                     decoder.end_utt()
-                if kind == b'N':
+                if kind != b'S':
                     decoder.start_stream()
+                report_settled = kind == b'L'
+                last_settled = ''
+                pieces = speech_pieces = 0
                 if cmn.cmn:
                     given = header[1:].strip()
                     cmn.set([float(v) for v in given.split(b',')] if given else cmn.fresh)
@@ -164,6 +268,9 @@ def main():
                 answer = 'P\n'
                 if in_utterance:
                     decoder.process_raw(data, False, False)
+                    pieces += 1
+                    if decoder.get_in_speech():
+                        speech_pieces += 1
                     if cmn.cmn:
                         cmn.update()
                     hyp = decoder.hyp()
@@ -171,12 +278,18 @@ def main():
                     if text != last_partial:
                         last_partial = text
                         answer = 'P ' + text + '\n'
+                    if report_settled:
+                        settled = settled_text(decoder)
+                        if settled != last_settled:
+                            last_settled = settled
+                            out.write('K ' + settled + '\n')
                 # Every piece is answered: the caller counts what is still waiting to be decoded.
                 out.write(answer)
                 out.flush()
             elif kind == b'E' or kind == b'X' or kind == b'W':
                 text = ''
                 times = ''
+                confidence = '- 1'
                 if in_utterance:
                     decoder.end_utt()
                     in_utterance = False
@@ -185,10 +298,15 @@ def main():
                         text = hyp.hypstr if hyp is not None else ''
                     if kind == b'W':
                         times = word_times(decoder, frame_rate)
+                        words = [(ALTERNATE.sub('', seg.word), seg.start_frame, seg.end_frame) for seg in decoder.seg() if is_word(seg.word)]
+                        average = posteriors.average_log(words)
+                        no_speech = 1.0 - speech_pieces / pieces if pieces else 1.0
+                        confidence = '%s %.4f' % ('-' if average is None else '%.4f' % average, no_speech)
                     if cmn.cmn:
                         out.write('C ' + ','.join('%.6g' % v for v in cmn.get()) + '\n')
                 if kind == b'W':
                     out.write('T ' + times + '\n')
+                    out.write('Q ' + confidence + '\n')
                 out.write('F ' + text + '\n')
                 out.flush()
             else:

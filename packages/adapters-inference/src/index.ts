@@ -14,6 +14,10 @@ export { NeuralSpeechSynthesizer, type LoadedModel, type NeuralEngine, type Neur
 export { parsePiperVoiceConfig, piperPhonemeIds, type PiperVoiceConfig } from './speech/piper/piper-voice-config.js';
 export { EspeakPhonemizer } from './speech/models/espeak-phonemizer.js';
 export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, type PiperModel } from './speech/models/model-directory.js';
+// `models pull`: the curated catalog and the download from a Hugging Face hub (an operator's explicit action, never the server's).
+export { MODEL_CATALOG, catalogEntry, type CatalogEntry, type CatalogVariant } from './speech/models/model-catalog.js';
+export { pullModel, planPull, megabytes, type PullRequest, type PullOptions, type PullEvents, type PullPlan, type PullResult } from './speech/models/model-pull.js';
+export { ModelPullError, type HubConnection, type RemoteFile } from './speech/models/hub-files.js';
 export { parseKokoroBlend } from './speech/kokoro/kokoro-blend.js';
 export { KokoroSpeechSynthesizer, kokoroPresetName, kokoroFeeds, kokoroInputIds } from './speech/kokoro/kokoro-speech-synthesizer.js';
 export { readKokoroModel, KOKORO_SAMPLE_RATE, type KokoroModel } from './speech/kokoro/kokoro-model.js';

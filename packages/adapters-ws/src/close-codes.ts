@@ -42,6 +42,3 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   // The billing entitlement (QuotaGuard) refused.
   quota_refused: 4429,
 };
-
-/** Close code for a client that does not read its events (kept for callers of the old name). */
-export const SLOW_READER_CLOSE_CODE = CLOSE_CODES.slow_reader;

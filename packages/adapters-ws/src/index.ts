@@ -8,4 +8,4 @@ export type {
 } from './gateway-types.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_PENDING_EVENTS } from './gateway-types.js';
 export { CLIENT_SECRET_PROTOCOL_PREFIX, REALTIME_PROTOCOL } from './credentials.js';
-export { CLOSE_CODES, SLOW_READER_CLOSE_CODE, type GatewayEnding } from './close-codes.js';
+export { CLOSE_CODES, type GatewayEnding } from './close-codes.js';

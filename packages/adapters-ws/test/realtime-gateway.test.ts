@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { ServiceUnavailableError, type RealtimeOutput, type RealtimeSessionRegistry } from '@svc/core';
-import { SLOW_READER_CLOSE_CODE, type SessionContext } from '../src/index.js';
+import { CLOSE_CODES, type SessionContext } from '../src/index.js';
 import { sleep, startGateway, TestClient, type GatewayHarness } from './gateway-harness.js';
 
 const configure = { type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } };
@@ -218,7 +218,7 @@ describe('realtime WebSocket gateway', () => {
     expect(h.gateway.activeSessions()).to.equal(0);
     (client.ws as any)._socket.resume();
     const { code } = await Promise.race([client.closed, sleep(8000).then(() => ({ code: -1 }))]);
-    expect([SLOW_READER_CLOSE_CODE, 1006]).to.include(code);
+    expect([CLOSE_CODES.slow_reader, 1006]).to.include(code);
   });
 
   it('stops reading a client that sends faster than its events are processed', async () => {

@@ -24,6 +24,20 @@ const TAGS = [
 
 const EXTENSIONS: Record<string, string> = { mp3: 'mp3', wav: 'wav', opus: 'ogg', aac: 'aac', flac: 'flac', pcm: 'pcm' };
 
+interface PlaygroundLimits {
+  speech: { max_input_chars: number };
+}
+
+/** The server's limits for the page, or null when it cannot say (the API still enforces them). */
+async function fetchLimits(): Promise<PlaygroundLimits | null> {
+  try {
+    const res = await fetch('/playground/limits.json');
+    return res.ok ? ((await res.json()) as PlaygroundLimits) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function initSpeechPanel(): void {
   const input = byId<HTMLTextAreaElement>('speech-input');
   const count = byId('speech-count');
@@ -37,9 +51,17 @@ export function initSpeechPanel(): void {
   let objectUrl: string | null = null;
   let player: PcmStreamPlayer | null = null;
 
-  const updateCount = () => (count.textContent = `${[...input.value].length} / 5000`);
+  // The limit comes from the server (/playground/limits.json), which applies it to every request.
+  let maxChars: number | null = null;
+  const updateCount = () => (count.textContent = `${[...input.value].length}${maxChars === null ? '' : ` / ${maxChars}`}`);
   input.addEventListener('input', updateCount);
   updateCount();
+  void fetchLimits().then((limits) => {
+    if (!limits) return;
+    maxChars = limits.speech.max_input_chars;
+    input.maxLength = maxChars;
+    updateCount();
+  });
   speed.addEventListener('input', () => (speedValue.value = `${Number(speed.value).toFixed(2)}×`));
 
   const tags = byId('tag-buttons');

@@ -5,7 +5,11 @@ import {
   EspeakPhonemizer,
   isTransformersAsrLayout,
   KokoroSpeechSynthesizer,
+  MODEL_CATALOG,
+  megabytes,
+  ModelPullError,
   PiperSpeechSynthesizer,
+  pullModel,
   readKokoroModel,
   readTransformersAsrModel,
   scanModelDirectory,
@@ -13,6 +17,7 @@ import {
 } from '@svc/adapters-inference';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
+import { pullProgress } from './pull-progress.js';
 
 const USAGE = `Usage:
   npm run models -- list                  models in the model directory (name, engine, languages, rate, sha256)
@@ -20,15 +25,27 @@ const USAGE = `Usage:
                                           Whisper / Moonshine directory (transformers.js ONNX layout) in
   npm run models -- remove NAME           remove a model (a Piper NAME or a Kokoro directory name)
   npm run models -- verify                load every model with onnxruntime; exit 1 if any is broken
+  npm run models -- catalog               the models pull knows (repository, revision, licence, languages)
+  npm run models -- pull NAME|OWNER/REPO[@REVISION] [--variant fp32|quantized] [--name LOCAL]
+                                          download a catalog model (or a repository in a layout the service
+                                          loads) from the Hugging Face hub, verify its checksums, install it,
+                                          load it once; resumes an interrupted pull. HF_ENDPOINT (a mirror) and
+                                          HF_TOKEN (gated or private repositories) are read as the hub's own tools do.
 Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
 
 type Out = (line: string) => void;
 
 /** Model directory administration: the same scan the server does at start-up. */
-export async function runModelsCli(argv: string[], out: Out = (l) => process.stdout.write(l + '\n'), env: Record<string, string | undefined> = process.env): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+const defaultOut: Out = (l) => process.stdout.write(l + '\n');
+
+export async function runModelsCli(argv: string[], out: Out = defaultOut, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, variant: { type: 'string' }, name: { type: 'string' } },
+  });
   const [command, arg] = positionals;
-  if (!command || !['list', 'add', 'remove', 'verify'].includes(command) || ((command === 'add' || command === 'remove') && !arg)) {
+  if (!command || !['list', 'add', 'remove', 'verify', 'catalog', 'pull'].includes(command) || (['add', 'remove', 'pull'].includes(command) && !arg)) {
     out(USAGE);
     return 2;
   }
@@ -46,15 +63,53 @@ export async function runModelsCli(argv: string[], out: Out = (l) => process.std
     }
     return 0;
   }
+  if (command === 'catalog') return catalog(out, values.json);
+  if (command === 'pull') {
+    if (values.variant !== undefined && values.variant !== 'fp32' && values.variant !== 'quantized') {
+      out(`--variant must be fp32 or quantized, not ${values.variant}`);
+      return 2;
+    }
+    return pull({ source: arg!, variant: values.variant, name: values.name }, dir, out, env);
+  }
   if (command === 'add') return add(arg!, dir, out);
   if (command === 'remove') return remove(arg!, dir, out);
   return verify(dir, out, config.settings.SVC_ONNX_THREADS);
 }
 
+function catalog(out: Out, json: boolean): number {
+  if (json) out(JSON.stringify(MODEL_CATALOG));
+  else for (const e of MODEL_CATALOG) out(`${e.name}\t${e.engine}\t${e.repo}@${e.revision.slice(0, 12)}\t${Object.keys(e.variants).join('/')}\t${e.languages.join(',')}\t${e.licence}`);
+  return 0;
+}
+
+/** Downloads, installs, then loads the model once (as add does); a model that does not load is removed again. */
+async function pull(request: Parameters<typeof pullModel>[0], dir: string, out: Out, env: Record<string, string | undefined>): Promise<number> {
+  const hub = { hubUrl: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), ...(env.HF_TOKEN ? { accessToken: env.HF_TOKEN } : {}) };
+  const terminal = process.stdout.isTTY && out === defaultOut ? process.stdout : null;
+  let result: Awaited<ReturnType<typeof pullModel>>;
+  try {
+    result = await pullModel(request, { modelsDir: dir, hub, events: pullProgress(out, terminal) });
+  } catch (error) {
+    if (!(error instanceof ModelPullError)) throw error;
+    out(`not pulled: ${error.message}`);
+    return error.reason === 'unknown_model' ? 2 : 1;
+  }
+  const name = result.plan.layout === 'piper' ? result.installed[0]!.replace(/\.onnx$/, '') : result.plan.name;
+  const problems = await loadProblems(dir, 1, name);
+  if (problems.length > 0) {
+    await removeFiles(dir, name);
+    for (const p of problems) out(p);
+    out(`not added: ${name} was downloaded but does not load (removed)`);
+    return 1;
+  }
+  out(`pulled ${name} (${megabytes(result.plan.bytes)}, ${result.plan.repo}@${result.plan.commit.slice(0, 12)}) into ${dir}; checksums verified, loads (restart the server to use it)`);
+  return 0;
+}
+
 async function add(source: string, dir: string, out: Out): Promise<number> {
   // The service never downloads at run time (only npm and apt are used): say how to do it instead.
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
-    out(`models add does not download (${source}): download the files on a machine with internet access, then run "npm run models -- add <local path>"`);
+    out(`models add takes a local path, not ${source}: to download a model from the Hugging Face hub use "npm run models -- pull NAME" (npm run models -- catalog lists them)`);
     return 2;
   }
   const info = await stat(source).catch(() => null);

@@ -36,7 +36,7 @@ export const foundationModule = defineModule({
     SVC_PORT: setting.int(8080, 0, 65535),
     SVC_HOST: setting.string('127.0.0.1'),
     SVC_DATA_DIR: setting.string('./data'),
-    SVC_DATABASE_URL: setting.string(),
+    SVC_DATABASE_URL: setting.url(['sqlite', 'postgres', 'postgresql'], 'sqlite:<path> or a postgres:// URL'),
     SVC_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SVC_TLS_CERT: setting.string(),
     SVC_TLS_KEY: setting.string(),

@@ -53,8 +53,11 @@ export interface ServerModule<S extends z.ZodRawShape = z.ZodRawShape> {
   check?(settings: z.output<z.ZodObject<S>>): void;
   bind(provide: Provide, config: ServerConfig): void;
   routes?(ctx: ModuleContext): ModuleRoutes;
-  /** Returns what it attached; its `close` runs first at shutdown. */
-  attach?(server: HttpServer | HttpsServer, ctx: ModuleContext): Attachment;
+  /**
+   * Returns what it attached (or null: nothing, e.g. a port left unset); its `close` runs first at
+   * shutdown. A module may open a listener of its own here (the Wyoming port): the start waits for it.
+   */
+  attach?(server: HttpServer | HttpsServer, ctx: ModuleContext): Attachment | null | Promise<Attachment | null>;
 }
 
 /** Something attached to the HTTP server (e.g. `{ gateway, close }` of the realtime module). */

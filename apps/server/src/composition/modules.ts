@@ -1,3 +1,4 @@
+import { compatibilityModule } from './compatibility.js';
 import { foundationModule } from './foundation.js';
 import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
@@ -7,11 +8,13 @@ import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
 import { voicesModule } from './voices.js';
+import { wyomingModule } from './wyoming.js';
 
 /**
  * The modules of the server, in the order their routes register. A new capability is one file in
- * this folder (its settings, bindings and routes; see module.ts) plus its line here. A process role
- * (e.g. a future `api` or `worker`) is another list of these modules.
+ * this folder (its settings, bindings and routes; see module.ts) plus its line here. Every process
+ * role (SVC_ROLE: api, worker, both) binds all of them; the role decides what is mounted and started
+ * (server.ts, runtime/process-role.ts).
  */
 export const SERVER_MODULES = [
   foundationModule,
@@ -22,6 +25,8 @@ export const SERVER_MODULES = [
   realtimeAudioModule,
   transcriptionModule,
   realtimeModule,
+  compatibilityModule,
+  wyomingModule,
   playgroundModule,
 ] as const;
 

@@ -4,6 +4,8 @@ import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scan
 export interface NeuralSpeechOptions {
   modelsDir: string;
   threads: number;
+  /** espeak-ng phonemizer threads shared by every neural voice (SVC_PHONEMIZER_WORKERS). */
+  phonemizerWorkers: number;
   logger: Logger;
 }
 
@@ -15,8 +17,11 @@ export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<
   const { logger, modelsDir, threads } = options;
   const scan = await scanModelDirectory(modelsDir);
   for (const warning of scan.warnings) logger.warn({ modelsDir }, warning);
+  for (const { model } of scan.kokoro) {
+    if (model.skipped.length > 0) logger.info({ modelsDir, voices: model.skipped.map((s) => s.voice) }, `kokoro ${model.name}: voices skipped (${[...new Set(model.skipped.map((s) => s.reason))].join('; ')})`);
+  }
   if (scan.piper.length === 0 && scan.kokoro.length === 0) return [];
-  const phonemizer = await EspeakPhonemizer.create();
+  const phonemizer = await EspeakPhonemizer.create(options.phonemizerWorkers);
   const onSkipped = (name: string, reason: string) => logger.warn({ modelsDir }, `model ${name}: skipped, ${reason}`);
   const engines: NeuralEngine[] = [];
   if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));

@@ -56,10 +56,12 @@ import { SERVER_TOKENS } from '../tokens.js';
 import type { SharedRedis } from '../runtime/shared-redis.js';
 import { defaultCpuBudget, ServerLoadMonitor, type RecognizerLoad } from '../runtime/server-load-monitor.js';
 import type { SelectedRecognizer } from './speech-recognition.js';
+import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import type { Settings } from '../config.js';
 import type { VoiceUseCases } from './voices.js';
 import type { SpeechAt } from './speech.js';
 import { defineModule, type Attachment } from './module.js';
+import { openAiModelAliases } from './openai-model-aliases.js';
 
 /**
  * CPU one speaking session costs before the server has measured it (cores): what `npm run bench --
@@ -86,7 +88,7 @@ export const realtimeModule = defineModule({
   name: 'realtime',
   docs: 'docs/realtime.md',
   settings: {
-    SVC_LLM_BASE_URL: setting.string(),
+    SVC_LLM_BASE_URL: setting.url(['http', 'https'], 'an http(s) URL such as http://127.0.0.1:8080/v1'),
     SVC_LLM_MODEL: setting.string(),
     SVC_LLM_API_KEY: setting.string(),
     SVC_LLM_CONTEXT_WINDOW_TOKENS: setting.optionalInt(256, 10_000_000),
@@ -164,7 +166,7 @@ export const realtimeModule = defineModule({
         else {
           const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
           const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-          registry = new RedisSessionRegistry(client, await get<Clock>(SHARED_TOKENS.Clock), options, logger);
+          registry = new RedisSessionRegistry(client, options, logger);
         }
         if (s.SVC_REALTIME_CAPACITY === 'off') return registry;
         // What this process can serve comes first; the caps (shared through Redis when set) after it.
@@ -228,6 +230,7 @@ export const realtimeModule = defineModule({
         voices: await get<RealtimeVoiceDirectory>(REALTIME_TOKENS.VoiceDirectory),
         quota: await get<QuotaGuard>(REALTIME_TOKENS.QuotaGuard),
         summarizer: await get<ConversationSummarizer>(REALTIME_TOKENS.ConversationSummarizer),
+        openAiModelAliases: openAiModelAliases(config),
         audio: {
           resampler: await get<Resampler>(REALTIME_TOKENS.Resampler),
           noiseSuppressor: await get<NoiseSuppressor>(REALTIME_TOKENS.NoiseSuppressor),
@@ -333,11 +336,6 @@ export function createLanguageModel(settings: Settings, clock?: Clock): Language
     // "What time is it?" follows the service clock (a test's manual clock included).
     now: clock ? () => new Date(clock.now()) : undefined,
   });
-}
-
-/** An infrastructure failure as ServiceUnavailableError; anything else unchanged. */
-function rethrowUnavailable(err: unknown): never {
-  throw dependencyUnavailable(err) ?? err;
 }
 
 /** Deletes expired client secrets every SECRET_PURGE_INTERVAL_MS; returns how to stop. */

@@ -14,7 +14,7 @@ export const scaleModule = defineModule({
   name: 'scale',
   docs: 'docs/deployment.md',
   settings: {
-    SVC_REDIS_URL: setting.string(),
+    SVC_REDIS_URL: setting.url(['redis', 'rediss'], 'a redis:// or rediss:// URL'),
     SVC_REDIS_KEY_PREFIX: setting.string('svc:'),
     SVC_ROLE: z.enum(PROCESS_ROLES).default('both'),
     SVC_JOB_QUEUE: z.enum(['', 'memory', 'redis']).default(''),
@@ -23,7 +23,7 @@ export const scaleModule = defineModule({
     SVC_BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
     SVC_BLOB_DIR: setting.string(),
     SVC_S3_BUCKET: setting.string(),
-    SVC_S3_ENDPOINT: setting.string(),
+    SVC_S3_ENDPOINT: setting.url(['http', 'https'], 'an http(s) URL'),
     SVC_S3_REGION: setting.string('us-east-1'),
     SVC_S3_ACCESS_KEY_ID: setting.string(),
     SVC_S3_SECRET_ACCESS_KEY: setting.string(),

@@ -24,6 +24,10 @@ export interface SelectedRecognizer {
   /** `pocketsphinx`, `whisper:<model>`, `moonshine:<model>` or `upstream:<model>`. */
   name: string;
   detail: string;
+  /** ISO 639-1 codes it recognizes (what a Wyoming client is told). */
+  languages: readonly string[];
+  /** Its stream reports the words heard so far while audio arrives (pocketsphinx's decoders do; buffered engines do not). */
+  partialResults: boolean;
   /** Neural recognizers: the loaded model for the svc_neural_model_bytes gauge. */
   loadedModels?: () => { engine: string; model: string; bytes: number }[];
 }
@@ -38,7 +42,8 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
   if (engine === 'upstream') {
     if (!s.SVC_UPSTREAM_ASR_URL) throw new Error('Invalid configuration SVC_ASR_ENGINE: upstream needs SVC_UPSTREAM_ASR_URL');
     const recognizer = new UpstreamSpeechRecognizer({ baseUrl: s.SVC_UPSTREAM_ASR_URL, apiKey: s.SVC_UPSTREAM_ASR_KEY || undefined, model: s.SVC_UPSTREAM_ASR_MODEL, timeoutMs: s.SVC_UPSTREAM_ASR_TIMEOUT_MS });
-    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn` };
+    // The upstream server does not say which languages it knows: English is the one promised.
+    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn`, languages: ['en'], partialResults: false };
   }
   const neural = /^(whisper|moonshine):(.+)$/.exec(engine);
   if (neural) {
@@ -49,7 +54,14 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
       throw new Error(`Invalid configuration SVC_ASR_ENGINE: model ${model} is a ${recognizer.engine} model, not ${family}`);
     }
     logger.info({ model, engine: family, languages: recognizer.languages.length }, 'neural speech recognizer loaded');
-    return { recognizer, name: `${family}:${model}`, detail: `${family} ${model} (onnxruntime, own thread), per turn`, loadedModels: () => recognizer.loadedModels() };
+    return {
+      recognizer,
+      name: `${family}:${model}`,
+      detail: `${family} ${model} (onnxruntime, own thread), per turn`,
+      languages: recognizer.languages,
+      partialResults: false,
+      loadedModels: () => recognizer.loadedModels(),
+    };
   }
   const recognizer = await PocketsphinxSpeechRecognizer.create({
     decoders: s.SVC_ASR_DECODERS,
@@ -61,16 +73,20 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
     // Said once, where an operator looks: recognition still works, but one caller's channel shapes the next caller's first turn.
     logger.warn({ engine: 'pocketsphinx' }, 'this sphinxbase build does not let the decoders set their cepstral mean; speaker normalization carries across callers');
   }
-  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})` };
+  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})`, languages: ['en'], partialResults: true };
 }
 
 type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
 
 /** The recognizer seen whole (the transcription endpoint): its own details where it has them, else one segment. */
-export function asTranscriber(recognizer: SpeechRecognizer, name: string): Transcriber {
+export function asTranscriber(selected: Pick<SelectedRecognizer, 'recognizer' | 'name' | 'languages' | 'partialResults'>): Transcriber {
+  const { recognizer, name } = selected;
   const r = recognizer as Detailed;
   return {
     name,
+    languages: selected.languages,
+    partialResults: selected.partialResults,
+    ...(recognizer.openStream ? { openStream: (options, signal) => recognizer.openStream!(options, signal) } : {}),
     async transcribe(audio, options, signal) {
       if (r.transcribeDetailed) return r.transcribeDetailed(audio, options, signal);
       const { text } = await r.transcribe(audio, options, signal);

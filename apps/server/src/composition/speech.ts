@@ -18,6 +18,7 @@ import { rateLimitMiddleware, speechRoutes, type ServiceMetrics } from '@svc/ada
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { openAiModelAliases } from './openai-model-aliases.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
 
@@ -33,6 +34,8 @@ export const speechModule = defineModule({
     // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
     SVC_MODELS_DIR: setting.string(''),
     SVC_ONNX_THREADS: setting.int(1, 1, 16),
+    // espeak-ng threads phonemizing for the neural voices (docs/neural-engines.md, benchmarked in docs/benchmarks.md).
+    SVC_PHONEMIZER_WORKERS: setting.int(2, 1, 16),
     // An OpenAI-compatible speech server as an engine (docs/neural-engines.md): its voices become upstream-* presets.
     SVC_UPSTREAM_TTS_URL: setting.string('').pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
     SVC_UPSTREAM_TTS_KEY: setting.string(''),
@@ -41,7 +44,7 @@ export const speechModule = defineModule({
     SVC_UPSTREAM_TTS_TIMEOUT_MS: setting.int(30000, 1000, 600000),
   },
   bind(provide, config) {
-    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads } = config.settings;
+    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads, SVC_PHONEMIZER_WORKERS: phonemizerWorkers } = config.settings;
     provide(
       SPEECH_TOKENS.SpeechSynthesizers,
       async (get) => {
@@ -50,7 +53,7 @@ export const speechModule = defineModule({
             name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.dataDir) }) : EspeakSpeechSynthesizer.create(),
           ),
         );
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, logger: await get<Logger>(SHARED_TOKENS.Logger) });
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, phonemizerWorkers, logger: await get<Logger>(SHARED_TOKENS.Logger) });
         (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
@@ -83,6 +86,7 @@ export const speechModule = defineModule({
           catalog: get(SPEECH_TOKENS.VoiceCatalog),
           jsonBodyLimit: config.maxJsonBodyBytes,
           rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'speech'),
+          openAiModelAliases: openAiModelAliases(config),
         }),
       ],
     };

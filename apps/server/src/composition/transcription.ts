@@ -27,7 +27,7 @@ export const transcriptionModule = defineModule({
     const maxDurationSeconds = config.settings.SVC_TRANSCRIPTION_MAX_SECONDS;
     provide<TranscribeAudio>(SERVER_TOKENS.TranscribeAudio, async (get) => {
       const selected = await get<SelectedRecognizer | null>(SERVER_TOKENS.SelectedRecognizer);
-      return new TranscribeAudio(await get<AudioCodec>(SPEECH_TOKENS.AudioCodec), selected ? asTranscriber(selected.recognizer, selected.name) : null, {
+      return new TranscribeAudio(await get<AudioCodec>(SPEECH_TOKENS.AudioCodec), selected ? asTranscriber(selected) : null, {
         maxDurationSeconds,
       });
     });

@@ -20,6 +20,11 @@ describe('configuration is validated once, before anything opens', function () {
     ['SVC_MEDIA_MAX_REDIRECTS', 'many'],
     ['SVC_VAD_ENGINE', 'webrtc'],
     ['SVC_PORT', '70000'],
+    // URLs are checked at start, not when first used.
+    ['SVC_LLM_BASE_URL', 'localhost:8080/v1'],
+    ['SVC_REDIS_URL', 'http://127.0.0.1:6379'],
+    ['SVC_DATABASE_URL', 'mysql://db/svc'],
+    ['SVC_S3_ENDPOINT', '127.0.0.1:9000'],
   ] as const) {
     it(`a bad ${name} stops main.js with a message naming it; no database file is created`, () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-badcfg-'));
@@ -52,5 +57,22 @@ describe('configuration is validated once, before anything opens', function () {
     expect(config.settings.SVC_VOICE_WARM_UP).to.equal('lazy');
     expect(config.apiKeys).to.deep.equal(['a', 'b']);
     expect(() => loadConfig({ SVC_TLS_CERT: '/x.pem' })).to.throw(/SVC_TLS_CERT and SVC_TLS_KEY/);
+  });
+
+  it('accepts the URL forms each URL setting documents, and names the expected form when refusing one', () => {
+    const good = {
+      SVC_LLM_BASE_URL: 'https://api.example.com/v1',
+      SVC_REDIS_URL: 'rediss://user:pa%40ss@redis.internal:6380/2',
+      SVC_DATABASE_URL: 'postgresql://svc:secret@db.internal:5432/svc',
+      SVC_S3_ENDPOINT: 'http://127.0.0.1:9000',
+    };
+    expect(loadConfig(good).settings).to.include(good);
+    for (const database of ['sqlite:svc.sqlite', 'sqlite:/var/lib/svc/svc.sqlite', 'sqlite::memory:', 'postgres:///svc?host=/var/run/postgresql']) {
+      expect(loadConfig({ SVC_DATABASE_URL: database }).databaseUrl).to.equal(database);
+    }
+    expect(loadConfig({}).settings.SVC_REDIS_URL).to.equal('');
+    expect(() => loadConfig({ SVC_REDIS_URL: 'redis.internal:6379' })).to.throw('Invalid configuration SVC_REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(() => loadConfig({ SVC_LLM_BASE_URL: 'http://' })).to.throw(/SVC_LLM_BASE_URL: must be an http\(s\) URL/);
+    expect(() => loadConfig({ SVC_DATABASE_URL: 'svc.sqlite' })).to.throw(/SVC_DATABASE_URL: must be sqlite:<path> or a postgres:\/\/ URL/);
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SUPPORTED_TAG_VALUES } from '@svc/core';
+import { DELIVERY_INSTRUCTIONS, OPENAI_MODEL_ALIASES, OPENAI_VOICE_NAMES, SUPPORTED_TAG_VALUES } from '@svc/core';
 import { ALL_MODULES } from '../../src/composition/modules.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
@@ -23,5 +23,71 @@ describe('docs stay true to the code', () => {
       expect(doc).to.contain(`<|${kind}:...|>`);
       for (const value of Object.keys(values)) expect(doc, `${kind}:${value}`).to.contain(`\`${value}\``);
     }
+  });
+
+  describe('docs/architecture.md draws the tree as it is', () => {
+    const doc = read('docs/architecture.md');
+    const blocks = [...doc.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const tree = blocks.find((b) => b.startsWith('packages/core'))!;
+    const composition = blocks.find((b) => b.startsWith('apps/server/src/'))!;
+    const dirs = (path: string) => (existsSync(resolve(ROOT, path)) ? readdirSync(resolve(ROOT, path), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : []);
+    /** The lines of one package's entry: from its name at the line start to the next one. */
+    const entry = (pkg: string) => {
+      const lines = tree.split('\n');
+      const start = lines.findIndex((l) => l.startsWith(`${pkg} `) || l === pkg);
+      if (start < 0) return null;
+      const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
+      return lines.slice(start, end < 0 ? undefined : end).join('\n');
+    };
+    const packages = [...dirs('packages').map((d) => `packages/${d}`), ...dirs('apps').map((d) => `apps/${d}`)];
+
+    it('has an entry for every package, naming every folder of its src/', () => {
+      const missing: string[] = [];
+      for (const pkg of packages) {
+        const text = entry(pkg);
+        if (text === null) {
+          missing.push(pkg);
+          continue;
+        }
+        const prefix = pkg.startsWith('apps/') ? '' : 'src/';
+        for (const dir of dirs(`${pkg}/src`)) if (!text.includes(`${prefix}${dir}/`)) missing.push(`${pkg}/src/${dir}/`);
+      }
+      expect(missing, 'add these to the tree at the top of docs/architecture.md').to.deep.equal([]);
+    });
+
+    it('names no folder that does not exist', () => {
+      const stale: string[] = [];
+      for (const pkg of packages) {
+        for (const [, dir] of (entry(pkg) ?? '').matchAll(/\bsrc\/([a-z0-9-]+)\//g)) if (!existsSync(resolve(ROOT, pkg, 'src', dir!))) stale.push(`${pkg}/src/${dir}/`);
+      }
+      expect(stale).to.deep.equal([]);
+    });
+
+    it('lists every composition module and server file, and only existing ones', () => {
+      const files = readdirSync(resolve(ROOT, 'apps/server/src/composition')).filter((f) => f.endsWith('.ts'));
+      expect(files.filter((f) => !composition.includes(`composition/${f}`)), 'composition modules missing from the list').to.deep.equal([]);
+      const named = [...composition.matchAll(/^ {2}(\S+\.ts)\b/gm)].map((m) => m[1]!);
+      expect(named.length).to.be.greaterThan(10);
+      expect(named.filter((f) => !existsSync(resolve(ROOT, 'apps/server/src', f))), 'listed but missing').to.deep.equal([]);
+    });
+  });
+
+  it('README.md and docs/ point at nothing outside the repository', () => {
+    for (const file of ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+      const text = read(file);
+      expect(text, `${file}: an absolute path of this machine`).not.to.match(/\/work\/|\/root\/|\/tmp\/svc/);
+      expect(text, `${file}: the shared folder is not part of the repository`).not.to.match(/\bshared\/spec\//);
+    }
+  });
+
+  it('docs/speech.md has the instructions table row for row, and every OpenAI voice name', () => {
+    const doc = read('docs/speech.md');
+    for (const row of DELIVERY_INSTRUCTIONS) expect(doc, row.tag).to.contain(`| \`${row.tag}\` | ${row.words.join(', ')} |`);
+    for (const { name } of OPENAI_VOICE_NAMES) expect(doc, name).to.contain(`\`${name}\``);
+  });
+
+  it("docs/compatibility.md names every OpenAI model alias", () => {
+    const doc = read('docs/compatibility.md');
+    for (const names of Object.values(OPENAI_MODEL_ALIASES)) for (const name of names) expect(doc, name).to.contain(`\`${name}\``);
   });
 });

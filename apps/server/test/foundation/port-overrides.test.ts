@@ -36,7 +36,7 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SPEECH_TOKENS.SpeechSynthesizers, member: 'Symbol(Symbol.iterator)', exercise: 'start' },
   { token: SPEECH_TOKENS.AudioCodec, member: 'encode', exercise: 'speech' },
   { token: SPEECH_TOKENS.LanguageDetector, member: 'detect', exercise: 'speech' },
-  { token: SPEECH_TOKENS.VoiceCatalog, member: 'get', exercise: 'speech' },
+  { token: SPEECH_TOKENS.VoiceCatalog, member: 'resolve', exercise: 'speech' },
   { token: SPEECH_TOKENS.SynthesizeSpeech, member: 'execute', exercise: 'speech' },
   { token: SERVER_TOKENS.SpeechAtRate, member: '()', exercise: 'speech' },
   { token: VOICE_TOKENS.VoiceRepository, member: 'insertIfAbsent', exercise: 'voices' },

@@ -50,7 +50,7 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^application\/json/);
       const body = (await res.json()) as { text: string };
-      expect(Object.keys(body)).to.deep.equal(['text']);
+      expect(Object.keys(body)).to.deep.equal(['text', 'usage']);
       const n = clip.words.split(' ').length;
       errors += wordErrorRate(clip.words, body.text) * n;
       words += n;
@@ -114,7 +114,7 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), language: 'english!' }))).to.include({ status: 400, param: 'language' });
     expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), response_format: 'mp3' }))).to.include({ status: 400, param: 'response_format' });
     expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), 'timestamp_granularities[]': ['word'] }))).to.include({ status: 400, param: 'timestamp_granularities[]' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), stream: 'true' }))).to.include({ status: 400, type: 'unknown_parameter' });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), chunking_strategy: 'auto' }))).to.include({ status: 400, type: 'unknown_parameter' });
     expect(await errorOf(await transcribe(t, { file: wavBlob(Buffer.alloc(0)) }))).to.deep.equal({ status: 400, type: 'media_empty', param: 'file' });
     expect(await errorOf(await transcribe(t, { file: wavBlob(Buffer.from('this is not audio at all, just text '.repeat(50))) }))).to.include({ status: 400, type: 'invalid_audio', param: 'file' });
     const json = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' }, body: '{"file":"x"}' });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
+import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { getJson } from '../helpers/http.js';
@@ -109,6 +110,9 @@ describe('playground in a real browser', function () {
 
   it('speaks: plays the audio and downloads it', async () => {
     await openTab(page, 'speech');
+    // The input limit comes from the server: the textarea enforces it and the counter shows it.
+    await page.waitForFunction((max) => document.getElementById('speech-input').maxLength === max, MAX_INPUT_CHARS, { timeout: 10_000 });
+    expect(await page.locator('#speech-count').textContent()).to.match(new RegExp(`^\\d+ / ${MAX_INPUT_CHARS}$`));
     await page.click('#tag-buttons button:has-text("<|prosody:pause|>")');
     expect(await page.inputValue('#speech-input')).to.contain('<|prosody:pause|>');
     await page.selectOption('#speech-format', 'mp3');

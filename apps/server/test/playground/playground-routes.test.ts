@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { applySessionUpdate, CLIENT_EVENT_TYPES, parseClientEvent, SERVER_EVENT_TYPES } from '@svc/core';
+import { applySessionUpdate, CLIENT_EVENT_TYPES, MAX_INPUT_CHARS, parseClientEvent, SERVER_EVENT_TYPES } from '@svc/core';
 import { CLIENT_EVENT_DOCS, CLOSE_ENDING_DOCS, SERVER_EVENT_DOCS } from '@svc/adapters-http';
 import { CLOSE_CODES } from '@svc/adapters-ws';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -46,6 +46,15 @@ describe('playground and reference routes (real server)', function () {
     const first = await get('/playground/style.css');
     const again = await get('/playground/style.css', { headers: { 'If-Modified-Since': first.headers.get('last-modified')!, 'Cache-Control': 'max-age=0' } });
     expect(again.status).to.equal(304);
+  });
+
+  it('serves the limits the page enforces from the API\'s own rules, and the page copies none of them', async () => {
+    const res = await get('/playground/limits.json');
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ speech: { max_input_chars: MAX_INPUT_CHARS } });
+    const page = await (await get('/playground')).text();
+    const script = await (await get('/playground/js/speech-panel.js')).text();
+    for (const text of [page, script]) expect(text).not.to.contain(String(MAX_INPUT_CHARS));
   });
 
   it('refuses paths that leave the page folders, hidden files and unknown types (404 in the REST error shape)', async () => {

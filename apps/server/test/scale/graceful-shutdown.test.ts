@@ -21,6 +21,9 @@ function speechInFlight(url: string, key: string, input: string, readDelayMs = 0
         res.on('error', fail);
         res.on('aborted', () => fail(new Error(`cut after ${bytes} bytes`)));
       });
+      // Awaited later (or never, when an earlier expectation fails): a cut must not surface as an
+      // unhandled rejection of the test process meanwhile.
+      body.catch(() => undefined);
       resolve({ status: res.statusCode ?? 0, body });
     });
     req.on('error', reject);

@@ -284,6 +284,19 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       expect(Object.keys(schema.properties)).to.include.members(['enable_tn', 'tn_language', 'timestamps', 'ref_audio', 'ref_text']);
       expect((await fetch(`${t.baseUrl}/v1/openapi.json`)).status).to.equal(401);
     });
+
+    it('every documented operation is routed: without a key each answers 401 (public ones answer), none 404 or 405', async () => {
+      const doc = (await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey)).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+      const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, isPublic: Array.isArray(op.security) && op.security.length === 0 })));
+      expect(operations.length).to.be.at.least(10);
+      for (const { path, method, isPublic } of operations) {
+        // A parameter value that names nothing: the route must still be the one answering.
+        const res = await fetch(`${t.baseUrl}${path.replace(/\{[^}]+\}/g, 'x')}`, { method: method.toUpperCase() });
+        expect([404, 405], `${method} ${path}: ${res.status}`).not.to.include(res.status);
+        if (!isPublic) expect(res.status, `${method} ${path}`).to.equal(401);
+        await res.body?.cancel();
+      }
+    });
   });
 });
 

@@ -29,6 +29,8 @@ export class ServiceMetrics {
   private countRealtimeSessions: () => number = () => 0;
   private realtimeLoad: (() => RealtimeCapacityFigures) | null = null;
   private readonly realtimeRefusals: Counter<'reason'>;
+  private countWyomingConnections: () => number = () => 0;
+  private readonly wyomingRequests: Histogram<'kind' | 'outcome'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
 
   constructor() {
@@ -106,6 +108,21 @@ export class ServiceMetrics {
     realtimeTotal('svc_vad_runs_total', 'Model runs that scored them (frames of sessions speaking at once share a run)', (f) => f.vadRuns);
     realtimeTotal('svc_asr_decoded_audio_seconds_total', 'Seconds of audio the speech decoders decoded (their CPU follows it; compare with the input audio)', (f) => f.decodedAudioSeconds);
     new Gauge({
+      name: 'svc_wyoming_connections',
+      help: 'Open Wyoming (Home Assistant) connections',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.countWyomingConnections());
+      },
+    });
+    this.wyomingRequests = new Histogram({
+      name: 'svc_wyoming_request_duration_seconds',
+      help: 'Wyoming requests (describe, synthesize, synthesize-stream, transcribe) by outcome (ok, error, aborted): time from the request to its last event',
+      labelNames: ['kind', 'outcome'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+      registers: [this.registry],
+    });
+    new Gauge({
       name: 'svc_neural_model_bytes',
       help: 'Size of each loaded neural model, voices and recognizers (its weight files: the bulk of the session memory; onnxruntime reports no per-session figure)',
       labelNames: ['engine', 'model'],
@@ -135,6 +152,16 @@ export class ServiceMetrics {
   /** The gauge of open realtime sessions reads this when scraped. */
   trackRealtimeSessions(count: () => number): void {
     this.countRealtimeSessions = count;
+  }
+
+  /** The gauge of open Wyoming connections reads this when scraped. */
+  trackWyomingConnections(count: () => number): void {
+    this.countWyomingConnections = count;
+  }
+
+  /** One finished Wyoming request (the adapter's observer calls this). */
+  recordWyomingRequest(kind: string, outcome: string, seconds: number): void {
+    this.wyomingRequests.observe({ kind, outcome }, seconds);
   }
 
   readonly speechObserver: SpeechObserver = {

@@ -20,8 +20,16 @@ export interface OperationDoc {
   requestBody?: Record<string, z.ZodType>;
   parameters?: Array<{ name: string; in: 'path' | 'query'; required?: boolean; description: string; schema: z.ZodType }>;
   responses: Record<string, ResponseDoc>;
-  /** Health probes are the only unauthenticated operations. */
+  /** Reached without a key (set by the RouteTable the operation was added to). */
   public?: boolean;
+}
+
+/** The `limit` and `after` query parameters of a paged list (voices, videos), described by its query schema. */
+export function pageParameters(query: z.ZodObject<{ limit: z.ZodType; after: z.ZodType }>): NonNullable<OperationDoc['parameters']> {
+  return [
+    { name: 'limit', in: 'query', description: query.shape.limit.description ?? '', schema: z.number().int() },
+    { name: 'after', in: 'query', description: query.shape.after.description ?? '', schema: z.string() },
+  ];
 }
 
 const errorBody = z

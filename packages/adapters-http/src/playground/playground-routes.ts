@@ -1,5 +1,7 @@
 import type { Context } from 'koa';
-import type { AppRouter, RouteModule } from '../app-state.js';
+import { MAX_INPUT_CHARS } from '@svc/core';
+import type { RouteModule } from '../app-state.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { findStaticFile, PAGE_SECURITY_HEADERS, sendStaticFile } from './static-files.js';
 
 export interface PlaygroundRoutesOptions {
@@ -17,6 +19,9 @@ export interface PlaygroundRoutesOptions {
   sampleFaces?: { dir: string; files: readonly string[] } | null;
 }
 
+/** Served at /playground/limits.json: `speech.max_input_chars` is POST /v1/audio/speech's `input` limit. */
+export const PLAYGROUND_LIMITS = { speech: { max_input_chars: MAX_INPUT_CHARS } } as const;
+
 /** The viewer files /docs needs; the rest of the viewer's package (demo pages, other builds) is not served. */
 const VIEWER_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css']);
 
@@ -32,30 +37,35 @@ export function playgroundRoutes(options: PlaygroundRoutesOptions): RouteModule 
     if (file) sendStaticFile(ctx, file);
   };
   return {
-    register(router: AppRouter) {
-      router.get('/', (ctx) => {
+    register(routes: RouteTable) {
+      routes.page('/', (ctx) => {
         ctx.redirect('/playground');
       });
-      router.get('/playground', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
-      router.get('/playground/', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
+      routes.page('/playground', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
+      routes.page('/playground/', (ctx) => serve(ctx, options.pageRoots, 'index.html'));
       // Before the page's wildcard: the sample photos and their list.
       const samples = options.sampleFaces ?? null;
-      router.get('/playground/samples.json', (ctx) => {
+      routes.page('/playground/samples.json', (ctx) => {
         ctx.set('Cache-Control', 'no-cache');
         ctx.body = { faces: (samples?.files ?? []).map((f) => `/playground/samples/${f}`) };
       });
-      router.get('/playground/samples/{*path}', async (ctx) => {
+      // The limits the page shows and enforces, from the rules the API applies (never copied into the page).
+      routes.page('/playground/limits.json', (ctx) => {
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.body = PLAYGROUND_LIMITS;
+      });
+      routes.page('/playground/samples/{*path}', async (ctx) => {
         const name = pathParam(ctx.params.path);
         if (samples && samples.files.includes(name)) await serve(ctx, [samples.dir], name);
       });
-      router.get('/playground/{*path}', (ctx) => serve(ctx, options.pageRoots, pathParam(ctx.params.path)));
-      router.get('/docs', (ctx) => serve(ctx, options.pageRoots, 'docs.html'));
-      router.get('/docs/viewer/{*path}', async (ctx) => {
+      routes.page('/playground/{*path}', (ctx) => serve(ctx, options.pageRoots, pathParam(ctx.params.path)));
+      routes.page('/docs', (ctx) => serve(ctx, options.pageRoots, 'docs.html'));
+      routes.page('/docs/viewer/{*path}', async (ctx) => {
         const name = pathParam(ctx.params.path);
         if (!options.apiViewerRoot || !VIEWER_FILES.has(name)) return;
         await serve(ctx, [options.apiViewerRoot], name);
       });
-      router.get('/docs/realtime', (ctx) => {
+      routes.page('/docs/realtime', (ctx) => {
         ctx.set(PAGE_SECURITY_HEADERS);
         ctx.set('Cache-Control', 'no-cache');
         ctx.type = 'text/html; charset=utf-8';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ClientSecretResponse, Principal } from '@svc/core';
-import type { AppRouter, RouteModule } from '../app-state.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import type { RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { parseRequest } from '../validation/parse-request.js';
 
 export const clientSecretRequestSchema = z.strictObject({
@@ -30,13 +30,8 @@ export interface ClientSecretRoutesDeps {
 /** POST /v1/realtime/client_secrets: ephemeral keys for browser clients, bound to the calling key. */
 export function clientSecretRoutes(deps: ClientSecretRoutesDeps): RouteModule {
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/realtime/client_secrets', async (ctx) => {
-        const raw = await readJsonBody(ctx, deps.jsonBodyLimit, { allowEmpty: true });
-        const body = raw === undefined ? {} : parseRequest(clientSecretRequestSchema, raw);
-        ctx.body = await deps.mint.execute(ctx.state.principal, body);
-      });
-      openapi.add({
+    register(routes: RouteTable) {
+      routes.add({
         method: 'post',
         path: '/v1/realtime/client_secrets',
         summary: 'Mint an ephemeral realtime client secret',
@@ -46,6 +41,13 @@ export function clientSecretRoutes(deps: ClientSecretRoutesDeps): RouteModule {
           '200': { description: 'Client secret', content: { 'application/json': clientSecretResponseSchema } },
           '400': { description: 'expires_after.seconds out of 10..7200, unknown fields' },
         },
+        handlers: [
+          async (ctx) => {
+            const raw = await readJsonBody(ctx, deps.jsonBodyLimit, { allowEmpty: true });
+            const body = raw === undefined ? {} : parseRequest(clientSecretRequestSchema, raw);
+            ctx.body = await deps.mint.execute(ctx.state.principal, body);
+          },
+        ],
       });
     },
   };

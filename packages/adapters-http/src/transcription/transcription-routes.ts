@@ -1,10 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import { AsyncChannel, InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio, type TranscribeAudioCommand } from '@svc/core';
+import type { AppState, RouteModule } from '../app-state.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { clientDisconnectSignal } from '../routing/client-disconnect.js';
+import type { RouteTable } from '../routing/route-table.js';
+import { sendEventStream } from '../sse/event-stream.js';
 import { presentTranscript, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from './transcription-presenter.js';
+import { transcriptDoneEvent } from './transcription-events.js';
 
 export interface TranscriptionRoutesDeps {
   transcribe: TranscribeAudio;
@@ -16,7 +19,9 @@ export interface TranscriptionRoutesDeps {
 
 const GRANULARITIES = 'timestamp_granularities[]';
 /** `temperature` is accepted for compatibility and not used (greedy decoding); `prompt` goes to engines that take it (Whisper). */
-const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', GRANULARITIES] as const;
+const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', 'stream', GRANULARITIES] as const;
+/** The formats a streamed transcription can have (its events carry text only, as OpenAI's do). */
+const STREAMABLE_FORMATS: readonly TranscriptionFormat[] = ['json', 'text'];
 
 /**
  * POST /v1/audio/transcriptions: an extension beyond the service interface, in the shape clients of
@@ -24,11 +29,37 @@ const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'tempe
  * `timestamp_granularities[]`). Any `model` value is accepted: the server's one recognizer answers.
  */
 export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule {
-  const passThrough: Middleware<AppState> = (_ctx, next) => next();
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/audio/transcriptions', deps.rateLimit ?? passThrough, (ctx) => transcribe(ctx as Context & { state: AppState }, deps));
-      document(openapi, deps);
+    register(routes: RouteTable) {
+      routes.add({
+        method: 'post',
+        path: '/v1/audio/transcriptions',
+        summary: 'Transcribe a recording (extension)',
+        description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
+        tags: ['transcription'],
+        requestBody: {
+          'multipart/form-data': z.object({
+            file: z.string().describe('The recording (binary part)'),
+            model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
+            language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
+            response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
+            prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
+            temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
+            stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
+            'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
+          }),
+        },
+        responses: {
+          '200': {
+            description: 'The transcript: {text, usage} for json; task, language, duration, text, segments (id, seek, start, end, text, tokens, temperature, avg_logprob, compression_ratio, no_speech_prob), words and usage for verbose_json; events with stream=true',
+            content: { 'application/json': null, 'text/plain': null, 'text/event-stream': null },
+          },
+          '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
+          '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
+          '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
+        },
+        handlers: [...(deps.rateLimit ? [deps.rateLimit] : []), (ctx) => transcribe(ctx, deps)],
+      });
     },
   };
 }
@@ -65,40 +96,50 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
   if (form.fields.temperature !== undefined && !(Number(form.fields.temperature) >= 0 && Number(form.fields.temperature) <= 1)) {
     throw new InvalidParameterError("'temperature' must be a number between 0 and 1.", 'temperature');
   }
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
-  });
-  const transcript = await deps.transcribe.execute(ctx.state.principal, { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) }, abort.signal);
+  const stream = parseStream(form.fields.stream);
+  if (stream && !STREAMABLE_FORMATS.includes(format)) {
+    throw new InvalidParameterError(`'stream' needs response_format 'json' or 'text' (the events carry text only).`, 'stream');
+  }
+  const signal = clientDisconnectSignal(ctx);
+  const command: TranscribeAudioCommand = { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) };
+  if (stream) {
+    await sendEventStream(ctx, transcriptionEvents(deps.transcribe, ctx.state, command, signal));
+    return;
+  }
+  const transcript = await deps.transcribe.execute(ctx.state.principal, command, signal);
   // Segments come by default, words only when asked for (as the API this follows does).
   const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
   ctx.type = type;
   ctx.body = body;
 }
 
-function document(openapi: OpenApiRegistry, deps: TranscriptionRoutesDeps): void {
-  openapi.add({
-    method: 'post',
-    path: '/v1/audio/transcriptions',
-    summary: 'Transcribe a recording (extension)',
-    description: `Beyond the service interface: speech to text with the server's recognizer (SVC_ASR_ENGINE), in the shape of OpenAI-compatible transcription servers. Upload at most ${Math.round(deps.maxFileBytes / 1048576)} MB and ${deps.maxDurationSeconds} s of audio (any format ffmpeg decodes). Any 'model' value is accepted.`,
-    tags: ['transcription'],
-    requestBody: {
-      'multipart/form-data': z.object({
-        file: z.string().describe('The recording (binary part)'),
-        model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
-        language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
-        response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
-        prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
-        temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
-        'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
-      }),
-    },
-    responses: {
-      '200': { description: 'The transcript: {text} for json; task, language, duration, text, segments (and words) for verbose_json', content: { 'application/json': null, 'text/plain': null } },
-      '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
-      '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
-      '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
-    },
-  });
+/** Multipart booleans arrive as text: OpenAI's SDKs send `true` / `false`. */
+function parseStream(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new InvalidParameterError("'stream' must be 'true' or 'false'.", 'stream');
+}
+
+/**
+ * OpenAI's transcription events: `transcript.text.delta` as text is decoded (pocketsphinx reports
+ * words as they settle; engines that cannot stream give one delta with the whole text at the end),
+ * then `transcript.text.done` with the text and usage. The final text wins: when the engine's last
+ * pass revised a word already sent, the remaining deltas are not sent and `done` has the text.
+ */
+async function* transcriptionEvents(transcribe: TranscribeAudio, state: AppState, command: TranscribeAudioCommand, signal: AbortSignal): AsyncGenerator<object> {
+  const queue = new AsyncChannel<object>();
+  let sent = '';
+  const delta = (text: string): void => {
+    sent += text;
+    queue.push({ type: 'transcript.text.delta', delta: text });
+  };
+  transcribe
+    .execute(state.principal, { ...command, onText: delta }, signal)
+    .then((result) => {
+      if (result.text.length > sent.length && result.text.startsWith(sent)) delta(result.text.slice(sent.length));
+      queue.push(transcriptDoneEvent(result, command.prompt));
+      queue.end();
+    })
+    .catch((err: unknown) => queue.fail(err));
+  yield* queue;
 }

@@ -15,10 +15,12 @@ import {
   type VideoPage,
   type VideoRequestInput,
 } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { pageParameters } from '../openapi/openapi-registry.js';
+import { clientDisconnectSignal } from '../routing/client-disconnect.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { parseRequest } from '../validation/parse-request.js';
 import {
   videoContentQuerySchema,
@@ -48,38 +50,125 @@ type VideoContext = Context & { state: AppState; params: Record<string, string> 
 
 const CREATE_FIELDS = ['ref_image', 'model', 'input', 'input_tts', 'size'] as const;
 
+const CREATE_ERRORS =
+  'video_input_conflict, video_input_missing, invalid_video_size, invalid_video_model, invalid_image, image_dimensions_too_large, no_face_detected, invalid_audio, video_input_too_long, input_tts_too_long, input_tts_stream_unsupported, media_empty, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, missing_required_parameter, unknown_parameter, invalid_parameter, and every error of POST /v1/audio/speech for input_tts (input_too_long, input_empty, voice_conflict, voice_not_found...)';
+
 /** The video endpoints: create, stream, get, content, list, delete. */
 export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
-  const passThrough: Middleware<AppState> = (_ctx, next) => next();
+  const rateLimit = deps.rateLimit ? [deps.rateLimit] : [];
+  const idParam = { name: 'id', in: 'path' as const, description: 'Video id (video_...)', schema: z.string() };
+  const requestBody = { 'application/json': videoCreateSchema, 'multipart/form-data': videoCreateMultipartSchema };
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/videos', deps.rateLimit ?? passThrough, async (ctx) => {
-        const request = await readCreateRequest(ctx as VideoContext, deps);
-        const job = await deps.create.execute(ctx.state.principal, request, requestSignal(ctx as VideoContext));
-        ctx.status = 200;
-        ctx.body = toVideoResource(job);
+    register(routes: RouteTable) {
+      routes.add({
+        method: 'post',
+        path: '/v1/videos',
+        summary: 'Create a talking-head video (job)',
+        description: 'Checks the request (every refusal is a 400 before a job exists), stores it as a queued job and returns it; poll GET /v1/videos/{id}, then download /content.',
+        tags: ['videos'],
+        requestBody,
+        responses: {
+          '200': { description: 'The queued video', content: { 'application/json': videoSchema } },
+          '400': { description: CREATE_ERRORS },
+          '413': { description: 'media_too_large: an inline payload or upload over 10 MB' },
+        },
+        handlers: [
+          ...rateLimit,
+          async (ctx) => {
+            const request = await readCreateRequest(ctx as VideoContext, deps);
+            const job = await deps.create.execute(ctx.state.principal, request, clientDisconnectSignal(ctx, 'headers'));
+            ctx.status = 200;
+            ctx.body = toVideoResource(job);
+          },
+        ],
       });
-      router.post('/v1/videos/stream', deps.rateLimit ?? passThrough, (ctx) => stream(ctx as VideoContext, deps));
-      router.get('/v1/videos', async (ctx) => {
-        const query = parseRequest(videoListQuerySchema, { ...ctx.query });
-        ctx.body = presentList(await deps.list.execute(ctx.state.principal, query));
+      routes.add({
+        method: 'post',
+        path: '/v1/videos/stream',
+        summary: 'Create a video and stream it as fragmented MP4',
+        description:
+          'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, a 0.2 s first fragment then 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
+        tags: ['videos'],
+        requestBody,
+        responses: {
+          '200': { description: 'Fragmented MP4 bytes', content: { 'video/mp4': null }, headers: { 'X-Video-Id': 'id of the stored video' } },
+          '400': { description: CREATE_ERRORS },
+          '413': { description: 'media_too_large' },
+          '429': { description: 'concurrency_limit_exceeded: this server already renders its maximum of live streams (Retry-After); rate_limit_exceeded' },
+        },
+        handlers: [...rateLimit, (ctx) => stream(ctx as VideoContext, deps)],
       });
-      router.get('/v1/videos/:id', async (ctx) => {
-        ctx.body = toVideoResource(await deps.get.execute(ctx.state.principal, ctx.params.id!));
+      routes.add({
+        method: 'get',
+        path: '/v1/videos',
+        summary: 'List your videos',
+        description: 'Videos of the calling key, newest first, in pages (limit, after).',
+        tags: ['videos'],
+        parameters: pageParameters(videoListQuerySchema),
+        responses: { '200': { description: 'A page of videos', content: { 'application/json': videoListSchema } } },
+        handlers: [
+          async (ctx) => {
+            const query = parseRequest(videoListQuerySchema, { ...ctx.query });
+            ctx.body = presentList(await deps.list.execute(ctx.state.principal, query));
+          },
+        ],
       });
-      router.get('/v1/videos/:id/content', async (ctx) => {
-        const query = parseRequest(videoContentQuerySchema, { ...ctx.query });
-        const bytes = await deps.content.execute(ctx.state.principal, ctx.params.id!, query.variant);
-        ctx.status = 200;
-        ctx.type = 'video/mp4';
-        ctx.set('Content-Disposition', `attachment; filename="${ctx.params.id}.mp4"`);
-        ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      routes.add({
+        method: 'get',
+        path: '/v1/videos/{id}',
+        summary: 'Get a video (status and progress)',
+        tags: ['videos'],
+        parameters: [idParam],
+        responses: {
+          '200': { description: 'The video', content: { 'application/json': videoSchema } },
+          '404': { description: "video_not_found: unknown or another key's (indistinguishable)" },
+        },
+        handlers: [
+          async (ctx) => {
+            ctx.body = toVideoResource(await deps.get.execute(ctx.state.principal, ctx.params.id!));
+          },
+        ],
       });
-      router.delete('/v1/videos/:id', async (ctx) => {
-        const { id } = await deps.remove.execute(ctx.state.principal, ctx.params.id!);
-        ctx.body = { id, object: 'video.deleted', deleted: true };
+      routes.add({
+        method: 'get',
+        path: '/v1/videos/{id}/content',
+        summary: 'Download the MP4',
+        tags: ['videos'],
+        parameters: [idParam, { name: 'variant', in: 'query', description: 'Only `video` (the default)', schema: z.string() }],
+        responses: {
+          '200': { description: 'The MP4', content: { 'video/mp4': null } },
+          '400': { description: 'invalid_video_variant' },
+          '404': { description: 'video_not_ready (not completed yet, or failed); video_not_found' },
+        },
+        handlers: [
+          async (ctx) => {
+            const query = parseRequest(videoContentQuerySchema, { ...ctx.query });
+            const bytes = await deps.content.execute(ctx.state.principal, ctx.params.id!, query.variant);
+            ctx.status = 200;
+            ctx.type = 'video/mp4';
+            ctx.set('Content-Disposition', `attachment; filename="${ctx.params.id}.mp4"`);
+            ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          },
+        ],
       });
-      document(openapi);
+      routes.add({
+        method: 'delete',
+        path: '/v1/videos/{id}',
+        summary: 'Delete a video',
+        description: 'Removes the record and its files (inputs and MP4); a render in progress stops.',
+        tags: ['videos'],
+        parameters: [idParam],
+        responses: {
+          '200': { description: 'Deleted', content: { 'application/json': videoDeletedSchema } },
+          '404': { description: 'video_not_found' },
+        },
+        handlers: [
+          async (ctx) => {
+            const { id } = await deps.remove.execute(ctx.state.principal, ctx.params.id!);
+            ctx.body = { id, object: 'video.deleted', deleted: true };
+          },
+        ],
+      });
     },
   };
 }
@@ -92,7 +181,7 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
 async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
   const receivedAt = Date.now();
   // The body is read only once the stream has a slot (a refused stream costs no body read).
-  const { job, fragments } = await deps.stream.execute(ctx.state.principal, () => readCreateRequest(ctx, deps), requestSignal(ctx), { receivedAt });
+  const { job, fragments } = await deps.stream.execute(ctx.state.principal, () => readCreateRequest(ctx, deps), clientDisconnectSignal(ctx, 'headers'), { receivedAt });
   ctx.status = 200;
   ctx.type = 'video/mp4';
   ctx.set('X-Video-Id', job.id);
@@ -105,15 +194,6 @@ async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
 
 async function* toBuffers(fragments: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   for await (const f of fragments) yield Buffer.from(f.buffer, f.byteOffset, f.byteLength);
-}
-
-/** Aborted when the client goes away before the request was answered (stops fetching/decoding). */
-function requestSignal(ctx: VideoContext): AbortSignal {
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.headersSent) abort.abort(new Error('client disconnected'));
-  });
-  return abort.signal;
 }
 
 async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Promise<VideoRequestInput> {
@@ -156,87 +236,4 @@ function presentList(page: VideoPage) {
     first_id: page.videos[0]?.id ?? null,
     last_id: page.videos.at(-1)?.id ?? null,
   };
-}
-
-const CREATE_ERRORS =
-  'video_input_conflict, video_input_missing, invalid_video_size, invalid_video_model, invalid_image, image_dimensions_too_large, no_face_detected, invalid_audio, video_input_too_long, input_tts_too_long, input_tts_stream_unsupported, media_empty, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, missing_required_parameter, unknown_parameter, invalid_parameter, and every error of POST /v1/audio/speech for input_tts (input_too_long, input_empty, voice_conflict, voice_not_found...)';
-
-function document(openapi: OpenApiRegistry): void {
-  const idParam = { name: 'id', in: 'path' as const, description: 'Video id (video_...)', schema: z.string() };
-  const requestBody = { 'application/json': videoCreateSchema, 'multipart/form-data': videoCreateMultipartSchema };
-  openapi.add({
-    method: 'post',
-    path: '/v1/videos',
-    summary: 'Create a talking-head video (job)',
-    description: 'Checks the request (every refusal is a 400 before a job exists), stores it as a queued job and returns it; poll GET /v1/videos/{id}, then download /content.',
-    tags: ['videos'],
-    requestBody,
-    responses: {
-      '200': { description: 'The queued video', content: { 'application/json': videoSchema } },
-      '400': { description: CREATE_ERRORS },
-      '413': { description: 'media_too_large: an inline payload or upload over 10 MB' },
-    },
-  });
-  openapi.add({
-    method: 'post',
-    path: '/v1/videos/stream',
-    summary: 'Create a video and stream it as fragmented MP4',
-    description:
-      'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, a 0.2 s first fragment then 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
-    tags: ['videos'],
-    requestBody,
-    responses: {
-      '200': { description: 'Fragmented MP4 bytes', content: { 'video/mp4': null }, headers: { 'X-Video-Id': 'id of the stored video' } },
-      '400': { description: CREATE_ERRORS },
-      '413': { description: 'media_too_large' },
-      '429': { description: 'concurrency_limit_exceeded: this server already renders its maximum of live streams (Retry-After); rate_limit_exceeded' },
-    },
-  });
-  openapi.add({
-    method: 'get',
-    path: '/v1/videos',
-    summary: 'List your videos',
-    description: 'Videos of the calling key, newest first, in pages (limit, after).',
-    tags: ['videos'],
-    parameters: [
-      { name: 'limit', in: 'query', description: videoListQuerySchema.shape.limit.description ?? '', schema: z.number().int() },
-      { name: 'after', in: 'query', description: videoListQuerySchema.shape.after.description ?? '', schema: z.string() },
-    ],
-    responses: { '200': { description: 'A page of videos', content: { 'application/json': videoListSchema } } },
-  });
-  openapi.add({
-    method: 'get',
-    path: '/v1/videos/{id}',
-    summary: 'Get a video (status and progress)',
-    tags: ['videos'],
-    parameters: [idParam],
-    responses: {
-      '200': { description: 'The video', content: { 'application/json': videoSchema } },
-      '404': { description: "video_not_found: unknown or another key's (indistinguishable)" },
-    },
-  });
-  openapi.add({
-    method: 'get',
-    path: '/v1/videos/{id}/content',
-    summary: 'Download the MP4',
-    tags: ['videos'],
-    parameters: [idParam, { name: 'variant', in: 'query', description: 'Only `video` (the default)', schema: z.string() }],
-    responses: {
-      '200': { description: 'The MP4', content: { 'video/mp4': null } },
-      '400': { description: 'invalid_video_variant' },
-      '404': { description: 'video_not_ready (not completed yet, or failed); video_not_found' },
-    },
-  });
-  openapi.add({
-    method: 'delete',
-    path: '/v1/videos/{id}',
-    summary: 'Delete a video',
-    description: 'Removes the record and its files (inputs and MP4); a render in progress stops.',
-    tags: ['videos'],
-    parameters: [idParam],
-    responses: {
-      '200': { description: 'Deleted', content: { 'application/json': videoDeletedSchema } },
-      '404': { description: 'video_not_found' },
-    },
-  });
 }

@@ -10,10 +10,12 @@ import {
   type RegisterVoice,
   type RegisterVoiceCommand,
 } from '@svc/core';
-import type { AppRouter, AppState, RouteModule } from '../app-state.js';
+import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
-import type { OpenApiRegistry } from '../openapi/openapi-registry.js';
+import { pageParameters } from '../openapi/openapi-registry.js';
+import { clientDisconnectSignal } from '../routing/client-disconnect.js';
+import type { RouteTable } from '../routing/route-table.js';
 import { parseRequest } from '../validation/parse-request.js';
 import { presentVoice, presentVoiceDeleted, presentVoiceList } from './voice-presenter.js';
 import {
@@ -41,33 +43,88 @@ const CREATE_FIELDS = ['ref_audio', 'ref_text', 'description'] as const;
 
 /** POST/GET /v1/audio/voices and GET/DELETE /v1/audio/voices/{voice}. */
 export function voiceRoutes(deps: VoiceRoutesDeps): RouteModule {
-  const passThrough: Middleware<AppState> = (_ctx, next) => next();
+  const voiceParam = { name: 'voice', in: 'path' as const, description: 'Voice id (voice_...)', schema: z.string() };
   return {
-    register(router: AppRouter, openapi: OpenApiRegistry) {
-      router.post('/v1/audio/voices', deps.rateLimit ?? passThrough, (ctx) => create(ctx as VoiceContext, deps));
-      router.get('/v1/audio/voices', async (ctx) => {
-        const query = parseRequest(voiceListQuerySchema, { ...ctx.query });
-        ctx.body = presentVoiceList(await deps.list.execute(ctx.state.principal, query));
+    register(routes: RouteTable) {
+      routes.add({
+        method: 'post',
+        path: '/v1/audio/voices',
+        summary: 'Register a reference voice',
+        description:
+          'Registers a voice for cloning from a reference clip. The id is derived from the decoded audio: the same audio registered again under the same key returns the existing voice (X-Voice-Created: false).',
+        tags: ['voices'],
+        requestBody: { 'application/json': voiceCreateSchema, 'multipart/form-data': voiceCreateMultipartSchema },
+        responses: {
+          '200': {
+            description: 'The voice (new or existing)',
+            content: { 'application/json': voiceSchema },
+            headers: { 'X-Voice-Created': 'true for a new voice, false when this key had registered the same audio already' },
+          },
+          '400': {
+            description:
+              'invalid_audio, media_empty, audio_silent, audio_too_short, audio_too_long, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, invalid_parameter, missing_required_parameter',
+          },
+          '413': { description: 'media_too_large: inline payload or upload over 10 MB, or download over the server cap' },
+        },
+        handlers: [...(deps.rateLimit ? [deps.rateLimit] : []), (ctx) => create(ctx as VoiceContext, deps)],
       });
-      router.get('/v1/audio/voices/:voice', async (ctx) => {
-        ctx.body = presentVoice(await deps.get.execute(ctx.state.principal, ctx.params.voice!));
+      routes.add({
+        method: 'get',
+        path: '/v1/audio/voices',
+        summary: 'List your voices',
+        description: 'Voices registered under the calling key, newest first, in pages (limit, after).',
+        tags: ['voices'],
+        parameters: pageParameters(voiceListQuerySchema),
+        responses: { '200': { description: 'A page of voices', content: { 'application/json': voiceListSchema } } },
+        handlers: [
+          async (ctx) => {
+            const query = parseRequest(voiceListQuerySchema, { ...ctx.query });
+            ctx.body = presentVoiceList(await deps.list.execute(ctx.state.principal, query));
+          },
+        ],
       });
-      router.delete('/v1/audio/voices/:voice', async (ctx) => {
-        const { voiceId } = await deps.remove.execute(ctx.state.principal, ctx.params.voice!);
-        ctx.body = presentVoiceDeleted(voiceId);
+      routes.add({
+        method: 'get',
+        path: '/v1/audio/voices/{voice}',
+        summary: 'Get a voice',
+        tags: ['voices'],
+        parameters: [voiceParam],
+        responses: {
+          '200': { description: 'The voice', content: { 'application/json': voiceSchema } },
+          '404': { description: "voice_not_found: unknown, another key's, or deleted (indistinguishable)" },
+        },
+        handlers: [
+          async (ctx) => {
+            ctx.body = presentVoice(await deps.get.execute(ctx.state.principal, ctx.params.voice!));
+          },
+        ],
       });
-      document(openapi);
+      routes.add({
+        method: 'delete',
+        path: '/v1/audio/voices/{voice}',
+        summary: 'Delete a voice',
+        description: 'Removes the voice and its stored reference audio; speech with it then fails with voice_not_found.',
+        tags: ['voices'],
+        parameters: [voiceParam],
+        responses: {
+          '200': { description: 'Deleted', content: { 'application/json': voiceDeletedSchema } },
+          '403': { description: 'voice_not_deletable: a shared preset voice' },
+          '404': { description: "voice_not_found: unknown, another key's, or already deleted (indistinguishable)" },
+        },
+        handlers: [
+          async (ctx) => {
+            const { voiceId } = await deps.remove.execute(ctx.state.principal, ctx.params.voice!);
+            ctx.body = presentVoiceDeleted(voiceId);
+          },
+        ],
+      });
     },
   };
 }
 
 async function create(ctx: VoiceContext, deps: VoiceRoutesDeps): Promise<void> {
   const command = isMultipart(ctx) ? await fromMultipart(ctx) : fromJson(await readJsonBody(ctx, deps.jsonBodyLimit));
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) abort.abort(new Error('client disconnected'));
-  });
-  const result = await deps.register.execute(ctx.state.principal, command, abort.signal);
+  const result = await deps.register.execute(ctx.state.principal, command, clientDisconnectSignal(ctx));
   // 200 either way (the spec's success code); the header tells a new voice from an existing one.
   ctx.status = 200;
   ctx.set('X-Voice-Created', String(result.created));
@@ -94,65 +151,4 @@ async function fromMultipart(ctx: VoiceContext): Promise<RegisterVoiceCommand> {
   const refAudio = form.files.ref_audio?.bytes ?? form.fields.ref_audio;
   if (refAudio === undefined) throw new MissingParameterError('ref_audio');
   return { refAudio, refText: form.fields.ref_text ?? null, description: form.fields.description ?? null };
-}
-
-function document(openapi: OpenApiRegistry): void {
-  const voiceParam = { name: 'voice', in: 'path' as const, description: 'Voice id (voice_...)', schema: z.string() };
-  openapi.add({
-    method: 'post',
-    path: '/v1/audio/voices',
-    summary: 'Register a reference voice',
-    description:
-      'Registers a voice for cloning from a reference clip. The id is derived from the decoded audio: the same audio registered again under the same key returns the existing voice (X-Voice-Created: false).',
-    tags: ['voices'],
-    requestBody: { 'application/json': voiceCreateSchema, 'multipart/form-data': voiceCreateMultipartSchema },
-    responses: {
-      '200': {
-        description: 'The voice (new or existing)',
-        content: { 'application/json': voiceSchema },
-        headers: { 'X-Voice-Created': 'true for a new voice, false when this key had registered the same audio already' },
-      },
-      '400': {
-        description:
-          'invalid_audio, media_empty, audio_silent, audio_too_short, audio_too_long, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, invalid_parameter, missing_required_parameter',
-      },
-      '413': { description: 'media_too_large: inline payload or upload over 10 MB, or download over the server cap' },
-    },
-  });
-  openapi.add({
-    method: 'get',
-    path: '/v1/audio/voices',
-    summary: 'List your voices',
-    description: 'Voices registered under the calling key, newest first, in pages (limit, after).',
-    tags: ['voices'],
-    parameters: [
-      { name: 'limit', in: 'query', description: voiceListQuerySchema.shape.limit.description ?? '', schema: z.number().int() },
-      { name: 'after', in: 'query', description: voiceListQuerySchema.shape.after.description ?? '', schema: z.string() },
-    ],
-    responses: { '200': { description: 'A page of voices', content: { 'application/json': voiceListSchema } } },
-  });
-  openapi.add({
-    method: 'get',
-    path: '/v1/audio/voices/{voice}',
-    summary: 'Get a voice',
-    tags: ['voices'],
-    parameters: [voiceParam],
-    responses: {
-      '200': { description: 'The voice', content: { 'application/json': voiceSchema } },
-      '404': { description: 'voice_not_found: unknown, another key\'s, or deleted (indistinguishable)' },
-    },
-  });
-  openapi.add({
-    method: 'delete',
-    path: '/v1/audio/voices/{voice}',
-    summary: 'Delete a voice',
-    description: 'Removes the voice and its stored reference audio; speech with it then fails with voice_not_found.',
-    tags: ['voices'],
-    parameters: [voiceParam],
-    responses: {
-      '200': { description: 'Deleted', content: { 'application/json': voiceDeletedSchema } },
-      '403': { description: 'voice_not_deletable: a shared preset voice' },
-      '404': { description: 'voice_not_found: unknown, another key\'s, or already deleted (indistinguishable)' },
-    },
-  });
 }

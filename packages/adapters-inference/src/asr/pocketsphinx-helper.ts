@@ -59,6 +59,10 @@ export class PocketsphinxHelper {
   partial = '';
   /** The `T` line before the last `F` of a `W` request. */
   private wordTimes: { word: string; start: number; end: number }[] = [];
+  /** The `Q` line of the last `W` request. */
+  private confidence: UtteranceConfidence = { avgLogprob: null, noSpeech: 1 };
+  /** Called with the settled words so far (`K` lines) of an utterance begun with `settled`. */
+  private onSettled: ((text: string) => void) | null = null;
   /**
    * False when this decoder cannot set its cepstral mean (`R nocmn`: another sphinxbase build);
    * it then carries the normalization from one utterance to the next as pocketsphinx does.
@@ -129,7 +133,21 @@ export class PocketsphinxHelper {
     this.cepstralMean = '';
     this.pendingLength = 0;
     this.failure = null;
+    this.onSettled = null;
     this.enqueue({ line: `${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`, waiter: null });
+  }
+
+  /**
+   * A fresh stream (as `begin('', true)`) that also reports, while it decodes, the words that have
+   * settled: those the decoder passed by a second or more, which its final pass rarely changes.
+   */
+  beginReportingSettled(onSettled: (text: string) => void): void {
+    this.partial = '';
+    this.cepstralMean = '';
+    this.pendingLength = 0;
+    this.failure = null;
+    this.onSettled = onSettled;
+    this.enqueue({ line: 'L\n', waiter: null });
   }
 
   /**
@@ -169,12 +187,17 @@ export class PocketsphinxHelper {
     return this.request('E\n');
   }
 
-  /** Final pass with the time of every word (seconds from the start of an utterance begun `fresh`). */
-  async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[] }> {
+  /**
+   * Final pass with the time of every word (seconds from the start of an utterance begun `fresh`)
+   * and how sure the decoder is of them (see the helper script's `Q` line).
+   */
+  async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[]; confidence: UtteranceConfidence }> {
     this.flushPending();
     this.wordTimes = [];
+    this.confidence = { avgLogprob: null, noSpeech: 1 };
     const text = await this.request('W\n');
-    return { text, words: this.wordTimes };
+    this.onSettled = null;
+    return { text, words: this.wordTimes, confidence: this.confidence };
   }
 
   /**
@@ -258,6 +281,8 @@ export class PocketsphinxHelper {
       if (line.length > 1) this.partial = line.slice(2);
       this.pump();
     } else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
+    else if (line.startsWith('K ')) this.onSettled?.(line.slice(2));
+    else if (line.startsWith('Q ')) this.confidence = parseConfidence(line.slice(2));
     else if (line.startsWith('C ')) this.cepstralMean = line.slice(2);
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
     // A failed request (the helper keeps running): the waiting caller hears why, or the next one.
@@ -279,6 +304,22 @@ export class PocketsphinxHelper {
     for (const entry of this.outbox.splice(0)) if ('line' in entry) entry.waiter?.reject(err);
     for (const waiting of this.finals.splice(0)) waiting.reject(err);
   }
+}
+
+/** How sure the decoder is of an utterance (the `Q` line of a `W` request). */
+export interface UtteranceConfidence {
+  /** Mean natural log of the words' lattice posteriors; null when it could not be computed. */
+  avgLogprob: number | null;
+  /** Share (0..1) of the utterance's 100 ms pieces pocketsphinx's voice activity detector did not call speech. */
+  noSpeech: number;
+}
+
+/** `<avg_logprob or -> <no_speech>` -> the figures (anything unreadable: unknown). */
+function parseConfidence(text: string): UtteranceConfidence {
+  const [average, noSpeech] = text.trim().split(/\s+/);
+  const avg = average === '-' ? NaN : Number(average);
+  const share = Number(noSpeech);
+  return { avgLogprob: Number.isFinite(avg) ? Math.min(0, avg) : null, noSpeech: Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 1 };
 }
 
 /** `word start end word start end ...` -> word times. */

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { access } from 'node:fs/promises';
-import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer } from '@svc/core';
+import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
+import { compressionRatio } from './compression-ratio.js';
 import { throwIfAborted } from '../speech/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 import { DEBIAN_PYTHON, PocketsphinxHelper, POCKETSPHINX_HELPER_SCRIPT } from './pocketsphinx-helper.js';
@@ -120,18 +121,24 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
   /**
    * A whole recording (the transcription endpoint) in one pass on a pooled decoder, begun as a new
    * stream (so frame numbers, hence word times, count from its start), with the time of each word
-   * from the decoder's segmentation. English only: the language hint is not used.
+   * from the decoder's segmentation. English only: the language hint is not used. With
+   * `options.onText` the words are reported as they settle while the decoder works through the
+   * recording. The one segment carries the decoder's confidence (see the helper's `Q` line):
+   * `avgLogprob` the mean log lattice posterior of its words, `noSpeechProb` the share of the
+   * recording its voice activity detector did not call speech, `temperature` 0 (no sampling).
    */
-  async transcribeDetailed(audio: PcmAudio, _options: RecognitionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
+  async transcribeDetailed(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
     throwIfAborted(signal);
     const samples = audio.sampleRate === RECOGNIZER_SAMPLE_RATE ? audio.samples : floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
     const duration = samples.length / RECOGNIZER_SAMPLE_RATE;
-    const { text, words } = await this.pool.use(signal, async (helper) => {
+    const onText = options.onText;
+    const { text, words, confidence } = await this.pool.use(signal, async (helper) => {
       // A caller that leaves mid-decode (a long recording) frees the decoder: killed, the pool starts another.
       const onAbort = (): void => helper.kill();
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        helper.begin('', true);
+        if (onText) helper.beginReportingSettled(settledTextDeltas(onText));
+        else helper.begin('', true);
         helper.write(samples);
         return await helper.endWithWordTimes();
       } finally {
@@ -139,7 +146,16 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
       }
     });
     const clean = text.trim().toLowerCase();
-    return { text: clean, language: 'en', duration, segments: clean ? [{ start: 0, end: duration, text: clean }] : [], words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })) };
+    const segment = {
+      start: 0,
+      end: duration,
+      text: clean,
+      ...(confidence.avgLogprob !== null ? { avgLogprob: confidence.avgLogprob } : {}),
+      compressionRatio: compressionRatio(clean),
+      noSpeechProb: confidence.noSpeech,
+      temperature: 0,
+    };
+    return { text: clean, language: 'en', duration, segments: clean ? [segment] : [], words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })) };
   }
 
   private speakerMean(speaker: object | undefined): SpeakerMean {
@@ -153,6 +169,22 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
   close(): void {
     this.pool.close();
   }
+}
+
+/**
+ * Settled words (each report the whole settled text so far) -> the text added since the last
+ * report, so the pieces joined are the start of the transcript. A report that no longer starts
+ * with what was sent (the decoder changed its mind about a settled word) sends nothing until one
+ * does again.
+ */
+function settledTextDeltas(onText: (delta: string) => void): (settled: string) => void {
+  let sent = '';
+  return (settled) => {
+    const text = settled.trim().toLowerCase();
+    if (text.length <= sent.length || (sent !== '' && !text.startsWith(`${sent} `))) return;
+    onText(text.slice(sent.length));
+    sent = text;
+  };
 }
 
 async function assertReadable(path: string, what: string): Promise<void> {

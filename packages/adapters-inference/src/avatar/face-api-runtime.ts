@@ -53,7 +53,33 @@ export function loadFaceApi(): Promise<FaceApiRuntime> {
   return loading;
 }
 
+/**
+ * Emscripten's Node glue in @tensorflow/tfjs-backend-wasm adds process listeners that rethrow every
+ * uncaught exception and unhandled rejection (`process.on('unhandledRejection', r => { throw r })`),
+ * turning any stray rejection anywhere in the process into a crash, and its own `_dispose` fails to
+ * remove them. Node's default handling is what the rest of the process expects, so they are removed
+ * once the backend has started.
+ */
+async function withoutEmscriptenProcessHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const events = ['uncaughtException', 'unhandledRejection'];
+  const listeners = (event: string): Function[] => process.listeners(event as 'uncaughtException');
+  const before = new Map(events.map((event) => [event, new Set(listeners(event))]));
+  try {
+    return await start();
+  } finally {
+    for (const event of events) {
+      for (const listener of listeners(event)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+  }
+}
+
 async function load(): Promise<FaceApiRuntime> {
+  return withoutEmscriptenProcessHandlers(loadRuntime);
+}
+
+async function loadRuntime(): Promise<FaceApiRuntime> {
   const require = createRequire(import.meta.url);
   const tf = require('@tensorflow/tfjs') as TfApi;
   const wasm = require('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(prefix: string, usePlatformFetch?: boolean): void };

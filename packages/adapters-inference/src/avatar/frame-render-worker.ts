@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { hostWorker } from '../speech/worker-host.js';
 import { faceGeometry } from './face-geometry.js';
 import { FaceWarper } from './face-warper.js';
@@ -8,15 +9,14 @@ const MAX_CACHED = 4;
 
 // The per-frame warp runs here, off the main thread, so a rendering job never stalls the server's
 // event loop (HTTP, realtime sessions) for the ~10-15 ms a frame takes.
-void hostWorker<FrameRenderRequest, FrameRenderResult, Map<string, FaceWarper>>(
-  async () => ({ state: new Map() }),
+void hostWorker<FrameRenderRequest, FrameRenderResult, LRUCache<string, FaceWarper>>(
+  async () => ({ state: new LRUCache<string, FaceWarper>({ max: MAX_CACHED }) }),
   (warpers, request, cancel) => {
     let warper = warpers.get(request.avatarKey);
     if (!warper) {
       const reference = { data: request.reference, width: request.width, height: request.height };
       warper = new FaceWarper(reference, faceGeometry(request.landmarks));
       warpers.set(request.avatarKey, warper);
-      if (warpers.size > MAX_CACHED) warpers.delete(warpers.keys().next().value!);
     }
     const frames: ArrayBuffer[] = [];
     for (const pose of request.poses) {

@@ -1,8 +1,13 @@
 import type { ChatMessage, LanguageModelRequest, LanguageModelToolChoice } from '@svc/core';
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionToolChoiceOption,
+} from 'openai/resources/chat/completions';
 
-/** The body of `POST {baseUrl}/chat/completions` for a streamed request. */
-export function chatCompletionsBody(model: string, request: LanguageModelRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+/** The body of `POST {baseUrl}/chat/completions` for a streamed request, in the SDK's types. */
+export function chatCompletionsBody(model: string, request: LanguageModelRequest): ChatCompletionCreateParamsStreaming {
+  const body: ChatCompletionCreateParamsStreaming = {
     model,
     messages: request.messages.map(toWireMessage),
     stream: true,
@@ -19,7 +24,7 @@ export function chatCompletionsBody(model: string, request: LanguageModelRequest
   return body;
 }
 
-function toWireMessage(message: ChatMessage): Record<string, unknown> {
+function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
     case 'user':
@@ -38,6 +43,6 @@ function toWireMessage(message: ChatMessage): Record<string, unknown> {
   }
 }
 
-function toWireToolChoice(choice: LanguageModelToolChoice): unknown {
+function toWireToolChoice(choice: LanguageModelToolChoice): ChatCompletionToolChoiceOption {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }

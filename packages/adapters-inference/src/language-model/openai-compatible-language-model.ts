@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { EngineError, InsufficientQuotaError, type LanguageModel, type LanguageModelEvent, type LanguageModelRequest } from '@svc/core';
 import { chatCompletionsBody } from './chat-completions-request.js';
 import { readServerSentEvents } from './server-sent-events.js';
@@ -15,31 +16,56 @@ export interface OpenAiCompatibleLanguageModelOptions {
   fetch?: typeof fetch;
 }
 
+/** The upstream's error object: `APIError.error` for an HTTP error, `error` of a chunk inside the stream. */
+interface UpstreamError {
+  message?: unknown;
+  type?: unknown;
+  code?: unknown;
+}
+
 interface ChatCompletionChunk {
   choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
-  error?: { message?: string; type?: string; code?: string | number | null };
+  error?: UpstreamError;
 }
 
 /**
- * The real language model path: any server speaking the chat-completions API with streaming.
- * Cancellation aborts the HTTP request; upstream failures become EngineError (billing refusals
- * InsufficientQuotaError) so the realtime engine reports them and ends the response cleanly.
+ * The real language model path: any server speaking the chat-completions API with streaming. The
+ * exchange is the `openai` SDK's (typed request, authentication, connect timeout, HTTP errors as typed
+ * errors, cancellation); the streamed body is read here with eventsource-parser, because the SDK's
+ * reader drops a last event no blank line closes and costs more per stream when a reply arrives in
+ * few reads (docs/benchmarks.md, language-model). Tool-call fragments are assembled here too: servers
+ * split names and send arguments ahead of ids in ways the SDK's own helper does not join. Upstream
+ * failures become EngineError (billing refusals InsufficientQuotaError) so the realtime engine reports
+ * them and ends the response cleanly.
  */
 export class OpenAiCompatibleLanguageModel implements LanguageModel {
   readonly id: string;
   readonly contextWindowTokens: number;
-  private readonly url: string;
-  private readonly fetchImpl: typeof fetch;
+  private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiCompatibleLanguageModelOptions) {
     this.id = `openai-compatible:${options.model}`;
     this.contextWindowTokens = options.contextWindowTokens ?? 8192;
-    this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    this.fetchImpl = options.fetch ?? fetch;
+    this.client = new OpenAI({
+      baseURL: options.baseUrl.replace(/\/+$/, ''),
+      // Given explicitly so the SDK reads none of OPENAI_API_KEY / OPENAI_ORG_ID / OPENAI_PROJECT_ID
+      // from the environment (they belong to another upstream). Without a key, no Authorization
+      // header at all: the SDK requires a key, so it gets a placeholder that is then removed.
+      apiKey: options.apiKey || 'none',
+      organization: null,
+      project: null,
+      ...(options.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      // One attempt: a retry would repeat a reply the user may already be hearing; the engine reports
+      // the failure instead.
+      maxRetries: 0,
+      timeout: options.connectTimeoutMs ?? 30_000,
+      logLevel: 'off',
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   }
 
   async *stream(request: LanguageModelRequest): AsyncIterable<LanguageModelEvent> {
-    const response = await this.post(request);
+    const response = await this.open(request);
     if (!response.body) throw new EngineError('The language model returned an empty response.');
     const tools = new ToolCallAssembler();
     let finished = false;
@@ -50,7 +76,7 @@ export class OpenAiCompatibleLanguageModel implements LanguageModel {
           break;
         }
         const chunk = parseChunk(data);
-        if (chunk.error) throw upstreamError(chunk.error, 200);
+        if (chunk.error) throw upstreamError(chunk.error, undefined);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const content = choice.delta?.content;
@@ -66,47 +92,24 @@ export class OpenAiCompatibleLanguageModel implements LanguageModel {
     yield* tools.finish();
   }
 
-  private async post(request: LanguageModelRequest): Promise<Response> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    // One controller for the whole exchange: cancelled with the response, or when the server
-    // sends no headers in time (the streamed body itself may take as long as it needs).
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(request.signal.reason);
-    request.signal.addEventListener('abort', onAbort, { once: true });
-    if (request.signal.aborted) controller.abort(request.signal.reason);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.options.connectTimeoutMs ?? 30_000);
-    let response: Response;
+  /**
+   * Sends the request; resolves with the response once its headers are in (the connect timeout
+   * covers only that). An error status has been turned into an error by then.
+   */
+  private async open(request: LanguageModelRequest): Promise<Response> {
     try {
-      response = await this.fetchImpl(this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(chatCompletionsBody(this.options.model, request)),
-        signal: controller.signal,
-      });
+      return await this.client.chat.completions.create(chatCompletionsBody(this.options.model, request), { signal: request.signal }).asResponse();
     } catch (err) {
-      request.signal.removeEventListener('abort', onAbort);
       if (request.signal.aborted) throw err;
-      const reason = timedOut ? 'no answer in time' : errorMessage(err);
-      throw new EngineError(`The language model at ${this.options.baseUrl} is unreachable: ${reason}`);
-    } finally {
-      clearTimeout(timer);
+      if (err instanceof OpenAI.APIConnectionTimeoutError) throw this.unreachable('no answer in time');
+      if (err instanceof OpenAI.APIConnectionError) throw this.unreachable(errorMessage(err));
+      if (err instanceof OpenAI.APIError) throw upstreamError((err.error ?? {}) as UpstreamError, err);
+      throw this.unreachable(errorMessage(err));
     }
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      let parsed: ChatCompletionChunk = {};
-      try {
-        parsed = JSON.parse(text) as ChatCompletionChunk;
-      } catch {
-        // Not JSON: report the status and the beginning of the body.
-      }
-      throw upstreamError(parsed.error ?? { message: text.slice(0, 300) || response.statusText }, response.status);
-    }
-    return response;
+  }
+
+  private unreachable(reason: string): EngineError {
+    return new EngineError(`The language model at ${this.options.baseUrl} is unreachable: ${reason}`);
   }
 }
 
@@ -118,10 +121,19 @@ function parseChunk(data: string): ChatCompletionChunk {
   }
 }
 
-function upstreamError(error: NonNullable<ChatCompletionChunk['error']>, status: number): Error {
-  const message = error.message || `HTTP ${status}`;
-  if (error.code === 'insufficient_quota' || error.type === 'insufficient_quota') return new InsufficientQuotaError(message);
-  return new EngineError(status === 200 ? `The language model failed: ${message}` : `The language model answered ${status}: ${message}`);
+/**
+ * An error the upstream answered with: an HTTP error status (`http`, the SDK's APIError) or an `error`
+ * object inside the stream. Billing refusals keep their own identifier.
+ */
+function upstreamError(upstream: UpstreamError, http: InstanceType<typeof OpenAI.APIError> | undefined): Error {
+  const status = http?.status;
+  // The upstream's own message; for a body that was not JSON the SDK's message is "<status> <text>".
+  const message =
+    (typeof upstream.message === 'string' && upstream.message) ||
+    (http ? http.message.replace(new RegExp(`^${status}\\s*`), '').slice(0, 300) : '') ||
+    `HTTP ${status}`;
+  if (upstream.code === 'insufficient_quota' || upstream.type === 'insufficient_quota') return new InsufficientQuotaError(message);
+  return new EngineError(status ? `The language model answered ${status}: ${message}` : `The language model failed: ${message}`);
 }
 
 function errorMessage(err: unknown): string {

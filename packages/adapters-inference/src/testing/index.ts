@@ -2,17 +2,20 @@
 // small ONNX models with the exact signatures of Piper and Kokoro exports, their config and voice
 // files, and the minimal ONNX writer they are built with. Tests, benchmarks and demos use them
 // where no real weights can be downloaded.
-export { writeOnnxModel, OnnxType, type OnnxNode } from './onnx-writer.js';
+export { writeOnnxModel, writeOnnxModelWithExternalData, OnnxType, type OnnxNode, type OnnxGraph } from './onnx-writer.js';
 export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './test-voice-models.js';
-export { piperConfigJson, writePiperVoice, writeKokoroModel } from './test-voice-files.js';
+export { piperConfigJson, writePiperVoice, writeKokoroModel, PIPER_PUNCTUATION, type PiperTestConfigOptions } from './test-voice-files.js';
 // Whisper- and Moonshine-shaped model folders (transformers.js ONNX layout) whose logits are a known function of their inputs.
-export { seq2seqTestEncoder, seq2seqTestDecoder, type Seq2SeqTestTables, type Seq2SeqTestShape } from './seq2seq-test-models.js';
+export { seq2seqTestEncoder, seq2seqTestEncoderGraph, seq2seqTestDecoder, MOONSHINE_CONV_STEM, type Seq2SeqTestTables, type Seq2SeqTestShape } from './seq2seq-test-models.js';
 export {
   writeTestAsrFolder,
   testWhisperTokenizer,
   testWhisperGenerationConfig,
   TEST_WHISPER_TOKENS,
+  TEST_WHISPER_TABLES,
   TEST_MOONSHINE_TOKENS,
   TEST_ASR_SHAPE,
   type TestAsrFolderOptions,
 } from './test-asr-folder.js';
+// A local stand-in for the Hugging Face hub (its URL layout and headers), for `models pull` tests.
+export { TestHubServer, testCommit, sha256Hex, gitBlobSha1, hubFilesFromFolder, type TestHubRepo, type TestHubFile, type TestHubFaults } from './test-hub-server.js';

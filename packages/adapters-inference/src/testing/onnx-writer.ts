@@ -94,15 +94,56 @@ function valueInfo(w: Writer, v: OnnxValue): void {
   );
 }
 
-function tensor(w: Writer, t: OnnxInitializer): void {
+const rawBytes = (t: OnnxInitializer): Uint8Array =>
+  t.type === OnnxType.INT64 ? new Uint8Array(BigInt64Array.from(t.values.map(BigInt)).buffer) : new Uint8Array(Float32Array.from(t.values).buffer);
+
+/** A tensor's bytes inline (raw_data), or a reference into the external data file (data_location EXTERNAL). */
+function tensor(w: Writer, t: OnnxInitializer, external?: { location: string; offset: number; length: number }): void {
   for (const d of t.dims) w.int(1, d);
   w.int(2, t.type).string(8, t.name);
-  const raw = t.type === OnnxType.INT64 ? new Uint8Array(BigInt64Array.from(t.values.map(BigInt)).buffer) : new Uint8Array(Float32Array.from(t.values).buffer);
-  w.bytes(9, raw);
+  if (!external) {
+    w.bytes(9, rawBytes(t));
+    return;
+  }
+  for (const [key, value] of [['location', external.location], ['offset', String(external.offset)], ['length', String(external.length)]]) {
+    w.message(13, (entry) => entry.string(1, key!).string(2, value!));
+  }
+  w.int(14, 1);
 }
 
 /** Serializes a graph as an ONNX model file (IR 8, default-domain opset 13 unless given). */
 export function writeOnnxModel(graph: OnnxGraph): Uint8Array {
+  return serialize(graph);
+}
+
+/**
+ * The same model with its float weights in an external data file named `location` (relative to the
+ * model), as exporters write models over 2 GB (`encoder_model.onnx` + `encoder_model.onnx_data`);
+ * integer constants (shapes, which onnxruntime reads while loading) stay inline. Offsets are 64-byte
+ * aligned as onnx's external data helper aligns them.
+ */
+export function writeOnnxModelWithExternalData(graph: OnnxGraph, location: string): { model: Uint8Array; data: Uint8Array } {
+  const placed = new Map<string, { location: string; offset: number; length: number }>();
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
+  for (const t of graph.initializers.filter((i) => i.type === OnnxType.FLOAT)) {
+    const bytes = rawBytes(t);
+    const aligned = Math.ceil(offset / 64) * 64;
+    if (aligned > offset) chunks.push(new Uint8Array(aligned - offset));
+    placed.set(t.name, { location, offset: aligned, length: bytes.length });
+    chunks.push(bytes);
+    offset = aligned + bytes.length;
+  }
+  const data = new Uint8Array(offset);
+  let at = 0;
+  for (const c of chunks) {
+    data.set(c, at);
+    at += c.length;
+  }
+  return { model: serialize(graph, placed), data };
+}
+
+function serialize(graph: OnnxGraph, external?: Map<string, { location: string; offset: number; length: number }>): Uint8Array {
   const w = new Writer();
   w.int(1, 8); // ir_version
   w.string(2, 'svc-test-model-writer'); // producer_name
@@ -126,7 +167,7 @@ export function writeOnnxModel(graph: OnnxGraph): Uint8Array {
       });
     });
     g.string(2, 'graph');
-    for (const t of graph.initializers) g.message(5, (m) => tensor(m, t));
+    for (const t of graph.initializers) g.message(5, (m) => tensor(m, t, external?.get(t.name)));
     for (const v of graph.inputs) g.message(11, (m) => valueInfo(m, v));
     for (const v of graph.outputs) g.message(12, (m) => valueInfo(m, v));
   });

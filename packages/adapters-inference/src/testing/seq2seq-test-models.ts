@@ -1,4 +1,4 @@
-import { OnnxType, writeOnnxModel, type OnnxInitializer, type OnnxNode, type OnnxValue } from './onnx-writer.js';
+import { OnnxType, writeOnnxModel, type OnnxGraph, type OnnxInitializer, type OnnxNode, type OnnxValue } from './onnx-writer.js';
 
 // Small ONNX models with the exact I/O signatures of the transformers.js Whisper and Moonshine
 // exports (no weights can be downloaded here). Their outputs are a known function of their inputs:
@@ -47,19 +47,43 @@ function vector(name: string, size: number, cells: [number, number][] = []): Onn
 const scalarI = (name: string, v: number): OnnxInitializer => ({ name, type: I, dims: [], values: [v] });
 const ints = (name: string, values: number[]): OnnxInitializer => ({ name, type: I, dims: [values.length], values });
 
-/** An encoder: `input_features` [1, melBins, 3000] (Whisper) or `input_values` [1, samples] (Moonshine). */
-export function seq2seqTestEncoder(family: 'whisper' | 'moonshine', shape: Seq2SeqTestShape, melBins = 80): Uint8Array {
+/**
+ * Moonshine's encoder starts with three convolutions over the raw samples (kernels 127, 7, 3,
+ * strides 64, 3, 2, no padding; UsefulSensors' model and its ONNX exports): fewer than
+ * 127 + 64 * (7 - 1 + 3 * (3 - 1)) = 895 samples (56 ms) leaves nothing for the last one and
+ * onnxruntime fails. The test encoder runs the same three convolutions (zero weights, so they add
+ * nothing to its output) and so rejects what the real one rejects.
+ */
+export const MOONSHINE_CONV_STEM = [
+  { kernel: 127, stride: 64 },
+  { kernel: 7, stride: 3 },
+  { kernel: 3, stride: 2 },
+] as const;
+
+/** The encoder graph: `input_features` [1, melBins, 3000] (Whisper) or `input_values` [1, samples] (Moonshine). */
+export function seq2seqTestEncoderGraph(family: 'whisper' | 'moonshine', shape: Seq2SeqTestShape, melBins = 80): OnnxGraph {
   const d = shape.heads * shape.headDim;
   const input: OnnxValue = family === 'whisper' ? { name: 'input_features', type: F, shape: [1, melBins, 3000] } : { name: 'input_values', type: F, shape: [1, 'samples'] };
-  return writeOnnxModel({
-    nodes: [
-      { op: 'ReduceMean', inputs: [input.name], outputs: ['m'], attributes: { axes: { ints: family === 'whisper' ? [0, 1, 2] : [0, 1] }, keepdims: { int: 0 } } },
-      { op: 'Expand', inputs: ['m', 'out_shape'], outputs: ['last_hidden_state'] },
-    ],
-    inputs: [input],
-    outputs: [{ name: 'last_hidden_state', type: F, shape: [1, shape.frames, d] }],
-    initializers: [ints('out_shape', [1, shape.frames, d])],
-  });
+  const nodes: OnnxNode[] = [{ op: 'ReduceMean', inputs: [input.name], outputs: [family === 'whisper' ? 'm' : 'm0'], attributes: { axes: { ints: family === 'whisper' ? [0, 1, 2] : [0, 1] }, keepdims: { int: 0 } } }];
+  const initializers: OnnxInitializer[] = [ints('out_shape', [1, shape.frames, d])];
+  if (family === 'moonshine') {
+    nodes.push({ op: 'Reshape', inputs: [input.name, 'stem_in_shape'], outputs: ['stem0'] });
+    initializers.push(ints('stem_in_shape', [1, 1, -1]));
+    MOONSHINE_CONV_STEM.forEach(({ kernel, stride }, i) => {
+      nodes.push({ op: 'Conv', inputs: [`stem${i}`, `stem_w${i}`], outputs: [`stem${i + 1}`], attributes: { kernel_shape: { ints: [kernel] }, strides: { ints: [stride] } } });
+      initializers.push({ name: `stem_w${i}`, type: F, dims: [1, 1, kernel], values: new Array<number>(kernel).fill(0) });
+    });
+    nodes.push({ op: 'ReduceMean', inputs: ['stem3'], outputs: ['stem_mean'], attributes: { keepdims: { int: 0 } } }, { op: 'Add', inputs: ['m0', 'stem_mean'], outputs: ['m'] });
+  }
+  // A weight (all ones: the output stays m) so the graph has float weights like a real encoder.
+  nodes.push({ op: 'Expand', inputs: ['m', 'out_shape'], outputs: ['expanded'] }, { op: 'Mul', inputs: ['expanded', 'out_weight'], outputs: ['last_hidden_state'] });
+  initializers.push({ name: 'out_weight', type: F, dims: [d], values: new Array<number>(d).fill(1) });
+  return { nodes, inputs: [input], outputs: [{ name: 'last_hidden_state', type: F, shape: [1, shape.frames, d] }], initializers };
+}
+
+/** The encoder as an ONNX file. */
+export function seq2seqTestEncoder(family: 'whisper' | 'moonshine', shape: Seq2SeqTestShape, melBins = 80): Uint8Array {
+  return writeOnnxModel(seq2seqTestEncoderGraph(family, shape, melBins));
 }
 
 /**

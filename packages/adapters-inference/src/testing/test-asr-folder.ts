@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { seq2seqTestDecoder, seq2seqTestEncoder, type Seq2SeqTestShape, type Seq2SeqTestTables } from './seq2seq-test-models.js';
+import { writeOnnxModelWithExternalData } from './onnx-writer.js';
+import { seq2seqTestDecoder, seq2seqTestEncoder, seq2seqTestEncoderGraph, type Seq2SeqTestShape, type Seq2SeqTestTables } from './seq2seq-test-models.js';
 
 // A whole model folder in the transformers.js layout, built from the test models, with a small
 // tokenizer and generation config of the real shape (special tokens renumbered into a small vocab).
@@ -106,6 +107,12 @@ export interface TestAsrFolderOptions {
   /** Whisper only: an English-only (.en) model, without language and task tokens. */
   englishOnly?: boolean;
   melBins?: number;
+  /** Decoder tables in place of the family's (e.g. a decoder that loops, or one that hears silence). */
+  tables?: Seq2SeqTestTables;
+  /** Merged over the generation_config.json written (a key set to undefined is left out). */
+  generation?: Record<string, unknown>;
+  /** The encoder's weights in `encoder_model<variant>.onnx_data` beside it, as exports over 2 GB store them. */
+  externalData?: boolean;
 }
 
 /** Writes a complete test model folder at `dir` (created). */
@@ -113,22 +120,27 @@ export async function writeTestAsrFolder(dir: string, options: TestAsrFolderOpti
   const { family, layout = 'merged', variant = '' } = options;
   const shape = TEST_ASR_SHAPE;
   const d = shape.heads * shape.headDim;
-  const tables = family === 'whisper' ? TEST_WHISPER_TABLES : TEST_MOONSHINE_TABLES;
+  const tables = options.tables ?? (family === 'whisper' ? TEST_WHISPER_TABLES : TEST_MOONSHINE_TABLES);
   await mkdir(join(dir, 'onnx'), { recursive: true });
   const json = (name: string, value: object) => writeFile(join(dir, name), JSON.stringify(value, null, 2));
   if (family === 'whisper') {
     await json('config.json', { model_type: 'whisper', architectures: ['WhisperForConditionalGeneration'], num_mel_bins: options.melBins ?? 80, d_model: d, decoder_layers: shape.layers, decoder_attention_heads: shape.heads, max_target_positions: 16 });
-    await json('generation_config.json', testWhisperGenerationConfig(options.englishOnly));
+    await json('generation_config.json', { ...testWhisperGenerationConfig(options.englishOnly), ...options.generation });
     await json('tokenizer.json', testWhisperTokenizer());
     await json('preprocessor_config.json', { feature_extractor_type: 'WhisperFeatureExtractor', feature_size: options.melBins ?? 80, hop_length: 160, n_fft: 400, sampling_rate: 16000, chunk_length: 30 });
   } else {
     await json('config.json', { model_type: 'moonshine', architectures: ['MoonshineForConditionalGeneration'], hidden_size: d, decoder_num_hidden_layers: shape.layers, decoder_num_attention_heads: shape.heads, max_position_embeddings: 64 });
-    await json('generation_config.json', { decoder_start_token_id: 1, eos_token_id: 2, bos_token_id: 1 });
+    await json('generation_config.json', { decoder_start_token_id: 1, eos_token_id: 2, bos_token_id: 1, ...options.generation });
     await json('tokenizer.json', testMoonshineTokenizer());
     await json('preprocessor_config.json', { feature_extractor_type: 'Wav2Vec2FeatureExtractor', feature_size: 1, sampling_rate: 16000, do_normalize: false });
   }
   await json('tokenizer_config.json', { model_max_length: 1000000000000 });
-  await writeFile(join(dir, 'onnx', `encoder_model${variant}.onnx`), seq2seqTestEncoder(family, shape, options.melBins ?? 80));
+  const encoder = `encoder_model${variant}.onnx`;
+  if (options.externalData) {
+    const { model, data } = writeOnnxModelWithExternalData(seq2seqTestEncoderGraph(family, shape, options.melBins ?? 80), `${encoder}_data`);
+    await writeFile(join(dir, 'onnx', encoder), model);
+    await writeFile(join(dir, 'onnx', `${encoder}_data`), data);
+  } else await writeFile(join(dir, 'onnx', encoder), seq2seqTestEncoder(family, shape, options.melBins ?? 80));
   if (layout === 'merged') await writeFile(join(dir, 'onnx', `decoder_model_merged${variant}.onnx`), seq2seqTestDecoder('merged', shape, tables));
   else {
     await writeFile(join(dir, 'onnx', `decoder_model${variant}.onnx`), seq2seqTestDecoder('first', shape, tables));

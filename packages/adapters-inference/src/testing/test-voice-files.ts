@@ -2,20 +2,34 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kokoroTestModel, piperTestModel } from './test-voice-models.js';
 
+export interface PiperTestConfigOptions {
+  sampleRate?: number;
+  speakers?: string[];
+  lengthScale?: number;
+  /** espeak-ng voice (default `en-us`) and language code (default `en_US`). */
+  espeakVoice?: string;
+  languageCode?: string;
+  /** Symbols added to the id map after the default ones (their ids follow), e.g. Piper's punctuation. */
+  extraPhonemes?: string[];
+}
+
+/** Symbols every published Piper voice's id map has besides letters: its punctuation (piper-phonemize's default map). */
+export const PIPER_PUNCTUATION = ['!', "'", '(', ')', ',', '-', '.', ':', ';', '?'];
+
 /**
  * A Piper voice config in the format Piper publishes (`NAME.onnx.json`: audio.sample_rate,
  * espeak.voice, inference.{noise_scale,length_scale,noise_w}, phoneme_type, phoneme_id_map with
  * `_` pad, `^` bos, `$` eos, num_speakers, speaker_id_map, language.code), with a small id map.
  */
-export function piperConfigJson(options: { sampleRate?: number; speakers?: string[]; lengthScale?: number } = {}) {
-  const phonemes = ['_', '^', '$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ'];
+export function piperConfigJson(options: PiperTestConfigOptions = {}) {
+  const phonemes = [...new Set(['_', '^', '$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraPhonemes ?? [])])];
   const phoneme_id_map: Record<string, number[]> = {};
   phonemes.forEach((p, i) => (phoneme_id_map[p] = [i]));
   const speakers = options.speakers ?? [];
   return {
     audio: { sample_rate: options.sampleRate ?? 22050, quality: 'medium' },
-    espeak: { voice: 'en-us' },
-    language: { code: 'en_US' },
+    espeak: { voice: options.espeakVoice ?? 'en-us' },
+    language: { code: options.languageCode ?? 'en_US' },
     inference: { noise_scale: 0.667, length_scale: options.lengthScale ?? 1, noise_w: 0.8 },
     phoneme_type: 'espeak',
     phoneme_map: {},
@@ -28,7 +42,7 @@ export function piperConfigJson(options: { sampleRate?: number; speakers?: strin
 }
 
 /** Writes `NAME.onnx` (a test-built Piper-shaped model) and `NAME.onnx.json` into dir. */
-export async function writePiperVoice(dir: string, name: string, options: { sampleRate?: number; speakers?: string[]; lengthScale?: number; hop?: number } = {}): Promise<void> {
+export async function writePiperVoice(dir: string, name: string, options: PiperTestConfigOptions & { hop?: number } = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   const sampleRate = options.sampleRate ?? 22050;
   await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1, hop: options.hop }));
@@ -36,11 +50,11 @@ export async function writePiperVoice(dir: string, name: string, options: { samp
 }
 
 /** Writes a Kokoro directory in its ONNX community layout: onnx/model_quantized.onnx, voices/*.bin, tokenizer.json. */
-export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean; hop?: number } = {}): Promise<Record<string, number>> {
+export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean; hop?: number; extraSymbols?: string[] } = {}): Promise<Record<string, number>> {
   await mkdir(join(dir, 'onnx'), { recursive: true });
   await mkdir(join(dir, 'voices'), { recursive: true });
   await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel(options));
-  const symbols = ['$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ'];
+  const symbols = [...new Set(['$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraSymbols ?? [])])];
   const vocab = Object.fromEntries(symbols.map((s, i) => [s, i]));
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'WordLevel', vocab } }));
   for (const [voice, value] of Object.entries(voices)) {

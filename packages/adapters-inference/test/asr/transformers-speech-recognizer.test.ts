@@ -51,7 +51,9 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
     expect(result.text).to.equal('hello world caf dear');
     expect(result.language).to.equal('en');
     expect(result.duration).to.be.closeTo(1.5, 0.01);
-    expect(result.segments).to.deep.equal([{ start: 0, end: result.duration, text: 'hello world caf dear' }]);
+    expect(result.segments.map(({ start, end, text }) => ({ start, end, text }))).to.deep.equal([{ start: 0, end: result.duration, text: 'hello world caf dear' }]);
+    // Their confidence figures (values checked in segment-confidence.test.ts).
+    expect(result.segments[0]).to.include.keys('avgLogprob', 'compressionRatio', 'noSpeechProb', 'temperature');
   });
 
   it('Whisper without a language hint detects it from the first decoder pass (the test model prefers <|de|>); a hint it does not know is detected too', async () => {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '@svc/core';
 import { UpstreamSpeechRecognizer } from '../../src/asr/upstream/upstream-speech-recognizer.js';
+import { compressionRatio } from '../../src/asr/compression-ratio.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 
@@ -52,7 +53,8 @@ describe('upstream OpenAI-compatible transcription server as the recognizer (loc
     });
     const r = new UpstreamSpeechRecognizer({ baseUrl: fake.url + '/', apiKey: 'sk-up', model: 'whisper-large', timeoutMs: 5000 });
     const result = await r.transcribeDetailed({ samples: tone(1.5, 24000), sampleRate: 24000 }, { language: 'en-GB', principal, prompt: 'Marianne, Elinor' });
-    expect(result).to.deep.equal({ text: 'Hello there.', language: 'english', duration: 1.5, segments: [{ start: 0, end: 1.5, text: 'Hello there.' }], words: [{ word: 'Hello', start: 0.1, end: 0.5 }, { word: 'there', start: 0.6, end: 1.0 }] });
+    // No figures from this server: Whisper's compression ratio is computed from the text it sent.
+    expect(result).to.deep.equal({ text: 'Hello there.', language: 'english', duration: 1.5, segments: [{ start: 0, end: 1.5, text: 'Hello there.', compressionRatio: compressionRatio('Hello there.') }], words: [{ word: 'Hello', start: 0.1, end: 0.5 }, { word: 'there', start: 0.6, end: 1.0 }] });
     const seen = fake.seen[0]!;
     expect(seen.auth).to.equal('Bearer sk-up');
     expect(seen.fields).to.deep.equal({ model: ['whisper-large'], response_format: ['verbose_json'], 'timestamp_granularities[]': ['word', 'segment'], language: ['en'], prompt: ['Marianne, Elinor'] });
@@ -62,6 +64,26 @@ describe('upstream OpenAI-compatible transcription server as the recognizer (loc
     expect(wav.toString('ascii', 0, 4)).to.equal('RIFF');
     expect(wav.readUInt32LE(24)).to.equal(16000);
     expect(Math.abs((wav.length - 44) / 2 - 24000)).to.be.below(40);
+  });
+
+  it("passes through the segment figures the server sent (avg_logprob, compression_ratio, no_speech_prob, temperature, seek, tokens); wrong types are dropped", async () => {
+    const fake = await start((_s, res) =>
+      res.end(
+        JSON.stringify({
+          text: 'Hi.',
+          segments: [
+            { id: 0, seek: 0, start: 0, end: 1, text: 'Hi.', tokens: [50364, 2421, 13], temperature: 0.2, avg_logprob: -0.31, compression_ratio: 0.85, no_speech_prob: 0.02 },
+            { id: 1, seek: 'x', start: 1, end: 2, text: 'Yes.', tokens: ['a'], avg_logprob: null, no_speech_prob: 'low' },
+          ],
+        }),
+      ),
+    );
+    const r = new UpstreamSpeechRecognizer({ baseUrl: fake.url, model: 'm', timeoutMs: 5000 });
+    const { segments } = await r.transcribeDetailed({ samples: tone(2, 16000), sampleRate: 16000 }, { language: null, principal });
+    expect(segments).to.deep.equal([
+      { start: 0, end: 1, text: 'Hi.', avgLogprob: -0.31, compressionRatio: 0.85, noSpeechProb: 0.02, temperature: 0.2, seek: 0, tokens: [50364, 2421, 13] },
+      { start: 1, end: 2, text: 'Yes.', compressionRatio: compressionRatio('Yes.') },
+    ]);
   });
 
   it('a streamed turn is buffered and sent once at finish(); a plain {text} answer (json servers) works too', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { EngineError, InsufficientQuotaError, type LanguageModelEvent, type LanguageModelRequest } from '@svc/core';
+import { EngineError, InsufficientQuotaError, LanguageModelSummarizer, type LanguageModelEvent, type LanguageModelRequest } from '@svc/core';
 import { OpenAiCompatibleLanguageModel } from '../../src/language-model/index.js';
 import { chunk, sleep, sseHeaders, startSseServer } from './sse-test-server.js';
 
@@ -181,6 +181,63 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
     expect(seen).to.deep.equal([{ type: 'text', delta: 'first ' }]);
     await sleep(50);
     expect(server.closedConnections()).to.equal(1);
+  });
+
+  it('gives up with EngineError when no response headers arrive within the connect timeout (a hung upstream)', async () => {
+    server = await startSseServer(() => undefined); // reads the request, never answers
+    const model = new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm', connectTimeoutMs: 300 });
+    const started = Date.now();
+    const err = await collect(model.stream(request())).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(EngineError);
+    expect((err as Error).message).to.equal(`The language model at ${server.baseUrl} is unreachable: no answer in time`);
+    expect(Date.now() - started).to.be.below(3000);
+    expect(server.requests, 'one attempt: no retry').to.have.length(1);
+  });
+
+  it('makes one attempt only: an upstream 500 is not retried (a retry would repeat a reply already heard)', async () => {
+    server = await startSseServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('upstream busy');
+    });
+    const err = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request())).catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('The language model answered 503: upstream busy');
+    expect(server.requests).to.have.length(1);
+  });
+
+  it('without a configured key sends no Authorization header, and never the OPENAI_* variables of the environment', async () => {
+    server = await startSseServer((_req, res) => {
+      sseHeaders(res);
+      res.end(chunk({ content: 'ok' }, 'stop'));
+    });
+    const saved = { key: process.env.OPENAI_API_KEY, org: process.env.OPENAI_ORG_ID, base: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'sk-from-the-environment';
+    process.env.OPENAI_ORG_ID = 'org-from-the-environment';
+    process.env.OPENAI_BASE_URL = 'http://127.0.0.1:1/v1';
+    try {
+      const events = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request()));
+      expect(events).to.deep.equal([{ type: 'text', delta: 'ok' }]);
+    } finally {
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_ORG_ID', saved.org], ['OPENAI_BASE_URL', saved.base]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    const [req] = server.requests;
+    expect(req!.headers).not.to.have.property('authorization');
+    expect(req!.headers).not.to.have.property('openai-organization');
+  });
+
+  it('summarizes a conversation through the upstream (the realtime summarizer on this client)', async () => {
+    server = await startSseServer((req, res) => {
+      sseHeaders(res);
+      const transcript = String((req.body.messages as { content: string }[])[1]!.content);
+      res.write(chunk({ content: 'The user ' }));
+      res.end(chunk({ content: transcript.includes('Paris') ? 'asked about Paris.' : 'said nothing.' }, 'stop') + 'data: [DONE]\n\n');
+    });
+    const summarizer = new LanguageModelSummarizer(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }));
+    const summary = await summarizer.summarize([{ id: 'item_1', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Weather in Paris?' }] }] as never, new AbortController().signal);
+    expect(summary).to.equal('Summary of the earlier conversation: The user asked about Paris.');
+    expect(server.requests[0]!.body).to.include({ temperature: 0.2, max_tokens: 300 });
   });
 
   it('reports an unreachable server as EngineError', async () => {

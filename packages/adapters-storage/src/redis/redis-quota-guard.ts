@@ -2,6 +2,7 @@ import type { QuotaGuard } from '@svc/core';
 import type { Redis } from 'ioredis';
 import type { QuotaBudgets } from '../realtime/in-memory-quota-guard.js';
 import { unavailable } from '../unavailable.js';
+import { redisScript, type RedisScript } from './redis-script.js';
 
 /**
  * Takes `units` from a key's budget only if they fit. KEYS[1] = the key's usage counter; ARGV =
@@ -20,18 +21,22 @@ return redis.call('INCRBY', KEYS[1], units)
  * is refilled by deleting `<prefix>quota:<api key id>`. Redis unreachable: ServiceUnavailableError.
  */
 export class RedisQuotaGuard implements QuotaGuard {
+  private readonly consumeScript: RedisScript;
+
   constructor(
     private readonly redis: Redis,
     private readonly budgets: QuotaBudgets,
     private readonly keyPrefix: string,
-  ) {}
+  ) {
+    this.consumeScript = redisScript(redis, 'svcConsumeQuota', 1, CONSUME_SCRIPT);
+  }
 
   async consume(apiKeyId: string, _resource: string, units: number): Promise<{ allowed: boolean; message?: string }> {
     const budget = this.budgets.perKey.get(apiKeyId) ?? this.budgets.defaultBudget;
     if (budget === null) return { allowed: true };
     let after: number;
     try {
-      after = Number(await this.redis.eval(CONSUME_SCRIPT, 1, `${this.keyPrefix}${apiKeyId}`, String(budget), String(units)));
+      after = Number(await this.consumeScript.run([`${this.keyPrefix}${apiKeyId}`], [String(budget), String(units)]));
     } catch (err) {
       throw unavailable(err);
     }

@@ -1,10 +1,11 @@
 import type { Clock, RateLimitDecision, RateLimiter } from '@svc/core';
 import type { Redis } from 'ioredis';
 import { unavailable } from '../unavailable.js';
+import { redisScript, type RedisScript } from './redis-script.js';
 
 /**
  * The token bucket of TokenBucketRateLimiter, kept in Redis and updated by one Lua script (atomic on the
- * server), so every process sharing the Redis shares the bucket. KEYS[1] = bucket hash; ARGV = now (ms),
+ * server, run by EVALSHA), so every process sharing the Redis shares the bucket. KEYS[1] = bucket hash; ARGV = now (ms),
  * capacity, refill per ms, cost. Returns {allowed (0/1), retry-after in ms as a string (Lua numbers
  * returned as integers would truncate)}. The hash expires once it would be full again anyway.
  */
@@ -32,19 +33,21 @@ return {allowed, tostring(retry)}
 
 export class RedisRateLimiter implements RateLimiter {
   private readonly refillPerMs: number;
+  private readonly takeScript: RedisScript;
 
   /**
    * `clock` supplies "now": processes on one machine share it; across machines keep clocks in sync (NTP),
    * a skew only shifts refills by that much (the script never moves a bucket's time backwards).
    */
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly clock: Clock,
     private readonly perMinute: number,
     private readonly burst: number,
     private readonly keyPrefix = 'svc:rl:',
   ) {
     this.refillPerMs = perMinute / 60_000;
+    this.takeScript = redisScript(redis, 'svcTakeRateLimitToken', 1, TAKE_SCRIPT);
   }
 
   async take(key: string, cost = 1): Promise<RateLimitDecision> {
@@ -52,15 +55,7 @@ export class RedisRateLimiter implements RateLimiter {
     const capacity = Math.max(1, this.burst);
     let reply: [number, string];
     try {
-      reply = (await this.redis.eval(
-        TAKE_SCRIPT,
-        1,
-        this.keyPrefix + key,
-        String(this.clock.now()),
-        String(capacity),
-        String(this.refillPerMs),
-        String(cost),
-      )) as [number, string];
+      reply = (await this.takeScript.run([this.keyPrefix + key], [String(this.clock.now()), String(capacity), String(this.refillPerMs), String(cost)])) as [number, string];
     } catch (err) {
       throw unavailable(err); // a clean 503, not a 500
     }

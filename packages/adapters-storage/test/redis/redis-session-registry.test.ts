@@ -1,15 +1,13 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
-import { ServiceUnavailableError, type Clock } from '@svc/core';
+import { ServiceUnavailableError } from '@svc/core';
 import { openRedis, waitForRedis } from '../../src/redis/redis-connection.js';
 import { RedisSessionRegistry } from '../../src/redis/redis-session-registry.js';
 import { RedisQuotaGuard } from '../../src/redis/redis-quota-guard.js';
 import { parseQuotaBudgets } from '../../src/realtime/in-memory-quota-guard.js';
 import { leaseOf, sessionRegistryContract } from '../session-registry-contract.js';
-import { manualClock } from '../rate-limiter-contract.js';
 import { connectTestRedis, describeWithRedis } from './redis-target.js';
 
-const systemClock: Clock = { now: () => Date.now(), setTimer: (ms, fn) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
@@ -26,11 +24,11 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
     await second.close();
   });
   let run = 0;
-  const pair = (caps: { maxSessions: number; maxSessionsPerKey: number }, leaseMs = 15_000, clock: Clock = systemClock) => {
+  const pair = (caps: { maxSessions: number; maxSessionsPerKey: number }, leaseMs = 15_000) => {
     const keyPrefix = `${conn.prefix}rt${run++}:`;
     const made: [RedisSessionRegistry, RedisSessionRegistry] = [
-      new RedisSessionRegistry(conn.redis, clock, { ...caps, leaseMs, keyPrefix }),
-      new RedisSessionRegistry(second.redis, clock, { ...caps, leaseMs, keyPrefix }),
+      new RedisSessionRegistry(conn.redis, { ...caps, leaseMs, keyPrefix }),
+      new RedisSessionRegistry(second.redis, { ...caps, leaseMs, keyPrefix }),
     ];
     registries.push(...made);
     return made;
@@ -41,18 +39,37 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
   });
 
   it('a lease no one renews (its process was killed) frees its slot after leaseMs; a renewed one stays', async () => {
-    const clock = manualClock(Date.now());
-    const [dead, live] = pair({ maxSessions: 2, maxSessionsPerKey: 2 }, 60_000, clock);
+    // Leases expire on the Redis server's clock, so this runs on real time with margins of a second.
+    const [dead, live] = pair({ maxSessions: 2, maxSessionsPerKey: 2 }, 3_000);
     await dead.close(); // stops renewing, as a killed process does
-    await live.close(); // renewed by hand below, on the manual clock
+    await live.close(); // renewed by hand below
     leaseOf(await dead.admit({ apiKeyId: 'k', secretSessionId: 'sess_dead' }));
     leaseOf(await live.admit({ apiKeyId: 'k', secretSessionId: null }));
     expect((await live.admit({ apiKeyId: 'k', secretSessionId: null })).admitted).to.equal(false);
-    clock.advance(40_000);
+    await sleep(2_000);
     await live.renewAll();
-    clock.advance(30_000); // 70 s after admission: the dead lease (60 s) is gone, the renewed one is not
+    await sleep(2_000); // 4 s after admission: the dead lease (3 s) is gone, the one renewed at 2 s (until 5 s) is not
     expect((await live.admit({ apiKeyId: 'k', secretSessionId: 'sess_dead' })).admitted, 'the dead session slot and its ephemeral key are free').to.equal(true);
     expect((await live.admit({ apiKeyId: 'k', secretSessionId: null })).admitted, 'the renewed lease still counts').to.equal(false);
+  });
+
+  it("leases expire by Redis's clock: a process whose clock runs an hour ahead neither frees the others' slots nor loses its own", async () => {
+    const keyPrefix = `${conn.prefix}skew${run++}:`;
+    // No registry reads its process's clock any more: the skewed process is simulated by moving the
+    // whole clock of this test process forward an hour (Date.now is what a skewed host would report).
+    const onTime = new RedisSessionRegistry(conn.redis, { maxSessions: 1, maxSessionsPerKey: 1, leaseMs: 15_000, keyPrefix });
+    const ahead = new RedisSessionRegistry(second.redis, { maxSessions: 1, maxSessionsPerKey: 1, leaseMs: 15_000, keyPrefix });
+    registries.push(onTime, ahead);
+    leaseOf(await onTime.admit({ apiKeyId: 'k', secretSessionId: null }));
+    const realNow = Date.now;
+    Date.now = () => realNow() + 3_600_000;
+    try {
+      expect((await ahead.admit({ apiKeyId: 'k', secretSessionId: null })).admitted, 'the slot is taken, whatever this process believes the time is').to.equal(false);
+      await ahead.renewAll();
+    } finally {
+      Date.now = realNow;
+    }
+    expect((await onTime.admit({ apiKeyId: 'k', secretSessionId: null })).admitted).to.equal(false);
   });
 
   it('renews leases in the background on the real clock', async () => {
@@ -63,6 +80,29 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
     await a.close(); // now nobody renews
     await sleep(900);
     expect((await b.admit({ apiKeyId: 'k', secretSessionId: null })).admitted).to.equal(true);
+  });
+
+  it('sends a script body at most once, then runs it by its SHA1 (EVALSHA), pipelined renewals included', async () => {
+    const calls = async () => {
+      const stats = await conn.redis.info('commandstats');
+      const count = (command: string) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      return { eval: count('eval'), evalsha: count('evalsha') };
+    };
+    const [a] = pair({ maxSessions: 50, maxSessionsPerKey: 50 });
+    await a.close(); // renewals by hand below
+    const quota = new RedisQuotaGuard(conn.redis, parseQuotaBudgets('100'), `${conn.prefix}shaq:`);
+    const before = await calls();
+    const leases = [];
+    for (let i = 0; i < 10; i++) leases.push(leaseOf(await a.admit({ apiKeyId: 'k', secretSessionId: `sess_${i}` })));
+    await a.renewAll();
+    for (const lease of leases) await lease.release();
+    for (let i = 0; i < 10; i++) await quota.consume('k', 'r', 1);
+    const after = await calls();
+    // 10 admits + 10 renewals + 10 releases + 10 quota takes = 40 script runs, by EVALSHA; a server
+    // that did not know a script yet answers its first EVALSHA with NOSCRIPT (a failed call, not
+    // counted), and the body goes once. So at most 4 bodies, at least 36 runs by SHA1.
+    expect(after.eval - before.eval).to.be.at.most(4);
+    expect(after.evalsha - before.evalsha).to.be.at.least(36);
   });
 
   it('the quota is one budget per key across processes', async () => {
@@ -87,7 +127,7 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
     const redis = openRedis(url);
     try {
       await waitForRedis(redis);
-      const registry = new RedisSessionRegistry(redis, systemClock, { maxSessions: 5, maxSessionsPerKey: 5, leaseMs: 1000, keyPrefix: 'svc-test-down:rt:' });
+      const registry = new RedisSessionRegistry(redis, { maxSessions: 5, maxSessionsPerKey: 5, leaseMs: 1000, keyPrefix: 'svc-test-down:rt:' });
       registries.push(registry);
       const quota = new RedisQuotaGuard(redis, parseQuotaBudgets('5'), 'svc-test-down:q:');
       const held = leaseOf(await registry.admit({ apiKeyId: 'k', secretSessionId: null }));

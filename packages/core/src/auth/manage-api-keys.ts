@@ -54,9 +54,18 @@ export class ManageApiKeys {
 
   /** Whether a key id still authenticates (configured, or stored and not revoked). */
   async isActive(apiKeyId: string): Promise<boolean> {
-    for (const principal of this.configuredHashes.values()) if (principal.apiKeyId === apiKeyId) return true;
+    return (await this.principalOf(apiKeyId)) !== null;
+  }
+
+  /**
+   * The principal of an active key named by its id (as `keys list` shows it), or null when no such
+   * key exists or it was revoked: a transport without credentials of its own (the Wyoming port)
+   * acts as the key an operator names, without the secret having to appear in its configuration.
+   */
+  async principalOf(apiKeyId: string): Promise<Principal | null> {
+    for (const principal of this.configuredHashes.values()) if (principal.apiKeyId === apiKeyId) return principal;
     const record = await this.repo.findById(apiKeyId);
-    return record !== null && record.revokedAt === null;
+    return record && record.revokedAt === null ? { apiKeyId: record.id, name: record.name } : null;
   }
 
   /** The principal for a presented secret, or InvalidApiKeyError. */

@@ -86,6 +86,13 @@ export class StreamFormatError extends ServiceError {
     super("Streaming requires response_format 'pcm'.", 'response_format');
   }
 }
+/** An alias voice (`alloy`) asked for a language no installed voice speaks. */
+export class VoiceLanguageUnsupportedError extends ServiceError {
+  readonly identifier = 'voice_language_unsupported';
+  constructor(voice: string, language: string) {
+    super(`No installed voice speaks '${language}', so '${voice}' cannot speak it; omit 'tn_language' or name a language GET /v1/audio/presets lists.`, 'tn_language');
+  }
+}
 export class ConflictingVoiceError extends ServiceError {
   readonly identifier = 'voice_conflict';
   constructor() {
@@ -122,6 +129,13 @@ export class VoiceNotFoundError extends ServiceError {
   readonly identifier = 'voice_not_found';
   constructor(voice: string) {
     super(`No voice found with id '${voice}'.`, 'voice');
+  }
+}
+/** GET /v1/models/{model}: not a model this server offers. */
+export class ModelNotFoundError extends ServiceError {
+  readonly identifier = 'model_not_found';
+  constructor(model: string) {
+    super(`The model '${model}' does not exist on this server (GET /v1/models lists them).`, 'model');
   }
 }
 export class VideoNotFoundError extends ServiceError {

@@ -30,4 +30,5 @@ export interface VoiceCloner {
   inline(refAudio: string, refText: string | null, signal?: AbortSignal): Promise<ClonedVoice>;
 }
 
+/** Starts every registered voice's id (`voice_` + digest of its audio: voices/voice.ts makes them). */
 export const CUSTOM_VOICE_PREFIX = 'voice_';

@@ -284,3 +284,26 @@ export function parseInlineTags(input: string, base: Prosody = NEUTRAL_PROSODY):
   deferred.forEach((tag) => builder.apply(tag));
   return tidySegments(builder.segments);
 }
+
+/** True for a tag that changes how the text after it sounds (not a pause, a sound effect or an unknown tag). */
+function isLasting(tag: Tag): boolean {
+  if (tag.kind === 'emotion') return lookup(EMOTIONS, tag.value) !== undefined;
+  if (tag.kind === 'style') return lookup(STYLES, tag.value) !== undefined;
+  if (tag.kind !== 'prosody') return false;
+  return tag.value === 'normal' || tag.value === 'reset' || lookup(PROSODY_CHANGES, tag.value) !== undefined;
+}
+
+/**
+ * The tags of `input` that change how later text sounds (emotion, style and prosody values; not
+ * pauses or sound effects), rewritten in order. Put in front of a later piece of the same text
+ * spoken on its own (a streamed reply spoken sentence by sentence), they give that piece the voice
+ * it would have had in one request.
+ */
+export function lastingTags(input: string): string {
+  const tags: string[] = [];
+  for (const token of tokenize(input)) {
+    if (typeof token === 'string') continue;
+    for (const tag of token) if (isLasting(tag)) tags.push(`<|${tag.kind}:${tag.value}|>`);
+  }
+  return tags.join('');
+}

@@ -7,17 +7,24 @@ import {
   InvalidParameterError,
   StreamFormatError,
 } from '../shared/errors.js';
+import { acceptsModel } from '../shared/model-aliases.js';
 
 export const SPEECH_MODEL = 'svc-audio-v3-tts';
 export const MAX_INPUT_CHARS = 5000;
 export const DEFAULT_VOICE = 'default';
 export const SPEED_RANGE = { min: 0.25, max: 4 } as const;
+/** OpenAI's limit on `instructions`. */
+export const MAX_INSTRUCTIONS_CHARS = 4096;
+/** `audio`: the audio bytes themselves (the default); `sse`: server-sent events carrying base64 audio. */
+export const STREAM_FORMATS = ['audio', 'sse'] as const;
+export type StreamFormat = (typeof STREAM_FORMATS)[number];
 
 /** The speech request as received (after the transport checked JSON types and unknown fields). */
 export interface SpeechRequestInput {
   input: string;
   model?: string;
-  voice?: string;
+  /** A name, or OpenAI's custom voice object `{id}`. */
+  voice?: string | { id: string };
   response_format?: string;
   stream?: boolean;
   ref_audio?: string | null;
@@ -26,6 +33,9 @@ export interface SpeechRequestInput {
   tn_language?: string | null;
   timestamps?: boolean;
   speed?: number;
+  /** Delivery in words (OpenAI's field); mapped onto inline tags (delivery-instructions.ts). */
+  instructions?: string | null;
+  stream_format?: string;
 }
 
 /** A validated speech request with every default applied. */
@@ -43,6 +53,17 @@ export interface SpeechRequest {
   tnLanguage: string | null;
   timestamps: boolean;
   speed: number;
+  /** Null when none were given. */
+  instructions: string | null;
+  /** `sse` always streams (chunks are synthesized as for `stream`, then wrapped in events). */
+  streamFormat: StreamFormat;
+}
+
+export interface SpeechRequestOptions {
+  /** Inside a video's `input_tts` (no streaming). */
+  nested?: boolean;
+  /** Accept OpenAI's model names as aliases (SVC_OPENAI_MODEL_ALIASES). */
+  openAiModelAliases?: boolean;
 }
 
 /** Counts user-perceived characters the way the limit is documented: Unicode code points. */
@@ -56,15 +77,16 @@ export function characterCount(text: string): number {
  * Applies the spec's rules to a speech request. Used by the REST adapter and by anyone embedding
  * the core, so the rules hold whichever door the request came through.
  */
-export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: boolean } = {}): SpeechRequest {
+export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechRequestOptions = {}): SpeechRequest {
   if (typeof raw.input !== 'string') throw new InvalidParameterError("'input' must be a string.", 'input');
   const length = characterCount(raw.input);
   if (length === 0 || raw.input.trim() === '') throw new InputEmptyError();
   if (length > MAX_INPUT_CHARS) throw new InputTooLongError(MAX_INPUT_CHARS, length);
 
   const model = raw.model ?? SPEECH_MODEL;
-  if (model !== SPEECH_MODEL) {
-    throw new InvalidParameterError(`Unsupported model '${model}'; the only speech model is '${SPEECH_MODEL}'.`, 'model');
+  if (!acceptsModel('speech', model, SPEECH_MODEL, opts.openAiModelAliases ?? false)) {
+    const hint = opts.openAiModelAliases ? '' : ' (OpenAI model names are accepted only when the server enables SVC_OPENAI_MODEL_ALIASES)';
+    throw new InvalidParameterError(`Unsupported model '${model}'; the only speech model is '${SPEECH_MODEL}'${hint}.`, 'model');
   }
 
   const format = (raw.response_format ?? 'mp3') as ResponseFormat;
@@ -75,19 +97,32 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
     );
   }
 
-  const stream = raw.stream ?? false;
+  const streamFormat = (raw.stream_format ?? 'audio') as StreamFormat;
+  if (!STREAM_FORMATS.includes(streamFormat)) {
+    throw new InvalidParameterError(`Unsupported stream_format '${String(raw.stream_format).slice(0, 40)}'; use 'audio' or 'sse'.`, 'stream_format');
+  }
+  const sse = streamFormat === 'sse';
+  if (sse && opts.nested) throw new InvalidParameterError("'stream_format' is not supported inside input_tts.", 'input_tts.stream_format');
+  // Events are a stream by nature: 'sse' with an explicit 'stream: false' asks for two contrary things.
+  if (sse && raw.stream === false) {
+    throw new InvalidParameterError("'stream_format: sse' streams events as the audio is synthesized; omit 'stream' or set it to true.", 'stream_format');
+  }
+  const stream = raw.stream ?? sse;
   if (stream && opts.nested) {
     throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'input_tts.stream');
   }
-  if (stream && format !== 'pcm') throw new StreamFormatError();
+  // Raw streamed bytes are PCM only; events carry any format (see the speech docs for wav).
+  if (stream && !sse && format !== 'pcm') throw new StreamFormatError();
 
-  const voiceExplicit = raw.voice !== undefined && raw.voice !== null;
+  // OpenAI's SDKs send a custom voice as {id: 'voice_...'}; it names the same voice as the string.
+  const voiceName = typeof raw.voice === 'object' && raw.voice !== null ? raw.voice.id : raw.voice;
+  const voiceExplicit = voiceName !== undefined && voiceName !== null;
   const hasRef = (raw.ref_audio ?? null) !== null || (raw.ref_text ?? null) !== null;
   if (voiceExplicit && hasRef) throw new ConflictingVoiceError();
   if ((raw.ref_text ?? null) !== null && (raw.ref_audio ?? null) === null) {
     throw new InvalidParameterError("'ref_text' was given without 'ref_audio'.", 'ref_text');
   }
-  const voice = raw.voice ?? DEFAULT_VOICE;
+  const voice = voiceName ?? DEFAULT_VOICE;
   if (voiceExplicit && voice.trim() === '') throw new InvalidParameterError("'voice' must not be empty.", 'voice');
 
   const speed = raw.speed ?? 1;
@@ -96,6 +131,10 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
   }
   if (stream && speed !== 1) {
     throw new InvalidParameterError('Speed adjustment is not supported when streaming.', 'speed');
+  }
+  const instructions = raw.instructions ?? null;
+  if (instructions !== null && (typeof instructions !== 'string' || characterCount(instructions) > MAX_INSTRUCTIONS_CHARS)) {
+    throw new InvalidParameterError(`'instructions' must be a string of at most ${MAX_INSTRUCTIONS_CHARS} characters.`, opts.nested ? 'input_tts.instructions' : 'instructions');
   }
   const timestamps = raw.timestamps ?? false;
   if (stream && timestamps) {
@@ -118,6 +157,8 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: { nested?: 
     tnLanguage: validLanguageTag(raw.tn_language ?? null, opts.nested ? 'input_tts.tn_language' : 'tn_language'),
     timestamps,
     speed,
+    instructions,
+    streamFormat,
   };
 }
 

@@ -4,6 +4,7 @@ import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFo
 import { NothingToSpeakError, NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
 import type { AudioCodec } from './audio-codec.js';
 import { CUSTOM_VOICE_PREFIX, type ClonedVoice, type StreamingVoiceConversion, type VoiceCloner } from './cloned-voice.js';
+import { deliveryFromInstructions } from './delivery-instructions.js';
 import { parseInlineTags, type SpeechSegment } from './inline-tags.js';
 import { combineProsody, NEUTRAL_PROSODY, type Prosody } from './prosody.js';
 import { splitSentences } from './sentence-splitter.js';
@@ -28,6 +29,8 @@ export interface SpeechResult {
   words: WordTiming[];
   /** PCM samples produced so far (the full duration once `body` has been consumed). */
   stats: { samples: number };
+  /** The inline tags `instructions` became (`kind:value`), or null when the request had none. */
+  appliedInstructions: string[] | null;
 }
 
 /** One unit of work on the way to audio: a sentence to speak, a pause, or a sound effect. */
@@ -88,9 +91,11 @@ export class SynthesizeSpeech {
 
   async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
     const cloned = await this.resolveCustomVoice(request, principal, signal);
-    const segments = parseInlineTags(request.input, { ...NEUTRAL_PROSODY, rate: request.speed * (cloned?.rate ?? 1) });
+    // Instructions act as tags opening the input, so the input's own tags take over from them.
+    const delivery = request.instructions === null ? null : deliveryFromInstructions(request.instructions);
+    const segments = parseInlineTags((delivery?.prefix ?? '') + request.input, { ...NEUTRAL_PROSODY, rate: request.speed * (cloned?.rate ?? 1) });
     const plainText = segments.map((s) => (s.kind === 'text' ? s.text : ' ')).join(' ');
-    const named = cloned ? this.catalog.get(cloned.basePreset) : this.presetByName(request.voice);
+    const named = cloned ? this.catalog.get(cloned.basePreset) : this.presetByName(request.voice, request.tnLanguage);
     const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
     const voice = named ?? this.catalog.defaultFor(language);
     const steps = this.plan(segments, request.enableTn, request.tnLanguage ?? language);
@@ -113,13 +118,14 @@ export class SynthesizeSpeech {
       body,
       words,
       stats,
+      appliedInstructions: delivery?.applied ?? null,
     };
   }
 
-  /** The preset a request names, or undefined for `default` (chosen later from the language). */
-  private presetByName(name: string): PresetVoice | undefined {
+  /** The preset a request names (an alias: for the language asked for), or undefined for `default` (chosen later from the language). */
+  private presetByName(name: string, language: string | null): PresetVoice | undefined {
     if (name === DEFAULT_VOICE_NAME) return undefined;
-    const preset = this.catalog.get(name);
+    const preset = this.catalog.resolve(name, language);
     if (!preset) throw new VoiceNotFoundError(name);
     return preset;
   }

@@ -1,5 +1,5 @@
 import type { PcmAudio } from '../shared/audio.js';
-import type { RecognitionOptions } from '../realtime/ports/audio-pipeline.js';
+import type { RecognitionOptions, RecognitionStream } from '../realtime/ports/audio-pipeline.js';
 
 /** Times in seconds of the input audio. */
 export interface TranscriptSegment {
@@ -16,6 +16,9 @@ export interface TranscriptSegment {
   compressionRatio?: number;
   noSpeechProb?: number;
   temperature?: number;
+  /** Whisper's window offset in 10 ms mel frames, and the segment's token ids, where the engine has them. */
+  seek?: number;
+  tokens?: number[];
 }
 
 export interface TranscriptWord {
@@ -41,9 +44,21 @@ export interface Transcriber {
   /** Engine and model, e.g. `whisper:whisper-base` or `pocketsphinx` (the `model` of verbose answers is the caller's). */
   readonly name: string;
   transcribe(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+  /** Recognition while the audio arrives (the recognizer's own stream); without it, live audio is buffered and transcribed whole. */
+  openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
+  /** True when a stream's `partial` holds the words heard so far while audio arrives (pocketsphinx); false when it stays empty until the end. */
+  readonly partialResults?: boolean;
+  /** The languages it recognizes (ISO 639-1), when known. */
+  readonly languages?: readonly string[];
 }
 
 export interface TranscriptionOptions extends RecognitionOptions {
   /** Earlier context (spellings, style): Whisper feeds it as previous tokens; engines without it ignore it. */
   prompt?: string;
+  /**
+   * Text as it is decoded, for engines that can tell it before the end (pocketsphinx): each call
+   * carries the next piece, so the pieces joined are the start of the final text. Engines that
+   * cannot stream never call it (the caller sends the whole text once the result is in).
+   */
+  onText?: (delta: string) => void;
 }

@@ -1,3 +1,4 @@
+import { AsyncChannel } from '../shared/async-channel.js';
 import type { Principal } from '../auth/api-key.js';
 import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -93,7 +94,9 @@ export class StreamVideo {
     const timeline = clock ? new StageTimeline(clock, request.receivedAt) : undefined;
     timeline?.mark('body parsed');
     const accepted = await this.create.accept(principal, raw, signal, timeline);
-    const channel = new FragmentChannel();
+    // The render never waits for the reader (a slow or gone client must not hold the stored video
+    // back); what the reader has not taken is buffered, at most the video itself (a few MB).
+    const channel = new AsyncChannel<Uint8Array>();
     const firstMoof = new TopLevelBoxWatcher('moof');
     const onFragment = (fragment: Uint8Array) => {
       if (firstMoof.push(fragment) && timeline) {
@@ -124,62 +127,5 @@ export class StreamVideo {
   async stop(): Promise<void> {
     this.shutdown.abort(new Error('service stopping'));
     await Promise.allSettled([...this.running]);
-  }
-}
-
-/**
- * Fragments from the render to one reader. The render never waits for the reader (a slow or gone
- * client must not hold the stored video back); what the reader has not taken yet is buffered, and
- * is at most the video itself (a few MB).
- */
-class FragmentChannel implements AsyncIterable<Uint8Array> {
-  private readonly buffered: Uint8Array[] = [];
-  private finished = false;
-  private failure: unknown = null;
-  private wake: (() => void) | null = null;
-  private abandoned = false;
-
-  push(fragment: Uint8Array): void {
-    if (this.abandoned) return;
-    this.buffered.push(fragment);
-    this.notify();
-  }
-
-  end(): void {
-    this.finished = true;
-    this.notify();
-  }
-
-  fail(err: unknown): void {
-    this.failure = err;
-    this.finished = true;
-    this.notify();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
-    try {
-      for (;;) {
-        const next = this.buffered.shift();
-        if (next) {
-          yield next;
-          continue;
-        }
-        if (this.finished) {
-          if (this.failure) throw this.failure;
-          return;
-        }
-        await new Promise<void>((resolve) => (this.wake = resolve));
-      }
-    } finally {
-      // The reader left: keep rendering for the stored video, stop buffering for nobody.
-      this.abandoned = true;
-      this.buffered.length = 0;
-    }
   }
 }

@@ -1,4 +1,5 @@
 import type { VoiceProfile } from './voice-profile.js';
+import { CUSTOM_VOICE_PREFIX } from '../speech/cloned-voice.js';
 
 /** A registered reference voice, owned by the API key that registered it. */
 export interface VoiceRecord {
@@ -37,15 +38,13 @@ export const VOICE_LIMITS = {
 /** Reference audio is decoded at this rate for hashing and analysis. */
 export const REFERENCE_SAMPLE_RATE = 16000;
 
-export const VOICE_ID_PREFIX = 'voice_';
-
 /** Digest length kept in the id: 128 bits, far beyond any collision risk. */
 const ID_HEX_CHARS = 32;
 
 export function voiceIdFromDigest(hexDigest: string): string {
-  return VOICE_ID_PREFIX + hexDigest.slice(0, ID_HEX_CHARS);
+  return CUSTOM_VOICE_PREFIX + hexDigest.slice(0, ID_HEX_CHARS);
 }
 
 export function isVoiceId(value: string): boolean {
-  return new RegExp(`^${VOICE_ID_PREFIX}[0-9a-f]{${ID_HEX_CHARS}}$`).test(value);
+  return new RegExp(`^${CUSTOM_VOICE_PREFIX}[0-9a-f]{${ID_HEX_CHARS}}$`).test(value);
 }

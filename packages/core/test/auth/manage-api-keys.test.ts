@@ -63,6 +63,18 @@ describe('ManageApiKeys', () => {
     expect(p.apiKeyId.startsWith('key_cfg_')).to.equal(true);
     expect(await make().keys.isEmpty()).to.equal(true);
   });
+
+  it('principalOf: an active key by its id (stored or configured), null once revoked or unknown', async () => {
+    const { keys } = make(['configured-secret']);
+    const { record } = await keys.create('home-assistant');
+    expect(await keys.principalOf(record.id)).to.deep.equal({ apiKeyId: record.id, name: 'home-assistant' });
+    const configured = await keys.authenticate('configured-secret');
+    expect(await keys.principalOf(configured.apiKeyId)).to.deep.equal(configured);
+    await keys.revoke(record.id);
+    expect(await keys.principalOf(record.id)).to.equal(null);
+    expect(await keys.isActive(record.id)).to.equal(false);
+    expect(await keys.principalOf('key_nope')).to.equal(null);
+  });
 });
 
 async function expectRejects(p: Promise<unknown>): Promise<void> {

@@ -28,12 +28,12 @@ export class ToneSynthesizer implements SpeechSynthesizer {
   }
 }
 
-export const preset = (name: string, engine: string, language: string): PresetVoice => ({
+export const preset = (name: string, engine: string, language: string, gender: PresetVoice['gender'] = 'female'): PresetVoice => ({
   name,
   engine,
   engineVoice: name,
   language,
-  gender: 'female',
+  gender,
   description: name,
 });
 

@@ -62,6 +62,25 @@ describe('realtime session configuration (session.update)', () => {
     expect((session.audio as any).input.turn_detection).to.equal(null);
   });
 
+  it("accepts OpenAI's realtime model names (from the URL or session.model) only when the server enables the aliases", async () => {
+    const strict = createHarness({ options: { urlModel: 'gpt-realtime' } });
+    await strict.send({ type: 'session.update', session: { type: 'realtime' } });
+    expect(strict.out.types()).to.deep.equal(['error']);
+    expect(strict.out.events[0]!.error).to.deep.include({ param: 'session.model' });
+
+    const fromUrl = createHarness({ options: { urlModel: 'gpt-realtime' }, deps: { openAiModelAliases: true } });
+    await fromUrl.send({ type: 'session.update', session: { type: 'realtime' } });
+    expect(fromUrl.out.types()).to.deep.equal(['session.created']);
+    expect((fromUrl.out.events[0]!.session as any).model).to.equal('gpt-realtime');
+
+    const dated = createHarness({ deps: { openAiModelAliases: true } });
+    await dated.send({ type: 'session.update', session: { model: 'gpt-realtime-2025-08-28' } });
+    expect(dated.out.types()).to.deep.equal(['session.created']);
+    const wrongKind = createHarness({ deps: { openAiModelAliases: true } });
+    await wrongKind.send({ type: 'session.update', session: { model: 'tts-1' } });
+    expect(wrongKind.out.types()).to.deep.equal(['error']);
+  });
+
   it('takes the model from the URL, lets an explicit session.model win, and fails without either', async () => {
     const fromUrl = createHarness({ options: { urlModel: MODEL } });
     await fromUrl.send({ type: 'session.update', session: { type: 'realtime' } });

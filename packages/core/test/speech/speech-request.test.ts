@@ -28,6 +28,8 @@ describe('validateSpeechRequest', () => {
       tnLanguage: null,
       timestamps: false,
       speed: 1,
+      instructions: null,
+      streamFormat: 'audio',
     });
   });
 
@@ -46,8 +48,34 @@ describe('validateSpeechRequest', () => {
     expect(identifierOf(() => validateSpeechRequest({ input: '   \n' }))).to.equal('input_empty');
   });
 
-  it('only knows the one model', () => {
+  it('only knows the one model, unless OpenAI\'s names are accepted as aliases', () => {
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'tts-1' }))).to.equal('invalid_parameter');
+    for (const model of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15']) {
+      expect(validateSpeechRequest({ input: 'x', model }, { openAiModelAliases: true }).model).to.equal('svc-audio-v3-tts');
+    }
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'whisper-1' }, { openAiModelAliases: true }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'tts-1-2025' }, { openAiModelAliases: true }))).to.equal('invalid_parameter');
+  });
+
+  it("stream_format: 'audio' is today's behaviour; 'sse' streams events in any format, but not with stream: false", () => {
+    expect(validateSpeechRequest({ input: 'x', stream_format: 'audio' })).to.include({ streamFormat: 'audio', stream: false });
+    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse' })).to.include({ streamFormat: 'sse', stream: true, responseFormat: 'mp3' });
+    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse', stream: true, response_format: 'wav' })).to.include({ streamFormat: 'sse', stream: true });
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse', stream: false }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'events' }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse' }, { nested: true }))).to.equal('invalid_parameter');
+    // Raw streamed bytes are still pcm only, and events stream, so no speed and no timestamps.
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'audio', stream: true }))).to.equal('stream_requires_pcm');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse', speed: 1.5 }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse', timestamps: true }))).to.equal('invalid_parameter');
+  });
+
+  it('takes instructions up to 4096 characters, and a custom voice as {id}', () => {
+    expect(validateSpeechRequest({ input: 'x', instructions: 'Speak slowly.' }).instructions).to.equal('Speak slowly.');
+    expect(validateSpeechRequest({ input: 'x', instructions: null }).instructions).to.equal(null);
+    expect(validateSpeechRequest({ input: 'x', instructions: 'é'.repeat(4096) }).instructions).to.have.length(4096);
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', instructions: 'a'.repeat(4097) }))).to.equal('invalid_parameter');
+    expect(validateSpeechRequest({ input: 'x', voice: { id: 'voice_abc' } })).to.include({ voice: 'voice_abc', voiceExplicit: true });
   });
 
   it('requires pcm for streaming', () => {

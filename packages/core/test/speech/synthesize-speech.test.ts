@@ -163,6 +163,29 @@ describe('SynthesizeSpeech', () => {
     expect(flite.calls[0]!.prosody.rate).to.equal(2);
   });
 
+  it('applies instructions as tags opening the input and reports them; without instructions nothing is reported', async () => {
+    const { flite, useCase } = setup();
+    const { result } = await run(useCase, { input: 'Hello there.', instructions: 'Please speak slowly and calmly.', response_format: 'pcm' });
+    expect(result.appliedInstructions).to.deep.equal(['emotion:calm', 'prosody:slow']);
+    expect(flite.calls[0]!.prosody.rate).to.be.closeTo(0.9 * 0.8, 1e-9);
+    expect(flite.calls[0]!.text).to.equal('Hello there.');
+    const ignored = await run(useCase, { input: 'Hello there.', instructions: 'Sound like a pirate.', response_format: 'pcm' });
+    expect(ignored.result.appliedInstructions).to.deep.equal([]);
+    expect((await run(useCase, { input: 'Hello there.', response_format: 'pcm' })).result.appliedInstructions).to.equal(null);
+  });
+
+  it("speaks OpenAI's voice names with the voice they alias, in the language asked for", async () => {
+    const { flite, espeak, useCase } = setup();
+    const english = await run(useCase, { input: 'Hello there.', voice: 'alloy', response_format: 'pcm' });
+    expect(english.result.voice.name).to.equal('slt');
+    expect(flite.calls).to.have.length(1);
+    const french = await run(useCase, { input: 'Bonjour à tous.', voice: 'alloy', tn_language: 'fr', response_format: 'pcm' });
+    expect(french.result.voice.name).to.equal('espeak-fr');
+    expect(french.result.language).to.equal('fr');
+    expect(espeak.calls).to.have.length(1);
+    expect(await identifierOf(run(useCase, { input: 'こんにちは', voice: 'alloy', tn_language: 'ja' }))).to.equal('voice_language_unsupported');
+  });
+
   it('runs cloned voices through the base preset and the conversion', async () => {
     let processed = 0;
     let flushed = false;

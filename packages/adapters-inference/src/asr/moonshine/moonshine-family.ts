@@ -10,16 +10,22 @@ import type { TransformersAsrModel } from '../seq2seq/transformers-model-folder.
  */
 export const MOONSHINE_TOKENS_PER_SECOND = 6;
 const MIN_NEW_TOKENS = 6;
+/** 56 ms: anything shorter leaves Moonshine's last convolution nothing to run on. */
+export const MOONSHINE_MIN_SAMPLES = 895;
 
 /**
  * Moonshine: the raw 16 kHz waveform is the encoder's input (`input_values` float32 [1, samples],
- * any length), the prompt is the decoder start token alone. Each Moonshine model is one language
+ * any length from 895 samples), the prompt is the decoder start token alone. Each Moonshine model is one language
  * (English for tiny/base; the model's `language` in config.json where a variant says otherwise),
  * so the `language` hint cannot change the output.
  */
 export class MoonshineFamily implements Seq2SeqFamilyRunner {
   /** Windows of 30 s: Moonshine's training clips were shorter; longer audio is cut like Whisper's. */
   readonly windowSamples = 16000 * 30;
+  /** The encoder's convolutions (kernels 127, 7, 3; strides 64, 3, 2; no padding) need 127 + 64 * (6 + 3 * 2) samples. */
+  readonly minWindowSamples = MOONSHINE_MIN_SAMPLES;
+  /** Plain greedy decoding, as Moonshine's own code does (no no-speech token to judge a fallback by). */
+  readonly temperatures = [0];
   readonly languages: string[];
   private readonly start: number;
   private readonly eos: number;

@@ -14,6 +14,31 @@ export interface GenerationPlan {
   suppressFrom?: number;
   /** Not chosen as the first generated token (Whisper: the blank and EOS). */
   beginSuppress: ReadonlySet<number>;
+  /**
+   * Whisper's no-speech probability: the softmax of the logits at `position` of the prompt (its
+   * <|startoftranscript|>) in the first pass, before any filter, at `token` (<|nospeech|>).
+   */
+  noSpeech?: { token: number; position: number };
+}
+
+/** What one decoding produced, with the figures Whisper judges a decode by. */
+export interface Generation {
+  /** The generated tokens after the prompt, EOS not included. */
+  tokens: number[];
+  /**
+   * Sum of the log-probabilities of the chosen tokens, EOS included (log-softmax of the filtered
+   * logits, at temperature 1 whatever the sampling temperature, as openai/whisper sums them).
+   */
+  sumLogprob: number;
+  /** Set when the plan asks for it. */
+  noSpeechProb?: number;
+}
+
+/** Sampling: temperature 0 is greedy (argmax); above it a token is drawn from softmax(logits / temperature). */
+export interface Sampling {
+  temperature: number;
+  /** Uniform numbers in [0, 1) (a seeded generator, so a transcript can be reproduced). */
+  random: () => number;
 }
 
 /** The decoder graphs of a transformers.js export: merged (use_cache_branch) or the two-graph pair. */
@@ -60,26 +85,30 @@ export class GreedyDecoder {
     return lastRow(out.logits!);
   }
 
-  /** The generated tokens after the prompt, EOS not included. */
-  async generate(encoderHidden: Tensor, plan: GenerationPlan, signal?: AbortSignal): Promise<number[]> {
+  /** Decodes after the prompt until EOS or max length: greedy, or sampled at a temperature. */
+  async generate(encoderHidden: Tensor, plan: GenerationPlan, signal?: AbortSignal, sampling: Sampling = GREEDY): Promise<Generation> {
     const generated: number[] = [];
+    let sumLogprob = 0;
+    let noSpeechProb: number | undefined;
     let cache: Record<string, Tensor> | null = null;
     let step = plan.prompt;
     while (plan.prompt.length + generated.length < plan.maxLength) {
       throwIfAborted(signal);
       const session = 'merged' in this.sessions ? this.sessions.merged : cache ? this.sessions.withPast : this.sessions.first;
       const out = await session.run(this.feeds(session, step, encoderHidden, cache));
+      if (!cache && plan.noSpeech) noSpeechProb = softmaxAt(row(out.logits!, plan.noSpeech.position), plan.noSpeech.token);
       const logits = lastRow(out.logits!);
       for (const id of plan.suppress) if (id < logits.length) logits[id] = -Infinity;
       if (plan.suppressFrom !== undefined) logits.fill(-Infinity, plan.suppressFrom);
       if (generated.length === 0) for (const id of plan.beginSuppress) if (id < logits.length) logits[id] = -Infinity;
-      const next = argmax(logits);
+      const next = sampling.temperature > 0 ? sample(logits, sampling) : argmax(logits);
+      sumLogprob += logSoftmaxAt(logits, next);
       if (next === plan.eos) break;
       generated.push(next);
       cache = this.nextCache(out, cache);
       step = [next];
     }
-    return generated;
+    return { tokens: generated, sumLogprob, ...(noSpeechProb === undefined ? {} : { noSpeechProb }) };
   }
 
   private feeds(session: InferenceSession, tokens: number[], encoderHidden: Tensor, cache: Record<string, Tensor> | null): Record<string, Tensor> {
@@ -122,15 +151,54 @@ export class GreedyDecoder {
   }
 }
 
-function lastRow(logits: InferenceSession.OnnxValueMapType[string]): Float32Array {
+const GREEDY: Sampling = { temperature: 0, random: Math.random };
+
+/** Row `index` of logits [1, S, vocab] (a copy). */
+function row(logits: InferenceSession.OnnxValueMapType[string], index: number): Float32Array {
   const tensor = logits as Tensor;
   const vocab = tensor.dims[tensor.dims.length - 1]!;
   const data = tensor.data as Float32Array;
-  return Float32Array.from(data.subarray(data.length - vocab));
+  return Float32Array.from(data.subarray(index * vocab, (index + 1) * vocab));
+}
+
+function lastRow(logits: InferenceSession.OnnxValueMapType[string]): Float32Array {
+  const tensor = logits as Tensor;
+  return row(logits, tensor.dims[tensor.dims.length - 2]! - 1);
 }
 
 function argmax(values: Float32Array): number {
   let best = 0;
   for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
   return best;
+}
+
+/** log(sum(exp(values / temperature))), stable; -Infinity entries (suppressed) count for nothing. */
+function logSumExp(values: Float32Array, temperature = 1): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  let sum = 0;
+  for (const v of values) sum += Math.exp((v - max) / temperature);
+  return max / temperature + Math.log(sum);
+}
+
+export function logSoftmaxAt(logits: Float32Array, index: number): number {
+  return logits[index]! - logSumExp(logits);
+}
+
+export function softmaxAt(logits: Float32Array, index: number): number {
+  return Math.exp(logSoftmaxAt(logits, index));
+}
+
+/** A draw from softmax(logits / temperature). */
+function sample(logits: Float32Array, { temperature, random }: Sampling): number {
+  const norm = logSumExp(logits, temperature);
+  let u = random();
+  let last = 0;
+  for (let i = 0; i < logits.length; i++) {
+    if (logits[i] === -Infinity) continue;
+    last = i;
+    u -= Math.exp(logits[i]! / temperature - norm);
+    if (u < 0) return i;
+  }
+  return last;
 }

@@ -4,7 +4,9 @@ import { loadVoiceModelSession } from '../../speech/models/onnx-session.js';
 import { MoonshineFamily } from '../moonshine/moonshine-family.js';
 import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 import { WhisperFamily } from '../whisper/whisper-family.js';
-import { GreedyDecoder, type DecoderSessions } from './greedy-decoder.js';
+import { compressionRatio } from '../compression-ratio.js';
+import { decodeWithFallback, isSilence, seededRandom, type WindowDecode } from './decode-fallback.js';
+import { GreedyDecoder, type DecoderSessions, type GenerationPlan, type Sampling } from './greedy-decoder.js';
 import type { Seq2SeqFamilyRunner } from './seq2seq-family.js';
 import type { DetailedTranscript, TranscriptSegment } from './transcript.js';
 import { readTransformersAsrModel, type TransformersAsrModel } from './transformers-model-folder.js';
@@ -18,8 +20,9 @@ export interface Seq2SeqRequest {
 
 /**
  * One Whisper or Moonshine model loaded into onnxruntime sessions (created once) and the whole
- * recognition of 16 kHz audio: features, encoder, language choice and greedy decoding per 30 s
- * window. It runs inside the model's worker thread (transformers-asr-worker.ts), never on the
+ * recognition of 16 kHz audio: features, encoder, language choice and decoding per 30 s window
+ * (greedy, with Whisper's temperature fallback), each segment with avg_logprob, compression_ratio,
+ * no_speech_prob (Whisper) and the temperature it was decoded at. It runs inside the model's worker thread (transformers-asr-worker.ts), never on the
  * main event loop.
  */
 export class Seq2SeqRecognition {
@@ -57,21 +60,34 @@ export class Seq2SeqRecognition {
   async recognize(samples: Float32Array, request: Seq2SeqRequest, signal: AbortSignal | undefined): Promise<DetailedTranscript> {
     const segments: TranscriptSegment[] = [];
     let detected: string | null = null;
-    const window = this.family.windowSamples;
-    for (let start = 0; start < samples.length; start += window) {
+    for (const { start, end } of recognitionWindows(samples.length, this.family.windowSamples, this.family.minWindowSamples)) {
       throwIfAborted(signal);
-      const chunk = samples.subarray(start, Math.min(samples.length, start + window));
-      const seconds = chunk.length / RECOGNIZER_SAMPLE_RATE;
-      const encoded = await this.encoder.run(this.encoderFeeds(chunk));
+      const seconds = (end - start) / RECOGNIZER_SAMPLE_RATE;
+      const encoded = await this.encoder.run(this.encoderFeeds(samples.subarray(start, end)));
       const hidden = encoded.last_hidden_state as Tensor | undefined;
       if (!hidden) throw new Error(`${this.model.encoderPath}: the encoder returned no last_hidden_state`);
       const { plan, language: used } = await this.family.plan(this.decoder, hidden, request.language ?? detected, seconds, request.prompt);
       detected ??= used;
-      const text = this.model.tokens.decode(await this.decoder.generate(hidden, plan, signal)).trim();
-      const offset = start / RECOGNIZER_SAMPLE_RATE;
-      if (text) segments.push({ start: offset, end: offset + seconds, text });
+      const random = seededRandom(start + 1);
+      const decoded = await decodeWithFallback((temperature) => this.decode(hidden, plan, signal, { temperature, random }), this.family.temperatures);
+      if (!decoded.text || isSilence(decoded)) continue;
+      const { text, ...figures } = decoded;
+      segments.push({ start: start / RECOGNIZER_SAMPLE_RATE, end: end / RECOGNIZER_SAMPLE_RATE, text, ...figures });
     }
     return { text: segments.map((s) => s.text).join(' '), language: detected, duration: samples.length / RECOGNIZER_SAMPLE_RATE, segments };
+  }
+
+  /** One decode of a window and Whisper's figures for it. */
+  private async decode(hidden: Tensor, plan: GenerationPlan, signal: AbortSignal | undefined, sampling: Sampling): Promise<WindowDecode> {
+    const generation = await this.decoder.generate(hidden, plan, signal, sampling);
+    const text = this.model.tokens.decode(generation.tokens).trim();
+    return {
+      text,
+      avgLogprob: generation.sumLogprob / (generation.tokens.length + 1),
+      compressionRatio: compressionRatio(text),
+      ...(generation.noSpeechProb === undefined ? {} : { noSpeechProb: generation.noSpeechProb }),
+      temperature: sampling.temperature,
+    };
   }
 
   private encoderFeeds(chunk: Float32Array): Record<string, Tensor> {
@@ -87,6 +103,22 @@ export class Seq2SeqRecognition {
   async close(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.release()));
   }
+}
+
+/**
+ * The windows one recognition decodes: `window` samples each; a last window shorter than the
+ * encoder takes joins the window before it (only families whose encoder takes any length set a
+ * minimum), and an input shorter than that alone gives no window (56 ms cannot hold a word).
+ */
+export function recognitionWindows(length: number, window: number, min: number): { start: number; end: number }[] {
+  const windows: { start: number; end: number }[] = [];
+  for (let start = 0; start < length; start += window) windows.push({ start, end: Math.min(length, start + window) });
+  const last = windows[windows.length - 1];
+  if (last && last.end - last.start < min) {
+    windows.pop();
+    if (windows.length > 0) windows[windows.length - 1]!.end = length;
+  }
+  return windows;
 }
 
 /** Cached key/value heads and head size from config.json (Whisper and Moonshine name them differently). */

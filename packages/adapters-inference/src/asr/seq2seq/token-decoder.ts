@@ -39,6 +39,11 @@ export class TokenDecoder {
     return this.byId.get(id);
   }
 
+  /** The special tokens (`added_tokens` marked special) and their ids. */
+  specialTokens(): Map<string, number> {
+    return new Map([...this.special].map((id) => [this.byId.get(id)!, id]));
+  }
+
   decode(ids: readonly number[]): string {
     const pieces = ids.filter((id) => !this.special.has(id)).map((id) => this.byId.get(id) ?? '');
     return this.byteLevel ? decodeByteLevel(pieces) : decodeSentencePiece(pieces);

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { externalDataFiles } from '../../speech/models/onnx-session.js';
 import { TokenDecoder } from './token-decoder.js';
+import { whisperLanguageTokens } from '../whisper/whisper-prompt.js';
 
 /** The speech-to-text model families read from the transformers.js ONNX layout. */
 export type Seq2SeqFamily = 'whisper' | 'moonshine';
@@ -92,14 +94,17 @@ export async function readTransformersAsrModel(dir: string): Promise<Transformer
 /** The languages a model decodes: Whisper's language tokens (English for .en models); Moonshine's one. */
 export function asrModelLanguages(model: TransformersAsrModel): string[] {
   if (model.family === 'moonshine') return [typeof model.config.language === 'string' ? model.config.language : 'en'];
-  const codes = Object.keys((model.generation.lang_to_id ?? {}) as Record<string, number>)
-    .map((token) => /^<\|([a-z]{2,3})\|>$/.exec(token)?.[1])
-    .filter((code): code is string => Boolean(code));
+  const codes = [...whisperLanguageTokens(model.generation, model.tokens).keys()];
   return codes.length > 0 ? codes : ['en'];
 }
 
-/** The files a model uses, relative to its folder (what the manifest lists). */
-export function asrModelFiles(model: TransformersAsrModel): string[] {
+/** The files a model uses, relative to its folder (what the manifest lists), external weight files included. */
+export async function asrModelFiles(model: TransformersAsrModel): Promise<string[]> {
   const decoders = 'merged' in model.decoder ? [model.decoder.merged] : [model.decoder.first, model.decoder.withPast];
-  return ['config.json', 'generation_config.json', 'tokenizer.json', ...[model.encoderPath, ...decoders].map((p) => p.slice(model.dir.length + 1))];
+  const graphs: string[] = [];
+  for (const path of [model.encoderPath, ...decoders]) {
+    const relative = path.slice(model.dir.length + 1);
+    graphs.push(relative, ...(await externalDataFiles(path)).map((f) => join(dirname(relative), f)));
+  }
+  return ['config.json', 'generation_config.json', 'tokenizer.json', ...graphs];
 }

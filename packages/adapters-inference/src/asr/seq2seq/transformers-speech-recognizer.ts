@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { throwIfAborted } from '../../speech/abort.js';
+import { onnxModelBytes } from '../../speech/models/onnx-session.js';
 import { WorkerPool } from '../../speech/worker-pool.js';
 import { BufferedRecognitionStream } from './buffered-recognition-stream.js';
 import type { DetailedTranscript } from './transcript.js';
@@ -50,7 +50,7 @@ export class TransformersSpeechRecognizer implements SpeechRecognizer {
       throw new Error(error.message.replace(/^The .* engine failed to start: /, ''));
     });
     const files = [model.encoderPath, ...Object.values(model.decoder)];
-    const bytes = (await Promise.all(files.map((f) => stat(f)))).reduce((sum, s) => sum + s.size, 0);
+    const bytes = (await Promise.all(files.map(onnxModelBytes))).reduce((sum, b) => sum + b, 0);
     return new TransformersSpeechRecognizer(name, model.family, (info as { languages: string[] }).languages, bytes, pool, model);
   }
 

@@ -1,5 +1,6 @@
 import type { PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
 import { pcmToWav } from '../../codec/wav-writer.js';
+import { compressionRatio } from '../compression-ratio.js';
 import { throwIfAborted } from '../../speech/abort.js';
 import { StreamingResampler } from '../../vad/streaming-resampler.js';
 import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
@@ -102,15 +103,36 @@ function parseAnswer(body: string, duration: number): DetailedTranscript {
   if (typeof json?.text !== 'string') throw new Error('upstream transcription server answered without a text field');
   const text = json.text.trim();
   const segments: TranscriptSegment[] = Array.isArray(json.segments)
-    ? json.segments.filter(isTimed).map((s) => ({ start: s.start, end: s.end, text: String((s as { text?: unknown }).text ?? '').trim() }))
-    : text ? [{ start: 0, end: duration, text }] : [];
+    ? json.segments.filter(isTimed).map((s) => {
+        const segmentText = String(s.text ?? '').trim();
+        // A server that sends no compression ratio gets Whisper's, computed from the text it sent.
+        return { start: s.start, end: s.end, text: segmentText, compressionRatio: compressionRatio(segmentText), ...segmentFigures(s) };
+      })
+    : text ? [{ start: 0, end: duration, text, compressionRatio: compressionRatio(text) }] : [];
   const words: TranscriptWord[] | undefined = Array.isArray(json.words)
     ? json.words.filter(isTimed).map((w) => ({ word: String((w as { word?: unknown }).word ?? '').trim(), start: w.start, end: w.end }))
     : undefined;
   return { text, language: typeof json.language === 'string' ? json.language : null, duration: typeof json.duration === 'number' ? json.duration : duration, segments, ...(words ? { words } : {}) };
 }
 
-function isTimed(value: unknown): value is { start: number; end: number } {
+/**
+ * What the server said about a segment, passed through as sent (OpenAI's verbose_json names):
+ * confidence figures, temperature, window offset and token ids; a field of the wrong type is dropped.
+ */
+function segmentFigures(segment: Record<string, unknown>): Partial<TranscriptSegment> {
+  const number = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const figures: Partial<TranscriptSegment> = {
+    avgLogprob: number(segment.avg_logprob),
+    compressionRatio: number(segment.compression_ratio),
+    noSpeechProb: number(segment.no_speech_prob),
+    temperature: number(segment.temperature),
+    seek: number(segment.seek),
+    tokens: Array.isArray(segment.tokens) && segment.tokens.every((t) => Number.isInteger(t)) ? (segment.tokens as number[]) : undefined,
+  };
+  return Object.fromEntries(Object.entries(figures).filter(([, v]) => v !== undefined));
+}
+
+function isTimed(value: unknown): value is { start: number; end: number } & Record<string, unknown> {
   const v = value as { start?: unknown; end?: unknown };
   return typeof v?.start === 'number' && typeof v?.end === 'number';
 }

@@ -5,6 +5,7 @@ import type { TransformersAsrModel } from '../seq2seq/transformers-model-folder.
 import { whisperLanguageCode, whisperPlan, whisperSpecialTokens, type WhisperSpecialTokens } from './whisper-prompt.js';
 import type { TokenDecoder } from '../seq2seq/token-decoder.js';
 import type { Seq2SeqFamilyRunner } from '../seq2seq/seq2seq-family.js';
+import { WHISPER_FALLBACK } from '../seq2seq/decode-fallback.js';
 
 /**
  * Whisper: 30 s windows of log-mel features (`input_features` float32 [1, mel bins, 3000]); the
@@ -13,6 +14,8 @@ import type { Seq2SeqFamilyRunner } from '../seq2seq/seq2seq-family.js';
  */
 export class WhisperFamily implements Seq2SeqFamilyRunner {
   readonly windowSamples = WHISPER_CHUNK_SAMPLES;
+  readonly minWindowSamples = 1;
+  readonly temperatures = WHISPER_FALLBACK.temperatures;
   private readonly features: WhisperLogMel;
   private readonly special: WhisperSpecialTokens;
   private readonly tokens: TokenDecoder;

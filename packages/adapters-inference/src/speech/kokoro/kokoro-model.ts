@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { KokoroLanguage } from './kokoro-phonemes.js';
 
 // Kokoro-82M in the layout of its ONNX community export: a directory holding the model
 // (`onnx/model.onnx` or a quantized variant such as `onnx/model_quantized.onnx`, or the same names at
@@ -13,16 +14,25 @@ export const KOKORO_MAX_TOKENS = 510;
 /** Preferred model files, best first (full precision before quantized). */
 const MODEL_FILES = ['model.onnx', 'model_fp16.onnx', 'model_quantized.onnx', 'model_q8f16.onnx', 'model_uint8.onnx', 'model_q4.onnx'];
 
-/** Kokoro voice prefixes (lang code letter) -> language tag and espeak-ng voice to phonemize with. */
-export const KOKORO_LANGUAGES: Record<string, { language: string; espeak: string }> = {
+/**
+ * Kokoro voice prefixes (lang code letter) -> language tag and espeak-ng voice to phonemize with
+ * (kokoro-js's `en-us` / `en` for English; misaki's EspeakG2P languages for the others, by espeak's
+ * voice names: `fr-fr` and `en-gb` are languages, the voices are `fr` and `en`).
+ */
+export const KOKORO_LANGUAGES: Record<KokoroLanguage, { language: string; espeak: string }> = {
   a: { language: 'en-us', espeak: 'en-us' },
-  b: { language: 'en-gb', espeak: 'en-gb' },
+  b: { language: 'en-gb', espeak: 'en' },
   e: { language: 'es', espeak: 'es' },
-  f: { language: 'fr', espeak: 'fr-fr' },
+  f: { language: 'fr', espeak: 'fr' },
   h: { language: 'hi', espeak: 'hi' },
   i: { language: 'it', espeak: 'it' },
   p: { language: 'pt-br', espeak: 'pt-br' },
-  z: { language: 'zh', espeak: 'cmn' },
+};
+
+/** Voices Kokoro has that espeak-ng cannot phonemize the way they were trained: skipped, with why. */
+export const KOKORO_UNSUPPORTED_LANGUAGES: Record<string, string> = {
+  j: "Japanese, trained on misaki's Japanese G2P (pyopenjtalk), which has no Node port",
+  z: "Mandarin, trained on misaki's Chinese G2P (pinyin with tone arrows), not espeak-ng IPA",
 };
 
 export interface KokoroVoiceFile {
@@ -31,12 +41,16 @@ export interface KokoroVoiceFile {
   path: string;
   language: string;
   espeakVoice: string;
+  /** Kokoro's language letter (the name's first), which says how phonemes are spelled for it. */
+  lang: KokoroLanguage;
 }
 
 export interface KokoroModel {
   name: string;
   modelPath: string;
   voices: KokoroVoiceFile[];
+  /** Style files left out and why (a language espeak-ng cannot phonemize for Kokoro). */
+  skipped: { voice: string; reason: string }[];
   vocab: Map<string, number>;
 }
 
@@ -66,18 +80,23 @@ export async function readKokoroModel(dir: string, name: string): Promise<Kokoro
   if (!modelPath) throw new Error(`no model file (onnx/model.onnx or a quantized variant such as onnx/model_quantized.onnx)`);
   const vocab = await readVocab(dir);
   const voices: KokoroVoiceFile[] = [];
+  const skipped: KokoroModel['skipped'] = [];
   for (const file of (await readdir(join(dir, 'voices'))).sort()) {
     if (!file.endsWith('.bin')) continue;
     const voice = file.slice(0, -'.bin'.length);
-    const lang = KOKORO_LANGUAGES[voice[0] ?? ''];
-    if (!lang) continue; // a language this service cannot phonemize for Kokoro (e.g. Japanese)
+    const letter = voice[0] ?? '';
+    const lang = KOKORO_LANGUAGES[letter as KokoroLanguage] as (typeof KOKORO_LANGUAGES)[KokoroLanguage] | undefined;
+    if (!lang) {
+      skipped.push({ voice, reason: KOKORO_UNSUPPORTED_LANGUAGES[letter] ?? `no Kokoro language '${letter}'` });
+      continue;
+    }
     const path = join(dir, 'voices', file);
     const size = (await stat(path)).size;
     if (size === 0 || size % (KOKORO_STYLE_DIM * 4) !== 0) throw new Error(`voices/${file} is not a float32 [rows, 1, ${KOKORO_STYLE_DIM}] style file`);
-    voices.push({ name: voice, path, language: lang.language, espeakVoice: lang.espeak });
+    voices.push({ name: voice, path, language: lang.language, espeakVoice: lang.espeak, lang: letter as KokoroLanguage });
   }
-  if (voices.length === 0) throw new Error('voices/ has no usable .bin style file');
-  return { name, modelPath, voices, vocab };
+  if (voices.length === 0) throw new Error(`voices/ has no usable .bin style file${skipped.length > 0 ? ` (skipped: ${skipped.map((s) => `${s.voice}: ${s.reason}`).join('; ')})` : ''}`);
+  return { name, modelPath, voices, skipped, vocab };
 }
 
 async function readVocab(dir: string): Promise<Map<string, number>> {

@@ -3,6 +3,7 @@ import type { PhonemizedWord } from '../models/espeak-phonemizer.js';
 import { float32Feed, int64Feed, type OnnxFeeds } from '../neural/onnx-model-job.js';
 import { NeuralSpeechSynthesizer, type NeuralEngineOptions, type NeuralInference, type NeuralVoice } from '../neural/neural-speech-synthesizer.js';
 import { blendStyles, parseKokoroBlend } from './kokoro-blend.js';
+import { kokoroWordSymbols, type KokoroLanguage } from './kokoro-phonemes.js';
 import { KOKORO_MAX_TOKENS, KOKORO_SAMPLE_RATE, KOKORO_STYLE_DIM, kokoroStyleRow, readKokoroStyles, type KokoroModel, type KokoroVoiceFile } from './kokoro-model.js';
 
 export interface KokoroSpeechSynthesizerOptions extends NeuralEngineOptions {
@@ -25,19 +26,33 @@ interface KokoroVoice extends NeuralVoice {
   styles?: Float32Array;
 }
 
-/** Phonemes to Kokoro tokens (symbols missing from the vocab dropped) with word spans, pad 0 at both ends. */
-export function kokoroInputIds(words: { word: string; phonemes: string }[], vocab: Map<string, number>) {
+/**
+ * Phonemes to Kokoro tokens (kokoro-phonemes.ts; symbols missing from the vocab dropped) with word
+ * spans, pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
+ * (the model's 512): the words that do not fit are left out whole.
+ */
+export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, number>, language: KokoroLanguage) {
   const ids: number[] = [0];
   const wordSpans: { word: string; start: number; end: number }[] = [];
-  words.forEach((w, i) => {
-    if (i > 0 && vocab.has(' ')) ids.push(vocab.get(' ')!);
-    const start = ids.length;
-    for (const p of w.phonemes) {
-      const id = vocab.get(p);
-      if (id !== undefined && ids.length <= KOKORO_MAX_TOKENS) ids.push(id);
+  for (const [i, w] of words.entries()) {
+    const wordIds: number[] = i > 0 && vocab.has(' ') ? [vocab.get(' ')!] : [];
+    for (const symbol of kokoroWordSymbols(w, language)) {
+      const id = vocab.get(symbol);
+      if (id !== undefined) wordIds.push(id);
     }
+    const room = KOKORO_MAX_TOKENS - (ids.length - 1);
+    if (wordIds.length > room) {
+      // Only a first word longer than the whole limit is cut; otherwise what does not fit is left out.
+      if (i === 0) {
+        ids.push(...wordIds.slice(0, room));
+        wordSpans.push({ word: w.word, start: 1, end: ids.length });
+      }
+      break;
+    }
+    const start = ids.length + (i > 0 && vocab.has(' ') ? 1 : 0);
+    ids.push(...wordIds);
     wordSpans.push({ word: w.word, start, end: ids.length });
-  });
+  }
   ids.push(0);
   return { ids, wordSpans };
 }
@@ -112,7 +127,7 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
   protected async prepare(voice: KokoroVoice, words: PhonemizedWord[], rate: number): Promise<NeuralInference> {
     // Style files are read on first use (each is ~0.5 MB) and kept.
     voice.styles ??= await this.styles(voice);
-    const { ids, wordSpans } = kokoroInputIds(words, voice.vocab);
+    const { ids, wordSpans } = kokoroInputIds(words, voice.vocab, voice.parts[0]!.file.lang);
     return { feeds: kokoroFeeds(ids, voice.styles, rate), nativeRate: KOKORO_SAMPLE_RATE, tokens: ids.length, wordSpans };
   }
 

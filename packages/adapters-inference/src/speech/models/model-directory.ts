@@ -121,7 +121,7 @@ async function scanAsrModel(scan: ModelScan, path: string, name: string): Promis
     const model = await readTransformersAsrModel(path);
     scan.asr.push({
       model,
-      manifest: { name, kind: 'asr', engine: model.family, languages: asrModelLanguages(model), sampleRate: 16000, checksum: await sha256File(model.encoderPath), files: asrModelFiles(model) },
+      manifest: { name, kind: 'asr', engine: model.family, languages: asrModelLanguages(model), sampleRate: 16000, checksum: await sha256File(model.encoderPath), files: await asrModelFiles(model) },
     });
   } catch (error) {
     scan.warnings.push(`model ${name}: skipped, ${(error as Error).message}`);

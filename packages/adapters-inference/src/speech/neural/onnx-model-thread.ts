@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { onnxModelBytes } from '../models/onnx-session.js';
 import { WorkerPool } from '../worker-pool.js';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
 
@@ -10,7 +10,7 @@ export class OnnxModelThread {
   private constructor(
     /** The model's name in the model directory. */
     readonly name: string,
-    /** Size of the model file: its weights, the bulk of what the session holds in memory. */
+    /** Size of the model file and its external data: its weights, the bulk of what the session holds in memory. */
     readonly bytes: number,
     readonly info: OnnxModelInfo,
     private readonly pool: WorkerPool<OnnxSynthesisJob, OnnxSynthesisResult>,
@@ -18,7 +18,7 @@ export class OnnxModelThread {
 
   /** Starts the thread and loads the model; rejects with onnxruntime's reason when it cannot. */
   static async start(engine: string, name: string, modelPath: string, threads: number): Promise<OnnxModelThread> {
-    const bytes = (await stat(modelPath)).size;
+    const bytes = await onnxModelBytes(modelPath);
     const workerData: OnnxWorkerData = { modelPath, threads };
     const { pool, info } = await WorkerPool.start<OnnxSynthesisJob, OnnxSynthesisResult>({
       name: `${engine} ${name}`,

@@ -1,3 +1,5 @@
+import type { PhonemizedWord } from '../models/espeak-ipa.js';
+
 // The `NAME.onnx.json` file Piper publishes beside each voice (piper's training export): what is read
 // from it, validated once at start-up so a broken config is a start-up warning, not a 500 later.
 
@@ -14,7 +16,12 @@ export interface PiperVoiceConfig {
   /** Speaker name -> sid for multi-speaker voices. */
   speakerIds: Record<string, number>;
   phonemeIds: Map<string, number[]>;
+  /** Phoneme -> phonemes applied to espeak's output first (the config's `phoneme_map`, else piper-phonemize's default for the voice). */
+  phonemeMap: Map<string, string[]>;
 }
+
+/** piper-phonemize's DEFAULT_PHONEME_MAP: per espeak voice (older espeak-ng pt-br writes c where the voices were trained on k). */
+const DEFAULT_PHONEME_MAPS: Record<string, Record<string, string[]>> = { 'pt-br': { c: ['k'] } };
 
 /** Piper's conventions (piper-phonemize phoneme_ids): pad interspersed, bos at the start, eos at the end. */
 export const PIPER_PAD = '_';
@@ -44,6 +51,9 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
   const inference = c.inference ?? {};
   const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
   const language = String(c.language?.code ?? espeakVoice).toLowerCase().replace(/_/g, '-');
+  const configured = typeof c.phoneme_map === 'object' && c.phoneme_map !== null ? Object.entries(c.phoneme_map as Record<string, unknown>) : [];
+  for (const [from, to] of configured) if (!Array.isArray(to) || !to.every((p) => typeof p === 'string')) fail(`phoneme_map['${from}'] is not a list of phonemes`);
+  const phonemeMap = new Map<string, string[]>(configured.length > 0 ? (configured as [string, string[]][]) : Object.entries(DEFAULT_PHONEME_MAPS[espeakVoice] ?? {}));
   return {
     sampleRate,
     espeakVoice,
@@ -55,6 +65,7 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
     numSpeakers: Number.isInteger(c.num_speakers) && c.num_speakers > 0 ? c.num_speakers : 1,
     speakerIds: typeof c.speaker_id_map === 'object' && c.speaker_id_map ? c.speaker_id_map : {},
     phonemeIds,
+    phonemeMap,
   };
 }
 
@@ -64,12 +75,28 @@ export interface PiperIds {
   wordSpans: { word: string; start: number; end: number }[];
 }
 
+/** The clause ends piper-phonemize writes as phonemes (espeak-ng's clause terminators). */
+const CLAUSE_PUNCTUATION = new Set(['.', ',', '?', '!', ':', ';']);
+
+/**
+ * A word's phonemes as piper-phonemize makes them for training and inference: espeak-ng's IPA
+ * (language switch flags already removed) decomposed to NFD (`ç` -> `c` + U+0327), the phoneme map
+ * applied per code point, then the punctuation that ends its clause (`.`, `,`, `?`, `!`, `:`, `;`).
+ */
+export function piperWordPhonemes(word: PhonemizedWord, phonemeMap: Map<string, string[]>): string[] {
+  const phonemes: string[] = [];
+  for (const codePoint of word.phonemes.join('').normalize('NFD')) phonemes.push(...(phonemeMap.get(codePoint) ?? [codePoint]));
+  const terminator = [...word.after].reverse().find((c) => CLAUSE_PUNCTUATION.has(c));
+  if (terminator) phonemes.push(terminator);
+  return phonemes;
+}
+
 /**
  * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids each followed by pad,
  * words separated by the space phoneme, then eos. Phonemes the map does not know are dropped (Piper
  * does the same).
  */
-export function piperPhonemeIds(words: { word: string; phonemes: string }[], config: PiperVoiceConfig): PiperIds {
+export function piperPhonemeIds(words: PhonemizedWord[], config: PiperVoiceConfig): PiperIds {
   const map = config.phonemeIds;
   const pad = map.get(PIPER_PAD)!;
   const ids: number[] = [...map.get(PIPER_BOS)!, ...pad];
@@ -81,7 +108,7 @@ export function piperPhonemeIds(words: { word: string; phonemes: string }[], con
   words.forEach((w, i) => {
     if (i > 0) push(' ');
     const start = ids.length;
-    for (const phoneme of w.phonemes) push(phoneme); // code points, as piper-phonemize splits them
+    for (const phoneme of piperWordPhonemes(w, config.phonemeMap)) push(phoneme);
     wordSpans.push({ word: w.word, start, end: ids.length });
   });
   ids.push(...map.get(PIPER_EOS)!);

@@ -31,7 +31,7 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
 
   it('input_ids with pad 0 at both ends, the style row chosen by token count, speed', () => {
     const vocab = new Map([[' ', 1], ['a', 5], ['b', 6]]);
-    const { ids } = kokoroInputIds([{ word: 'x', phonemes: 'ab' }, { word: 'y', phonemes: 'a?' }], vocab);
+    const { ids } = kokoroInputIds([{ word: 'x', phonemes: ['a', 'b'], before: '', after: '' }, { word: 'y?', phonemes: ['a'], before: '', after: '?' }], vocab, 'a');
     expect(ids).to.deep.equal([0, 5, 6, 1, 5, 0]);
     const styles = new Float32Array(510 * 256);
     for (let r = 0; r < 510; r++) styles.fill(r, r * 256, (r + 1) * 256);
@@ -57,7 +57,7 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
         ['kokoro-af_test', 'en-us', 'female'],
         ['kokoro-bm_test', 'en-gb', 'male'],
       ]);
-      const { ids } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), scan.kokoro[0]!.model.vocab);
+      const { ids } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), scan.kokoro[0]!.model.vocab, 'a');
       const voice = synth.voices()[0]!;
       const result = await synth.synthesize({ text: 'Hello world', voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
       expect(result.samples.length).to.equal(ids.length * KOKORO_TEST_MODEL.hop);

@@ -70,7 +70,7 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     const voice = kokoro.resolveVoice('kokoro-af_low')!;
     const result = await say(kokoro, voice, {}, true);
     const model = (await scanModelDirectory(dir)).kokoro.find((k) => k.manifest.name === 'kokoro')!.model;
-    const { ids, wordSpans } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), model.vocab);
+    const { ids, wordSpans } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), model.vocab, 'a');
     // test model: token i lasts ids[i] + 1 frames
     const starts = [0];
     for (const id of ids) starts.push(starts.at(-1)! + id + 1);

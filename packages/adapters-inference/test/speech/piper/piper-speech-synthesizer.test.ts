@@ -35,13 +35,13 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
     const config = parsePiperVoiceConfig(piperConfigJson());
     const words = await phonemizer.phonemize('Hello world', 'en-us');
     expect(words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
-    expect(words[0]!.phonemes).to.equal('həlˈoʊ');
+    expect(words[0]!.phonemes).to.deep.equal(['h', 'ə', 'l', 'ˈoʊ']);
     const { ids, wordSpans } = piperPhonemeIds(words, config);
     const id = (p: string) => config.phonemeIds.get(p)![0]!;
     const expected = [id('^'), id('_')];
     for (const p of 'həlˈoʊ') expected.push(id(p), id('_'));
     expected.push(id(' '), id('_'));
-    for (const p of words[1]!.phonemes) expected.push(id(p), id('_'));
+    for (const p of words[1]!.phonemes.join('')) expected.push(id(p), id('_'));
     expected.push(id('$'));
     expect(ids).to.deep.equal(expected);
     expect(wordSpans[0]).to.deep.equal({ word: 'Hello', start: 2, end: 14 });

@@ -23,6 +23,8 @@ export interface RealtimeEngineDeps {
   audio?: RealtimeAudioPorts;
   /** Told what sessions use: the server measures what a speaking session costs from it (capacity admission). */
   usage?: RealtimeUsageObserver;
+  /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
+  openAiModelAliases?: boolean;
 }
 
 export interface RealtimeUsageObserver {

@@ -267,7 +267,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
   }
 
   private async updateSession(raw: unknown): Promise<void> {
-    const { config, voiceToValidate } = applySessionUpdate(raw, this.current, this.options.urlModel);
+    const { config, voiceToValidate } = applySessionUpdate(raw, this.current, this.options.urlModel, this.deps.openAiModelAliases ?? false);
     if (voiceToValidate !== null && !(await this.deps.voices.exists(voiceToValidate, this.principal))) {
       throw invalidRequest('voice_not_found', `Unknown voice '${voiceToValidate}'.`, 'session.audio.output.voice');
     }

@@ -10,6 +10,7 @@ import {
   rejectUnknownKeys,
   type JsonObject,
 } from '../protocol/field-checks.js';
+import { acceptsModel } from '../../shared/model-aliases.js';
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { parseAudioFormat } from './audio-format-input.js';
 import { parseTools, parseToolChoice } from './tools-input.js';
@@ -53,6 +54,8 @@ export function applySessionUpdate(
   raw: unknown,
   current: RealtimeSessionConfig | null,
   urlModel: string | null,
+  /** Accept OpenAI's realtime model names (`gpt-realtime`, ...) as aliases; echoed as sent. */
+  openAiModelAliases = false,
 ): SessionUpdateResult {
   const s = expectObject(raw, 'session');
   rejectUnknownKeys(s, SESSION_KEYS, 'session');
@@ -69,7 +72,7 @@ export function applySessionUpdate(
     throw invalidRequest('invalid_value', message, 'session.type');
   }
 
-  const model = resolveModel(s, current, urlModel);
+  const model = resolveModel(s, current, urlModel, openAiModelAliases);
   const next = current ? cloneSessionConfig(current) : defaultSessionConfig(model);
   next.model = model;
 
@@ -98,7 +101,7 @@ export function applySessionUpdate(
   return { config: next, voiceToValidate };
 }
 
-function resolveModel(s: JsonObject, current: RealtimeSessionConfig | null, urlModel: string | null): string {
+function resolveModel(s: JsonObject, current: RealtimeSessionConfig | null, urlModel: string | null, openAiModelAliases: boolean): string {
   // An explicit session.model wins over the URL; later updates keep the session's model.
   const candidate = s.model !== undefined ? expectString(s.model, 'session.model') : (current?.model ?? urlModel);
   if (candidate === null || candidate === undefined) {
@@ -108,7 +111,7 @@ function resolveModel(s: JsonObject, current: RealtimeSessionConfig | null, urlM
       'session.model',
     );
   }
-  if (candidate !== REALTIME_MODEL) {
+  if (!acceptsModel('realtime', candidate, REALTIME_MODEL, openAiModelAliases)) {
     throw invalidRequest('invalid_value', `Unsupported model '${candidate}'; the realtime model is '${REALTIME_MODEL}'.`, 'session.model');
   }
   return candidate;

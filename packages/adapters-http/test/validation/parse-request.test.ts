@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { z } from 'zod';
+import { InvalidParameterError, InvalidRequestError, MissingParameterError, UnknownParameterError, type ServiceError } from '@svc/core';
+import { parseRequest } from '../../src/validation/parse-request.js';
+
+const schema = z.strictObject({
+  input: z.string().max(5),
+  format: z.enum(['mp3', 'wav']).optional(),
+  speed: z.number().min(0.25).optional(),
+  nested: z.strictObject({ seconds: z.number().int() }).optional(),
+});
+
+function refusal(value: unknown): ServiceError {
+  try {
+    parseRequest(schema, value);
+  } catch (err) {
+    return err as ServiceError;
+  }
+  throw new Error('accepted');
+}
+
+/** The zod issue -> typed error translation every JSON route relies on (the spec's identifiers and param). */
+describe('parseRequest: a schema problem becomes the spec error with its param', () => {
+  it('returns the parsed value when it fits', () => {
+    expect(parseRequest(schema, { input: 'hi', format: 'wav' })).to.deep.equal({ input: 'hi', format: 'wav' });
+  });
+
+  it('a body that is not an object is invalid_request_error', () => {
+    for (const value of [null, [], 'text', 3]) expect(refusal(value)).to.be.instanceOf(InvalidRequestError);
+  });
+
+  it('an unknown field is unknown_parameter naming it, nested ones with their path', () => {
+    const top = refusal({ input: 'hi', colour: 'red' });
+    expect(top).to.be.instanceOf(UnknownParameterError);
+    expect(top.param).to.equal('colour');
+    const nested = refusal({ input: 'hi', nested: { seconds: 1, extra: true } });
+    expect(nested).to.be.instanceOf(UnknownParameterError);
+    expect(nested.param).to.equal('nested.extra');
+  });
+
+  it('a missing required field is missing_required_parameter; a wrong type is invalid_parameter', () => {
+    const missing = refusal({});
+    expect(missing).to.be.instanceOf(MissingParameterError);
+    expect(missing.param).to.equal('input');
+    const wrongType = refusal({ input: 42 });
+    expect(wrongType).to.be.instanceOf(InvalidParameterError);
+    expect(wrongType.message).to.equal("Invalid type for 'input': expected string.");
+    expect(refusal({ input: 'a', nested: { seconds: 'x' } }).param).to.equal('nested.seconds');
+  });
+
+  it('a value outside an enum lists the allowed values; a broken bound says which', () => {
+    const format = refusal({ input: 'a', format: 'ogg' });
+    expect(format.message).to.equal(`Invalid value for 'format': expected one of "mp3", "wav".`);
+    expect(format.param).to.equal('format');
+    const speed = refusal({ input: 'a', speed: 0.1 });
+    expect(speed).to.be.instanceOf(InvalidParameterError);
+    expect(speed.param).to.equal('speed');
+    expect(speed.message).to.match(/^Invalid value for 'speed': /);
+    expect(refusal({ input: 'toolong' }).param).to.equal('input');
+  });
+});

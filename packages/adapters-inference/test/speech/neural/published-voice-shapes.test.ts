@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NEUTRAL_PROSODY, type PresetVoice, type SpeechSynthesizer } from '@svc/core';
+import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
+import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { readKokoroModel } from '../../../src/speech/kokoro/kokoro-model.js';
+import { KokoroSpeechSynthesizer } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
+import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
+import { PIPER_PUNCTUATION, writeKokoroModel, writePiperVoice } from '../../../src/testing/test-voice-files.js';
+import { KOKORO_TEST_MODEL, PIPER_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
+
+/** Dominant frequency from zero crossings (the test models output a pure tone). */
+function toneHz(samples: Int16Array, rate: number): number {
+  let crossings = 0;
+  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  return (crossings / 2) * (rate / samples.length);
+}
+
+/** Piper test model: every id lasts `hop` samples; ids are bos, pad, each phoneme + pad, eos. */
+const piperSamples = (phonemes: string) => (2 + 2 * [...phonemes].length + 1) * PIPER_TEST_MODEL.hop;
+/** Kokoro test model: every token lasts `hop` samples at speed 1; tokens are the symbols between two pads. */
+const kokoroSamples = (symbols: string, hop: number = KOKORO_TEST_MODEL.hop) => ([...symbols].length + 2) * hop;
+
+/**
+ * The published Piper and Kokoro voices were trained on espeak-ng phonemes processed in particular
+ * ways (piper-phonemize; misaki's EspeakG2P; kokoro-js for English). These tests speak through the
+ * engines with test-built models whose output length and pitch show which ids reached the model,
+ * on text whose espeak-ng phonemes have the shape of the problem.
+ */
+describe('Piper and Kokoro inputs as their trainers built them', function () {
+  this.timeout(120000);
+  let dir: string;
+  let phonemizer: EspeakPhonemizer;
+  const engines: SpeechSynthesizer[] = [];
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-voice-shapes-'));
+    phonemizer = await EspeakPhonemizer.create();
+  });
+  after(async () => {
+    await Promise.all(engines.map((e) => e.close?.()));
+    await phonemizer.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const speak = async (engine: SpeechSynthesizer, voice: string, text: string, sampleRate: number) => {
+    const preset: PresetVoice = engine.voices().find((v) => v.name === voice)!;
+    expect(preset, voice).to.not.equal(undefined);
+    return (await engine.synthesize({ text, voice: preset, prosody: { ...NEUTRAL_PROSODY }, sampleRate, wordTimings: false })).samples;
+  };
+
+  async function piper(name: string, options: Parameters<typeof writePiperVoice>[2]): Promise<PiperSpeechSynthesizer> {
+    const voiceDir = join(dir, name);
+    await writePiperVoice(voiceDir, name, { sampleRate: 22050, ...options });
+    const synth = await PiperSpeechSynthesizer.create({ models: (await scanModelDirectory(voiceDir)).piper, phonemizer });
+    engines.push(synth);
+    return synth;
+  }
+
+  async function kokoro(name: string, voices: string[], options: { extraSymbols: string[]; hop?: number }): Promise<KokoroSpeechSynthesizer> {
+    const modelDir = join(dir, name);
+    await writeKokoroModel(modelDir, Object.fromEntries(voices.map((v) => [v, () => 0])), options);
+    const synth = await KokoroSpeechSynthesizer.create({ models: [await readKokoroModel(modelDir, name)], phonemizer });
+    engines.push(synth);
+    return synth;
+  }
+
+  describe('Piper (piper-phonemize)', () => {
+    it('keeps the clause punctuation the voices were trained with: "Hello, world?" is həlˈoʊ, wˈɜːld? (the comma and question mark are ids)', async () => {
+      const synth = await piper('en_US-punct-medium', { extraPhonemes: PIPER_PUNCTUATION });
+      expect((await speak(synth, 'piper-en_us-punct-medium', 'Hello, world?', 22050)).length).to.equal(piperSamples('həlˈoʊ, wˈɜːld?'));
+      expect((await speak(synth, 'piper-en_us-punct-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld'));
+    });
+
+    it('decomposes the phonemes (NFD) as piper-phonemize does: German "Ich." is ˈɪ c U+0327 . (the id map has no precomposed ç)', async () => {
+      const synth = await piper('de_DE-nfd-medium', { espeakVoice: 'de', languageCode: 'de_DE', extraPhonemes: [...PIPER_PUNCTUATION, 'c', '\u0327'] });
+      expect((await speak(synth, 'piper-de_de-nfd-medium', 'Ich.', 22050)).length).to.equal(piperSamples('ˈɪc\u0327.'));
+    });
+
+    it('removes espeak-ng language switch flags: French "Le weekend" is lə- wiːkˈɛnd, not (en)wiːkˈɛnd(fr)', async () => {
+      const synth = await piper('fr_FR-flags-medium', { espeakVoice: 'fr', languageCode: 'fr_FR', extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'r'] });
+      expect((await speak(synth, 'piper-fr_fr-flags-medium', 'Le weekend', 22050)).length).to.equal(piperSamples('lə- wiːkˈɛnd'));
+    });
+  });
+
+  describe('Kokoro (misaki EspeakG2P for e/f/h/i/p; kokoro-js for English)', () => {
+    const tied = ['p', 'b', 'u', 'ʃ', 'ʦ', 'ʧ', 'ʤ', 'A', 'I', 'O', 'W', 'Y', 'ɔ', '\u0303', 'ʒ', 'ʁ', ',', '.', '?', '!'];
+
+    it('Italian and Spanish tied sounds are single symbols: "pizza" is pˈiʦːa, "mucho" is mˈuʧo (misaki maps t^s -> ʦ, t^ʃ -> ʧ)', async () => {
+      const synth = await kokoro('kokoro-tied', ['if_test', 'em_test'], { extraSymbols: tied });
+      expect((await speak(synth, 'kokoro-if_test', 'pizza', 24000)).length).to.equal(kokoroSamples('pˈiʦːa'));
+      expect((await speak(synth, 'kokoro-em_test', 'mucho', 24000)).length).to.equal(kokoroSamples('mˈuʧo'));
+    });
+
+    it('French voices speak (espeak-ng names the voice fr; fr-fr is a language): "Bonjour." is bɔ̃ʒˈuʁ. with its punctuation', async () => {
+      const synth = await kokoro('kokoro-fr', ['ff_test'], { extraSymbols: tied });
+      expect((await speak(synth, 'kokoro-ff_test', 'Bonjour.', 24000)).length).to.equal(kokoroSamples('bɔ\u0303ʒˈuʁ.'));
+    });
+
+    it('British voices speak (en-gb is a language; the voice is en), with kokoro-js replacements: "loch" is lˈɒk (x -> k)', async () => {
+      const hop = 2400;
+      const synth = await kokoro('kokoro-gb', ['bf_test'], { extraSymbols: ['ɒ', 'x', 'b', 'ɑ'], hop });
+      const samples = await speak(synth, 'kokoro-bf_test', 'loch', 24000);
+      expect(samples.length).to.equal(kokoroSamples('lˈɒk', hop));
+    });
+
+    it('American voices get kokoro-js replacements: "Bach" is bˈɑːk (x -> k), heard in the pitch the ids give', async () => {
+      const hop = 2400;
+      const synth = await kokoro('kokoro-us', ['af_test'], { extraSymbols: ['b', 'ɑ', 'x'], hop });
+      const samples = await speak(synth, 'kokoro-af_test', 'Bach', 24000);
+      // ids: pad 0, b 28, ˈ 5, ɑ 29, ː 10, k 21 (x would be 30), pad 0; the tone is 150 + 4 * mean(ids) (style 0).
+      const ids = [0, 28, 5, 29, 10, 21, 0];
+      expect(samples.length).to.equal(ids.length * hop);
+      expect(toneHz(samples, 24000)).to.be.closeTo(KOKORO_TEST_MODEL.baseHz + (KOKORO_TEST_MODEL.idHz * ids.reduce((a, b) => a + b, 0)) / ids.length, 1.5);
+    });
+
+    it('never feeds more than 512 tokens (510 symbols and the two pads), spaces and punctuation included', async () => {
+      const synth = await kokoro('kokoro-long', ['af_long'], { extraSymbols: tied });
+      const samples = await speak(synth, 'kokoro-af_long', new Array(120).fill('hello there,').join(' '), 24000);
+      expect(samples.length).to.be.at.most(512 * KOKORO_TEST_MODEL.hop);
+      expect(samples.length).to.be.at.least(480 * KOKORO_TEST_MODEL.hop);
+    });
+
+    it('Mandarin (z) voices are skipped like Japanese (j): they were trained on misaki ZH G2P, not espeak IPA', async () => {
+      const modelDir = join(dir, 'kokoro-zh');
+      await writeKokoroModel(modelDir, { zf_test: () => 0, jf_test: () => 0, af_test: () => 0 });
+      const model = await readKokoroModel(modelDir, 'kokoro-zh');
+      expect(model.voices.map((v) => v.name)).to.deep.equal(['af_test']);
+    });
+  });
+});
