@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { ServerConfig } from './config.js';
 import type { Closer, Provide, ServerModule } from './composition/module.js';
+import { settlesBy } from './runtime/deadline.js';
 import { SERVER_MODULES } from './composition/modules.js';
 
 /** Replacement bindings by token, e.g. an in-memory repository, a fake clock or a fake engine in tests. */
@@ -14,8 +15,13 @@ export interface ServiceContainer {
   /** The tokens each default resolved while it was made (overrides resolve none). */
   dependencies: ReadonlyMap<symbol, ReadonlySet<symbol>>;
   get<T>(token: symbol): T;
-  /** Stops engines and closes the database (what the defaults started; overrides are the caller's). */
-  close(): Promise<void>;
+  /**
+   * Stops engines and closes the database (what the defaults started; overrides are the caller's),
+   * in reverse order of creation. With a `deadline` (ms since the epoch), a closer still running
+   * then is given up on (a dependency that does not answer must not hold a shutdown past its grace
+   * period); the names of those given up on are returned.
+   */
+  close(deadline?: number, onClosed?: (name: string, ms: number) => void): Promise<string[]>;
 }
 
 /**
@@ -30,7 +36,7 @@ export async function buildContainer(
   modules: readonly ServerModule[] = SERVER_MODULES,
 ): Promise<ServiceContainer> {
   const container = new Container({ defaultScope: 'Singleton' });
-  const closers: Closer[] = [];
+  const closers: Array<{ name: string; close: Closer }> = [];
   const tokens = new Map<symbol, string>();
   const dependencies = new Map<symbol, Set<symbol>>();
 
@@ -51,7 +57,7 @@ export async function buildContainer(
           return ctx.getAsync(t);
         });
         const close = options?.close;
-        if (close) closers.push(() => close(value));
+        if (close) closers.push({ name: token.description ?? 'binding', close: () => close(value) });
         return value;
       });
     };
@@ -61,8 +67,17 @@ export async function buildContainer(
     if (!tokens.has(token)) throw new Error(`Override for ${token.description}, which no module binds.`);
   }
 
-  const close = async () => {
-    for (const c of closers.splice(0).reverse()) await Promise.resolve(c()).catch(() => undefined);
+  const close = async (deadline = Infinity, onClosed?: (name: string, ms: number) => void): Promise<string[]> => {
+    const givenUp: string[] = [];
+    for (const { name, close: closer } of closers.splice(0).reverse()) {
+      const started = Date.now();
+      // Past the deadline the rest are still started (a quick one may finish) but not waited for.
+      const closing = Promise.resolve().then(closer).catch(() => undefined);
+      if (deadline === Infinity) await closing;
+      else if (Date.now() >= deadline || !(await settlesBy(closing, deadline))) givenUp.push(name);
+      else onClosed?.(name, Date.now() - started);
+    }
+    return givenUp;
   };
   try {
     for (const token of tokens.keys()) await container.getAsync(token);

@@ -15,8 +15,24 @@ import { SERVER_TOKENS } from './tokens.js';
 import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 import { clearScratchDir } from './runtime/scratch-dir.js';
 import { servesApi } from './runtime/process-role.js';
+import { settlesBy } from './runtime/deadline.js';
 
 export { SERVICE_INFO } from './composition/foundation.js';
+
+/**
+ * Of the shutdown grace, what is kept for closing the queue, engines and connections once in-flight
+ * requests are cut: a quarter, at most 2 s (so 8 s of the default 10 s go to requests).
+ */
+export function closeReserveMs(graceMs: number): number {
+  return Math.min(2_000, Math.floor(graceMs / 4));
+}
+/**
+ * Closing stops this long before the deadline, so the process has exited by it (a tenth of the
+ * grace, 100-500 ms: a loaded machine delays timers by that much).
+ */
+function closeExitMarginMs(graceMs: number): number {
+  return Math.max(100, Math.min(500, Math.floor(graceMs / 10)));
+}
 
 export interface RunningServer {
   /** http(s)://host:port */
@@ -107,17 +123,25 @@ export async function startServer(
     async close() {
       if (closed) return;
       closed = true;
+      // The whole stop fits in SVC_SHUTDOWN_GRACE_MS, whatever is down (docs/deployment.md).
+      const deadline = Date.now() + config.shutdownGraceMs;
       // 1. Stop accepting: the port closes, idle keep-alive connections with it.
       const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       // 2. Realtime sessions are told (close 1001, see docs/deployment.md); the Wyoming port closes (busy connections get the grace).
-      for (const a of [...attachments.values()].reverse()) await a.close();
-      // 3. In-flight requests finish, within SVC_SHUTDOWN_GRACE_MS; then their connections are cut.
-      const cut = setTimeout(() => httpServer.closeAllConnections(), config.shutdownGraceMs);
+      const requestsEnd = deadline - closeReserveMs(config.shutdownGraceMs);
+      for (const a of [...attachments.values()].reverse()) await settlesBy(Promise.resolve().then(() => a.close()), requestsEnd);
+      // 3. In-flight requests finish, until the grace minus what closing needs; then they are cut.
+      const cut = setTimeout(() => httpServer.closeAllConnections(), Math.max(0, requestsEnd - Date.now()));
       await drained;
       clearTimeout(cut);
-      // 4. Workers return their jobs to the queue, then engines and connections close.
-      await services.close();
+      // 4. Workers return their jobs to the queue, then engines and connections close; what does
+      //    not answer by the deadline (a Redis or database that is down) is left behind.
+      const logger = services.get<Logger>(SHARED_TOKENS.Logger);
+      const givenUp = await services.close(deadline - closeExitMarginMs(config.shutdownGraceMs), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
+      if (givenUp.length > 0) {
+        logger.warn({ givenUp }, 'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)');
+      }
     },
   };
 }

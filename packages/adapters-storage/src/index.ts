@@ -8,4 +8,5 @@ export * from './voices/index.js';
 export * from './realtime/index.js';
 export * from './redis/index.js';
 export { dependencyUnavailable } from './unavailable.js';
+export { settlesWithin } from './settles-within.js';
 export * from './video/index.js';

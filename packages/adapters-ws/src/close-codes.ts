@@ -8,6 +8,7 @@ export type GatewayEnding =
   | 'over_capacity'
   | 'server_shutdown'
   | 'slow_reader'
+  | 'inbound_rate_exceeded'
   | 'internal_error'
   | 'dependency_unavailable';
 
@@ -22,9 +23,11 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   system_message: 1000,
   idle_timeout: 1000,
   max_duration: 1000,
-  // RFC 6455 policy violation (1008): not the protocol, or a client that does not read its events.
+  // RFC 6455 policy violation (1008): not the protocol, a client that does not read its events, or
+  // one that sends more than its inbound budget (after an `error` with code rate_limit_exceeded).
   protocol_violation: 1008,
   slow_reader: 1008,
+  inbound_rate_exceeded: 1008,
   // Going away (1001): the server is shutting down.
   server_shutdown: 1001,
   // Internal error (1011): the session could not be started.

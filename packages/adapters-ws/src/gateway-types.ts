@@ -54,6 +54,14 @@ export interface RealtimeGatewayOptions {
   maxBufferedBytes?: number;
   /** Client events waiting to be processed before the gateway stops reading the socket. Default 256. */
   maxPendingEvents?: number;
+  /**
+   * Inbound budget of one connection: frames per second (any frame: valid, invalid JSON, binary),
+   * with a burst of DEFAULT_INBOUND_BURST_SECONDS of them. Over it: `error` rate_limit_exceeded,
+   * close 1008. Default 200.
+   */
+  inboundEventsPerSecond?: number;
+  /** The same in bytes per second; the burst is at least two frames of `maxFrameBytes`. Default 1 MiB. */
+  inboundBytesPerSecond?: number;
   /** How often open sessions' API keys are re-checked for revocation. Default 2 s. */
   keyCheckIntervalMs?: number;
   /** Ping period to find dead peers (0 disables). Default 30 s. */
@@ -71,3 +79,13 @@ export interface RealtimeGateway {
 export const DEFAULT_MAX_FRAME_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_PENDING_EVENTS = 256;
+/**
+ * Why these: a client streaming audio in 20 ms appends sends 50 events a second (100 at 10 ms) and
+ * at most ~130 KB/s (48 kHz PCM16 as base64), plus a few control events; restoring a long history
+ * at connect is a burst of item.create events. 200 events/s with a 5 s burst (1000 events) and
+ * 1 MiB/s (8x real-time 48 kHz audio; a burst of two maximal frames) are never reached by those,
+ * while a flood is stopped within its first 1000 frames.
+ */
+export const DEFAULT_INBOUND_EVENTS_PER_SECOND = 200;
+export const DEFAULT_INBOUND_BYTES_PER_SECOND = 1024 * 1024;
+export const DEFAULT_INBOUND_BURST_SECONDS = 5;

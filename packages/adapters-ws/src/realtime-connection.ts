@@ -1,34 +1,44 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger, RealtimeOutput, RealtimeServerEvent } from '@svc/core';
 import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
 import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';
 import type { RealtimeSessionHandle } from './gateway-types.js';
+import { InboundBudget, type InboundBudgetLimits } from './inbound-budget.js';
 
 export interface ConnectionLimits {
   maxBufferedBytes: number;
   maxPendingEvents: number;
+  inbound: InboundBudgetLimits;
 }
 
 const SLOW_READER_GRACE_MS = 2000;
+/** How long a client closed for flooding has to take the close frame before its socket is destroyed. */
+const FLOODER_GRACE_MS = 1000;
 
 /**
- * One WebSocket carrying one session: JSON frames in, server events out. Two kinds of flow
- * control keep memory bounded: when the client sends faster than events are processed the socket
- * stops being read (TCP pushes back on the client), and when the client does not read what the
- * server sends, it is dropped once `maxBufferedBytes` are queued.
+ * One WebSocket carrying one session: JSON frames in, server events out. Three kinds of flow
+ * control keep one client from costing the others: every inbound frame (valid, invalid JSON or
+ * binary) is counted against the connection's budget of frames and bytes per second, and a client
+ * over it gets one `error` and is closed (1008); when the client sends faster than its frames are
+ * handled the socket stops being read (TCP pushes back on the client); and when the client does not
+ * read what the server sends, it is dropped once `maxBufferedBytes` are queued.
  */
 export class RealtimeConnection implements RealtimeOutput {
   private session: RealtimeSessionHandle | null = null;
   private pending = 0;
   private paused = false;
   private closing = false;
+  private readonly budget: InboundBudget;
   alive = true;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly limits: ConnectionLimits,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.budget = new InboundBudget(limits.inbound);
+  }
 
   attach(session: RealtimeSessionHandle): void {
     this.session = session;
@@ -56,29 +66,50 @@ export class RealtimeConnection implements RealtimeOutput {
   private onFrame(data: WebSocket.RawData, isBinary: boolean): void {
     const session = this.session;
     if (!session || this.closing) return;
-    if (isBinary) {
-      session.rejectFrame('Binary frames are not supported; send JSON text frames.');
-      return;
-    }
+    if (!this.budget.take(rawLength(data))) return this.dropFlooder();
+    if (isBinary) return this.track(session.rejectFrame('Binary frames are not supported; send JSON text frames.'));
     let parsed: unknown;
     try {
       parsed = JSON.parse(rawText(data));
     } catch (err) {
-      session.rejectFrame(`Invalid JSON: ${(err as Error).message}`);
-      return;
+      return this.track(session.rejectFrame(`Invalid JSON: ${(err as Error).message}`));
     }
+    this.track(session.handle(parsed));
+  }
+
+  /**
+   * Every frame, answered or refused, waits in the session's queue until it is handled: when
+   * `maxPendingEvents` wait, the socket is not read until half of them are done.
+   */
+  private track(work: void | Promise<void>): void {
     this.pending++;
     if (!this.paused && this.pending >= this.limits.maxPendingEvents) {
       this.paused = true;
       this.ws.pause();
     }
-    void session.handle(parsed).finally(() => {
+    void Promise.resolve(work).finally(() => {
       this.pending--;
-      if (this.paused && this.pending <= this.limits.maxPendingEvents / 2) {
+      if (this.paused && !this.closing && this.pending <= this.limits.maxPendingEvents / 2) {
         this.paused = false;
         this.ws.resume();
       }
     });
+  }
+
+  /** Over the inbound budget: one `error` saying so, close 1008, and nothing more is read. */
+  private dropFlooder(): void {
+    const { eventsPerSecond, bytesPerSecond } = this.limits.inbound;
+    this.logger.warn({ eventsPerSecond, bytesPerSecond }, 'closing a realtime client that sends faster than its inbound budget');
+    const message = `This connection sent more than its budget of ${eventsPerSecond} events or ${bytesPerSecond} bytes per second; it is closed.`;
+    this.send({
+      type: 'error',
+      event_id: `event_${randomBytes(12).toString('hex')}`,
+      error: { type: 'invalid_request_error', code: 'rate_limit_exceeded', message, param: null, event_id: null },
+    });
+    this.close('inbound_rate_exceeded', 'inbound rate limit exceeded');
+    // What it still sends is never read (not even parsed); the close frame has a moment to leave.
+    this.ws.pause();
+    setTimeout(() => this.ws.terminate(), FLOODER_GRACE_MS).unref();
   }
 
   private dropSlowReader(): void {
@@ -87,6 +118,11 @@ export class RealtimeConnection implements RealtimeOutput {
     // The close frame queues behind the unread data; a client that never reads never sees it.
     setTimeout(() => this.ws.terminate(), SLOW_READER_GRACE_MS).unref();
   }
+}
+
+function rawLength(data: WebSocket.RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, part) => n + part.length, 0);
+  return data.byteLength;
 }
 
 function rawText(data: WebSocket.RawData): string {

@@ -6,6 +6,9 @@ import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
 import {
+  DEFAULT_INBOUND_BURST_SECONDS,
+  DEFAULT_INBOUND_BYTES_PER_SECOND,
+  DEFAULT_INBOUND_EVENTS_PER_SECOND,
   DEFAULT_MAX_BUFFERED_BYTES,
   DEFAULT_MAX_FRAME_BYTES,
   DEFAULT_MAX_PENDING_EVENTS,
@@ -53,13 +56,22 @@ export function attachRealtimeGateway(
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
   const keyOf = new Map<RealtimeConnection, string>();
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const eventsPerSecond = options.inboundEventsPerSecond ?? DEFAULT_INBOUND_EVENTS_PER_SECOND;
+  const bytesPerSecond = options.inboundBytesPerSecond ?? DEFAULT_INBOUND_BYTES_PER_SECOND;
   const limits = {
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
+    inbound: {
+      eventsPerSecond,
+      burstEvents: eventsPerSecond * DEFAULT_INBOUND_BURST_SECONDS,
+      bytesPerSecond,
+      burstBytes: Math.max(bytesPerSecond * DEFAULT_INBOUND_BURST_SECONDS, 2 * maxFrameBytes),
+    },
   };
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    maxPayload: maxFrameBytes,
     perMessageDeflate: false,
     handleProtocols: selectProtocol,
   });
@@ -120,7 +132,8 @@ export function attachRealtimeGateway(
       return ws.close(CLOSE_CODES[admission.refused], admission.reason ?? REFUSAL_REASONS[admission.refused]);
     }
     const { principal, secretSessionId, lease } = admission;
-    const connection = new RealtimeConnection(ws, limits, logger);
+    // The connection's own warnings (a flooding or slow client) name the key, for the operator.
+    const connection = new RealtimeConnection(ws, limits, logger.child({ apiKeyId: principal.apiKeyId }));
     connections.add(connection);
     sockets.set(ws, connection);
     keyOf.set(connection, principal.apiKeyId);

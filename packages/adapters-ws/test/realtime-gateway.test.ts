@@ -225,7 +225,8 @@ describe('realtime WebSocket gateway', () => {
     let outstanding = 0;
     let maxOutstanding = 0;
     let handled = 0;
-    h = await startGateway({ maxPendingEvents: 8 }, () => ({
+    // 6 MB at once: over the default inbound byte budget, which is not what this test is about.
+    h = await startGateway({ maxPendingEvents: 8, inboundBytesPerSecond: 64 * 1024 * 1024 }, () => ({
       handle: async () => {
         outstanding++;
         maxOutstanding = Math.max(maxOutstanding, outstanding);
@@ -242,6 +243,73 @@ describe('realtime WebSocket gateway', () => {
     for (let i = 0; i < 300; i++) client.send(payload);
     while (handled < 300) await sleep(20);
     expect(maxOutstanding).to.be.at.most(8 + 8);
+    client.ws.close();
+  });
+
+  it('counts frames that fail to parse (and binary ones) in the pause too', async () => {
+    let outstanding = 0;
+    let maxOutstanding = 0;
+    let rejected = 0;
+    const slowly = async () => {
+      outstanding++;
+      maxOutstanding = Math.max(maxOutstanding, outstanding);
+      await sleep(2);
+      outstanding--;
+      rejected++;
+    };
+    h = await startGateway({ maxPendingEvents: 8, inboundBytesPerSecond: 64 * 1024 * 1024 }, () => ({ handle: slowly, rejectFrame: slowly, transportClosed: () => undefined }));
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    // 20 KB each, as in the test above: the pause acts between socket reads, not inside one.
+    for (let i = 0; i < 150; i++) client.send(`{bad${' '.repeat(20_000)}`);
+    for (let i = 0; i < 150; i++) client.ws.send(new Uint8Array(20_000));
+    while (rejected < 300) await sleep(20);
+    expect(maxOutstanding).to.be.at.most(8 + 8);
+    client.ws.close();
+  });
+
+  for (const [what, options, frame] of [
+    ['frames', { inboundEventsPerSecond: 20 }, '{bad'],
+    ['bytes', { inboundBytesPerSecond: 1024, maxFrameBytes: 4096 }, JSON.stringify({ type: 'input_audio_buffer.append', audio: 'A'.repeat(3000) })],
+  ] as const) {
+    it(`a client over its inbound budget of ${what} gets one error rate_limit_exceeded, then close 1008, and nothing more is handled`, async () => {
+      let handled = 0;
+      h = await startGateway(options, () => ({
+        handle: async () => void handled++,
+        rejectFrame: () => void handled++,
+        transportClosed: () => undefined,
+      }));
+      const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+      await client.opened;
+      for (let i = 0; i < 500; i++) client.send(frame);
+      const closed = await client.closed;
+      expect(closed).to.deep.equal({ code: 1008, reason: 'inbound rate limit exceeded' });
+      const errors = client.events.filter((e) => e.type === 'error');
+      expect(errors).to.have.length(1);
+      expect(errors[0]!.error).to.include({ type: 'invalid_request_error', code: 'rate_limit_exceeded', param: null });
+      expect(errors[0]!.event_id).to.be.a('string');
+      // The burst is 5 s of the rate (frames), or two maximal frames (bytes): nothing past it was handled.
+      expect(handled).to.be.at.most(what === 'frames' ? 100 : 2);
+      expect(handled).to.be.at.least(what === 'frames' ? 100 : 2);
+      for (let i = 0; i < 100 && h.gateway.activeSessions() > 0; i++) await sleep(20);
+      expect(h.gateway.activeSessions()).to.equal(0);
+    });
+  }
+
+  it('a client within its budget (50 audio appends a second for 2 s, plus control events) is never closed', async () => {
+    h = await startGateway({ inboundEventsPerSecond: 60 });
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    await client.opened;
+    client.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+    const chunk = Buffer.alloc(960).toString('base64'); // 20 ms of 24 kHz PCM16
+    for (let i = 0; i < 100; i++) {
+      client.send({ type: 'input_audio_buffer.append', audio: chunk });
+      if (i % 10 === 0) client.send({ type: 'input_audio_buffer.clear' });
+      await sleep(20);
+    }
+    await sleep(200);
+    expect(client.closeInfo).to.equal(null);
+    expect(client.events.filter((e) => e.type === 'error')).to.deep.equal([]);
     client.ws.close();
   });
 

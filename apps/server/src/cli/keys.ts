@@ -1,28 +1,28 @@
-import { parseArgs } from 'node:util';
 import type { ManageApiKeys } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { buildContainer } from '../container.js';
 import { foundationModule } from '../composition/foundation.js';
 import { scaleModule } from '../composition/scale.js';
 import { SERVER_TOKENS } from '../tokens.js';
+import { parseCliArgs, runCliMain, USAGE_EXIT_CODE } from './cli-args.js';
 
 const USAGE = `Usage:
   npm run keys -- create --name NAME     create a key (the secret is printed once)
   npm run keys -- list                   list keys (id, name, prefix, created, revoked)
   npm run keys -- revoke --id KEY_ID     revoke a key
-Reads SVC_DATA_DIR / SVC_DATABASE_URL like the server.`;
+  npm run keys -- --help                 this text
+--json prints create and list as JSON. Reads SVC_DATA_DIR / SVC_DATABASE_URL like the server.`;
 
 /** API key administration against the same database the server uses. */
 export async function runKeysCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
+  const parsed = parseCliArgs(argv, { name: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE, out);
+  if ('exit' in parsed) return parsed.exit;
+  const { positionals, values } = parsed.args;
   const command = positionals[0];
   if (!command || !['create', 'list', 'revoke'].includes(command)) {
+    if (command) out(`error: unknown command '${command}'.`);
     out(USAGE);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   // A process role of its own: the foundation module only (database and API keys, no engines).
   const services = await buildContainer(loadConfig(), new Map(), [foundationModule, scaleModule]);
@@ -31,7 +31,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     if (command === 'create') {
       if (!values.name) {
         out('create needs --name NAME');
-        return 2;
+        return USAGE_EXIT_CODE;
       }
       const { record, secret } = await keys.create(values.name);
       out(values.json ? JSON.stringify({ id: record.id, name: record.name, secret }) : `created ${record.id} (${record.name})\n${secret}`);
@@ -45,7 +45,7 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     }
     if (!values.id) {
       out('revoke needs --id KEY_ID');
-      return 2;
+      return USAGE_EXIT_CODE;
     }
     const ok = await keys.revoke(values.id);
     out(ok ? `revoked ${values.id}` : `no active key ${values.id}`);
@@ -56,5 +56,5 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runKeysCli(process.argv.slice(2)).then((code) => process.exit(code));
+  runCliMain('keys', () => runKeysCli(process.argv.slice(2)));
 }

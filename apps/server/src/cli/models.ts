@@ -1,6 +1,5 @@
 import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   EspeakPhonemizer,
   isTransformersAsrLayout,
@@ -17,6 +16,7 @@ import {
 } from '@svc/adapters-inference';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
+import { parseCliArgs, runCliMain, USAGE_EXIT_CODE } from './cli-args.js';
 import { pullProgress } from './pull-progress.js';
 
 const USAGE = `Usage:
@@ -31,6 +31,7 @@ const USAGE = `Usage:
                                           loads) from the Hugging Face hub, verify its checksums, install it,
                                           load it once; resumes an interrupted pull. HF_ENDPOINT (a mirror) and
                                           HF_TOKEN (gated or private repositories) are read as the hub's own tools do.
+  npm run models -- --help                this text
 Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
 
 type Out = (line: string) => void;
@@ -39,15 +40,14 @@ type Out = (line: string) => void;
 const defaultOut: Out = (l) => process.stdout.write(l + '\n');
 
 export async function runModelsCli(argv: string[], out: Out = defaultOut, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, variant: { type: 'string' }, name: { type: 'string' } },
-  });
+  const parsed = parseCliArgs(argv, { json: { type: 'boolean', default: false }, variant: { type: 'string' }, name: { type: 'string' } }, USAGE, out);
+  if ('exit' in parsed) return parsed.exit;
+  const { positionals, values } = parsed.args;
   const [command, arg] = positionals;
   if (!command || !['list', 'add', 'remove', 'verify', 'catalog', 'pull'].includes(command) || (['add', 'remove', 'pull'].includes(command) && !arg)) {
+    if (command) out(`error: ${['add', 'remove', 'pull'].includes(command) ? `${command} needs a ${command === 'remove' ? 'NAME' : command === 'add' ? 'PATH' : 'model'}` : `unknown command '${command}'`}.`);
     out(USAGE);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const config = loadConfig(env);
   const dir = modelsDirOf(config.settings.SVC_MODELS_DIR, config.dataDir);
@@ -67,7 +67,7 @@ export async function runModelsCli(argv: string[], out: Out = defaultOut, env: R
   if (command === 'pull') {
     if (values.variant !== undefined && values.variant !== 'fp32' && values.variant !== 'quantized') {
       out(`--variant must be fp32 or quantized, not ${values.variant}`);
-      return 2;
+      return USAGE_EXIT_CODE;
     }
     return pull({ source: arg!, variant: values.variant, name: values.name }, dir, out, env);
   }
@@ -210,5 +210,5 @@ async function verify(dir: string, out: Out, threads: number): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runModelsCli(process.argv.slice(2)).then((code) => process.exit(code));
+  runCliMain('models', () => runModelsCli(process.argv.slice(2)));
 }

@@ -36,7 +36,13 @@ import {
   type VoiceActivityDetector,
   type VoiceCatalog,
 } from '@svc/core';
-import { attachRealtimeGateway, type RealtimeGateway, type RealtimeGatewayDeps } from '@svc/adapters-ws';
+import {
+  attachRealtimeGateway,
+  DEFAULT_INBOUND_BYTES_PER_SECOND,
+  DEFAULT_INBOUND_EVENTS_PER_SECOND,
+  type RealtimeGateway,
+  type RealtimeGatewayDeps,
+} from '@svc/adapters-ws';
 import {
   EmbeddedDemoLanguageModel,
   OpenAiCompatibleLanguageModel,
@@ -110,6 +116,9 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_FRAME_BYTES: setting.int(2 * 1024 * 1024, 1_100_000, 64 * 1024 * 1024),
     SVC_REALTIME_MAX_BUFFERED_BYTES: setting.int(8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     SVC_REALTIME_PING_INTERVAL_MS: setting.int(30_000, 0, 3_600_000),
+    /** Inbound budget of one realtime connection (docs/realtime.md): over it, error + close 1008. */
+    SVC_REALTIME_INBOUND_EVENTS_PER_SEC: setting.int(DEFAULT_INBOUND_EVENTS_PER_SECOND, 1, 1_000_000),
+    SVC_REALTIME_INBOUND_BYTES_PER_SEC: setting.int(DEFAULT_INBOUND_BYTES_PER_SECOND, 1024, 1024 * 1024 * 1024),
     /** How far spoken replies may run ahead of the listener's playback. */
     SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
     /** Admission by capacity: `auto` (CPU budget / measured session cost, and the load guards), `off`, or a fixed number of sessions. */
@@ -278,6 +287,8 @@ export const realtimeModule = defineModule({
       maxFrameBytes: s.SVC_REALTIME_MAX_FRAME_BYTES,
       maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
+      inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
+      inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
       registry,
       onRefused: (refusal) => metrics.realtimeRefused(refusal),
     });

@@ -62,7 +62,7 @@ describe('models CLI (npm run models)', function () {
     expect(Number(process.hrtime.bigint() - started) / 1e6).to.be.lessThan(2000);
     expect(url.code).to.equal(2);
     expect(url.out).to.match(/takes a local path/).and.match(/models -- pull NAME/);
-    expect((await cli('frobnicate')).out).to.match(/^Usage:/);
+    expect((await cli('frobnicate')).out).to.match(/^error: unknown command 'frobnicate'/).and.match(/^Usage:/m);
     expect((await cli('add')).code).to.equal(2);
     expect((await cli('remove', '../etc')).code).to.equal(2);
   });

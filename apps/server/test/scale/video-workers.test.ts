@@ -5,7 +5,7 @@ import { getJson, json, sleep } from '../helpers/http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { freshPostgresSchema, freshRedisPrefix } from './isolated-stack.js';
 import { describeWithScaleStack, scaleRedisUrl } from './scale-stack.js';
-import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes } from '../video/video-helpers.js';
+import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes, wentBackwards } from '../video/video-helpers.js';
 
 /** About 30 s of speech: a render of several seconds, long enough to interrupt. */
 const LONG_INPUT = `${TEN_SECONDS} ${TEN_SECONDS} ${TEN_SECONDS}`;
@@ -130,10 +130,12 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     expect(ws?.status ?? 0).to.not.equal(101, 'a worker accepts no realtime session');
   });
 
-  it('kill -9 of the rendering worker: the other worker takes the job over and completes it', async () => {
+  it('kill -9 of the rendering worker: the other worker takes the job over and completes it, in_progress throughout, progress never lower', async () => {
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
     const before = await waitRendering(id, 5);
+    // Watched from before the kill to the end: the takeover must not pass through queued or report less.
+    const watched = pollVideo(api.url, key, id, 240_000);
     victim.kill('SIGKILL');
     const killedAt = Date.now();
     await victim.exited();
@@ -141,9 +143,10 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     for (let i = 0; i < 1200 && !survivor.logs().includes(id); i++) await sleep(25);
     expect(survivor.logs(), survivor.tail(20)).to.include(id);
     const takeoverMs = Date.now() - killedAt;
-    const seen = await pollVideo(api.url, key, id, 240_000);
+    const seen = [before, ...(await watched)];
     const done = seen.at(-1);
     expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+    expect(wentBackwards(seen)).to.equal(null);
     expect(survivor.logs()).to.match(/video taken over from a worker that stopped during its render/);
     process.stdout.write(`      (killed at ${before.progress}%, taken over after ${takeoverMs} ms, lock ${LOCK_MS} ms; completed ${Date.now() - killedAt} ms after the kill)\n`);
     expect(takeoverMs).to.be.below(4 * LOCK_MS + 5_000);
@@ -151,10 +154,11 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     expect((await probeMp4(new Uint8Array(await content.arrayBuffer()))).audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
   });
 
-  it('SIGTERM on the rendering worker: it exits 0 at once and its job goes straight to the other worker', async () => {
+  it('SIGTERM on the rendering worker: it exits 0 at once and its job goes straight to the other worker, never backwards', async () => {
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
-    await waitRendering(id, 5);
+    const before = await waitRendering(id, 5);
+    const watched = pollVideo(api.url, key, id, 240_000);
     const stoppedAt = Date.now();
     victim.kill('SIGTERM');
     const status = await victim.exited(30_000);
@@ -166,8 +170,9 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     expect(survivor.logs()).to.include(id);
     process.stdout.write(`      (worker shutdown ${shutdownMs} ms; job on the other worker ${takeoverMs} ms after SIGTERM)\n`);
     expect(takeoverMs).to.be.below(LOCK_MS + shutdownMs, 'returned to the queue, not recovered as stalled');
-    const done = (await pollVideo(api.url, key, id, 240_000)).at(-1);
-    expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
+    const seen = [before, ...(await watched)];
+    expect(seen.at(-1), JSON.stringify(seen.at(-1))).to.include({ status: 'completed', progress: 100, error: null });
+    expect(wentBackwards(seen)).to.equal(null);
   });
 
   it('kill -9 with the retry budget spent: the job ends failed with a message saying so, never stuck in_progress', async () => {

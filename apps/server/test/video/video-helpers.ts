@@ -81,6 +81,22 @@ export async function pollVideo(baseUrl: string, key: string, id: string, timeou
   throw new Error(`video ${id} did not finish in ${timeoutMs} ms: ${JSON.stringify(seen.at(-1))}`);
 }
 
+/**
+ * What a poller saw going backwards, or null: once a video has started it is never `queued` again,
+ * and its progress never decreases (docs/video.md: "never backwards").
+ */
+export function wentBackwards(seen: Array<{ status: string; progress: number }>): string | null {
+  const trace = seen.map((v) => `${v.status} ${v.progress}`).join(', ');
+  let started = false;
+  for (let i = 0; i < seen.length; i++) {
+    const v = seen[i]!;
+    if (started && v.status === 'queued') return `queued again after it started: ${trace}`;
+    if (i > 0 && v.progress < seen[i - 1]!.progress) return `progress went from ${seen[i - 1]!.progress} to ${v.progress}: ${trace}`;
+    started ||= v.status === 'in_progress';
+  }
+  return null;
+}
+
 export const createVideo = (baseUrl: string, key: string, body: unknown) => postJson(`${baseUrl}/v1/videos`, body, key);
 
 /** Child processes of this process (the server runs in it): ffmpeg must not outlive its job. */

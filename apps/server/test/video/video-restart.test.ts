@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getJson, json } from '../helpers/http.js';
 import { startTestServer } from '../helpers/test-server.js';
-import { childProcesses, createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS } from './video-helpers.js';
+import { startServerProcess } from '../helpers/server-process.js';
+import { childProcesses, createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, wentBackwards } from './video-helpers.js';
 
 describe('video jobs survive a restart (real server, same data directory)', function () {
   this.timeout(240_000);
@@ -41,6 +42,44 @@ describe('video jobs survive a restart (real server, same data directory)', func
         expect(probe.audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
       } finally {
         await server.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('kill -9 mid-render, then a restart: the job stays in_progress and its progress never goes back (issue 17, defect 2)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-video-kill-'));
+    const apiKey = `sk-restart-${Date.now()}`;
+    try {
+      let server = await startServerProcess({ dataDir, apiKey });
+      const created = await json(
+        await createVideo(server.url, apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` } }),
+      );
+      expect(created.status).to.equal(200);
+      const id = created.body.id;
+      const seen: Array<{ status: string; progress: number }> = [];
+      for (let i = 0; i < 1200; i++) {
+        const v = (await getJson(`${server.url}/v1/videos/${id}`, apiKey)).body;
+        seen.push(v);
+        if (v.status === 'in_progress' && v.progress >= 20) break;
+        expect(v.status).to.not.equal('completed', 'the render finished before it could be killed');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      server.kill('SIGKILL');
+      await server.exited();
+      const killedAt = seen.at(-1)!.progress;
+      server = await startServerProcess({ dataDir, apiKey });
+      try {
+        const after = await pollVideo(server.url, apiKey, id, 180_000);
+        seen.push(...after);
+        expect(after[0], 'the first answer after the restart').to.include({ status: 'in_progress' });
+        expect(after[0]!.progress).to.be.at.least(killedAt);
+        expect(after.at(-1)).to.include({ status: 'completed', progress: 100, error: null });
+        expect(wentBackwards(seen)).to.equal(null);
+        process.stdout.write(`      (killed at ${killedAt} %, then ${after.map((v) => v.progress).filter((p, i, a) => i === 0 || p !== a[i - 1]).join(' -> ')})\n`);
+      } finally {
+        await server.stop();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

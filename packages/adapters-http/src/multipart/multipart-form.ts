@@ -27,8 +27,13 @@ export interface MultipartRules {
   allowed: readonly string[];
   /** Max bytes of one uploaded file (the spec's inline cap: 10 MB). */
   maxFileBytes: number;
-  /** Max bytes of one text field (a base64 `ref_audio` string may be sent as a field). */
+  /** Max bytes of one text field (a base64 `ref_audio` string may be sent as a field); over it: 413. */
   maxFieldBytes: number;
+  /**
+   * Text fields whose size is a documented rule of the field itself (a transcription `prompt`):
+   * over it is a 400 `invalid_parameter` naming the field, not a 413.
+   */
+  fieldLimits?: Readonly<Record<string, number>>;
   /**
    * Max bytes of the whole body as it arrives: parts, headers, and anything before the first or
    * after the last boundary (busboy reads and discards those, so the part limits never see them).
@@ -55,6 +60,17 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       return;
     }
     const repeatable = rules.repeatable ?? [];
+    const fieldLimits = rules.fieldLimits ?? {};
+    // busboy flags a value as truncated once it REACHES its limit: one byte more tells a value of
+    // exactly the limit (accepted) from a longer one.
+    const fieldSize = Math.max(rules.maxFieldBytes, ...Object.values(fieldLimits)) + 1;
+    const oversized = (name: string, value: string, truncated: boolean): Error | null => {
+      const limit = fieldLimits[name] ?? rules.maxFieldBytes;
+      if (!truncated && Buffer.byteLength(value) <= limit) return null;
+      return name in fieldLimits
+        ? new InvalidParameterError(`'${name}' is longer than ${limit} bytes (UTF-8); shorten it.`, name)
+        : new MediaTooLargeError(name, rules.maxFieldBytes, 'form field');
+    };
     const repeats = repeatable.length * (MAX_REPEATS - 1);
     let parser: busboy.Busboy;
     try {
@@ -62,7 +78,7 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
         headers: ctx.req.headers,
         limits: {
           fileSize: rules.maxFileBytes,
-          fieldSize: rules.maxFieldBytes,
+          fieldSize,
           files: rules.allowed.length,
           fields: rules.allowed.length + repeats,
           // busboy reports `partsLimit` on reaching the count (files/fields: on exceeding it).
@@ -96,13 +112,15 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       if (repeatable.includes(name)) {
         const list = (form.lists[name] ??= []);
         if (list.length >= MAX_REPEATS) return fail(new InvalidParameterError(`'${name}' was sent more than ${MAX_REPEATS} times.`, name));
-        if (info.valueTruncated) return fail(new MediaTooLargeError(name, rules.maxFieldBytes, 'form field'));
+        const tooLarge = oversized(name, value, info.valueTruncated);
+        if (tooLarge) return fail(tooLarge);
         list.push(value);
         form.fields[name] ??= value;
         return;
       }
       if (!accept(name)) return;
-      if (info.valueTruncated) return fail(new MediaTooLargeError(name, rules.maxFieldBytes, 'form field'));
+      const tooLarge = oversized(name, value, info.valueTruncated);
+      if (tooLarge) return fail(tooLarge);
       form.fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {

@@ -18,6 +18,10 @@ export interface TranscriptionRoutesDeps {
 }
 
 const GRANULARITIES = 'timestamp_granularities[]';
+/** `prompt` holds at most this many bytes (UTF-8), inclusive; more is a 400 invalid_parameter. */
+export const MAX_PROMPT_BYTES = 4096;
+/** Every other text field (model, language, ...) is short: over this it is a 413. */
+const MAX_FIELD_BYTES = 4096;
 /** `temperature` is accepted for compatibility and not used (greedy decoding); `prompt` goes to engines that take it (Whisper). */
 const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', 'stream', GRANULARITIES] as const;
 /** The formats a streamed transcription can have (its events carry text only, as OpenAI's do). */
@@ -43,7 +47,7 @@ export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule 
             model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
             language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
             response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
-            prompt: z.string().optional().describe('Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it'),
+            prompt: z.string().optional().describe(`Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it. At most ${MAX_PROMPT_BYTES} bytes (UTF-8); more is a 400 invalid_parameter`),
             temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
             stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
             'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
@@ -70,7 +74,8 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
     allowed: FIELDS,
     repeatable: [GRANULARITIES],
     maxFileBytes: deps.maxFileBytes,
-    maxFieldBytes: 4096,
+    maxFieldBytes: MAX_FIELD_BYTES,
+    fieldLimits: { prompt: MAX_PROMPT_BYTES },
     maxBodyBytes: deps.maxFileBytes + 64 * 1024,
   });
   for (const name of FIELDS) {

@@ -17,6 +17,7 @@ import {
 } from '@svc/core';
 import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
+import { clientGone } from '../errors/error-middleware.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
 import { pageParameters } from '../openapi/openapi-registry.js';
 import { clientDisconnectSignal } from '../routing/client-disconnect.js';
@@ -188,8 +189,12 @@ async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Accel-Buffering', 'no');
   ctx.body = Readable.from(toBuffers(fragments), { objectMode: false });
-  // A failure after the headers can only end the body early; the job record says why.
-  (ctx.body as Readable).on('error', (err) => ctx.state.log.warn({ video: job.id, err: String(err) }, 'video stream ended early'));
+  // A failure after the headers can only end the body early; the job record says why. A client
+  // that leaves is normal (its copy stops, the stored video completes): info, not a warning.
+  (ctx.body as Readable).on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || clientGone(ctx.req, ctx.res)) ctx.state.log.info({ video: job.id }, 'video stream: the client left; the video completes in the background');
+    else ctx.state.log.warn({ video: job.id, err: String(err) }, 'video stream ended early');
+  });
 }
 
 async function* toBuffers(fragments: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {

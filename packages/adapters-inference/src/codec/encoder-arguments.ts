@@ -40,12 +40,29 @@ export function encoderArguments(format: FfmpegEncodedFormat, sampleRate: number
 }
 
 /**
+ * CPU seconds ffmpeg may spend per second of decoded output (`-timelimit`, RLIMIT_CPU: the kernel
+ * stops it past that). The costliest real input measured, 120 s of 96 kHz 5.1 FLAC to 24 kHz
+ * mono, takes 0.005 s per second; four times that still refuses a file whose container makes
+ * ffmpeg work for seconds (a rate no header check caught) before any output limit applies.
+ */
+export const DECODE_CPU_SECONDS_PER_SECOND = 0.02;
+/** ffmpeg's -timelimit counts whole seconds: never below this. */
+const MIN_DECODE_CPU_SECONDS = 2;
+
+/** The CPU-time limit of a decode bounded at `maxSeconds` of output. */
+export function decodeCpuLimitSeconds(maxSeconds: number): number {
+  return Math.max(MIN_DECODE_CPU_SECONDS, Math.ceil(maxSeconds * DECODE_CPU_SECONDS_PER_SECOND));
+}
+
+/**
  * ffmpeg arguments decoding any audio file on stdin to mono s16le PCM at `sampleRate` on stdout.
  * Only the pipe protocol is allowed: an uploaded "audio" file that is really a playlist (HLS,
- * concat) must not make ffmpeg open URLs or local files. `maxSeconds` stops decoding there.
+ * concat) must not make ffmpeg open URLs or local files. `maxSeconds` stops decoding there and
+ * bounds ffmpeg's CPU time by it (decodeCpuLimitSeconds).
  */
 export function decoderArguments(sampleRate: number, maxSeconds?: number): string[] {
   return [
+    ...(maxSeconds !== undefined ? ['-timelimit', String(decodeCpuLimitSeconds(maxSeconds))] : []),
     '-protocol_whitelist', 'pipe',
     '-i', 'pipe:0',
     '-vn', '-map', '0:a:0',

@@ -1,8 +1,9 @@
 import { bytesToPcm, InvalidAudioError, pcmToBytes, type AudioCodec, type DecodedAudio, type DecodeOptions, type ResponseFormat } from '@svc/core';
 import { abortError, isAbortError } from '../speech/abort.js';
 import { assertSampleRate } from '../speech/sample-rate.js';
+import { implausibleAudioHeader } from './audio-header-check.js';
 import { detectAudioFormat } from './detect-audio-format.js';
-import { decoderArguments, DEFAULT_BITRATES, encoderArguments, type EncoderBitrates } from './encoder-arguments.js';
+import { decodeCpuLimitSeconds, decoderArguments, DEFAULT_BITRATES, encoderArguments, type EncoderBitrates } from './encoder-arguments.js';
 import { FfmpegError, runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { mp4Faststart } from './mp4-faststart.js';
 import { wavHeader } from './wav-writer.js';
@@ -62,6 +63,9 @@ export class FfmpegAudioCodec implements AudioCodec {
         bytes.length === 0 ? 'The audio is empty.' : 'The content is not a recognized audio format (WAV, MP3, AAC, FLAC, OGG/Opus, MP4/M4A, WebM).',
       );
     }
+    // Refused from its header, before ffmpeg runs: a rate or channel count no recording has.
+    const implausible = implausibleAudioHeader(bytes, format);
+    if (implausible) throw new InvalidAudioError(implausible);
     const input = format === 'mp4' ? mp4Faststart(bytes) : bytes;
     const parts: Uint8Array[] = [];
     let total = 0;
@@ -78,6 +82,12 @@ export class FfmpegAudioCodec implements AudioCodec {
       }
     } catch (err) {
       if (isAbortError(err) || signal?.aborted) throw signal?.aborted ? abortError(signal) : err;
+      if (err instanceof FfmpegError && options.maxSeconds !== undefined && (err.exitSignal === 'SIGXCPU' || err.exitSignal === 'SIGKILL')) {
+        // The kernel stopped it at its CPU limit: far more work than that much audio takes.
+        throw new InvalidAudioError(
+          `The ${format} audio needs more than ${decodeCpuLimitSeconds(options.maxSeconds)} s of CPU to decode ${options.maxSeconds} s of it; its header is implausible.`,
+        );
+      }
       if (err instanceof FfmpegError) throw new InvalidAudioError(`The ${format} audio could not be decoded.`);
       throw err;
     }

@@ -1,5 +1,5 @@
 import type { BlobStore, ListedBlob } from '@svc/core';
-import { access, constants, open, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, open, mkdir, readdir, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
  * Blobs as files under one root directory. Writes go to a temporary file first and are renamed
  * into place, so a crash never leaves a half-written blob under its real key. The file is fsynced before
  * the rename and its directory after it, so after a power loss a key names either the whole blob or
- * nothing (a rename alone can reach the disk before the data it points at).
+ * nothing (a rename alone can reach the disk before the data it points at). A delete removes the
+ * folders it leaves empty (a deleted video or voice leaves no trace), so a put recreates its folder
+ * when a delete of that folder's last file removed it under its feet.
  */
 export class FileSystemBlobStore implements BlobStore {
   private readonly root: string;
@@ -18,9 +20,8 @@ export class FileSystemBlobStore implements BlobStore {
 
   async put(key: string, data: Uint8Array): Promise<void> {
     const path = this.pathFor(key);
-    await mkdir(dirname(path), { recursive: true });
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    const file = await open(tmp, 'w');
+    const file = await openInFolder(tmp);
     try {
       await file.writeFile(data);
       await file.sync();
@@ -47,7 +48,22 @@ export class FileSystemBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.pathFor(key), { force: true });
+    const path = this.pathFor(key);
+    await rm(path, { force: true });
+    await this.removeEmptyFolders(dirname(path));
+  }
+
+  /** From `dir` up to (not including) the root, removes each folder while it is empty. */
+  private async removeEmptyFolders(dir: string): Promise<void> {
+    for (let folder = dir; folder.startsWith(this.root + sep); folder = dirname(folder)) {
+      try {
+        await rmdir(folder);
+      } catch (err) {
+        // Not empty (another file, or a put that just created it): it stays, and so do its parents.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        return;
+      }
+    }
   }
 
   async exists(key: string): Promise<boolean> {
@@ -90,6 +106,18 @@ export class FileSystemBlobStore implements BlobStore {
     const path = resolve(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`Invalid blob key '${key}'.`);
     return path;
+  }
+}
+
+/** Opens a new file for writing, creating its folder (again, if a delete just removed it as empty). */
+async function openInFolder(path: string): Promise<FileHandle> {
+  for (let attempt = 1; ; attempt++) {
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      return await open(path, 'w');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { silentLogger, type JobQueue, type Logger } from '@svc/core';
+import { settlesWithin } from '../settles-within.js';
 
 type Handler = (jobId: string, signal: AbortSignal) => Promise<void>;
 
@@ -22,8 +23,16 @@ export interface BullMqJobQueueOptions {
    * rows count interrupted renders themselves; this bounds the queue's own retries).
    */
   maxDeliveries: number;
+  /**
+   * How long stopping waits for Redis (returning running jobs to the queue, closing the consumers)
+   * before it lets go of the connections: a Redis that does not answer must not hold a shutdown.
+   * A job that could not be returned is taken over once its lock expires. Default 2 s.
+   */
+  stopTimeoutMs?: number;
   logger?: Logger;
 }
+
+const DEFAULT_STOP_TIMEOUT_MS = 2_000;
 
 /**
  * The JobQueue of a multi-process deployment: BullMQ on the shared Redis. The job id is the video
@@ -37,7 +46,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   /** For enqueue and holds: fails fast while Redis is down (the request gets a clean error). */
   private readonly commands: Redis;
-  private readonly workers = new Set<Worker>();
+  private readonly workers = new Map<Worker, Redis>();
   private stopping = false;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
@@ -72,6 +81,8 @@ export class BullMqJobQueue implements JobQueue {
 
   async consume(queue: string, handler: Handler): Promise<() => Promise<void>> {
     const logger = this.options.logger ?? silentLogger;
+    const connection = new Redis(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) });
+    connection.on('error', () => undefined); // surfaced by the worker's own 'error' event
     const worker = new Worker(
       queue,
       async (job: Job, token?: string, signal?: AbortSignal) => {
@@ -83,15 +94,19 @@ export class BullMqJobQueue implements JobQueue {
           await handler(job.id!, controller.signal);
         } catch (err) {
           if (!controller.signal.aborted || !token) throw err;
-          // Stopping on purpose: the job goes straight back to waiting for another worker.
-          await job.moveToWait(token);
+          // Stopping on purpose: the job goes straight back to waiting for another worker. If Redis
+          // does not take it in time, its lock expires and another worker takes it over anyway.
+          if (!(await settlesWithin(job.moveToWait(token), this.waitForRedisMs(connection)))) {
+            logger.warn({ queue, job: job.id }, 'Redis did not take the job back while stopping; it is taken over when its lock expires');
+            throw err;
+          }
           throw new WaitingError();
         } finally {
           signal?.removeEventListener('abort', onAbort);
         }
       },
       {
-        connection: new Redis(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) }),
+        connection,
         prefix: this.options.prefix,
         concurrency: this.options.concurrency,
         lockDuration: this.options.lockMs,
@@ -102,31 +117,44 @@ export class BullMqJobQueue implements JobQueue {
     );
     worker.on('error', (err) => logger.warn({ queue, err: String(err) }, 'job queue worker error'));
     worker.on('failed', (job, err) => logger.warn({ queue, job: job?.id, err: String(err) }, 'job delivery failed'));
-    this.workers.add(worker);
+    this.workers.set(worker, connection);
     await worker.waitUntilReady();
     return async () => {
-      if (!this.workers.delete(worker)) return;
-      const closing = worker.close();
-      worker.cancelAllJobs('consumer stopping');
-      await closing;
-      await worker.disconnect();
+      if (!this.workers.has(worker)) return;
+      await this.stopConsumer(worker, 'consumer stopping');
     };
   }
 
-  /** Stops every consumer (their running jobs go back to waiting), then the connections. */
+  /** Stops every consumer (their running jobs go back to waiting), then the connections; bounded by `stopTimeoutMs`. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all(
-      [...this.workers].map(async (worker) => {
-        const closing = worker.close();
-        worker.cancelAllJobs('service stopping');
-        await closing;
-      }),
-    );
-    this.workers.clear();
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.workers.keys()].map((worker) => this.stopConsumer(worker, 'service stopping')));
+    if (!(await settlesWithin(Promise.all([...this.queues.values()].map((q) => q.close())), this.waitForRedisMs(this.commands)))) {
+      (this.options.logger ?? silentLogger).warn({}, 'job queue: Redis did not answer while closing the queues; connections dropped');
+    }
     this.commands.disconnect();
+  }
+
+  /** How long stopping waits for Redis over `connection`: not at all while it is not connected. */
+  private waitForRedisMs(connection: Redis): number {
+    return connection.status === 'ready' ? (this.options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS) : 0;
+  }
+
+  /**
+   * Aborts the consumer's running jobs (they return to waiting) and closes it; when Redis does not
+   * answer within `stopTimeoutMs` its connection is dropped instead of waited on.
+   */
+  private async stopConsumer(worker: Worker, reason: string): Promise<void> {
+    const connection = this.workers.get(worker)!;
+    this.workers.delete(worker);
+    const closing = worker.close();
+    worker.cancelAllJobs(reason);
+    if (await settlesWithin(closing.then(() => worker.disconnect()), this.waitForRedisMs(connection))) return;
+    (this.options.logger ?? silentLogger).warn({}, 'job queue: Redis did not answer while stopping; its running jobs are taken over when their locks expire');
+    // Forced: the close no longer waits for the blocking connection, which is dropped with ours.
+    void worker.close(true).catch(() => undefined);
+    connection.disconnect();
   }
 
   private queue(name: string): Queue {

@@ -6,13 +6,17 @@ import { Redis } from 'ioredis';
  * and the client keeps reconnecting in the background so the process recovers without a restart.
  */
 export function openRedis(url: string): Redis {
-  return new Redis(url, {
+  const redis = new Redis(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
+  // A Redis that is down surfaces in the commands that fail and in /readyz; without a listener
+  // ioredis prints "Unhandled error event" and a stack to stderr at every reconnection attempt.
+  redis.on('error', () => undefined);
+  return redis;
 }
 
 /** Resolves once the client is connected (rejects after `timeoutMs`). */

@@ -28,7 +28,22 @@ export class TypeOrmVideoJobRepository implements VideoJobRepository {
 
   async update(job: VideoJob): Promise<boolean> {
     const { id, apiKeyId, ...changes } = toEntity(job);
-    const result = await this.repo.update({ id, apiKeyId }, changes);
+    if (job.status !== 'in_progress') {
+      const result = await this.repo.update({ id, apiKeyId }, changes);
+      return (result.affected ?? 0) > 0;
+    }
+    // A running job, in one statement: progress and attempts only rise, a finished row stays finished.
+    const result = await this.repo
+      .createQueryBuilder()
+      .update(VideoJobEntity)
+      .set({
+        ...changes,
+        progress: () => 'CASE WHEN progress > :progress THEN progress ELSE :progress END',
+        attempts: () => 'CASE WHEN attempts > :attempts THEN attempts ELSE :attempts END',
+      })
+      .where({ id, apiKeyId, status: In(['queued', 'in_progress']) })
+      .setParameters({ progress: job.progress, attempts: job.attempts })
+      .execute();
     return (result.affected ?? 0) > 0;
   }
 

@@ -25,6 +25,32 @@ describe('FileSystemBlobStore (real files)', () => {
     await store.delete('voices/key_1/voice_a.wav'); // deleting twice is fine
   });
 
+  it('a delete removes the folders it leaves empty (never the root, never a folder still in use)', async () => {
+    await store.put('videos/key_1/video_a/ref_image', new Uint8Array(1));
+    await store.put('videos/key_1/video_a/video.mp4', new Uint8Array(1));
+    await store.put('videos/key_1/video_b/video.mp4', new Uint8Array(1));
+    await store.delete('videos/key_1/video_a/ref_image');
+    expect(readdirSync(join(dir, 'videos/key_1/video_a'))).to.deep.equal(['video.mp4']);
+    await store.delete('videos/key_1/video_a/video.mp4');
+    expect(readdirSync(join(dir, 'videos/key_1'))).to.deep.equal(['video_b'], 'the emptied folder of video_a is gone');
+    await store.delete('videos/key_1/video_b/video.mp4');
+    expect(readdirSync(dir)).to.deep.equal([], 'every emptied folder up to the root is gone; the root stays');
+    await store.delete('videos/key_1/video_b/video.mp4'); // a missing key (and folder) is fine
+    // A put right after the folder was removed creates it again.
+    await store.put('videos/key_1/video_b/video.mp4', new Uint8Array([7]));
+    expect(Array.from((await store.get('videos/key_1/video_b/video.mp4'))!)).to.deep.equal([7]);
+  });
+
+  it('a put racing a delete of the last file of its folder still lands', async () => {
+    for (let i = 0; i < 50; i++) {
+      await store.put('v/k/a', new Uint8Array(1));
+      await Promise.all([store.delete('v/k/a'), store.put('v/k/b', new Uint8Array([i]))]);
+      expect(Array.from((await store.get('v/k/b'))!)).to.deep.equal([i]);
+      await store.delete('v/k/b');
+    }
+    expect(readdirSync(dir)).to.deep.equal([]);
+  });
+
   it('leaves no temporary files behind', async () => {
     await store.put('a/b', new Uint8Array(10));
     await store.put('a/b', new Uint8Array(20));

@@ -43,6 +43,20 @@ for (const target of databaseTargets()) {
       expect(await repo.update(job('key_a', 99, 1))).to.equal(false, 'a deleted row is reported gone');
     });
 
+    it('a running job never goes back, whoever writes: its progress and attempts only rise, and a finished job stays finished (issue 17, defect 2)', async () => {
+      const a = job('key_a', 1, 1000, { status: 'in_progress', progress: 40, attempts: 1 });
+      await repo.insert(a);
+      // A worker whose lock expired under load still writes while another has taken the job over.
+      expect(await repo.update({ ...a, progress: 3, attempts: 2 })).to.equal(true);
+      expect(await repo.get(a.id)).to.include({ status: 'in_progress', progress: 40, attempts: 2 });
+      expect(await repo.update({ ...a, progress: 41, attempts: 1 })).to.equal(true);
+      expect(await repo.get(a.id)).to.include({ progress: 41, attempts: 2 });
+      const done = { ...a, status: 'completed' as const, progress: 100, attempts: 2, completedAt: 2000 };
+      expect(await repo.update(done)).to.equal(true);
+      expect(await repo.update({ ...a, progress: 60 })).to.equal(false, 'a late progress write does not reopen a finished job');
+      expect(await repo.get(a.id)).to.deep.equal(done);
+    });
+
     it('lists newest first in pages, ties by id, scoped by key', async () => {
       for (let n = 1; n <= 5; n++) await repo.insert(job('key_a', n, n === 5 ? 4000 : n * 1000));
       await repo.insert(job('key_b', 9, 9000));

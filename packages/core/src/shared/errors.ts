@@ -16,6 +16,20 @@ export abstract class ServiceError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /**
+   * This error as raised inside a nested request (the `input_tts` speech request of a video, where
+   * `input` means something else): `param` becomes the dotted path (`input_tts.voice`, or the parent
+   * itself when no field was named) and the field quoted in the message is renamed the same way.
+   * Server faults are about no field and stay as they are.
+   */
+  nestedIn(parent: string): this {
+    if (this.serverFault || this.param === parent || this.param?.startsWith(`${parent}.`)) return this;
+    const nested = this.param === null ? parent : `${parent}.${this.param}`;
+    if (this.param !== null) this.message = this.message.split(`'${this.param}'`).join(`'${nested}'`);
+    (this as { param: string | null }).param = nested;
+    return this;
+  }
 }
 
 // ---- the request itself is wrong -------------------------------------------------------
@@ -196,6 +210,15 @@ export class ServiceUnavailableError extends ServiceError {
     super(message);
   }
 }
+/**
+ * A request the service refused by its rules (a full conversation, an unknown voice, a damaged
+ * file): the caller is told, and the log records it at info. Anything else that fails (an engine,
+ * a dependency, a bug) is the server's and is logged as a warning or an error.
+ */
+export function isRefusal(err: unknown): err is ServiceError {
+  return err instanceof ServiceError && !err.serverFault;
+}
+
 /** A concrete ServiceError class (the key of each transport's mapping table). */
 export type ServiceErrorClass = abstract new (...args: any[]) => ServiceError;
 

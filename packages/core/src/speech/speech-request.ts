@@ -109,7 +109,7 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
   }
   const stream = raw.stream ?? sse;
   if (stream && opts.nested) {
-    throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'input_tts.stream');
+    throw new InvalidParameterError("'stream' is not supported inside input_tts.", 'stream');
   }
   // Raw streamed bytes are PCM only; events carry any format (see the speech docs for wav).
   if (stream && !sse && format !== 'pcm') throw new StreamFormatError();
@@ -154,7 +154,7 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
     refAudio: raw.ref_audio ?? null,
     refText: raw.ref_text ?? null,
     enableTn: raw.enable_tn ?? true,
-    tnLanguage: validLanguageTag(raw.tn_language ?? null, opts.nested ? 'input_tts.tn_language' : 'tn_language'),
+    tnLanguage: validLanguageTag(raw.tn_language ?? null, 'tn_language'),
     timestamps,
     speed,
     instructions,

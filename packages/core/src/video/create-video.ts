@@ -130,7 +130,7 @@ export class CreateVideo {
       if (err instanceof ServiceError && err.param === 'ref_image') throw new InvalidImageError('ref_image', err.message);
       if (err instanceof ServiceError) throw err;
       // The header was a valid PNG/JPEG/WEBP header, so a decoder failure means damaged or truncated data.
-      this.logger.warn({ err: String(err) }, 'reference image could not be prepared');
+      this.logger.info({ err: String(err) }, 'ref_image refused: it could not be decoded');
       throw new InvalidImageError('ref_image', "'ref_image' could not be decoded; the file looks damaged or truncated.");
     }
   }

@@ -8,7 +8,7 @@ import type { SpeechRequest } from '../speech/speech-request.js';
 import type { SynthesizeSpeech } from '../speech/synthesize-speech.js';
 import { DrivingAudioTooLongError, InputTtsTooLongError } from './errors.js';
 import type { DrivingSpeech } from './ports.js';
-import type { DrivingSource } from './video-request.js';
+import { nestedSpeechErrors, type DrivingSource } from './video-request.js';
 import { VIDEO_LIMITS } from './video-limits.js';
 
 /**
@@ -25,7 +25,9 @@ export class DrivingSpeechLoader {
   ) {}
 
   load(source: DrivingSource, principal: Principal, signal?: AbortSignal): Promise<DrivingSpeech> {
-    return source.kind === 'audio' ? this.decode(source.input, signal) : this.speak(source.speech, principal, signal);
+    if (source.kind === 'audio') return this.decode(source.input, signal);
+    // Errors of the nested speech request name their field as `input_tts.<field>`.
+    return nestedSpeechErrors(() => this.speak(source.speech, principal, signal));
   }
 
   private async decode(input: MediaInput, signal?: AbortSignal): Promise<DrivingSpeech> {

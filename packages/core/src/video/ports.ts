@@ -81,7 +81,12 @@ export interface VideoJobRepository {
   insert(job: VideoJob): Promise<void>;
   find(apiKeyId: string, id: string): Promise<VideoJob | null>;
   get(id: string): Promise<VideoJob | null>;
-  /** Writes the job's state; resolves false when the row is gone (the video was deleted meanwhile). */
+  /**
+   * Writes the job's state; resolves false when the row is gone (the video was deleted meanwhile).
+   * A write of a running (in_progress) job never lowers the stored progress or attempts and never
+   * reopens a finished job (then it resolves false too): two renders of one job (a worker whose
+   * lock expired under load, still writing after another took it over) cannot move it backwards.
+   */
   update(job: VideoJob): Promise<boolean>;
   /** Newest first; ties on creation time are ordered by id, descending. */
   list(apiKeyId: string, page: VideoPageRequest): Promise<VideoPage>;

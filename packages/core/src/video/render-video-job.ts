@@ -6,7 +6,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import type { AvatarRenderer, DrivingSpeech, MediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
 import type { StageTimeline } from './stage-timeline.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
-import { reportProgress, transition, videoDimensions, type VideoJob } from './video-job.js';
+import { isFinished, reportProgress, transition, videoDimensions, type VideoJob } from './video-job.js';
 
 /** A live consumer of the fragments (POST /v1/videos/stream) and what it already holds. */
 export interface LiveRender {
@@ -21,7 +21,8 @@ export interface LiveRender {
 export class RenderInterruptedError extends Error {}
 
 /**
- * The worker: one job from queued to completed or failed. Frames are pulled from the renderer by
+ * The worker: one job from queued (or in_progress, when an interrupted render is resumed) to
+ * completed or failed. Frames are pulled from the renderer by
  * the encoder one at a time (never all held), progress is the share of frames encoded (written as
  * it rises, never backwards), fragments go to the live consumer as they leave the encoder, and the
  * whole MP4 is stored at the end. A render that throws ends `failed` with a message a user can act
@@ -29,6 +30,9 @@ export class RenderInterruptedError extends Error {}
  * next start to re-run. A job deleted during its render stops at the next progress write.
  */
 export class RenderVideoJob {
+  /** Jobs this process is rendering now: a second delivery of one of them is not a second render. */
+  private readonly rendering = new Set<string>();
+
   constructor(
     private readonly jobs: VideoJobRepository,
     private readonly blobs: BlobStore,
@@ -38,16 +42,31 @@ export class RenderVideoJob {
     private readonly logger: Logger = silentLogger,
   ) {}
 
-  /** The queue's handler: runs the job if it is still waiting. */
+  /**
+   * The queue's handler: runs a waiting job, or resumes one whose render was interrupted (the queue
+   * delivers an in_progress job only after a restart or a takeover, within the retry budget that
+   * ResumeVideoJobs checks). Deleted and finished jobs, and one this process renders already, are skipped.
+   */
   async execute(jobId: string, signal: AbortSignal): Promise<void> {
     const job = await this.jobs.get(jobId);
-    if (!job || job.status !== 'queued') return;
+    if (!job || isFinished(job) || this.rendering.has(job.id)) return;
     await this.run(job, signal);
   }
 
-  async run(queued: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {
-    let job = transition(queued, 'in_progress');
-    if (!(await this.jobs.update(job))) return job;
+  async run(start: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {
+    // A resumed job keeps its status and its progress: the new attempt reports nothing lower.
+    let job = transition(start, 'in_progress');
+    if (this.rendering.has(job.id) || !(await this.jobs.update(job))) return job;
+    this.rendering.add(job.id);
+    try {
+      return await this.render(job, signal, live);
+    } finally {
+      this.rendering.delete(job.id);
+    }
+  }
+
+  private async render(started: VideoJob, signal: AbortSignal, live: LiveRender): Promise<VideoJob> {
+    let job = started;
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

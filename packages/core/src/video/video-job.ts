@@ -31,13 +31,15 @@ export interface VideoJob {
 
 /**
  * The job's state machine: queued -> in_progress -> completed | failed, queued -> failed (e.g. a
- * restart finds the input gone) and in_progress -> queued (a restart re-runs an interrupted render).
- * Progress only moves forward and is 100 exactly when completed. Every transition returns a new
- * record; an illegal one is a programming error.
+ * restart finds the input gone) and in_progress -> in_progress (a restart or another worker re-runs
+ * an interrupted render: a new attempt). A job that has started never goes back to queued, and
+ * its progress only moves forward (a re-render reports the old value until it passes it); it is
+ * 100 exactly when completed. Every transition returns a new record; an illegal one is a
+ * programming error.
  */
 const NEXT: Record<VideoStatus, VideoStatus[]> = {
   queued: ['in_progress', 'failed'],
-  in_progress: ['completed', 'failed', 'queued'],
+  in_progress: ['completed', 'failed', 'in_progress'],
   completed: [],
   failed: [],
 };
@@ -52,7 +54,7 @@ export function transition(
   return {
     ...job,
     status: to,
-    progress: to === 'completed' ? 100 : to === 'queued' ? 0 : Math.max(job.progress, change.progress ?? job.progress),
+    progress: to === 'completed' ? 100 : Math.max(job.progress, change.progress ?? job.progress),
     error: to === 'failed' ? change.error! : null,
     completedAt: to === 'completed' || to === 'failed' ? (change.at ?? job.completedAt) : null,
     attempts: to === 'in_progress' ? job.attempts + 1 : job.attempts,

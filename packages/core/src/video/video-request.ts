@@ -1,4 +1,4 @@
-import { MissingParameterError } from '../shared/errors.js';
+import { MissingParameterError, ServiceError } from '../shared/errors.js';
 import type { MediaInput } from '../media/media-fetcher.js';
 import { validateSpeechRequest, type SpeechRequest, type SpeechRequestInput } from '../speech/speech-request.js';
 import { InputTtsStreamUnsupportedError, VideoInputConflictError, VideoInputMissingError } from './errors.js';
@@ -43,11 +43,30 @@ export function validateVideoRequest(raw: VideoRequestInput): VideoRequest {
   if (hasTts) {
     const tts = raw.input_tts!;
     if (tts.stream !== undefined && tts.stream !== null && tts.stream !== false) throw new InputTtsStreamUnsupportedError();
-    const speech = validateSpeechRequest(tts, { nested: true });
+    const speech = nestedSpeechErrors(() => validateSpeechRequest(tts, { nested: true }));
     // The format of the nested request does not matter: the speech becomes the video's AAC track.
     drive = { kind: 'tts', speech: { ...speech, responseFormat: 'pcm', stream: false, timestamps: true } };
   } else {
     drive = { kind: 'audio', input: raw.input! };
   }
   return { refImage: raw.ref_image!, model, size, drive };
+}
+
+/** The field of a video request that holds a whole speech request. */
+export const INPUT_TTS = 'input_tts';
+
+/**
+ * Runs the nested speech request's rules (or its synthesis), its errors naming their field by the
+ * dotted path: `input_tts.input`, never `input`, which in a video request is the driving audio.
+ */
+export function nestedSpeechErrors<T>(run: () => T): T {
+  const nest = (err: unknown): never => {
+    throw err instanceof ServiceError ? err.nestedIn(INPUT_TTS) : err;
+  };
+  try {
+    const result = run();
+    return (result instanceof Promise ? result.catch(nest) : result) as T;
+  } catch (err) {
+    return nest(err);
+  }
 }

@@ -80,7 +80,7 @@ describe('RenderVideoJob (the worker)', () => {
     expect(w.jobs.rows.size).to.equal(0);
   });
 
-  it('skips jobs that are not queued (deleted, already running or finished)', async () => {
+  it('skips jobs that are deleted or finished, and one this worker is already rendering', async () => {
     const w = videoWorld();
     await w.render.execute('video_missing', never);
     const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
@@ -88,11 +88,69 @@ describe('RenderVideoJob (the worker)', () => {
     const writes = w.jobs.writes.length;
     await w.render.execute(job.id, never);
     expect(w.jobs.writes.length).to.equal(writes);
+    w.renderer.frameDelayMs = 2;
+    const busy = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(2)) });
+    const first = w.render.execute(busy.id, never);
+    await new Promise((r) => setTimeout(r, 20));
+    await w.render.execute(busy.id, never); // a second delivery while the first renders: nothing
+    await first;
+    expect(await w.jobs.get(busy.id)).to.include({ status: 'completed', attempts: 1 });
+  });
+});
+
+/** Interrupts the render of a fresh 4 s job once it has stored some progress; resolves that progress. */
+async function interruptedJob(w: ReturnType<typeof videoWorld>): Promise<{ id: string; progress: number }> {
+  w.renderer.frameDelayMs = 2;
+  const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(4)) });
+  const stop = new AbortController();
+  const running = w.render.execute(job.id, stop.signal);
+  while (((await w.jobs.get(job.id))?.progress ?? 0) < 20) await new Promise((r) => setTimeout(r, 2));
+  stop.abort(new Error('kill -9'));
+  await running.catch(() => undefined);
+  w.renderer.frameDelayMs = 0;
+  const row = (await w.jobs.get(job.id))!;
+  expect(row.status).to.equal('in_progress');
+  return { id: job.id, progress: row.progress };
+}
+
+/** Every stored state of the job from the write at `from` on: never queued again, never below `floor`. */
+function expectNeverBackwards(w: ReturnType<typeof videoWorld>, id: string, from: number, floor: number): void {
+  const states = w.jobs.writes.slice(from).filter((j) => j.id === id);
+  expect(states.length).to.be.greaterThan(0);
+  expect(states.map((j) => j.status).filter((s) => s === 'queued'), 'a started job is never queued again').to.deep.equal([]);
+  const progress = states.map((j) => j.progress);
+  expect(Math.min(...progress), `progress ${progress.join(',')}`).to.be.at.least(floor);
+  for (let i = 1; i < progress.length; i++) expect(progress[i], `progress ${progress.join(',')}`).to.be.at.least(progress[i - 1]!);
+}
+
+describe('a started video never goes back (issue 17, defect 2)', () => {
+  it('a restart resumes an interrupted job as it is: in_progress at its progress, re-rendered without reporting less, completed', async () => {
+    const w = videoWorld();
+    const { id, progress } = await interruptedJob(w);
+    const from = w.jobs.writes.length;
+    expect(await w.resume(3).execute()).to.deep.equal({ requeued: 1, failed: 0 });
+    expect(await w.jobs.get(id)).to.include({ status: 'in_progress', progress });
+    expect(w.queue.enqueued).to.include(id);
+    await w.render.execute(id, never);
+    expect(await w.jobs.get(id)).to.include({ status: 'completed', progress: 100, attempts: 2 });
+    expectNeverBackwards(w, id, from, progress);
+  });
+
+  it('a takeover (a durable queue re-delivers the job of a dead worker) keeps it in_progress at its progress', async () => {
+    const queue = new DurableRecordingQueue();
+    const w = videoWorld({ queue });
+    const { id, progress } = await interruptedJob(w);
+    const from = w.jobs.writes.length;
+    expect(await w.resume(3).reclaim(id)).to.equal(true);
+    expect(await w.jobs.get(id)).to.include({ status: 'in_progress', progress });
+    await w.render.execute(id, never);
+    expect(await w.jobs.get(id)).to.include({ status: 'completed', progress: 100, attempts: 2 });
+    expectNeverBackwards(w, id, from, progress);
   });
 });
 
 describe('ResumeVideoJobs (start of the service)', () => {
-  it('enqueues queued jobs, requeues interrupted ones and fails those over the retry budget', async () => {
+  it('enqueues queued jobs, resumes interrupted ones (still in_progress) and fails those over the retry budget', async () => {
     const w = videoWorld();
     const queued = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
     const interrupted = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
@@ -104,7 +162,7 @@ describe('ResumeVideoJobs (start of the service)', () => {
     w.queue.enqueued = [];
     expect(await w.resume(2).execute()).to.deep.equal({ requeued: 2, failed: 1 });
     expect(w.queue.enqueued).to.have.members([queued.id, interrupted.id]);
-    expect(await w.jobs.get(interrupted.id)).to.include({ status: 'queued', progress: 0 });
+    expect(await w.jobs.get(interrupted.id)).to.include({ status: 'in_progress', progress: 40 });
     const failed = (await w.jobs.get(hopeless.id))!;
     expect(failed.status).to.equal('failed');
     expect(failed.error).to.match(/stopped 2 times while rendering this video.*create it again/);
@@ -134,11 +192,11 @@ describe('ResumeVideoJobs with a durable queue (several processes)', () => {
     queue.enqueued = [];
     expect(await resume.execute()).to.deep.equal({ requeued: 2, failed: 0 });
     expect(queue.enqueued).to.have.members([lost.id, dead.id]);
-    expect(await w.jobs.get(dead.id)).to.include({ status: 'queued', progress: 0 });
+    expect(await w.jobs.get(dead.id)).to.include({ status: 'in_progress', progress: 30 });
     expect(await w.jobs.get(live.id)).to.include({ status: 'in_progress', progress: 20 });
   });
 
-  it('reclaim: a re-delivered in_progress job is queued again within the budget, then failed', async () => {
+  it('reclaim: a re-delivered in_progress job runs again within the budget (still in_progress), then fails', async () => {
     const queue = new DurableRecordingQueue();
     const w = videoWorld({ queue });
     const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
@@ -146,6 +204,7 @@ describe('ResumeVideoJobs with a durable queue (several processes)', () => {
     expect(await resume.reclaim(job.id)).to.equal(true, 'a queued row runs as it is');
     await w.jobs.update({ ...job, status: 'in_progress', progress: 50, attempts: 1 });
     expect(await resume.reclaim(job.id)).to.equal(true);
+    expect(await w.jobs.get(job.id)).to.include({ status: 'in_progress', progress: 50 });
     await w.render.execute(job.id, never);
     expect(await w.jobs.get(job.id)).to.include({ status: 'completed', attempts: 2 });
     const other = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });

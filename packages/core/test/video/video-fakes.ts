@@ -131,7 +131,13 @@ export class InMemoryVideoJobRepository implements VideoJobRepository {
     return row ? structuredClone(row) : null;
   }
   async update(job: VideoJob) {
-    if (!this.rows.has(job.id)) return false;
+    const stored = this.rows.get(job.id);
+    if (!stored) return false;
+    // The port's rule: a running job's progress and attempts only rise; a finished one stays finished.
+    if (job.status === 'in_progress') {
+      if (stored.status === 'completed' || stored.status === 'failed') return false;
+      job = { ...job, progress: Math.max(stored.progress, job.progress), attempts: Math.max(stored.attempts, job.attempts) };
+    }
     this.writes.push(structuredClone(job));
     this.rows.set(job.id, structuredClone(job));
     return true;

@@ -26,12 +26,16 @@ describe('VideoJob state machine', () => {
     const running = transition(queued, 'in_progress');
     expect(running.attempts).to.equal(1);
     expect(transition(running, 'completed', { at: 5 }).completedAt).to.equal(5);
-    expect(transition(transition(running, 'queued'), 'in_progress').attempts).to.equal(2);
+    expect(transition(running, 'in_progress').attempts).to.equal(2);
   });
 
-  it('a restarted worker may requeue an in_progress job, which resets progress', () => {
+  it('a started job never goes back: a re-render stays in_progress at its progress, queued is illegal', () => {
     const running = reportProgress(transition(queued, 'in_progress'), 30);
-    expect(transition(running, 'queued')).to.include({ status: 'queued', progress: 0 });
+    expect(transition(running, 'in_progress')).to.include({ status: 'in_progress', progress: 30, attempts: 2 });
+    expect(() => transition(running, 'queued')).to.throw(/Illegal/);
+    // The new render reports from frame 0: the stored value holds until it passes it.
+    expect(reportProgress(transition(running, 'in_progress'), 5).progress).to.equal(30);
+    expect(reportProgress(transition(running, 'in_progress'), 35).progress).to.equal(35);
   });
 
   it('renders the REST resource with every field, error null unless failed', () => {

@@ -1,4 +1,5 @@
 import { decodeBase64 } from '../../shared/base64.js';
+import { isRefusal } from '../../shared/errors.js';
 import { AnalysisInput } from '../audio/analysis-input.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import { LaggedRecognitionFeed, RECOGNITION_TAIL_MS } from '../audio/lagged-recognition-feed.js';
@@ -308,6 +309,10 @@ export class AudioInputCommands {
       if (err instanceof TranscriptLate) {
         logger.warn({ itemId: item.id, deadlineMs: this.deps.transcriptDeadlineMs }, 'a realtime turn was dropped: its transcript was late (overloaded)');
         this.events.reportError(realtimeErrors.turnDroppedOverloaded(item.id, this.deps.transcriptDeadlineMs), null);
+      } else if (isRefusal(err)) {
+        // A refusal (a limit, a quota) is the client's to read, not a recognizer failure.
+        logger.info({ code: err.identifier, itemId: item.id }, 'transcription refused');
+        this.events.reportError(err, null);
       } else {
         logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
         this.events.reportError(realtimeErrors.transcriptionFailed(item.id, err instanceof Error ? err.message : String(err)), null);

@@ -1,4 +1,5 @@
 import { encodeBase64 } from '../../shared/base64.js';
+import { isRefusal } from '../../shared/errors.js';
 import { AUDIO_DELTA_MS, type PlaybackClock } from '../audio/playback-clock.js';
 import { pcmDurationMs, type ResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import { SentenceChunker } from '../audio/sentence-chunker.js';
@@ -173,7 +174,8 @@ export class AudioMessageOutput {
       if (err instanceof ResponseAborted || this.ctx.signal.aborted) return;
       // A failing synthesizer must not end the response: the transcript still arrives.
       this.speechBroken = true;
-      this.ctx.logger.warn({ err: String(err) }, 'reply speech synthesis failed');
+      if (isRefusal(err)) this.ctx.logger.info({ code: err.identifier }, 'reply speech refused');
+      else this.ctx.logger.warn({ err: String(err) }, 'reply speech synthesis failed');
       this.ctx.reportError(err);
       return;
     }

@@ -1,5 +1,5 @@
 import type { Principal } from '../../auth/api-key.js';
-import { ServiceError } from '../../shared/errors.js';
+import { isRefusal, ServiceError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 import { PlaybackClock } from '../audio/playback-clock.js';
@@ -201,7 +201,9 @@ export class ResponseRun {
       this.deps.endSessionForQuota(err);
       return;
     }
-    this.deps.logger.warn({ err: String(err), responseId: this.id }, 'language model failed during a response');
+    // A response the rules refuse (conversation_full, a bad override) is not a model failure.
+    if (isRefusal(err)) this.deps.logger.info({ code: err.identifier, responseId: this.id }, 'response refused');
+    else this.deps.logger.warn({ err: String(err), responseId: this.id }, 'language model failed during a response');
     this.deps.reportError(err);
   }
 }
