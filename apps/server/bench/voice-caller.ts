@@ -41,8 +41,14 @@ export interface CallResult {
   /** What was said, sentence by sentence, and what the server transcribed. */
   reference: string[];
   heard: string[];
-  /** Sentences that got no reply audio and no `error` saying why (silently dropped). */
+  /** Sentences that got no reply audio, no `error` saying why, and no response cancelled by the next sentence (silently dropped). */
   missed: number;
+  /**
+   * Sentences whose reply had not started when the caller's next sentence began: the response ends
+   * `cancelled` (barge-in, as the API does). Not silent, but a caller who waited 1.5 s in vain: on a
+   * starved server this is how late replies show.
+   */
+  interrupted: number;
   /** Sentences without reply audio for which the server sent an `error` (a turn it could not answer). */
   explained: number;
   /** Codes of every `error` event received. */
@@ -67,6 +73,7 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
       reference: sentences.map((s) => s.words),
       heard: sentences.map(() => ''),
       missed: 0,
+      interrupted: 0,
       explained: 0,
       errors: [],
       streamedSeconds: 0,
@@ -92,6 +99,9 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     let stoppedAt = 0;
     const replied = new Set<number>();
     const failed = new Set<number>();
+    const interrupted = new Set<number>();
+    // The sentence each response answers (the one whose speech_stopped created it).
+    const responses = new Map<string, number>();
     const transcriptAt = new Map<number, number>();
     const items = new Map<string, number>();
     let committed = 0;
@@ -100,7 +110,8 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      result.missed = sentences.filter((_, i) => !replied.has(i) && !failed.has(i)).length;
+      result.missed = sentences.filter((_, i) => !replied.has(i) && !failed.has(i) && !interrupted.has(i)).length;
+      result.interrupted = sentences.filter((_, i) => !replied.has(i) && !failed.has(i) && interrupted.has(i)).length;
       result.explained = sentences.filter((_, i) => !replied.has(i) && failed.has(i)).length;
       resolve(result);
     };
@@ -150,7 +161,7 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     });
     ws.on('message', (data) => {
       const now = performance.now();
-      const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code?: string } };
+      const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code?: string }; response?: { id: string; status: string } };
       if (event.type === 'session.created') {
         created = true;
         void stream();
@@ -167,6 +178,11 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
         if (index !== undefined && index >= 0) result.heard[index] = `${result.heard[index]} ${event.transcript ?? ''}`.trim();
         transcribed++;
         if (index === sentence && !transcriptAt.has(sentence)) transcriptAt.set(sentence, now);
+      } else if (event.type === 'response.created' && sentence >= 0) {
+        responses.set(event.response!.id, sentence);
+      } else if (event.type === 'response.done' && event.response!.status === 'cancelled') {
+        const answered = responses.get(event.response!.id);
+        if (answered !== undefined) interrupted.add(answered);
       } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
         replied.add(sentence);
         const speechEndAt = streamStart + speechEnds[sentence]!;

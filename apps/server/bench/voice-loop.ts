@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * admission sees only its own load.
  *
  * Per level (`SVC_BENCH_VOICE_SESSIONS`, default 1,5,10,16): `speech_stopped` -> first audio delta
- * p50 / p95, turns answered / explained by an `error` / silently missed, sessions refused (close
+ * p50 / p95, turns answered / explained by an `error` / reply cut off by the next sentence / silently missed, sessions refused (close
  * code and reason), WER, CPU per admitted session-second (server event loop and threads, decoders),
  * /healthz latency (event-loop lag as a client sees it) and the load average at start and end.
  * Any other SVC_* variable in the environment is passed to the server (e.g. SVC_ASR_DECODERS).
@@ -121,7 +121,8 @@ function report(out: Record<string, number | string>, sessions: number, calls: C
   }
   const explained = admitted.reduce((n, c) => n + c.explained, 0);
   const missed = admitted.reduce((n, c) => n + c.missed, 0);
-  out[`${label}: turns answered / with an error event / silently missed`] = `${turns.length} / ${explained} / ${missed} of ${sentences}`;
+  const interrupted = admitted.reduce((n, c) => n + c.interrupted, 0);
+  out[`${label}: turns answered / with an error event / reply not started before the next sentence / silently missed`] = `${turns.length} / ${explained} / ${interrupted} / ${missed} of ${sentences}`;
   const errors = admitted.flatMap((c) => c.errors);
   if (errors.length) out[`${label}: error events`] = [...new Set(errors)].map((code) => `${code} x${errors.filter((e) => e === code).length}`).join(', ');
   const wer = wordErrorRate(admitted.flatMap((c) => c.reference).join(' '), admitted.flatMap((c) => c.heard).join(' '));
