@@ -128,7 +128,7 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
         if (due > 0) await sleep(due);
       }
       result.streamedSeconds = (performance.now() - streamStart) / 1000;
-      // The last reply gets a moment to arrive, and every turn's transcript (late ones too: the WER counts them).
+      // The last reply gets a moment to arrive, and every turn's transcript or error (late ones too: the WER counts them).
       await sleep(3000);
       const deadline = performance.now() + 30_000;
       while (transcribed < committed && performance.now() < deadline && ws.readyState === WebSocket.OPEN) await sleep(100);
@@ -189,6 +189,8 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
         result.turns.push({ fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt });
       } else if (event.type === 'error') {
         result.errors.push(event.error?.code ?? 'unknown');
+        // A turn dropped with an error has its outcome: the wait for transcripts below stops counting it.
+        if (event.error?.code === 'server_overloaded' || event.error?.code === 'transcription_failed') transcribed++;
         if (sentence >= 0) failed.add(sentence);
       }
     });
