@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { itReadsAnyChunking } from './any-chunking.js';
 import { readServerSentEvents } from '../../src/language-model/server-sent-events.js';
 
 /**
@@ -40,22 +41,7 @@ async function events(parts: Uint8Array[]): Promise<string[]> {
 describe('readServerSentEvents (eventsource-parser)', () => {
   const bytes = new TextEncoder().encode(STREAM);
 
-  it('reads the whole stream in one chunk', async () => {
-    expect(await events([bytes])).to.deep.equal(EXPECTED);
-  });
-
-  it('gives the same events for EVERY split of the stream into two chunks (CR|LF, multi-byte characters included)', async () => {
-    const differing: number[] = [];
-    for (let i = 1; i < bytes.length; i++) {
-      const got = await events([bytes.subarray(0, i), bytes.subarray(i)]);
-      if (JSON.stringify(got) !== JSON.stringify(EXPECTED)) differing.push(i);
-    }
-    expect(differing, 'split offsets that changed the events').to.deep.equal([]);
-  });
-
-  it('gives the same events byte by byte', async () => {
-    expect(await events([...bytes].map((b) => Uint8Array.of(b)))).to.deep.equal(EXPECTED);
-  });
+  itReadsAnyChunking(bytes, events, EXPECTED);
 
   it('a CR at the end of one chunk and an LF at the start of the next end ONE line', async () => {
     const enc = (s: string) => new TextEncoder().encode(s);
