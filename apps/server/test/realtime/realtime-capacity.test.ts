@@ -1,29 +1,8 @@
 import { expect } from 'chai';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { openSession, RealtimeClient, sleep, violations, type ServerEvent } from '../helpers/realtime-client.js';
+import { serverVadVoiceSession, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
-
-const voiceSession = {
-  output_modalities: ['audio'],
-  audio: {
-    input: {
-      format: { type: 'audio/pcm', rate: 16000 },
-      turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
-      transcription: { model: 'svc-stt-3.1' },
-    },
-  },
-};
-
-/** 16 kHz PCM in 20 ms appends at real-time pace, as a browser sends its microphone. */
-async function speak(client: RealtimeClient, samples: Int16Array): Promise<void> {
-  const pcm = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-  const started = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 640, n++) {
-    client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 640).toString('base64') });
-    const due = started + (n + 1) * 20 - performance.now();
-    if (due > 0) await sleep(due);
-  }
-}
 
 interface Turn {
   transcript: string;
@@ -38,7 +17,7 @@ interface Turn {
 async function takeTurns(client: RealtimeClient, sentences: Int16Array[]): Promise<Turn[]> {
   const turns: Turn[] = [];
   for (const sentence of sentences) {
-    await speak(client, Int16Array.from([...new Int16Array(4800), ...sentence, ...new Int16Array(12800)]));
+    await speakAtRealTimePace(client, Int16Array.from([...new Int16Array(4800), ...sentence, ...new Int16Array(12800)]));
     const { event: transcript } = await client.until('conversation.item.input_audio_transcription.completed', 120_000);
     const { event: done, skipped } = await client.until('response.done', 120_000);
     const errors = skipped.filter((e) => e.type === 'error');
@@ -79,7 +58,7 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
 
   it('the excess is refused with 1013 and the reason, nothing sent; the admitted ones keep getting answers; a slot frees when one leaves', async () => {
     const sentences = librivoxSentences().map((c) => c.samples);
-    const admitted = await Promise.all([0, 1, 2].map(() => openSession(s.wsUrl, s.apiKey, voiceSession)));
+    const admitted = await Promise.all([0, 1, 2].map(() => openSession(s.wsUrl, s.apiKey, serverVadVoiceSession)));
     const talking = admitted.map(({ client }, i) => takeTurns(client, [sentences[i]!, sentences[(i + 3) % sentences.length]!]));
     talking.forEach((t) => t.catch(() => undefined));
     // Every admitted caller is speaking before anyone else knocks.
@@ -88,7 +67,7 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
     }
     for (let k = 0; k < 2; k++) {
       const extra = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });
-      extra.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', ...voiceSession } });
+      extra.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', ...serverVadVoiceSession } });
       const closed = await extra.closed;
       expect(closed).to.deep.equal({ code: 1013, reason: 'server at capacity (3 of 3 sessions open); retry later' });
       expect(extra.events, 'nothing is sent to a refused caller').to.deep.equal([]);
@@ -105,7 +84,7 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
     // One caller leaves: the next one is admitted.
     await admitted[0]!.client.close();
     await sleep(200);
-    const next = await openSession(s.wsUrl, s.apiKey, voiceSession);
+    const next = await openSession(s.wsUrl, s.apiKey, serverVadVoiceSession);
     expect(next.created.type).to.equal('session.created');
     const metrics = await (await fetch(`${s.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${s.apiKey}` } })).text();
     expect(metrics).to.match(/svc_realtime_sessions_refused_total\{reason="over_capacity"\} 2\b/);

@@ -3,31 +3,15 @@ import { childProcesses } from '../helpers/http.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { openSession, sleep, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
+import { serverVadVoiceSession, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 
 /** Long enough for a turn on a loaded CI machine (a stopped decoder never answers, whatever the deadline). */
 const DEADLINE_MS = 5000;
 
-const voiceSession = {
-  output_modalities: ['audio'],
-  audio: {
-    input: {
-      format: { type: 'audio/pcm', rate: 16000 },
-      turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
-      transcription: { model: 'svc-stt-3.1' },
-    },
-  },
-};
 
-/** Silence, the sentence, silence: one server-VAD turn, in 20 ms appends at real-time pace. */
-async function speak(client: RealtimeClient, sentence: Int16Array): Promise<void> {
-  const samples = Int16Array.from([...new Int16Array(4800), ...sentence, ...new Int16Array(16000)]);
-  const pcm = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
-  const started = performance.now();
-  for (let i = 0, n = 0; i < pcm.length; i += 640, n++) {
-    client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 640).toString('base64') });
-    const due = started + (n + 1) * 20 - performance.now();
-    if (due > 0) await sleep(due);
-  }
+/** Silence, the sentence, silence: one server-VAD turn. */
+function speak(client: RealtimeClient, sentence: Int16Array): Promise<void> {
+  return speakAtRealTimePace(client, Int16Array.from([...new Int16Array(4800), ...sentence, ...new Int16Array(16000)]));
 }
 
 /** This process's pocketsphinx decoders (the in-process test server's helpers). */
@@ -72,7 +56,7 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
 
   it('a recognizer that cannot keep up (its decoder stopped): error server_overloaded after the deadline, no reply; the next turn is answered', async () => {
     const [first, second] = librivoxSentences();
-    const { client } = await openSession(s.wsUrl, s.apiKey, voiceSession);
+    const { client } = await openSession(s.wsUrl, s.apiKey, serverVadVoiceSession);
     const pids = decoders();
     expect(pids, 'the warm decoder').to.have.length.greaterThan(0);
     for (const pid of pids) {
@@ -103,7 +87,7 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
 
   it('a recognizer that fails (its decoder process killed mid-turn): error transcription_failed naming the item, no reply', async () => {
     const [, , third] = librivoxSentences();
-    const { client } = await openSession(s.wsUrl, s.apiKey, voiceSession);
+    const { client } = await openSession(s.wsUrl, s.apiKey, serverVadVoiceSession);
     const spoken = speak(client, third!.samples);
     await client.until('input_audio_buffer.speech_started', 30_000);
     // The turn holds the decoder from its start: killing it now fails that turn's recognition.
