@@ -11,7 +11,10 @@ async function main(): Promise<void> {
   const wanted = new Set(process.argv.slice(2));
   const suites: Array<[string, () => Promise<Bench>]> = [
     ['speech', async () => benchSpeech as unknown as Bench],
+    ['speech-ttfb', async () => (await import('./speech.js')).benchSpeechFirstByte as unknown as Bench],
     ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
+    // Starts its own server processes (the npm start entry) and reads their RSS.
+    ['footprint', async () => (await import('./footprint.js')).benchFootprint as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
@@ -31,8 +34,9 @@ async function main(): Promise<void> {
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
   ];
-  // These start what they measure (their own server, a process, test-built models), not the shared server.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'voice-loop', 'neural', 'phonemizer']);
+  // These start what they measure (their own server or process, test-built models; footprint:
+  // npm start's processes), not the shared server. voice-loop starts its own server process.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'neural', 'phonemizer']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({
@@ -41,6 +45,9 @@ async function main(): Promise<void> {
         // The realtime bench holds 1,000 idle text sessions: capacity is what voice-loop measures.
         SVC_REALTIME_CAPACITY: 'off',
         SVC_VIDEO_MAX_STREAMS: '8',
+        // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
+        // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.
+        ...(['realtime', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s)) ? { SVC_REALTIME_WARM_UP: 'blocking' } : {}),
       })
     : null;
   try {

@@ -7,6 +7,36 @@ export const TEXT_300 =
   'She noticed the water was higher than last week, and the ducks had moved to the old bridge. ' +
   'By the time she arrived, her coffee was cold, but the meeting had not started yet, luckily.';
 
+/**
+ * `npm run bench -- speech-ttfb`: time to the first PCM byte of a streamed 300-character request
+ * (issue 24's figure), 100 requests after a warm-up, and what the first synthesized unit (the
+ * first clause) costs the engine alone.
+ */
+export async function benchSpeechFirstByte(bench: BenchServer): Promise<Record<string, number | string>> {
+  const catalog = bench.server.services.get<VoiceCatalog>(SPEECH_TOKENS.VoiceCatalog);
+  const streamBody = { input: TEXT_300, response_format: 'pcm', stream: true };
+  for (let i = 0; i < 5; i++) await timedSpeech(bench, streamBody);
+  const ttfb: number[] = [];
+  for (let i = 0; i < 100; i++) ttfb.push((await timedSpeech(bench, streamBody)).ttfbMs);
+  const voice = catalog.defaultFor('en');
+  const engine = catalog.engineFor(voice);
+  const clause: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    await engine.synthesize({ text: FIRST_CLAUSE, voice, prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 }, sampleRate: 24000, wordTimings: false });
+    clause.push(performance.now() - t0);
+  }
+  return {
+    'stream TTFB p50 (ms), 300 chars, pcm': round(percentile(ttfb, 50)),
+    'stream TTFB p95 (ms)': round(percentile(ttfb, 95)),
+    'stream TTFB min (ms)': round(Math.min(...ttfb)),
+    [`engine alone, first clause "${FIRST_CLAUSE}" p50 (ms)`]: round(percentile(clause, 50)),
+  };
+}
+
+/** What a stream of TEXT_300 synthesizes first (SynthesizeSpeech cuts the first sentence at its first clause). */
+const FIRST_CLAUSE = 'The morning train was late again,';
+
 /** Speech numbers of issue 2: time to first byte, real-time factor, server overhead, throughput. */
 export async function benchSpeech(bench: BenchServer): Promise<Record<string, number | string>> {
   const synthesize = bench.server.services.get<SynthesizeSpeech>(SPEECH_TOKENS.SynthesizeSpeech);

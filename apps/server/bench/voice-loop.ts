@@ -37,6 +37,8 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
       SVC_ASR_ENGINE: 'pocketsphinx',
       SVC_ASR_DECODERS: '16',
       SVC_ASR_WARM_DECODERS: String(Math.min(16, Math.max(...levels))),
+      // Loaded before the first level (engines load on first use by default): the curve measures warm decoders and VAD.
+      SVC_REALTIME_WARM_UP: 'blocking',
       // The server's own admission decides who it can serve (the excess is refused and counted).
       SVC_REALTIME_CAPACITY: 'auto',
       ...passed,

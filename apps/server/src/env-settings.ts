@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WARM_UP_POLICIES, type WarmUpPolicy } from './runtime/warm-up.js';
 
 /**
  * The value types of SVC_* settings, defined once: every capability module declares its settings
@@ -27,6 +28,8 @@ export const setting = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes')
       .default(def),
   string: (def = '') => z.string().default(def),
+  /** When a capability's engines load: lazy, background or blocking (runtime/warm-up.ts). */
+  warmUp: (def: WarmUpPolicy) => z.enum(WARM_UP_POLICIES).default(def),
   /**
    * An optional URL ('' when unset) with one of `schemes`, checked at start rather than at first use
    * (a typo in SVC_REDIS_URL should stop the start, not the first rate-limited request). `hint` ends

@@ -15,6 +15,9 @@ import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 import { ASR_ENGINE_PATTERN, selectSpeechRecognizer, type SelectedRecognizer } from './speech-recognition.js';
+import { LazyVoiceActivityDetector } from '../runtime/lazy-voice-activity-detector.js';
+import { servesApi } from '../runtime/process-role.js';
+import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 
 /** What npm start's banner and /readyz say about realtime transcription. */
 export interface SpeechRecognitionStatus {
@@ -39,25 +42,44 @@ export const realtimeAudioModule = defineModule({
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
     /**
-     * Decoders loaded at start (at most SVC_ASR_DECODERS). Starting one later forks a process from
-     * the server's event loop while a turn waits, so a server expecting N simultaneous turns loads N.
+     * Decoders loaded at start when SVC_REALTIME_WARM_UP is background or blocking (at most
+     * SVC_ASR_DECODERS). Starting one later forks a process from the server's event loop while a
+     * turn waits, so a server expecting N simultaneous turns loads N.
      */
     SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
+    /**
+     * The VAD model (~40 MB) and the speech decoders (~100 MB each): on the first session or turn
+     * that needs them by default; background / blocking load them (and SVC_ASR_WARM_DECODERS decoders) at start.
+     */
+    SVC_REALTIME_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config) {
     const s = config.settings;
+    // WARM-UP (realtime audio): a worker process runs no session, so nothing loads there.
+    const policy = warmUpOnThisProcess(config, s.SVC_REALTIME_WARM_UP);
     provide<VoiceActivityDetector | null>(
       REALTIME_TOKENS.VoiceActivityDetector,
-      () => (s.SVC_VAD_ENGINE === 'silero' ? SileroVoiceActivityDetector.create() : null),
-      { close: (vad) => (vad as SileroVoiceActivityDetector | null)?.release() },
+      async (get) => {
+        if (s.SVC_VAD_ENGINE !== 'silero') return null;
+        const vad = new LazyVoiceActivityDetector(() => SileroVoiceActivityDetector.create());
+        await warmUp(policy, 'voice activity detector', () => vad.warmUp(), await get<Logger>(SHARED_TOKENS.Logger));
+        return vad;
+      },
+      { close: (vad) => ((vad as LazyVoiceActivityDetector | null)?.current as SileroVoiceActivityDetector | null | undefined)?.release() },
     );
     let unavailable = 'off (SVC_ASR_ENGINE=off): realtime user audio is not transcribed';
     provide<SelectedRecognizer | null>(
       SERVER_TOKENS.SelectedRecognizer,
       async (get) => {
         const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        if (!servesApi(config)) {
+          unavailable = 'not loaded on a worker process (SVC_ROLE=worker renders videos only)';
+          return null;
+        }
         try {
-          const selected = await selectSpeechRecognizer(s, config.dataDir, logger);
+          // Lazy: one decoder loads now to prove the installation works, then stops until the first turn.
+          const selected = await selectSpeechRecognizer({ ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS }, config.dataDir, logger);
+          if (policy === 'lazy') (selected?.recognizer as { releaseIdleDecoders?: () => void } | undefined)?.releaseIdleDecoders?.();
           if (selected?.loadedModels) (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {

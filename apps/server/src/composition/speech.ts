@@ -21,6 +21,7 @@ import { defineModule } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
+import { warmUp, warmUpOnThisProcess, type WarmUpPolicy } from '../runtime/warm-up.js';
 
 const ENGINES = ['flite', 'espeak'] as const;
 
@@ -31,6 +32,8 @@ export const speechModule = defineModule({
   settings: {
     SVC_TTS_ENGINES: setting.list(ENGINES).pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
     SVC_FLITE_WORKERS: setting.int(2, 1, 32),
+    // Flite's threads (~35 MB) before listening by default: the first request's time to first byte.
+    SVC_SPEECH_WARM_UP: setting.warmUp('blocking'),
     // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
     SVC_MODELS_DIR: setting.string(''),
     SVC_ONNX_THREADS: setting.int(1, 1, 16),
@@ -48,12 +51,12 @@ export const speechModule = defineModule({
     provide(
       SPEECH_TOKENS.SpeechSynthesizers,
       async (get) => {
-        const embedded = await Promise.all(
-          engines.map((name): Promise<SpeechSynthesizer> =>
-            name === 'flite' ? FliteSpeechSynthesizer.create({ poolSize: fliteWorkers, scratchDir: scratchDirOf(config.dataDir) }) : EspeakSpeechSynthesizer.create(),
-          ),
-        );
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, phonemizerWorkers, logger: await get<Logger>(SHARED_TOKENS.Logger) });
+        const logger = await get<Logger>(SHARED_TOKENS.Logger);
+        // WARM-UP (speech): the embedded engines load as SVC_SPEECH_WARM_UP says (a worker process never speaks).
+        const policy = warmUpOnThisProcess(config, config.settings.SVC_SPEECH_WARM_UP);
+        const embedded = await Promise.all(engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.dataDir) })));
+        await warmUp(policy, 'speech engines', () => Promise.all(embedded.map((e) => e.warmUp())), logger);
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.dataDir), threads: onnxThreads, phonemizerWorkers, logger });
         (await get<ServiceMetrics>(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
@@ -92,6 +95,19 @@ export const speechModule = defineModule({
     };
   },
 });
+
+/**
+ * One embedded engine, its threads not started unless the policy is `blocking` (then create() waits
+ * for them). espeak-ng always loads once to list its voices; `lazy` stops it again until first use.
+ */
+async function embeddedEngine(
+  name: (typeof ENGINES)[number],
+  policy: WarmUpPolicy,
+  options: { fliteWorkers: number; scratchDir: string },
+): Promise<SpeechSynthesizer & { warmUp(): Promise<void> }> {
+  if (name === 'flite') return FliteSpeechSynthesizer.create({ poolSize: options.fliteWorkers, scratchDir: options.scratchDir, warm: policy === 'blocking' });
+  return EspeakSpeechSynthesizer.create({ warm: policy !== 'lazy' });
+}
 
 /** SynthesizeSpeech at an output sample rate (undefined: the REST default). */
 export type SpeechAt = (sampleRate?: number) => SynthesizeSpeech;

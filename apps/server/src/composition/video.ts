@@ -38,6 +38,7 @@ import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { jobQueueKind, rendersJobs } from '../runtime/process-role.js';
+import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
 
@@ -78,6 +79,8 @@ export const videoModule = defineModule({
     SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
     SVC_VIDEO_MAX_STREAMS: setting.int(2, 1, 64),
     SVC_VIDEO_FACE_CACHE: setting.int(16, 0, 1024),
+    // The face detector and render threads (~200 MB once loaded): on the first video request by default.
+    SVC_VIDEO_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -86,10 +89,11 @@ export const videoModule = defineModule({
       VIDEO_TOKENS.AvatarRenderer,
       async (get) => {
         const renderer = new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS, faceCacheEntries: s.SVC_VIDEO_FACE_CACHE });
-        // The detector and render threads, the WASM backend and the weights load now, in the
-        // background (~0.5-1 s), instead of on the first request; that request awaits the same load.
-        const logger = await get<Logger>(SHARED_TOKENS.Logger);
-        renderer.warmUp().catch((err: unknown) => logger.warn({ err: String(err) }, 'avatar renderer warm-up failed'));
+        // WARM-UP (video): the detector and render threads, the WASM backend and the weights load
+        // on the first photo (lazy), or at start (background / blocking; ~0.5-1 s on a quiet machine).
+        // Every role that prepares or renders faces needs them: the API (face check, live streams) and workers.
+        const policy = warmUpOnThisProcess(config, s.SVC_VIDEO_WARM_UP, { rendersVideo: rendersJobs(config) });
+        await warmUp(policy, 'avatar renderer', () => renderer.warmUp(), await get<Logger>(SHARED_TOKENS.Logger));
         return renderer;
       },
       { close: (renderer) => (renderer as LandmarkAvatarRenderer).close?.() },

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import {
   BaseVoiceLibrary,
@@ -30,6 +29,7 @@ import { rateLimitMiddleware, voiceRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
+import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import { automaticBasePresets } from './neural-speech.js';
 
 /** The voices use cases the REST routes call. */
@@ -57,7 +57,7 @@ export const voicesModule = defineModule({
     SVC_MEDIA_MAX_REDIRECTS: setting.int(3, 0, 10),
     // Empty: automatic (local neural voices when there are any, else slt,rms,awb; docs/voices.md).
     SVC_VOICE_BASE_PRESETS: setting.list([]),
-    SVC_VOICE_WARM_UP: z.enum(['lazy', 'background', 'blocking']).default('lazy'),
+    SVC_VOICE_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -73,7 +73,8 @@ export const voicesModule = defineModule({
     );
     provide<VoiceRepository>(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get<DataSource>(SERVER_TOKENS.DataSource)));
     provide<VoiceAnalyzer>(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());
-    provide<VoiceConverter>(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create());
+    // Loaded by the warm-up below, or by the first conversion.
+    provide<VoiceConverter>(VOICE_TOKENS.VoiceConverter, () => RubberbandVoiceConverter.create({ warm: false }));
 
     provide(SERVER_TOKENS.VoiceUseCases, async (get): Promise<VoiceUseCases & { cloner: VoiceCloningService }> => {
       const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ capability: 'voices' });
@@ -92,10 +93,9 @@ export const voicesModule = defineModule({
       );
       // A stored voice keeps its base preset as long as the engine offers it.
       const isPresetConfigured = (name: string) => catalog.get(name) !== undefined;
-      if (s.SVC_VOICE_WARM_UP === 'blocking') await baseVoices.warm();
-      else if (s.SVC_VOICE_WARM_UP === 'background') {
-        baseVoices.warm().catch((err) => logger.warn({ err: String(err) }, 'base voice calibration failed; retried on first use'));
-      }
+      // WARM-UP (voices): Rubber Band's WASM engine and the base presets' calibration (a worker never clones).
+      const warmConverter = (converter as { warmUp?: () => Promise<unknown> }).warmUp?.bind(converter);
+      await warmUp(warmUpOnThisProcess(config, s.SVC_VOICE_WARM_UP), 'voice cloning (base voice calibration)', () => Promise.all([warmConverter?.(), baseVoices.warm()]), logger);
       const clock = await get<Clock>(SHARED_TOKENS.Clock);
       const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
       return {

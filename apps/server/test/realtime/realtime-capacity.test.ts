@@ -48,6 +48,7 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
       env: {
         SVC_REALTIME_CAPACITY: '3',
         SVC_ASR_WARM_DECODERS: '3',
+        SVC_REALTIME_WARM_UP: 'blocking',
         SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS: '600000',
         SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: '600000',
         SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '120000',

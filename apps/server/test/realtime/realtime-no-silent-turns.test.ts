@@ -40,7 +40,7 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
   const stopped: number[] = [];
   before(async () => {
     s = await startRealtimeServer({
-      env: { SVC_ASR_ENGINE: 'pocketsphinx', SVC_ASR_DECODERS: '1', SVC_ASR_WARM_DECODERS: '1', SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: String(DEADLINE_MS) },
+      env: { SVC_ASR_ENGINE: 'pocketsphinx', SVC_ASR_DECODERS: '1', SVC_ASR_WARM_DECODERS: '1', SVC_REALTIME_WARM_UP: 'blocking', SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: String(DEADLINE_MS) },
     });
   });
   afterEach(() => {

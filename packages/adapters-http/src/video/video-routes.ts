@@ -88,7 +88,7 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         path: '/v1/videos/stream',
         summary: 'Create a video and stream it as fragmented MP4',
         description:
-          'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, a 0.2 s first fragment then 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
+          'Same body and checks as POST /v1/videos. The body is a live fragmented MP4 (H.264 constrained baseline + AAC-LC, a first fragment of one frame, then 1 s fragments) for Media Source Extensions; the id is in X-Video-Id and the same video is stored and downloadable later. A client that disconnects does not stop the stored video.',
         tags: ['videos'],
         requestBody,
         responses: {

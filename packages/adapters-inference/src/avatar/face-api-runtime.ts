@@ -1,10 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { OnnxSsdDetector } from './ssd-onnx.js';
 
 /** The parts of @vladmandic/face-api (node-wasm build) and tfjs the avatar uses. */
 export interface FaceApiRuntime {
   tf: TfApi;
   faceapi: FaceApiModule;
+  /** face-api's SSD face detector, run by onnxruntime (ssd-onnx.ts); face-api keeps the landmark net. */
+  ssd: OnnxSsdDetector;
 }
 
 export interface TfTensor3D {
@@ -26,12 +29,33 @@ export interface FaceApiResult {
   detection: { score: number; box: FaceBox };
   landmarks: { positions: { x: number; y: number }[] };
 }
+export interface FaceApiDetection {
+  score: number;
+  box: FaceBox;
+}
 interface FaceApiModule {
   nets: {
-    ssdMobilenetv1: { loadFromDisk(dir: string): Promise<void> };
-    faceLandmark68Net: { loadFromDisk(dir: string): Promise<void> };
+    ssdMobilenetv1: {
+      /** The loaded weights (tfjs tensors), read once to build the ONNX detector. */
+      params?: unknown;
+      loadFromDisk(dir: string): Promise<void>;
+      /** Boxes only (no landmarks), in the input's pixels: face-api's own pass (tests compare with it). */
+      locateFaces(input: TfTensor3D, options: unknown): Promise<FaceApiDetection[]>;
+    };
+    faceLandmark68Net: {
+      loadFromDisk(dir: string): Promise<void>;
+      /** The 68 landmarks of a face crop, in the crop's pixels. */
+      detectLandmarks(face: TfTensor3D): Promise<{ positions: { x: number; y: number }[] }>;
+    };
   };
+  /** The detections' regions cut out of the image (face-api's crop for its landmark net). */
+  extractFaceTensors(image: TfTensor3D, detections: FaceApiDetection[]): Promise<TfTensor3D[]>;
   SsdMobilenetv1Options: new (options: { minConfidence: number; maxResults?: number }) => unknown;
+  /** A new, unloaded SSD network (tests load one to compare the ONNX detector with face-api's pass). */
+  SsdMobilenetv1: new () => FaceApiModule['nets']['ssdMobilenetv1'];
+  /** A detection as face-api's crop helpers take it (relative box scaled to the image). */
+  FaceDetection: new (score: number, relativeBox: FaceBox, imageDims: { width: number; height: number }) => FaceApiDetection;
+  Rect: new (x: number, y: number, width: number, height: number) => FaceBox;
   detectAllFaces(input: TfTensor3D, options: unknown): { withFaceLandmarks(): Promise<FaceApiResult[]> };
   /** 68 landmarks of an image that is already a face crop (positions in the crop's pixels). */
   detectFaceLandmarks(input: TfTensor3D): Promise<{ positions: { x: number; y: number }[] }>;
@@ -40,10 +64,10 @@ interface FaceApiModule {
 let loading: Promise<FaceApiRuntime> | null = null;
 
 /**
- * Loads tfjs on its WASM backend and face-api's SSD MobileNet v1 detector and 68-point landmark
- * model, once per process. Everything comes from node_modules: the .wasm binaries from
- * @tensorflow/tfjs-backend-wasm's dist folder (read from disk by emscripten, never fetched), the
- * weights from @vladmandic/face-api's model folder. No network.
+ * Loads tfjs on its WASM backend with face-api's 68-point landmark model, and face-api's SSD
+ * MobileNet v1 detector moved onto onnxruntime (ssd-onnx.ts), once per process. Everything comes
+ * from node_modules: the .wasm binaries from @tensorflow/tfjs-backend-wasm's dist folder (read from
+ * disk by emscripten, never fetched), the weights from @vladmandic/face-api's model folder. No network.
  */
 export function loadFaceApi(): Promise<FaceApiRuntime> {
   loading ??= load().catch((err: unknown) => {
@@ -93,6 +117,10 @@ async function loadRuntime(): Promise<FaceApiRuntime> {
   }
   await tf.ready();
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
+  // The detector runs on onnxruntime, built from these weights, which are then released: face-api's
+  // own pass held every activation of the 512x512 network at once (~150 MB of WebAssembly heap,
+  // kept for good) and ran ~5x slower on the WASM backend.
+  const ssd = await OnnxSsdDetector.create(faceapi.nets.ssdMobilenetv1.params);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
-  return { tf, faceapi };
+  return { tf, faceapi, ssd };
 }

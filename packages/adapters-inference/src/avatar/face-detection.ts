@@ -13,27 +13,45 @@ export const MIN_FACE_SCORE = 0.4;
 
 /** All faces the SSD MobileNet detector finds, with landmarks, largest first. */
 export async function detectFaces(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace[]> {
+  const found = await runtime.ssd.locate(image, minScore, MAX_FACES);
+  const faces: DetectedFace[] = [];
+  for (const detection of byAreaDescending(found)) faces.push({ ...detection, landmarks: await faceLandmarks(runtime, image, detection.box) });
+  return faces;
+}
+
+/**
+ * The largest face and its 68 landmarks: one detector pass, then the landmark net on that face
+ * alone (face-api's withFaceLandmarks() runs it on every face found: 3-5 in a group photo).
+ */
+export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace | null> {
+  const [largest] = byAreaDescending(await runtime.ssd.locate(image, minScore, MAX_FACES));
+  return largest ? { ...largest, landmarks: await faceLandmarks(runtime, image, largest.box) } : null;
+}
+
+/** At most this many faces per photo (face-api's maxResults as the service always used it). */
+const MAX_FACES = 20;
+
+const byAreaDescending = <T extends { box: FaceBox }>(faces: T[]): T[] => [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+
+/**
+ * The landmark net on one face, cropped as face-api crops it for withFaceLandmarks() (the box
+ * clipped to the image and floored), the positions placed back at the box's corner.
+ */
+async function faceLandmarks(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox): Promise<Point[]> {
   const { tf, faceapi } = runtime;
   const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
   try {
-    const results = await faceapi
-      .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: minScore, maxResults: 20 }))
-      .withFaceLandmarks();
-    return results
-      .map((r) => ({
-        score: r.detection.score,
-        box: { x: r.detection.box.x, y: r.detection.box.y, width: r.detection.box.width, height: r.detection.box.height },
-        landmarks: r.landmarks.positions.map((p) => ({ x: p.x, y: p.y })),
-      }))
-      .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+    const relative = new faceapi.Rect(box.x / image.width, box.y / image.height, box.width / image.width, box.height / image.height);
+    const [face] = await faceapi.extractFaceTensors(tensor, [new faceapi.FaceDetection(1, relative, { width: image.width, height: image.height })]);
+    try {
+      const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(face!);
+      return landmarks.positions.map((p) => ({ x: p.x + box.x, y: p.y + box.y }));
+    } finally {
+      face!.dispose();
+    }
   } finally {
     tensor.dispose();
   }
-}
-
-/** The largest face, or null. */
-export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace | null> {
-  return (await detectFaces(runtime, image, minScore))[0] ?? null;
 }
 
 /**

@@ -30,7 +30,7 @@ export interface LandmarkAvatarRendererOptions {
   fps?: number;
   /** Seed of blinks and head motion; default: derived from the photo (same photo, same life). */
   seed?: number;
-  /** Longest side the detector sees (SSD works at 512 px anyway; big photos detect faster); default 1024. */
+  /** Longest side of the copy the detector and the landmark net see (SSD itself works at 512 px); default 1024. */
   detectMaxSide?: number;
   /** Lowest detector score taken as a face; default MIN_FACE_SCORE (0.4). */
   minFaceScore?: number;

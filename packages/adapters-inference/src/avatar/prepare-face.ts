@@ -24,13 +24,15 @@ export type PreparedFace =
   | { ok: false; reason: 'not_an_image' | 'no_face'; message: string };
 
 /**
- * Photo -> framed reference: decode (EXIF, greyscale, CMYK, alpha), ONE pass of the SSD detector +
- * 68 landmarks on a copy at most detectMaxSide wide (the largest face), then crop and scale so it
- * sits centred with headroom; the landmarks are carried into the frame's coordinates. (A second
- * detector pass on the framed picture used to refine them: it cost as much as the first, 0.3-1 s,
- * for landmarks the same within a pixel or two, since the landmark net reads every face at 112 px
- * whatever the photo's scale.) Failures are values, not exceptions, so they cross a worker-thread
- * boundary with their kind intact.
+ * Photo -> framed reference: decode (EXIF, greyscale, CMYK, alpha), ONE pass of the SSD detector on
+ * a copy at most detectMaxSide wide, the 68 landmarks of the largest face only (face-api's
+ * withFaceLandmarks() runs the landmark net on every face found: 3-5 in a group photo), then crop
+ * and scale so it sits centred with headroom; the landmarks are carried into the frame's
+ * coordinates. (A second detector pass on the framed picture used to refine them: it cost as much
+ * as the first for landmarks the same within a pixel or two.) The photo is decoded once: decoding
+ * the detector's copy separately, beside the whole photo, shortened the wait by ~20 ms of CPU but
+ * cost ~70 ms more of it, which a loaded machine pays back with interest. Failures are values, not
+ * exceptions, so they cross a worker-thread boundary with their kind intact.
  */
 export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, options: PrepareFaceOptions): Promise<PreparedFace> {
   let t = performance.now();

@@ -20,9 +20,10 @@ export interface FfmpegVideoEncoderOptions {
    */
   keyframeSeconds?: number;
   /**
-   * Length of the FIRST fragment in seconds (an extra keyframe there; later keyframes follow every
-   * keyframeSeconds from it); default 0.2. The first moof of a stream then leaves after 5 frames,
-   * not 25: a live player starts ~0.3 s sooner. 0 or >= keyframeSeconds: no extra keyframe.
+   * Length of the FIRST fragment in seconds, rounded to whole frames (an extra keyframe there;
+   * later keyframes follow every keyframeSeconds from it); default: one frame. The first moof of a
+   * stream then leaves as soon as it holds one decodable picture (the keyframe), not after 25
+   * frames: a live player shows the face ~1 s sooner. 0 or >= keyframeSeconds: no extra keyframe.
    */
   firstFragmentSeconds?: number;
   /** AAC bitrate; default 96k. */
@@ -45,8 +46,8 @@ export interface FfmpegVideoEncoderOptions {
  *   which every MSE implementation plays; the codec string is read back from the avcC (see
  *   mp4-codec-string.ts), for 640x640/640x480/480x640 at 25 fps it is `avc1.42C01E`.
  * - A keyframe every second (GOP = fps, no scene-cut keyframes) and `frag_keyframe`, so one fragment
- *   is one second; the first is shorter (firstFragmentSeconds, 0.2 s: one extra keyframe), so a
- *   player can start after 5 frames instead of 25.
+ *   is one second; the first holds just the first frame (one extra keyframe right after it), so a
+ *   player can start after one frame instead of 25.
  * - `empty_moov+default_base_moof`: what MSE needs.
  * - AAC-LC (`mp4a.40.2`) at 48 kHz mono; the audio is padded with silence to the frames' duration
  *   so audio and video are the same length.
@@ -88,7 +89,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     const { fps, width, height } = format;
     const gopFrames = Math.max(1, Math.round(fps * (this.options.keyframeSeconds ?? 1)));
     const gop = String(gopFrames);
-    const firstFrames = Math.round(fps * (this.options.firstFragmentSeconds ?? 0.2));
+    const firstFrames = this.options.firstFragmentSeconds === undefined ? 1 : Math.round(fps * this.options.firstFragmentSeconds);
     // One extra keyframe that closes a short first fragment; x264 counts the next GOP from it.
     const firstKeyframe = firstFrames > 0 && firstFrames < gopFrames ? ['-force_key_frames', `expr:eq(n,0)+eq(n,${firstFrames})`] : [];
     return [

@@ -15,6 +15,12 @@ export interface WorkerPoolOptions {
    * reservations behind that the thread only releases when it ends; recycling bounds that.
    */
   maxJobsPerWorker?: number;
+  /**
+   * Stop every thread once the pool has had no job for this long (its engine's memory goes back
+   * to the system); the next job starts them again, paying the engine's load once more. Unset:
+   * threads live until close().
+   */
+  releaseAfterIdleMs?: number;
 }
 
 interface PendingJob<Req, Res> {
@@ -40,6 +46,11 @@ interface Slot<Req, Res> {
 /**
  * A fixed number of worker threads each running one engine instance, fed from one FIFO queue.
  *
+ * - `start()` loads every thread before it returns; `create()` starts none: the first job (or
+ *   `warm()`) starts them and waits for them, so an engine nobody uses costs no memory.
+ * - With `releaseAfterIdleMs`, the threads stop after that long without a job and the next job
+ *   starts them again.
+ *
  * - A worker gets one job at a time, so an engine that is not reentrant is safe.
  * - Abort: a queued job leaves the queue at once; a running job rejects at once, its cancel flag
  *   is raised (engines that can poll it stop early) and whatever the worker returns is discarded.
@@ -52,20 +63,73 @@ export class WorkerPool<Req, Res> {
   private readonly queue: PendingJob<Req, Res>[] = [];
   private nextId = 1;
   private closed = false;
+  /** The threads being started (by warm() or the first job), until they are all ready or one failed. */
+  private starting: Promise<unknown> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   private constructor(private readonly options: WorkerPoolOptions) {}
 
   /** Starts every worker and waits until all have loaded their engine. Returns the first worker's ready info. */
   static async start<Req, Res>(options: WorkerPoolOptions): Promise<{ pool: WorkerPool<Req, Res>; info: unknown }> {
     const pool = new WorkerPool<Req, Res>(options);
-    const size = Math.max(1, Math.floor(options.size));
     try {
-      const infos = await Promise.all(Array.from({ length: size }, () => pool.spawn()));
-      return { pool, info: infos[0] };
+      const info = await pool.warm();
+      return { pool, info };
     } catch (err) {
       await pool.close();
       throw err;
     }
+  }
+
+  /** A pool with no thread yet: the first job or `warm()` starts them. */
+  static create<Req, Res>(options: WorkerPoolOptions): WorkerPool<Req, Res> {
+    return new WorkerPool<Req, Res>(options);
+  }
+
+  /**
+   * Starts the threads unless they run (or are starting) and resolves when all are ready, with the
+   * first one's ready info. A failed start rejects, and the next call or job tries again.
+   */
+  warm(): Promise<unknown> {
+    if (this.closed) return Promise.reject(new EngineError(`The ${this.options.name} engine is closed.`));
+    if (this.starting) return this.starting;
+    if (this.slots.size > 0) return Promise.resolve(this.info);
+    const size = Math.max(1, Math.floor(this.options.size));
+    const starting = Promise.all(Array.from({ length: size }, () => this.spawn())).then(
+      (infos) => {
+        this.info = infos[0];
+        if (this.starting === starting) this.starting = null;
+        this.scheduleRelease();
+        return infos[0];
+      },
+      (err: unknown) => {
+        if (this.starting === starting) this.starting = null;
+        // Half a pool is no pool: the threads that did start stop, the jobs waiting for them fail.
+        for (const slot of [...this.slots]) this.retire(slot);
+        for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(err as Error));
+        throw err;
+      },
+    );
+    this.starting = starting;
+    return starting;
+  }
+
+  /** The ready info of the first thread of the last start (e.g. a voice list). */
+  private info: unknown = undefined;
+
+  /**
+   * Stops the threads that have no job (memory back to the system), after a start in progress has
+   * finished; the next job or `warm()` starts them again.
+   */
+  async release(): Promise<void> {
+    this.cancelRelease();
+    if (this.starting) await this.starting.catch(() => undefined);
+    for (const slot of [...this.slots]) if (!slot.job) this.retire(slot);
+  }
+
+  /** Whether threads are running or starting (false before the first job, after an idle release, after close). */
+  get started(): boolean {
+    return this.slots.size > 0 || this.starting !== null;
   }
 
   run(request: Req, options: { transfer?: ArrayBuffer[]; signal?: AbortSignal } = {}): Promise<Res> {
@@ -91,12 +155,16 @@ export class WorkerPool<Req, Res> {
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
       this.queue.push(job);
+      this.cancelRelease();
+      // The first job after create() or an idle release starts the threads; a failed start fails it.
+      if (!this.started) this.warm().catch(() => undefined);
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.cancelRelease();
     const closedError = new EngineError(`The ${this.options.name} engine was closed.`);
     for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(closedError));
     const slots = [...this.slots];
@@ -169,6 +237,32 @@ export class WorkerPool<Req, Res> {
     const max = this.options.maxJobsPerWorker;
     if (max && slot.jobsDone >= max && !this.closed) this.recycle(slot);
     this.dispatch();
+    this.scheduleRelease();
+  }
+
+  /** With releaseAfterIdleMs: once nothing is queued or running, a timer that stops the threads. */
+  private scheduleRelease(): void {
+    const after = this.options.releaseAfterIdleMs;
+    if (after === undefined || this.closed || this.idleTimer || this.queue.length > 0) return;
+    if ([...this.slots].some((slot) => slot.job)) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.starting || this.queue.length > 0 || [...this.slots].some((slot) => slot.job)) return;
+      for (const slot of [...this.slots]) this.retire(slot);
+    }, after);
+    this.idleTimer.unref();
+  }
+
+  private cancelRelease(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  /** Stops a thread on purpose: its exit is not a crash. */
+  private retire(slot: Slot<Req, Res>): void {
+    slot.retiring = true;
+    this.slots.delete(slot);
+    void slot.worker.terminate();
   }
 
   /** The engine's own words (paths, errno) go to the log only; the caller gets what to do about it. */
@@ -181,9 +275,7 @@ export class WorkerPool<Req, Res> {
 
   /** Retires a worker that has done its share of jobs and starts a fresh one in its place. */
   private recycle(slot: Slot<Req, Res>): void {
-    slot.retiring = true;
-    this.slots.delete(slot);
-    void slot.worker.terminate();
+    this.retire(slot);
     this.spawn().catch(() => this.failQueueIfNoWorkers());
   }
 

@@ -25,16 +25,37 @@ const BUDGET_GROWTH = 4;
  * chunk by chunk with state carried across chunks, so streamed speech keeps streaming.
  */
 export class RubberbandVoiceConverter implements VoiceConverter {
-  private constructor(private readonly api: RubberbandApi) {}
+  private api: RubberbandApi | null = null;
+  private loading: Promise<RubberbandApi> | null = null;
 
-  /** Loads the WASM engine and runs one short conversion, so the first real request does not pay the warm-up. */
-  static async create(): Promise<RubberbandVoiceConverter> {
-    const converter = new RubberbandVoiceConverter(await loadRubberband());
-    const warmUp = new RubberbandConversion(converter.api, { pitchScale: 1.2, formantScale: 1.1, equalizer: { frequenciesHz: [1000], gainsDb: [0] } }, 24000);
-    const tone = new Int16Array(24000).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 150 * i) / 24000)));
-    await warmUp.process(tone);
-    await warmUp.flush();
+  private constructor() {}
+
+  /**
+   * Loads the WASM engine and runs one short conversion, so the first real request does not pay the
+   * warm-up; with `warm: false` nothing loads until warmUp() or the first conversion (~20 MB held
+   * only once cloning is used).
+   */
+  static async create(options: { warm?: boolean } = {}): Promise<RubberbandVoiceConverter> {
+    const converter = new RubberbandVoiceConverter();
+    if (options.warm !== false) await converter.warmUp();
     return converter;
+  }
+
+  /** Loads the engine (once) and resolves when it has converted its first tone. */
+  warmUp(): Promise<RubberbandApi> {
+    this.loading ??= (async () => {
+      const api = await loadRubberband();
+      const warmUp = new RubberbandConversion(api, { pitchScale: 1.2, formantScale: 1.1, equalizer: { frequenciesHz: [1000], gainsDb: [0] } }, 24000);
+      const tone = new Int16Array(24000).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 150 * i) / 24000)));
+      await warmUp.process(tone);
+      await warmUp.flush();
+      this.api = api;
+      return api;
+    })().catch((err: unknown) => {
+      this.loading = null;
+      throw err;
+    });
+    return this.loading;
   }
 
   chooseBase(target: SpeakerFeatures, candidates: readonly BaseVoiceCandidate[]): BaseVoiceCandidate {
@@ -42,7 +63,15 @@ export class RubberbandVoiceConverter implements VoiceConverter {
   }
 
   start(profile: VoiceProfile, sampleRate: number): StreamingVoiceConversion {
-    return new RubberbandConversion(this.api, planConversion(profile), sampleRate);
+    const plan = planConversion(profile);
+    if (this.api) return new RubberbandConversion(this.api, plan, sampleRate);
+    // Not loaded yet: the conversion begins once the engine is (its first chunk waits for the load).
+    let conversion: Promise<RubberbandConversion> | null = null;
+    const ready = () => (conversion ??= this.warmUp().then((api) => new RubberbandConversion(api, plan, sampleRate)));
+    return {
+      process: async (chunk) => (await ready()).process(chunk),
+      flush: async () => (await ready()).flush(),
+    };
   }
 }
 

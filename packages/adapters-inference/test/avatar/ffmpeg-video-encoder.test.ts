@@ -51,18 +51,22 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect(first! - rest[0]!).to.be.within(0, (rest[0]! * 1024) / 48000 / 0.04 + 1);
   });
 
-  it('the first fragment is short (0.2 s, 5 frames: a live player starts sooner), the next ones one second each; each starts on a keyframe', async () => {
+  it('the first fragment holds only the first frame (a live player can show it at once), the next ones one second each; each starts on a keyframe', async () => {
     const audio = { samples: sine(220, 24000, 3.0), sampleRate: 24000 };
+    const framesPerFragment = (mp4: Uint8Array) =>
+      topLevelBoxes(mp4)
+        .filter((b) => b.type === 'moof')
+        .map((b) => trackRunDurations(mp4.subarray(b.start, b.start + b.size)).video.samples);
     const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
-    const perFragment = topLevelBoxes(mp4)
-      .filter((b) => b.type === 'moof')
-      .map((b) => trackRunDurations(mp4.subarray(b.start, b.start + b.size)).video.samples);
-    expect(perFragment).to.deep.equal([5, 25, 25, 20]);
-    // frag_keyframe cuts at keyframes only: 4 fragments of 5/25/25/20 frames are keyframes at 0, 0.2, 1.2, 2.2 s
+    expect(framesPerFragment(mp4)).to.deep.equal([1, 25, 25, 24]);
+    // frag_keyframe cuts at keyframes only: 4 fragments of 1/25/25/24 frames are keyframes at 0, 0.04, 1.04, 2.04 s
     expect(await keyframeCount(mp4)).to.equal(4);
+    // a longer first fragment on request (0.2 s: 5 frames)
+    const fifth = await collect(new FfmpegVideoEncoder({ firstFragmentSeconds: 0.2 }).encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    expect(framesPerFragment(fifth)).to.deep.equal([5, 25, 25, 20]);
     // without it: 1 s from the start
     const plain = await collect(new FfmpegVideoEncoder({ firstFragmentSeconds: 0 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
-    expect(topLevelBoxes(plain).filter((b) => b.type === 'moof').map((b) => trackRunDurations(plain.subarray(b.start, b.start + b.size)).video.samples)).to.deep.equal([25, 25]);
+    expect(framesPerFragment(plain)).to.deep.equal([25, 25]);
   });
 
   it('keyframeSeconds: 0.5 makes half-second fragments', async () => {

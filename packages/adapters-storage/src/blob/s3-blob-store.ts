@@ -1,13 +1,9 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { createRequire } from 'node:module';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore, ListedBlob } from '@svc/core';
+
+/** The AWS SDK, loaded when an S3 store is made (the filesystem store never loads it). */
+const sdk = (): typeof import('@aws-sdk/client-s3') => createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -33,7 +29,7 @@ export class S3BlobStore implements BlobStore {
   private readonly prefix: string;
 
   constructor(options: S3BlobStoreOptions) {
-    this.client = new S3Client({
+    this.client = new (sdk().S3Client)({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
       // Checksums only where S3 requires them: many S3-compatible servers reject the SDK's newer
@@ -48,12 +44,12 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }));
+    await this.client.send(new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }));
   }
 
   async get(key: string): Promise<Uint8Array | null> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+      const res = await this.client.send(new (sdk().GetObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key) }));
       return res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
     } catch (err) {
       if (isNotFound(err)) return null;
@@ -62,12 +58,12 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key) }));
   }
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+      await this.client.send(new (sdk().HeadObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key) }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -79,7 +75,7 @@ export class S3BlobStore implements BlobStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: this.prefix + prefix, ...(token ? { ContinuationToken: token } : {}) }),
       );
       for (const object of page.Contents ?? []) {
         if (!object.Key) continue;
@@ -91,7 +87,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Readiness: the bucket exists and these credentials reach it. */
   async checkWritable(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    await this.client.send(new (sdk().HeadBucketCommand)({ Bucket: this.bucket }));
   }
 
   close(): void {

@@ -1,7 +1,12 @@
-import { Queue, WaitingError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Job, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { silentLogger, type JobQueue, type Logger } from '@svc/core';
+import { ioredis } from './redis-connection.js';
 import { settlesWithin } from '../settles-within.js';
+
+/** BullMQ, loaded when a shared queue is made (a one-process server never loads it). */
+const bullmq = (): typeof import('bullmq') => createRequire(import.meta.url)('bullmq') as typeof import('bullmq');
 
 type Handler = (jobId: string, signal: AbortSignal) => Promise<void>;
 
@@ -50,7 +55,7 @@ export class BullMqJobQueue implements JobQueue {
   private stopping = false;
 
   constructor(private readonly options: BullMqJobQueueOptions) {
-    this.commands = new Redis(options.url, {
+    this.commands = new (ioredis().Redis)(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
@@ -81,9 +86,9 @@ export class BullMqJobQueue implements JobQueue {
 
   async consume(queue: string, handler: Handler): Promise<() => Promise<void>> {
     const logger = this.options.logger ?? silentLogger;
-    const connection = new Redis(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) });
+    const connection = new (ioredis().Redis)(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) });
     connection.on('error', () => undefined); // surfaced by the worker's own 'error' event
-    const worker = new Worker(
+    const worker = new (bullmq().Worker)(
       queue,
       async (job: Job, token?: string, signal?: AbortSignal) => {
         const controller = new AbortController();
@@ -100,7 +105,7 @@ export class BullMqJobQueue implements JobQueue {
             logger.warn({ queue, job: job.id }, 'Redis did not take the job back while stopping; it is taken over when its lock expires');
             throw err;
           }
-          throw new WaitingError();
+          throw new (bullmq().WaitingError)();
         } finally {
           signal?.removeEventListener('abort', onAbort);
         }
@@ -160,7 +165,7 @@ export class BullMqJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.commands, prefix: this.options.prefix });
+      queue = new (bullmq().Queue)(name, { connection: this.commands, prefix: this.options.prefix });
       queue.on('error', () => undefined);
       this.queues.set(name, queue);
     }

@@ -10,6 +10,7 @@ import { combineProsody, NEUTRAL_PROSODY, type Prosody } from './prosody.js';
 import { splitSentences } from './sentence-splitter.js';
 import { renderSoundEffect } from './sound-effects.js';
 import { prefetch } from './prefetch.js';
+import { JOIN_SILENCE_MS, trimLeadingSilence, trimTrailingSilence } from './join-silence.js';
 import type { SpeechRequest } from './speech-request.js';
 import type { LanguageDetector, PresetVoice, WordTiming } from './speech-synthesizer.js';
 import { nullSpeechObserver, type SpeechObserver } from './speech-observer.js';
@@ -35,7 +36,7 @@ export interface SpeechResult {
 
 /** One unit of work on the way to audio: a sentence to speak, a pause, or a sound effect. */
 type RenderStep =
-  | { kind: 'speak'; text: string; prosody: Prosody }
+  | { kind: 'speak'; text: string; prosody: Prosody; join?: 'next' | 'previous' }
   | { kind: 'pause'; ms: number }
   | { kind: 'sfx'; name: string };
 
@@ -170,8 +171,9 @@ export class SynthesizeSpeech {
     const pieces = splitSentences(first.text, this.firstChunkChars);
     // Only the head is cut short; the rest stays one natural-sounding piece.
     const rest = first.text.slice(first.text.indexOf(pieces[0]!) + pieces[0]!.length).trim();
-    const replacement: RenderStep[] = [{ kind: 'speak', text: pieces[0]!, prosody: first.prosody }];
-    if (rest) replacement.push({ kind: 'speak', text: rest, prosody: first.prosody });
+    // The two pieces join mid-sentence: the silence between them is cut to a comma's (join-silence.ts).
+    const replacement: RenderStep[] = [{ kind: 'speak', text: pieces[0]!, prosody: first.prosody, ...(rest ? { join: 'next' as const } : {}) }];
+    if (rest) replacement.push({ kind: 'speak', text: rest, prosody: first.prosody, join: 'previous' });
     steps.splice(index, 1, ...replacement);
   }
 
@@ -220,14 +222,24 @@ export class SynthesizeSpeech {
       pending = i + 1 < steps.length ? start(steps[i + 1]!) : null;
       signal?.throwIfAborted();
       let produced = 0;
-      for await (const chunk of current.chunks) {
+      let trimmedLead = 0;
+      const step = steps[i]!;
+      const joinSamples = Math.round((JOIN_SILENCE_MS * this.sampleRate) / 1000);
+      const chunks =
+        step.kind !== 'speak' || !step.join
+          ? current.chunks
+          : step.join === 'next'
+            ? trimTrailingSilence(current.chunks, joinSamples)
+            : trimLeadingSilence(current.chunks, joinSamples, (n) => (trimmedLead = n));
+      for await (const chunk of chunks) {
         produced += chunk.length;
         const out = conversion ? await conversion.process(chunk) : chunk;
         stats.samples += out.length;
         if (out.length > 0) yield out;
       }
       for (const w of current.words()) {
-        words.push({ word: w.word, start: w.start + offsetSamples / this.sampleRate, end: w.end + offsetSamples / this.sampleRate });
+        const shift = (offsetSamples - trimmedLead) / this.sampleRate;
+        words.push({ word: w.word, start: Math.max(0, w.start + shift), end: Math.max(0, w.end + shift) });
       }
       offsetSamples += produced;
     }

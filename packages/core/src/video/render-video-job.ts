@@ -84,7 +84,7 @@ export class RenderVideoJob {
       const { width, height } = videoDimensions(job.size);
       const totalFrames = Math.max(1, Math.ceil(job.durationSeconds * prepared.fps));
       const progress = new ProgressWriter(this.jobs, job, () => stop.abort(new VideoDeletedError()));
-      const frames = countFrames(prepared.render(speech, stop.signal), (n) => {
+      const frames = countFrames(firstFrameNow(prepared.render(speech, stop.signal)), (n) => {
         if (n === 1) timeline?.mark('first frame');
         progress.report((n / totalFrames) * 100);
       });
@@ -171,6 +171,28 @@ class ProgressWriter {
     await this.writing;
     return this.job;
   }
+}
+
+/**
+ * Asks for the first frame at once, before anyone reads: the renderer makes it (a new photo's
+ * warp tables, the first warp) while the encoder's process starts, instead of after. Leaving
+ * early still ends the renderer.
+ */
+function firstFrameNow<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+  const frames = source[Symbol.asyncIterator]();
+  const first = frames.next();
+  first.catch(() => undefined); // reported to the reader, if one comes
+  return {
+    async *[Symbol.asyncIterator]() {
+      let done = false;
+      try {
+        for (let next = await first; !next.done; next = await frames.next()) yield next.value;
+        done = true;
+      } finally {
+        if (!done) await frames.return?.();
+      }
+    },
+  };
 }
 
 async function* countFrames(frames: AsyncIterable<VideoFrame>, onFrame: (count: number) => void): AsyncGenerator<VideoFrame> {

@@ -138,6 +138,34 @@ describe('SynthesizeSpeech', () => {
     expect(flite.calls).to.have.length(2);
   });
 
+  it('joins the first clause of a stream to the rest of its sentence with a comma\'s pause, not two utterances\' silence', async () => {
+    // An engine that pads every utterance with 200 ms of silence on each side, as Flite does (~160-180 ms).
+    const pad = 3200;
+    const flite = new ToneSynthesizer('flite', [preset('slt', 'flite', 'en-us')]);
+    const padded = {
+      engine: 'flite',
+      voices: () => flite.voices(),
+      synthesize: async (request: Parameters<ToneSynthesizer['synthesize']>[0]) => {
+        const r = await flite.synthesize(request);
+        const samples = new Int16Array(r.samples.length + 2 * pad);
+        samples.set(r.samples, pad);
+        return { ...r, samples };
+      },
+    };
+    const useCase = new SynthesizeSpeech(new VoiceCatalog([padded]), new TaggingCodec(), new KeywordDetector(), null, undefined, { sampleRate: 16000 });
+    const input = 'The morning train was late again, so Maria walked to the office along the river. It rained.';
+    const { chunks } = await run(useCase, { input, response_format: 'pcm', stream: true });
+    const bytes = Buffer.concat(chunks); // pcm leaves as it is (no codec)
+    const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+    const silences: number[] = [];
+    for (let i = 0, run = 0; i <= pcm.length; i++) {
+      if (i < pcm.length && pcm[i] === 0 && (pcm[i - 1] === 0 || pcm[i + 1] === 0)) run++;
+      else if (run > 0) (silences.push(run), (run = 0));
+    }
+    // Opening 200 ms; the cut: 50 + 50 ms; between the two sentences: 200 + 200 ms; closing 200 ms.
+    expect(silences.map((n) => Math.round(n / 16))).to.deep.equal([200, 100, 400, 200]);
+  });
+
   it('normalizes text by default and speaks it as written with enable_tn false', async () => {
     const { flite, useCase } = setup();
     await run(useCase, { input: 'It costs $5 at 3:45 pm.', response_format: 'pcm' });

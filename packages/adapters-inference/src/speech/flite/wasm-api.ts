@@ -9,6 +9,7 @@ export type WasmInstance = object & { readonly __wasmInstance?: never };
 interface WebAssemblyApi {
   compile(bytes: Uint8Array): Promise<WasmModule>;
   Instance: new (module: WasmModule, imports: object) => WasmInstance;
+  Module: { imports(module: WasmModule): { module: string; name: string; kind: string }[] };
 }
 
 export const wasmApi: WebAssemblyApi = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat, truncate, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { downloadFile } from '@huggingface/hub';
-import { hubError, ModelPullError, type HubConnection, type RemoteFile } from './hub-files.js';
+import { hubClient, hubError, ModelPullError, type HubConnection, type RemoteFile } from './hub-files.js';
 
 export interface FileDownloadOptions {
   repo: string;
@@ -58,7 +57,7 @@ async function fetchRest(file: RemoteFile, partPath: string, have: number, optio
   const stall = new StallWatch(options.stallTimeoutMs);
   let blob: Blob | null;
   try {
-    blob = await downloadFile({ repo: options.repo, path: file.path, revision: options.commit, ...options.hub, xet: false, fetch: stall.fetch });
+    blob = await (await hubClient()).downloadFile({ repo: options.repo, path: file.path, revision: options.commit, ...options.hub, xet: false, fetch: stall.fetch });
   } catch (error) {
     stall.stop();
     throw stall.fired ? stall.error() : hubError(error, `${file.path} in ${options.repo}`);

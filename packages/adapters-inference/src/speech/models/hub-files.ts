@@ -1,4 +1,7 @@
-import { listFiles, modelInfo, pathsInfo } from '@huggingface/hub';
+import type { pathsInfo } from '@huggingface/hub';
+
+/** The hub client, loaded by the first pull (a serving process never pulls: ~8 MB it does not hold). */
+export const hubClient = (): Promise<typeof import('@huggingface/hub')> => import('@huggingface/hub');
 
 // What a pull asks the Hugging Face hub before downloading, through the official @huggingface/hub
 // client: the commit a revision points at, the files of a repository, and each file's size and
@@ -42,7 +45,7 @@ export function hubError(error: unknown, what: string): Error {
 /** The commit `revision` (a branch, tag or commit) points at now. */
 export async function resolveCommit(repo: string, revision: string, hub: HubConnection): Promise<string> {
   try {
-    const info = await modelInfo({ name: repo, revision, additionalFields: ['sha'], ...hub });
+    const info = await (await hubClient()).modelInfo({ name: repo, revision, additionalFields: ['sha'], ...hub });
     const sha = (info as { sha?: string }).sha;
     if (!sha) throw new ModelPullError('network', `the hub gave no commit for ${repo}@${revision}`);
     return sha;
@@ -55,6 +58,7 @@ export async function resolveCommit(repo: string, revision: string, hub: HubConn
 export async function listRepoFiles(repo: string, commit: string, hub: HubConnection): Promise<{ path: string; size: number }[]> {
   try {
     const files: { path: string; size: number }[] = [];
+    const { listFiles } = await hubClient();
     for await (const entry of listFiles({ repo, revision: commit, recursive: true, ...hub })) if (entry.type === 'file') files.push({ path: entry.path, size: entry.size });
     return files;
   } catch (error) {
@@ -66,7 +70,7 @@ export async function listRepoFiles(repo: string, commit: string, hub: HubConnec
 export async function remoteFiles(repo: string, commit: string, paths: string[], hub: HubConnection): Promise<RemoteFile[]> {
   let infos: Awaited<ReturnType<typeof pathsInfo>>;
   try {
-    infos = await pathsInfo({ repo, paths, revision: commit, ...hub });
+    infos = await (await hubClient()).pathsInfo({ repo, paths, revision: commit, ...hub });
   } catch (error) {
     throw hubError(error, `the files of ${repo}@${commit}`);
   }

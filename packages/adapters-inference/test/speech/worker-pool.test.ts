@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import { EngineError } from '@svc/core';
+import { WorkerPool } from '../../src/index.js';
+
+const SCRIPT = new URL('./counting-worker.js', import.meta.url);
+type Pool = WorkerPool<number, { doubled: number; thread: number }>;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Threads only when work comes (create / warm), and gone again after an idle while (releaseAfterIdleMs). */
+describe('WorkerPool: threads on first use, released when idle', function () {
+  this.timeout(30000);
+  const pools: Pool[] = [];
+  const make = (options: Partial<Parameters<typeof WorkerPool.create>[0]> = {}): Pool => {
+    const pool = WorkerPool.create<number, { doubled: number; thread: number }>({ name: 'counting', script: SCRIPT, size: 2, ...options });
+    pools.push(pool);
+    return pool;
+  };
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((p) => p.close()));
+  });
+
+  it('create() starts no thread; the first job starts the pool and is answered', async () => {
+    const pool = make();
+    expect(pool.started).to.equal(false);
+    expect(pool.size).to.equal(0);
+    const answers = await Promise.all([pool.run(1), pool.run(2), pool.run(3)]);
+    expect(answers.map((a) => a.doubled)).to.deep.equal([2, 4, 6]);
+    expect(pool.size, 'the whole pool started, not one thread per job').to.equal(2);
+  });
+
+  it('warm() starts the threads once (a job queued meanwhile shares that start) and resolves with the ready info', async () => {
+    const pool = make();
+    const warming = pool.warm();
+    const job = pool.run(21);
+    const info = (await warming) as { thread: number };
+    expect(info.thread).to.be.a('number');
+    expect((await job).doubled).to.equal(42);
+    expect(pool.size).to.equal(2);
+    expect(await pool.warm()).to.deep.equal(info);
+  });
+
+  it('releaseAfterIdleMs stops every thread after the pool has been idle that long; the next job starts them again', async () => {
+    const pool = make({ releaseAfterIdleMs: 1500 });
+    const first = await pool.run(1);
+    expect(pool.size).to.equal(2);
+    await wait(1000);
+    // Work before the delay ran out postpones the release.
+    await pool.run(2);
+    await wait(1000);
+    expect(pool.size, 'still within the idle delay of the last job').to.equal(2);
+    await wait(2000);
+    expect(pool.size, 'released').to.equal(0);
+    expect(pool.started).to.equal(false);
+    const again = await pool.run(5);
+    expect(again.doubled).to.equal(10);
+    expect(again.thread, 'a new thread').to.not.equal(first.thread);
+  });
+
+  it('release() stops the idle threads (once a start in progress has finished) and the pool still serves afterwards', async () => {
+    const pool = make();
+    await pool.run(1);
+    await pool.release();
+    expect(pool.size).to.equal(0);
+    expect((await pool.run(4)).doubled).to.equal(8);
+  });
+
+  it('a start that fails fails the jobs that waited for it with the reason, and the next job tries again', async () => {
+    const pool = make({ workerData: { failStart: true } });
+    const failure = await pool.run(1).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failure).to.be.instanceOf(EngineError);
+    expect(String((failure as Error).message)).to.contain('failed to start').and.to.contain('no engine here');
+    expect(pool.started).to.equal(false);
+    const second = await pool.run(2).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(String((second as Error).message)).to.contain('no engine here');
+  });
+
+  it('start() still loads every thread before it returns', async () => {
+    const { pool } = await WorkerPool.start<number, { doubled: number; thread: number }>({ name: 'counting', script: SCRIPT, size: 2 });
+    pools.push(pool);
+    expect(pool.size).to.equal(2);
+    expect(pool.started).to.equal(true);
+  });
+});
