@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     // The espeak-ng phonemizer pool alone (no server needed), at 1, 2 and 4 workers.
     ['phonemizer', async () => (await import('./phonemizer.js')).benchPhonemizer as unknown as Bench],
     ['transcription', async () => (await import('./transcription.js')).benchTranscription as Bench],
+    // Chromium with a fake microphone: speech end -> first reply sound, WebRTC vs WebSocket.
+    ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
     // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
     ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
     // Component benchmarks: no server (they start what they measure).

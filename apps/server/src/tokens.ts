@@ -11,6 +11,13 @@ export const SERVER_TOKENS = {
   VideoUseCases: Symbol.for('svc.server.VideoUseCases'),
   /** The realtime gateway's collaborators: authentication, client-secret redemption, session factory. */
   RealtimeGatewayDeps: Symbol.for('svc.server.RealtimeGatewayDeps'),
+  /**
+   * `(context) => RealtimeSessionEngine`: one realtime session, whichever door it came through (the
+   * WebSocket gateway, a WebRTC call): the same engine, services, caps and settings.
+   */
+  RealtimeSessionFactory: Symbol.for('svc.server.RealtimeSessionFactory'),
+  /** The WebRTC calls (POST /v1/realtime/calls): WebRtcCallService, or null when SVC_WEBRTC_ENABLED=false. */
+  RealtimeCalls: Symbol.for('svc.server.RealtimeCalls'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */
   SharedRedis: Symbol.for('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */

@@ -17,6 +17,7 @@ export * from './speech/speech-routes.js';
 export * from './multipart/index.js';
 export * from './voices/index.js';
 export * from './realtime/client-secrets-routes.js';
+export * from './realtime/call-routes.js';
 export * from './video/index.js';
 export * from './playground/index.js';
 export * from './transcription/index.js';

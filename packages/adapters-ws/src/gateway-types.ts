@@ -56,7 +56,7 @@ export interface RealtimeGatewayOptions {
   maxPendingEvents?: number;
   /**
    * Inbound budget of one connection: frames per second (any frame: valid, invalid JSON, binary),
-   * with a burst of DEFAULT_INBOUND_BURST_SECONDS of them. Over it: `error` rate_limit_exceeded,
+   * with a burst of the core's INBOUND_BURST_SECONDS of them. Over it: `error` rate_limit_exceeded,
    * close 1008. Default 200.
    */
   inboundEventsPerSecond?: number;
@@ -88,4 +88,3 @@ export const DEFAULT_MAX_PENDING_EVENTS = 256;
  */
 export const DEFAULT_INBOUND_EVENTS_PER_SECOND = 200;
 export const DEFAULT_INBOUND_BYTES_PER_SECOND = 1024 * 1024;
-export const DEFAULT_INBOUND_BURST_SECONDS = 5;

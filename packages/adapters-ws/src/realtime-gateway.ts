@@ -1,12 +1,11 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal } from '@svc/core';
+import { inboundBudgetLimits, InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal } from '@svc/core';
 import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
 import {
-  DEFAULT_INBOUND_BURST_SECONDS,
   DEFAULT_INBOUND_BYTES_PER_SECOND,
   DEFAULT_INBOUND_EVENTS_PER_SECOND,
   DEFAULT_MAX_BUFFERED_BYTES,
@@ -62,12 +61,7 @@ export function attachRealtimeGateway(
   const limits = {
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
-    inbound: {
-      eventsPerSecond,
-      burstEvents: eventsPerSecond * DEFAULT_INBOUND_BURST_SECONDS,
-      bytesPerSecond,
-      burstBytes: Math.max(bytesPerSecond * DEFAULT_INBOUND_BURST_SECONDS, 2 * maxFrameBytes),
-    },
+    inbound: inboundBudgetLimits(eventsPerSecond, bytesPerSecond, maxFrameBytes),
   };
   const wss = new WebSocketServer({
     noServer: true,

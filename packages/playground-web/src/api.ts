@@ -44,7 +44,7 @@ export async function api(path: string, init: RequestInit = {}): Promise<Respons
   const headers = new Headers(init.headers);
   headers.set('Authorization', `Bearer ${key}`);
   const res = await fetch(path, { ...init, headers });
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await apiErrorOf(res);
   return res;
 }
 
@@ -56,7 +56,8 @@ export function jsonRequest(method: string, body: unknown, signal?: AbortSignal)
   return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) };
 }
 
-async function errorOf(res: Response): Promise<ApiError> {
+/** A non-2xx answer as an ApiError (the REST error shape when the body has it). */
+export async function apiErrorOf(res: Response): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { error?: { message?: string; type?: string; param?: string | null } };

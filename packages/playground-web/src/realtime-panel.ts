@@ -4,21 +4,28 @@ import { auth, baseUrl, json, showCode } from './code-samples.js';
 import { base64FromBytes, byId, bytesFromBase64, element, setStatus } from './dom.js';
 import { MicCapture } from './mic-capture.js';
 import { PcmStreamPlayer, playbackContext } from './pcm-player.js';
+import { LevelMeter, RealtimeCall } from './webrtc-call.js';
 
 /** Both directions use the service's default realtime format: PCM16 mono at 24 kHz. */
 const RATE = 24000;
 const MODEL = 'svc-realtime';
 const LOG_LIMIT = 300;
+/** Levels (RMS) above which the microphone carries speech and the reply track carries sound. */
+const VOICE_LEVEL = 0.02;
+const REPLY_LEVEL = 0.01;
 
 type ServerEvent = { type: string; [field: string]: any };
 
 /**
- * A realtime session from the browser, as the spec intends: an ephemeral client secret minted with
- * the API key (a same-origin REST call), then the WebSocket authenticated by the subprotocol
- * `svc-client-secret.<secret>`; the API key itself never goes into the socket.
+ * A realtime session from the browser: an ephemeral client secret minted with the API key (a
+ * same-origin REST call), then either a WebRTC call (the default: the offer POSTed to
+ * /v1/realtime/calls with the secret, the microphone as an Opus track with echo cancellation, the
+ * events on the `oai-events` data channel) or the WebSocket authenticated by the subprotocol
+ * `svc-client-secret.<secret>`. The API key itself never goes into the call or the socket.
  */
 export function initRealtimePanel(): void {
   const voice = byId<HTMLSelectElement>('rt-voice');
+  const transport = byId<HTMLSelectElement>('rt-transport');
   const mode = byId<HTMLSelectElement>('rt-mode');
   const instructions = byId<HTMLTextAreaElement>('rt-instructions');
   const preset = byId<HTMLSelectElement>('rt-instructions-preset');
@@ -36,6 +43,11 @@ export function initRealtimePanel(): void {
   catalog.onChange(() => catalog.fill(voice));
 
   let ws: WebSocket | null = null;
+  /** The WebRTC call (transport `webrtc`), with meters on the microphone and on the reply track. */
+  let call: { rtc: RealtimeCall; micMeter: LevelMeter; replyMeter: LevelMeter | null; poll: number; micOn: boolean } | null = null;
+  /** WebRTC: when the microphone last carried speech, and whether a reply's first sound is awaited. */
+  let lastVoiceAt = 0;
+  let awaitingReplySound = false;
   let mic: MicCapture | null = null;
   /** The spoken reply being played: one player per assistant item, to know where a barge-in cut it. */
   let reply: { itemId: string; responseId: string; player: PcmStreamPlayer; done: boolean } | null = null;
@@ -78,10 +90,16 @@ export function initRealtimePanel(): void {
   };
 
   const sendEvent = (event: ServerEvent) => {
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
-    ws.send(JSON.stringify(event));
+    if (call) {
+      if (!call.rtc.open) return;
+      call.rtc.send(event);
+    } else {
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      ws.send(JSON.stringify(event));
+    }
     logEvent('out', event);
   };
+  const connected = () => call !== null || ws !== null;
 
   const setConnected = (connected: boolean) => {
     connect.disabled = connected;
@@ -105,6 +123,10 @@ export function initRealtimePanel(): void {
   };
 
   const stopMic = async () => {
+    if (call) {
+      call.rtc.setMicEnabled(false);
+      call.micOn = false;
+    }
     await mic?.stop();
     mic = null;
     level.style.width = '0';
@@ -118,7 +140,46 @@ export function initRealtimePanel(): void {
     reply = null;
     ws?.close(1000, 'client closed');
     ws = null;
+    if (call) {
+      clearInterval(call.poll);
+      call.rtc.close();
+      call = null;
+    }
+    status.dataset.agentSpeaking = 'false';
     setConnected(false);
+  };
+
+  /**
+   * WebRTC: every 20 ms the microphone meter (and when speech was last heard in it) and the reply
+   * track's meter: the turn latency is measured at the browser, from the last sound of the user's
+   * speech to the first sound of the reply.
+   */
+  const pollMeters = () => {
+    if (!call) return;
+    const now = performance.now();
+    const micLevel = call.micOn ? call.micMeter.level() : 0;
+    if (micLevel > VOICE_LEVEL) lastVoiceAt = now;
+    level.style.width = `${Math.min(100, micLevel * 400)}%`;
+    if (awaitingReplySound && call.replyMeter && call.replyMeter.level() > REPLY_LEVEL) {
+      awaitingReplySound = false;
+      recordLatency(now);
+    }
+  };
+
+  const openCall = async (secret: string) => {
+    const rtc = await RealtimeCall.open(secret, {
+      onEvent: (event) => void onServerEvent(event as ServerEvent),
+      onClose: (reason) => {
+        if (call?.rtc === rtc) void close();
+        setStatus(status, `Disconnected (${reason}).`, '');
+      },
+    });
+    const ctx = await playbackContext();
+    call = { rtc, micMeter: new LevelMeter(ctx, rtc.mic), replyMeter: null, poll: window.setInterval(pollMeters, 20), micOn: false };
+    const current = call;
+    void rtc.remote.then((stream) => (current.replyMeter = new LevelMeter(ctx, stream)));
+    status.dataset.echoCancellation = String(rtc.micSettings().echoCancellation === true);
+    sendEvent({ type: 'session.update', session: session() });
   };
 
   /**
@@ -159,10 +220,11 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Listening…');
         break;
       case 'input_audio_buffer.speech_stopped': {
-        // The end of speech is when the audio at audio_end_ms left this page, not when the
-        // server, after its silence window, said so.
+        // The end of speech is when the audio at audio_end_ms left this page (WebRTC: the last
+        // moment the microphone carried speech), not when the server, after its silence window, said so.
         const sent = sentAt.find((s) => s.ms >= event.audio_end_ms);
-        turnEndedAt = sent?.at ?? performance.now();
+        turnEndedAt = call ? lastVoiceAt || performance.now() : (sent?.at ?? performance.now());
+        awaitingReplySound = call !== null && mode.value === 'audio';
         turnKind = 'spoken';
         setStatus(status, 'Thinking…');
         break;
@@ -194,6 +256,26 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Agent speaking… (talk to interrupt)');
         break;
       }
+      case 'output_audio_buffer.started':
+        // WebRTC: the reply plays on the call's audio track.
+        status.dataset.agentSpeaking = 'true';
+        setStatus(status, 'Agent speaking… (talk to interrupt)');
+        break;
+      case 'output_audio_buffer.stopped':
+        status.dataset.agentSpeaking = 'false';
+        setStatus(status, 'Your turn.', 'ok');
+        break;
+      case 'output_audio_buffer.cleared': {
+        // WebRTC barge-in: the server cut the reply where the track was; the item holds what was heard.
+        status.dataset.agentSpeaking = 'false';
+        replyBubbles.get(event.response_id)?.classList.add('cancelled');
+        setStatus(status, 'Reply interrupted.', 'ok');
+        break;
+      }
+      case 'conversation.item.truncated':
+        sendEvent({ type: 'conversation.item.retrieve', item_id: event.item_id });
+        if (call) truncatedBubbles.set(event.item_id, [...replyBubbles.values()].pop()!);
+        break;
       case 'response.done': {
         const li = replyBubbles.get(event.response.id);
         if (event.response.status === 'cancelled') li?.classList.add('cancelled');
@@ -201,6 +283,8 @@ export function initRealtimePanel(): void {
           setStatus(status, 'Reply interrupted.', 'ok');
           break;
         }
+        // WebRTC: the track still plays the reply's last lead; output_audio_buffer.stopped says when it is over.
+        if (call && mode.value === 'audio') break;
         // The server is done, the speakers are not: "your turn" once the queued audio has played.
         const playing = reply;
         if (playing && playing.responseId === event.response.id) {
@@ -212,10 +296,6 @@ export function initRealtimePanel(): void {
         setStatus(status, 'Your turn.', 'ok');
         break;
       }
-      case 'conversation.item.truncated':
-        // Show what the conversation now holds: the sentences the user heard.
-        sendEvent({ type: 'conversation.item.retrieve', item_id: event.item_id });
-        break;
       case 'conversation.item.retrieved': {
         const li = truncatedBubbles.get(event.item.id);
         const part = event.item.content?.[0];
@@ -251,7 +331,13 @@ export function initRealtimePanel(): void {
         '/v1/realtime/client_secrets',
         jsonRequest('POST', { expires_after: { seconds: 600 } }),
       );
-      showCode('realtime', realtimeCode(session()));
+      showCode('realtime', realtimeCode(session(), transport.value));
+      status.dataset.transport = transport.value;
+      if (transport.value === 'webrtc') {
+        setStatus(status, 'Calling over WebRTC…');
+        await openCall(secret.value);
+        return;
+      }
       setStatus(status, 'Opening the WebSocket…');
       const socket = new WebSocket(`${WS_URL}/v1/realtime?model=${MODEL}`, ['realtime', `svc-client-secret.${secret.value}`]);
       ws = socket;
@@ -270,6 +356,16 @@ export function initRealtimePanel(): void {
   disconnect.addEventListener('click', () => void close());
 
   micButton.addEventListener('click', async () => {
+    if (call) {
+      // WebRTC: the microphone is the call's track; the button turns it on and off.
+      if (call.micOn) return stopMic();
+      call.rtc.setMicEnabled(true);
+      call.micOn = true;
+      micButton.setAttribute('aria-pressed', 'true');
+      micButton.textContent = '■ Stop microphone';
+      setStatus(status, 'Microphone on: talk, then pause.', 'ok');
+      return;
+    }
     if (mic) return stopMic();
     micButton.disabled = true;
     try {
@@ -287,14 +383,14 @@ export function initRealtimePanel(): void {
     } catch (err) {
       setStatus(status, `Microphone: ${describeError(err)}`, 'error');
     } finally {
-      micButton.disabled = !ws;
+      micButton.disabled = !connected();
     }
   });
 
   textForm.addEventListener('submit', (e) => {
     e.preventDefault();
     const text = textInput.value.trim();
-    if (!text || !ws) return;
+    if (!text || !connected()) return;
     bargeIn();
     bubble('user', text);
     sendEvent({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
@@ -315,16 +411,18 @@ export function initRealtimePanel(): void {
 
   for (const control of [voice, mode, instructions]) {
     control.addEventListener('change', () => {
-      if (!ws) return;
+      if (!connected()) return;
       sendEvent({ type: 'session.update', session: session() });
-      showCode('realtime', realtimeCode(session()));
+      showCode('realtime', realtimeCode(session(), transport.value));
     });
   }
+  transport.addEventListener('change', () => showCode('realtime', realtimeCode(session(), transport.value)));
 
-  showCode('realtime', realtimeCode(session()));
+  showCode('realtime', realtimeCode(session(), transport.value));
 }
 
-function realtimeCode(session: Record<string, unknown>): { curl: string; js: string } {
+function realtimeCode(session: Record<string, unknown>, transport: string): { curl: string; js: string } {
+  if (transport === 'webrtc') return webrtcCode(session);
   return {
     curl: `# 1. With the API key (server side), mint a short-lived client secret:
 curl ${baseUrl}/v1/realtime/client_secrets \\
@@ -357,5 +455,50 @@ ws.onmessage = (m) => {
 };
 // Microphone: PCM16 24 kHz mono chunks, base64, as they are captured
 // ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: base64Chunk }));`,
+  };
+}
+
+function webrtcCode(session: Record<string, unknown>): { curl: string; js: string } {
+  return {
+    curl: `# 1. With the API key (server side), mint a short-lived client secret:
+curl ${baseUrl}/v1/realtime/client_secrets \\
+  ${auth} \\
+  -H "Content-Type: application/json" \\
+  -d '{"expires_after":{"seconds":600}}'
+
+# 2. The browser posts its SDP offer with the secret (JavaScript tab):
+#    POST ${baseUrl}/v1/realtime/calls  (Content-Type: application/sdp)
+#    -> 201, the SDP answer, Location: /v1/realtime/calls/rtc_…
+# A server may post multipart/form-data with sdp and session (the session's configuration) instead.`,
+    js: `// Browser: a WebRTC call with the client secret (echo cancellation on the microphone)
+const mic = await navigator.mediaDevices.getUserMedia({
+  audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+});
+const pc = new RTCPeerConnection();
+const events = pc.createDataChannel('oai-events');
+pc.addTrack(mic.getAudioTracks()[0], mic);
+const speaker = new Audio();
+speaker.autoplay = true;
+pc.ontrack = (e) => (speaker.srcObject = e.streams[0]);   // the reply, as Opus RTP
+
+const offer = await pc.createOffer();
+await pc.setLocalDescription(offer);
+const res = await fetch('${baseUrl}/v1/realtime/calls', {
+  method: 'POST',
+  body: offer.sdp,
+  headers: { Authorization: \`Bearer \${value}\`, 'Content-Type': 'application/sdp' },
+});
+await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+
+events.onopen = () => events.send(JSON.stringify({
+  type: 'session.update',
+  session: ${json(session).replace(/\n/g, '\n  ')},
+}));
+events.onmessage = (m) => console.log(JSON.parse(m.data));   // session.created first
+
+// Or the agents SDK, unchanged: new RealtimeSession(agent, {
+//   transport: new OpenAIRealtimeWebRTC({ useInsecureApiKey: true }),  // svc-eph- keys are ephemeral
+//   model: 'svc-realtime', tracingDisabled: true,
+// }).connect({ apiKey: value, url: '${baseUrl}/v1/realtime/calls' });`,
   };
 }

@@ -4,6 +4,7 @@ import { scaleModule } from './scale.js';
 import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
+import { realtimeWebrtcModule } from './realtime-webrtc.js';
 import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
@@ -25,6 +26,7 @@ export const SERVER_MODULES = [
   realtimeAudioModule,
   transcriptionModule,
   realtimeModule,
+  realtimeWebrtcModule,
   compatibilityModule,
   wyomingModule,
   playgroundModule,

@@ -35,6 +35,9 @@ import {
   type SpeechRecognizer,
   type VoiceActivityDetector,
   type VoiceCatalog,
+  type Principal,
+  type RealtimeOutput,
+  type SessionMedia,
 } from '@svc/core';
 import {
   attachRealtimeGateway,
@@ -78,6 +81,15 @@ const DEFAULT_SESSION_CPU = 0.12;
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** One realtime session for a transport (the WebSocket gateway, a WebRTC call); `media` for transports that carry audio as media. */
+export type RealtimeSessionFactory = (context: {
+  principal: Principal;
+  urlModel: string | null;
+  sessionId?: string;
+  output: RealtimeOutput;
+  media?: SessionMedia;
+}) => RealtimeSessionEngine;
 
 /** What the realtime module attaches to the HTTP server. */
 export interface RealtimeAttachment extends Attachment {
@@ -227,9 +239,7 @@ export const realtimeModule = defineModule({
         (id) => keys.isActive(id),
       );
     });
-    provide<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
-      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
-      const redeem = await get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
+    provide<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
       const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
       const engineDeps: RealtimeEngineDeps = {
         clock: await get<Clock>(SHARED_TOKENS.Clock),
@@ -250,25 +260,33 @@ export const realtimeModule = defineModule({
         },
         usage: await get<ServerLoadMonitor>(SERVER_TOKENS.ServerLoadMonitor),
       };
+      return (ctx) =>
+        new RealtimeSessionEngine(
+          engineDeps,
+          {
+            principal: ctx.principal,
+            urlModel: ctx.urlModel,
+            sessionId: ctx.sessionId,
+            maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
+            audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
+            conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
+            transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
+            ...(ctx.media ? { media: ctx.media } : {}),
+          },
+          ctx.output,
+        );
+    });
+    provide<RealtimeGatewayDeps>(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
+      const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+      const redeem = await get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
+      const logger = (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+      const createSession = await get<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory);
       return {
         // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
         authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
         redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
         isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
-        createSession: (ctx) =>
-          new RealtimeSessionEngine(
-            engineDeps,
-            {
-              principal: ctx.principal,
-              urlModel: ctx.urlModel,
-              sessionId: ctx.sessionId,
-              maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
-              audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
-              conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
-              transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
-            },
-            ctx.output,
-          ),
+        createSession: (ctx) => createSession(ctx),
         logger,
       };
     });

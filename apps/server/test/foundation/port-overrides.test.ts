@@ -12,9 +12,10 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { getJson, postJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
+import { WebRtcTestClient } from '../helpers/webrtc-client.js';
 
 /** What a test does with the server to make a port be used. */
-type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime' | 'transcription';
+type Exercise = 'start' | 'speech' | 'voices' | 'video' | 'realtime' | 'transcription' | 'webrtc';
 
 /**
  * Every binding of the composition root, the member through which its consumers use it, and what
@@ -53,6 +54,8 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: REALTIME_TOKENS.MintClientSecret, member: 'execute', exercise: 'realtime' },
   { token: REALTIME_TOKENS.RedeemClientSecret, member: 'execute', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
+  { token: SERVER_TOKENS.RealtimeSessionFactory, member: '()', exercise: 'realtime' },
+  { token: SERVER_TOKENS.RealtimeCalls, member: 'create', exercise: 'webrtc' },
   { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SpeechRecognizer, member: 'openStream', exercise: 'realtime' },
@@ -121,6 +124,15 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(CLIP)], { type: 'audio/wav' }), 'clip.wav');
     await (await expectOk(await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form }), 'transcription')).json();
+  } else if (what === 'webrtc') {
+    const client = new WebRtcTestClient();
+    try {
+      const res = await client.call(t.baseUrl, t.apiKey);
+      if (res.status !== 201) throw new Error(`webrtc call: ${res.status} ${res.body}`);
+      await client.waitForType('session.created');
+    } finally {
+      await client.close();
+    }
   } else {
     await realtimeTour(t);
   }
@@ -234,7 +246,7 @@ describe('every binding of the composition root can be overridden (buildContaine
       const t = await startTestServer({ dataDir, env: ENV, overrides });
       try {
         const rows = BINDINGS.filter((b) => group.includes(b.token));
-        for (const what of ['start', 'speech', 'voices', 'video', 'realtime', 'transcription'] as const) {
+        for (const what of ['start', 'speech', 'voices', 'video', 'realtime', 'transcription', 'webrtc'] as const) {
           if (rows.some((r) => r.exercise === what)) await exercise(t, what);
         }
         for (const row of rows) {

@@ -187,6 +187,7 @@ describe('playground in a real browser', function () {
     cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => handshakes.push(e.request.headers));
 
     await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'websocket');
     await page.selectOption('#rt-mode', 'text');
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-send:not([disabled])', { timeout: 15_000 });
@@ -207,6 +208,7 @@ describe('playground in a real browser', function () {
 
   it('realtime: a spoken turn from the microphone is transcribed and answered with speech', async () => {
     await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'websocket');
     await page.selectOption('#rt-mode', 'audio');
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
@@ -238,6 +240,7 @@ describe('playground in a real browser', function () {
     // silence before the fake microphone's sentence comes round again.
     const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
     await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'websocket');
     await page.fill('#rt-instructions', `Say exactly: "${long}"`);
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 15_000 });
@@ -257,6 +260,60 @@ describe('playground in a real browser', function () {
     const log = (await page.locator('#rt-log').textContent())!;
     expect(/"status":"cancelled"/.test(log) || /conversation\.item\.truncated/.test(log), 'cancelled or truncated').to.equal(true);
     await screenshot(page, 'realtime-barge-in-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+    await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('realtime over WebRTC (the default): echo cancellation on, a spoken turn answered on the audio track, latency shown', async () => {
+    // A fresh page load: WebRTC is what the panel starts with.
+    await page.reload();
+    await page.waitForSelector('#signed-in:not([hidden])');
+    await openTab(page, 'realtime');
+    expect(await page.inputValue('#rt-transport')).to.equal('webrtc');
+    await page.selectOption('#rt-mode', 'audio');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
+    expect(await page.locator('#rt-status').getAttribute('data-transport')).to.equal('webrtc');
+    expect(await page.locator('#rt-status').getAttribute('data-echo-cancellation'), 'echo cancellation on the microphone').to.equal('true');
+    await page.click('#rt-mic');
+    const heardWords = async () => {
+      const users = await page.locator('#rt-transcript li.user').allTextContents();
+      return Math.max(0, ...users.map((u) => MIC_CLIP_WORDS.split(' ').filter((w) => u.toLowerCase().split(/\s+/).includes(w)).length));
+    };
+    const deadline = Date.now() + 40_000;
+    while ((await heardWords()) < 3) {
+      if (Date.now() > deadline) throw new Error(`no recognized turn: ${await page.locator('#rt-transcript').textContent()}`);
+      await page.waitForTimeout(250);
+    }
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
+    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
+    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    console.log(`      browser: WebRTC spoken turn, end of speech to first reply sound ${latency} ms`);
+    const log = (await page.locator('#rt-log').textContent())!;
+    expect(log).to.contain('output_audio_buffer.started');
+    expect(log).not.to.contain('response.output_audio.delta');
+    await screenshot(page, 'realtime-webrtc-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+  });
+
+  it('realtime over WebRTC: talking over a long spoken reply cuts it off (output_audio_buffer.cleared)', async () => {
+    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'webrtc');
+    await page.fill('#rt-instructions', `Say exactly: "${long}"`);
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
+    await page.click('#rt-mic');
+    try {
+      await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
+      await page.waitForSelector('#rt-transcript li.assistant.cancelled', { timeout: 60_000 });
+    } catch (err) {
+      const events = ((await page.locator('#rt-log').textContent()) ?? '').slice(-3000);
+      throw new Error(`${(err as Error).message}\nlast events: ${events}`);
+    }
+    expect(await page.locator('#rt-log').textContent()).to.contain('output_audio_buffer.cleared');
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
     await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');

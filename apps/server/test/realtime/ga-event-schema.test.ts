@@ -9,10 +9,12 @@ describe('GA realtime event schema checker', () => {
     expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item })).to.deep.equal([]);
   });
 
-  it('rejects a null input_audio transcript (typed string in the GA schema), missing fields and unknown events', () => {
+  it('accepts a null input_audio transcript (not yet known), rejects other nulls, missing fields and unknown events', () => {
     const item = { id: 'i', object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_audio', transcript: null }] };
-    expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', item })).to.deep.equal([
-      'conversation.item.added.item.content[0].transcript must be a string, got null',
+    expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item })).to.deep.equal([]);
+    const text = { ...item, content: [{ type: 'input_text', text: null }] };
+    expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item: text })).to.deep.equal([
+      'conversation.item.added.item.content[0].text must be a string, got null',
     ]);
     expect(gaSchemaViolations({ type: 'response.output_audio.delta', event_id: 'e', response_id: 'r', item_id: 'i', output_index: 0 })).to.deep.equal([
       'response.output_audio.delta.content_index is missing',

@@ -53,6 +53,10 @@ import {
   VideoNotReadyError,
   VoiceNotDeletableError,
   VoiceNotFoundError,
+  InvalidSdpOfferError,
+  RealtimeCallNotFoundError,
+  RealtimeSessionActiveError,
+  RealtimeCapacityError,
   type ServiceErrorClass,
 } from '@svc/core';
 
@@ -97,6 +101,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [InvalidLanguageTagError, 400],
   [VoiceLanguageUnsupportedError, 400],
   [RealtimeError, 400],
+  [InvalidSdpOfferError, 400],
   // 401 / 403 / 404
   [InvalidApiKeyError, 401],
   [VoiceNotDeletableError, 403],
@@ -105,12 +110,17 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [ModelNotFoundError, 404],
   [VideoNotFoundError, 404],
   [VideoNotReadyError, 404],
+  [RealtimeCallNotFoundError, 404],
   [RequestTimeoutError, 408],
+  // 409: the ephemeral key's one session is live (WebSocket: close 4009)
+  [RealtimeSessionActiveError, 409],
   // 413 / 429
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
   [LiveVideoLimitError, 429],
+  // The realtime session caps (WebSocket: close 1013)
+  [RealtimeCapacityError, 429],
   [RequestHeaderTooLargeError, 431],
   [InsufficientQuotaError, 429],
   // 5xx: the server's fault
@@ -143,7 +153,7 @@ export function httpStatusOf(err: ServiceError): number {
 
 /** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit, or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError) return { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError || err instanceof RealtimeCapacityError) return { 'Retry-After': String(err.retryAfterSeconds) };
   if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
   return {};
 }

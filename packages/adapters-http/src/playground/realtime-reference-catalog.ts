@@ -64,6 +64,10 @@ export const CLIENT_EVENT_DOCS: Record<ClientEventType, EventDoc> = {
     example: { type: 'response.create', response: { instructions: 'Answer in one sentence.', metadata: { topic: 'demo' } } },
   },
   'response.cancel': { summary: 'Stops the response in progress; it ends with response.done status cancelled.', example: { type: 'response.cancel', response_id: IDS.response } },
+  'output_audio_buffer.clear': {
+    summary: 'WebRTC calls only: cuts off the reply audio the call is playing (the response in progress is cancelled); answered by output_audio_buffer.cleared. Over the WebSocket it is an unknown event type.',
+    example: { type: 'output_audio_buffer.clear' },
+  },
 };
 
 type ServerEventType = (typeof SERVER_EVENT_TYPES)[number];
@@ -110,6 +114,18 @@ export const SERVER_EVENT_DOCS: Record<ServerEventType, EventDoc> = {
   },
   'conversation.context.summarized': { summary: 'Extension: older items were condensed into a summary item (truncation: auto).', example: { type: 'conversation.context.summarized', event_id: 'event_28', summary_item_id: 'item_sum1', summarized_item_ids: ['item_01', 'item_02'] } },
   'session.idle_timeout': { summary: 'Extension: 5 minutes without user speech; the socket closes with 1000.', example: { type: 'session.idle_timeout', event_id: 'event_29', seconds_idle: 300 } },
+  'output_audio_buffer.started': {
+    summary: 'WebRTC calls only: the reply audio of a response started playing on the call\'s audio track (instead of response.output_audio.delta events).',
+    example: { type: 'output_audio_buffer.started', event_id: 'event_31', response_id: IDS.response },
+  },
+  'output_audio_buffer.stopped': {
+    summary: 'WebRTC calls only: the track has played all of the response\'s audio (after response.done, which leaves up to the audio lead earlier).',
+    example: { type: 'output_audio_buffer.stopped', event_id: 'event_32', response_id: IDS.response },
+  },
+  'output_audio_buffer.cleared': {
+    summary: 'WebRTC calls only: the reply audio was cut off (barge-in, response.cancel, output_audio_buffer.clear); what was played stays in the conversation.',
+    example: { type: 'output_audio_buffer.cleared', event_id: 'event_33', response_id: IDS.response },
+  },
   'session.max_duration_reached': { summary: 'Extension: the session reached its wall-clock cap; the socket closes with 1000.', example: { type: 'session.max_duration_reached', event_id: 'event_30', max_duration_sec: 1800 } },
 };
 

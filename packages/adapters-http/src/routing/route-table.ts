@@ -11,6 +11,11 @@ import type { OpenApiRegistry, OperationDoc } from '../openapi/openapi-registry.
 export interface ApiRoute extends Omit<OperationDoc, 'public'> {
   /** Run in order (e.g. a rate limit, then the handler). */
   handlers: RouterMiddleware<AppState>[];
+  /**
+   * On a public table: the handler checks the Bearer itself (an API key or an ephemeral key, which
+   * the API-key middleware would refuse), so the operation is documented as authenticated.
+   */
+  authenticatesItself?: boolean;
 }
 
 /** `/v1/videos/{id}/content` (OpenAPI) -> `/v1/videos/:id/content` (the router's syntax). */
@@ -32,10 +37,10 @@ export class RouteTable {
 
   /** An API operation: routed at its path and listed in the OpenAPI document. */
   add(route: ApiRoute): void {
-    const { handlers, ...operation } = route;
+    const { handlers, authenticatesItself, ...operation } = route;
     if (handlers.length === 0) throw new Error(`${route.method.toUpperCase()} ${route.path} has no handler`);
     this.router[route.method](routerPath(route.path), ...handlers);
-    this.openapi.add({ ...operation, ...(this.access === 'public' ? { public: true } : {}) });
+    this.openapi.add({ ...operation, ...(this.access === 'public' && !authenticatesItself ? { public: true } : {}) });
   }
 
   /** The OpenAPI document of every operation added so far, through this table or another on the same registry. */

@@ -40,6 +40,21 @@ const probe: RouteModule = {
   },
 };
 
+/** A public route whose handler checks the Bearer itself (as the WebRTC calls take ephemeral keys). */
+const selfAuthenticated: RouteModule = {
+  register(routes) {
+    routes.add({
+      method: 'post',
+      path: '/v1/self-checked',
+      summary: 'Checks its own Bearer',
+      tags: ['operations'],
+      authenticatesItself: true,
+      responses: { '200': { description: 'OK' } },
+      handlers: [(ctx) => void (ctx.body = { authorization: ctx.get('authorization') })],
+    });
+  },
+};
+
 const documentOf: RouteModule = {
   register(routes) {
     routes.add({
@@ -56,7 +71,7 @@ const documentOf: RouteModule = {
 describe('RouteTable: one declaration gives the route and its OpenAPI operation', () => {
   let t: RunningApp;
   before(async () => {
-    t = await startApp({ api: [things, documentOf], public: [probe] });
+    t = await startApp({ api: [things, documentOf], public: [probe, selfAuthenticated] });
   });
   after(() => t.close());
 
@@ -75,7 +90,7 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
 
   it('documents exactly the added operations, at their OpenAPI paths; pages are routed but not documented', async () => {
     const doc = (await (await t.call('/v1/doc.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[]; parameters?: unknown[]; responses: Record<string, unknown> }>> };
-    expect(Object.keys(doc.paths).sort()).to.deep.equal(['/probe', '/v1/doc.json', '/v1/things/{thing}/parts/{part}']);
+    expect(Object.keys(doc.paths).sort()).to.deep.equal(['/probe', '/v1/doc.json', '/v1/self-checked', '/v1/things/{thing}/parts/{part}']);
     const part = doc.paths['/v1/things/{thing}/parts/{part}']!.get!;
     expect(part.parameters).to.have.length(2);
     expect(part.responses).to.have.property('401'); // authenticated table
@@ -91,6 +106,17 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
     const refused = await fetch(`${t.url}/v1/things/a/parts/b`);
     expect(refused.status).to.equal(401);
     expect((await errorOf(refused)).type).to.equal('invalid_api_key');
+  });
+
+  it('a public route that authenticates itself is reached without the API-key middleware but documented with the Bearer and its 401', async () => {
+    const doc = (await (await t.call('/v1/doc.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+    const op = doc.paths['/v1/self-checked']!.post!;
+    expect(op.security).to.equal(undefined);
+    expect(op.responses).to.have.property('401');
+    // Not an API key: the key middleware would have answered 401; the handler sees the header.
+    const res = await fetch(`${t.url}/v1/self-checked`, { method: 'POST', headers: { Authorization: 'Bearer svc-eph-x' } });
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ authorization: 'Bearer svc-eph-x' });
   });
 
   it('refuses a route without a handler at registration', () => {

@@ -9,6 +9,8 @@ import type {
   RealtimeOutput,
   RealtimeServerEvent,
   RealtimeVoiceDirectory,
+  ReplyAudioPlayout,
+  ReplyAudioTrack,
   ReplySpeaker,
   Resampler,
   ResamplerStream,
@@ -21,6 +23,7 @@ import type {
   VoiceActivityStream,
 } from '../../src/realtime/index.js';
 import type { PcmAudio } from '../../src/shared/audio.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /** Collects server events and the close, like a WebSocket would carry them. */
 export class CollectingOutput implements RealtimeOutput {
@@ -273,4 +276,65 @@ export class NearestResampler implements Resampler {
 export function pcmBase64(ms: number, rate = 24000, value = 0): string {
   const n = Math.round((ms / 1000) * rate);
   return Buffer.from(new Int16Array(n).fill(value).buffer).toString('base64');
+}
+
+/**
+ * A media transport's reply track on the fake clock: it "sends" in real time (like RTP), one
+ * playout after another, and lets at most `leadMs` wait unsent. Records what each playout got.
+ */
+export class FakeReplyTrack implements ReplyAudioTrack {
+  readonly sampleRate = 48000;
+  playouts: Array<{ writtenMs: number; startedAt: number | null; cleared: boolean; sentAtClear: number | null }> = [];
+  /** When the previous playout finishes sending (the next starts after it). */
+  private busyUntil = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly leadMs = 200,
+  ) {}
+
+  open(): ReplyAudioPlayout {
+    const record = { writtenMs: 0, startedAt: null as number | null, cleared: false, sentAtClear: null as number | null };
+    this.playouts.push(record);
+    const sent = () => {
+      if (record.sentAtClear !== null) return record.sentAtClear;
+      if (record.startedAt === null) return 0;
+      return Math.max(0, Math.min(record.writtenMs, this.clock.now() - record.startedAt));
+    };
+    // Waiters are checked as the clock moves, and at once on abort or clear.
+    const waiters = new Set<() => void>();
+    const waitUntil = (done: () => boolean, signal?: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!done() && !signal?.aborted) return void this.clock.setTimer(10, check);
+          waiters.delete(check);
+          signal?.removeEventListener('abort', check);
+          resolve();
+        };
+        waiters.add(check);
+        signal?.addEventListener('abort', check, { once: true });
+        check();
+      });
+    return {
+      write: async (samples, signal) => {
+        if (record.cleared) return;
+        if (record.startedAt === null) {
+          record.startedAt = Math.max(this.clock.now(), this.busyUntil);
+        }
+        record.writtenMs += (samples.length / this.sampleRate) * 1000;
+        this.busyUntil = record.startedAt + record.writtenMs;
+        await waitUntil(() => record.cleared || record.writtenMs - sent() <= this.leadMs, signal);
+      },
+      writtenMs: () => record.writtenMs,
+      sentMs: sent,
+      finish: () => waitUntil(() => record.cleared || sent() >= record.writtenMs),
+      clear: () => {
+        if (record.cleared) return;
+        record.sentAtClear = sent();
+        record.cleared = true;
+        this.busyUntil = this.clock.now();
+        for (const check of [...waiters]) check();
+      },
+    };
+  }
 }

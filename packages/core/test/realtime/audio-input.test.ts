@@ -20,7 +20,7 @@ describe('realtime input audio buffer', () => {
       status: 'completed',
       role: 'user',
       // The GA schema types transcript as a string: absent until known, then the words.
-      content: [{ type: 'input_audio' }],
+      content: [{ type: 'input_audio', transcript: null }],
     });
     expect(h.lm.requests).to.have.length(0);
     await flush();

@@ -61,6 +61,11 @@ export class InputAudioBuffer {
         : this.format.type === 'audio/pcmu'
           ? muLawDecode(bytes)
           : this.decodePcm16(bytes);
+    return this.appendSamples(decoded);
+  }
+
+  /** Appends PCM already at the buffer's rate (a media track's samples); returns what is held of it. */
+  appendSamples(decoded: Int16Array): Int16Array {
     const pcm = this.noiseSuppression && decoded.length > 0 ? this.noiseSuppression.process(decoded) : decoded;
     if (pcm.length > 0) {
       this.chunks.push(pcm);

@@ -3,7 +3,7 @@ export type ItemStatus = 'completed' | 'incomplete' | 'in_progress';
 
 export type ContentPart =
   | { type: 'input_text'; text: string }
-  | { type: 'input_audio'; transcript?: string }
+  | { type: 'input_audio'; transcript: string | null }
   | { type: 'output_text'; text: string }
   | { type: 'output_audio'; transcript: string };
 

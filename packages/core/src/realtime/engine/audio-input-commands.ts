@@ -8,7 +8,7 @@ import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { ANALYSIS_SAMPLE_RATE, type RecognitionStream, type VoiceActivityEvent, type VoiceActivityStream } from '../ports/audio-pipeline.js';
 import { expectString, requireField, type JsonObject } from '../protocol/field-checks.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
-import { formatSampleRate, type RealtimeSessionConfig } from '../session/session-config.js';
+import { formatSampleRate, type AudioFormat, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import { semanticEndWaitMs } from './semantic-turn-end.js';
 import type { Principal } from '../../auth/api-key.js';
 import type { Clock } from '../../shared/clock.js';
@@ -50,6 +50,12 @@ export interface AudioInputDeps {
   /** How long after `speech_stopped` a streamed turn's transcript may take before the turn is dropped (with an error). */
   transcriptDeadlineMs: number;
   usage?: RealtimeUsageObserver;
+  /**
+   * Set when a media transport delivers the input as samples at this rate (a WebRTC call's track):
+   * the buffer then holds PCM at it whatever `audio.input.format` says, and
+   * `input_audio_buffer.append` is refused (the audio arrives on the track).
+   */
+  mediaInputRate?: PcmRate;
 }
 
 /** A streamed turn's transcript came too late: the turn is dropped (see transcriptDeadlineMs). */
@@ -98,18 +104,19 @@ export class AudioInputCommands {
   /** (Re)builds the buffer and detector when the input format or turn detection changed. */
   configure(config: RealtimeSessionConfig): void {
     const input = config.audio.input;
-    const bufferKey = JSON.stringify([input.format, input.noise_reduction]);
+    const format = this.inputFormat(config);
+    const bufferKey = JSON.stringify([format, input.noise_reduction]);
     if (!this.buffer || bufferKey !== this.bufferKey) {
       this.bufferKey = bufferKey;
       this.buffer?.release();
       const { opusCodec, noiseSuppressor } = this.deps.audio;
-      const decoder = input.format.type === 'audio/opus' && opusCodec ? opusCodec.createDecoder(input.format.frame_size_ms) : null;
+      const decoder = format.type === 'audio/opus' && opusCodec ? opusCodec.createDecoder(format.frame_size_ms) : null;
       // near_field and far_field run the same suppressor; null runs none.
-      const suppression = input.noise_reduction && noiseSuppressor ? noiseSuppressor.open(formatSampleRate(input.format)) : null;
-      this.buffer = new InputAudioBuffer(input.format, this.deps.maxBufferMs, decoder, suppression);
+      const suppression = input.noise_reduction && noiseSuppressor ? noiseSuppressor.open(formatSampleRate(format)) : null;
+      this.buffer = new InputAudioBuffer(format, this.deps.maxBufferMs, decoder, suppression);
       this.vadKey = '';
     }
-    const vadKey = JSON.stringify([input.format, input.turn_detection]);
+    const vadKey = JSON.stringify([format, input.turn_detection]);
     if (vadKey === this.vadKey) return;
     this.vadKey = vadKey;
     this.closeVad();
@@ -142,10 +149,23 @@ export class AudioInputCommands {
         'audio',
       );
     }
+    if (this.deps.mediaInputRate) {
+      throw invalidRequest('invalid_value', "This session's input audio arrives on its audio track; 'input_audio_buffer.append' is not used.", 'type');
+    }
     const bytes = decodeBase64(audio);
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
+    await this.ingest(this.buffer!.append(bytes));
+  }
+
+  /** Samples of a media transport's input track (at `mediaInputRate`), in arrival order. */
+  async appendSamples(samples: Int16Array): Promise<void> {
+    if (!this.deps.mediaInputRate || !this.buffer) return;
+    await this.ingest(this.buffer.appendSamples(samples));
+  }
+
+  /** Decoded input: the turn in progress hears it, the detector judges it. */
+  private async ingest(pcm: Int16Array): Promise<void> {
     const buffer = this.buffer!;
-    const pcm = buffer.append(bytes);
     if (pcm.length > 0) this.deps.usage?.inputAudio((pcm.length / buffer.sampleRate) * 1000);
     if (!this.vad || !this.analysis || pcm.length === 0) return;
     const samples = this.analysis.append(pcm);
@@ -258,8 +278,8 @@ export class AudioInputCommands {
       type: 'message',
       status: 'completed',
       role: 'user',
-      // The transcript is added (as a string, per the GA schema) once known.
-      content: [{ type: 'input_audio' }],
+      // null until known (as the modelled API sends it; the agents SDK requires the field), then the words.
+      content: [{ type: 'input_audio', transcript: null }],
     };
     const { entry } = conversation.insert(item, previousItemId);
     this.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
@@ -281,7 +301,7 @@ export class AudioInputCommands {
     signal: AbortSignal,
   ): Promise<void> {
     const { audio, principal, logger } = this.deps;
-    const part = item.content[0] as { type: 'input_audio'; transcript?: string };
+    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
     const transcription = this.session.config.audio.input.transcription;
     const recognizer = audio.speechRecognizer;
     let transcript = '';
@@ -391,6 +411,12 @@ export class AudioInputCommands {
     this.speech.controller.abort();
     this.turns.delete(this.speech.controller);
     this.speech = null;
+  }
+
+  /** The format the buffer holds: the session's, or PCM at the media track's rate. */
+  private inputFormat(config: RealtimeSessionConfig): AudioFormat {
+    const rate = this.deps.mediaInputRate;
+    return rate ? { type: 'audio/pcm', rate } : config.audio.input.format;
   }
 
   private prefixPaddingMs(): number {

@@ -7,6 +7,7 @@ import type { ConversationLimits } from '../conversation/conversation.js';
 import type { ConversationSummarizer } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
+import type { SessionMedia } from '../ports/media-transport.js';
 import type { RealtimeVoiceDirectory } from '../ports/voice-directory.js';
 import type { RealtimeServerEvent, SessionEnding } from '../protocol/server-events.js';
 
@@ -54,6 +55,11 @@ export interface RealtimeSessionOptions {
    * DEFAULT_TRANSCRIPT_DEADLINE_MS); past it the turn is dropped with an `error` saying why.
    */
   transcriptDeadlineMs?: number;
+  /**
+   * Set by a transport that carries the audio as media (a WebRTC call): input arrives through
+   * `appendInputSamples`, spoken replies are played on its track (see SessionMedia).
+   */
+  media?: SessionMedia;
 }
 
 /** Where server events go: the WebSocket adapter, or a test collecting them. */

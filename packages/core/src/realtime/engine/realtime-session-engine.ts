@@ -3,11 +3,11 @@ import type { Principal } from '../../auth/api-key.js';
 import { unixSeconds } from '../../shared/clock.js';
 import { Conversation } from '../conversation/conversation.js';
 import { ExtractiveSummarizer } from '../conversation/summarization.js';
-import { clientEventIdOf, parseClientEvent, type ClientEvent } from '../protocol/client-events.js';
+import { clientEventIdOf, parseClientEvent, unknownEventType, type ClientEvent } from '../protocol/client-events.js';
 import { requireField } from '../protocol/field-checks.js';
 import { invalidRequest, isSystemRoleRejection, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
 import { SESSION_ENDINGS, type ServerEventBody, type SessionEnding } from '../protocol/server-events.js';
-import type { RealtimeSessionConfig } from '../session/session-config.js';
+import { PCM_RATES, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import { toSessionObject } from '../session/session-object.js';
 import { applySessionUpdate } from '../session/session-update.js';
 import { AudioInputCommands } from './audio-input-commands.js';
@@ -26,6 +26,12 @@ import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 
 type Phase = 'connected' | 'active' | 'closed';
+
+/** The input buffer holds PCM at one of the rates the protocol knows (Opus tracks: 48 kHz). */
+function mediaInputRate(rate: number): PcmRate {
+  if (!(PCM_RATES as readonly number[]).includes(rate)) throw new Error(`Media input rate ${rate} is not one of ${PCM_RATES.join(', ')}.`);
+  return rate as PcmRate;
+}
 
 /**
  * Events a client may send before its first session.update. They are held and handled right
@@ -87,6 +93,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       conversationChanged,
       endSessionForQuota: (message) => this.refuseQuota(message),
       audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
+      replyTrack: options.media?.replyTrack,
     });
     this.audioInput = new AudioInputCommands({
       ...shared,
@@ -99,6 +106,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       maxBufferMs: options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
       transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
       ...(deps.usage ? { usage: deps.usage } : {}),
+      mediaInputRate: options.media ? mediaInputRate(options.media.inputSampleRate) : undefined,
     });
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
     this.summaries = new BackgroundSummarizer(
@@ -124,6 +132,23 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
         this.deps.logger.error({ err: String(err), stack: (err as Error)?.stack }, 'realtime event handling failed');
         this.reportError(err, null);
       });
+    return this.queue;
+  }
+
+  /**
+   * Input samples of a media transport's track (at `media.inputSampleRate`), queued with the
+   * client events so they keep their order. Dropped before the session is configured (as the
+   * modelled API does, audio before session.created is not kept). Never rejects.
+   */
+  appendInputSamples(samples: Int16Array): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (this.phase !== 'active') return;
+      try {
+        await this.audioInput.appendSamples(samples);
+      } catch (err) {
+        this.reportError(err, null);
+      }
+    });
     return this.queue;
   }
 
@@ -263,6 +288,10 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
         return this.responses.create(f.response);
       case 'response.cancel':
         return this.responses.cancel(f);
+      case 'output_audio_buffer.clear':
+        // Only a session whose replies play on a media track has an output audio buffer.
+        if (!this.options.media) throw unknownEventType(event.type);
+        return this.responses.clearOutputAudio();
     }
   }
 

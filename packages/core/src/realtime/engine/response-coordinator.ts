@@ -12,6 +12,7 @@ import type { QuotaGuard } from '../../shared/rate-limiter.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { LanguageModel } from '../ports/language-model.js';
+import type { ReplyAudioTrack } from '../ports/media-transport.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 
 /** What responses need: the model, the audio engines, the quota, and the session's events and state. */
@@ -34,11 +35,15 @@ export interface ResponseCoordinatorDeps {
   endSessionForQuota(message: string): void;
   /** How far spoken replies may run ahead of playback. */
   audioLeadMs: number;
+  /** A media transport's reply track (spoken audio is played there, not sent as deltas). */
+  replyTrack?: ReplyAudioTrack;
 }
 
 /** At most one response at a time: creation, cancellation and barge-in interruption. */
 export class ResponseCoordinator {
   private active: ResponseRun | null = null;
+  /** The last response: on a media track its audio may still be playing after response.done. */
+  private last: ResponseRun | null = null;
 
   constructor(private readonly deps: ResponseCoordinatorDeps) {}
 
@@ -92,6 +97,7 @@ export class ResponseCoordinator {
         audio: deps.audio,
         clock: deps.clock,
         audioLeadMs: deps.audioLeadMs,
+        replyTrack: deps.replyTrack,
         reportError: (err) => this.deps.events.reportError(err, null),
         endSessionForQuota: (err) => this.deps.endSessionForQuota(err instanceof Error ? err.message : String(err)),
       },
@@ -100,6 +106,7 @@ export class ResponseCoordinator {
       this.deps.conversationId,
     );
     this.active = run;
+    this.last = run;
     run
       .start()
       .finally(() => {
@@ -118,9 +125,18 @@ export class ResponseCoordinator {
     await this.stop(run);
   }
 
-  /** Barge-in and server-VAD `response.create`: the response in flight ends as cancelled. */
+  /**
+   * Barge-in and server-VAD `response.create`: the response in flight ends as cancelled, and audio
+   * a media track is still playing of a finished one is cut off where it was.
+   */
   async interrupt(): Promise<void> {
     if (this.active) await this.stop(this.active);
+    else this.last?.cutOffPlayback();
+  }
+
+  /** `output_audio_buffer.clear` (media transports): the audio of the current response stops sounding. */
+  async clearOutputAudio(): Promise<void> {
+    await this.interrupt();
   }
 
   /** Session end: stop silently (no events are sent once the session is closed). */

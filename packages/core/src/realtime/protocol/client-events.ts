@@ -13,6 +13,8 @@ export const CLIENT_EVENT_FIELDS = {
   'conversation.item.delete': ['item_id'],
   'response.create': ['response'],
   'response.cancel': ['response_id'],
+  /** Media transports only (a WebRTC call): cuts off the reply audio the track is playing. */
+  'output_audio_buffer.clear': [],
 } as const;
 
 export type ClientEventType = keyof typeof CLIENT_EVENT_FIELDS;
@@ -43,17 +45,20 @@ export function parseClientEvent(raw: unknown, eventId: string): ClientEvent {
     throw invalidRequest('missing_required_parameter', "Missing required parameter: 'type'.", 'type');
   }
   const type = expectString(raw.type, 'type');
-  if (!Object.hasOwn(CLIENT_EVENT_FIELDS, type)) {
-    throw invalidRequest(
-      'invalid_value',
-      `Unknown event type '${truncate(type)}'; supported types are ${CLIENT_EVENT_TYPES.join(', ')}.`,
-      'type',
-    );
-  }
+  if (!Object.hasOwn(CLIENT_EVENT_FIELDS, type)) throw unknownEventType(type);
   const allowed = CLIENT_EVENT_FIELDS[type as ClientEventType] as readonly string[];
   const { type: _type, event_id: _eventId, ...fields } = raw;
   rejectUnknownKeys(fields, allowed, '');
   return { type: type as ClientEventType, event_id: eventId, fields };
+}
+
+/** The error for an event type this session does not take. */
+export function unknownEventType(type: string) {
+  return invalidRequest(
+    'invalid_value',
+    `Unknown event type '${truncate(type)}'; supported types are ${CLIENT_EVENT_TYPES.join(', ')} (output_audio_buffer.clear on WebRTC calls only).`,
+    'type',
+  );
 }
 
 function truncate(text: string): string {

@@ -38,6 +38,10 @@ export const SERVER_EVENT_TYPES = [
   'response.function_call_arguments.delta',
   'response.function_call_arguments.done',
   'response.done',
+  // Media transports only (a WebRTC call): the reply track's buffer, as the modelled API sends them there.
+  'output_audio_buffer.started',
+  'output_audio_buffer.stopped',
+  'output_audio_buffer.cleared',
   // Extension events of this service.
   'response.output_audio_transcript.length',
   'conversation.context.summarized',
@@ -45,7 +49,11 @@ export const SERVER_EVENT_TYPES = [
   'session.max_duration_reached',
 ] as const;
 
-/** Events of the GA API this service never sends (spec, "Never emitted"). */
+/**
+ * Events of the GA API this service never sends (spec, "Never emitted"). `output_audio_buffer.*`
+ * is never sent over the WebSocket; a WebRTC call, where the modelled API sends them, gets them
+ * (MEDIA_TRANSPORT_EVENT_TYPES).
+ */
 export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
   /^conversation\.created$/,
   /^conversation\.item\.done$/,
@@ -57,6 +65,9 @@ export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
   /^mcp_/,
   /\.mcp_/,
 ];
+
+/** Server events only a session whose audio travels as media (a WebRTC call) receives. */
+export const MEDIA_TRANSPORT_EVENT_TYPES = ['output_audio_buffer.started', 'output_audio_buffer.stopped', 'output_audio_buffer.cleared'] as const;
 
 /**
  * Why the server ends a realtime session. The WebSocket close code of each is the transport's

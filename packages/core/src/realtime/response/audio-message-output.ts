@@ -1,7 +1,6 @@
-import { encodeBase64 } from '../../shared/base64.js';
 import { isRefusal } from '../../shared/errors.js';
-import { AUDIO_DELTA_MS, type PlaybackClock } from '../audio/playback-clock.js';
-import { pcmDurationMs, type ResponseAudioEncoder } from '../audio/response-audio-encoder.js';
+import { AUDIO_DELTA_MS } from '../audio/playback-clock.js';
+import { pcmDurationMs } from '../audio/response-audio-encoder.js';
 import { SentenceChunker } from '../audio/sentence-chunker.js';
 import { wordMarks, type AudioMark } from '../audio/word-marks.js';
 import type { ItemEntry } from '../conversation/conversation.js';
@@ -9,15 +8,18 @@ import { snapshotItem, type ItemStatus, type MessageItem } from '../conversation
 import type { ReplySpeaker } from '../ports/audio-pipeline.js';
 import { abortable, ResponseAborted } from './abortable.js';
 import type { OutputContext } from './output-context.js';
+import type { ReplyAudioOutput } from './reply-audio-output.js';
 
 export interface SpokenReplySettings {
   speaker: ReplySpeaker | null;
-  /** Null when the output format cannot be encoded here (the transcript is still sent). */
-  encoder: ResponseAudioEncoder | null;
+  /**
+   * Where this message's samples go, given how to send one `response.output_audio.delta` (base64)
+   * when the session's transport carries audio in events. Null when the output format cannot be
+   * encoded here (the transcript is still sent).
+   */
+  audioOutput: (emitDelta: (base64: string) => void) => ReplyAudioOutput | null;
   voice: string;
   speed: number;
-  /** The response's playback clock: paces the deltas and tells what the listener has heard. */
-  playback: PlaybackClock;
 }
 
 /** The sentence being spoken: where it starts in the transcript and in the item's audio. */
@@ -57,6 +59,8 @@ export class AudioMessageOutput {
   private readonly marks: AudioMark[] = [];
   private finished = false;
   private drained = false;
+  /** Paces and sends the samples; knows what the listener heard (null: no audio can be sent). */
+  private readonly audio: ReplyAudioOutput | null;
 
   constructor(
     private readonly ctx: OutputContext,
@@ -70,6 +74,7 @@ export class AudioMessageOutput {
     ctx.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(this.item) });
     this.item.content.push(this.part);
     ctx.emit({ ...this.partEvent('response.content_part.added'), part: { type: 'audio', transcript: '' } });
+    this.audio = settings.audioOutput((delta) => this.ctx.emit({ ...this.partEvent('response.output_audio.delta'), delta }));
   }
 
   get isFinished(): boolean {
@@ -95,9 +100,7 @@ export class AudioMessageOutput {
     if (rest) this.enqueue(rest);
     await this.speech;
     if (this.ctx.signal.aborted) throw new ResponseAborted();
-    if (this.settings.encoder && !this.speechBroken) {
-      for (const bytes of this.settings.encoder.flush()) this.sendAudio(bytes);
-    }
+    if (this.audio && !this.speechBroken) this.audio.end();
     this.drained = true;
   }
 
@@ -121,14 +124,26 @@ export class AudioMessageOutput {
     this.ctx.emit({ type: 'response.output_item.done', response_id: this.ctx.responseId, output_index: this.outputIndex, item: snapshotItem(this.item) });
   }
 
+  /**
+   * A completed message whose audio a media track was still sending when it was cut off (barge-in
+   * after `response.done`): the item keeps what was sent, announced as `conversation.item.truncated`.
+   */
+  truncateToHeard(): void {
+    if (!this.finished || !this.audio || this.playbackOffsetMs === null) return;
+    if (this.audio.heardMs() - this.playbackOffsetMs >= this.audioMs) return;
+    this.cutAtHeard();
+    const audioEndMs = this.entry.audio?.durationMs ?? 0;
+    this.ctx.emit({ type: 'conversation.item.truncated', item_id: this.item.id, content_index: 0, audio_end_ms: audioEndMs });
+  }
+
   private cutAtHeard(): void {
     // Without audio (no speaker, or an unencodable format) nothing was heard, but the text was
     // shown: the transcript stays as streamed.
-    if (!this.settings.speaker || !this.settings.encoder || this.speechBroken) {
+    if (!this.settings.speaker || !this.audio || this.speechBroken) {
       this.entry.audio = { durationMs: Math.round(this.audioMs), marks: this.marks };
       return;
     }
-    const heardMs = this.playbackOffsetMs === null ? 0 : Math.min(this.audioMs, this.settings.playback.heardMs() - this.playbackOffsetMs);
+    const heardMs = this.playbackOffsetMs === null ? 0 : Math.min(this.audioMs, this.audio.heardMs() - this.playbackOffsetMs);
     const marks = [...this.marks];
     if (this.speaking) {
       // Its length is known only once synthesized: until then, estimated from the speaking rate.
@@ -150,24 +165,24 @@ export class AudioMessageOutput {
   }
 
   private async speak(sentence: string): Promise<void> {
-    const { speaker, encoder, playback } = this.settings;
-    if (!speaker || !encoder || this.speechBroken || this.ctx.signal.aborted) return;
+    const { speaker } = this.settings;
+    const audio = this.audio;
+    if (!speaker || !audio || this.speechBroken || this.ctx.signal.aborted) return;
     const found = this.part.transcript.indexOf(sentence, this.spokenChars);
     const offset = found >= 0 ? found : this.spokenChars;
     this.speaking = { text: sentence, offset, startMs: this.audioMs, synthesizedMs: 0 };
     try {
-      const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: encoder.sampleRate, speed: this.settings.speed };
-      const slice = Math.round((encoder.sampleRate * AUDIO_DELTA_MS) / 1000);
+      const rate = audio.sampleRate;
+      const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: rate, speed: this.settings.speed };
+      const slice = Math.round((rate * AUDIO_DELTA_MS) / 1000);
       for await (const pcm of abortable(speaker.speak(request, this.ctx.signal), this.ctx.signal)) {
-        this.speaking.synthesizedMs += pcmDurationMs(pcm.length, encoder.sampleRate);
+        this.speaking.synthesizedMs += pcmDurationMs(pcm.length, rate);
         for (let i = 0; i < pcm.length; i += slice) {
           const piece = pcm.subarray(i, i + slice);
-          const ms = pcmDurationMs(piece.length, encoder.sampleRate);
-          this.playbackOffsetMs ??= playback.sentAudioMs;
-          await playback.admit(ms, this.ctx.signal);
+          this.playbackOffsetMs ??= audio.positionMs;
+          await audio.send(piece, this.ctx.signal);
           if (this.ctx.signal.aborted) return;
-          for (const bytes of encoder.encode(piece)) this.sendAudio(bytes);
-          this.audioMs += ms;
+          this.audioMs += pcmDurationMs(piece.length, rate);
         }
       }
     } catch (err) {
@@ -187,11 +202,6 @@ export class AudioMessageOutput {
     const lengthMs = Math.round(this.audioMs);
     this.marks.push({ endMs: lengthMs, textLength: this.spokenChars });
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.length'), delta: sentence, length_ms: lengthMs });
-  }
-
-  private sendAudio(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    this.ctx.emit({ ...this.partEvent('response.output_audio.delta'), delta: encodeBase64(bytes) });
   }
 
   private partEvent(type: string) {

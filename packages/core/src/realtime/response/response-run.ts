@@ -9,6 +9,7 @@ import { snapshotItem } from '../conversation/items.js';
 import { buildModelMessages } from '../conversation/model-context.js';
 import { estimateTokens, fitToContextWindow } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
+import type { ReplyAudioTrack } from '../ports/media-transport.js';
 import type { LanguageModel, LanguageModelRequest } from '../ports/language-model.js';
 import type { ServerEventBody } from '../protocol/server-events.js';
 import { outputTokenLimit, type RealtimeSessionConfig } from '../session/session-config.js';
@@ -16,6 +17,8 @@ import { abortable, ResponseAborted, untilAborted } from './abortable.js';
 import { AudioMessageOutput } from './audio-message-output.js';
 import { FunctionCallOutput } from './function-call-output.js';
 import type { OutputContext } from './output-context.js';
+import { DeltaEventAudioOutput, MediaTrackAudioOutput, type ReplyAudioOutput } from './reply-audio-output.js';
+import { ResponseTrackPlayout } from './response-track-playout.js';
 import { responseObject, type ResponseDescription, type ResponseStatus } from './response-object.js';
 import type { ResponseOverrides } from './response-overrides.js';
 import { TextMessageOutput } from './text-message-output.js';
@@ -31,6 +34,8 @@ export interface ResponseRunDeps {
   clock: Clock;
   /** How far spoken audio may run ahead of the listener's playback (ms). */
   audioLeadMs: number;
+  /** A media transport's reply track: spoken audio goes there instead of into delta events. */
+  replyTrack?: ReplyAudioTrack;
   /** Sends an `error` event for a failure that does not end the session. */
   reportError(err: unknown): void;
   /** The upstream refused for quota: the session ends (insufficient_quota, close 4429). */
@@ -55,6 +60,8 @@ export class ResponseRun {
   private status: ResponseStatus = 'in_progress';
   private settled: Promise<void> | null = null;
   private readonly playback: PlaybackClock;
+  /** The response's audio on a media transport's reply track (null: audio leaves as delta events). */
+  private readonly trackPlayout: ResponseTrackPlayout | null;
 
   constructor(
     private readonly deps: ResponseRunDeps,
@@ -64,6 +71,9 @@ export class ResponseRun {
   ) {
     this.id = deps.newId('resp_');
     this.playback = new PlaybackClock(deps.clock, deps.audioLeadMs);
+    this.trackPlayout = deps.replyTrack ? new ResponseTrackPlayout(deps.replyTrack, this.id, deps.emit) : null;
+    // A cut-off response stops sounding at once, before its items are closed.
+    if (this.trackPlayout) this.controller.signal.addEventListener('abort', () => this.trackPlayout?.clear(), { once: true });
     this.description = {
       id: this.id,
       conversationId,
@@ -114,11 +124,26 @@ export class ResponseRun {
     // Outputs still open are closed before response.done so every `.added` has its `.done`.
     const itemStatus = this.status === 'completed' ? 'completed' : 'incomplete';
     for (const output of this.outputs) await output.finish(itemStatus);
-    this.controller.abort();
+    const completedPlayout = this.status === 'completed' ? this.trackPlayout : null;
+    if (!completedPlayout) this.controller.abort();
     this.deps.emit({
       type: 'response.done',
       response: responseObject(this.description, this.status, this.outputs.map((o) => snapshotItem(o.item)), null),
     });
+    // The track is still sending the last lead of audio: output_audio_buffer.stopped follows.
+    if (completedPlayout) void completedPlayout.finish();
+  }
+
+  /**
+   * After `response.done`, a media track may still be sending this response's last audio. Cuts it
+   * off (barge-in, `output_audio_buffer.clear`) and truncates its spoken items to what was sent;
+   * false when nothing was playing.
+   */
+  cutOffPlayback(): boolean {
+    if (!this.trackPlayout?.audible) return false;
+    this.trackPlayout.clear();
+    for (const output of this.outputs) if (output instanceof AudioMessageOutput) output.truncateToHeard();
+    return true;
   }
 
   private async buildRequest(): Promise<LanguageModelRequest> {
@@ -176,11 +201,18 @@ export class ResponseRun {
     const audio = this.config.audio.output;
     return new AudioMessageOutput(ctx, this.outputs.length, {
       speaker: this.deps.audio.replySpeaker ?? null,
-      encoder: createResponseAudioEncoder(audio.format, this.deps.audio.opusCodec),
+      audioOutput: (emitDelta) => this.audioOutput(emitDelta),
       voice: audio.voice,
       speed: audio.speed,
-      playback: this.playback,
     });
+  }
+
+  /** A media track when the transport has one, else delta events in `audio.output.format`. */
+  private audioOutput(emitDelta: (base64: string) => void): ReplyAudioOutput | null {
+    const track = this.trackPlayout;
+    if (track) return new MediaTrackAudioOutput(track.sampleRate, () => track.get());
+    const encoder = createResponseAudioEncoder(this.config.audio.output.format, this.deps.audio.opusCodec);
+    return encoder ? new DeltaEventAudioOutput(this.playback, encoder, emitDelta) : null;
   }
 
   private outputContext(): OutputContext {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InboundBudget } from '../src/inbound-budget.js';
+import { InboundBudget } from '../../src/realtime/admission/inbound-budget.js';
 
 describe('InboundBudget (frames and bytes per second, token buckets)', () => {
   const limits = { eventsPerSecond: 10, burstEvents: 20, bytesPerSecond: 1000, burstBytes: 4000 };

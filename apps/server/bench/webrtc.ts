@@ -1,0 +1,219 @@
+import { loadavg } from 'node:os';
+import { launchBrowser } from '../test/helpers/browser.js';
+import { percentile, round } from './harness.js';
+
+// page.evaluate bodies run in the browser (no DOM library in the server's compilation).
+declare const window: any, navigator: any, RTCPeerConnection: any, AudioContext: any, AudioWorkletNode: any, WebSocket: any, performance: any, document: any;
+
+/** Turns measured per transport (the fake microphone says its sentence every ~11.5 s). */
+const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? 6);
+
+interface Turn {
+  /** Last moment the microphone carried speech -> first reply sound at the browser (ms). */
+  latency: number;
+  /** `speech_stopped` arrival -> first reply sound (the part after the server's silence window). */
+  afterStopped: number;
+}
+
+/**
+ * `npm run bench -- webrtc`: speech end -> first reply audio AT THE BROWSER, WebRTC against the
+ * WebSocket, in one run, measured the same way for both. Chromium's fake microphone plays a
+ * LibriVox sentence (1 s silence, the sentence, 7 s silence, looped); one WebAudio meter on the
+ * microphone dates the end of speech (last 10 ms window above -34 dBFS), one on what plays dates
+ * the reply's first sound. WebRTC: the Opus track (echo cancellation on) and the remote track.
+ * WebSocket: the playground's way (AudioWorklet capture to 24 kHz PCM appends, deltas scheduled
+ * with WebAudio). Also the server process's CPU per turn for each (werift's DTLS/SRTP and Opus are
+ * JavaScript and WASM in the server's process).
+ */
+export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
+  const browser = await launchBrowser();
+  const results: Record<string, number | string> = {};
+  try {
+    const context = await browser.newContext(ctx.baseUrl);
+    const page = await context.newPage();
+    page.on('console', (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`webrtc bench: page ${m.type()}: ${m.text()}\n`);
+    });
+    // A page the server itself serves (the playground, as its browser tests do): Chromium's local
+    // network access checks refused the WebSocket to 127.0.0.1 from a page made up by page.route.
+    await page.goto(`${ctx.baseUrl}/playground`);
+    process.stderr.write(`webrtc bench: page at ${ctx.baseUrl}\n`);
+    await page.evaluate(installClients);
+    const perTransport: Record<string, Turn[]> = {};
+    for (const transport of ['webrtc', 'websocket'] as const) {
+      const secret = await mintSecret(ctx);
+      const cpu = process.cpuUsage();
+      const load = loadavg()[0]!;
+      process.stderr.write(`webrtc bench: ${transport}: starting\n`);
+      await page.evaluate(([t, s, ws]) => window.__bench.start(t, s, ws), [transport, secret, ctx.wsUrl] as const);
+      process.stderr.write(`webrtc bench: ${transport}: connected\n`);
+      const deadline = Date.now() + (TURNS + 1) * 16_000 + 20_000;
+      // One more turn than measured: the first of each transport (connection set-up, cold caches) is dropped.
+      while ((await page.evaluate(() => window.__bench.turns.length)) < TURNS + 1) {
+        if (Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const turns: Turn[] = ((await page.evaluate(() => window.__bench.stop())) as Turn[]).slice(1);
+      process.stderr.write(`webrtc bench: ${transport}: ${turns.length} turns (${turns.map((x) => Math.round(x.latency)).join(', ')} ms)\n`);
+      const used = process.cpuUsage(cpu);
+      perTransport[transport] = turns;
+      const latencies = turns.map((t) => t.latency);
+      const after = turns.map((t) => t.afterStopped);
+      results[`${transport}: turns measured`] = `${turns.length} of ${TURNS}`;
+      results[`${transport}: speech end -> first reply sound, p50 / p95 (ms)`] = `${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 95))}`;
+      results[`${transport}: speech_stopped -> first reply sound, p50 (ms)`] = Math.round(percentile(after, 50));
+      results[`${transport}: server process CPU per turn, silences included (ms)`] = Math.round((used.user + used.system) / 1000 / (turns.length + 1));
+      results[`${transport}: load average at start`] = round(load, 1);
+    }
+    const p50 = (t: string) => percentile(perTransport[t]!.map((x) => x.latency), 50);
+    results['WebRTC p50 / WebSocket p50'] = round(p50('webrtc') / p50('websocket'), 2);
+    results['load average at the end'] = round(loadavg()[0]!, 1);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  return results;
+}
+
+async function mintSecret(ctx: { baseUrl: string; apiKey: string }): Promise<string> {
+  const res = await fetch(`${ctx.baseUrl}/v1/realtime/client_secrets`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' }, body: '{}' });
+  return ((await res.json()) as { value: string }).value;
+}
+
+/** Runs in the page: both clients, the two meters and the turn timing. */
+function installClients(): void {
+  const VOICE = 0.02;
+  const SOUND = 0.01;
+  const session = { type: 'realtime', model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } } };
+  const state: any = { turns: [], lastVoiceAt: 0, awaiting: null, stop: null };
+  const meter = (analyser: any) => {
+    const buf = new Float32Array(analyser.fftSize);
+    return () => {
+      analyser.getFloatTimeDomainData(buf);
+      let sum = 0;
+      for (const v of buf) sum += v * v;
+      return Math.sqrt(sum / buf.length);
+    };
+  };
+  const watch = (micLevel: () => number, replyLevel: () => number) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      if (micLevel() > VOICE) state.lastVoiceAt = now;
+      if (state.awaiting && replyLevel() > SOUND) {
+        state.turns.push({ latency: now - state.awaiting.speechEnd, afterStopped: now - state.awaiting.stoppedAt });
+        state.awaiting = null;
+      }
+    }, 10);
+    return () => clearInterval(timer);
+  };
+  const onEvent = (e: any) => {
+    if (e.type === 'input_audio_buffer.speech_stopped') state.awaiting = { speechEnd: state.lastVoiceAt, stoppedAt: performance.now() };
+  };
+  const newAnalyser = (ctx: any) => {
+    const a = ctx.createAnalyser();
+    a.fftSize = 512; // ~10 ms at 48 kHz
+    return a;
+  };
+
+  async function startWebRtc(secret: string): Promise<() => void> {
+    const mic = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+    const ctx = new AudioContext();
+    const micAnalyser = newAnalyser(ctx);
+    ctx.createMediaStreamSource(mic).connect(micAnalyser);
+    const replyAnalyser = newAnalyser(ctx);
+    const pc = new RTCPeerConnection();
+    const dc = pc.createDataChannel('oai-events');
+    const player = document.createElement('audio');
+    pc.ontrack = (e: any) => {
+      const stream = e.streams[0] ?? new window.MediaStream([e.track]);
+      // Chromium feeds a remote track to WebAudio only while a media element plays it too.
+      player.srcObject = stream;
+      void player.play();
+      ctx.createMediaStreamSource(stream).connect(replyAnalyser);
+    };
+    pc.addTrack(mic.getAudioTracks()[0], mic);
+    dc.onmessage = (m: any) => onEvent(JSON.parse(m.data));
+    dc.onopen = () => dc.send(JSON.stringify({ type: 'session.update', session }));
+    const offer = await pc.createOffer();
+    await pc.setLocalDescription(offer);
+    const res = await fetch('/v1/realtime/calls', { method: 'POST', body: offer.sdp, headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' } });
+    await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+    await ctx.resume();
+    const unwatch = watch(meter(micAnalyser), meter(replyAnalyser));
+    return () => {
+      unwatch();
+      pc.close();
+      mic.getTracks().forEach((t: any) => t.stop());
+      void ctx.close();
+    };
+  }
+
+  async function startWebSocket(secret: string, wsUrl: string): Promise<() => void> {
+    const mic = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+    const ctx = new AudioContext();
+    await ctx.audioWorklet.addModule('/playground/js/capture-worklet.js');
+    const micAnalyser = newAnalyser(ctx);
+    const source = ctx.createMediaStreamSource(mic);
+    source.connect(micAnalyser);
+    const replyAnalyser = newAnalyser(ctx);
+    replyAnalyser.connect(ctx.destination);
+    const ws = new WebSocket(`${wsUrl}/v1/realtime?model=svc-realtime`, ['realtime', `svc-client-secret.${secret}`]);
+    let nextStart = 0;
+    ws.onmessage = (m: any) => {
+      const e = JSON.parse(m.data);
+      onEvent(e);
+      if (e.type !== 'response.output_audio.delta') return;
+      const bytes = Uint8Array.from(atob(e.delta), (c) => c.charCodeAt(0));
+      const view = new DataView(bytes.buffer);
+      const n = bytes.length >> 1;
+      const buffer = ctx.createBuffer(1, n, 24000);
+      const ch = buffer.getChannelData(0);
+      for (let i = 0; i < n; i++) ch[i] = view.getInt16(i * 2, true) / 32768;
+      const src = ctx.createBufferSource();
+      src.buffer = buffer;
+      src.connect(replyAnalyser);
+      const start = Math.max(ctx.currentTime + 0.03, nextStart);
+      src.start(start);
+      nextStart = start + buffer.duration;
+    };
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onclose = (e: any) => reject(new Error(`the WebSocket closed before it opened: ${e.code} ${e.reason}`));
+    });
+    ws.onclose = (e: any) => console.warn(`WebSocket closed: ${e.code} ${e.reason}`);
+    ws.send(JSON.stringify({ type: 'session.update', session }));
+    const node = new AudioWorkletNode(ctx, 'pcm-capture', { processorOptions: { targetRate: 24000, chunkMs: 40 }, numberOfOutputs: 1 });
+    node.port.onmessage = (m: any) => {
+      const pcm = new Uint8Array(m.data.pcm);
+      let s = '';
+      for (let i = 0; i < pcm.length; i++) s += String.fromCharCode(pcm[i]);
+      if (ws.readyState === 1) ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: btoa(s) }));
+    };
+    const mute = ctx.createGain();
+    mute.gain.value = 0;
+    source.connect(node).connect(mute).connect(ctx.destination);
+    await ctx.resume();
+    const unwatch = watch(meter(micAnalyser), meter(replyAnalyser));
+    return () => {
+      unwatch();
+      ws.close(1000);
+      mic.getTracks().forEach((t: any) => t.stop());
+      void ctx.close();
+    };
+  }
+
+  window.__bench = {
+    get turns() {
+      return state.turns;
+    },
+    async start(transport: string, secret: string, wsUrl: string) {
+      state.turns = [];
+      state.awaiting = null;
+      state.stop = transport === 'webrtc' ? await startWebRtc(secret) : await startWebSocket(secret, wsUrl);
+    },
+    stop() {
+      state.stop?.();
+      return state.turns;
+    },
+  };
+}

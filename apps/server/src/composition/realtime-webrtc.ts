@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  applySessionUpdate,
+  CLIENT_SECRET_PREFIX,
+  inboundBudgetLimits,
+  REALTIME_MODEL,
+  REALTIME_TOKENS,
+  SHARED_TOKENS,
+  type IdGenerator,
+  type Logger,
+  type ManageApiKeys,
+  type OpusCodec,
+  type RealtimeSessionRegistry,
+  type RedeemClientSecret,
+} from '@svc/core';
+import { WebRtcCallService } from '@svc/adapters-webrtc';
+import { realtimeCallRoutes, type CallCaller } from '@svc/adapters-http';
+import { setting } from '../env-settings.js';
+import { SERVER_TOKENS } from '../tokens.js';
+import { defineModule, type ModuleRoutes } from './module.js';
+import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
+import type { RealtimeSessionFactory } from './realtime.js';
+
+/** `50000-50100`: the UDP ports calls bind (a firewall rule); empty: any. */
+const portRange = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    if (value.trim() === '') return undefined;
+    const m = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(value);
+    const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    if (!m || lo < 1024 || hi > 65535 || lo >= hi) {
+      ctx.addIssue({ code: 'custom', message: 'must be LOW-HIGH with 1024 <= LOW < HIGH <= 65535, e.g. 50000-50100' });
+      return z.NEVER;
+    }
+    return [lo, hi] as [number, number];
+  });
+
+/**
+ * Realtime sessions over WebRTC (docs/realtime.md, "WebRTC calls"): `POST /v1/realtime/calls`
+ * answers the client's SDP offer, the session runs on the same engine, caps and registry as the
+ * WebSocket (RealtimeSessionFactory, REALTIME_TOKENS.SessionRegistry), its audio as Opus RTP. The
+ * Opus codec reaches the WebRTC adapter through the core's OpusCodec port.
+ */
+export const realtimeWebrtcModule = defineModule({
+  name: 'realtime-webrtc',
+  docs: 'docs/realtime.md',
+  settings: {
+    SVC_WEBRTC_ENABLED: setting.bool(true),
+    SVC_WEBRTC_MAX_OFFER_BYTES: setting.int(64 * 1024, 4 * 1024, 1024 * 1024),
+    SVC_WEBRTC_CONNECT_TIMEOUT_MS: setting.int(10_000, 1_000, 120_000),
+    SVC_WEBRTC_PEER_TIMEOUT_MS: setting.int(15_000, 2_000, 600_000),
+    SVC_WEBRTC_PORT_RANGE: portRange,
+    SVC_WEBRTC_HOST_ADDRESSES: setting.list(),
+    SVC_WEBRTC_IPV6: setting.bool(false),
+  },
+  bind(provide, config): void {
+    const s = config.settings;
+    provide<WebRtcCallService | null>(
+      SERVER_TOKENS.RealtimeCalls,
+      async (get) => {
+        if (!s.SVC_WEBRTC_ENABLED) return null;
+        const keys = await get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+        const ids = await get<IdGenerator>(SHARED_TOKENS.IdGenerator);
+        const createSession = await get<RealtimeSessionFactory>(SERVER_TOKENS.RealtimeSessionFactory);
+        return new WebRtcCallService(
+          {
+            registry: await get<RealtimeSessionRegistry>(REALTIME_TOKENS.SessionRegistry),
+            // A call is a session whose model defaults as `?model=svc-realtime` would.
+            createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
+            checkSession: (session) => void applySessionUpdate(session, null, REALTIME_MODEL),
+            opus: await get<OpusCodec>(REALTIME_TOKENS.OpusCodec),
+            newCallId: () => ids.id('rtc_'),
+            isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
+            logger: (await get<Logger>(SHARED_TOKENS.Logger)).child({ module: 'webrtc' }),
+          },
+          {
+            ice: { portRange: s.SVC_WEBRTC_PORT_RANGE, additionalHostAddresses: s.SVC_WEBRTC_HOST_ADDRESSES, useIpv6: s.SVC_WEBRTC_IPV6 },
+            connectTimeoutMs: s.SVC_WEBRTC_CONNECT_TIMEOUT_MS,
+            peerTimeoutMs: s.SVC_WEBRTC_PEER_TIMEOUT_MS,
+            audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
+            maxBufferedBytes: s.SVC_REALTIME_MAX_BUFFERED_BYTES,
+            maxPendingEvents: 256,
+            // The WebSocket's budget per connection, for the data channel's messages.
+            inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
+          },
+        );
+      },
+      { close: (calls) => calls?.close() },
+    );
+  },
+  routes({ config, get }): ModuleRoutes {
+    const calls = get<WebRtcCallService | null>(SERVER_TOKENS.RealtimeCalls);
+    if (!calls) return {};
+    const keys = get<ManageApiKeys>(SERVER_TOKENS.ManageApiKeys);
+    const redeem = get<RedeemClientSecret>(REALTIME_TOKENS.RedeemClientSecret);
+    // Browsers send the ephemeral key as the Bearer (the WebRTC flow has no subprotocol); servers the API key.
+    const authenticateCaller = async (secret: string | null): Promise<CallCaller> => {
+      if (secret?.startsWith(CLIENT_SECRET_PREFIX)) {
+        const redeemed = await redeem.execute(secret).catch(rethrowUnavailable);
+        return { principal: redeemed.principal, secretSessionId: redeemed.sessionId };
+      }
+      return { principal: await keys.authenticate(secret).catch(rethrowUnavailable), secretSessionId: null };
+    };
+    return { public: [realtimeCallRoutes({ calls, authenticateCaller, maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES })] };
+  },
+});

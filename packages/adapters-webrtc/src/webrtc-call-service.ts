@@ -1,0 +1,186 @@
+import {
+  InvalidSdpOfferError,
+  RealtimeCallNotFoundError,
+  RealtimeCapacityError,
+  RealtimeSessionActiveError,
+  ServiceUnavailableError,
+  silentLogger,
+  type Logger,
+  type OpusCodec,
+  type Principal,
+  type RealtimeCallAnswer,
+  type RealtimeCallRequest,
+  type RealtimeCalls,
+  type RealtimeOutput,
+  type RealtimeSessionRegistry,
+  type SessionLease,
+  type SessionMedia,
+} from '@svc/core';
+import type { CallEnding } from './call-endings.js';
+import { checkOffer } from './offer-checks.js';
+import { PeerCall, UnusableOfferError, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
+
+/** What a call's session is started with (the engine factory the WebSocket gateway uses too). */
+export interface CallSessionContext {
+  principal: Principal;
+  /** The id announced by an ephemeral key. */
+  sessionId?: string;
+  output: RealtimeOutput;
+  media: SessionMedia;
+}
+
+export interface WebRtcCallDeps {
+  /** Admission: the same registry (caps, one session per ephemeral key) as the WebSocket. */
+  registry: RealtimeSessionRegistry;
+  createSession(context: CallSessionContext): CallSessionHandle;
+  /** Checks a multipart `session` before anything starts (throws the session.update error: 400). */
+  checkSession(session: unknown): void;
+  opus: OpusCodec;
+  newCallId(): string;
+  /** When given, live calls' API keys are re-checked every `keyCheckIntervalMs`; a revoked key's calls end. */
+  isKeyActive?(apiKeyId: string): Promise<boolean>;
+  logger?: Logger;
+}
+
+/** Every call's PeerCall settings (ICE, timeouts, limits), and how often live calls' keys are re-checked. */
+export interface WebRtcCallOptions extends Omit<PeerCallOptions, 'opus' | 'logger'> {
+  keyCheckIntervalMs?: number;
+}
+
+interface LiveCall {
+  call: PeerCall;
+  apiKeyId: string;
+}
+
+/**
+ * The WebRTC door to realtime sessions (implements the core's RealtimeCalls port): admits a call
+ * through the session registry, answers its offer with a PeerCall and starts the same session
+ * engine as the WebSocket on it. The call ends when the session does, when the client hangs up
+ * (closes its peer connection, or `POST .../hangup`), when ICE does not connect in time, when the
+ * peer goes silent, when its API key is revoked, and at shutdown; its slot is released each time.
+ */
+export class WebRtcCallService implements RealtimeCalls {
+  private readonly calls = new Map<string, LiveCall>();
+  private readonly logger: Logger;
+  private readonly keyChecker: ReturnType<typeof setInterval> | null;
+  private closed = false;
+
+  constructor(
+    private readonly deps: WebRtcCallDeps,
+    private readonly options: WebRtcCallOptions,
+  ) {
+    this.logger = deps.logger ?? silentLogger;
+    this.keyChecker = deps.isKeyActive ? setInterval(() => void this.checkKeys(), options.keyCheckIntervalMs ?? 2000) : null;
+    this.keyChecker?.unref?.();
+  }
+
+  async create(request: RealtimeCallRequest): Promise<RealtimeCallAnswer> {
+    if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
+    checkOffer(request.offerSdp);
+    if (request.session !== null) this.deps.checkSession(request.session);
+    const lease = await this.admit(request);
+    const callId = this.deps.newCallId();
+    const call = new PeerCall(callId, { ...this.options, opus: this.deps.opus, logger: this.logger });
+    try {
+      await call.negotiate(request.offerSdp);
+    } catch (err) {
+      await lease.release().catch(() => undefined);
+      await closeUnstarted(call);
+      if (err instanceof UnusableOfferError) throw new InvalidSdpOfferError(err.message);
+      throw err;
+    }
+    const live: LiveCall = { call, apiKeyId: request.principal.apiKeyId };
+    this.calls.set(callId, live);
+    call.onClosed((ending, reason) => {
+      this.calls.delete(callId);
+      lease.release().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
+      this.logger.info({ callId, ending, reason }, 'realtime call ended');
+    });
+    let session: CallSessionHandle;
+    try {
+      session = this.deps.createSession({
+        principal: request.principal,
+        ...(request.secretSessionId ? { sessionId: request.secretSessionId } : {}),
+        output: call,
+        media: call.media,
+      });
+    } catch (err) {
+      this.logger.error({ err: String(err) }, 'could not start a realtime call session');
+      call.close('internal_error', 'internal error');
+      throw err;
+    }
+    call.start(session);
+    // The session is configured at once (as the modelled API does): session.created is the first
+    // event on the data channel, and the caller's audio counts from the first packet.
+    void session.handle({ type: 'session.update', session: { type: 'realtime', ...(isObject(request.session) ? request.session : {}) } });
+    this.logger.info({ callId, apiKeyId: request.principal.apiKeyId }, 'realtime call answered');
+    return { callId, answerSdp: call.answerSdp };
+  }
+
+  async hangup(callId: string, principal: Principal): Promise<void> {
+    const live = this.calls.get(callId);
+    if (!live || live.apiKeyId !== principal.apiKeyId) throw new RealtimeCallNotFoundError(callId);
+    live.call.close('hangup', 'hung up');
+  }
+
+  /** Calls this process serves. */
+  activeCalls(): number {
+    return this.calls.size;
+  }
+
+  /** Ends every call and refuses new ones. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.keyChecker) clearInterval(this.keyChecker);
+    const ending = [...this.calls.values()].map(
+      ({ call }) =>
+        new Promise<void>((resolve) => {
+          call.onClosed(() => resolve());
+          call.close('server_shutdown', 'server shutting down');
+        }),
+    );
+    await Promise.all(ending);
+  }
+
+  private async admit(request: RealtimeCallRequest): Promise<SessionLease> {
+    let decision;
+    try {
+      decision = await this.deps.registry.admit({ apiKeyId: request.principal.apiKeyId, secretSessionId: request.secretSessionId });
+    } catch (err) {
+      this.logger.warn({ err: String(err) }, 'realtime session registry unavailable; call refused');
+      throw err instanceof ServiceUnavailableError ? err : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
+    }
+    if (decision.admitted) return decision.lease;
+    throw decision.refusal === 'duplicate_session' ? new RealtimeSessionActiveError() : new RealtimeCapacityError();
+  }
+
+  private checkingKeys = false;
+  private async checkKeys(): Promise<void> {
+    const isKeyActive = this.deps.isKeyActive;
+    if (!isKeyActive || this.checkingKeys) return;
+    this.checkingKeys = true;
+    try {
+      for (const keyId of new Set([...this.calls.values()].map((c) => c.apiKeyId))) {
+        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
+        if (active) continue;
+        for (const live of this.calls.values()) if (live.apiKeyId === keyId) live.call.close('key_revoked', 'the API key of this call was revoked');
+      }
+    } finally {
+      this.checkingKeys = false;
+    }
+  }
+}
+
+/** Tears down a call that never started (its negotiation failed). */
+async function closeUnstarted(call: PeerCall): Promise<void> {
+  await new Promise<void>((resolve) => {
+    call.onClosed(() => resolve());
+    call.close('internal_error', 'negotiation failed');
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export type { CallEnding };

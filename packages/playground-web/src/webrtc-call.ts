@@ -1,0 +1,127 @@
+import { apiErrorOf } from './api.js';
+
+/** Level (RMS 0..1) of a stream, read on demand from a WebAudio analyser. */
+export class LevelMeter {
+  private readonly analyser: AnalyserNode;
+  private readonly buffer: Float32Array<ArrayBuffer>;
+
+  constructor(ctx: AudioContext, stream: MediaStream) {
+    this.analyser = ctx.createAnalyser();
+    this.analyser.fftSize = 1024;
+    this.buffer = new Float32Array(this.analyser.fftSize);
+    ctx.createMediaStreamSource(stream).connect(this.analyser);
+  }
+
+  level(): number {
+    this.analyser.getFloatTimeDomainData(this.buffer);
+    let sum = 0;
+    for (const v of this.buffer) sum += v * v;
+    return Math.sqrt(sum / this.buffer.length);
+  }
+}
+
+export interface RealtimeCallHandlers {
+  onEvent(event: { type: string; [field: string]: any }): void;
+  /** The call ended (the server closed it, the network went away, or close()). */
+  onClose(reason: string): void;
+}
+
+/**
+ * A realtime session over WebRTC, as OpenAI's browser flow does it: the microphone as an Opus
+ * track (with the browser's echo cancellation, noise suppression and gain control, so the agent
+ * does not hear itself on speakers), a data channel `oai-events` for the JSON events, the offer
+ * POSTed to /v1/realtime/calls with the ephemeral key, the reply played from the remote track.
+ */
+export class RealtimeCall {
+  private constructor(
+    private readonly pc: RTCPeerConnection,
+    private readonly channel: RTCDataChannel,
+    readonly mic: MediaStream,
+    readonly remote: Promise<MediaStream>,
+    private readonly player: HTMLAudioElement,
+    readonly callId: string | null,
+  ) {}
+
+  static async open(secret: string, handlers: RealtimeCallHandlers): Promise<RealtimeCall> {
+    if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser gives no microphone access here (it needs https or localhost).');
+    const mic = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+    // Muted until the microphone button is pressed (the track still flows, as silence).
+    for (const t of mic.getAudioTracks()) t.enabled = false;
+    const pc = new RTCPeerConnection();
+    const channel = pc.createDataChannel('oai-events');
+    const player = new Audio();
+    player.autoplay = true;
+    const remote = new Promise<MediaStream>((resolve) => {
+      pc.ontrack = (e) => {
+        const stream = e.streams[0] ?? new MediaStream([e.track]);
+        player.srcObject = stream;
+        void player.play().catch(() => undefined);
+        resolve(stream);
+      };
+    });
+    pc.addTrack(mic.getAudioTracks()[0]!, mic);
+    let closed = false;
+    const end = (reason: string) => {
+      if (closed) return;
+      closed = true;
+      handlers.onClose(reason);
+    };
+    channel.onmessage = (m) => handlers.onEvent(JSON.parse(String(m.data)));
+    channel.onclose = () => end('the server ended the call');
+    pc.onconnectionstatechange = () => {
+      if (pc.connectionState === 'failed' || pc.connectionState === 'closed') end(`connection ${pc.connectionState}`);
+    };
+    try {
+      const offer = await pc.createOffer();
+      await pc.setLocalDescription(offer);
+      const res = await fetch('/v1/realtime/calls', {
+        method: 'POST',
+        body: offer.sdp,
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' },
+      });
+      if (res.status !== 201) throw await apiErrorOf(res);
+      await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+      const callId = res.headers.get('Location')?.split('/').pop() ?? null;
+      await new Promise<void>((resolve, reject) => {
+        if (channel.readyState === 'open') return resolve();
+        channel.onopen = () => resolve();
+        setTimeout(() => reject(new Error('The call did not connect within 15 s (no network path to the server?).')), 15_000);
+      });
+      return new RealtimeCall(pc, channel, mic, remote, player, callId);
+    } catch (err) {
+      closed = true;
+      pc.close();
+      mic.getTracks().forEach((t) => t.stop());
+      throw err;
+    }
+  }
+
+  get open(): boolean {
+    return this.channel.readyState === 'open';
+  }
+
+  send(event: Record<string, unknown>): void {
+    if (this.open) this.channel.send(JSON.stringify(event));
+  }
+
+  /** The microphone track on or off (off sends silence; the call stays up). */
+  setMicEnabled(enabled: boolean): void {
+    for (const t of this.mic.getAudioTracks()) t.enabled = enabled;
+  }
+
+  /** What the browser applied to the microphone (echo cancellation must be on for speakers). */
+  micSettings(): MediaTrackSettings {
+    return this.mic.getAudioTracks()[0]?.getSettings() ?? {};
+  }
+
+  close(): void {
+    this.channel.onclose = null;
+    this.pc.onconnectionstatechange = null;
+    this.channel.close();
+    this.pc.close();
+    this.mic.getTracks().forEach((t) => t.stop());
+    this.player.srcObject = null;
+  }
+}
