@@ -67,6 +67,8 @@ const LOAD_ENV = {
   SVC_RATE_LIMIT_PER_MINUTE: '0',
   SVC_REALTIME_MAX_SESSIONS: '5000',
   SVC_REALTIME_MAX_SESSIONS_PER_KEY: '5000',
+  // Text turns at full speed: throughput is measured here, not the voice capacity (voice-loop).
+  SVC_REALTIME_CAPACITY: 'off',
 };
 
 async function prepare(urls: string[], apiKey: string): Promise<{ videoId: string }> {

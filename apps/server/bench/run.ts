@@ -37,25 +37,24 @@ async function main(): Promise<void> {
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
     ['live-avatar', async () => (await import('./live-avatar.js')).benchLiveAvatar as unknown as Bench],
   ];
-  // These start what they measure (wyoming: its own server with the port open; footprint: npm start's
-  // processes; live-avatar: the renderer and encoder alone), not the shared server.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'live-avatar']);
-  // 24 speech decoders, 20 loaded before the runs: the voice-loop curve goes to 20 conversations speaking at once.
-  // Not started when only component benchmarks were asked for.
-  const needsServer = wanted.size === 0 || [...wanted].some((name) => !STANDALONE.has(name));
-  const bench = needsServer ? await startBenchServer({
-    SVC_REALTIME_MAX_SESSIONS: '2000',
-    SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
-    SVC_ASR_DECODERS: '24',
-    SVC_ASR_WARM_DECODERS: wanted.size === 0 || wanted.has('voice-loop') ? '20' : '2',
-    SVC_VIDEO_MAX_STREAMS: '8',
-    // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
-    // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.
-    ...(['realtime', 'voice-loop', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s)) ? { SVC_REALTIME_WARM_UP: 'blocking' } : {}),
-  }) : null;
+  // These start what they measure (their own server or process, test-built models; footprint:
+  // npm start's processes), not the shared server. voice-loop starts its own server process.
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'neural', 'phonemizer', 'live-avatar']);
+  const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
+  const bench = selected.some(([name]) => !STANDALONE.has(name))
+    ? await startBenchServer({
+        SVC_REALTIME_MAX_SESSIONS: '2000',
+        SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
+        // The realtime bench holds 1,000 idle text sessions: capacity is what voice-loop measures.
+        SVC_REALTIME_CAPACITY: 'off',
+        SVC_VIDEO_MAX_STREAMS: '8',
+        // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
+        // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.
+        ...(['realtime', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s)) ? { SVC_REALTIME_WARM_UP: 'blocking' } : {}),
+      })
+    : null;
   try {
-    for (const [name, load] of suites) {
-      if (wanted.size > 0 && !wanted.has(name)) continue;
+    for (const [name, load] of selected) {
       let fn: Bench;
       try {
         fn = await load();

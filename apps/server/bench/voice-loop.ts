@@ -1,204 +1,196 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import WebSocket from 'ws';
 import { wordErrorRate } from '../test/helpers/wer.js';
-import { cpuMs, percentile, round } from './harness.js';
-
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-const SILENCE_DURATION_MS = 500;
-const APPEND_MS = 100;
-/** Silence before the first sentence and between sentences: the user listens to the reply's start, then speaks again. */
-const LEAD_IN_MS = 500;
-const PAUSE_MS = 1500;
-const BYTES_PER_MS = 32; // 16 kHz s16
-
-interface Clip {
-  words: string;
-  pcm: Buffer;
-}
-
-/** The five LibriVox sentences of pocketsphinx-testdata (a human reader, 16 kHz mono s16) and what is said. */
-function clips(): Clip[] {
-  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
-    .map(([, words, id]) => {
-      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
-      return { words: words!, pcm: wav.subarray(wav.indexOf('data') + 8) };
-    });
-}
-
-interface TurnTiming {
-  /** speech_stopped -> first response.output_audio.delta (ms, as the client saw them). */
-  fromStopped: number;
-  /** Last speech sample sent -> first audio delta: adds the silence_duration_ms the VAD waits. */
-  fromSpeechEnd: number;
-  /** speech_stopped -> transcript. */
-  transcript: number;
-}
-
-interface Conversation {
-  turns: TurnTiming[];
-  /** What was said, sentence by sentence, and what the server transcribed. */
-  reference: string[];
-  heard: string[];
-  /** Sentences that got no reply audio (overload or a missed turn). */
-  missed: number;
-}
+import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
+import { percentile, round } from './harness.js';
+import { cpuSince, treeCpu, type TreeCpu } from './process-cpu.js';
+import { converse, librivoxClips, SILENCE_DURATION_MS, type CallResult } from './voice-caller.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The realtime voice loop with the real engines, as people use it: conversations of five turns
- * (the LibriVox sentences, 1.5 s of silence after each while the reply starts) streamed in at
- * real-time pace (100 ms appends), server VAD, warm streaming pocketsphinx, the embedded model and
- * spoken replies (24 kHz pcm); the next sentence barges into the reply, as an impatient caller does.
- * Timed from `speech_stopped` and from the true end of speech to the first audio delta, for 1, 5,
- * 10 and 20 conversations at once, with the word error rate of their transcripts, the CPU used per
- * second of conversation (this process — server and clients — and the decoder processes apart) and
- * the load average (the machine may be shared: CPU per session-second is the steadier figure).
+ * The realtime voice loop with the real engines, as people use it, and the server's capacity
+ * curve: conversations of five turns (the LibriVox sentences, 1.5 s of silence after each while
+ * the reply starts) streamed in at real-time pace (`SVC_BENCH_APPEND_MS`, default 20 ms appends, as
+ * browsers and SDKs send), server VAD, warm streaming pocketsphinx, the embedded model and spoken
+ * replies (24 kHz pcm). The server runs as its own PROCESS (`node dist/src/main.js`, as in
+ * production), so its CPU (and its decoders') is measured apart from these clients' and its
+ * admission sees only its own load.
+ *
+ * Per level (`SVC_BENCH_VOICE_SESSIONS`, default 1,5,10,16): `speech_stopped` -> first audio delta
+ * p50 / p95, turns answered / explained by an `error` / reply cut off by the next sentence / silently missed, sessions refused (close
+ * code and reason), WER, CPU per admitted session-second (server event loop and threads, decoders),
+ * /healthz latency (event-loop lag as a client sees it) and the load average at start and end.
+ * Any other SVC_* variable in the environment is passed to the server (e.g. SVC_ASR_DECODERS).
  */
-export async function benchVoiceLoop(ctx: { wsUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
-  const speech = clips();
-  const out: Record<string, number | string> = {};
-  const levels = (process.env.SVC_BENCH_VOICE_SESSIONS ?? '1,5,10,20').split(',').map(Number);
-  for (const sessions of levels) {
-    const load = loadavg()[0]!;
-    const cpuBefore = cpuMs();
-    const started = performance.now();
-    // A single conversation runs three times (15 turns) so its p95 means something.
-    const runs = sessions === 1 ? 3 : 1;
-    const conversations: Conversation[] = [];
-    for (let run = 0; run < runs; run++) {
-      conversations.push(
-        ...(await Promise.all(
-          Array.from({ length: sessions }, async (_, i) => {
-            // Staggered like real callers, so turns do not all end in the same 100 ms.
-            await sleep((i * 1500) / sessions);
-            // Each caller starts at another sentence.
-            return converse(ctx, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)]);
-          }),
-        )),
-      );
+export async function benchVoiceLoop(): Promise<Record<string, number | string>> {
+  const appendMs = Number(process.env.SVC_BENCH_APPEND_MS ?? 20);
+  const levels = (process.env.SVC_BENCH_VOICE_SESSIONS ?? '1,5,10,16').split(',').map(Number);
+  const passed = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('SVC_') && !k.startsWith('SVC_BENCH_') && v !== undefined)) as Record<string, string>;
+  const server = await startServerProcess({
+    env: {
+      SVC_LOG_LEVEL: 'warn',
+      SVC_RATE_LIMIT_PER_MINUTE: '0',
+      // Counts are not what is measured here: capacity is the server's own decision.
+      SVC_REALTIME_MAX_SESSIONS: '2000',
+      SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
+      // A recognizer that could not start fails the benchmark instead of leaving turns untranscribed.
+      SVC_ASR_ENGINE: 'pocketsphinx',
+      SVC_ASR_DECODERS: '16',
+      SVC_ASR_WARM_DECODERS: String(Math.min(16, Math.max(...levels))),
+      // Loaded before the first level (engines load on first use by default): the curve measures warm decoders and VAD.
+      SVC_REALTIME_WARM_UP: 'blocking',
+      // The server's own admission decides who it can serve (the excess is refused and counted).
+      SVC_REALTIME_CAPACITY: 'auto',
+      ...passed,
+    },
+    nodeArgs: process.env.SVC_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SVC_BENCH_CPU_PROF}`] : [],
+    readyTimeoutMs: 180_000,
+    // Another build of the server (e.g. main's, to compare before / after under the same load).
+    ...(process.env.SVC_BENCH_SERVER_ENTRY ? { entry: process.env.SVC_BENCH_SERVER_ENTRY } : {}),
+  });
+  const out: Record<string, number | string> = { 'append size (ms)': appendMs, 'server pid': server.pid };
+  try {
+    const speech = librivoxClips();
+    for (const sessions of levels) {
+      // A server that has just started is still warming engines in its threads (the avatar models:
+      // seconds of CPU); a level measured then would charge that to its sessions.
+      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(server.pid);
+      // A single conversation runs three times (15 turns) so its p95 means something.
+      const runs = sessions === 1 ? 3 : 1;
+      const load = loadavg()[0]!;
+      const audioBefore = await audioTotals(server);
+      const cpuBefore = treeCpu(server.pid);
+      const clientBefore = process.cpuUsage();
+      const poller = pollHealth(server);
+      const calls: CallResult[] = [];
+      for (let run = 0; run < runs; run++) {
+        calls.push(
+          ...(await Promise.all(
+            Array.from({ length: sessions }, async (_, i) => {
+              // Staggered like real callers, so turns do not all end in the same 100 ms.
+              await sleep((i * 1500) / sessions);
+              // Each caller starts at another sentence.
+              return converse(server, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], appendMs);
+            }),
+          )),
+        );
+      }
+      const health = await poller.stop();
+      const cpu = cpuSince(cpuBefore, treeCpu(server.pid));
+      const client = process.cpuUsage(clientBefore);
+      const audio = await audioTotals(server);
+      const decodedPerInput = (audio.decoded - audioBefore.decoded) / Math.max(1e-9, audio.input - audioBefore.input);
+      const vadFramesPerRun = (audio.vadFrames - audioBefore.vadFrames) / Math.max(1, audio.vadRuns - audioBefore.vadRuns);
+      report(out, sessions, calls, { load, loadEnd: loadavg()[0]!, cpu, clientMs: (client.user + client.system) / 1000, health, decodedPerInput, vadFramesPerRun });
+      // Sessions close and decoders settle before the next level.
+      await sleep(2000);
     }
-    const wallS = (performance.now() - started) / 1000;
-    const cpu = cpuMs();
-    const label = `${sessions} session${sessions === 1 ? '' : 's'}`;
-    const turns = conversations.flatMap((c) => c.turns);
-    out[`${label}: load average (1 min) at start`] = round(load, 1);
-    summarize(out, label, turns);
-    const missed = conversations.reduce((n, c) => n + c.missed, 0);
-    out[`${label}: turns without a reply`] = `${missed} of ${turns.length + missed}`;
-    const wer = wordErrorRate(conversations.flatMap((c) => c.reference).join(' '), conversations.flatMap((c) => c.heard).join(' '));
-    out[`${label}: WER of the turns' transcripts`] = `${round(wer * 100, 1)} %`;
-    const perSessionSecond = (ms: number) => round(ms / (sessions * wallS), 1);
-    const own = cpu.own - cpuBefore.own;
-    const decoders = cpu.decoders - cpuBefore.decoders;
-    out[`${label}: CPU per session-second, total / node (server + clients) / decoders (ms)`] =
-      `${perSessionSecond(own + decoders)} / ${perSessionSecond(own)} / ${perSessionSecond(decoders)}`;
+    const warnings = server.logs().split('\n').filter((l) => l.includes('"level":40'));
+    out['server warnings logged'] = warnings.length;
+  } finally {
+    await server.stop();
   }
   return out;
 }
 
-function summarize(out: Record<string, number | string>, label: string, t: TurnTiming[]): void {
-  if (t.length === 0) return;
-  const stopped = t.map((x) => x.fromStopped);
-  const end = t.map((x) => x.fromSpeechEnd);
-  out[`${label}: speech_stopped -> first audio delta p50 / p95 (ms, n=${t.length})`] = `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
-  out[`${label}: end of speech -> first audio delta p50 / p95 (ms, silence_duration_ms ${SILENCE_DURATION_MS})`] = `${round(percentile(end, 50))} / ${round(percentile(end, 95))}`;
-  out[`${label}: speech_stopped -> transcript p50 (ms)`] = round(percentile(t.map((x) => x.transcript), 50));
+interface LevelMeasures {
+  load: number;
+  loadEnd: number;
+  cpu: TreeCpu;
+  clientMs: number;
+  health: number[];
+  /** Seconds of audio the decoders decoded per second of input audio (the server's metrics). */
+  decodedPerInput: number;
+  /** Voice activity frames per model run (sessions speaking at once share runs). */
+  vadFramesPerRun: number;
 }
 
-/** One caller: the sentences with pauses, streamed at real-time pace; each turn timed to its first reply audio. */
-function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[]): Promise<Conversation> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
-    const result: Conversation = { turns: [], reference: sentences.map((s) => s.words), heard: sentences.map(() => ''), missed: 0 };
-    // Where each sentence's speech starts and ends in the stream (ms).
-    const starts: number[] = [];
-    const speechEnds: number[] = [];
-    const parts: Buffer[] = [Buffer.alloc(LEAD_IN_MS * BYTES_PER_MS)];
-    let at = LEAD_IN_MS;
-    for (const s of sentences) {
-      parts.push(s.pcm, Buffer.alloc(PAUSE_MS * BYTES_PER_MS));
-      starts.push(at);
-      at += s.pcm.length / BYTES_PER_MS;
-      speechEnds.push(at);
-      at += PAUSE_MS;
+function report(out: Record<string, number | string>, sessions: number, calls: CallResult[], m: LevelMeasures): void {
+  const label = `${sessions} session${sessions === 1 ? '' : 's'}`;
+  const admitted = calls.filter((c) => !c.refused);
+  const refused = calls.filter((c) => c.refused);
+  const turns = admitted.flatMap((c) => c.turns);
+  const sentences = admitted.reduce((n, c) => n + c.reference.length, 0);
+  out[`${label}: load average (1 min) at start / end`] = `${round(m.load, 1)} / ${round(m.loadEnd, 1)}`;
+  out[`${label}: sessions admitted / refused`] =
+    `${admitted.length} / ${refused.length}${refused.length ? ` (${[...new Set(refused.map((c) => `${c.refused!.code} "${c.refused!.reason}"`))].join(', ')})` : ''}`;
+  if (turns.length > 0) {
+    const stopped = turns.map((x) => x.fromStopped);
+    const end = turns.map((x) => x.fromSpeechEnd);
+    out[`${label}: speech_stopped -> first audio delta p50 / p95 (ms, n=${turns.length})`] = `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
+    out[`${label}: end of speech -> first audio delta p50 / p95 (ms, silence_duration_ms ${SILENCE_DURATION_MS})`] = `${round(percentile(end, 50))} / ${round(percentile(end, 95))}`;
+    out[`${label}: speech_stopped -> transcript p50 (ms)`] = round(percentile(turns.map((x) => x.transcript).filter(Number.isFinite), 50));
+  }
+  const explained = admitted.reduce((n, c) => n + c.explained, 0);
+  const missed = admitted.reduce((n, c) => n + c.missed, 0);
+  const interrupted = admitted.reduce((n, c) => n + c.interrupted, 0);
+  out[`${label}: turns answered / with an error event / reply not started before the next sentence / silently missed`] = `${turns.length} / ${explained} / ${interrupted} / ${missed} of ${sentences}`;
+  const errors = admitted.flatMap((c) => c.errors);
+  if (errors.length) out[`${label}: error events`] = [...new Set(errors)].map((code) => `${code} x${errors.filter((e) => e === code).length}`).join(', ');
+  const wer = wordErrorRate(admitted.flatMap((c) => c.reference).join(' '), admitted.flatMap((c) => c.heard).join(' '));
+  out[`${label}: WER of the turns' transcripts`] = `${round(wer * 100, 1)} %`;
+  const sessionSeconds = admitted.reduce((s, c) => s + c.streamedSeconds, 0);
+  if (sessionSeconds > 0) {
+    const per = (ms: number) => round(ms / sessionSeconds, 1);
+    const { process: node, children: decoders } = m.cpu;
+    out[`${label}: server CPU per session-second, total / node process / decoders (ms)`] = `${per(node + decoders)} / ${per(node)} / ${per(decoders)}`;
+    out[`${label}: node process by thread (ms per session-second)`] = Object.entries(m.cpu.threads)
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${per(ms)}`)
+      .join(', ');
+    out[`${label}: benchmark clients' own CPU per session-second (ms)`] = per(m.clientMs);
+    out[`${label}: audio decoded per second of input audio (s)`] = round(m.decodedPerInput, 3);
+    out[`${label}: VAD frames per model run`] = round(m.vadFramesPerRun, 2);
+  }
+  if (m.health.length) out[`${label}: /healthz latency p50 / p99 / max (ms, every 200 ms)`] = `${round(percentile(m.health, 50))} / ${round(percentile(m.health, 99))} / ${round(Math.max(...m.health))}`;
+}
+
+/** Waits (up to 2 minutes) until the server uses under 5 % of a core over 2 s; returns the seconds waited. */
+async function settle(pid: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 120_000) {
+    const before = treeCpu(pid);
+    await sleep(2000);
+    const used = cpuSince(before, treeCpu(pid));
+    if (used.process + used.children < 100) break;
+  }
+  return round((performance.now() - started) / 1000, 0);
+}
+
+/** The server's totals of input audio and of audio its decoders decoded (seconds, from /metrics). */
+async function audioTotals(server: ServerProcess): Promise<{ input: number; decoded: number; vadFrames: number; vadRuns: number }> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${server.apiKey}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    input: value('svc_realtime_input_audio_seconds_total'),
+    decoded: value('svc_asr_decoded_audio_seconds_total'),
+    vadFrames: value('svc_vad_frames_total'),
+    vadRuns: value('svc_vad_runs_total'),
+  };
+}
+
+/** Polls /healthz every 200 ms: its latency is the server's event-loop lag as a client sees it. */
+function pollHealth(server: ServerProcess): { stop(): Promise<number[]> } {
+  const latencies: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      try {
+        await (await fetch(`${server.url}/healthz`)).text();
+        latencies.push(performance.now() - t0);
+      } catch {
+        // counted as missing
+      }
+      await sleep(200);
     }
-    const audio = Buffer.concat(parts);
-    let streamStart = 0;
-    // The sentence being answered (the last one begun when its speech_stopped came), and when.
-    let sentence = -1;
-    let stoppedAt = 0;
-    const replied = new Set<number>();
-    const transcriptAt = new Map<number, number>();
-    const items = new Map<string, number>();
-    let committed = 0;
-    let transcribed = 0;
-    const timer = setTimeout(() => {
-      ws.terminate();
-      reject(new Error('voice loop conversation timed out'));
-    }, audio.length / BYTES_PER_MS + 60_000);
-    const stream = async () => {
-      streamStart = performance.now();
-      const step = APPEND_MS * BYTES_PER_MS;
-      for (let i = 0, n = 0; i < audio.length && ws.readyState === WebSocket.OPEN; i += step, n++) {
-        ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + step).toString('base64') }));
-        const due = streamStart + (n + 1) * APPEND_MS - performance.now();
-        if (due > 0) await sleep(due);
-      }
-      // The last reply gets a moment to arrive, and every turn's transcript (late ones too: the WER counts them).
-      await sleep(3000);
-      const deadline = performance.now() + 30_000;
-      while (transcribed < committed && performance.now() < deadline) await sleep(100);
-      result.missed = sentences.length - replied.size;
-      clearTimeout(timer);
-      ws.close();
-      resolve(result);
-    };
-    ws.on('open', () =>
-      ws.send(
-        JSON.stringify({
-          type: 'session.update',
-          session: {
-            type: 'realtime',
-            output_modalities: ['audio'],
-            audio: {
-              input: {
-                format: { type: 'audio/pcm', rate: 16000 },
-                transcription: { model: 'svc-stt-3.1' },
-                turn_detection: { type: 'server_vad', silence_duration_ms: SILENCE_DURATION_MS },
-              },
-            },
-          },
-        }),
-      ),
-    );
-    ws.on('message', (data) => {
-      const now = performance.now();
-      const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string };
-      if (event.type === 'session.created') void stream();
-      else if (event.type === 'input_audio_buffer.speech_stopped') {
-        // Where the turn ended in the audio sent (not when the event came: a loaded server lags).
-        const endMs = (event as { audio_end_ms?: number }).audio_end_ms ?? now - streamStart;
-        sentence = starts.filter((start) => start <= endMs).length - 1;
-        committed++;
-        stoppedAt = now;
-        items.set(event.item_id!, sentence);
-      } else if (event.type === 'conversation.item.input_audio_transcription.completed') {
-        const index = items.get(event.item_id!);
-        // A sentence the VAD split in two turns gets both transcripts.
-        if (index !== undefined && index >= 0) result.heard[index] = `${result.heard[index]} ${event.transcript ?? ''}`.trim();
-        transcribed++;
-        if (index === sentence && !transcriptAt.has(sentence)) transcriptAt.set(sentence, now);
-      } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
-        replied.add(sentence);
-        const speechEndAt = streamStart + speechEnds[sentence]!;
-        result.turns.push({ fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt });
-      }
-    });
-    ws.on('error', reject);
-  });
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return latencies;
+    },
+  };
 }

@@ -10,6 +10,11 @@ export const setting = {
   int: (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def),
   /** An optional integer within [min, max] (undefined when unset). */
   optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).optional(),
+  /** A decimal number within [min, max], `def` when unset. */
+  decimal: (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().min(min).max(max).default(def),
+  /** An optional decimal number within [min, max] (undefined when unset or empty). */
+  optionalDecimal: (min = 0, max = Number.MAX_SAFE_INTEGER) =>
+    z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().min(min).max(max).optional()),
   /** A comma-separated list (blank entries dropped), `def` when unset. */
   list: (def: readonly string[] = []) =>
     z

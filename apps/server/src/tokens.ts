@@ -9,6 +9,7 @@ import type { SpeechAt } from './composition/speech.js';
 import type { SelectedRecognizer } from './composition/speech-recognition.js';
 import type { VideoUseCases } from './composition/video.js';
 import type { VoiceUseCases } from './composition/voices.js';
+import type { ServerLoadMonitor } from './runtime/server-load-monitor.js';
 import type { SharedRedis } from './runtime/shared-redis.js';
 
 /**
@@ -40,6 +41,8 @@ export const SERVER_TOKENS = {
   SharedRedis: token<SharedRedis>('svc.server.SharedRedis'),
   /** The recognizer SVC_ASR_ENGINE chose, with its name and status line, or null (speech-recognition.ts). */
   SelectedRecognizer: token<SelectedRecognizer | null>('svc.server.SelectedRecognizer'),
+  /** What the realtime capacity admission reads: CPU per speaking session, recognizer backlog, event-loop lag (runtime/server-load-monitor.ts). */
+  ServerLoadMonitor: token<ServerLoadMonitor>('svc.server.ServerLoadMonitor'),
   /** POST /v1/audio/transcriptions' use case (composition/transcription.ts). */
   TranscribeAudio: token<TranscribeAudio>('svc.server.TranscribeAudio'),
 } as const;

@@ -11,7 +11,8 @@ Requests on stdin (one header line, ASCII, then any payload):
   L [<state>]\n        like N, and report the words that have settled while decoding:
                        K <text>\n whenever more of them have (words that ended 1 s or more
                        before the latest frame decoded; the final pass rarely changes them)
-  A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress
+  A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress, answered with
+                       P (below) once decoded, so the caller knows how far behind real time it is
   E\n                  end the utterance: final pass, answered with  F <text>\n
   W\n                  like E, and the word times first:  T <word> <start> <end> ...\n, then the
                        confidence  Q <avg_logprob> <no_speech>\n, then  F <text>\n
@@ -22,7 +23,8 @@ Requests on stdin (one header line, ASCII, then any payload):
   X\n                  drop the utterance, answered with  F \n
 Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
-  P <text>\n           partial hypothesis, sent after audio when it changed
+  P [<text>]\n         after each A: the partial hypothesis so far, or a bare P when it has not
+                       changed since the last one (the acknowledgement of that audio)
   F <text>\n           final hypothesis of the utterance (after E it is preceded by
                        C <state>\n, the cepstral mean state the utterance left, 27 numbers, for
                        the next S of the same caller)
@@ -263,26 +265,27 @@ def main():
             elif kind == b'A':
                 size = int(header[2:])
                 data = stdin.read(size)
-                if not in_utterance:
-                    continue
-                decoder.process_raw(data, False, False)
-                pieces += 1
-                if decoder.get_in_speech():
-                    speech_pieces += 1
-                if cmn.cmn:
-                    cmn.update()
-                hyp = decoder.hyp()
-                text = hyp.hypstr if hyp is not None else ''
-                if text != last_partial:
-                    last_partial = text
-                    out.write('P ' + text + '\n')
-                    out.flush()
-                if report_settled:
-                    settled = settled_text(decoder)
-                    if settled != last_settled:
-                        last_settled = settled
-                        out.write('K ' + settled + '\n')
-                        out.flush()
+                answer = 'P\n'
+                if in_utterance:
+                    decoder.process_raw(data, False, False)
+                    pieces += 1
+                    if decoder.get_in_speech():
+                        speech_pieces += 1
+                    if cmn.cmn:
+                        cmn.update()
+                    hyp = decoder.hyp()
+                    text = hyp.hypstr if hyp is not None else ''
+                    if text != last_partial:
+                        last_partial = text
+                        answer = 'P ' + text + '\n'
+                    if report_settled:
+                        settled = settled_text(decoder)
+                        if settled != last_settled:
+                            last_settled = settled
+                            out.write('K ' + settled + '\n')
+                # Every piece is answered: the caller counts what is still waiting to be decoded.
+                out.write(answer)
+                out.flush()
             elif kind == b'E' or kind == b'X' or kind == b'W':
                 text = ''
                 times = ''
@@ -311,6 +314,8 @@ def main():
                 out.flush()
         except Exception as err:  # one bad request must not take the warm decoder down
             in_utterance = False
+            if header[:1] == b'A':
+                out.write('P\n')  # still the answer to that audio; the failure follows
             out.write('!' + str(err).replace('\n', ' ') + '\n')
             out.flush()
 

@@ -5,6 +5,7 @@ export type GatewayEnding =
   | 'invalid_credentials'
   | 'duplicate_session'
   | 'at_capacity'
+  | 'over_capacity'
   | 'server_shutdown'
   | 'slow_reader'
   | 'inbound_rate_exceeded'
@@ -33,6 +34,8 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   internal_error: 1011,
   // Try again later (1013): max concurrent sessions reached.
   at_capacity: 1013,
+  // Try again later (1013) too: this process cannot serve one more speaking session (CPU, recognizer, event loop).
+  over_capacity: 1013,
   // Try again later (1013) too: a store admission needs (the database, the shared Redis) does not answer.
   dependency_unavailable: 1013,
   // Invalid API key, or invalid or expired ephemeral key.

@@ -66,6 +66,8 @@ export interface RealtimeGatewayOptions {
   keyCheckIntervalMs?: number;
   /** Ping period to find dead peers (0 disables). Default 30 s. */
   pingIntervalMs?: number;
+  /** Told of every refused connection (the refusals metric). */
+  onRefused?: (refusal: string) => void;
 }
 
 export interface RealtimeGateway {

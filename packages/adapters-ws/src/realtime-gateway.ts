@@ -26,13 +26,14 @@ interface Credited {
 
 /** What the gateway decided before the upgrade: refused (with its close) or admitted with a lease. */
 type Admission =
-  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'dependency_unavailable' }
+  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'dependency_unavailable'; reason?: string }
   | (Credited & { refused: null; lease: Extract<AdmissionDecision, { admitted: true }>['lease'] });
 
 const REFUSAL_REASONS = {
   invalid_credentials: 'invalid API key or ephemeral key',
   duplicate_session: 'a session is already active for this ephemeral key',
   at_capacity: 'max concurrency exceeded; retry later',
+  over_capacity: 'server at capacity; retry later',
   dependency_unavailable: 'the service is temporarily unavailable; retry later',
 } as const;
 
@@ -92,7 +93,10 @@ export function attachRealtimeGateway(
     if (!credited || 'refused' in credited) return credited ?? { refused: 'invalid_credentials' };
     try {
       const decision = await registry.admit({ apiKeyId: credited.principal.apiKeyId, secretSessionId: credited.secretSessionId });
-      return decision.admitted ? { ...credited, refused: null, lease: decision.lease } : { refused: decision.refusal };
+      if (decision.admitted) return { ...credited, refused: null, lease: decision.lease };
+      // Said where an operator looks: a server refusing callers it cannot serve is working as designed, but should grow.
+      if (decision.refusal === 'over_capacity') logger.info({ reason: decision.reason }, 'realtime session refused: server at capacity');
+      return { refused: decision.refusal, reason: decision.reason };
     } catch (err) {
       logger.warn({ err: String(err) }, 'realtime session registry unavailable; session refused');
       return { refused: 'dependency_unavailable' };
@@ -117,7 +121,10 @@ export function attachRealtimeGateway(
 
   function open(ws: WebSocket, admission: Admission, urlModel: string | null): void {
     ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
-    if (admission.refused) return ws.close(CLOSE_CODES[admission.refused], REFUSAL_REASONS[admission.refused]);
+    if (admission.refused) {
+      options.onRefused?.(admission.refused);
+      return ws.close(CLOSE_CODES[admission.refused], admission.reason ?? REFUSAL_REASONS[admission.refused]);
+    }
     const { principal, secretSessionId, lease } = admission;
     // The connection's own warnings (a flooding or slow client) name the key, for the operator.
     const connection = new RealtimeConnection(ws, limits, logger.child({ apiKeyId: principal.apiKeyId }));

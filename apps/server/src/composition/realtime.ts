@@ -14,6 +14,10 @@ import {
   type Clock,
   type LanguageModel,
   type RealtimeSessionRegistry,
+  CapacityAwareSessionRegistry,
+  DEFAULT_MAX_EVENT_LOOP_LAG_MS,
+  DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
+  DEFAULT_TRANSCRIPT_DEADLINE_MS,
   InMemorySessionRegistry,
   repeatEvery,
   VoiceNotFoundError,
@@ -50,12 +54,20 @@ import {
 import { clientSecretRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
+import { defaultCpuBudget, ServerLoadMonitor, type RecognizerLoad } from '../runtime/server-load-monitor.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
 import type { Settings } from '../config.js';
 import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
 import type { LiveAvatarSupport } from './live-avatar.js';
+
+/**
+ * CPU one speaking session costs before the server has measured it (cores): what `npm run bench --
+ * voice-loop` measured per session-second on the 2-core machine (server and decoders, callers
+ * speaking ~77 % of the time), rounded up. The measurement takes over when it is higher.
+ */
+const DEFAULT_SESSION_CPU = 0.12;
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -113,11 +125,24 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_INBOUND_BYTES_PER_SEC: setting.int(DEFAULT_INBOUND_BYTES_PER_SECOND, 1024, 1024 * 1024 * 1024),
     /** How far spoken replies may run ahead of the listener's playback. */
     SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
+    /** Admission by capacity: `auto` (CPU budget / measured session cost, and the load guards), `off`, or a fixed number of sessions. */
+    SVC_REALTIME_CAPACITY: z
+      .string()
+      .regex(/^(auto|off|[1-9]\d{0,6})$/, 'must be auto, off or a number of sessions')
+      .default('auto'),
+    /** CPU cores realtime sessions may use in this process and its decoders (default 80 % of the CPUs). */
+    SVC_REALTIME_CPU_BUDGET: setting.optionalDecimal(0.05, 4096),
+    /** CPU cores one speaking session is assumed to cost, and the least a measurement may lower it to. */
+    SVC_REALTIME_SESSION_CPU: setting.decimal(DEFAULT_SESSION_CPU, 0.001, 64),
+    /** Load guards of the capacity admission: past these no session is admitted whatever the count. */
+    SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS: setting.int(DEFAULT_MAX_RECOGNIZER_BACKLOG_MS, 50, 600_000),
+    SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: setting.int(DEFAULT_MAX_EVENT_LOOP_LAG_MS, 10, 600_000),
+    /** How long after speech_stopped a streamed turn's transcript may take before the turn is dropped with an error. */
+    SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: setting.int(DEFAULT_TRANSCRIPT_DEADLINE_MS, 200, 600_000),
   },
   bind(provide, config) {
     const s = config.settings;
-    provide<ClientSecretRepository>(
-      REALTIME_TOKENS.ClientSecretRepository,
+    provide(REALTIME_TOKENS.ClientSecretRepository,
       async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)),
     );
     provide(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get(SHARED_TOKENS.Clock)));
@@ -130,15 +155,36 @@ export const realtimeModule = defineModule({
       const { client } = await get(SERVER_TOKENS.SharedRedis);
       return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
     });
-    provide<RealtimeSessionRegistry>(
-      REALTIME_TOKENS.SessionRegistry,
+    provide(SERVER_TOKENS.ServerLoadMonitor,
+      async (get) => {
+        const selected = await get(SERVER_TOKENS.SelectedRecognizer);
+        const recognizer = selected?.recognizer as { load?: RecognizerLoad } | undefined;
+        return new ServerLoadMonitor({
+          budgetCores: s.SVC_REALTIME_CPU_BUDGET ?? defaultCpuBudget(),
+          sessionCores: s.SVC_REALTIME_SESSION_CPU,
+          recognizer: () => recognizer?.load ?? null,
+        });
+      },
+      { close: (monitor) => monitor.stop() },
+    );
+    provide(REALTIME_TOKENS.SessionRegistry,
       async (get) => {
         const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
         const { client } = await get(SERVER_TOKENS.SharedRedis);
-        if (!client) return new InMemorySessionRegistry(caps);
-        const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-        const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-        return new RedisSessionRegistry(client, options, logger);
+        let registry: RealtimeSessionRegistry;
+        if (!client) registry = new InMemorySessionRegistry(caps);
+        else {
+          const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+          const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
+          registry = new RedisSessionRegistry(client, options, logger);
+        }
+        if (s.SVC_REALTIME_CAPACITY === 'off') return registry;
+        // What this process can serve comes first; the caps (shared through Redis when set) after it.
+        return new CapacityAwareSessionRegistry(registry, await get(SERVER_TOKENS.ServerLoadMonitor), {
+          fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
+          maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
+          maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
+        });
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );
@@ -201,6 +247,7 @@ export const realtimeModule = defineModule({
           speechRecognizer: (await get(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
           opusCodec: await get(REALTIME_TOKENS.OpusCodec),
         },
+        usage: await get(SERVER_TOKENS.ServerLoadMonitor),
       };
       const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
       if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;
@@ -214,6 +261,7 @@ export const realtimeModule = defineModule({
             maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
             audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
             conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
+            transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
             ...(ctx.media ? { media: ctx.media } : {}),
             ...(ctx.video ? { video: ctx.video } : {}),
           },
@@ -259,6 +307,8 @@ export const realtimeModule = defineModule({
   attach(server, { config, get }): RealtimeAttachment {
     const s = config.settings;
     const deps = get(SERVER_TOKENS.RealtimeGatewayDeps);
+    const metrics = get(SERVER_TOKENS.Metrics);
+    const registry = get(REALTIME_TOKENS.SessionRegistry);
     const gateway = attachRealtimeGateway(server, deps, {
       maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
       maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
@@ -267,9 +317,25 @@ export const realtimeModule = defineModule({
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
       inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
       inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
-      registry: get(REALTIME_TOKENS.SessionRegistry),
+      registry,
+      onRefused: (refusal) => metrics.realtimeRefused(refusal),
     });
-    get(SERVER_TOKENS.Metrics).trackRealtimeSessions(() => gateway.activeSessions());
+    metrics.trackRealtimeSessions(() => gateway.activeSessions());
+    const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
+    // Silero's batch counters (another detector, or none, has none).
+    const vadBatch = (get(REALTIME_TOKENS.VoiceActivityDetector) as { batch?: { stats: { frames: number; runs: number } } } | null)?.batch?.stats;
+    metrics.trackRealtimeCapacity(() => {
+      const load = monitor.read();
+      return {
+        capacity: registry instanceof CapacityAwareSessionRegistry ? registry.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
+        sessionCores: load.sessionCores,
+        recognizerBacklogMs: load.recognizerBacklogMs,
+        inputAudioSeconds: monitor.inputAudioSeconds,
+        decodedAudioSeconds: monitor.decodedAudioSeconds,
+        vadFrames: vadBatch?.frames ?? 0,
+        vadRuns: vadBatch?.runs ?? 0,
+      };
+    });
     get(SHARED_TOKENS.Logger).info(
       {
         languageModel: get(REALTIME_TOKENS.LanguageModel).id,

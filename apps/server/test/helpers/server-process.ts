@@ -20,6 +20,8 @@ export interface ServerProcessOptions {
   readyTimeoutMs?: number;
   /** Extra node arguments (e.g. --expose-gc). */
   nodeArgs?: string[];
+  /** Another build's entry (a benchmark comparing two builds side by side); default this build's main.js. */
+  entry?: string;
 }
 
 export interface ExitStatus {
@@ -84,9 +86,11 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     SVC_API_KEYS: apiKey,
     SVC_BOOTSTRAP_KEY: 'false',
     SVC_FLITE_WORKERS: '2',
+    // As in startTestServer: capacity admission only where a test turns it on.
+    SVC_REALTIME_CAPACITY: 'off',
     ...options.env,
   };
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER_ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? SERVER_ENTRY], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,6 +3,19 @@ import type { Middleware } from 'koa';
 import type { SpeechObserver } from '@svc/core';
 import { matchedRoute, type AppState } from '../app-state.js';
 
+/** What the realtime capacity gauges show (apps/server's ServerLoadMonitor and the admission). */
+export interface RealtimeCapacityFigures {
+  capacity: number;
+  sessionCores: number;
+  recognizerBacklogMs: number;
+  /** Totals since start: audio the sessions sent, and audio the recognizer decoded (its work). */
+  inputAudioSeconds: number;
+  decodedAudioSeconds: number;
+  /** Voice activity frames scored and the model runs that scored them (frames of sessions speaking at once share runs). */
+  vadFrames: number;
+  vadRuns: number;
+}
+
 /**
  * Prometheus metrics of the service: HTTP traffic by route template and status, synthesis work,
  * plus process defaults. One registry per app instance so tests can run several servers.
@@ -14,6 +27,8 @@ export class ServiceMetrics {
   private readonly synthesisAudio: Counter<'engine'>;
   private readonly synthesisCompute: Counter<'engine'>;
   private countRealtimeSessions: () => number = () => 0;
+  private realtimeLoad: (() => RealtimeCapacityFigures) | null = null;
+  private readonly realtimeRefusals: Counter<'reason'>;
   private countWyomingConnections: () => number = () => 0;
   private readonly wyomingRequests: Histogram<'kind' | 'outcome'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
@@ -54,6 +69,44 @@ export class ServiceMetrics {
         this.set(metrics.countRealtimeSessions());
       },
     });
+    this.realtimeRefusals = new Counter({
+      name: 'svc_realtime_sessions_refused_total',
+      help: 'Realtime connections refused at admission, by reason (over_capacity: this process could not serve one more speaking session)',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
+    const realtimeFigure = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const figures = metrics.realtimeLoad?.();
+          if (figures) this.set(pick(figures));
+        },
+      });
+    realtimeFigure('svc_realtime_capacity_sessions', 'Speaking realtime sessions this process can serve at its current load (admission by capacity)', (f) => f.capacity);
+    realtimeFigure('svc_realtime_session_cpu_cores', 'CPU one speaking realtime session costs (cores): measured, never below SVC_REALTIME_SESSION_CPU', (f) => f.sessionCores);
+    realtimeFigure('svc_realtime_recognizer_backlog_seconds', 'Audio given to the speech decoders and not decoded yet (the worst decoder)', (f) => f.recognizerBacklogMs / 1000);
+    const realtimeTotal = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) => {
+      let counted = 0;
+      return new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const figures = metrics.realtimeLoad?.();
+          if (!figures) return;
+          const total = pick(figures);
+          if (total > counted) this.inc(total - counted);
+          counted = Math.max(counted, total);
+        },
+      });
+    };
+    realtimeTotal('svc_realtime_input_audio_seconds_total', 'Seconds of input audio realtime sessions sent (decoded, any format)', (f) => f.inputAudioSeconds);
+    realtimeTotal('svc_vad_frames_total', 'Voice activity frames (32 ms) scored', (f) => f.vadFrames);
+    realtimeTotal('svc_vad_runs_total', 'Model runs that scored them (frames of sessions speaking at once share a run)', (f) => f.vadRuns);
+    realtimeTotal('svc_asr_decoded_audio_seconds_total', 'Seconds of audio the speech decoders decoded (their CPU follows it; compare with the input audio)', (f) => f.decodedAudioSeconds);
     new Gauge({
       name: 'svc_wyoming_connections',
       help: 'Open Wyoming (Home Assistant) connections',
@@ -84,6 +137,16 @@ export class ServiceMetrics {
   /** The neural model gauge reads these when scraped (one source per capability: voices, recognizer). */
   trackNeuralModels(list: () => { engine: string; model: string; bytes: number }[]): void {
     this.neuralModelSources.push(list);
+  }
+
+  /** The realtime capacity gauges read this when scraped. */
+  trackRealtimeCapacity(figures: () => RealtimeCapacityFigures): void {
+    this.realtimeLoad = figures;
+  }
+
+  /** A realtime connection was refused at admission. */
+  realtimeRefused(reason: string): void {
+    this.realtimeRefusals.inc({ reason });
   }
 
   /** The gauge of open realtime sessions reads this when scraped. */

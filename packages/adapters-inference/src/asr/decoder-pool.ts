@@ -1,6 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { abortError, throwIfAborted } from '../runtime/abort.js';
 import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
+import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 
 /** How long a turn waited for a free decoder: reported so a too-small pool is seen, not hidden. */
 export interface DecoderWait {
@@ -20,6 +21,12 @@ export interface DecoderPoolStats {
   waits: number;
   totalWaitMs: number;
   maxWaitMs: number;
+  /** Decoders started to replace one that died or was killed (a model load each, ~0.5 s of CPU). */
+  replaced: number;
+  /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
+  backlogMs: number;
+  /** Seconds of audio decoded since start, by every decoder (the recognizer's work: its CPU follows it). */
+  decodedSeconds: number;
 }
 
 /**
@@ -32,9 +39,13 @@ export interface DecoderPoolStats {
 export class DecoderPool {
   private readonly limit: LimitFunction;
   private readonly idle: PocketsphinxHelper[];
-  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0 };
+  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0 };
+  /** Samples decoded by decoders that are gone. */
+  private decodedByGone = 0;
 
   private readonly all: PocketsphinxHelper[];
+  /** Decoders lent to a task right now. */
+  private readonly lent = new Set<PocketsphinxHelper>();
 
   constructor(
     helpers: PocketsphinxHelper[],
@@ -56,11 +67,13 @@ export class DecoderPool {
       // A turn cancelled while it queued gives its place up at once.
       throwIfAborted(signal);
       const helper = this.take();
+      this.lent.add(helper);
       try {
         // A decoder that has to load first: a turn cancelled meanwhile leaves it loading for the next one.
         await readyUnlessAborted(helper, signal);
         return await task(helper);
       } finally {
+        this.lent.delete(helper);
         // After close() nothing is started again (a decoder killed by close is just dropped).
         if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
       }
@@ -68,7 +81,23 @@ export class DecoderPool {
   }
 
   get load(): DecoderPoolStats {
-    return { size: this.limit.concurrency, started: this.all.length, busy: this.limit.activeCount, waiting: this.limit.pendingCount, ...this.stats };
+    let backlogMs = 0;
+    for (const helper of this.lent) backlogMs = Math.max(backlogMs, helper.backlogMs);
+    const decoded = this.all.reduce((n, helper) => n + helper.decodedSamples, this.decodedByGone);
+    return {
+      size: this.limit.concurrency,
+      started: this.all.length,
+      busy: this.limit.activeCount,
+      waiting: this.limit.pendingCount,
+      ...this.stats,
+      backlogMs,
+      decodedSeconds: decoded / RECOGNIZER_SAMPLE_RATE,
+    };
+  }
+
+  /** Process ids of the decoders alive now (their CPU time is the recognizer's cost). */
+  get pids(): number[] {
+    return this.all.flatMap((helper) => (helper.alive && helper.pid !== undefined ? [helper.pid] : []));
   }
 
   private closed = false;
@@ -103,6 +132,8 @@ export class DecoderPool {
   }
 
   private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
+    this.stats.replaced++;
+    this.decodedByGone += dead.decodedSamples;
     const index = this.all.indexOf(dead);
     if (index >= 0) this.all.splice(index, 1);
     return this.grow();

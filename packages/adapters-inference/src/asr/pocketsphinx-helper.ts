@@ -6,11 +6,38 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 /** Our helper script (see its docstring for the protocol); shipped in the package, not in dist. */
 export const POCKETSPHINX_HELPER_SCRIPT = fileURLToPath(new URL('../../../python/pocketsphinx_stream.py', import.meta.url));
 
-/** A model load longer than this means something is wrong (it takes ~0.5 s here). */
-const READY_TIMEOUT_MS = 20_000;
+/**
+ * A model load longer than this means something is wrong: it takes ~0.5 s on a quiet machine, and
+ * 4-20 s while a loaded 2-core machine starts a server's warm decoders.
+ */
+const READY_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_CHARS = 2000;
-/** 100 ms at 16 kHz. */
-const MAX_PIECE_SAMPLES = 1600;
+/**
+ * Audio reaches the decoder in pieces of 100 ms at 16 kHz, whatever size the client appends: each
+ * piece is one pipe write, one wake-up of the helper, one partial hypothesis and one refresh of the
+ * speaker normalization. Clients append 20-40 ms (browsers, SDKs); fed as they came, the decoders
+ * cost ~6-16 % more CPU for the same audio (measured side by side, docs/benchmarks.md) and adapted
+ * their cepstral mean five times as often as the 100 ms the word error rates were measured with.
+ */
+export const DECODER_PIECE_SAMPLES = 1600;
+const SAMPLES_PER_MS = 16;
+
+/** A caller waiting for the F (or !) answer of a request. */
+interface Waiter {
+  resolve(text: string): void;
+  reject(err: Error): void;
+}
+
+/** Something to write to the helper, in order: a piece of audio, or a request line. */
+type Outgoing = { piece: Buffer; samples: number } | { line: string; waiter: Waiter | null };
+
+/**
+ * Pieces written to the helper and not yet decoded, at most: enough to keep it busy while the
+ * acknowledgement of the oldest comes back, little enough that dropping an utterance (a turn
+ * abandoned as too late, a cancelled one) costs at most this much decoding instead of a kill and
+ * a model load. The rest of a backlog waits here, where it can be thrown away.
+ */
+const PIECES_IN_FLIGHT = 3;
 
 /**
  * One long-lived python3-pocketsphinx process holding one warm decoder (model loaded once). It
@@ -25,7 +52,8 @@ export class PocketsphinxHelper {
   private readonly child: ChildProcessWithoutNullStreams;
   private lines = '';
   private stderr = '';
-  private readonly finals: { resolve(text: string): void; reject(err: Error): void }[] = [];
+  /** Requests written, in the order their answers come. */
+  private readonly finals: Waiter[] = [];
   private deadError: Error | null = null;
   readonly ready: Promise<void>;
   partial = '';
@@ -42,6 +70,19 @@ export class PocketsphinxHelper {
   normalizes = false;
   /** The cepstral mean the last finished utterance left (see the helper script), '' before one. */
   cepstralMean = '';
+  /** Samples of the utterance not yet cut into a piece (less than one), in `pending[0..pendingLength)`. */
+  private pending = new Int16Array(DECODER_PIECE_SAMPLES);
+  private pendingLength = 0;
+  /** Not written yet (pieces beyond PIECES_IN_FLIGHT, and the requests behind them). */
+  private readonly outbox: Outgoing[] = [];
+  private queuedSamples = 0;
+  /** Sizes of the pieces written and not yet answered (the helper answers each once decoded). */
+  private readonly inFlight: number[] = [];
+  private inFlightSamples = 0;
+  /** Samples this decoder has decoded since it started (what recognition costs grows with it). */
+  decodedSamples = 0;
+  /** A failure the helper reported while nobody waited for an answer: the utterance's end hears it. */
+  private failure: Error | null = null;
 
   constructor(python: string, script: string, decoderArgs: readonly string[]) {
     this.child = spawn(python, ['-u', script, ...decoderArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -90,8 +131,10 @@ export class PocketsphinxHelper {
   begin(cepstralMean = '', fresh = false): void {
     this.partial = '';
     this.cepstralMean = '';
+    this.pendingLength = 0;
+    this.failure = null;
     this.onSettled = null;
-    this.send(`${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`);
+    this.enqueue({ line: `${fresh ? 'N' : 'S'}${cepstralMean ? ` ${cepstralMean}` : ''}\n`, waiter: null });
   }
 
   /**
@@ -101,25 +144,46 @@ export class PocketsphinxHelper {
   beginReportingSettled(onSettled: (text: string) => void): void {
     this.partial = '';
     this.cepstralMean = '';
+    this.pendingLength = 0;
+    this.failure = null;
     this.onSettled = onSettled;
-    this.send('L\n');
+    this.enqueue({ line: 'L\n', waiter: null });
   }
 
   /**
-   * 16 kHz mono s16 samples of the utterance in progress. Sent in pieces of at most 100 ms: the
-   * helper refreshes the speaker normalization after each, so a whole turn written at once (a
-   * manual commit) adapts as one streamed in does.
+   * 16 kHz mono s16 samples of the utterance in progress, sent in pieces of exactly 100 ms (the
+   * rest waits for the next write or the end): the helper refreshes the speaker normalization
+   * after each, so a whole turn written at once (a manual commit) adapts as one streamed in does,
+   * at any append size.
    */
   write(samples: Int16Array): void {
-    for (let at = 0; at < samples.length; at += MAX_PIECE_SAMPLES) {
-      const piece = samples.subarray(at, at + MAX_PIECE_SAMPLES);
-      this.send(`A ${piece.byteLength}\n`);
-      this.send(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength));
+    let at = 0;
+    if (this.pendingLength > 0) {
+      at = Math.min(samples.length, DECODER_PIECE_SAMPLES - this.pendingLength);
+      this.pending.set(samples.subarray(0, at), this.pendingLength);
+      this.pendingLength += at;
+      if (this.pendingLength < DECODER_PIECE_SAMPLES) return;
+      this.queuePiece(this.pending);
+      this.pendingLength = 0;
     }
+    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES) this.queuePiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
+    this.pending.set(samples.subarray(at), 0);
+    this.pendingLength = samples.length - at;
+  }
+
+  /** Milliseconds of audio given to the decoder and not decoded yet: how far behind real time it is. */
+  get backlogMs(): number {
+    return (this.inFlightSamples + this.queuedSamples + this.pendingLength) / SAMPLES_PER_MS;
+  }
+
+  /** Process id of the decoder (its CPU time is read from /proc by the capacity probe). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Final pass of the utterance: its text. */
   end(): Promise<string> {
+    this.flushPending();
     return this.request('E\n');
   }
 
@@ -128,6 +192,7 @@ export class PocketsphinxHelper {
    * and how sure the decoder is of them (see the helper script's `Q` line).
    */
   async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[]; confidence: UtteranceConfidence }> {
+    this.flushPending();
     this.wordTimes = [];
     this.confidence = { avgLogprob: null, noSpeech: 1 };
     const text = await this.request('W\n');
@@ -135,8 +200,16 @@ export class PocketsphinxHelper {
     return { text, words: this.wordTimes, confidence: this.confidence };
   }
 
-  /** Drops the utterance in progress; resolves once the decoder is free again. */
+  /**
+   * Drops the utterance in progress; resolves once the decoder is free again. Audio not written
+   * yet is thrown away with the requests queued behind it (their callers are told), so only the
+   * pieces in flight are still decoded.
+   */
   async drop(): Promise<void> {
+    this.pendingLength = 0;
+    this.queuedSamples = 0;
+    const dropped = new Error('the utterance was dropped');
+    for (const entry of this.outbox.splice(0)) if ('line' in entry) entry.waiter?.reject(dropped);
     await this.request('X\n');
   }
 
@@ -145,33 +218,90 @@ export class PocketsphinxHelper {
     this.child.kill('SIGKILL');
   }
 
-  private request(line: string): Promise<string> {
-    if (this.deadError) return Promise.reject(this.deadError);
-    return new Promise((resolve, reject) => {
-      this.finals.push({ resolve, reject });
-      this.send(line);
-    });
+  /** The last partial piece, at the end of an utterance. */
+  private flushPending(): void {
+    if (this.pendingLength > 0) this.queuePiece(this.pending.subarray(0, this.pendingLength));
+    this.pendingLength = 0;
   }
 
-  private send(data: string | Uint8Array): void {
+  private queuePiece(piece: Int16Array): void {
     if (this.deadError) return;
-    this.child.stdin.write(data);
+    // Header and samples in one write (one system call, one wake-up of the helper); a copy, since
+    // the pending buffer is reused and the piece may wait in the outbox.
+    const header = `A ${piece.byteLength}\n`;
+    const message = Buffer.allocUnsafe(header.length + piece.byteLength);
+    message.write(header, 0, 'latin1');
+    message.set(new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), header.length);
+    this.queuedSamples += piece.length;
+    this.enqueue({ piece: message, samples: piece.length });
+  }
+
+  private request(line: string): Promise<string> {
+    if (this.deadError) return Promise.reject(this.deadError);
+    if (this.failure && line !== 'X\n') {
+      const failure = this.failure;
+      this.failure = null;
+      return Promise.reject(failure);
+    }
+    return new Promise((resolve, reject) => this.enqueue({ line, waiter: { resolve, reject } }));
+  }
+
+  private enqueue(entry: Outgoing): void {
+    if (this.deadError) {
+      if ('line' in entry) entry.waiter?.reject(this.deadError);
+      return;
+    }
+    this.outbox.push(entry);
+    this.pump();
+  }
+
+  /** Writes what may go now, in order: pieces while fewer than PIECES_IN_FLIGHT are being decoded. */
+  private pump(): void {
+    while (this.outbox.length > 0) {
+      const head = this.outbox[0]!;
+      if ('piece' in head) {
+        if (this.inFlight.length >= PIECES_IN_FLIGHT) return;
+        this.inFlight.push(head.samples);
+        this.inFlightSamples += head.samples;
+        this.queuedSamples -= head.samples;
+        this.child.stdin.write(head.piece);
+      } else {
+        if (head.waiter) this.finals.push(head.waiter);
+        this.child.stdin.write(head.line);
+      }
+      this.outbox.shift();
+    }
   }
 
   private onLine(line: string): void {
-    if (line.startsWith('P ')) this.partial = line.slice(2);
-    else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
+    if (line === 'P' || line.startsWith('P ')) {
+      const decoded = this.inFlight.shift() ?? 0;
+      this.inFlightSamples -= decoded;
+      this.decodedSamples += decoded;
+      if (line.length > 1) this.partial = line.slice(2);
+      this.pump();
+    } else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
     else if (line.startsWith('K ')) this.onSettled?.(line.slice(2));
     else if (line.startsWith('Q ')) this.confidence = parseConfidence(line.slice(2));
     else if (line.startsWith('C ')) this.cepstralMean = line.slice(2);
     else if (line.startsWith('F ')) this.finals.shift()?.resolve(line.slice(2));
-    // A failed request (the helper keeps running): the waiting caller hears why.
-    else if (line.startsWith('!')) this.finals.shift()?.reject(new Error(`pocketsphinx: ${line.slice(1)}`));
+    // A failed request (the helper keeps running): the waiting caller hears why, or the next one.
+    else if (line.startsWith('!')) {
+      const err = new Error(`pocketsphinx: ${line.slice(1)}`);
+      const waiting = this.finals.shift();
+      if (waiting) waiting.reject(err);
+      else this.failure = err;
+    }
   }
 
   private die(err: Error): void {
     if (this.deadError) return;
     this.deadError = err;
+    this.inFlight.length = 0;
+    this.inFlightSamples = 0;
+    this.queuedSamples = 0;
+    this.pendingLength = 0;
+    for (const entry of this.outbox.splice(0)) if ('line' in entry) entry.waiter?.reject(err);
     for (const waiting of this.finals.splice(0)) waiting.reject(err);
   }
 }

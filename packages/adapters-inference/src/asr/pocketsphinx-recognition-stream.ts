@@ -29,11 +29,15 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
   ) {
     this.resampler = sampleRate === RECOGNIZER_SAMPLE_RATE ? null : new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
     const turnEnded = new Promise<'finish' | 'cancel'>((resolve) => (this.endTurn = resolve));
-    // Before the end of the turn the decoder just drops the utterance; during the final pass it is
-    // busy decoding, so its process is killed (the pool starts a fresh one): nothing outlives a cancel.
+    // Before the end of the turn the decoder just drops the utterance. During the final pass (a
+    // turn abandoned as too late, a closed session) the audio not written yet is thrown away and
+    // the decoder drops the rest: it goes back to the pool without a kill and a model load, which
+    // under overload would cost more than the turn itself. Nothing outlives a cancel.
+    let aborted!: () => void;
+    const abortedPromise = new Promise<'aborted'>((resolve) => (aborted = () => resolve('aborted')));
     const onAbort = (): void => {
       if (!this.ended) return this.cancel();
-      this.helper?.kill();
+      aborted();
     };
     signal.addEventListener('abort', onAbort, { once: true });
     this.result = pool
@@ -46,9 +50,15 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
           await dropOrKill(helper);
           throw abortError(signal);
         }
-        const text = await helper.end();
+        const final = helper.end();
+        const outcome = await Promise.race([final, abortedPromise]);
+        if (outcome === 'aborted' || signal.aborted) {
+          final.catch(() => undefined);
+          await dropOrKill(helper);
+          throw abortError(signal);
+        }
         if (helper.cepstralMean) speaker.mean = helper.cepstralMean;
-        return text;
+        return outcome;
       })
       // A decoder killed by the abort reports its exit; the caller hears the cancellation.
       .catch((err: unknown) => {
@@ -95,10 +105,13 @@ export interface SpeakerMean {
   mean: string;
 }
 
-/** A cancelled decoder may still be working through audio written faster than real time. */
-const DROP_TIMEOUT_MS = 100;
+/**
+ * A dropping decoder has at most PIECES_IN_FLIGHT pieces (300 ms of audio, ~40 ms of CPU) left to
+ * decode; one that has not answered after this long is stuck (or starved) and is killed.
+ */
+const DROP_TIMEOUT_MS = 2000;
 
-/** Frees the decoder of a cancelled turn: it drops the utterance, or is killed if busy longer (the pool replaces it). */
+/** Frees the decoder of a cancelled turn: it drops the utterance, or is killed if stuck (the pool replaces it). */
 async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), DROP_TIMEOUT_MS)));

@@ -1,5 +1,6 @@
 import type { VoiceActivityDetector, VoiceActivityOptions } from '@svc/core';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { SileroBatchScorer } from './silero-batch.js';
 import { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
 import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_SAMPLE_RATE, sileroModelPath } from './silero-model.js';
 
@@ -12,13 +13,17 @@ export interface SileroVoiceActivityDetectorOptions {
 
 /**
  * Silero VAD v5 on onnxruntime (CPU). One inference session per detector (create one per process);
- * each `open()` is an independent stream with its own recurrent state.
+ * each `open()` is an independent stream with its own recurrent state; their frames are scored
+ * together in batches (SileroBatchScorer).
  */
 export class SileroVoiceActivityDetector implements VoiceActivityDetector {
-  /** The int64 scalar `sr` input, read-only, shared by all streams. */
-  private readonly sampleRate = new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []);
+  /** Every stream's frames go through one batch scorer: sessions speaking at once share runs. */
+  readonly batch: SileroBatchScorer;
 
-  private constructor(private readonly session: InferenceSession) {}
+  private constructor(private readonly session: InferenceSession) {
+    // The int64 scalar `sr` input, read-only, shared by all runs.
+    this.batch = new SileroBatchScorer(session, new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []));
+  }
 
   static async create(options: SileroVoiceActivityDetectorOptions = {}): Promise<SileroVoiceActivityDetector> {
     const threads = options.threads ?? 1;
@@ -33,7 +38,7 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   }
 
   open(options: VoiceActivityOptions): SileroVoiceActivityStream {
-    return new SileroVoiceActivityStream(this.session, this.sampleRate, options);
+    return new SileroVoiceActivityStream(this.batch, options);
   }
 
   /** Frees the native session; streams opened from it must not be pushed to afterwards. */

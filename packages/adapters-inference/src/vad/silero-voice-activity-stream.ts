@@ -1,5 +1,5 @@
 import type { VoiceActivityEvent, VoiceActivityOptions, VoiceActivityStream } from '@svc/core';
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import type { SileroBatchScorer } from './silero-batch.js';
 import { FrameQueue } from './frame-queue.js';
 import { segmenterSettings } from './segmenter-settings.js';
 import { SileroFrameScorer } from './silero-frame-scorer.js';
@@ -22,10 +22,10 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(session: InferenceSession, sampleRate: Tensor, options: VoiceActivityOptions) {
+  constructor(batch: SileroBatchScorer, options: VoiceActivityOptions) {
     this.segmenter = new SpeechSegmenter(segmenterSettings(options));
     this.resampler = new StreamingResampler(options.sampleRate, SILERO_SAMPLE_RATE);
-    this.scorer = new SileroFrameScorer(session, sampleRate);
+    this.scorer = new SileroFrameScorer(batch);
   }
 
   push(samples: Int16Array): Promise<VoiceActivityEvent[]> {

@@ -78,6 +78,33 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.6);
   });
 
+  it('reports how far behind real time its busy decoders are (audio sent, not yet decoded), 0 once they caught up', async () => {
+    const clip = librivoxClip('0870');
+    const stream = recognizer.openStream({ ...english, sampleRate: 16000 }, new AbortController().signal);
+    // Seconds of audio at once (faster than real time): the decoder has all of it to work through.
+    for (let i = 0; i < clip.samples.length; i += 320) stream.write(clip.samples.subarray(i, i + 320));
+    await sleep(20);
+    const behind = recognizer.load.backlogMs;
+    expect(behind).to.be.greaterThan(1000);
+    expect(behind).to.be.at.most((clip.samples.length / 16000) * 1000);
+    const { text } = await stream.finish();
+    expect(wordErrorRate(clip.transcript, text), text).to.be.lessThan(0.6);
+    expect(recognizer.load.backlogMs).to.equal(0);
+  });
+
+  it('the same words from 20 ms and 100 ms appends (the decoder gets 100 ms pieces either way)', async () => {
+    const clip = librivoxClip('0930');
+    const heard: string[] = [];
+    for (const step of [320, 1600, 333]) {
+      const session = { ...english, speaker: {} };
+      const stream = recognizer.openStream({ ...session, sampleRate: 16000 }, new AbortController().signal);
+      for (let i = 0; i < clip.samples.length; i += step) stream.write(clip.samples.subarray(i, i + step));
+      heard.push((await stream.finish()).text);
+    }
+    expect(heard[1]).to.equal(heard[0]);
+    expect(heard[2]).to.equal(heard[0]);
+  });
+
   it('transcribes 24 kHz and 48 kHz input (resampled to 16 kHz) as well as 16 kHz', async () => {
     const clip = librivoxClip('0920');
     const speex = await SpeexResampler.create();
@@ -118,6 +145,30 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     expect(text).to.include('young man');
     console.log(`      abort settled in ${(performance.now() - abortedAt).toFixed(0)} ms`);
     expect(recognizer.load.busy).to.equal(0);
+  });
+
+  it('a turn abandoned during its final pass with seconds of audio still to decode frees its decoder without a kill or a model load', async () => {
+    const pidsBefore = ours().sort();
+    const replacedBefore = recognizer.load.replaced;
+    const long = concat(...librivoxClips().map((c) => c.samples));
+    const controller = new AbortController();
+    const stream = recognizer.openStream({ ...english, sampleRate: 16000 }, controller.signal);
+    for (let i = 0; i < long.length; i += 320) stream.write(long.subarray(i, i + 320));
+    const result = stream.finish();
+    await sleep(50);
+    expect(recognizer.load.backlogMs, 'seconds of audio wait to be decoded').to.be.greaterThan(5000);
+    const abortedAt = performance.now();
+    controller.abort();
+    const error = await result.then(() => null, (err: unknown) => err);
+    expect((error as Error)?.name).to.equal('AbortError');
+    // Back in the pool once the few pieces in flight are decoded (not the 24 s queued behind them).
+    while (recognizer.load.busy > 0) await sleep(10);
+    console.log(`      decoder free ${(performance.now() - abortedAt).toFixed(0)} ms after the abort`);
+    expect(recognizer.load.backlogMs).to.equal(0);
+    expect(recognizer.load.replaced, 'no decoder killed and restarted').to.equal(replacedBefore);
+    expect(ours().sort()).to.deep.equal(pidsBefore);
+    const { text } = await recognizer.transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english);
+    expect(text).to.include('young man');
   });
 
   it('rejects at once for an already aborted signal', async () => {

@@ -177,6 +177,8 @@ export class FakeRecognizer implements SpeechRecognizer {
 export class FakeStreamingRecognizer extends FakeRecognizer {
   /** What `partial` says while the user speaks (default: the first word of the text). */
   partialText: string | null = null;
+  /** How `finish()` ends instead of with the text: 'hang' never settles (until aborted), an Error rejects. */
+  finishAs: 'text' | 'hang' | Error = 'text';
   streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
   openStream(options: { sampleRate: number }, signal: AbortSignal) {
     const record = { samples: 0, sampleRate: options.sampleRate, state: 'open' as 'open' | 'finished' | 'cancelled', signal };
@@ -193,6 +195,11 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
       },
       finish: async () => {
         if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');
+        const how = this.finishAs;
+        if (how instanceof Error) throw how;
+        if (how === 'hang') {
+          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+        }
         record.state = 'finished';
         return { text };
       },

@@ -14,9 +14,14 @@ export interface SessionClaim {
   secretSessionId: string | null;
 }
 
-export type AdmissionRefusal = 'duplicate_session' | 'at_capacity';
+/**
+ * `at_capacity`: a count cap (SVC_REALTIME_MAX_SESSIONS, _PER_KEY); `over_capacity`: this process
+ * cannot serve one more speaking session (CapacityAwareSessionRegistry), with a short reason.
+ * Both close with 1013 (retry later).
+ */
+export type AdmissionRefusal = 'duplicate_session' | 'at_capacity' | 'over_capacity';
 
-export type AdmissionDecision = { admitted: true; lease: SessionLease } | { admitted: false; refusal: AdmissionRefusal };
+export type AdmissionDecision = { admitted: true; lease: SessionLease } | { admitted: false; refusal: AdmissionRefusal; reason?: string };
 
 /** One admitted session's slot; released once when the session ends. */
 export interface SessionLease {

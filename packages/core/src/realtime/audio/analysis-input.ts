@@ -36,6 +36,11 @@ export class AnalysisInput {
     return samples;
   }
 
+  /** Detector time (ms) of the end of the audio so far. */
+  get endMs(): number {
+    return (this.endSample / this.sampleRate) * 1000;
+  }
+
   /** The kept audio from `ms` (detector time) to now: a turn's onset for its recognizer. */
   since(ms: number): Int16Array {
     const first = this.endSample - this.heldSamples;

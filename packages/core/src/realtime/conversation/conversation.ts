@@ -12,6 +12,11 @@ export interface ItemEntry {
   audio?: { durationMs: number; marks: { endMs: number; textLength: number }[] };
   /** Resolves when a user audio item's transcript is known (the model waits for it). */
   transcriptReady?: Promise<void>;
+  /**
+   * The user audio could not be transcribed (the recognizer failed, or was too far behind): the
+   * client got an `error` saying so, and no response answers this turn (nobody heard the words).
+   */
+  transcriptionFailed?: boolean;
 }
 
 /** How much one session's conversation may hold. */

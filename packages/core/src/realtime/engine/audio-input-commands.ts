@@ -2,6 +2,7 @@ import { decodeBase64 } from '../../shared/base64.js';
 import { isRefusal } from '../../shared/errors.js';
 import { AnalysisInput } from '../audio/analysis-input.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
+import { LaggedRecognitionFeed, RECOGNITION_TAIL_MS } from '../audio/lagged-recognition-feed.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { ANALYSIS_SAMPLE_RATE, type RecognitionStream, type VoiceActivityEvent, type VoiceActivityStream } from '../ports/audio-pipeline.js';
@@ -16,6 +17,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
+import type { RealtimeUsageObserver } from './engine-deps.js';
 
 /** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
 export const MAX_APPEND_BASE64_BYTES = 1_048_576;
@@ -45,6 +47,9 @@ export interface AudioInputDeps {
   conversationChanged(): void;
   /** Upper bound of uncommitted input audio held (oldest audio is dropped). */
   maxBufferMs: number;
+  /** How long after `speech_stopped` a streamed turn's transcript may take before the turn is dropped (with an error). */
+  transcriptDeadlineMs: number;
+  usage?: RealtimeUsageObserver;
   /**
    * Set when a media transport delivers the input as samples at this rate (a WebRTC call's track):
    * the buffer then holds PCM at it whatever `audio.input.format` says, and
@@ -52,6 +57,9 @@ export interface AudioInputDeps {
    */
   mediaInputRate?: PcmRate;
 }
+
+/** A streamed turn's transcript came too late: the turn is dropped (see transcriptDeadlineMs). */
+class TranscriptLate extends Error {}
 
 /** A user turn in progress (server VAD): recognized while the user speaks. */
 interface TurnInProgress {
@@ -64,7 +72,7 @@ interface TurnInProgress {
   /** Aborted when the session closes: the turn's recognition stops with it. */
   controller: AbortController;
   /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
-  recognition: RecognitionStream | null;
+  recognition: LaggedRecognitionFeed | null;
 }
 
 /**
@@ -166,6 +174,7 @@ export class AudioInputCommands {
   /** Decoded input: the turn in progress hears it, the detector judges it. */
   private async ingest(pcm: Int16Array): Promise<void> {
     const buffer = this.buffer!;
+    if (pcm.length > 0) this.deps.usage?.inputAudio((pcm.length / buffer.sampleRate) * 1000);
     if (!this.vad || !this.analysis || pcm.length === 0) return;
     const samples = this.analysis.append(pcm);
     // The turn in progress hears the new audio at once: its recognizer decodes while the user speaks.
@@ -227,9 +236,8 @@ export class AudioInputCommands {
       }
       if (this.speech) return;
       const controller = this.newTurnController();
-      const recognition = this.openRecognition(controller.signal);
-      // The padded onset is already held (at the analysis rate): the recognizer starts from there.
-      if (recognition && this.analysis) recognition.write(this.analysis.since(event.audioStartMs));
+      // The recognizer starts from the padded onset already held (at the analysis rate).
+      const recognition = this.openRecognition(controller.signal, event.audioStartMs);
       const onsetMs = event.audioStartMs === 0 ? 0 : event.audioStartMs + this.prefixPaddingMs();
       this.speech = { itemId: this.events.newId('item_'), startMs: event.audioStartMs, onsetMs, voicedUntilMs: null, controller, recognition };
       this.deps.userSpoke();
@@ -295,7 +303,8 @@ export class AudioInputCommands {
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
     const captured = this.buffer!.takeRange(speech.startMs, event.audioEndMs);
-    this.addUserTurn(speech.itemId, captured, speech.controller, speech.recognition);
+    // The recognizer hears the rest of the speech (not the silence that ended it) and runs its final pass.
+    this.addUserTurn(speech.itemId, captured, speech.controller, speech.recognition?.finish(event.audioEndMs) ?? null);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
       await this.deps.responses.create(undefined);
@@ -305,7 +314,7 @@ export class AudioInputCommands {
   }
 
   /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
-  private addUserTurn(itemId: string, captured: CapturedAudio, turn: AbortController, recognition: RecognitionStream | null): void {
+  private addUserTurn(itemId: string, captured: CapturedAudio, turn: AbortController, recognized: Promise<{ text: string }> | null): void {
     const { conversation } = this.deps;
     const previousItemId = conversation.lastId();
     this.events.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
@@ -321,7 +330,7 @@ export class AudioInputCommands {
     const { entry } = conversation.insert(item, previousItemId);
     this.events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
     // Never rejects: responses wait on it.
-    entry.transcriptReady = this.transcribe(entry, item, captured, recognition, turn.signal)
+    entry.transcriptReady = this.transcribe(entry, item, captured, recognized, turn.signal)
       .catch((err) => this.deps.logger.error({ err: String(err) }, 'transcription step failed'))
       .finally(() => {
         this.turns.delete(turn);
@@ -334,7 +343,7 @@ export class AudioInputCommands {
     entry: ItemEntry,
     item: MessageItem,
     captured: CapturedAudio,
-    recognition: RecognitionStream | null,
+    recognized: Promise<{ text: string }> | null,
     signal: AbortSignal,
   ): Promise<void> {
     const { audio, principal, logger } = this.deps;
@@ -346,8 +355,8 @@ export class AudioInputCommands {
       if (!recognizer) {
         // Said, not hidden: the turn is kept, the model hears an empty user turn.
         this.events.reportError(realtimeErrors.transcriptionUnavailable(item.id), null);
-      } else if (recognition) {
-        transcript = (await recognition.finish()).text.trim();
+      } else if (recognized) {
+        transcript = (await this.withinDeadline(recognized, signal)).text.trim();
       } else {
         let pcm = captured.pcm ? { samples: captured.pcm, sampleRate: captured.sampleRate } : null;
         const format = this.session.config.audio.input.format;
@@ -359,10 +368,24 @@ export class AudioInputCommands {
         }
       }
     } catch (err) {
-      if (signal.aborted || this.session.closed) return;
-      if (isRefusal(err)) logger.info({ code: err.identifier, itemId: item.id }, 'transcription refused');
-      else logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
-      this.events.reportError(err, null);
+      // A turn cancelled by the client (commit, clear) or the session's end: nothing to say.
+      if (this.session.closed || (signal.aborted && !(err instanceof TranscriptLate))) return;
+      // Said, never silent: the client hears why this turn gets no reply (docs/realtime.md).
+      entry.transcriptionFailed = true;
+      if (err instanceof TranscriptLate) {
+        logger.warn({ itemId: item.id, deadlineMs: this.deps.transcriptDeadlineMs }, 'a realtime turn was dropped: its transcript was late (overloaded)');
+        this.events.reportError(realtimeErrors.turnDroppedOverloaded(item.id, this.deps.transcriptDeadlineMs), null);
+      } else if (isRefusal(err)) {
+        // A refusal (a limit, a quota) is the client's to read, not a recognizer failure.
+        logger.info({ code: err.identifier, itemId: item.id }, 'transcription refused');
+        this.events.reportError(err, null);
+      } else {
+        logger.warn({ err: String(err), itemId: item.id }, 'transcription failed');
+        this.events.reportError(realtimeErrors.transcriptionFailed(item.id, err instanceof Error ? err.message : String(err)), null);
+      }
+      // The item keeps an empty transcript; no `.completed` event claims one was made.
+      part.transcript = '';
+      return;
     }
     if (this.session.closed || !this.deps.conversation.has(entry.item.id)) return;
     part.transcript = transcript;
@@ -377,6 +400,34 @@ export class AudioInputCommands {
     }
   }
 
+  /**
+   * The final result of a streamed turn, or TranscriptLate once transcriptDeadlineMs have passed
+   * (the turn's recognition is then aborted: its decoder is freed for turns that can still be answered).
+   */
+  private withinDeadline<T>(recognized: Promise<T>, signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const cancel = this.deps.clock.setTimer(this.deps.transcriptDeadlineMs, () => {
+        reject(new TranscriptLate());
+        this.abortTurn(signal);
+      });
+      recognized.then(
+        (value) => {
+          cancel();
+          resolve(value);
+        },
+        (err: unknown) => {
+          cancel();
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** Aborts the turn whose signal this is. */
+  private abortTurn(signal: AbortSignal): void {
+    for (const turn of this.turns) if (turn.signal === signal) turn.abort();
+  }
+
   private newTurnController(): AbortController {
     const controller = new AbortController();
     if (this.session.closed) controller.abort();
@@ -384,11 +435,18 @@ export class AudioInputCommands {
     return controller;
   }
 
-  private openRecognition(signal: AbortSignal): RecognitionStream | null {
+  /** The turn's streaming recognition, fed from the padded onset (already held at the analysis rate). */
+  private openRecognition(signal: AbortSignal, startMs: number): LaggedRecognitionFeed | null {
     const recognizer = this.deps.audio.speechRecognizer;
-    if (!recognizer?.openStream || !this.analysis) return null;
+    const analysis = this.analysis;
+    if (!recognizer?.openStream || !analysis) return null;
     const language = this.session.config.audio.input.transcription?.language ?? null;
-    return recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: this.analysis.sampleRate }, signal);
+    const stream = recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: analysis.sampleRate }, signal);
+    const onset = analysis.since(startMs);
+    const silenceMs = this.session.config.audio.input.turn_detection?.silence_duration_ms ?? 0;
+    const feed = new LaggedRecognitionFeed(stream, analysis.sampleRate, analysis.endMs - (onset.length / analysis.sampleRate) * 1000, silenceMs - RECOGNITION_TAIL_MS);
+    feed.write(onset);
+    return feed;
   }
 
   /** A commit or clear in the middle of detected speech: that turn's recognition is dropped. */

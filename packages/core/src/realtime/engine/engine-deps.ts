@@ -25,8 +25,15 @@ export interface RealtimeEngineDeps {
   audio?: RealtimeAudioPorts;
   /** The live avatar (`session.avatar` on calls with video); without it such sessions are refused. */
   liveAvatar?: LiveAvatarServices;
+  /** Told what sessions use: the server measures what a speaking session costs from it (capacity admission). */
+  usage?: RealtimeUsageObserver;
   /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
   openAiModelAliases?: boolean;
+}
+
+export interface RealtimeUsageObserver {
+  /** A session received `ms` of input audio (after decoding, whatever its format). */
+  inputAudio(ms: number): void;
 }
 
 /** Facts about one connection. */
@@ -49,6 +56,11 @@ export interface RealtimeSessionOptions {
   /** Set by a transport that carries video (a WebRTC call whose offer receives video): where `session.avatar` is shown. */
   video?: SessionVideoOutput;
   /**
+   * How long after `speech_stopped` a server-VAD turn's transcript may take (default
+   * DEFAULT_TRANSCRIPT_DEADLINE_MS); past it the turn is dropped with an `error` saying why.
+   */
+  transcriptDeadlineMs?: number;
+  /**
    * Set by a transport that carries the audio as media (a WebRTC call): input arrives through
    * `appendInputSamples`, spoken replies are played on its track (see SessionMedia).
    */
@@ -64,5 +76,11 @@ export interface RealtimeOutput {
 
 export const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 export const DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS = 120_000;
+/**
+ * A streamed turn was decoded while it was spoken: only the final pass is left at `speech_stopped`
+ * (15-70 ms). Three seconds later the recognizer is far behind (overload) or stuck, and a caller
+ * waiting in silence has given up on the reply.
+ */
+export const DEFAULT_TRANSCRIPT_DEADLINE_MS = 3000;
 /** Resource name under which each response is charged to the QuotaGuard (one unit per response). */
 export const REALTIME_RESPONSE_RESOURCE = 'realtime.response';

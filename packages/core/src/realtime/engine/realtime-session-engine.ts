@@ -15,6 +15,7 @@ import { BackgroundSummarizer } from './background-summarizer.js';
 import { ConversationCommands } from './conversation-commands.js';
 import {
   DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
+  DEFAULT_TRANSCRIPT_DEADLINE_MS,
   IDLE_TIMEOUT_MS,
   type RealtimeEngineDeps,
   type RealtimeOutput,
@@ -105,6 +106,8 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       userSpoke,
       conversationChanged,
       maxBufferMs: options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
+      transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
+      ...(deps.usage ? { usage: deps.usage } : {}),
       mediaInputRate: options.media ? mediaInputRate(options.media.inputSampleRate) : undefined,
     });
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });

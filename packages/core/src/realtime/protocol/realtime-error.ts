@@ -65,6 +65,26 @@ export const realtimeErrors = {
   responseNotActive: () =>
     invalidRequest('response_not_active', 'There is no active response to cancel.', 'response_id'),
   insufficientQuota: (message: string) => typed('insufficient_quota', message),
+  /**
+   * The recognizer failed on a turn (engine failure): no reply follows, the item keeps an empty
+   * transcript. `cause` is the engine's own short message.
+   */
+  transcriptionFailed: (itemId: string, cause: string) =>
+    new RealtimeError(
+      'server_error',
+      'transcription_failed',
+      `The audio of item '${itemId}' could not be transcribed (${cause}), so it gets no reply; the item is kept with an empty transcript. Say it again.`,
+    ),
+  /**
+   * A turn dropped because its transcript was not ready in time: the server is overloaded
+   * (recognizer backlog, every decoder busy). No reply follows; the client may say it again.
+   */
+  turnDroppedOverloaded: (itemId: string, deadlineMs: number) =>
+    new RealtimeError(
+      'server_error',
+      'server_overloaded',
+      `Item '${itemId}' gets no reply: the server is overloaded and its speech recognition did not finish within ${deadlineMs} ms of the end of speech. The item is kept with an empty transcript. Say it again.`,
+    ),
   /** A committed audio turn with no speech recognizer on the server (documented in docs/realtime.md). */
   transcriptionUnavailable: (itemId: string) =>
     typed(

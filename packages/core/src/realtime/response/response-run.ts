@@ -181,6 +181,10 @@ export class ResponseRun {
     // User audio turns may still be in transcription; the model needs their words.
     const pending = conversation.modelVisible().flatMap((e) => (e.transcriptReady ? [e.transcriptReady] : []));
     if (pending.length > 0) await untilAborted(Promise.all(pending), this.signal);
+    // The user's last turn could not be heard (its `error` said why): a reply would answer words
+    // nobody heard, so the response ends cancelled, without output.
+    const lastUser = conversation.modelVisible().findLast((e) => e.item.type === 'message' && e.item.role === 'user');
+    if (lastUser?.transcriptionFailed) throw new ResponseAborted();
     const instructions = this.overrides.instructions ?? this.config.instructions;
     const maxOutputTokens = outputTokenLimit(this.description.maxOutputTokens);
     let items = conversation.modelVisible().map((e) => e.item);

@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+
+const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+export const SILENCE_DURATION_MS = 500;
+/** Silence before the first sentence and after each: the user listens to the reply's start, then speaks again. */
+const LEAD_IN_MS = 500;
+const PAUSE_MS = 1500;
+const BYTES_PER_MS = 32; // 16 kHz s16
+
+export interface Clip {
+  words: string;
+  pcm: Buffer;
+}
+
+/** The five LibriVox sentences of pocketsphinx-testdata (a human reader, 16 kHz mono s16) and what is said. */
+export function librivoxClips(): Clip[] {
+  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
+    .map(([, words, id]) => {
+      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
+      return { words: words!, pcm: wav.subarray(wav.indexOf('data') + 8) };
+    });
+}
+
+export interface TurnTiming {
+  /** speech_stopped -> first response.output_audio.delta (ms, as the client saw them). */
+  fromStopped: number;
+  /** Last speech sample sent -> first audio delta: adds the silence_duration_ms the VAD waits. */
+  fromSpeechEnd: number;
+  /** speech_stopped -> transcript. */
+  transcript: number;
+}
+
+export interface CallResult {
+  /** Closed before `session.created` (admission): the close code and reason. */
+  refused: { code: number; reason: string } | null;
+  turns: TurnTiming[];
+  /** What was said, sentence by sentence, and what the server transcribed. */
+  reference: string[];
+  heard: string[];
+  /** Sentences that got no reply audio, no `error` saying why, and no response cancelled by the next sentence (silently dropped). */
+  missed: number;
+  /**
+   * Sentences whose reply had not started when the caller's next sentence began: the response ends
+   * `cancelled` (barge-in, as the API does). Not silent, but a caller who waited 1.5 s in vain: on a
+   * starved server this is how late replies show.
+   */
+  interrupted: number;
+  /** Sentences without reply audio for which the server sent an `error` (a turn it could not answer). */
+  explained: number;
+  /** Codes of every `error` event received. */
+  errors: string[];
+  /** Seconds of audio streamed (the session-seconds this caller used). */
+  streamedSeconds: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One caller: the sentences with pauses, streamed at real-time pace in `appendMs` appends over
+ * the realtime WebSocket, server VAD; each turn timed from `speech_stopped` to its first reply
+ * audio. The next sentence barges into the reply, as an impatient caller does.
+ */
+export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[], appendMs: number): Promise<CallResult> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
+    const result: CallResult = {
+      refused: null,
+      turns: [],
+      reference: sentences.map((s) => s.words),
+      heard: sentences.map(() => ''),
+      missed: 0,
+      interrupted: 0,
+      explained: 0,
+      errors: [],
+      streamedSeconds: 0,
+    };
+    // Where each sentence's speech starts and ends in the stream (ms).
+    const starts: number[] = [];
+    const speechEnds: number[] = [];
+    const parts: Buffer[] = [Buffer.alloc(LEAD_IN_MS * BYTES_PER_MS)];
+    let at = LEAD_IN_MS;
+    for (const s of sentences) {
+      parts.push(s.pcm, Buffer.alloc(PAUSE_MS * BYTES_PER_MS));
+      starts.push(at);
+      at += s.pcm.length / BYTES_PER_MS;
+      speechEnds.push(at);
+      at += PAUSE_MS;
+    }
+    const audio = Buffer.concat(parts);
+    let streamStart = 0;
+    let created = false;
+    let finished = false;
+    // The sentence being answered (the last one begun when its speech_stopped came), and when.
+    let sentence = -1;
+    let stoppedAt = 0;
+    const replied = new Set<number>();
+    const failed = new Set<number>();
+    const interrupted = new Set<number>();
+    // The sentence each response answers (the one whose speech_stopped created it).
+    const responses = new Map<string, number>();
+    const transcriptAt = new Map<number, number>();
+    const items = new Map<string, number>();
+    let committed = 0;
+    let transcribed = 0;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      result.missed = sentences.filter((_, i) => !replied.has(i) && !failed.has(i) && !interrupted.has(i)).length;
+      result.interrupted = sentences.filter((_, i) => !replied.has(i) && !failed.has(i) && interrupted.has(i)).length;
+      result.explained = sentences.filter((_, i) => !replied.has(i) && failed.has(i)).length;
+      resolve(result);
+    };
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error('voice loop conversation timed out'));
+    }, audio.length / BYTES_PER_MS + 90_000);
+    const stream = async () => {
+      streamStart = performance.now();
+      const step = appendMs * BYTES_PER_MS;
+      for (let i = 0, n = 0; i < audio.length && ws.readyState === WebSocket.OPEN; i += step, n++) {
+        ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + step).toString('base64') }));
+        const due = streamStart + (n + 1) * appendMs - performance.now();
+        if (due > 0) await sleep(due);
+      }
+      result.streamedSeconds = (performance.now() - streamStart) / 1000;
+      // The last reply gets a moment to arrive, and every turn's transcript or error (late ones too: the WER counts them).
+      await sleep(3000);
+      const deadline = performance.now() + 30_000;
+      while (transcribed < committed && performance.now() < deadline && ws.readyState === WebSocket.OPEN) await sleep(100);
+      ws.close();
+      finish();
+    };
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({
+          type: 'session.update',
+          session: {
+            type: 'realtime',
+            output_modalities: ['audio'],
+            audio: {
+              input: {
+                format: { type: 'audio/pcm', rate: 16000 },
+                transcription: { model: 'svc-stt-3.1' },
+                turn_detection: { type: 'server_vad', silence_duration_ms: SILENCE_DURATION_MS },
+              },
+            },
+          },
+        }),
+      ),
+    );
+    ws.on('close', (code, reason) => {
+      if (!created) {
+        result.refused = { code, reason: reason.toString() };
+        finish();
+      }
+    });
+    ws.on('message', (data) => {
+      const now = performance.now();
+      const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code?: string }; response?: { id: string; status: string } };
+      if (event.type === 'session.created') {
+        created = true;
+        void stream();
+      } else if (event.type === 'input_audio_buffer.speech_stopped') {
+        // Where the turn ended in the audio sent (not when the event came: a loaded server lags).
+        const endMs = (event as { audio_end_ms?: number }).audio_end_ms ?? now - streamStart;
+        sentence = starts.filter((start) => start <= endMs).length - 1;
+        committed++;
+        stoppedAt = now;
+        items.set(event.item_id!, sentence);
+      } else if (event.type === 'conversation.item.input_audio_transcription.completed') {
+        const index = items.get(event.item_id!);
+        // A sentence the VAD split in two turns gets both transcripts.
+        if (index !== undefined && index >= 0) result.heard[index] = `${result.heard[index]} ${event.transcript ?? ''}`.trim();
+        transcribed++;
+        if (index === sentence && !transcriptAt.has(sentence)) transcriptAt.set(sentence, now);
+      } else if (event.type === 'response.created' && sentence >= 0) {
+        responses.set(event.response!.id, sentence);
+      } else if (event.type === 'response.done' && event.response!.status === 'cancelled') {
+        const answered = responses.get(event.response!.id);
+        if (answered !== undefined) interrupted.add(answered);
+      } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
+        replied.add(sentence);
+        const speechEndAt = streamStart + speechEnds[sentence]!;
+        result.turns.push({ fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt });
+      } else if (event.type === 'error') {
+        result.errors.push(event.error?.code ?? 'unknown');
+        // A turn dropped with an error has its outcome: the wait for transcripts below stops counting it.
+        if (event.error?.code === 'server_overloaded' || event.error?.code === 'transcription_failed') transcribed++;
+        if (sentence >= 0) failed.add(sentence);
+      }
+    });
+    ws.on('error', (err) => {
+      if (!created) return; // a refused upgrade closes; the close handler records it
+      reject(err);
+    });
+  });
+}

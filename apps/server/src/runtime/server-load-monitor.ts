@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { ServerLoad, ServerLoadProbe } from '@svc/core';
+import { ownTreeCpuMs } from './process-cpu.js';
+
+/** What the recognizer says about its decoders (PocketsphinxSpeechRecognizer.load); null without one. */
+export interface RecognizerLoad {
+  backlogMs: number;
+  waiting: number;
+  /** Seconds of audio decoded since start (absent for recognizers that do not count). */
+  decodedSeconds?: number;
+}
+
+export interface ServerLoadMonitorOptions {
+  /** CPU cores realtime sessions may use (SVC_REALTIME_CPU_BUDGET). */
+  budgetCores: number;
+  /** What a speaking session costs until measured, and the least a measurement may lower it to (SVC_REALTIME_SESSION_CPU). */
+  sessionCores: number;
+  recognizer?: () => RecognizerLoad | null;
+  /** How often CPU and the event loop are sampled. Default 2 s. */
+  sampleMs?: number;
+}
+
+/** Less input audio than this in a window (ms: one session streaming for the whole window) is too little to measure a cost on. */
+const MIN_MEASURED_AUDIO_MS = 2000;
+/** Weight of the newest window in the running cost. */
+const SMOOTHING = 0.3;
+/** Share of the CPUs given to realtime sessions by default: the rest is headroom for bursts (turn ends, replies). */
+const DEFAULT_BUDGET_SHARE = 0.8;
+
+/**
+ * Measures what the capacity admission needs (ServerLoad): every `sampleMs` the CPU this process
+ * and its children (the decoders) used, divided by the seconds of input audio the sessions
+ * received meanwhile, is the cost of one speaking session (cores), smoothed; the event loop's
+ * delay (p90 of the window); and, at each read, the recognizer's backlog and queue. The cost never
+ * goes below the configured estimate: sessions that listen more than they speak would otherwise
+ * make room for callers who will all speak at once.
+ */
+export class ServerLoadMonitor implements ServerLoadProbe {
+  private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
+  private readonly timer: NodeJS.Timeout;
+  private measuredCores: number | null = null;
+  private lagMs = 0;
+  private audioMs = 0;
+  /** CPU used so far when the current window's audio began (null while no session streams). */
+  private cpuMs: number | null = null;
+
+  constructor(private readonly options: ServerLoadMonitorOptions) {
+    this.delay.enable();
+    this.timer = setInterval(() => this.sample(), options.sampleMs ?? 2000);
+    this.timer.unref();
+  }
+
+  /** Seconds of input audio all sessions received since start (the metrics). */
+  inputAudioSeconds = 0;
+
+  /** A session received `ms` of input audio (the engines' usage observer). */
+  inputAudio(ms: number): void {
+    // The first audio after an idle spell starts a window: the CPU it is measured against.
+    if (this.cpuMs === null) this.cpuMs = ownTreeCpuMs();
+    this.audioMs += ms;
+    this.inputAudioSeconds += ms / 1000;
+  }
+
+  /** Seconds of audio the recognizer decoded since start (0 when it does not count). */
+  get decodedAudioSeconds(): number {
+    return this.options.recognizer?.()?.decodedSeconds ?? 0;
+  }
+
+  read(): ServerLoad {
+    const recognizer = this.options.recognizer?.() ?? null;
+    return {
+      budgetCores: this.options.budgetCores,
+      sessionCores: Math.max(this.options.sessionCores, this.measuredCores ?? 0),
+      recognizerBacklogMs: recognizer?.backlogMs ?? 0,
+      recognizerQueue: recognizer?.waiting ?? 0,
+      eventLoopLagMs: this.lagMs,
+    };
+  }
+
+  /** The measured cost of a speaking session (cores), null before enough audio was seen. */
+  get measuredSessionCores(): number | null {
+    return this.measuredCores;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.delay.disable();
+  }
+
+  /** One window: CPU per second of input audio, and the event loop's delay. */
+  sample(): void {
+    // The histogram counts in nanoseconds, from the timer's due time (0 when idle).
+    this.lagMs = this.delay.count > 0 ? this.delay.percentile(90) / 1e6 : 0;
+    this.delay.reset();
+    const audioMs = this.audioMs;
+    this.audioMs = 0;
+    // No session streamed: nothing to measure, and /proc is not read (an idle server stays idle);
+    // the next input audio reads the starting point.
+    if (audioMs === 0 || this.cpuMs === null) {
+      this.cpuMs = null;
+      return;
+    }
+    const cpuMs = ownTreeCpuMs();
+    const used = cpuMs - this.cpuMs;
+    this.cpuMs = cpuMs;
+    if (audioMs >= MIN_MEASURED_AUDIO_MS) {
+      const cost = used / audioMs;
+      this.measuredCores = this.measuredCores === null ? cost : (1 - SMOOTHING) * this.measuredCores + SMOOTHING * cost;
+    }
+  }
+}
+
+/**
+ * The CPU cores this process may use: the CPUs it may run on, or fewer when a cgroup (a container's
+ * CPU limit) says so. The realtime budget defaults to 80 % of it.
+ */
+export function defaultCpuBudget(): number {
+  return Math.round(availableCores() * DEFAULT_BUDGET_SHARE * 100) / 100;
+}
+
+function availableCores(): number {
+  const cpus = availableParallelism();
+  try {
+    // cgroup v2: "<quota> <period>" or "max <period>".
+    const [quota, period] = readFileSync('/sys/fs/cgroup/cpu.max', 'utf8').trim().split(/\s+/);
+    if (quota && quota !== 'max' && Number(period) > 0) return Math.min(cpus, Number(quota) / Number(period));
+  } catch {
+    // no cgroup v2 limit
+  }
+  return cpus;
+}

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import type { VoiceActivityEvent } from '@svc/core';
+import { SileroVoiceActivityDetector } from '../../src/index.js';
+import { librivoxClips } from './librivox.js';
+import { BASE_OPTIONS, detect } from './vad-harness.js';
+
+/**
+ * Sessions speaking at once share onnxruntime runs: the frames of every stream submitted in the
+ * same turn of the event loop are scored in one batch. Each stream must get exactly what it gets
+ * scored alone, and the runs must really be shared.
+ */
+describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in shared batches', function () {
+  this.timeout(120_000);
+
+  it('six sessions pushing 20 ms appends at the same moments: the same turns as each alone, in fewer runs than frames', async () => {
+    const clips = librivoxClips();
+    const signals = Array.from({ length: 6 }, (_, i) => clips[i % clips.length]!.samples);
+    const alone = await SileroVoiceActivityDetector.create();
+    const expected: VoiceActivityEvent[][] = [];
+    try {
+      for (const signal of signals) expected.push(await detect(alone, signal, {}, [320]));
+      expect(alone.batch.stats.runs, 'one stream at a time: one frame per run').to.equal(alone.batch.stats.frames);
+    } finally {
+      await alone.close();
+    }
+
+    const shared = await SileroVoiceActivityDetector.create();
+    try {
+      const streams = signals.map(() => shared.open({ ...BASE_OPTIONS }));
+      const events: VoiceActivityEvent[][] = signals.map(() => []);
+      const longest = Math.max(...signals.map((s) => s.length));
+      for (let offset = 0; offset < longest; offset += 320) {
+        // Every session's append of this moment, as the server receives them in one event-loop turn.
+        const pushed = await Promise.all(streams.map((stream, i) => (offset < signals[i]!.length ? stream.push(signals[i]!.subarray(offset, offset + 320)) : [])));
+        pushed.forEach((e, i) => events[i]!.push(...e));
+      }
+      for (let i = 0; i < signals.length; i++) {
+        expect(events[i]!.length, `session ${i}`).to.be.greaterThan(0);
+        expect(events[i], `session ${i}`).to.deep.equal(expected[i]);
+      }
+      const { frames, runs } = shared.batch.stats;
+      console.log(`      ${frames} frames in ${runs} runs (${(frames / runs).toFixed(1)} frames per run)`);
+      expect(frames / runs).to.be.greaterThan(4);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it('a stream reset while its frame waits in a batch drops that result and starts over cleanly', async () => {
+    const detector = await SileroVoiceActivityDetector.create();
+    try {
+      const speech = librivoxClips()[0]!.samples;
+      const reference = await detect(detector, speech, {}, [320]);
+      const stream = detector.open({ ...BASE_OPTIONS });
+      // Reset while the first frames of a 1,024 ms push (32 frames) wait for their run: their results are dropped.
+      const pending = stream.push(new Int16Array(16384).map((_, i) => Math.round(3000 * Math.sin(i / 3))));
+      stream.reset();
+      expect(await pending).to.deep.equal([]);
+      // The clock went on (32 frames); the same speech then scores as in a fresh stream.
+      const events: VoiceActivityEvent[] = [];
+      for (let offset = 0; offset < speech.length; offset += 320) events.push(...(await stream.push(speech.subarray(offset, offset + 320))));
+      const shifted = events.map((e) => (e.type === 'speech_started' ? { ...e, audioStartMs: e.audioStartMs - 1024 } : { ...e, audioEndMs: e.audioEndMs - 1024 }));
+      expect(shifted).to.deep.equal(reference);
+    } finally {
+      await detector.close();
+    }
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * What a realtime server knows about its own load, read when a session asks to be admitted. The
+ * numbers are measured by the server (apps/server's ServerLoadMonitor: CPU of the process and its
+ * decoder processes, the recognizer's backlog, the event loop's delay); the core only decides.
+ */
+export interface ServerLoad {
+  /** CPU cores realtime sessions may use in this process and its decoder processes. */
+  budgetCores: number;
+  /** What one speaking session costs (cores): measured while sessions speak, never below the configured estimate. */
+  sessionCores: number;
+  /** Audio given to the speech recognizer and not decoded yet, the worst decoder (ms): how far behind real time it runs. */
+  recognizerBacklogMs: number;
+  /** Turns waiting for a free speech decoder. */
+  recognizerQueue: number;
+  /** How late the event loop runs its timers (p90 over the last few seconds, ms). */
+  eventLoopLagMs: number;
+}
+
+/** A port: the current load, without waiting (the monitor samples in the background). */
+export interface ServerLoadProbe {
+  read(): ServerLoad;
+}
