@@ -31,8 +31,12 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
   try {
     const context = await browser.newContext(ctx.baseUrl);
     const page = await context.newPage();
-    await page.route(`${ctx.baseUrl}/bench-app`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>bench</title></html>' }));
-    await page.goto(`${ctx.baseUrl}/bench-app`);
+    page.on('console', (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`webrtc bench: page ${m.type()}: ${m.text()}\n`);
+    });
+    // A page the server itself serves (the playground, as its browser tests do): Chromium's local
+    // network access checks refused the WebSocket to 127.0.0.1 from a page made up by page.route.
+    await page.goto(`${ctx.baseUrl}/playground`);
     process.stderr.write(`webrtc bench: page at ${ctx.baseUrl}\n`);
     await page.evaluate(installClients);
     const perTransport: Record<string, Turn[]> = {};
@@ -40,7 +44,9 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
       const secret = await mintSecret(ctx);
       const cpu = process.cpuUsage();
       const load = loadavg()[0]!;
+      process.stderr.write(`webrtc bench: ${transport}: starting\n`);
       await page.evaluate(([t, s, ws]) => window.__bench.start(t, s, ws), [transport, secret, ctx.wsUrl] as const);
+      process.stderr.write(`webrtc bench: ${transport}: connected\n`);
       const deadline = Date.now() + (TURNS + 1) * 16_000 + 20_000;
       // One more turn than measured: the first of each transport (connection set-up, cold caches) is dropped.
       while ((await page.evaluate(() => window.__bench.turns.length)) < TURNS + 1) {
@@ -170,7 +176,11 @@ function installClients(): void {
       src.start(start);
       nextStart = start + buffer.duration;
     };
-    await new Promise<void>((resolve) => (ws.onopen = () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onclose = (e: any) => reject(new Error(`the WebSocket closed before it opened: ${e.code} ${e.reason}`));
+    });
+    ws.onclose = (e: any) => console.warn(`WebSocket closed: ${e.code} ${e.reason}`);
     ws.send(JSON.stringify({ type: 'session.update', session }));
     const node = new AudioWorkletNode(ctx, 'pcm-capture', { processorOptions: { targetRate: 24000, chunkMs: 40 }, numberOfOutputs: 1 });
     node.port.onmessage = (m: any) => {
