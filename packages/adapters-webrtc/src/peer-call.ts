@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   InboundBudget,
+  inboundBudgetError,
   type InboundBudgetLimits,
   type LiveVideoEncoder,
   type Logger,
@@ -335,12 +336,7 @@ export class PeerCall implements RealtimeOutput {
   private dropFlooder(): void {
     const { eventsPerSecond, bytesPerSecond } = this.options.inbound;
     this.options.logger.warn({ callId: this.id, eventsPerSecond, bytesPerSecond }, 'closing a realtime call that sends faster than its inbound budget');
-    const message = `This connection sent more than its budget of ${eventsPerSecond} events or ${bytesPerSecond} bytes per second; it is closed.`;
-    this.send({
-      type: 'error',
-      event_id: `event_${randomBytes(12).toString('hex')}`,
-      error: { type: 'invalid_request_error', code: 'rate_limit_exceeded', message, param: null, event_id: null },
-    });
+    this.send({ type: 'error', event_id: `event_${randomBytes(12).toString('hex')}`, error: inboundBudgetError(this.options.inbound) });
     this.close('inbound_rate_exceeded', 'inbound rate limit exceeded');
   }
 

@@ -5,7 +5,6 @@ import {
   RealtimeSessionActiveError,
   ServiceUnavailableError,
   silentLogger,
-  type InboundBudgetLimits,
   type Logger,
   type OpusCodec,
   type Principal,
@@ -21,7 +20,7 @@ import {
 } from '@svc/core';
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
-import { PeerCall, UnusableOfferError, type CallIceOptions, type CallSessionHandle } from './peer-call.js';
+import { PeerCall, UnusableOfferError, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
 
 /** What a call's session is started with (the engine factory the WebSocket gateway uses too). */
 export interface CallSessionContext {
@@ -47,15 +46,8 @@ export interface WebRtcCallDeps {
   logger?: Logger;
 }
 
-export interface WebRtcCallOptions {
-  ice: CallIceOptions;
-  connectTimeoutMs: number;
-  peerTimeoutMs: number;
-  audioLeadMs: number;
-  maxBufferedBytes: number;
-  maxPendingEvents: number;
-  /** Each call's data-channel budget (frames and bytes per second, bursts). */
-  inbound: InboundBudgetLimits;
+/** Every call's PeerCall settings (ICE, timeouts, limits), and how often live calls' keys are re-checked. */
+export interface WebRtcCallOptions extends Omit<PeerCallOptions, 'opus' | 'logger'> {
   keyCheckIntervalMs?: number;
   /** The live avatar's video (session.avatar); without it calls are voice only. */
   avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { InboundBudget, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
+import { InboundBudget, inboundBudgetError, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
 import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
 import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';
@@ -99,12 +99,7 @@ export class RealtimeConnection implements RealtimeOutput {
   private dropFlooder(): void {
     const { eventsPerSecond, bytesPerSecond } = this.limits.inbound;
     this.logger.warn({ eventsPerSecond, bytesPerSecond }, 'closing a realtime client that sends faster than its inbound budget');
-    const message = `This connection sent more than its budget of ${eventsPerSecond} events or ${bytesPerSecond} bytes per second; it is closed.`;
-    this.send({
-      type: 'error',
-      event_id: `event_${randomBytes(12).toString('hex')}`,
-      error: { type: 'invalid_request_error', code: 'rate_limit_exceeded', message, param: null, event_id: null },
-    });
+    this.send({ type: 'error', event_id: `event_${randomBytes(12).toString('hex')}`, error: inboundBudgetError(this.limits.inbound) });
     this.close('inbound_rate_exceeded', 'inbound rate limit exceeded');
     // What it still sends is never read (not even parsed); the close frame has a moment to leave.
     this.ws.pause();

@@ -54,3 +54,12 @@ export class InboundBudget {
     return this.events >= 0 && this.bytes >= 0;
   }
 }
+
+/**
+ * The `error` a client over its budget gets before its connection ends (the same over every
+ * transport; the transport adds the event id).
+ */
+export function inboundBudgetError(limits: InboundBudgetLimits) {
+  const message = `This connection sent more than its budget of ${limits.eventsPerSecond} events or ${limits.bytesPerSecond} bytes per second; it is closed.`;
+  return { type: 'invalid_request_error', code: 'rate_limit_exceeded', message, param: null, event_id: null } as const;
+}
