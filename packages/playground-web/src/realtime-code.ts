@@ -101,8 +101,8 @@ const mic = await navigator.mediaDevices.getUserMedia({
 });
 const pc = new RTCPeerConnection();
 const events = pc.createDataChannel('oai-events');
-pc.addTransceiver('video', { direction: 'recvonly' });    // the avatar's H.264 track
 pc.addTrack(mic.getAudioTracks()[0], mic);
+pc.addTransceiver('video', { direction: 'recvonly' });    // the avatar's H.264 track (after the audio)
 const speaker = new Audio();
 speaker.autoplay = true;
 pc.ontrack = (e) => {

@@ -66,7 +66,6 @@ export class RealtimeCall {
     const pc = new RTCPeerConnection();
     const channel = pc.createDataChannel('oai-events');
     const { video, session } = options;
-    if (video) pc.addTransceiver('video', { direction: 'recvonly' });
     const player = new Audio();
     player.autoplay = true;
     const remote = new Promise<MediaStream>((resolve) => {
@@ -85,6 +84,10 @@ export class RealtimeCall {
       };
     });
     pc.addTrack(mic.getAudioTracks()[0]!, mic);
+    // The video m-line after the audio one: a server without the live avatar rejects it (port 0),
+    // and Chromium refuses an answer whose first BUNDLE m-line is rejected ("The m= section with
+    // mid='1' should be rejected") when the video comes first.
+    if (video) pc.addTransceiver('video', { direction: 'recvonly' });
     let closed = false;
     const end = (reason: string) => {
       if (closed) return;

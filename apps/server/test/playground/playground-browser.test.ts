@@ -51,11 +51,11 @@ describe('playground in a real browser', function () {
     expect(problems.foreignRequests, 'requests to another origin').to.deep.equal([]);
   });
 
-  const signIn = async (p: Page) => {
-    await p.goto(`${t.baseUrl}/`);
+  const signIn = async (p: Page, server: TestServer = t) => {
+    await p.goto(`${server.baseUrl}/`);
     expect(new URL(p.url()).pathname).to.equal('/playground');
     await p.waitForSelector('body[data-ready="true"]');
-    await p.fill('#api-key', t.apiKey);
+    await p.fill('#api-key', server.apiKey);
     await p.click('#signin button[type="submit"]');
     await p.waitForSelector('#signed-in:not([hidden])');
   };
@@ -410,6 +410,31 @@ describe('playground in a real browser', function () {
     await page.click('#rt-face-none');
     expect(await page.locator('#rt-face-preview').isHidden()).to.equal(true);
     await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('talk to the avatar: a server without the live avatar says so (avatar_unavailable)', async () => {
+    const without = await startTestServer({ env: { SVC_LIVE_AVATAR_ENABLED: 'false' } });
+    const other = await browser.newContext(without.baseUrl);
+    try {
+      const p = await other.newPage();
+      const own = watchPage(p, without.baseUrl);
+      await signIn(p, without);
+      await openTab(p, 'realtime');
+      await p.click('#rt-face-samples button[title="Sample photo 2"]');
+      await p.waitForSelector('#rt-face-preview:not([hidden])');
+      await p.click('#rt-connect');
+      try {
+        await p.waitForSelector('#rt-status[data-error-code="avatar_unavailable"]', { timeout: 30_000 });
+        await p.waitForSelector('#rt-connect:not([disabled])', { timeout: 10_000 });
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\nstatus: ${await p.locator('#rt-status').textContent()}\nevents: ${(await p.locator('#rt-log').textContent())?.slice(-2000)}`);
+      }
+      expect(await p.locator('#rt-status').textContent()).to.contain('without the live avatar');
+      expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    } finally {
+      await other.close();
+      await without.close();
+    }
   });
 
   it('avatar panel says when the server has no video routes, and renders', async () => {
