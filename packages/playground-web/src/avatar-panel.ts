@@ -2,6 +2,7 @@ import { api, apiJson, describeError, jsonRequest } from './api.js';
 import { catalog } from './catalog.js';
 import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
 import { byId, element, onClickBusy, readFileAsDataUrl, setStatus } from './dom.js';
+import { initFacePicker } from './face-picker.js';
 import { playStream } from './mse-player.js';
 
 interface Video {
@@ -46,29 +47,11 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
       byId('avatar-audio-field').hidden = drive() !== 'audio';
     });
   }
-  /** The face: an uploaded file or a sample photo. */
-  let face: Blob | null = null;
-  const samples = byId('avatar-samples');
-  const useFace = (blob: Blob) => {
-    face = blob;
-    if (imagePreview.src.startsWith('blob:')) URL.revokeObjectURL(imagePreview.src);
-    imagePreview.src = URL.createObjectURL(blob);
-    imagePreview.hidden = false;
-  };
-  image.addEventListener('change', () => {
-    const f = image.files?.[0];
-    if (!f) return;
-    for (const b of samples.querySelectorAll('button')) b.setAttribute('aria-pressed', 'false');
-    useFace(f);
-  });
-  void loadSamples(samples, async (url, button) => {
-    image.value = '';
-    for (const b of samples.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b === button));
-    useFace(await (await fetch(url)).blob());
-  });
+  const picker = initFacePicker({ file: image, preview: imagePreview, samples: byId('avatar-samples') });
 
   /** The JSON body of both video endpoints; media inline as data URIs. */
   const requestBody = async (): Promise<Record<string, unknown>> => {
+    const face = picker.face();
     if (!face) throw new Error('Choose a face photo first.');
     const body: Record<string, unknown> = { model: 'svc-avatar', size: size.value, ref_image: await readFileAsDataUrl(face) };
     if (drive() === 'audio') {
@@ -186,19 +169,6 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
   };
   showCode('avatar', videoCode({ model: 'svc-avatar', size: '640x640', ref_image: 'data:image/jpeg;base64,…', input_tts: { input: text.value, voice: 'default' } }, true));
   return { refresh };
-}
-
-/** The sample photos this server ships (none when the face detector's package is absent). */
-async function loadSamples(container: HTMLElement, choose: (url: string, button: HTMLButtonElement) => Promise<void>): Promise<void> {
-  const res = await fetch('/playground/samples.json');
-  if (!res.ok) return;
-  const { faces } = (await res.json()) as { faces: string[] };
-  for (const [i, url] of faces.entries()) {
-    const button = element('button', { type: 'button', 'aria-pressed': 'false', title: `Sample photo ${i + 1}` }, element('img', { src: url, alt: `Sample photo ${i + 1}`, loading: 'lazy' }));
-    button.addEventListener('click', () => void choose(url, button));
-    container.append(button);
-  }
-  container.parentElement!.hidden = faces.length === 0;
 }
 
 function loadHistory(): Video[] {

@@ -1,8 +1,10 @@
 import { apiJson, describeError, jsonRequest, WS_URL } from './api.js';
 import { catalog } from './catalog.js';
-import { auth, baseUrl, json, showCode } from './code-samples.js';
-import { base64FromBytes, byId, bytesFromBase64, element, setStatus } from './dom.js';
+import { showCode } from './code-samples.js';
+import { base64FromBytes, byId, bytesFromBase64, element, readFileAsDataUrl, setStatus } from './dom.js';
+import { initFacePicker } from './face-picker.js';
 import { MicCapture } from './mic-capture.js';
+import { realtimeCode } from './realtime-code.js';
 import { PcmStreamPlayer, playbackContext } from './pcm-player.js';
 import { LevelMeter, RealtimeCall } from './webrtc-call.js';
 
@@ -15,6 +17,13 @@ const VOICE_LEVEL = 0.02;
 const REPLY_LEVEL = 0.01;
 
 type ServerEvent = { type: string; [field: string]: any };
+
+/** What the user should do about a refused face (the session.update error identifiers of docs/live-avatar.md). */
+const AVATAR_ERRORS: Record<string, string> = {
+  no_face_detected: 'No face was found in that photo: pick another one (a face seen from the front, not too small).',
+  avatar_unavailable: 'This server runs without the live avatar (SVC_LIVE_AVATAR_ENABLED=false): choose "Voice only" to talk without a face.',
+  avatar_requires_video: 'The avatar needs a WebRTC call that receives video (this browser offered none).',
+};
 
 /**
  * A realtime session from the browser: an ephemeral client secret minted with the API key (a
@@ -40,6 +49,12 @@ export function initRealtimePanel(): void {
   const transcript = byId<HTMLOListElement>('rt-transcript');
   const latencyList = byId<HTMLUListElement>('rt-latency');
   const log = byId<HTMLOListElement>('rt-log');
+  const avatarControls = byId<HTMLFieldSetElement>('rt-avatar');
+  const faceSize = byId<HTMLSelectElement>('rt-face-size');
+  const faceNone = byId<HTMLButtonElement>('rt-face-none');
+  const video = byId<HTMLVideoElement>('rt-video');
+  const videoStats = byId('rt-video-stats');
+  const picker = initFacePicker({ file: byId('rt-face-image'), preview: byId('rt-face-preview'), samples: byId('rt-face-samples') });
   catalog.onChange(() => catalog.fill(voice));
 
   let ws: WebSocket | null = null;
@@ -62,6 +77,13 @@ export function initRealtimePanel(): void {
   const replyBubbles = new Map<string, HTMLLIElement>();
   /** Assistant items truncated at a barge-in, until the server's copy shows what was kept. */
   const truncatedBubbles = new Map<string, HTMLLIElement>();
+  /** The last `error` event of this connection: kept on screen when the server then ends the session. */
+  let lastError: string | null = null;
+  /** An error came before session.created: the server refused the configuration and ends the session. */
+  let refused = false;
+  let sessionCreated = false;
+  /** Stops counting the avatar's presented frames. */
+  let stopFrameCounter: (() => void) | null = null;
 
   const session = () => ({
     type: 'realtime',
@@ -103,12 +125,52 @@ export function initRealtimePanel(): void {
   };
   const connected = () => call !== null || ws !== null;
 
+  /** A face can be chosen before a WebRTC call, not during one (hang up to change it). */
+  const syncAvatarControls = () => {
+    avatarControls.disabled = transport.value !== 'webrtc' || connected() || connect.disabled;
+    faceNone.disabled = picker.face() === null;
+  };
+  const avatarOf = () => ({ size: faceSize.value });
+  const wantsAvatar = () => transport.value === 'webrtc' && picker.face() !== null;
+  const updateCode = () => showCode('realtime', realtimeCode(session(), transport.value, wantsAvatar() ? avatarOf() : null));
+
   const setConnected = (connected: boolean) => {
     connect.disabled = connected;
     disconnect.disabled = !connected;
     micButton.disabled = !connected;
     textInput.disabled = !connected;
     send.disabled = !connected;
+    syncAvatarControls();
+  };
+
+  /** The avatar's picture: shown with the presented frames per second (requestVideoFrameCallback). */
+  const showVideo = () => {
+    video.hidden = false;
+    videoStats.hidden = false;
+    videoStats.textContent = 'Waiting for the first frame…';
+    let stopped = false;
+    let frames = 0;
+    let windowStart = performance.now();
+    const onFrame = () => {
+      if (stopped) return;
+      frames++;
+      const now = performance.now();
+      if (now - windowStart >= 1000) {
+        videoStats.textContent = `Avatar video ${video.videoWidth}×${video.videoHeight} · ${Math.round((frames * 1000) / (now - windowStart))} frames/s`;
+        frames = 0;
+        windowStart = now;
+      }
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+    stopFrameCounter = () => (stopped = true);
+  };
+  const hideVideo = () => {
+    stopFrameCounter?.();
+    stopFrameCounter = null;
+    video.srcObject = null;
+    video.hidden = true;
+    videoStats.hidden = true;
   };
 
   const bubble = (role: 'user' | 'assistant', text: string) => {
@@ -147,6 +209,7 @@ export function initRealtimePanel(): void {
       call.rtc.close();
       call = null;
     }
+    hideVideo();
     status.dataset.agentSpeaking = 'false';
     setConnected(false);
   };
@@ -168,20 +231,34 @@ export function initRealtimePanel(): void {
     }
   };
 
-  const openCall = async (secret: string) => {
-    const rtc = await RealtimeCall.open(secret, {
-      onEvent: (event) => void onServerEvent(event as ServerEvent),
-      onClose: (reason) => {
-        if (call?.rtc === rtc) void close();
-        setStatus(status, `Disconnected (${reason}).`, '');
+  /**
+   * With a face, the session (the photo inline) goes with the offer, as multipart: a data channel
+   * message could not carry the photo (the browser caps them at 256 KB).
+   */
+  const openCall = async (secret: string, face: Blob | null) => {
+    const withFace = face ? { ...session(), avatar: { ...avatarOf(), ref_image: await readFileAsDataUrl(face) } } : null;
+    if (withFace) showVideo();
+    const rtc = await RealtimeCall.open(
+      secret,
+      {
+        onEvent: (event) => void onServerEvent(event as ServerEvent),
+        onClose: (reason) => {
+          if (call?.rtc === rtc) void close();
+          if (lastError) setStatus(status, lastError.endsWith('(the call ended)') ? lastError : `${lastError} (the call ended)`, 'error');
+          else setStatus(status, `Disconnected (${reason}).`, '');
+        },
       },
-    });
+      withFace ? { video, session: withFace } : {},
+    );
     const ctx = await playbackContext();
     call = { rtc, micMeter: new LevelMeter(ctx, rtc.mic), replyMeter: null, poll: window.setInterval(pollMeters, 20), micOn: false };
     const current = call;
     void rtc.remote.then((stream) => (current.replyMeter = new LevelMeter(ctx, stream)));
     status.dataset.echoCancellation = String(rtc.micSettings().echoCancellation === true);
-    sendEvent({ type: 'session.update', session: session() });
+    status.dataset.avatar = String(withFace !== null);
+    // A refused configuration (a photo without a face) can end the call before this line: clean up now.
+    if (!rtc.open || refused) return void close();
+    if (!withFace) sendEvent({ type: 'session.update', session: session() });
   };
 
   /**
@@ -210,6 +287,7 @@ export function initRealtimePanel(): void {
     logEvent('in', event);
     switch (event.type) {
       case 'session.created':
+        sessionCreated = true;
         setStatus(status, `Connected · session ${event.session?.id ?? ''}`, 'ok');
         setConnected(true);
         break;
@@ -324,7 +402,16 @@ export function initRealtimePanel(): void {
         break;
       }
       case 'error':
-        setStatus(status, `Error: ${event.error?.message ?? 'unknown'}`, 'error');
+        lastError = AVATAR_ERRORS[event.error?.code] ?? `Error: ${event.error?.message ?? 'unknown'}`;
+        status.dataset.errorCode = event.error?.code ?? '';
+        if (!sessionCreated) {
+          // The session's first configuration was refused: the server closes it; hang up at once
+          // rather than wait for the peer connection to notice.
+          refused = true;
+          lastError = `${lastError} (the call ended)`;
+          if (call) void close();
+        }
+        setStatus(status, lastError, 'error');
         break;
       case 'session.idle_timeout':
       case 'session.max_duration_reached':
@@ -344,6 +431,11 @@ export function initRealtimePanel(): void {
     sentMs = 0;
     sentAt.length = 0;
     turnEndedAt = null;
+    lastError = null;
+    refused = false;
+    sessionCreated = false;
+    delete status.dataset.errorCode;
+    syncAvatarControls();
     setStatus(status, 'Minting a client secret…');
     try {
       await playbackContext(); // inside the click, so replies may play
@@ -351,11 +443,12 @@ export function initRealtimePanel(): void {
         '/v1/realtime/client_secrets',
         jsonRequest('POST', { expires_after: { seconds: 600 } }),
       );
-      showCode('realtime', realtimeCode(session(), transport.value));
+      updateCode();
       status.dataset.transport = transport.value;
       if (transport.value === 'webrtc') {
-        setStatus(status, 'Calling over WebRTC…');
-        await openCall(secret.value);
+        const face = picker.face();
+        setStatus(status, face ? 'Calling over WebRTC with the face (the server prepares it in about a second)…' : 'Calling over WebRTC…');
+        await openCall(secret.value, face);
         return;
       }
       setStatus(status, 'Opening the WebSocket…');
@@ -368,8 +461,10 @@ export function initRealtimePanel(): void {
         setStatus(status, `Disconnected (${e.code}${e.reason ? ` ${e.reason}` : ''}).`, e.code === 1000 ? '' : 'error');
       };
     } catch (err) {
+      hideVideo();
       setStatus(status, describeError(err), 'error');
       connect.disabled = false;
+      syncAvatarControls();
     }
   });
 
@@ -433,92 +528,20 @@ export function initRealtimePanel(): void {
     control.addEventListener('change', () => {
       if (!connected()) return;
       sendEvent({ type: 'session.update', session: session() });
-      showCode('realtime', realtimeCode(session(), transport.value));
+      updateCode();
     });
   }
-  transport.addEventListener('change', () => showCode('realtime', realtimeCode(session(), transport.value)));
+  transport.addEventListener('change', () => {
+    syncAvatarControls();
+    updateCode();
+  });
+  picker.onChange(() => {
+    syncAvatarControls();
+    updateCode();
+  });
+  faceSize.addEventListener('change', updateCode);
+  faceNone.addEventListener('click', () => picker.clear());
 
-  showCode('realtime', realtimeCode(session(), transport.value));
-}
-
-function realtimeCode(session: Record<string, unknown>, transport: string): { curl: string; js: string } {
-  if (transport === 'webrtc') return webrtcCode(session);
-  return {
-    curl: `# 1. With the API key (server side), mint a short-lived client secret:
-curl ${baseUrl}/v1/realtime/client_secrets \\
-  ${auth} \\
-  -H "Content-Type: application/json" \\
-  -d '{"expires_after":{"seconds":600}}'
-# -> {"object":"realtime.client_secret","value":"svc-eph-…","expires_at":…,"session":{…}}
-
-# 2. The browser connects with the secret (JavaScript tab). From a terminal,
-#    a server-side client may send the API key as a Bearer header instead.`,
-    js: `// Server side: mint the secret with the API key (never ship the key to a browser)
-const { value } = await (await fetch('${baseUrl}/v1/realtime/client_secrets', {
-  method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ expires_after: { seconds: 600 } }),
-})).json();
-
-// Browser: the secret travels in a subprotocol
-const ws = new WebSocket('${WS_URL}/v1/realtime?model=${MODEL}',
-  ['realtime', \`svc-client-secret.\${value}\`]);
-ws.onopen = () => ws.send(JSON.stringify({
-  type: 'session.update',
-  session: ${json(session).replace(/\n/g, '\n  ')},
-}));
-ws.onmessage = (m) => {
-  const event = JSON.parse(m.data);
-  if (event.type === 'response.output_audio.delta') {
-    // base64 PCM16 24 kHz mono: schedule it with Web Audio
-  }
-};
-// Microphone: PCM16 24 kHz mono chunks, base64, as they are captured
-// ws.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: base64Chunk }));`,
-  };
-}
-
-function webrtcCode(session: Record<string, unknown>): { curl: string; js: string } {
-  return {
-    curl: `# 1. With the API key (server side), mint a short-lived client secret:
-curl ${baseUrl}/v1/realtime/client_secrets \\
-  ${auth} \\
-  -H "Content-Type: application/json" \\
-  -d '{"expires_after":{"seconds":600}}'
-
-# 2. The browser posts its SDP offer with the secret (JavaScript tab):
-#    POST ${baseUrl}/v1/realtime/calls  (Content-Type: application/sdp)
-#    -> 201, the SDP answer, Location: /v1/realtime/calls/rtc_…
-# A server may post multipart/form-data with sdp and session (the session's configuration) instead.`,
-    js: `// Browser: a WebRTC call with the client secret (echo cancellation on the microphone)
-const mic = await navigator.mediaDevices.getUserMedia({
-  audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-});
-const pc = new RTCPeerConnection();
-const events = pc.createDataChannel('oai-events');
-pc.addTrack(mic.getAudioTracks()[0], mic);
-const speaker = new Audio();
-speaker.autoplay = true;
-pc.ontrack = (e) => (speaker.srcObject = e.streams[0]);   // the reply, as Opus RTP
-
-const offer = await pc.createOffer();
-await pc.setLocalDescription(offer);
-const res = await fetch('${baseUrl}/v1/realtime/calls', {
-  method: 'POST',
-  body: offer.sdp,
-  headers: { Authorization: \`Bearer \${value}\`, 'Content-Type': 'application/sdp' },
-});
-await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
-
-events.onopen = () => events.send(JSON.stringify({
-  type: 'session.update',
-  session: ${json(session).replace(/\n/g, '\n  ')},
-}));
-events.onmessage = (m) => console.log(JSON.parse(m.data));   // session.created first
-
-// Or the agents SDK, unchanged: new RealtimeSession(agent, {
-//   transport: new OpenAIRealtimeWebRTC({ useInsecureApiKey: true }),  // svc-eph- keys are ephemeral
-//   model: 'svc-realtime', tracingDisabled: true,
-// }).connect({ apiKey: value, url: '${baseUrl}/v1/realtime/calls' });`,
-  };
+  syncAvatarControls();
+  updateCode();
 }

@@ -26,6 +26,20 @@ export interface RealtimeCallHandlers {
   onClose(reason: string): void;
 }
 
+export interface RealtimeCallOptions {
+  /**
+   * Receive the live avatar's video here: the offer gets a receive-only video transceiver and
+   * the element shows the call's stream (muted: the reply's audio plays from the call's player).
+   */
+  video?: HTMLVideoElement;
+  /**
+   * The session configuration, sent with the offer (multipart `session`) so the call starts
+   * configured. An inline photo for `avatar.ref_image` must go this way: data channel messages
+   * are capped at 256 KB by the browser.
+   */
+  session?: Record<string, unknown>;
+}
+
 /**
  * A realtime session over WebRTC, as OpenAI's browser flow does it: the microphone as an Opus
  * track (with the browser's echo cancellation, noise suppression and gain control, so the agent
@@ -42,7 +56,7 @@ export class RealtimeCall {
     readonly callId: string | null,
   ) {}
 
-  static async open(secret: string, handlers: RealtimeCallHandlers): Promise<RealtimeCall> {
+  static async open(secret: string, handlers: RealtimeCallHandlers, options: RealtimeCallOptions = {}): Promise<RealtimeCall> {
     if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser gives no microphone access here (it needs https or localhost).');
     const mic = await navigator.mediaDevices.getUserMedia({
       audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
@@ -51,17 +65,29 @@ export class RealtimeCall {
     for (const t of mic.getAudioTracks()) t.enabled = false;
     const pc = new RTCPeerConnection();
     const channel = pc.createDataChannel('oai-events');
+    const { video, session } = options;
     const player = new Audio();
     player.autoplay = true;
     const remote = new Promise<MediaStream>((resolve) => {
       pc.ontrack = (e) => {
         const stream = e.streams[0] ?? new MediaStream([e.track]);
+        if (e.track.kind === 'video') {
+          // The server sends the video in the reply audio's stream (one msid): the browser keeps them in sync.
+          video!.muted = true;
+          video!.srcObject = stream;
+          void video!.play().catch(() => undefined);
+          return;
+        }
         player.srcObject = stream;
         void player.play().catch(() => undefined);
         resolve(stream);
       };
     });
     pc.addTrack(mic.getAudioTracks()[0]!, mic);
+    // The video m-line after the audio one: a server without the live avatar rejects it (port 0),
+    // and Chromium refuses an answer whose first BUNDLE m-line is rejected ("The m= section with
+    // mid='1' should be rejected") when the video comes first.
+    if (video) pc.addTransceiver('video', { direction: 'recvonly' });
     let closed = false;
     const end = (reason: string) => {
       if (closed) return;
@@ -76,11 +102,7 @@ export class RealtimeCall {
     try {
       const offer = await pc.createOffer();
       await pc.setLocalDescription(offer);
-      const res = await fetch('/v1/realtime/calls', {
-        method: 'POST',
-        body: offer.sdp,
-        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' },
-      });
+      const res = await fetch('/v1/realtime/calls', { method: 'POST', body: callBody(offer.sdp!, session), headers: { Authorization: `Bearer ${secret}` } });
       if (res.status !== 201) throw await apiErrorOf(res);
       await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
       const callId = res.headers.get('Location')?.split('/').pop() ?? null;
@@ -124,4 +146,14 @@ export class RealtimeCall {
     this.mic.getTracks().forEach((t) => t.stop());
     this.player.srcObject = null;
   }
+}
+
+/** The offer alone (application/sdp), or with the session as OpenAI's flow allows (multipart/form-data). */
+function callBody(sdp: string, session: Record<string, unknown> | undefined): BodyInit {
+  // A Blob's type becomes the request's Content-Type; FormData sets multipart with its boundary.
+  if (!session) return new Blob([sdp], { type: 'application/sdp' });
+  const form = new FormData();
+  form.set('sdp', sdp);
+  form.set('session', JSON.stringify(session));
+  return form;
 }

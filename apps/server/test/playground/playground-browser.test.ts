@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 // The functions given to page.evaluate run in the browser, where these exist; the server's
 // compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
-declare const document: any, sessionStorage: any, localStorage: any;
+declare const document: any, sessionStorage: any, localStorage: any, performance: any;
 type HTMLAudioElement = any;
 type HTMLVideoElement = any;
 
@@ -50,11 +51,11 @@ describe('playground in a real browser', function () {
     expect(problems.foreignRequests, 'requests to another origin').to.deep.equal([]);
   });
 
-  const signIn = async (p: Page) => {
-    await p.goto(`${t.baseUrl}/`);
+  const signIn = async (p: Page, server: TestServer = t) => {
+    await p.goto(`${server.baseUrl}/`);
     expect(new URL(p.url()).pathname).to.equal('/playground');
     await p.waitForSelector('body[data-ready="true"]');
-    await p.fill('#api-key', t.apiKey);
+    await p.fill('#api-key', server.apiKey);
     await p.click('#signin button[type="submit"]');
     await p.waitForSelector('#signed-in:not([hidden])');
   };
@@ -70,6 +71,18 @@ describe('playground in a real browser', function () {
     await p.waitForSelector(`#panel-${panel}:not([hidden])`);
   };
   const statusOf = (selector: string) => page.locator(selector).textContent();
+  /** Until the realtime transcript shows the fake microphone's sentence (3 of its words at least). */
+  const waitForSpokenTurn = async (timeoutMs = 40_000) => {
+    const heardWords = async () => {
+      const users = await page.locator('#rt-transcript li.user').allTextContents();
+      return Math.max(0, ...users.map((u) => MIC_CLIP_WORDS.split(' ').filter((w) => u.toLowerCase().split(/\s+/).includes(w)).length));
+    };
+    const deadline = Date.now() + timeoutMs;
+    while ((await heardWords()) < 3) {
+      if (Date.now() > deadline) throw new Error(`no recognized turn: ${await page.locator('#rt-transcript').textContent()}`);
+      await page.waitForTimeout(250);
+    }
+  };
 
   it('renders, keeps the key in session storage only, and loads the voice pickers', async () => {
     await page.goto(`${t.baseUrl}/`);
@@ -278,15 +291,7 @@ describe('playground in a real browser', function () {
     expect(await page.locator('#rt-status').getAttribute('data-transport')).to.equal('webrtc');
     expect(await page.locator('#rt-status').getAttribute('data-echo-cancellation'), 'echo cancellation on the microphone').to.equal('true');
     await page.click('#rt-mic');
-    const heardWords = async () => {
-      const users = await page.locator('#rt-transcript li.user').allTextContents();
-      return Math.max(0, ...users.map((u) => MIC_CLIP_WORDS.split(' ').filter((w) => u.toLowerCase().split(/\s+/).includes(w)).length));
-    };
-    const deadline = Date.now() + 40_000;
-    while ((await heardWords()) < 3) {
-      if (Date.now() > deadline) throw new Error(`no recognized turn: ${await page.locator('#rt-transcript').textContent()}`);
-      await page.waitForTimeout(250);
-    }
+    await waitForSpokenTurn();
     await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
     const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
     expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
@@ -318,6 +323,119 @@ describe('playground in a real browser', function () {
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
     await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('talk to the avatar: a sample face, a call whose <video> shows decoded frames, a spoken turn answered, hang up', async () => {
+    const reply = 'Hello! I am the face of this server. Everything you see and hear is made on its processor, while we talk.';
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'webrtc');
+    await page.selectOption('#rt-mode', 'audio');
+    await page.fill('#rt-instructions', `Say exactly: "${reply}"`);
+    await page.click('#rt-face-samples button[title="Sample photo 1"]');
+    await page.waitForFunction(() => {
+      const img = document.getElementById('rt-face-preview');
+      return !img.hidden && img.complete && img.naturalWidth > 0;
+    });
+    expect(await page.locator('#rt-face-none').isDisabled(), 'voice only offered once a face is chosen').to.equal(false);
+    expect(await page.locator('[data-code="realtime"]').textContent(), 'the code sample places an avatar call').to.contain('the session naming the face');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 30_000 });
+    expect(await page.locator('#rt-status').getAttribute('data-avatar')).to.equal('true');
+    expect(await page.locator('#rt-face-image').isDisabled(), 'the face is fixed during the call').to.equal(true);
+    expect(await page.locator('#rt-log').textContent(), 'session.created names the avatar').to.match(/"avatar":\{"size":"640x640"/);
+
+    /**
+     * Frames the <video> decoded over 2 s (getVideoPlaybackQuality), and how many of them the page
+     * painted (requestVideoFrameCallback; headless Chromium paints fewer on a loaded machine). The
+     * machine is loaded: frames must flow, not reach 25 fps.
+     */
+    const framesIn2s = () =>
+      page.evaluate(async () => {
+        const video = document.getElementById('rt-video') as HTMLVideoElement;
+        const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+        const deadline = performance.now() + 20_000;
+        while (video.videoWidth === 0 && performance.now() < deadline) await sleep(50);
+        let painted = 0;
+        const count = () => {
+          painted++;
+          video.requestVideoFrameCallback(count);
+        };
+        video.requestVideoFrameCallback(count);
+        const decodedBefore = video.getVideoPlaybackQuality().totalVideoFrames;
+        await sleep(2000);
+        const frames = video.getVideoPlaybackQuality().totalVideoFrames - decodedBefore;
+        return { frames, painted, width: video.videoWidth, height: video.videoHeight, paused: video.paused, hidden: video.hidden };
+      });
+    const idle = await framesIn2s();
+    expect([idle.width, idle.height], 'decoded frame size').to.deep.equal([640, 640]);
+    expect(idle.paused || idle.hidden, 'the <video> is shown and playing').to.equal(false);
+    expect(idle.frames, 'frames presented in 2 s between replies').to.be.at.least(6);
+
+    await page.click('#rt-mic');
+    // The face speaks the reply (the fake microphone's sentence comes round every ~11 s, and may barge in on it later).
+    try {
+      await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 60_000 });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-3000)}`);
+    }
+    await page.click('#rt-mic'); // the user listens (the microphone's next sentence would barge in)
+    await screenshot(page, 'realtime-avatar-talking');
+    const talking = await framesIn2s();
+    await waitForSpokenTurn();
+    expect(talking.frames, 'frames presented in 2 s while the face speaks').to.be.at.least(6);
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
+    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
+    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    const replies = await page.locator('#rt-transcript li.assistant').allTextContents();
+    expect(replies.some((r) => r.startsWith('Hello! I am the face')), `the reply's transcript: ${JSON.stringify(replies)}`).to.equal(true);
+    console.log(`      browser: avatar call, frames decoded (painted) in 2 s: idle ${idle.frames} (${idle.painted}), talking ${talking.frames} (${talking.painted}); end of speech to first reply sound ${latency} ms`);
+
+    await page.click('#rt-disconnect');
+    expect(await page.locator('#rt-video').isHidden(), 'the video goes with the call').to.equal(true);
+    expect(await page.locator('#rt-face-image').isDisabled(), 'a new face can be chosen after hanging up').to.equal(false);
+  });
+
+  it('talk to the avatar: a photo without a face is refused with a message that says so', async () => {
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } }).png().toBuffer();
+    await openTab(page, 'realtime');
+    await page.setInputFiles('#rt-face-image', { name: 'wall.png', mimeType: 'image/png', buffer: blank });
+    expect(await page.locator('#rt-face-samples button[aria-pressed="true"]').count(), 'the upload replaces the sample').to.equal(0);
+    await page.click('#rt-connect');
+    try {
+      await page.waitForSelector('#rt-status[data-error-code="no_face_detected"]', { timeout: 30_000 });
+      await page.waitForSelector('#rt-connect:not([disabled])', { timeout: 10_000 });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-2000)}`);
+    }
+    expect(await statusOf('#rt-status'), 'the message stays after the server ends the call').to.contain('No face was found in that photo');
+    await page.click('#rt-face-none');
+    expect(await page.locator('#rt-face-preview').isHidden()).to.equal(true);
+    await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('talk to the avatar: a server without the live avatar says so (avatar_unavailable)', async () => {
+    const without = await startTestServer({ env: { SVC_LIVE_AVATAR_ENABLED: 'false' } });
+    const other = await browser.newContext(without.baseUrl);
+    try {
+      const p = await other.newPage();
+      const own = watchPage(p, without.baseUrl);
+      await signIn(p, without);
+      await openTab(p, 'realtime');
+      await p.click('#rt-face-samples button[title="Sample photo 2"]');
+      await p.waitForSelector('#rt-face-preview:not([hidden])');
+      await p.click('#rt-connect');
+      try {
+        await p.waitForSelector('#rt-status[data-error-code="avatar_unavailable"]', { timeout: 30_000 });
+        await p.waitForSelector('#rt-connect:not([disabled])', { timeout: 10_000 });
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\nstatus: ${await p.locator('#rt-status').textContent()}\nevents: ${(await p.locator('#rt-log').textContent())?.slice(-2000)}`);
+      }
+      expect(await p.locator('#rt-status').textContent()).to.contain('without the live avatar');
+      expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
+    } finally {
+      await other.close();
+      await without.close();
+    }
   });
 
   it('avatar panel says when the server has no video routes, and renders', async () => {
