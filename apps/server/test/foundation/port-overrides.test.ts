@@ -56,6 +56,8 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeSessionFactory, member: '()', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeCalls, member: 'create', exercise: 'webrtc' },
+  { token: SERVER_TOKENS.LiveAvatar, member: 'services', exercise: 'realtime' },
+  { token: SERVER_TOKENS.ServerLoadMonitor, member: 'inputAudio', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceActivityDetector, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SpeechRecognizer, member: 'openStream', exercise: 'realtime' },
