@@ -85,7 +85,20 @@ describe('realtime e2e: session configuration (session.update)', function () {
       format: { type: 'audio/pcmu' },
       noise_reduction: { type: 'near_field' },
       transcription: { model: 'svc-stt-3.1', language: 'en' },
-      turn_detection: { type: 'server_vad', threshold: 0.7, prefix_padding_ms: 200, silence_duration_ms: 800, min_speech_duration: 0.3, create_response: false, interrupt_response: false },
+      turn_detection: {
+        type: 'server_vad',
+        threshold: 0.7,
+        prefix_padding_ms: 200,
+        silence_duration_ms: 800,
+        min_speech_duration: 0.3,
+        create_response: false,
+        interrupt_response: false,
+        // the interruption extension's defaults (docs/realtime.md, "Interruptions"), echoed whole
+        min_interruption_duration: 0.8,
+        min_interruption_words: 2,
+        resume_false_interruption: true,
+        interruption_events: false,
+      },
     });
     expect(session.audio.output).to.deep.equal({ format: { type: 'audio/opus', frame_size_ms: 20 }, voice: 'slt', speed: 1 });
     client.send({ type: 'session.update', session: { max_output_tokens: 'inf', audio: { input: { turn_detection: { type: 'semantic_vad', eagerness: 'low' } } } } });
