@@ -13,7 +13,10 @@ import { dataUri, samplePhoto } from '../video/video-helpers.js';
 // page.evaluate bodies run in the browser; the server's compilation has no DOM library.
 declare const window: any, document: any, navigator: any, RTCPeerConnection: any, FormData: any, performance: any;
 
-const SIZE = '640x640';
+// 640x480: the browser decodes on the same 2 cores as the server here. At 640x640 (the warp costs ~20 ms
+// a frame against ~12) a CI run decoded 19.0 fps between replies with the browser beside the server;
+// docs/live-avatar.md has both sizes' costs.
+const SIZE = '640x480';
 /** face-api's sample1 framed into 640x640 by the renderer: the mouth (lips and a margin), read off a received frame. */
 const MOUTH: PixelBox = { x0: 260, y0: 295, x1: 365, y1: 385 };
 const LONG_REPLY = Array.from({ length: 5 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
@@ -128,7 +131,7 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     expect(setup.answer).to.match(/^a=rtpmap:\d+ H264\/90000/im);
     expect(setup.answer).to.match(/^a=sendonly/m);
     expect(setup.sameStream, 'audio and video in one stream (one msid: lip-synced by the browser)').to.equal(true);
-    expect([setup.width, setup.height], 'decoded frame size').to.deep.equal([640, 640]);
+    expect([setup.width, setup.height], 'decoded frame size').to.deep.equal([640, 480]);
     const created = await waitForEvent((e) => e.type === 'session.created');
     expect(created.session.avatar).to.deep.include({ size: SIZE });
     expect(created.session.avatar).not.to.have.property('ref_image');

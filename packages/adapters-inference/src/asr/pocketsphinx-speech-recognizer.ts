@@ -35,12 +35,11 @@ const DEFAULT_WARM_DECODERS = 2;
  * CPU instead of 0.25 (2000: 29.6 % at 0.11; 1500: 33.8 %), which is what lets more
  * conversations share the two cores.
  *
- * Narrower word-level pruning on top (2026-11-26, docs/benchmarks.md "Decoder settings"): at most
- * 2500 active HMMs and 10 distinct words ending per frame, word-exit beam 1e-25. On 534 words (the
- * LibriVox reader, four Flite voices, LibriVox with room noise), streamed in 100 ms pieces with a
- * partial after each as the server does: 78 errors against 79 with the settings above, at 20-27 %
- * less decoder CPU (callgrind: 9 % fewer instructions including the model load; process time at
- * equal load: 0.140 against 0.180 s per second of speech, best of three).
+ * Narrower word-level pruning on top was tried and NOT kept (2026-11-26, docs/benchmarks.md "Decoder
+ * settings"): `-maxhmmpf 2500 -maxwpf 10 -wbeam 1e-25` cut decoder CPU by 20-27 % (0.140 against
+ * 0.180 s per second of speech) with 78 errors against 79 on 534 words, but the Opus-encoded LibriVox
+ * turn of realtime-live-voice.test.ts went from under 0.6 WER to 0.61 with it ("paddy married a more
+ * can be a bull wall..."), and the "Mm-hmm" backchannel turned into four words. Accuracy first.
  */
 export const POCKETSPHINX_DECODER_ARGS = [
   '-hmm', POCKETSPHINX_EN_US_MODEL,
@@ -48,9 +47,6 @@ export const POCKETSPHINX_DECODER_ARGS = [
   '-dict', `${POCKETSPHINX_EN_US_MODEL_DIR}/cmudict-en-us.dict`,
   '-fwdflat', 'no',
   '-bestpath', 'no',
-  '-maxhmmpf', '2500',
-  '-maxwpf', '10',
-  '-wbeam', '1e-25',
 ] as const;
 
 /**
