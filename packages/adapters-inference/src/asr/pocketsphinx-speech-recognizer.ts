@@ -47,6 +47,7 @@ export const POCKETSPHINX_DECODER_ARGS = [
   '-dict', `${POCKETSPHINX_EN_US_MODEL_DIR}/cmudict-en-us.dict`,
   '-fwdflat', 'no',
   '-bestpath', 'no',
+  '-maxhmmpf', '3000',
 ] as const;
 
 /**
