@@ -48,7 +48,7 @@ function serverCpuMs(): { server: number; encoder: number } {
  * names a face (face-api's sample photo, inline in the multipart session), and the H.264 track the
  * server sends is decoded by the browser. The page records every presented frame's mouth region,
  * the reply audio's level every 5 ms and getStats once a second (helpers/avatar-call-probe.ts):
- * frames are decoded at >= 20 fps, the mouth moves while the reply sounds and rests outside it
+ * frames flow (>= 15 fps asserted; the 20-25 fps target is measured and reported), the mouth moves while the reply sounds and rests outside it
  * (also right after a barge-in), and the mouth follows the sound within lip-sync tolerance.
  */
 describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge-in)', function () {
