@@ -62,7 +62,12 @@ export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, op
   const decode = lap();
   const found = await largestFaceBox(runtime, small, options.minFaceScore);
   const detect = lap();
-  if (!found) return { ok: false, reason: 'no_face', message: 'no face found' };
+  if (!found) {
+    // Never leave a decode running behind a returned job: the pool may end this thread as soon as
+    // it is idle, and a native callback into an ended thread aborts the whole process.
+    await decoded.whole.catch(() => undefined);
+    return { ok: false, reason: 'no_face', message: 'no face found' };
+  }
   let photo: RgbImage;
   try {
     photo = await decoded.whole;
@@ -92,6 +97,11 @@ async function decodeTwice(image: Uint8Array, detectMaxSide: number): Promise<{ 
     return { small: (await downscale(whole, detectMaxSide)).image, whole: Promise.resolve(whole) };
   }
   const whole = decodeImage(image);
-  whole.catch(() => undefined); // awaited after detection; a photo without a face never reads it
-  return { small: await decodeImage(image, { maxSide: detectMaxSide }), whole };
+  whole.catch(() => undefined); // awaited below or after detection, never left unhandled
+  try {
+    return { small: await decodeImage(image, { maxSide: detectMaxSide }), whole };
+  } catch (err) {
+    await whole.catch(() => undefined); // settled before the job returns (see prepareFace)
+    throw err;
+  }
 }
