@@ -20,7 +20,8 @@ import {
 } from '@svc/core';
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
-import { PeerCall, UnusableOfferError, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
+import type * as PeerCallModule from './peer-call.js';
+import type { PeerCall, CallSessionHandle, PeerCallOptions } from './peer-call.js';
 
 /** What a call's session is started with (the engine factory the WebSocket gateway uses too). */
 export interface CallSessionContext {
@@ -70,6 +71,7 @@ export class WebRtcCallService implements RealtimeCalls {
   private readonly logger: Logger;
   private readonly keyChecker: ReturnType<typeof setInterval> | null;
   private closed = false;
+  private peerCalls: Promise<typeof PeerCallModule> | null = null;
 
   constructor(
     private readonly deps: WebRtcCallDeps,
@@ -80,10 +82,20 @@ export class WebRtcCallService implements RealtimeCalls {
     this.keyChecker?.unref?.();
   }
 
+  /**
+   * Loads the WebRTC stack (werift and what it imports: ~34 MB of RSS) once: with the first call, or
+   * at start when SVC_WEBRTC_WARM_UP asks for it. A server that never takes a call never holds it.
+   */
+  warm(): Promise<typeof PeerCallModule> {
+    this.peerCalls ??= import('./peer-call.js');
+    return this.peerCalls;
+  }
+
   async create(request: RealtimeCallRequest): Promise<RealtimeCallAnswer> {
     if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
     checkOffer(request.offerSdp);
     if (request.session !== null) this.deps.checkSession(request.session);
+    const { PeerCall, UnusableOfferError } = await this.warm();
     const lease = await this.admit(request);
     const callId = this.deps.newCallId();
     const call = new PeerCall(callId, { ...this.options, opus: this.deps.opus, logger: this.logger });
