@@ -19,6 +19,8 @@ async function main(): Promise<void> {
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
+    // The pocketsphinx decoders alone (no server): CPU per second of audio and word errors per option set.
+    ['decoder', async () => (await import('./decoder.js')).benchDecoder as unknown as Bench],
     ['vad-noise', async () => (await import('./vad-noise.js')).benchVadNoise as Bench],
     ['video', async () => (await import('./video.js')).benchVideo as Bench],
     ['video-stream', async () => (await import('./video.js')).benchVideoStream as Bench],
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'neural', 'phonemizer', 'live-avatar']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({

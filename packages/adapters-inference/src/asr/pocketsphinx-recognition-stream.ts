@@ -42,7 +42,10 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     signal.addEventListener('abort', onAbort, { once: true });
     this.result = pool
       .use(signal, async (helper) => {
-        helper.begin(speaker.mean);
+        // A stream of its own: the front end's noise estimate (and with it its voice activity
+        // detector and spectral subtraction) starts over from this turn's padded onset instead of
+        // carrying whatever the pooled decoder heard last, another caller's audio (see begin()).
+        helper.begin(speaker.mean, true);
         this.helper = helper;
         for (const chunk of this.waiting) helper.write(chunk);
         this.waiting = [];

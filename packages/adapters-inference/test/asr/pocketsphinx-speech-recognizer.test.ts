@@ -215,6 +215,29 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     }
   });
 
+  it("a streamed turn is heard the same on a decoder that just decoded another caller's turn as on a fresh one (the front end's noise estimate starts over)", async () => {
+    // A caller's padded onset: 280 ms of digital silence, the sentence, 200 ms of tail (what a
+    // server-VAD turn feeds). With the noise estimate of the decoder's previous utterance this turn
+    // was heard as "had he", "addie" or "can be a bull wall" depending on what came before.
+    const probe = concat(silenceMs(280), librivoxClip('0920').samples, silenceMs(200));
+    const streamed = async (decoder: PocketsphinxSpeechRecognizer, samples: Int16Array) => {
+      const stream = decoder.openStream({ ...english, speaker: {}, sampleRate: 16000 }, new AbortController().signal);
+      for (let i = 0; i < samples.length; i += 320) stream.write(samples.subarray(i, i + 320));
+      return (await stream.finish()).text;
+    };
+    const single = await PocketsphinxSpeechRecognizer.create({ decoders: 1, warmDecoders: 1 });
+    try {
+      const fresh = await streamed(single, probe);
+      for (const other of ['0880', '0870', '0930']) {
+        await streamed(single, librivoxClip(other).samples);
+        expect(await streamed(single, probe), `after ${other}`).to.equal(fresh);
+      }
+      expect(wordErrorRate(librivoxClip('0920').transcript, fresh)).to.be.below(0.5);
+    } finally {
+      single.close();
+    }
+  });
+
   it('replaces a decoder whose process died', async () => {
     const [pid] = ours();
     process.kill(pid!, 'SIGKILL');
