@@ -4,3 +4,8 @@ export { RtpAudioTrack, RTP_SAMPLE_RATE, FRAME_MS, type RtpPacketSink } from './
 export { checkOffer } from './offer-checks.js';
 export type { CallEnding } from './call-endings.js';
 export { packetizeH264 } from './h264-packetizer.js';
+export { warmUpWebRtc } from './warm-up.js';
+export type { CallVideoStats, SpurtFirstFrame } from './call-video-figures.js';
+export { CallVideo, type CallVideoOptions } from './call-video.js';
+export { RtpVideoTrack } from './rtp-video-track.js';
+export { mediaClock } from './media-clock.js';

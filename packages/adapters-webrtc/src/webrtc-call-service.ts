@@ -21,6 +21,7 @@ import {
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
 import { PeerCall, UnusableOfferError, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
+import { warmUpWebRtc } from './warm-up.js';
 
 /** What a call's session is started with (the engine factory the WebSocket gateway uses too). */
 export interface CallSessionContext {
@@ -70,6 +71,7 @@ export class WebRtcCallService implements RealtimeCalls {
   private readonly logger: Logger;
   private readonly keyChecker: ReturnType<typeof setInterval> | null;
   private closed = false;
+  private warming: Promise<void> | null = null;
 
   constructor(
     private readonly deps: WebRtcCallDeps,
@@ -122,6 +124,19 @@ export class WebRtcCallService implements RealtimeCalls {
     void session.handle({ type: 'session.update', session: { type: 'realtime', ...(isObject(request.session) ? request.session : {}) } });
     this.logger.info({ callId, apiKeyId: request.principal.apiKeyId }, 'realtime call answered');
     return { callId, answerSdp: call.answerSdp };
+  }
+
+  /**
+   * Runs werift's once-per-process set-up (certificate, a loopback call: see warmUpWebRtc) so the
+   * first caller does not wait for it; started at start-up, off the request path. Never rejects
+   * (a failed warm-up only leaves the first call slower); the same promise on every call.
+   */
+  warmUp(): Promise<void> {
+    this.warming ??= warmUpWebRtc().then(
+      (ms) => this.logger.info({ ms: Math.round(ms) }, 'WebRTC warmed up (DTLS certificate, a loopback call)'),
+      (err: unknown) => this.logger.warn({ err: String(err) }, 'WebRTC warm-up failed; the first call sets it up'),
+    );
+    return this.warming;
   }
 
   async hangup(callId: string, principal: Principal): Promise<void> {

@@ -66,7 +66,7 @@ export const realtimeWebrtcModule = defineModule({
         const ids = await get(SHARED_TOKENS.IdGenerator);
         const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
         const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
-        return new WebRtcCallService(
+        const service = new WebRtcCallService(
           {
             registry: await get(REALTIME_TOKENS.SessionRegistry),
             // A call is a session whose model defaults as `?model=svc-realtime` would.
@@ -89,6 +89,10 @@ export const realtimeWebrtcModule = defineModule({
             inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
           },
         );
+        // werift's once-per-process set-up, off the request path: a fresh server's first call
+        // otherwise waited for it (~5 s to connect on the loaded 2-core machine)
+        void service.warmUp();
+        return service;
       },
       { close: (calls) => calls?.close() },
     );
