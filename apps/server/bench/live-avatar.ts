@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger, type VideoSize } from '@svc/core';
 import { FfmpegLiveH264Encoder, LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer, OpusscriptOpusCodec, readWav, SpeexResampler } from '@svc/adapters-inference';
-import { CallVideo, mediaClock, RtpAudioTrack, RtpVideoTrack } from '@svc/adapters-webrtc';
+import { CallVideo, mediaClock, RtpAudioTrack, RtpVideoTrack } from '@svc/adapters-webrtc/media';
 import { percentile, round } from './harness.js';
 
 const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav';

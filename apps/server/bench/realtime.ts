@@ -58,11 +58,13 @@ class BenchClient {
 async function eventsPerSecond(wsUrl: string, apiKey: string, count: number): Promise<number> {
   const client = await BenchClient.open(wsUrl, apiKey, { truncation: 'disabled' });
   let answered = 0;
-  const done = new Promise<void>((resolve) => {
+  const done = new Promise<void>((resolve, reject) => {
     client.onEvent = (e) => {
       if (e.type === 'conversation.item.added' || e.type === 'error') answered++;
       if (answered === count) resolve();
     };
+    // A server that closes the session (e.g. its inbound budget) ends the measure instead of hanging it.
+    void client.closed.then((code) => reject(new Error(`the session closed (${code}) after ${answered} of ${count} answers`)));
   });
   const started = performance.now();
   for (let i = 0; i < count; i++) {

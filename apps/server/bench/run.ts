@@ -47,6 +47,10 @@ async function main(): Promise<void> {
         SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
         // The realtime bench holds 1,000 idle text sessions: capacity is what voice-loop measures.
         SVC_REALTIME_CAPACITY: 'off',
+        // The realtime suite's throughput figure sends 20,000 events in one burst through one session:
+        // the engine's rate, not the per-connection inbound budget (which closes such a flood: 1008).
+        SVC_REALTIME_INBOUND_EVENTS_PER_SEC: '1000000',
+        SVC_REALTIME_INBOUND_BYTES_PER_SEC: String(1024 * 1024 * 1024),
         SVC_VIDEO_MAX_STREAMS: '8',
         // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
         // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.

@@ -1,11 +1,9 @@
 export { WebRtcCallService, type CallSessionContext, type WebRtcCallDeps, type WebRtcCallOptions } from './webrtc-call-service.js';
-export { PeerCall, EVENTS_CHANNEL, type CallIceOptions, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
-export { RtpAudioTrack, RTP_SAMPLE_RATE, FRAME_MS, type RtpPacketSink } from './rtp-audio-track.js';
+// Types only from the modules that import werift: the service loads them with its first call
+// (WebRtcCallService.warm), so importing this package costs nothing at start.
+export type { PeerCall, CallIceOptions, CallSessionHandle, PeerCallOptions } from './peer-call.js';
+export type { RtpAudioTrack, RtpPacketSink } from './rtp-audio-track.js';
 export { checkOffer } from './offer-checks.js';
 export type { CallEnding } from './call-endings.js';
 export { packetizeH264 } from './h264-packetizer.js';
-export { warmUpWebRtc } from './warm-up.js';
 export type { CallVideoStats, SpurtFirstFrame } from './call-video-figures.js';
-export { CallVideo, type CallVideoOptions } from './call-video.js';
-export { RtpVideoTrack } from './rtp-video-track.js';
-export { mediaClock } from './media-clock.js';

@@ -20,8 +20,8 @@ import {
 } from '@svc/core';
 import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
-import { PeerCall, UnusableOfferError, type CallSessionHandle, type PeerCallOptions } from './peer-call.js';
-import { warmUpWebRtc } from './warm-up.js';
+import type * as PeerCallModule from './peer-call.js';
+import type { PeerCall, CallSessionHandle, PeerCallOptions } from './peer-call.js';
 
 /** What a call's session is started with (the engine factory the WebSocket gateway uses too). */
 export interface CallSessionContext {
@@ -71,7 +71,7 @@ export class WebRtcCallService implements RealtimeCalls {
   private readonly logger: Logger;
   private readonly keyChecker: ReturnType<typeof setInterval> | null;
   private closed = false;
-  private warming: Promise<void> | null = null;
+  private peerCalls: Promise<typeof PeerCallModule> | null = null;
 
   constructor(
     private readonly deps: WebRtcCallDeps,
@@ -82,10 +82,33 @@ export class WebRtcCallService implements RealtimeCalls {
     this.keyChecker?.unref?.();
   }
 
+  /**
+   * Loads the WebRTC stack (werift and what it imports: ~34 MB of RSS) once: with the first call, or
+   * at start when SVC_WEBRTC_WARM_UP asks for it. A server that never takes a call never holds it.
+   */
+  warm(): Promise<typeof PeerCallModule> {
+    this.peerCalls ??= import('./peer-call.js');
+    return this.peerCalls;
+  }
+
+  /**
+   * `warm()`, then werift's once-per-process cold path: its DTLS certificate and a loopback call
+   * through ICE, DTLS, SRTP and SCTP (warmUpWebRtc), so a fresh server's first call connects like the
+   * next ones (without it: 1.7 s against 0.25 s for the second, at load 10). At start when
+   * SVC_WEBRTC_WARM_UP is background or blocking; never on a call's path.
+   */
+  async warmUp(): Promise<void> {
+    await this.warm();
+    const { warmUpWebRtc } = await import('./warm-up.js');
+    const ms = await warmUpWebRtc();
+    this.logger.info({ ms: Math.round(ms) }, 'WebRTC warmed up (DTLS certificate, a loopback call)');
+  }
+
   async create(request: RealtimeCallRequest): Promise<RealtimeCallAnswer> {
     if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
     checkOffer(request.offerSdp);
     if (request.session !== null) this.deps.checkSession(request.session);
+    const { PeerCall, UnusableOfferError } = await this.warm();
     const lease = await this.admit(request);
     const callId = this.deps.newCallId();
     const call = new PeerCall(callId, { ...this.options, opus: this.deps.opus, logger: this.logger });
@@ -124,19 +147,6 @@ export class WebRtcCallService implements RealtimeCalls {
     void session.handle({ type: 'session.update', session: { type: 'realtime', ...(isObject(request.session) ? request.session : {}) } });
     this.logger.info({ callId, apiKeyId: request.principal.apiKeyId }, 'realtime call answered');
     return { callId, answerSdp: call.answerSdp };
-  }
-
-  /**
-   * Runs werift's once-per-process set-up (certificate, a loopback call: see warmUpWebRtc) so the
-   * first caller does not wait for it; started at start-up, off the request path. Never rejects
-   * (a failed warm-up only leaves the first call slower); the same promise on every call.
-   */
-  warmUp(): Promise<void> {
-    this.warming ??= warmUpWebRtc().then(
-      (ms) => this.logger.info({ ms: Math.round(ms) }, 'WebRTC warmed up (DTLS certificate, a loopback call)'),
-      (err: unknown) => this.logger.warn({ err: String(err) }, 'WebRTC warm-up failed; the first call sets it up'),
-    );
-    return this.warming;
   }
 
   async hangup(callId: string, principal: Principal): Promise<void> {

@@ -19,6 +19,7 @@ import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule, type ModuleRoutes } from './module.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
+import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import type { RealtimeSessionFactory } from './realtime.js';
 import type { LiveAvatarSupport } from './live-avatar.js';
 
@@ -56,6 +57,9 @@ export const realtimeWebrtcModule = defineModule({
     SVC_WEBRTC_PORT_RANGE: portRange,
     SVC_WEBRTC_HOST_ADDRESSES: setting.list(),
     SVC_WEBRTC_IPV6: setting.bool(false),
+    // The WebRTC stack (werift, ~34 MB) loads with the first call by default: most servers take none.
+    // background / blocking also run werift's cold path once (a loopback call): the first call then connects at once.
+    SVC_WEBRTC_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config): void {
     const s = config.settings;
@@ -66,7 +70,8 @@ export const realtimeWebrtcModule = defineModule({
         const ids = await get(SHARED_TOKENS.IdGenerator);
         const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
         const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
-        const service = new WebRtcCallService(
+        const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'webrtc' });
+        const calls = new WebRtcCallService(
           {
             registry: await get(REALTIME_TOKENS.SessionRegistry),
             // A call is a session whose model defaults as `?model=svc-realtime` would.
@@ -75,7 +80,7 @@ export const realtimeWebrtcModule = defineModule({
             opus: await get(REALTIME_TOKENS.OpusCodec),
             newCallId: () => ids.id('rtc_'),
             isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
-            logger: (await get(SHARED_TOKENS.Logger)).child({ module: 'webrtc' }),
+            logger,
           },
           {
             ice: { portRange: s.SVC_WEBRTC_PORT_RANGE, additionalHostAddresses: s.SVC_WEBRTC_HOST_ADDRESSES, useIpv6: s.SVC_WEBRTC_IPV6 },
@@ -89,10 +94,8 @@ export const realtimeWebrtcModule = defineModule({
             inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
           },
         );
-        // werift's once-per-process set-up, off the request path: a fresh server's first call
-        // otherwise waited for it (~5 s to connect on the loaded 2-core machine)
-        void service.warmUp();
-        return service;
+        await warmUp(warmUpOnThisProcess(config, s.SVC_WEBRTC_WARM_UP), 'WebRTC (werift)', () => calls.warmUp(), logger);
+        return calls;
       },
       { close: (calls) => calls?.close() },
     );

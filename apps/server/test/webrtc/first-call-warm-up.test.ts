@@ -1,25 +1,26 @@
 import { expect } from 'chai';
-import { warmUpWebRtc } from '@svc/adapters-webrtc';
+import { warmUpWebRtc } from '@svc/adapters-webrtc/media';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { WebRtcTestClient } from '../helpers/webrtc-client.js';
 
 const SESSION = { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } };
 
 /**
- * A fresh server process sets up werift's once-per-process state (its DTLS certificate, a whole
- * call's cold code) at start, off the request path: its first call then connects like the next
- * ones. Before, the first call of a fresh server took ~5 s to connect on the loaded 2-core machine
+ * A fresh server process with SVC_WEBRTC_WARM_UP=background sets up werift's once-per-process
+ * state (its DTLS certificate, a whole call's cold code) at start, off the request path: its first
+ * call then connects like the next ones (with the default, lazy, werift loads with the first call,
+ * which pays that cold path). Before, the first call of a fresh server took ~5 s to connect on the loaded 2-core machine
  * (seen as ice_timeout at a 5 s connect timeout). The Node peer placing the calls is warmed first, so
  * what is measured is the server's side.
  */
-describe('a fresh server warms WebRTC at start: its first call connects as fast as the next', function () {
+describe('a fresh server warms WebRTC at start (SVC_WEBRTC_WARM_UP=background): its first call connects as fast as the next', function () {
   this.timeout(180_000);
   let server: ServerProcess;
   const clients: WebRtcTestClient[] = [];
 
   before(async () => {
     await warmUpWebRtc(); // this process's own first call is not the server's
-    server = await startServerProcess({ env: { SVC_WEBRTC_CONNECT_TIMEOUT_MS: '20000' } });
+    server = await startServerProcess({ env: { SVC_WEBRTC_CONNECT_TIMEOUT_MS: '20000', SVC_WEBRTC_WARM_UP: 'background' } });
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close()));

@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
-import { downloadFile } from '@huggingface/hub';
-import { hubError, listRepoFiles, ModelPullError, type HubConnection } from './hub-files.js';
+import { hubClient, hubError, listRepoFiles, ModelPullError, type HubConnection } from './hub-files.js';
 import { KOKORO_UNSUPPORTED_LANGUAGES } from '../kokoro/kokoro-model.js';
 import type { CatalogVariant } from './model-catalog.js';
 
@@ -52,6 +51,8 @@ export async function recognizeRepoLayout(repo: string, commit: string, hub: Hub
 
 async function configModelType(repo: string, commit: string, hub: HubConnection): Promise<unknown> {
   try {
+    // The hub client loads on the first pull, never at start (~8 MB: docs/deployment.md).
+    const { downloadFile } = await hubClient();
     const blob = await downloadFile({ repo, path: 'config.json', revision: commit, ...hub, xet: false });
     return blob ? (JSON.parse(await blob.text()) as { model_type?: unknown }).model_type : undefined;
   } catch (error) {
