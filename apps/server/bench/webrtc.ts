@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
+import { mediaClock } from '@svc/adapters-webrtc/media';
 import type { RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
 import { askForReply, placeAvatarCall } from '../test/helpers/avatar-call-page.js';
@@ -251,8 +252,10 @@ async function benchAvatarCall(ctx: { baseUrl: string; apiKey: string; server: R
   process.stderr.write('webrtc bench: avatar call connected\n');
   await startAvatarRecording(page, { pcExpression: 'window.__pc', videoSelector: '#bench-avatar', mouth: { x0: 268, y0: 218, x1: 358, y1: 292 } });
   const idleFrom = await page.evaluate(() => performance.now() as number);
+  const idleFromMedia = mediaClock.now();
   await page.waitForTimeout(3000);
   const idleTo = await page.evaluate(() => performance.now() as number);
+  const idleToMedia = mediaClock.now();
   await askForReply(page, 'hello there');
   await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.stopped', 90_000);
   await page.waitForTimeout(500);
@@ -269,7 +272,7 @@ async function benchAvatarCall(ctx: { baseUrl: string; apiKey: string; server: R
   const atBrowser = firstFrameAfterFirstAudio(rec, mediaTimeOf, reply.audioAtMs);
   const replyS = (replyTo - replyFrom) / 1000;
   return {
-    'avatar call (640x480): frames sent per second, idle / reply': `${round(sentFps(sender.sent, reply.audioAtMs - 2800, reply.audioAtMs - 200), 1)} / ${round(sentFps(sender.sent, reply.audioAtMs, reply.audioAtMs + replyS * 1000), 1)}`,
+    'avatar call (640x480): frames sent per second, idle / reply being generated / reply': `${round(sentFps(sender.sent, idleFromMedia, idleToMedia), 1)} / ${round(sentFps(sender.sent, idleToMedia, reply.audioAtMs), 1)} / ${round(sentFps(sender.sent, reply.audioAtMs, reply.audioAtMs + replyS * 1000), 1)}`,
     'avatar call: frames decoded per second at the browser, idle / reply': `${round(decodedFps(rec, idleFrom, idleTo), 1)} / ${round(decodedFps(rec, replyFrom, replyTo), 1)}`,
     'avatar call: frames skipped / late / sent by the server': `${sender.framesSkipped} / ${sender.framesLate} / ${sender.framesSent}`,
     'avatar call: first reply frame after the first reply audio, server RTP / browser shown-vs-heard (ms)': `${round(reply.frameAfterAudioMs, 0)} / ${round(atBrowser.shownAfterHeardMs, 0)}`,

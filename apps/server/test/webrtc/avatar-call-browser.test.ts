@@ -8,6 +8,7 @@ import { audioVideoOffset, firstFrameAfterFirstAudio, rtpAudioVideoOffset, decod
 import { askForReply, placeAvatarCall } from '../helpers/avatar-call-page.js';
 import { ARTIFACTS_DIR, launchBrowser, waitForPageEvent, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { mediaClock } from '@svc/adapters-webrtc/media';
 import sharp from 'sharp';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import type { WebRtcCallService } from '@svc/adapters-webrtc';
@@ -123,8 +124,10 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     const cpuFrom = serverCpuMs();
     const wallFrom = performance.now();
     const idleFrom = await page.evaluate(() => performance.now());
+    const idleFromMedia = mediaClock.now();
     await page.waitForTimeout(3000); // idle: blinks and sway, the mouth at rest
     const idleTo = await page.evaluate(() => performance.now());
+    const idleToMedia = mediaClock.now();
 
     await askForReply(page, 'hello there');
     const started = await waitForEvent((e) => e.type === 'output_audio_buffer.started', 30_000);
@@ -163,7 +166,9 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     // At the sender, on the media clock: the reply's first audio and the first frame posed with it.
     const reply = sender.replies.find((r) => r.audioAtMs > sender.sent[0]!.atMs);
     expect(reply, `the reply's first frame at the sender: ${JSON.stringify(sender.replies)}`).to.not.equal(undefined);
-    const sentFpsIdle = sentFps(sender.sent, reply!.audioAtMs - 3000, reply!.audioAtMs - 200);
+    const sentFpsIdle = sentFps(sender.sent, idleFromMedia, idleToMedia);
+    // response.create -> the reply's first audio: the reply is generated and synthesized meanwhile
+    const sentFpsGenerating = sentFps(sender.sent, idleToMedia, reply!.audioAtMs);
     const sentFpsReply = sentFps(sender.sent, reply!.audioAtMs, reply!.audioAtMs + 5500);
     // At the browser: the first presented frame of the reply's first moment vs when that audio played.
     const firstFrameAtBrowser = firstFrameAfterFirstAudio(rec, (kind, rtp) => call.mediaTimeOf(kind, rtp), reply!.audioAtMs);
@@ -173,6 +178,7 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
       fpsReply,
       sender: {
         sentFpsIdle,
+        sentFpsGenerating,
         sentFpsReply,
         framesSent: sender.framesSent,
         framesSkipped: sender.framesSkipped,
