@@ -12,6 +12,7 @@ import {
   type SessionEnding,
   type SessionMedia,
   type SessionVideoOutput,
+  serverEventJson,
 } from '@svc/core';
 import { PictureLossIndication, RTCPeerConnection, RTCRtpCodecParameters, RtcpPayloadSpecificFeedback, type RTCDataChannel, type RTCRtpTransceiver, type RtcpPacket, type RtpPacket } from 'werift';
 import { withoutRejectedFromBundle } from './answer-bundle.js';
@@ -236,7 +237,8 @@ export class PeerCall implements RealtimeOutput {
   /** RealtimeOutput: one server event on the data channel (queued until the client opens it). */
   send(event: RealtimeServerEvent): void {
     if (this.closed) return;
-    const text = JSON.stringify(event);
+    // A call's audio travels on its track; an audio delta (none is sent here today) would be base64 like on the WebSocket.
+    const text = serverEventJson(event, (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'));
     const channel = this.channel;
     if (!channel || channel.readyState !== 'open') {
       if (this.early.length >= (this.options.maxEventsBeforeOpen ?? 256)) return this.close('slow_reader', 'too many events before the data channel opened');

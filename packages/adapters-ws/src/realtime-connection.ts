@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { InboundBudget, inboundBudgetError, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
+import { InboundBudget, inboundBudgetError, serverEventJson, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
 import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
 import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';
@@ -12,6 +12,8 @@ export interface ConnectionLimits {
 }
 
 const SLOW_READER_GRACE_MS = 2000;
+/** Audio deltas arrive as bytes (the engine keeps audio binary to the transport): Node's native encoder. */
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 /** How long a client closed for flooding has to take the close frame before its socket is destroyed. */
 const FLOODER_GRACE_MS = 1000;
 
@@ -47,7 +49,7 @@ export class RealtimeConnection implements RealtimeOutput {
 
   send(event: RealtimeServerEvent): void {
     if (this.closing || this.ws.readyState !== WebSocket.OPEN) return;
-    this.ws.send(JSON.stringify(event));
+    this.ws.send(serverEventJson(event, base64));
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) this.dropSlowReader();
   }
 

@@ -25,7 +25,6 @@ import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-infere
 import { BullMqJobQueue, InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
-import { scratchDirOf } from '../runtime/scratch-dir.js';
 import { jobQueueKind, rendersJobs } from '../runtime/process-role.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -91,8 +90,8 @@ export const videoModule = defineModule({
       },
       { close: (renderer) => renderer.close?.() },
     );
-    // The driving audio's short-lived WAV goes to this process's scratch space (cleared at start).
-    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) }));
+    // The driving audio reaches ffmpeg on a pipe: the encoder writes no file.
+    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder());
     // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
     provide(
       VIDEO_TOKENS.JobQueue,

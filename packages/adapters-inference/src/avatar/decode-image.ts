@@ -16,11 +16,15 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /**
  * Decodes a PNG / JPEG / WEBP (anything libvips reads) to upright sRGB RGB24: EXIF orientation
  * applied, greyscale and CMYK converted to sRGB, transparency flattened onto white (a cut-out
- * portrait on a transparent background gets a plain backdrop, not black).
+ * portrait on a transparent background gets a plain backdrop, not black). With `maxSide`, reduced
+ * to fit inside maxSide x maxSide while decoding (libvips shrinks a JPEG or WebP on load).
  */
-export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
-    .rotate()
+export async function decodeImage(bytes: Uint8Array, options: { maxSide?: number } = {}): Promise<RgbImage> {
+  let pipeline = sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
+  if (options.maxSide !== undefined) {
+    pipeline = pipeline.resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' });
+  }
+  const { data, info } = await pipeline
     .flatten({ background: { r: 255, g: 255, b: 255 } })
     .toColourspace('srgb')
     .removeAlpha()
@@ -28,6 +32,18 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`decoded ${info.channels} channels, expected RGB`);
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+}
+
+/**
+ * The photo's upright size (EXIF orientation applied) from its header, before anything is decoded,
+ * and whether it shrinks on load (JPEG and WebP do; a PNG is decoded whole whatever size is asked).
+ */
+export async function imageLayout(bytes: Uint8Array): Promise<{ width: number; height: number; shrinksOnLoad: boolean }> {
+  const meta = await sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+  if (!meta.width || !meta.height) throw new Error('the image has no dimensions');
+  const sideways = (meta.orientation ?? 1) >= 5;
+  const shrinksOnLoad = meta.format === 'jpeg' || meta.format === 'webp';
+  return sideways ? { width: meta.height, height: meta.width, shrinksOnLoad } : { width: meta.width, height: meta.height, shrinksOnLoad };
 }
 
 /** The image scaled so its longer side is at most `maxSide` (detection needs no more), and the factor. */

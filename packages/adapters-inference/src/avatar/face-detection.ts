@@ -1,4 +1,5 @@
 import type { FaceApiRuntime, FaceBox } from './face-api-runtime.js';
+import { sharp } from './decode-image.js';
 import type { Point, RgbImage } from './rgb-image.js';
 
 /** One face: its detector box and the 68 iBUG landmarks (jaw 0-16, brows 17-26, nose 27-35, eyes 36-47, lips 48-67). */
@@ -26,6 +27,46 @@ export async function detectFaces(runtime: FaceApiRuntime, image: RgbImage, minS
 export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace | null> {
   const [largest] = byAreaDescending(await runtime.ssd.locate(image, minScore, MAX_FACES));
   return largest ? { ...largest, landmarks: await faceLandmarks(runtime, image, largest.box) } : null;
+}
+
+/**
+ * The largest face's box, from one detector pass on `image` (a reduced copy is enough: the
+ * detector sees every photo at 512x512), or null.
+ */
+export async function largestFaceBox(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<{ score: number; box: FaceBox } | null> {
+  return byAreaDescending(await runtime.ssd.locate(image, minScore, MAX_FACES))[0] ?? null;
+}
+
+/** The side of the landmark net's input: face-api pads a face to a square and resizes it to 112x112. */
+const LANDMARK_INPUT = 112;
+
+/**
+ * The 68 landmarks of the face in `box` (the photo's pixels), cut from the full-resolution photo the
+ * way face-api cuts it (the box clipped to the photo and floored) and reduced with a lanczos filter
+ * so its longer side is the net's 112 px: the net then sees a properly filtered face whatever the
+ * photo's size (its own bilinear resize, without filtering, aliases a large face), and tfjs gets
+ * a 112 px crop instead of the whole picture as int32.
+ */
+export async function landmarksOfBox(runtime: FaceApiRuntime, photo: RgbImage, box: FaceBox): Promise<Point[]> {
+  const left = Math.floor(Math.max(0, box.x));
+  const top = Math.floor(Math.max(0, box.y));
+  const width = Math.floor(Math.min(box.x + box.width, photo.width) - Math.max(0, box.x));
+  const height = Math.floor(Math.min(box.y + box.height, photo.height) - Math.max(0, box.y));
+  if (width <= 0 || height <= 0) return [];
+  const scale = Math.min(1, LANDMARK_INPUT / Math.max(width, height));
+  const crop = await sharp()(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .extract({ left, top, width, height })
+    .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const [sx, sy] = [crop.info.width / width, crop.info.height / height];
+  const tensor = runtime.tf.tensor3d(new Uint8Array(crop.data.buffer, crop.data.byteOffset, crop.data.byteLength), [crop.info.height, crop.info.width, 3], 'int32');
+  try {
+    const landmarks = await runtime.faceapi.nets.faceLandmark68Net.detectLandmarks(tensor);
+    return landmarks.positions.map((p) => ({ x: p.x / sx + left, y: p.y / sy + top }));
+  } finally {
+    tensor.dispose();
+  }
 }
 
 /** At most this many faces per photo (face-api's maxResults as the service always used it). */

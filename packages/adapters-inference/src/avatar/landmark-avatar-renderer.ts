@@ -31,7 +31,7 @@ export interface LandmarkAvatarRendererOptions {
   fps?: number;
   /** Seed of blinks and head motion; default: derived from the photo (same photo, same life). */
   seed?: number;
-  /** Longest side of the copy the detector and the landmark net see (SSD itself works at 512 px); default 1024. */
+  /** Longest side of the copy the SSD detector sees (it works at 512 px; the landmarks come from the full photo); default 640. */
   detectMaxSide?: number;
   /** Lowest detector score taken as a face; default MIN_FACE_SCORE (0.4). */
   minFaceScore?: number;
@@ -119,7 +119,7 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     const options = {
       width,
       height,
-      detectMaxSide: this.options.detectMaxSide ?? 1024,
+      detectMaxSide: this.options.detectMaxSide ?? 640,
       minFaceScore: this.options.minFaceScore ?? MIN_FACE_SCORE,
     };
     const pool = this.detectPool();

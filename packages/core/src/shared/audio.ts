@@ -30,6 +30,17 @@ export function pcmToBytes(samples: Int16Array): Uint8Array {
   return out;
 }
 
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The samples as little-endian PCM16 bytes without copying them where the host is little-endian
+ * (every platform Node runs on): a view of the same memory, so it must be read before the samples
+ * change. A copy on a big-endian host.
+ */
+export function pcmBytesView(samples: Int16Array): Uint8Array {
+  return LITTLE_ENDIAN_HOST ? new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength) : pcmToBytes(samples);
+}
+
 export function bytesToPcm(bytes: Uint8Array): Int16Array {
   const n = Math.floor(bytes.length / 2);
   const out = new Int16Array(n);

@@ -34,6 +34,12 @@ export interface SpeechResult {
   appliedInstructions: string[] | null;
 }
 
+/** SpeechResult before encoding: the PCM itself, at `sampleRate`. */
+export type SpokenSamples = Omit<SpeechResult, 'format' | 'contentType' | 'body'> & {
+  /** PCM chunks, produced as they are consumed; stop iterating (or abort) to stop synthesis. */
+  samples: AsyncIterable<Int16Array>;
+};
+
 /** One unit of work on the way to audio: a sentence to speak, a pause, or a sound effect. */
 type RenderStep =
   | { kind: 'speak'; text: string; prosody: Prosody; join?: 'next' | 'previous' }
@@ -91,6 +97,18 @@ export class SynthesizeSpeech {
   }
 
   async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
+    const { samples, ...speech } = await this.speak(request, principal, signal);
+    const body =
+      request.responseFormat === 'pcm' ? mapAsync(samples, pcmToBytes) : this.codec.encode(request.responseFormat, this.sampleRate, samples, signal);
+    return { ...speech, format: request.responseFormat, contentType: CONTENT_TYPES[request.responseFormat], body };
+  }
+
+  /**
+   * The same speech as samples, not encoded (`request.responseFormat` is not used): for a caller
+   * whose transport encodes itself (realtime replies), so the samples are not turned into bytes
+   * and back.
+   */
+  async speak(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpokenSamples> {
     const cloned = await this.resolveCustomVoice(request, principal, signal);
     // Instructions act as tags opening the input, so the input's own tags take over from them.
     const delivery = request.instructions === null ? null : deliveryFromInstructions(request.instructions);
@@ -105,22 +123,8 @@ export class SynthesizeSpeech {
 
     const words: WordTiming[] = [];
     const stats = { samples: 0 };
-    const pcm = this.render(steps, voice, words, stats, request.timestamps, cloned, signal);
-    const body =
-      request.responseFormat === 'pcm'
-        ? mapAsync(pcm, pcmToBytes)
-        : this.codec.encode(request.responseFormat, this.sampleRate, pcm, signal);
-    return {
-      format: request.responseFormat,
-      contentType: CONTENT_TYPES[request.responseFormat],
-      sampleRate: this.sampleRate,
-      voice,
-      language,
-      body,
-      words,
-      stats,
-      appliedInstructions: delivery?.applied ?? null,
-    };
+    const samples = this.render(steps, voice, words, stats, request.timestamps, cloned, signal);
+    return { sampleRate: this.sampleRate, voice, language, samples, words, stats, appliedInstructions: delivery?.applied ?? null };
   }
 
   /** The preset a request names (an alias: for the language asked for), or undefined for `default` (chosen later from the language). */

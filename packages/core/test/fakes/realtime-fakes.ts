@@ -25,14 +25,15 @@ import type {
 import type { PcmAudio } from '../../src/shared/audio.js';
 import type { Clock } from '../../src/shared/clock.js';
 
-/** Collects server events and the close, like a WebSocket would carry them. */
+/** Collects server events and the close, like a WebSocket would carry them (audio deltas base64-encoded, as a transport writes them). */
 export class CollectingOutput implements RealtimeOutput {
   events: RealtimeServerEvent[] = [];
   closed: { ending: SessionEnding; reason: string } | null = null;
   private cursor = 0;
   send(event: RealtimeServerEvent): void {
     if (this.closed) throw new Error(`event ${event.type} sent after close`);
-    this.events.push(event);
+    // The engine hands audio over as bytes (a view of its samples): encode it now, as a transport does.
+    this.events.push(event.delta instanceof Uint8Array ? { ...event, delta: Buffer.from(event.delta).toString('base64') } : event);
   }
   close(ending: SessionEnding, reason: string): void {
     if (this.closed) throw new Error('closed twice');

@@ -8,6 +8,11 @@ export interface RunFfmpegOptions {
   args: readonly string[];
   /** Bytes for ffmpeg's stdin (`pipe:0`); when absent stdin is closed at once and `-nostdin` is added. */
   stdin?: AsyncIterable<Uint8Array>;
+  /**
+   * Whole inputs on further pipes: the first is `pipe:3`, the next `pipe:4`... (written at once,
+   * ffmpeg reads them as it needs them; no temporary file).
+   */
+  pipes?: readonly Uint8Array[];
   /** Killing ffmpeg and rejecting with an AbortError when it fires. */
   signal?: AbortSignal;
   /** ffmpeg's -loglevel; default `error` (stderr stays small and is the error message). */
@@ -54,8 +59,15 @@ export async function* runFfmpeg(options: RunFfmpegOptions): AsyncGenerator<Uint
 
   const globalArgs = ['-hide_banner', '-nostats', '-loglevel', options.logLevel ?? 'error'];
   if (!options.stdin) globalArgs.push('-nostdin');
-  const child: FfmpegChild = spawn(options.binary ?? ffmpegPath(), [...globalArgs, ...options.args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const pipes = options.pipes ?? [];
+  const child = spawn(options.binary ?? ffmpegPath(), [...globalArgs, ...options.args], {
+    stdio: ['pipe', 'pipe', 'pipe', ...pipes.map(() => 'pipe' as const)],
+  }) as unknown as FfmpegChild;
+  pipes.forEach((bytes, i) => {
+    const pipe = child.stdio[3 + i] as Writable;
+    // ffmpeg closing it early (it failed, or needed no more) is reported by the exit code.
+    pipe.on('error', () => undefined);
+    pipe.end(bytes);
   });
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {

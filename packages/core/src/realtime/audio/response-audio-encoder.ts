@@ -1,4 +1,4 @@
-import { pcmToBytes } from '../../shared/audio.js';
+import { pcmBytesView } from '../../shared/audio.js';
 import type { OpusCodec } from '../ports/audio-pipeline.js';
 import { formatSampleRate, type AudioFormat } from '../session/session-config.js';
 import { muLawEncode } from './g711.js';
@@ -15,7 +15,8 @@ export function createResponseAudioEncoder(format: AudioFormat, opus?: OpusCodec
   const sampleRate = formatSampleRate(format);
   switch (format.type) {
     case 'audio/pcm':
-      return { sampleRate, encode: (pcm) => [pcmToBytes(pcm)], flush: () => [] };
+      // The samples' own memory (no copy): the transport reads it when it sends the delta.
+      return { sampleRate, encode: (pcm) => [pcmBytesView(pcm)], flush: () => [] };
     case 'audio/pcmu':
       return { sampleRate, encode: (pcm) => [muLawEncode(pcm)], flush: () => [] };
     case 'audio/opus': {

@@ -1,4 +1,3 @@
-import { bytesToPcm } from '../../shared/audio.js';
 import { DEFAULT_VOICE_NAME } from '../../speech/voice-catalog.js';
 import { validateSpeechRequest } from '../../speech/speech-request.js';
 import type { SynthesizeSpeech } from '../../speech/synthesize-speech.js';
@@ -8,6 +7,7 @@ import type { ReplySpeaker, ReplySpeechRequest } from '../ports/audio-pipeline.j
  * Spoken realtime replies through the same speech use case as POST /v1/audio/speech: the same
  * presets, registered voices (scoped to the session's key), inline tags and normalization. One
  * SynthesizeSpeech per output rate, so the engines resample straight to the session's format.
+ * The samples come as samples (`speak`, not `execute`): the transport encodes them once.
  */
 export class SynthesizedReplySpeaker implements ReplySpeaker {
   private readonly byRate = new Map<number, SynthesizeSpeech>();
@@ -23,8 +23,8 @@ export class SynthesizedReplySpeaker implements ReplySpeaker {
       response_format: 'pcm',
       speed: request.speed,
     });
-    const result = await this.synthesizer(request.sampleRate).execute(speech, request.principal, signal);
-    for await (const bytes of result.body) yield bytesToPcm(bytes);
+    const result = await this.synthesizer(request.sampleRate).speak(speech, request.principal, signal);
+    yield* result.samples;
   }
 
   private synthesizer(rate: number): SynthesizeSpeech {

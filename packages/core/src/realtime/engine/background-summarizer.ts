@@ -1,3 +1,4 @@
+import { ChildAbortController } from '../../shared/child-abort-controller.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { estimateTokens, planSummarization, type ConversationSummarizer } from '../conversation/summarization.js';
@@ -21,7 +22,8 @@ export interface BackgroundSummarizerDeps {
  * (retrievable) but are hidden from the model; `conversation.context.summarized` lists them.
  */
 export class BackgroundSummarizer {
-  private running: AbortController | null = null;
+  /** The summary being written: a child of the session's signal, so the session's end stops it. */
+  private running: ChildAbortController | null = null;
 
   constructor(
     private readonly deps: BackgroundSummarizerDeps,
@@ -37,18 +39,13 @@ export class BackgroundSummarizer {
       this.deps.contextWindowTokens,
     );
     if (plan.length === 0) return;
-    const controller = new AbortController();
+    const controller = new ChildAbortController(this.deps.session.signal);
     this.running = controller;
     void this.run(plan.map((i) => i.id), controller.signal)
       .catch((err) => this.deps.logger.error({ err: String(err) }, 'applying a conversation summary failed'))
       .finally(() => {
         if (this.running === controller) this.running = null;
       });
-  }
-
-  abort(): void {
-    this.running?.abort();
-    this.running = null;
   }
 
   private async run(ids: string[], signal: AbortSignal): Promise<void> {

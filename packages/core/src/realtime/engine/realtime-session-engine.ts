@@ -10,7 +10,6 @@ import { SESSION_ENDINGS, type ServerEventBody, type SessionEnding } from '../pr
 import { PCM_RATES, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import { toSessionObject } from '../session/session-object.js';
 import { applySessionUpdate } from '../session/session-update.js';
-import { AudioInputCommands } from './audio-input-commands.js';
 import { BackgroundSummarizer } from './background-summarizer.js';
 import { ConversationCommands } from './conversation-commands.js';
 import {
@@ -21,10 +20,13 @@ import {
   type RealtimeOutput,
   type RealtimeSessionOptions,
 } from './engine-deps.js';
+import { InputPipeline } from './input-pipeline.js';
 import { ResponseCoordinator } from './response-coordinator.js';
 import { SessionAvatar } from './session-avatar.js';
 import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
+import { TurnManager } from './turn-manager.js';
+import { TurnTranscription } from './turn-transcription.js';
 
 type Phase = 'connected' | 'active' | 'closed';
 
@@ -45,9 +47,39 @@ export const MAX_EVENTS_BEFORE_SESSION = 64;
  * The realtime session state machine, free of any transport: `handle()` takes parsed client
  * events, server events leave through the RealtimeOutput port. Client events are processed one at
  * a time in arrival order; responses and summaries run in the background so a `response.cancel`
- * is handled while a response streams.
+ * is handled while a response streams. The session's AbortSignal is the parent of every turn's,
+ * response's and summary's own (ChildAbortController): closing the session ends them all.
+ *
+ * One user turn, from the wire to the first reply audio (each stage's file is in engine/ unless
+ * its folder is named; ports are in ports/):
+ *
+ * | stage                  | file                                  | in -> out                                 | port                  |
+ * |------------------------|---------------------------------------|-------------------------------------------|-----------------------|
+ * | route the event        | realtime-session-engine.ts            | `input_audio_buffer.append` -> fields     |                       |
+ * |  (or a media track)    |   appendInputSamples                  | Int16 samples at the track's rate         | SessionMedia          |
+ * | decode                 | input-pipeline.ts (append)            | base64 -> bytes                           |                       |
+ * |                        | audio/input-audio-buffer.ts           | pcm16 / pcmu / opus bytes -> Int16        | OpusCodec             |
+ * | denoise                | audio/input-audio-buffer.ts           | Int16 -> Int16 (`noise_reduction`)        | NoiseSuppressor       |
+ * | hold for the turn      | audio/input-audio-buffer.ts           | Int16 at the input rate, absolute times   |                       |
+ * | resample once          | audio/analysis-input.ts               | Int16 -> Int16 at 16 kHz                  | Resampler             |
+ * | detect speech          | input-pipeline.ts (ingest)            | Int16 -> speech_started / speech_stopped  | VoiceActivityDetector |
+ * | turn starts            | turn-manager.ts (speechStarted)       | -> `input_audio_buffer.speech_started`    |                       |
+ * | recognize while spoken | turn-transcription.ts (open)          | Int16 -> partial words                    | SpeechRecognizer      |
+ * |                        | audio/lagged-recognition-feed.ts      |                                           |                       |
+ * | barge-in               | barge-in.ts, interruption-judge.ts    | speech over a reply -> pause / cancel     |                       |
+ * | turn ends              | turn-manager.ts (speechStopped)       | -> `speech_stopped`, `committed`, item    |                       |
+ * |  (semantic_vad)        | semantic-turn-end.ts                  | partial words -> wait or end              | Clock                 |
+ * | transcript             | turn-transcription.ts (transcribe)    | final pass -> item transcript             | SpeechRecognizer      |
+ * | respond                | response-coordinator.ts               | -> one ResponseRun                        | QuotaGuard            |
+ * | prompt                 | response/response-run.ts              | conversation -> tokens                    | LanguageModel         |
+ * | speak                  | response/audio-message-output.ts      | sentences -> Int16 at the output rate     | ReplySpeaker          |
+ * |                        | audio/synthesized-reply-speaker.ts    | (SynthesizeSpeech.speak: never bytes)     |                       |
+ * | pace and encode        | response/reply-audio-output.ts        | Int16 -> delta bytes (pcm: same memory)   | (PlaybackClock)       |
+ * |  (media track)         |   MediaTrackAudioOutput               | Int16 -> the track (Opus in the adapter)  | ReplyAudioTrack       |
+ * | send                   | the transport (adapters-ws, -webrtc)  | event -> JSON, delta base64 once          | RealtimeOutput        |
+ * |                        | protocol/server-events.ts             | (serverEventJson)                         |                       |
  */
-export class RealtimeSessionEngine implements SessionEvents, SessionState {
+export class RealtimeSessionEngine {
   readonly sessionId: string;
   readonly conversationId: string;
   readonly principal: Principal;
@@ -62,9 +94,12 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
   private held: Array<{ input: unknown } | { output: ServerEventBody }> = [];
   private readonly eventIdBase: string;
   private eventCounter = 0;
+  /** Aborted by shutdown: the parent signal of everything the session runs. */
+  private readonly sessionAbort = new AbortController();
   private readonly lifetime: SessionLifetime;
   private readonly responses: ResponseCoordinator;
-  private readonly audioInput: AudioInputCommands;
+  private readonly input: InputPipeline;
+  private readonly turns: TurnManager;
   private readonly items: ConversationCommands;
   private readonly summaries: BackgroundSummarizer;
   private readonly avatar: SessionAvatar;
@@ -79,14 +114,32 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     this.sessionId = options.sessionId ?? deps.ids.id('sess_');
     this.conversationId = `conv_${this.sessionId.replace(/^sess_/, '')}`;
     this.eventIdBase = deps.ids.id('event_');
-    // Each helper gets what it uses; the engine only routes events and owns the session's lifetime.
-    const userSpoke = () => this.noteUserActivity();
+    // Each helper gets what it uses: what it may say (events) and what it may read (state), never the engine.
+    const events: SessionEvents = {
+      emit: (event) => this.emit(event),
+      reportError: (err, clientEventId) => this.reportError(err, clientEventId),
+      newId: (prefix) => deps.ids.id(prefix),
+    };
+    const config = () => this.config;
+    const signal = this.sessionAbort.signal;
+    const state: SessionState = {
+      get config() {
+        return config();
+      },
+      // shutdown() aborts the signal as it closes the session.
+      get closed() {
+        return signal.aborted;
+      },
+      signal,
+    };
+    const userSpoke = () => this.lifetime.userSpoke();
     const conversationChanged = () => this.conversationChanged();
-    const shared = { conversation: this.conversation, session: this, events: this, logger: deps.logger };
+    const shared = { conversation: this.conversation, session: state, events, logger: deps.logger };
+    const audio = deps.audio ?? {};
     this.responses = new ResponseCoordinator({
       ...shared,
       languageModel: deps.languageModel,
-      audio: deps.audio ?? {},
+      audio,
       quota: deps.quota,
       clock: deps.clock,
       principal: this.principal,
@@ -97,19 +150,25 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
       replyTrack: options.media?.replyTrack,
     });
-    this.audioInput = new AudioInputCommands({
-      ...shared,
-      audio: deps.audio ?? {},
-      clock: deps.clock,
-      principal: this.principal,
-      responses: this.responses,
-      userSpoke,
-      conversationChanged,
+    this.input = new InputPipeline({
+      audio,
       maxBufferMs: options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
-      transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
+      sessionSignal: signal,
       ...(deps.usage ? { usage: deps.usage } : {}),
       mediaInputRate: options.media ? mediaInputRate(options.media.inputSampleRate) : undefined,
     });
+    const transcription = new TurnTranscription({
+      audio,
+      clock: deps.clock,
+      logger: deps.logger,
+      principal: this.principal,
+      session: state,
+      events,
+      hasItem: (itemId) => this.conversation.has(itemId),
+      transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
+    });
+    this.turns = new TurnManager({ ...shared, clock: deps.clock, input: this.input, transcription, responses: this.responses, userSpoke, conversationChanged });
+    this.input.connect(this.turns);
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
     this.summaries = new BackgroundSummarizer(
       { ...shared, contextWindowTokens: deps.languageModel.contextWindowTokens },
@@ -147,7 +206,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     this.queue = this.queue.then(async () => {
       if (this.phase !== 'active') return;
       try {
-        await this.audioInput.appendSamples(samples);
+        await this.input.appendSamples(samples);
       } catch (err) {
         this.reportError(err, null);
       }
@@ -177,12 +236,12 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     return this.phase === 'active';
   }
 
-  get config(): RealtimeSessionConfig {
+  private get config(): RealtimeSessionConfig {
     if (!this.current) throw new Error('The session is not configured yet.');
     return this.current;
   }
 
-  emit(event: ServerEventBody): void {
+  private emit(event: ServerEventBody): void {
     if (this.phase === 'closed') return;
     if (this.phase === 'connected') {
       this.hold({ output: event });
@@ -196,24 +255,16 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     this.output.send({ type, event_id: `${this.eventIdBase}_${(++this.eventCounter).toString(36)}`, ...fields });
   }
 
-  newId(prefix: string): string {
-    return this.deps.ids.id(prefix);
-  }
-
-  reportError(err: unknown, clientEventId: string | null = null): void {
+  private reportError(err: unknown, clientEventId: string | null = null): void {
     this.emit({ type: 'error', error: toRealtimeErrorBody(err, clientEventId) });
   }
 
-  refuseQuota(message: string): void {
+  private refuseQuota(message: string): void {
     this.reportError(realtimeErrors.insufficientQuota(message), null);
     this.terminate(SESSION_ENDINGS.quotaRefused, 'insufficient quota');
   }
 
-  noteUserActivity(): void {
-    this.lifetime.userSpoke();
-  }
-
-  conversationChanged(): void {
+  private conversationChanged(): void {
     if (this.phase === 'active') this.summaries.check();
   }
 
@@ -274,11 +325,11 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
       case 'session.update':
         return this.updateSession(requireField(f, 'session', 'session'));
       case 'input_audio_buffer.append':
-        return this.audioInput.append(f);
+        return this.input.append(f);
       case 'input_audio_buffer.commit':
-        return this.audioInput.commit();
+        return this.turns.commit();
       case 'input_audio_buffer.clear':
-        return this.audioInput.clear();
+        return this.turns.clear();
       case 'conversation.item.create':
         return this.items.create(f);
       case 'conversation.item.retrieve':
@@ -313,7 +364,7 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     this.current = config;
     this.phase = 'active';
     this.avatar.commit(config.avatar, avatar);
-    this.audioInput.configure(config);
+    this.input.configure(config);
     const expiresAt = unixSeconds(this.lifetime.startedAt + this.lifetime.maxDurationMs);
     this.emit({ type: first ? 'session.created' : 'session.updated', session: toSessionObject(config, this.sessionId, expiresAt) });
     this.summaries.check();
@@ -344,9 +395,9 @@ export class RealtimeSessionEngine implements SessionEvents, SessionState {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     this.lifetime.stop();
-    this.responses.abort();
-    this.summaries.abort();
-    this.audioInput.close();
+    // Every turn, response and summary in flight is a child of this signal.
+    this.sessionAbort.abort();
+    this.input.close();
     this.avatar.close();
   }
 }

@@ -95,6 +95,7 @@ export class ResponseCoordinator {
 
     const run = new ResponseRun(
       {
+        sessionSignal: this.deps.session.signal,
         emit: (e) => this.deps.events.emit(e),
         conversation: this.deps.conversation,
         newId: (p) => this.deps.events.newId(p),
@@ -162,12 +163,6 @@ export class ResponseCoordinator {
   /** `output_audio_buffer.clear` (media transports): the audio of the current response stops sounding. */
   async clearOutputAudio(): Promise<void> {
     await this.interrupt();
-  }
-
-  /** Session end: stop silently (no events are sent once the session is closed). */
-  abort(): void {
-    void this.active?.cancel();
-    this.active = null;
   }
 
   private async stop(run: ResponseRun): Promise<void> {

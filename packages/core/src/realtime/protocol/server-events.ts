@@ -1,3 +1,5 @@
+import { encodeBase64 } from '../../shared/base64.js';
+
 /**
  * Server events. Every event carries a string `event_id` (strict clients drop events without one).
  * Payloads follow the GA realtime API; extension events are marked.
@@ -10,6 +12,16 @@ export interface RealtimeServerEvent {
 
 /** A server event before the emitter stamps its `event_id`. */
 export type ServerEventBody = { type: string } & Record<string, unknown>;
+
+/**
+ * A server event as the wire's JSON text. Audio stays binary up to here: the engine emits
+ * `response.output_audio.delta` with `delta` as the bytes of the session's output format (pcm: the
+ * samples' own memory), and the transport encodes them once with its `toBase64` (on Node, Buffer's
+ * native encoder). Every RealtimeOutput writes events through this.
+ */
+export function serverEventJson(event: RealtimeServerEvent, toBase64: (bytes: Uint8Array) => string = encodeBase64): string {
+  return JSON.stringify(event.delta instanceof Uint8Array ? { ...event, delta: toBase64(event.delta) } : event);
+}
 
 export const SERVER_EVENT_TYPES = [
   'session.created',

@@ -13,11 +13,11 @@ import type { ReplyAudioOutput } from './reply-audio-output.js';
 export interface SpokenReplySettings {
   speaker: ReplySpeaker | null;
   /**
-   * Where this message's samples go, given how to send one `response.output_audio.delta` (base64)
-   * when the session's transport carries audio in events. Null when the output format cannot be
+   * Where this message's samples go, given how to send one `response.output_audio.delta` (its
+   * bytes; the transport base64-encodes them) when the session's transport carries audio in events. Null when the output format cannot be
    * encoded here (the transcript is still sent).
    */
-  audioOutput: (emitDelta: (base64: string) => void) => ReplyAudioOutput | null;
+  audioOutput: (emitDelta: (bytes: Uint8Array) => void) => ReplyAudioOutput | null;
   voice: string;
   speed: number;
 }

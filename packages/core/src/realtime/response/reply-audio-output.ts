@@ -1,4 +1,3 @@
-import { encodeBase64 } from '../../shared/base64.js';
 import type { PlaybackClock } from '../audio/playback-clock.js';
 import { pcmDurationMs, type ResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import type { ReplyAudioPlayout } from '../ports/media-transport.js';
@@ -20,12 +19,16 @@ export interface ReplyAudioOutput {
   heardMs(): number;
 }
 
-/** Samples -> encoded `response.output_audio.delta` events, at most the playback clock's lead ahead. */
+/**
+ * Samples -> `response.output_audio.delta` events in `audio.output.format`, at most the playback
+ * clock's lead ahead. The delta carries the format's bytes; the transport base64-encodes them
+ * (serverEventJson), so pcm leaves as the samples' own memory, encoded once.
+ */
 export class DeltaEventAudioOutput implements ReplyAudioOutput {
   constructor(
     private readonly playback: PlaybackClock,
     private readonly encoder: ResponseAudioEncoder,
-    private readonly emitDelta: (base64: string) => void,
+    private readonly emitDelta: (bytes: Uint8Array) => void,
   ) {}
 
   get sampleRate(): number {
@@ -51,7 +54,7 @@ export class DeltaEventAudioOutput implements ReplyAudioOutput {
   }
 
   private deliver(bytes: Uint8Array): void {
-    if (bytes.length > 0) this.emitDelta(encodeBase64(bytes));
+    if (bytes.length > 0) this.emitDelta(bytes);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/api-key.js';
+import { ChildAbortController } from '../../shared/child-abort-controller.js';
 import { isRefusal, ServiceError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
@@ -24,6 +25,8 @@ import type { ResponseOverrides } from './response-overrides.js';
 import { TextMessageOutput } from './text-message-output.js';
 
 export interface ResponseRunDeps {
+  /** The session's signal: the response ends (cancelled, silently) when the session does. */
+  sessionSignal: AbortSignal;
   emit(event: ServerEventBody): void;
   conversation: Conversation;
   newId(prefix: string): string;
@@ -47,12 +50,12 @@ type MessageOutput = TextMessageOutput | AudioMessageOutput;
 /**
  * One response from `response.created` to `response.done`: prompt the language model with the
  * conversation and stream its text and tool calls out as GA events. One AbortController per
- * response; cancelling stops the model, the speech and the events at once, and the response still
- * ends with `response.done` (status `cancelled`).
+ * response, a child of the session's; cancelling stops the model, the speech and the events at
+ * once, and the response still ends with `response.done` (status `cancelled`).
  */
 export class ResponseRun {
   readonly id: string;
-  private readonly controller = new AbortController();
+  private readonly controller: ChildAbortController;
   private readonly description: ResponseDescription;
   private readonly outputs: (MessageOutput | FunctionCallOutput)[] = [];
   private message: MessageOutput | null = null;
@@ -72,6 +75,7 @@ export class ResponseRun {
     conversationId: string,
   ) {
     this.id = deps.newId('resp_');
+    this.controller = new ChildAbortController(deps.sessionSignal);
     this.playback = new PlaybackClock(deps.clock, deps.audioLeadMs);
     this.trackPlayout = deps.replyTrack ? new ResponseTrackPlayout(deps.replyTrack, this.id, deps.emit) : null;
     // A cut-off response stops sounding at once, before its items are closed.
@@ -238,7 +242,7 @@ export class ResponseRun {
   }
 
   /** A media track when the transport has one, else delta events in `audio.output.format`. */
-  private audioOutput(emitDelta: (base64: string) => void): ReplyAudioOutput | null {
+  private audioOutput(emitDelta: (bytes: Uint8Array) => void): ReplyAudioOutput | null {
     const track = this.trackPlayout;
     if (track) return new MediaTrackAudioOutput(track.sampleRate, () => track.get());
     const encoder = createResponseAudioEncoder(this.config.audio.output.format, this.deps.audio.opusCodec);

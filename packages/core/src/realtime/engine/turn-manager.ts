@@ -1,0 +1,236 @@
+import { ChildAbortController } from '../../shared/child-abort-controller.js';
+import type { CapturedAudio } from '../audio/input-audio-buffer.js';
+import type { LaggedRecognitionFeed } from '../audio/lagged-recognition-feed.js';
+import { snapshotItem, type MessageItem } from '../conversation/items.js';
+import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
+import { BargeIn, type BargeInResponses } from './barge-in.js';
+import { semanticEndWaitMs } from './semantic-turn-end.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { TurnEvents, TurnInput } from './input-pipeline.js';
+import type { SessionEvents, SessionState } from './session-ports.js';
+import type { TurnTranscription } from './turn-transcription.js';
+
+/** A commit needs at least this much audio, as in the API the protocol follows. */
+export const MIN_COMMIT_MS = 100;
+
+export interface TurnManagerDeps {
+  clock: Clock;
+  logger: Logger;
+  conversation: Conversation;
+  session: SessionState;
+  events: SessionEvents;
+  /** The captured input (the InputPipeline). */
+  input: TurnInput;
+  transcription: TurnTranscription;
+  /** Barge-in pauses or interrupts, a detected turn creates a response. */
+  responses: BargeInResponses & {
+    readonly activeResponse: unknown;
+    readonly manualTurns: boolean;
+    create(rawResponse: unknown): Promise<void>;
+  };
+  /** Detected speech or a user turn: restarts the idle timer. */
+  userSpoke(): void;
+  /** A transcript arrived: background summarization may be due. */
+  conversationChanged(): void;
+}
+
+/** A user turn in progress (server VAD): recognized while the user speaks. */
+interface TurnInProgress {
+  itemId: string;
+  startMs: number;
+  /** Where the speech itself began (startMs without the prefix padding): voiced time counts from here. */
+  onsetMs: number;
+  /** Where the detector last heard speech in this turn (null: it does not say; the input's end counts). */
+  voicedUntilMs: number | null;
+  /** A child of the session's signal: the turn's recognition stops with the turn or the session. */
+  abort: ChildAbortController;
+  /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
+  recognition: LaggedRecognitionFeed | null;
+}
+
+/**
+ * The user's turns, from the pipeline's turn events or a client's commit: `speech_started` (and
+ * barge-in over a reply still sounding), `speech_stopped` (semantic_vad may wait for more), the
+ * committed user item, its transcription, and the response that answers it. `input_audio_buffer.
+ * commit / clear` land here too.
+ */
+export class TurnManager implements TurnEvents {
+  private speech: TurnInProgress | null = null;
+  /** semantic_vad: silence was reported but the words so far say the user is not done yet. */
+  private pendingEnd: { audioEndMs: number; cancel: () => void } | null = null;
+  /** Speech over a reply: pause, judge, then cancel or resume. */
+  private readonly bargeIn: BargeIn;
+
+  constructor(private readonly deps: TurnManagerDeps) {
+    this.bargeIn = new BargeIn(deps.responses, deps.clock, deps.logger);
+  }
+
+  get inTurn(): boolean {
+    return this.speech !== null;
+  }
+
+  heard(samples: Int16Array): void {
+    this.speech?.recognition?.write(samples);
+  }
+
+  async speechStarted(audioStartMs: number): Promise<void> {
+    if (this.pendingEnd) {
+      // The user went on after a pause semantic_vad judged unfinished: the same turn continues.
+      this.pendingEnd.cancel();
+      this.pendingEnd = null;
+      this.deps.userSpoke();
+      return;
+    }
+    if (this.speech) return;
+    const { session, events } = this.deps;
+    const abort = new ChildAbortController(session.signal);
+    // The recognizer starts from the padded onset already held (at the analysis rate).
+    const recognition = this.deps.transcription.open(this.deps.input, abort.signal, audioStartMs);
+    const onsetMs = audioStartMs === 0 ? 0 : audioStartMs + this.prefixPaddingMs();
+    this.speech = { itemId: events.newId('item_'), startMs: audioStartMs, onsetMs, voicedUntilMs: null, abort, recognition };
+    this.deps.userSpoke();
+    events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(audioStartMs), item_id: this.speech.itemId });
+    // A reply still sounding pauses here and is cancelled only once the speech proves an
+    // interruption (at once with min_interruption_duration 0; interrupt_response has no effect).
+    const input = session.config.audio.input;
+    await this.bargeIn.speechStarted(input.turn_detection!, input.transcription?.language ?? null, this.speech.itemId);
+  }
+
+  async speechStopped(audioEndMs: number): Promise<void> {
+    if (!this.speech || this.pendingEnd) return;
+    const verdict = this.bargeIn.speechEnded(this.speechSoFar(Math.min(audioEndMs, this.speech.voicedUntilMs ?? audioEndMs)));
+    if (verdict && !verdict.interrupt) {
+      // speech_stopped first, then the reply's audio flows again.
+      this.dropFalseInterruption(audioEndMs);
+      await verdict.settle();
+      return;
+    }
+    await verdict?.settle();
+    const td = this.deps.session.config.audio.input.turn_detection;
+    if (td?.type === 'semantic_vad') {
+      const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
+      if (waitMs > 0) {
+        const cancel = this.deps.clock.setTimer(waitMs, () => {
+          this.pendingEnd = null;
+          void this.endTurn(audioEndMs);
+        });
+        this.pendingEnd = { audioEndMs, cancel };
+        return;
+      }
+    }
+    await this.endTurn(audioEndMs);
+  }
+
+  async judged(voicedUntilMs: number | null, inputEndMs: number): Promise<void> {
+    const speech = this.speech;
+    if (!speech) return;
+    speech.voicedUntilMs = voicedUntilMs ?? speech.voicedUntilMs;
+    // A paused reply: is the speech so far a real interruption?
+    if (this.bargeIn.pending) await this.bargeIn.heard(this.speechSoFar(speech.voicedUntilMs ?? inputEndMs));
+  }
+
+  /** A commit, a clear, the detector closed or the session's end: the speech being followed is dropped. */
+  speechDropped(): void {
+    this.bargeIn.abandon();
+    this.pendingEnd?.cancel();
+    this.pendingEnd = null;
+    this.speech?.abort.abort();
+    this.speech = null;
+  }
+
+  /** `input_audio_buffer.commit`: what is held becomes a user turn (manual turns, or a forced end). */
+  commit(): void {
+    const { responses, input } = this.deps;
+    if (responses.activeResponse && responses.manualTurns) throw realtimeErrors.voiceOutputTaskOngoing();
+    const ms = input.heldMs;
+    if (ms < MIN_COMMIT_MS) {
+      throw invalidRequest(
+        'input_audio_buffer_commit_empty',
+        `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
+      );
+    }
+    this.speechDropped();
+    input.resetDetector();
+    this.deps.userSpoke();
+    this.addUserTurn(this.deps.events.newId('item_'), input.takeAll(), new ChildAbortController(this.deps.session.signal), null);
+  }
+
+  /** `input_audio_buffer.clear`. */
+  clear(): void {
+    this.deps.input.clear();
+    this.speechDropped();
+    this.deps.events.emit({ type: 'input_audio_buffer.cleared' });
+  }
+
+  /** How long the user has voiced speech up to `voicedUntilMs`, and what the recognizer heard. */
+  private speechSoFar(voicedUntilMs: number | null): { voicedMs: number; partial: string } {
+    const speech = this.speech!;
+    const until = voicedUntilMs ?? speech.onsetMs;
+    return { voicedMs: Math.max(0, until - speech.onsetMs), partial: speech.recognition?.partial ?? '' };
+  }
+
+  /**
+   * Speech over a reply that proved no interruption (a backchannel, a cough): the reply resumed,
+   * and the speech is no turn. `speech_stopped` closes what `speech_started` opened; nothing is
+   * committed, its audio and recognition are dropped.
+   */
+  private dropFalseInterruption(audioEndMs: number): void {
+    const speech = this.speech!;
+    this.speech = null;
+    this.deps.events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: speech.itemId });
+    speech.abort.abort();
+    this.deps.input.dropBefore(audioEndMs);
+  }
+
+  /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
+  private async endTurn(audioEndMs: number): Promise<void> {
+    const speech = this.speech;
+    const { session, events } = this.deps;
+    if (!speech || session.closed) return;
+    this.speech = null;
+    events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: speech.itemId });
+    // The detector's start already includes prefix_padding_ms (the port's contract, as the
+    // modelled API's audio_start_ms does), so the turn is captured from there.
+    const captured = this.deps.input.takeRange(speech.startMs, audioEndMs);
+    // The recognizer hears the rest of the speech (not the silence that ended it) and runs its final pass.
+    this.addUserTurn(speech.itemId, captured, speech.abort, speech.recognition?.finish(audioEndMs) ?? null);
+    // A response always follows a detected turn (create_response is accepted, no effect).
+    try {
+      await this.deps.responses.create(undefined);
+    } catch (err) {
+      events.reportError(err, null);
+    }
+  }
+
+  /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
+  private addUserTurn(itemId: string, captured: CapturedAudio, turn: ChildAbortController, recognized: Promise<{ text: string }> | null): void {
+    const { conversation, events } = this.deps;
+    const previousItemId = conversation.lastId();
+    events.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });
+    const item: MessageItem = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      // null until known (as the modelled API sends it; the agents SDK requires the field), then the words.
+      content: [{ type: 'input_audio', transcript: null }],
+    };
+    const { entry } = conversation.insert(item, previousItemId);
+    events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });
+    // Never rejects: responses wait on it.
+    entry.transcriptReady = this.deps.transcription
+      .transcribe(entry, item, captured, recognized, turn)
+      .catch((err) => this.deps.logger.error({ err: String(err) }, 'transcription step failed'))
+      .finally(() => {
+        delete entry.transcriptReady;
+        this.deps.conversationChanged();
+      });
+  }
+
+  private prefixPaddingMs(): number {
+    return this.deps.session.config.audio.input.turn_detection?.prefix_padding_ms ?? 0;
+  }
+}
