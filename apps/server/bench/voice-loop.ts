@@ -1,6 +1,8 @@
 import { loadavg } from 'node:os';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
+import { WebRtcTestClient } from '../test/helpers/webrtc-client.js';
+import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
 import { cpuSince, treeCpu, type TreeCpu } from './process-cpu.js';
 import { converse, librivoxClips, SILENCE_DURATION_MS, type CallResult } from './voice-caller.js';
@@ -21,6 +23,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * code and reason), WER, CPU per admitted session-second (server event loop and threads, decoders),
  * /healthz latency (event-loop lag as a client sees it) and the load average at start and end.
  * Any other SVC_* variable in the environment is passed to the server (e.g. SVC_ASR_DECODERS).
+ *
+ * `SVC_BENCH_AVATAR_CALL=640x480` (or 640x640) places one live avatar call (a werift peer that
+ * receives the H.264 track, face-api's sample photo) before the levels and keeps it up through
+ * them: the voice figures are then those beside an avatar call, and each level reports the frames
+ * per second that call received.
  */
 export async function benchVoiceLoop(): Promise<Record<string, number | string>> {
   const appendMs = Number(process.env.SVC_BENCH_APPEND_MS ?? 20);
@@ -41,6 +48,8 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
       SVC_REALTIME_WARM_UP: 'blocking',
       // The server's own admission decides who it can serve (the excess is refused and counted).
       SVC_REALTIME_CAPACITY: 'auto',
+      // the avatar call's peer sends nothing the liveness check hears (no microphone, no events)
+      ...(process.env.SVC_BENCH_AVATAR_CALL ? { SVC_WEBRTC_PEER_TIMEOUT_MS: '600000' } : {}),
       ...passed,
     },
     nodeArgs: process.env.SVC_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SVC_BENCH_CPU_PROF}`] : [],
@@ -49,12 +58,20 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
     ...(process.env.SVC_BENCH_SERVER_ENTRY ? { entry: process.env.SVC_BENCH_SERVER_ENTRY } : {}),
   });
   const out: Record<string, number | string> = { 'append size (ms)': appendMs, 'server pid': server.pid };
+  let avatar: { client: WebRtcTestClient; settledMs: number } | null = null;
   try {
     const speech = librivoxClips();
+    if (process.env.SVC_BENCH_AVATAR_CALL) {
+      await settle(server.pid);
+      avatar = await avatarCallBeside(server, process.env.SVC_BENCH_AVATAR_CALL);
+      out[`avatar call beside (${process.env.SVC_BENCH_AVATAR_CALL}): server CPU for it alone (ms per s)`] = round(avatar.settledMs / 2, 0);
+    }
     for (const sessions of levels) {
       // A server that has just started is still warming engines in its threads (the avatar models:
       // seconds of CPU); a level measured then would charge that to its sessions.
-      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(server.pid);
+      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(server.pid, avatar?.settledMs);
+      const framesBefore = avatar ? frames(avatar.client) : 0;
+      const levelStarted = performance.now();
       // A single conversation runs three times (15 turns) so its p95 means something.
       const runs = sessions === 1 ? 3 : 1;
       const load = loadavg()[0]!;
@@ -82,15 +99,36 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
       const decodedPerInput = (audio.decoded - audioBefore.decoded) / Math.max(1e-9, audio.input - audioBefore.input);
       const vadFramesPerRun = (audio.vadFrames - audioBefore.vadFrames) / Math.max(1, audio.vadRuns - audioBefore.vadRuns);
       report(out, sessions, calls, { load, loadEnd: loadavg()[0]!, cpu, clientMs: (client.user + client.system) / 1000, health, decodedPerInput, vadFramesPerRun });
+      if (avatar) out[`${sessions} session${sessions === 1 ? '' : 's'}: avatar call beside: frames received per second`] = round(((frames(avatar.client) - framesBefore) * 1000) / (performance.now() - levelStarted), 1);
       // Sessions close and decoders settle before the next level.
       await sleep(2000);
     }
     const warnings = server.logs().split('\n').filter((l) => l.includes('"level":40'));
     out['server warnings logged'] = warnings.length;
   } finally {
+    await avatar?.client.close();
     await server.stop();
   }
   return out;
+}
+
+/** Frames of the avatar's H.264 track a client received (one RTP marker per frame). */
+const frames = (client: WebRtcTestClient) => client.videoRtp.filter((p) => p.marker).length;
+
+/**
+ * One live avatar call on `server`, frames flowing; returns it with the server's CPU over 2 s with
+ * it alone (the settle threshold of the levels: the server is settled when it uses no more than that).
+ */
+async function avatarCallBeside(server: ServerProcess, size: string): Promise<{ client: WebRtcTestClient; settledMs: number }> {
+  const client = new WebRtcTestClient({ video: true });
+  const session = { type: 'realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, avatar: { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size } };
+  const res = await client.call(server.url, server.apiKey, session);
+  if (res.status !== 201) throw new Error(`the avatar call was refused: ${res.status} ${res.body}`);
+  await client.waitUntil(() => frames(client) > 50, 60_000, "the avatar call's first 50 frames");
+  const before = treeCpu(server.pid);
+  await sleep(2000);
+  const used = cpuSince(before, treeCpu(server.pid));
+  return { client, settledMs: used.process + used.children + 100 };
 }
 
 interface LevelMeasures {
@@ -146,14 +184,14 @@ function report(out: Record<string, number | string>, sessions: number, calls: C
   if (m.health.length) out[`${label}: /healthz latency p50 / p99 / max (ms, every 200 ms)`] = `${round(percentile(m.health, 50))} / ${round(percentile(m.health, 99))} / ${round(Math.max(...m.health))}`;
 }
 
-/** Waits (up to 2 minutes) until the server uses under 5 % of a core over 2 s; returns the seconds waited. */
-async function settle(pid: number): Promise<number> {
+/** Waits (up to 2 minutes) until the server uses under `maxMs` of CPU over 2 s (5 % of a core); returns the seconds waited. */
+async function settle(pid: number, maxMs = 100): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < 120_000) {
     const before = treeCpu(pid);
     await sleep(2000);
     const used = cpuSince(before, treeCpu(pid));
-    if (used.process + used.children < 100) break;
+    if (used.process + used.children < maxMs) break;
   }
   return round((performance.now() - started) / 1000, 0);
 }

@@ -1,5 +1,12 @@
 import { loadavg } from 'node:os';
-import { launchBrowser } from '../test/helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { mediaClock } from '@svc/adapters-webrtc/media';
+import type { RunningServer } from '../src/server.js';
+import { SERVER_TOKENS } from '../src/tokens.js';
+import { askForReply, placeAvatarCall } from '../test/helpers/avatar-call-page.js';
+import { decodedFps, firstFrameAfterFirstAudio, rtpAudioVideoOffset, sentFps, soundSpans, startAvatarRecording, stopAvatarRecording } from '../test/helpers/avatar-call-probe.js';
+import { launchBrowser, waitForPageEvent } from '../test/helpers/browser.js';
+import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
 
 // page.evaluate bodies run in the browser (no DOM library in the server's compilation).
@@ -25,7 +32,7 @@ interface Turn {
  * with WebAudio). Also the server process's CPU per turn for each (werift's DTLS/SRTP and Opus are
  * JavaScript and WASM in the server's process).
  */
-export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
+export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: RunningServer }): Promise<Record<string, number | string>> {
   const browser = await launchBrowser();
   const results: Record<string, number | string> = {};
   try {
@@ -67,6 +74,8 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
     }
     const p50 = (t: string) => percentile(perTransport[t]!.map((x) => x.latency), 50);
     results['WebRTC p50 / WebSocket p50'] = round(p50('webrtc') / p50('websocket'), 2);
+    await page.close();
+    Object.assign(results, await benchAvatarCall(ctx, await context.newPage()));
     results['load average at the end'] = round(loadavg()[0]!, 1);
     await context.close();
   } finally {
@@ -215,5 +224,60 @@ function installClients(): void {
       state.stop?.();
       return state.turns;
     },
+  };
+}
+
+const AVATAR_REPLY = Array.from({ length: 3 }, (_, i) => `This is sentence number ${i + 1} of a reply that keeps going for a while.`).join(' ');
+
+/**
+ * A live avatar call (docs/live-avatar.md) in the same browser: face-api's sample photo at
+ * 640x480, 3 s idle, then a reply played to its end. The server's own count gives the frames sent
+ * per second and the reply's first frame after its first audio on the media clock; the page gives
+ * the frames decoded per second (getStats), the A/V offset of what it presented and played (RTP
+ * timestamps mapped back to the server's media clock) and the first reply frame after the first
+ * reply sound as it presented and played them (helpers/avatar-call-probe.ts).
+ */
+async function benchAvatarCall(ctx: { baseUrl: string; apiKey: string; server: RunningServer }, page: Page): Promise<Record<string, number | string>> {
+  await page.goto(`${ctx.baseUrl}/playground`);
+  const load = loadavg()[0]!;
+  const session = {
+    type: 'realtime',
+    instructions: `Say exactly: "${AVATAR_REPLY}"`,
+    audio: { input: { turn_detection: null } },
+    avatar: { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size: '640x480' },
+  };
+  const setup = await placeAvatarCall(page, { apiKey: await mintSecret(ctx), session, videoId: 'bench-avatar' });
+  if (setup.status !== 201) return { 'avatar call': `refused: ${setup.status} ${setup.answer.slice(0, 200)}` };
+  const call = ctx.server.services.get(SERVER_TOKENS.RealtimeCalls)!.find(setup.location.split('/').pop()!)!;
+  process.stderr.write('webrtc bench: avatar call connected\n');
+  await startAvatarRecording(page, { pcExpression: 'window.__pc', videoSelector: '#bench-avatar', mouth: { x0: 268, y0: 218, x1: 358, y1: 292 } });
+  const idleFrom = await page.evaluate(() => performance.now() as number);
+  const idleFromMedia = mediaClock.now();
+  await page.waitForTimeout(3000);
+  const idleTo = await page.evaluate(() => performance.now() as number);
+  const idleToMedia = mediaClock.now();
+  await askForReply(page, 'hello there');
+  await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.stopped', 90_000);
+  await page.waitForTimeout(500);
+  const rec = await stopAvatarRecording(page);
+  const sender = call.videoStats()!;
+  await page.evaluate(() => window.__pc.close());
+  await page.close();
+  const spans = soundSpans(rec).filter(([, end]) => end > idleTo);
+  const reply = sender.replies.find((r) => r.audioAtMs > sender.sent[0]!.atMs);
+  if (spans.length === 0 || !reply) return { 'avatar call': 'no reply heard or seen' };
+  const [replyFrom, replyTo] = [spans[0]![0], spans[spans.length - 1]![1]];
+  const mediaTimeOf = (kind: 'audio' | 'video', rtp: number) => call.mediaTimeOf(kind, rtp);
+  const offset = rtpAudioVideoOffset(rec, mediaTimeOf, replyFrom, replyTo);
+  const atBrowser = firstFrameAfterFirstAudio(rec, mediaTimeOf, reply.audioAtMs);
+  const replyS = (replyTo - replyFrom) / 1000;
+  return {
+    'avatar call (640x480): frames sent per second, idle / reply being generated / reply': `${round(sentFps(sender.sent, idleFromMedia, idleToMedia), 1)} / ${round(sentFps(sender.sent, idleToMedia, reply.audioAtMs), 1)} / ${round(sentFps(sender.sent, reply.audioAtMs, reply.audioAtMs + replyS * 1000), 1)}`,
+    'avatar call: frames decoded per second at the browser, idle / reply': `${round(decodedFps(rec, idleFrom, idleTo), 1)} / ${round(decodedFps(rec, replyFrom, replyTo), 1)}`,
+    'avatar call: frames skipped / late / sent by the server': `${sender.framesSkipped} / ${sender.framesLate} / ${sender.framesSent}`,
+    'avatar call: first reply frame after the first reply audio, server RTP / browser shown-vs-heard (ms)': `${round(reply.frameAfterAudioMs, 0)} / ${round(atBrowser.shownAfterHeardMs, 0)}`,
+    'avatar call: A/V offset at the browser, shown minus heard (ms)': round(offset.offsetMs, 0),
+    'avatar call: reply length heard (s)': round(replyS, 1),
+    'avatar call: load average at start': round(load, 1),
   };
 }

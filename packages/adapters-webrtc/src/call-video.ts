@@ -1,5 +1,6 @@
-import { LiveAvatarVideo, type Clock, type LiveAvatar, type LiveVideoEncoder, type LiveVideoStream, type Logger, type SessionVideoOutput } from '@svc/core';
-import type { RtpAudioTrack } from './rtp-audio-track.js';
+import { LiveAvatarVideo, type Clock, type LiveAvatar, type LiveVideoEncoder, type LiveVideoStream, type Logger, type SentVideoFrame, type SessionVideoOutput } from '@svc/core';
+import { CallVideoFigures, type CallVideoStats } from './call-video-figures.js';
+import type { RtpAudioTrack, ScheduledAudioListener } from './rtp-audio-track.js';
 import type { RtpVideoTrack } from './rtp-video-track.js';
 
 /** The GOP of the live encoder (FfmpegLiveH264Encoder's default 2 s): keyframe requests restart it at most this often. */
@@ -19,14 +20,16 @@ export interface CallVideoOptions {
  * audio's samples reach the avatar with the moment they play (RtpAudioTrack.listen), so the mouth
  * speaks what the listener hears, and a cleared playout (barge-in) closes it where the audio
  * stopped. Frames start once the call is connected (before that werift drops packets, and the
- * first keyframe with them).
+ * first keyframe with them). The call's figures (frames sent, skipped, late; each reply's first
+ * frame after its first audio) are read with `stats()`.
  */
-export class CallVideo implements SessionVideoOutput {
+export class CallVideo implements SessionVideoOutput, ScheduledAudioListener {
   private avatar: LiveAvatar | null = null;
   private running: { video: LiveAvatarVideo; stream: LiveVideoStream; avatar: LiveAvatar } | null = null;
   private connected = false;
   private closed = false;
   private startedAt = 0;
+  private readonly figures = new CallVideoFigures();
 
   constructor(
     private readonly audio: RtpAudioTrack,
@@ -38,13 +41,29 @@ export class CallVideo implements SessionVideoOutput {
     if (this.closed || avatar === this.avatar) return;
     this.stopFrames();
     this.avatar = avatar;
-    this.audio.listen(avatar, avatar ? this.options.leadMs : 0);
+    this.audio.listen(avatar ? this : null, avatar ? this.options.leadMs : 0);
     if (avatar && this.connected) this.startFrames(avatar);
+  }
+
+  /** ScheduledAudioListener: reply audio for the avatar's mouth (noted for the first-frame figure). */
+  speak(samples: Int16Array, sampleRate: number, atMs: number): void {
+    this.figures.audioScheduled(atMs, (samples.length / sampleRate) * 1000, this.options.clock.now());
+    this.avatar?.speak(samples, sampleRate, atMs);
+  }
+
+  cut(atMs: number): void {
+    this.figures.audioCut(atMs);
+    this.avatar?.cut(atMs);
   }
 
   /** The media-clock moment a video RTP timestamp stands for. */
   mediaTimeOf(rtpTimestamp: number): number {
     return this.track.mediaTimeOf(rtpTimestamp);
+  }
+
+  /** Frames sent, skipped and late so far, and each reply's first frame after its first audio. */
+  stats(): CallVideoStats {
+    return this.figures.snapshot(this.running?.video.stats);
   }
 
   /**
@@ -76,7 +95,9 @@ export class CallVideo implements SessionVideoOutput {
 
   private startFrames(avatar: LiveAvatar): void {
     const stream = this.options.encoder.open({ width: avatar.width, height: avatar.height, fps: avatar.fps });
-    const video = new LiveAvatarVideo(avatar, stream, this.track, { clock: this.options.clock, leadMs: this.options.leadMs, logger: this.options.logger });
+    const periodMs = 1000 / avatar.fps;
+    const onSent = (frame: SentVideoFrame): void => this.figures.frameSent(frame, periodMs);
+    const video = new LiveAvatarVideo(avatar, stream, this.track, { clock: this.options.clock, leadMs: this.options.leadMs, logger: this.options.logger, onSent });
     this.running = { video, stream, avatar };
     this.startedAt = this.options.clock.now();
     video.start();
@@ -89,16 +110,11 @@ export class CallVideo implements SessionVideoOutput {
     this.running = null;
     running.video.close();
     running.stream.close();
-    const { framesSent, framesSkipped, framesLate, renderMs, encodeMs } = running.video.stats;
+    this.figures.runEnded(running.video.stats);
+    const { framesSent, framesSkipped, framesLate, renderP50Ms, encodeP50Ms, sendLagP95Ms, replies } = this.figures.snapshot();
     this.options.logger.info(
-      { framesSent, framesSkipped, framesLate, renderP50Ms: median(renderMs), encodeP50Ms: median(encodeMs), packets: this.track.packetsSent, bytes: this.track.bytesSent },
+      { framesSent, framesSkipped, framesLate, renderP50Ms, encodeP50Ms, sendLagP95Ms, firstReplyFrameMs: replies.map((r) => r.frameAfterAudioMs), packets: this.track.packetsSent, bytes: this.track.bytesSent },
       'live avatar video stopped',
     );
   }
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
 }

@@ -6,3 +6,4 @@ export type { RtpAudioTrack, RtpPacketSink } from './rtp-audio-track.js';
 export { checkOffer } from './offer-checks.js';
 export type { CallEnding } from './call-endings.js';
 export { packetizeH264 } from './h264-packetizer.js';
+export type { CallVideoStats, SpurtFirstFrame } from './call-video-figures.js';

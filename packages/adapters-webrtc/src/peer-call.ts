@@ -15,8 +15,11 @@ import {
   serverEventJson,
 } from '@svc/core';
 import { PictureLossIndication, RTCPeerConnection, RTCRtpCodecParameters, RtcpPayloadSpecificFeedback, type RTCDataChannel, type RTCRtpTransceiver, type RtcpPacket, type RtpPacket } from 'werift';
+import { withoutRejectedFromBundle } from './answer-bundle.js';
 import type { CallEnding } from './call-endings.js';
 import { CallVideo } from './call-video.js';
+import { iceGathered } from './ice-gathered.js';
+import type { CallVideoStats } from './call-video-figures.js';
 import { mediaClock } from './media-clock.js';
 import { RtpAudioTrack, RTP_SAMPLE_RATE } from './rtp-audio-track.js';
 import { RtpVideoTrack, VIDEO_CLOCK_RATE } from './rtp-video-track.js';
@@ -164,6 +167,11 @@ export class PeerCall implements RealtimeOutput {
     return this.callVideo?.mediaTimeOf(rtpTimestamp) ?? null;
   }
 
+  /** What the call's avatar video did so far (frames sent, skipped, late; each reply's first frame); null without video. */
+  videoStats(): CallVideoStats | null {
+    return this.callVideo?.stats() ?? null;
+  }
+
   /** Where the session shows its avatar: set when the offer receives video and the server has the live avatar. */
   get video(): SessionVideoOutput | undefined {
     return this.callVideo ?? undefined;
@@ -184,8 +192,9 @@ export class PeerCall implements RealtimeOutput {
     // The server takes the DTLS server role (setup:passive): a browser's ClientHello retransmitted
     // under load is handled cleanly, where werift as DTLS client fails on a retransmitted
     // HelloVerifyRequest (seen on this loaded machine: the call failed ~1 in 3).
-    await this.pc.setLocalDescription({ type: 'answer', sdp: answer.sdp.replace(/^a=setup:active$/gm, 'a=setup:passive') });
-    await this.gathered();
+    // A refused video m-line (port 0) leaves the BUNDLE group (see withoutRejectedFromBundle).
+    await this.pc.setLocalDescription({ type: 'answer', sdp: withoutRejectedFromBundle(answer.sdp.replace(/^a=setup:active$/gm, 'a=setup:passive')) });
+    await iceGathered(this.pc);
     this.answer = this.pc.localDescription!.sdp;
   }
 
@@ -289,6 +298,10 @@ export class PeerCall implements RealtimeOutput {
     } catch {
       // already closed
     }
+    // The SCTP association is aborted while DTLS is still up: werift's close() stops DTLS and ICE
+    // first and its SCTP ABORT then goes nowhere, so the client's data channel stayed open until
+    // its consent checks failed (Chromium: over 10 s after a refused configuration).
+    await this.pc.sctpTransport?.stop().catch((err: unknown) => this.options.logger.debug({ err: String(err) }, 'aborting the SCTP association failed'));
     await this.pc.close().catch((err: unknown) => this.options.logger.debug({ err: String(err) }, 'closing a peer connection failed'));
   }
 
@@ -397,17 +410,6 @@ export class PeerCall implements RealtimeOutput {
   private later(fn: () => void, ms: number): void {
     const t = setTimeout(fn, ms);
     t.unref?.();
-  }
-
-  private gathered(): Promise<void> {
-    if (this.pc.iceGatheringState === 'complete') return Promise.resolve();
-    return new Promise((resolve) => {
-      const { unSubscribe } = this.pc.iceGatheringStateChange.subscribe((state) => {
-        if (state !== 'complete') return;
-        unSubscribe();
-        resolve();
-      });
-    });
   }
 }
 

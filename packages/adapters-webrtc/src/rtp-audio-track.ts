@@ -33,13 +33,11 @@ export interface RtpAudioTrackOptions {
   now?: () => number;
 }
 
-/** What a playout tells its track: samples to schedule, and where the wire stops or starts again. */
+/** What a playout tells its track: samples to schedule, and that its unsent audio changed (cleared, paused, resumed). */
 interface PlayoutHooks {
-  queued(samples: Int16Array): void;
-  cleared(): void;
-  paused(): void;
-  /** The samples still queued when sending resumes, in order. */
-  resumed(queued: readonly Int16Array[]): void;
+  queued(playout: Playout, samples: Int16Array): void;
+  /** Its unsent samples were dropped, or held back, or may go again: what the listener was told of them is redone. */
+  changed(playout: Playout): void;
 }
 
 /** One response's audio: queued samples, what was written and sent, and who waits. */
@@ -61,9 +59,9 @@ class Playout implements ReplyAudioPlayout {
 
   async write(samples: Int16Array, signal: AbortSignal): Promise<void> {
     if (this.cleared || this.finished || samples.length === 0) return;
-    // while paused the samples wait unscheduled: `resume()` schedules them from the moment it resumes
-    if (!this.paused) this.hooks?.queued(samples);
     this.chunks.push(samples);
+    // while it (or a playout before it) is paused the samples wait unscheduled: the resume schedules them
+    this.hooks?.queued(this, samples);
     this.queued += samples.length;
     this.written += samples.length;
     await this.until(() => this.cleared || this.queued <= this.leadSamples, signal);
@@ -84,23 +82,24 @@ class Playout implements ReplyAudioPlayout {
   }
 
   clear(): void {
-    if (!this.cleared && this.queued > 0) this.hooks?.cleared();
+    const dropped = !this.cleared && this.queued > 0;
     this.cleared = true;
     this.chunks = [];
     this.queued = 0;
+    if (dropped) this.hooks?.changed(this);
     this.wake();
   }
 
   pause(): void {
     if (this.paused || this.done) return;
     this.paused = true;
-    this.hooks?.paused();
+    this.hooks?.changed(this);
   }
 
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
-    if (!this.cleared && this.queued > 0) this.hooks?.resumed(this.chunks);
+    if (!this.cleared) this.hooks?.changed(this);
     this.wake();
   }
 
@@ -173,6 +172,8 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   private spurtSamples = 0;
   /** A talk spurt is scheduled (its first frame may still be in the future). */
   private talking = false;
+  /** Where the audio told to the listener ends (its timeline beyond this is silence). */
+  private toldUntilMs = -Infinity;
   private listener: ScheduledAudioListener | null = null;
   private startDelayMs = 0;
   private sequence = Math.floor(Math.random() * 0x10000);
@@ -202,14 +203,10 @@ export class RtpAudioTrack implements ReplyAudioTrack {
     // a playout's last frame is padded with silence: the next one starts on a frame boundary
     this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
     const playout = new Playout(this.leadSamples, {
-      queued: (samples) => this.schedule(samples),
-      cleared: () => this.cleared(),
-      // a pause cuts the listener's timeline where the wire stops, as a clear does; a resume starts a new spurt
-      paused: () => this.cleared(),
-      resumed: (queued) => {
-        this.talking = false;
-        for (const samples of queued) this.schedule(samples);
+      queued: (p, samples) => {
+        if (!this.heldBack(p)) this.schedule(samples);
       },
+      changed: (p) => this.retell(p),
     });
     this.playouts.push(playout);
     this.timer ??= setInterval(() => this.tick(), TICK_MS);
@@ -281,8 +278,14 @@ export class RtpAudioTrack implements ReplyAudioTrack {
     // a spurt whose scheduled audio has all been played by now has run dry: a new one starts
     if (this.talking && this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000 < now) this.talking = false;
     if (!this.talking) this.startSpurt(now);
+    this.tell(samples);
+  }
+
+  /** Tells the listener that `samples` play next in the running spurt. */
+  private tell(samples: Int16Array): void {
     const atMs = this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
     this.spurtSamples += samples.length;
+    this.toldUntilMs = this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
     this.listener?.speak(samples, RTP_SAMPLE_RATE, atMs);
   }
 
@@ -293,11 +296,46 @@ export class RtpAudioTrack implements ReplyAudioTrack {
     this.talking = true;
   }
 
-  /** A playout dropped what it had not sent: the listener hears that the audio stops where the wire did. */
-  private cleared(): void {
-    // everything before the next frame's due time has left (or, in the start delay, nothing has)
-    this.listener?.cut(this.talking ? this.spurtStart + this.spurtFrames * FRAME_MS : this.now());
-    this.talking = false;
+  /** Whether a playout's samples wait unscheduled: it, or one before it, is paused. */
+  private heldBack(playout: Playout): boolean {
+    for (const p of this.playouts) {
+      if (!p.done && p.paused) return true;
+      if (p === playout) return false;
+    }
+    return false;
+  }
+
+  /**
+   * A playout was cleared, paused or resumed: the listener's timeline is redone from where the wire
+   * is. Everything not sent is cut there, then the unsent samples of the playouts that will play
+   * next are told again in order, up to a paused one (it and those after it wait for its resume).
+   * When the change is at the head (the playout being sent), its spurt ends at the wire and what
+   * follows starts a new one, `startDelayMs` later, as a reply does, so the avatar's frames (posed
+   * that far ahead) can show it; a change further back keeps the spurt sending (the re-told samples
+   * land where they were).
+   */
+  private retell(changed: Playout): void {
+    if (this.closed) return;
+    const wireMs = this.talking ? this.spurtStart + this.spurtFrames * FRAME_MS : this.now();
+    // everything before the wire's next frame has left (or, in the start delay, nothing has)
+    if (this.toldUntilMs > wireMs) this.listener?.cut(wireMs);
+    this.toldUntilMs = Math.min(this.toldUntilMs, wireMs);
+    const head = this.playouts.findIndex((p) => !p.done);
+    if (head < 0 || this.playouts.indexOf(changed) <= head) this.talking = false;
+    else this.spurtSamples = this.spurtFrames * FRAME_SAMPLES;
+    let first = true;
+    for (const p of this.playouts) {
+      if (p.done) continue;
+      if (p.paused) break;
+      // a playout's last frame is padded with silence: the next one starts on a frame boundary
+      if (!first) this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
+      // a kept spurt goes on where the wire is (even when its next frame is a tick late)
+      for (const samples of p.chunks) {
+        if (this.talking) this.tell(samples);
+        else this.schedule(samples);
+      }
+      first = false;
+    }
   }
 
   private send(frame: Int16Array, marker: boolean, at: number): void {

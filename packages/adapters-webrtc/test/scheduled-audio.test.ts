@@ -42,6 +42,17 @@ function setUp(startDelayMs: number) {
 const audio = (ms: number, value: number) => new Int16Array(ms * 48).fill(value);
 const signal = new AbortController().signal;
 
+/** A track with a 300 ms reply (value 3, finished) and a 100 ms one (value 8) queued behind it. */
+function twoReplies() {
+  const s = setUp(160);
+  const first = s.t.open();
+  void first.write(audio(300, 3), signal);
+  void first.finish();
+  const second = s.t.open();
+  void second.write(audio(100, 8), signal);
+  return { s, first, second };
+}
+
 describe('RtpAudioTrack with a live avatar listening: every sample scheduled before it is sent', () => {
   it('starts a talk spurt the start delay after its first samples and tells the listener when each sample plays, which is when it is sent', () => {
     const s = setUp(160);
@@ -86,6 +97,59 @@ describe('RtpAudioTrack with a live avatar listening: every sample scheduled bef
     s.until(1960 + left + 40 + 20);
     expect(s.packets.length, 'everything is sent after the resume').to.equal(sent + (left + 40) / 20);
     expect(s.packets.find((p) => p.packet.payload[0] === 4)!.at).to.equal(1960 + left);
+    s.t.close();
+  });
+
+  it('a pause while a second playout waits behind the first: the second is told after the rest of the first, from the resume, where the wire sends it', () => {
+    const { s, first, second } = twoReplies();
+    expect(s.told.speak.map((x) => x.atMs)).to.deep.equal([1160, 1460]);
+    s.until(1160 + 100);
+    const sent = s.packets.length;
+    first.pause();
+    expect(s.told.cut, 'the mouth stops where the audio did').to.deep.equal([1160 + sent * 20]);
+    const toldBefore = s.told.speak.length;
+    void second.write(audio(40, 9), signal);
+    expect(s.told.speak, 'nothing behind a paused playout is shown yet').to.have.length(toldBefore);
+    s.until(1800);
+    expect(s.packets, 'nothing leaves while paused').to.have.length(sent);
+    first.resume();
+    const left = 300 - sent * 20;
+    expect(s.told.speak.slice(toldBefore)).to.deep.equal([
+      { atMs: 1960, samples: left * 48, first: 3 },
+      { atMs: 1960 + left, samples: 100 * 48, first: 8 },
+      { atMs: 1960 + left + 100, samples: 40 * 48, first: 9 },
+    ]);
+    s.until(1960 + left + 140 + 20);
+    const sentAt = (value: number) => s.packets.find((p) => p.packet.payload[0] === value)!.at;
+    expect(sentAt(8), 'the second playout leaves when the listener was told').to.equal(1960 + left);
+    expect(sentAt(9)).to.equal(1960 + left + 100);
+    s.t.close();
+  });
+
+  it('clearing the playout being sent while a second waits: the second is told again, in a spurt of its own, where the wire sends it', () => {
+    const { s, first, second } = twoReplies();
+    s.until(1160 + 100);
+    const sent = s.packets.length;
+    first.clear();
+    expect(s.told.cut).to.deep.equal([1160 + sent * 20]);
+    expect(s.told.speak.at(-1), 'the second reply from now plus the start delay').to.deep.equal({ atMs: 1260 + 160, samples: 4800, first: 8 });
+    s.until(1700);
+    expect(s.packets.find((p) => p.packet.payload[0] === 8)!.at).to.equal(1420);
+    s.t.close();
+  });
+
+  it('pausing a playout that waits behind the one being sent leaves the sending one shown and on time', () => {
+    const { s, first, second } = twoReplies();
+    s.until(1160 + 100);
+    second.pause();
+    // the first's unsent audio is told again where it was: the mouth goes on with it
+    const cut = s.told.cut.at(-1)!;
+    const retold = s.told.speak.filter((x) => x.first === 3).at(-1)!;
+    expect(retold.atMs, 'the rest of the first where the wire sends it').to.equal(cut);
+    expect(retold.atMs + retold.samples / 48).to.equal(1460);
+    s.until(1500);
+    expect(s.packets.filter((p) => p.packet.payload[0] === 3)).to.have.length(15);
+    expect(s.packets.filter((p) => p.packet.payload[0] === 8), 'the paused second waits').to.have.length(0);
     s.t.close();
   });
 

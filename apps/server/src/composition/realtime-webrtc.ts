@@ -58,6 +58,7 @@ export const realtimeWebrtcModule = defineModule({
     SVC_WEBRTC_HOST_ADDRESSES: setting.list(),
     SVC_WEBRTC_IPV6: setting.bool(false),
     // The WebRTC stack (werift, ~34 MB) loads with the first call by default: most servers take none.
+    // background / blocking also run werift's cold path once (a loopback call): the first call then connects at once.
     SVC_WEBRTC_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config): void {
@@ -93,7 +94,7 @@ export const realtimeWebrtcModule = defineModule({
             inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
           },
         );
-        await warmUp(warmUpOnThisProcess(config, s.SVC_WEBRTC_WARM_UP), 'WebRTC (werift)', () => calls.warm(), logger);
+        await warmUp(warmUpOnThisProcess(config, s.SVC_WEBRTC_WARM_UP), 'WebRTC (werift)', () => calls.warmUp(), logger);
         return calls;
       },
       { close: (calls) => calls?.close() },

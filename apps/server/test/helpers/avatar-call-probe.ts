@@ -210,3 +210,25 @@ export function rtpAudioVideoOffset(
   const spread = sorted.length > 4 ? sorted[Math.floor(sorted.length * 0.9)]! - sorted[Math.floor(sorted.length * 0.1)]! : NaN;
   return { offsetMs: v - median(audio), videoFrames: video.length, audioFrames: audio.length, videoSpreadMs: spread };
 }
+
+/** Frames per second the server sent for media moments in [fromMs, toMs) (its media clock). */
+export function sentFps(sent: readonly { atMs: number }[], fromMs: number, toMs: number): number {
+  return (sent.filter((f) => f.atMs >= fromMs && f.atMs < toMs).length * 1000) / (toMs - fromMs);
+}
+
+/**
+ * At the receiver, the reply's start: when the page first played audio of media moment
+ * `audioAtMs` or later (the reply's first packet, from getSynchronizationSources) and when it
+ * presented the first frame whose 40 ms include that moment (both mapped back to the server's media
+ * clock by `mediaTimeOf`). NaN where the recording has neither.
+ */
+export function firstFrameAfterFirstAudio(
+  rec: AvatarCallRecording,
+  mediaTimeOf: (kind: 'audio' | 'video', rtp: number) => number | null,
+  audioAtMs: number,
+  frameMs = 40,
+): { heardAt: number; shownAt: number; shownAfterHeardMs: number } {
+  const heardAt = rec.audioSync.find((a) => mediaTimeOf('audio', a.rtp)! >= audioAtMs - 1)?.at ?? NaN;
+  const shownAt = rec.frames.find((f) => f.rtp && mediaTimeOf('video', f.rtp)! + frameMs > audioAtMs)?.at ?? NaN;
+  return { heardAt, shownAt, shownAfterHeardMs: shownAt - heardAt };
+}

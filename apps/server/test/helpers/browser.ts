@@ -158,3 +158,18 @@ export async function accessibilityViolations(page: Page): Promise<Accessibility
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
 }
+
+// page.evaluate bodies run in the browser.
+declare const window: { __events: any[] };
+
+/** Polls the page's `window.__events` until one matches (the page may forbid eval: no waitForFunction). */
+export async function waitForPageEvent(page: Page, predicate: (e: any) => boolean, timeout = 30_000): Promise<any> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const events: any[] = await page.evaluate(() => window.__events);
+    const found = events.find(predicate);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${predicate.toString()}; events: ${events.map((e) => e.type).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

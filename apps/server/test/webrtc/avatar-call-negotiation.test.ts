@@ -109,6 +109,14 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       const res = await c.call(t.baseUrl, t.apiKey, SESSION);
       expect(res.status, res.body).to.equal(201);
       expect(videoSection(res.body)).to.match(/^a=inactive/m);
+      // refused (port 0), so out of the BUNDLE group (RFC 8843 7.3.3): Chromium fails an answer whose
+      // group starts with a rejected m-line, and keeps transport state for one listed anywhere in it
+      expect(videoSection(res.body)).to.match(/^m=video 0 /);
+      const videoMid = /^a=mid:(\S+)/m.exec(videoSection(res.body))?.[1];
+      const bundle = /^a=group:BUNDLE(.*)$/m.exec(res.body)?.[1]?.trim().split(' ') ?? [];
+      expect(videoMid).to.be.a('string');
+      expect(bundle, 'the BUNDLE group').to.not.include(videoMid);
+      expect(bundle.length, 'audio and the data channel stay bundled').to.equal(2);
       const other = client(true);
       const refused = await other.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
       expect(refused.status, refused.body).to.equal(201);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, MIC_CLIP_WORDS, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { launchBrowser, MIC_CLIP_WORDS, waitForPageEvent, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -65,18 +65,6 @@ async function settled(page: Page, timeout = 40_000): Promise<void> {
 }
 
 const eventTypes = (page: Page) => page.evaluate(() => window.__events.map((e: any) => e.type) as string[]);
-
-/** Polls the page's events from here (the page's CSP allows no eval) until one matches. */
-async function waitForEvent(page: Page, predicate: (e: any) => boolean, timeout = 30_000): Promise<any> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const events: any[] = await page.evaluate(() => window.__events);
-    const found = events.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${predicate.toString()}; events: ${events.map((e) => e.type).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Loudest reply level (RMS) between two page times. */
 const loudestBetween = (page: Page, from: number, to = Number.MAX_SAFE_INTEGER) =>
@@ -155,17 +143,17 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     expect(setup.type).to.match(/^application\/sdp/);
     expect(setup.location).to.match(/^\/v1\/realtime\/calls\/rtc_/);
     expect(setup.echo, 'the microphone runs with echo cancellation').to.equal(true);
-    const created = await waitForEvent(page, (e) => e.type === 'session.created');
+    const created = await waitForPageEvent(page, (e) => e.type === 'session.created');
     expect((await eventTypes(page))[0]).to.equal('session.created');
     expect(created.session.id).to.match(/^sess_/);
-    await waitForEvent(page, (e) => e.type === 'session.updated');
+    await waitForPageEvent(page, (e) => e.type === 'session.updated');
 
     // A spoken turn: the fake microphone's sentence, recognized, answered on the audio track. The
     // call may start mid-sentence (the microphone loops every ~11 s): a whole pass is recognized.
     const heardWords = (e: any) => MIC_CLIP_WORDS.split(' ').filter((w) => String(e.transcript).toLowerCase().split(/\s+/).includes(w)).length;
-    const transcript = await waitForEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && heardWords(e) >= 3, 40_000);
+    const transcript = await waitForPageEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && heardWords(e) >= 3, 40_000);
     expect(heardWords(transcript), transcript.transcript).to.be.at.least(3);
-    const spokenStart = await waitForEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
+    const spokenStart = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
     // The microphone's next pass may talk over the reply (stopped or cleared); it was heard either way.
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, spokenStart.__at), 'spoken reply audible (RMS)').to.be.greaterThan(0.01);
@@ -176,15 +164,15 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
       window.__dc.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] } }));
       window.__dc.send(JSON.stringify({ type: 'response.create' }));
     });
-    const textStart = await waitForEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
-    await waitForEvent(page, (e) => e.type === 'response.done' && e.response.id === textStart.response_id, 30_000);
+    const textStart = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
+    await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === textStart.response_id, 30_000);
     expect(await loudestBetween(page, textStart.__at), 'text turn reply audible (RMS)').to.be.greaterThan(0.01);
 
     // Barge-in: a long reply; the microphone's next pass talks over it.
     await page.evaluate((instructions) => window.__dc.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', instructions } })), `Say exactly: "${LONG_REPLY}"`);
     const mark = await page.evaluate(() => performance.now());
-    const cleared = await waitForEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > mark, 60_000);
-    const done = await waitForEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id);
+    const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > mark, 60_000);
+    const done = await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id);
     expect(done.response.status).to.equal('cancelled');
     const types = await eventTypes(page);
     expect(types).not.to.include('response.output_audio.delta');
@@ -225,8 +213,8 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     expect(types.filter((t) => t === 'error' || t === 'sdk.error'), JSON.stringify(await page.evaluate(() => window.__events.filter((e: any) => /error/.test(e.type))))).to.deep.equal([]);
 
     // A spoken turn through the SDK's own getUserMedia (the fake microphone).
-    const transcript = await waitForEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && String(e.transcript).split(' ').length >= 3, 40_000);
-    const spoken = await waitForEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
+    const transcript = await waitForPageEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && String(e.transcript).split(' ').length >= 3, 40_000);
+    const spoken = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, spoken.__at), 'spoken reply audible through the SDK (RMS)').to.be.greaterThan(0.01);
 
@@ -238,7 +226,7 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     // A text turn with the SDK's sendMessage.
     const mark = await page.evaluate(() => performance.now());
     await page.evaluate(() => window.__session.sendMessage('hello there'));
-    const textDone = await waitForEvent(page, (e) => e.type === 'response.done' && e.__at > mark, 30_000);
+    const textDone = await waitForPageEvent(page, (e) => e.type === 'response.done' && e.__at > mark, 30_000);
     expect(textDone.response.status).to.equal('completed');
     const history = await page.evaluate(() => window.__session.history.map((h: any) => ({ role: h.role, type: h.type })));
     expect(history.some((h: any) => h.role === 'assistant')).to.equal(true);
@@ -247,11 +235,11 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     await page.evaluate((instructions) => window.__session.transport.updateSessionConfig({ instructions }), `Say exactly: "${LONG_REPLY}"`);
     const before = await page.evaluate(() => performance.now());
     await page.evaluate(() => window.__session.sendMessage('go on'));
-    await waitForEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
+    await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
     await page.waitForTimeout(1000);
     await page.evaluate(() => window.__session.interrupt());
-    const cleared = await waitForEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > before, 20_000);
-    await waitForEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id && e.response.status === 'cancelled', 20_000);
+    const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > before, 20_000);
+    await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id && e.response.status === 'cancelled', 20_000);
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, cleared.__at + 700, cleared.__at + 1500), 'quiet after the interrupt').to.be.lessThan(0.01);
     await page.evaluate(() => window.__session.close());

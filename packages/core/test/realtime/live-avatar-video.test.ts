@@ -89,6 +89,51 @@ describe('LiveAvatarVideo: the frames of a live avatar on the media clock', () =
     for (let i = 1; i < sent.length; i++) expect(sent[i]!.at).to.be.above(sent[i - 1]!.at);
   });
 
+  it('renders the next frame while the encoder takes this one: 30 ms of render and 25 ms of encode (55 ms, more than a frame) still give every frame, on time', async () => {
+    const clock = new FakeClock(0);
+    const encoder = new TimedEncoder(clock, 25);
+    const sent: { at: number; when: number; shows: number }[] = [];
+    const video = new LiveAvatarVideo(new TimedAvatar(clock, 30), encoder, { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) }, { clock, leadMs: 160 });
+    video.start();
+    await run(clock, 2160);
+    video.close();
+    // frames 0..50 are due by 2160 (the first is shown at 160): a serial render + encode made ~18 a second
+    expect(sent.length).to.be.within(50, 51);
+    expect(video.stats.framesSkipped, 'no frame skipped').to.equal(0);
+    expect(video.stats.framesLate, 'none late').to.equal(0);
+    sent.forEach((s, n) => {
+      expect(s.at).to.equal(160 + n * 40);
+      expect(s.when, `frame ${n} leaves at its time`).to.equal(s.at);
+      expect(s.shows).to.equal(s.at);
+    });
+    expect(video.stats.sendLagMs.every((ms) => ms === 0)).to.equal(true);
+  });
+
+  it('one stalled render (300 ms) costs the frames its delay covers, then the full rate returns', async () => {
+    const clock = new FakeClock(0);
+    let stallAt = -1;
+    const avatar = new TimedAvatar(clock, 20);
+    const frame = avatar.frame.bind(avatar);
+    avatar.frame = (atMs: number) => {
+      if (atMs === 1000) {
+        stallAt = clock.now();
+        avatar.asked.push(atMs);
+        return new Promise((resolve) => clock.setTimer(300, () => resolve({ rgb: new Uint8Array(12), width: 2, height: 2 })));
+      }
+      return frame(atMs);
+    };
+    const sent: number[] = [];
+    const video = new LiveAvatarVideo(avatar, new TimedEncoder(clock, 10), { send: (_f, at) => sent.push(at) }, { clock, leadMs: 160 });
+    video.start();
+    await run(clock, 3000);
+    video.close();
+    expect(stallAt).to.be.above(0);
+    // the stalled frame is ready at ~1140 + 10: the frames due before ~1150 + one frame's work are lost
+    expect(video.stats.framesSkipped, 'frames skipped around the stall').to.be.within(3, 5);
+    const after = sent.filter((at) => at >= 1400);
+    expect(after.length, 'every frame from 1400 on').to.equal(Math.round((sent.at(-1)! - 1400) / 40) + 1);
+  });
+
   it('close() stops the frames', async () => {
     const clock = new FakeClock(0);
     const sent: number[] = [];
