@@ -64,10 +64,12 @@ import type { LiveAvatarSupport } from './live-avatar.js';
 
 /**
  * CPU one speaking session costs before the server has measured it (cores): what `npm run bench --
- * voice-loop` measured per session-second on the 2-core machine (server and decoders, callers
- * speaking ~77 % of the time), rounded up. The measurement takes over when it is higher.
+ * voice-loop` measured per session-second on the quiet 2-core machine (server and decoders, callers
+ * speaking ~77 % of the time: 0.16-0.22 at 5-16 callers, 2026-11-26). The measurement takes over
+ * when it is higher. It is the floor too: with 0.12 the callers admitted together before the first
+ * measurement (10 in one quiet run) needed more than the cores.
  */
-const DEFAULT_SESSION_CPU = 0.12;
+const DEFAULT_SESSION_CPU = 0.17;
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
