@@ -176,8 +176,16 @@ export class WorkerPool<Req, Res> {
     for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(closedError));
     const slots = [...this.slots];
     this.slots.clear();
-    for (const slot of slots) if (slot.job) this.settle(slot.job, () => slot.job!.reject(closedError));
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    const busy = new Set(slots.filter((slot) => slot.job));
+    for (const slot of busy) this.settle(slot.job!, () => slot.job!.reject(closedError));
+    // A thread is not terminated in the middle of a job: a native call it made (a libvips decode,
+    // an onnxruntime run) that completes into a torn-down thread aborts the whole process
+    // ("terminate called after throwing an instance of 'Napi::Error'"). Its caller is answered at
+    // once; the thread gets CLOSE_GRACE_MS to finish, then goes.
+    await Promise.all(slots.map(async (slot) => {
+      if (busy.has(slot)) await jobEnded(slot.worker, CLOSE_GRACE_MS);
+      await slot.worker.terminate();
+    }));
   }
 
   /** Number of live worker threads (for tests and metrics). */
@@ -310,4 +318,26 @@ export class WorkerPool<Req, Res> {
     job.signal?.removeEventListener('abort', job.onAbort);
     action();
   }
+}
+
+/** How long close() lets a thread finish the job it is in before terminating it. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Resolves when `worker` answers its current job (or exits), or after `ms`. */
+function jobEnded(worker: Worker, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (message: { type?: string }): void => {
+      if (message?.type === 'result' || message?.type === 'error') done();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+  });
 }

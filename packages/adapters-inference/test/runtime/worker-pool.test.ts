@@ -87,3 +87,38 @@ describe('WorkerPool: threads on first use, released when idle', function () {
     expect(pool.started).to.equal(true);
   });
 });
+
+/** close() answers the callers at once but lets a busy thread finish its job before terminating it. */
+describe('WorkerPool: close() never terminates a thread in the middle of a job', function () {
+  this.timeout(30000);
+
+  it('rejects the job at once, and terminates its thread only once the job has ended (a native call must not complete into a dead thread)', async () => {
+    const pool = WorkerPool.create<number, { doubled: number; thread: number }>({ name: 'counting', script: SCRIPT, size: 1 });
+    await pool.warm();
+    const job = pool.run(-400); // busy for 400 ms
+    const rejected = job.then(() => null, (err: unknown) => err);
+    await wait(50);
+    const started = performance.now();
+    const closing = pool.close();
+    const err = await rejected;
+    const rejectedAfter = performance.now() - started;
+    await closing;
+    const closedAfter = performance.now() - started;
+    expect(err).to.be.instanceOf(EngineError);
+    expect(rejectedAfter, 'the caller is answered at once').to.be.below(100);
+    // Fails on a close() that terminates at once (~5-30 ms): the thread is still in its job then.
+    expect(closedAfter, 'the thread finished its job (~350 ms left) before it was terminated').to.be.at.least(250);
+    expect(pool.size).to.equal(0);
+  });
+
+  it('a thread stuck in its job is terminated after the grace (2 s)', async () => {
+    const pool = WorkerPool.create<number, { doubled: number; thread: number }>({ name: 'counting', script: SCRIPT, size: 1 });
+    await pool.warm();
+    pool.run(-60_000).catch(() => undefined);
+    await wait(50);
+    const started = performance.now();
+    await pool.close();
+    const closedAfter = performance.now() - started;
+    expect(closedAfter).to.be.within(1900, 5000);
+  });
+});
