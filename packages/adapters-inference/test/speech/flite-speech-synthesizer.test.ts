@@ -139,6 +139,33 @@ describe('FliteSpeechSynthesizer (real flite.wasm in worker threads)', function 
     }
   });
 
+  it('reuses its instance across calls (memory restored, not re-instantiated) and speaks byte for byte as a fresh one', async () => {
+    // One thread, so every call after the first runs where the previous one ran.
+    const single = await FliteSpeechSynthesizer.create({ poolSize: 1 });
+    try {
+      const first = await single.synthesize(request({ wordTimings: true }));
+      // Other voices, a long text (the memory grows) and prosody in between.
+      await single.synthesize(request({ voice: voice('rms'), text: `${TEXT} `.repeat(3) }));
+      await single.synthesize(request({ voice: voice('kal16'), prosody: { rate: 1.4, pitch: 1.2 } }));
+      const again = await single.synthesize(request({ wordTimings: true }));
+      expect(single.stats.runs).to.equal(single.stats.reusedInstances + 1);
+      expect(Buffer.from(again.samples.buffer).equals(Buffer.from(first.samples.buffer))).to.equal(true);
+      expect(again.words).to.deep.equal(first.words);
+      // ...and as a thread that never ran anything else.
+      const fresh = await FliteSpeechSynthesizer.create({ poolSize: 1 });
+      try {
+        const alone = await fresh.synthesize(request({ voice: voice('rms'), text: `${TEXT} `.repeat(3) }));
+        const reused = await single.synthesize(request({ voice: voice('rms'), text: `${TEXT} `.repeat(3) }));
+        expect(fresh.stats.reusedInstances).to.equal(0);
+        expect(Buffer.from(reused.samples.buffer).equals(Buffer.from(alone.samples.buffer))).to.equal(true);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await single.close();
+    }
+  });
+
   it('rejects at once when the signal is already aborted', async () => {
     const err = await rejectionOf(flite.synthesize(request(), AbortSignal.abort()));
     expect(err.name).to.equal('AbortError');

@@ -20,6 +20,8 @@ export interface FliteJobResult {
   samples: Int16Array;
   /** Segment times of flite's own rendering (before any playback-rate change). */
   segments: FliteSegment[];
+  /** The call ran in an instance an earlier call ran in, its memory restored (not a fresh one). */
+  reusedInstance: boolean;
 }
 
 /** Parses flite's `-psdur` output: `pau:0.164 hh:0.255 ...` (one line per utterance, times restart). */

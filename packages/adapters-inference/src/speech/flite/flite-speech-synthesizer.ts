@@ -48,6 +48,8 @@ export interface FliteSpeechSynthesizerOptions {
  */
 export class FliteSpeechSynthesizer implements SpeechSynthesizer {
   readonly engine = FLITE_ENGINE;
+  /** flite runs, and how many ran in a reused instance (memory restored) rather than a fresh one. */
+  readonly stats = { runs: 0, reusedInstances: 0 };
 
   private constructor(
     private readonly pool: WorkerPool<FliteJobRequest, FliteJobResult>,
@@ -102,6 +104,10 @@ export class FliteSpeechSynthesizer implements SpeechSynthesizer {
     const rendered = await Promise.all(
       pieces.map((piece) => this.pool.run({ voice: spec.preset.engineVoice, text: piece, args: plan.args, output }, { signal })),
     );
+    for (const r of rendered) {
+      this.stats.runs++;
+      if (r.reusedInstance) this.stats.reusedInstances++;
+    }
     throwIfAborted(signal);
     // Pieces start and end on flite's pauses (silence), so joining them after resampling is seamless.
     const samples = concatPcm(rendered.map((r) => r.samples));

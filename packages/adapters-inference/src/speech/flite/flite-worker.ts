@@ -1,13 +1,22 @@
-// Worker thread running flite.wasm (WASI): one fresh instance per call (flite's main() is not meant
-// to be re-entered), the compiled module reused for the life of the thread. Threads keep flite's
-// CPU work off the main event loop and let calls run in parallel; see wasi-crash-workaround.ts for
-// the node:wasi crash every thread must avoid.
+// Worker thread running flite.wasm (WASI). flite's main() is not meant to be re-entered, and the
+// compiled module is reused for the life of the thread. Threads keep flite's CPU work off the main
+// event loop and let calls run in parallel; see wasi-crash-workaround.ts for the node:wasi crash
+// every thread must avoid.
 //
-// Instantiating is the dearest part of a short call: the module's data segments (its five voices)
-// fill 16 MB of fresh memory, about twice the CPU of synthesizing a clause. So each thread keeps the
-// NEXT instance ready: made while the thread is idle (after loading, and after each call), bound to
-// the call's WASI object only when the call comes (its imports forward to whichever WASI is current).
-// A call then pays only for flite itself; the price is one instance (16 MB) held per idle thread.
+// Instantiating was the dearest part of a call: the module's data segments (its five voices) fill
+// 16 MB of fresh memory, measured at 40-100 ms of CPU per instance against 10-35 ms for flite to
+// speak a sentence (issue 17's profile of a speaking session: about half of flite's thread time).
+// So each thread keeps ONE instance and a copy of its memory as instantiated (before flite ever
+// ran): after a call that memory is copied back and the rest zeroed (~2 ms), and the next call runs
+// main() in memory exactly as a fresh instance has it. Everything flite keeps between calls lives in
+// that memory (its globals, the C library's heap state and its "started" flag) except the stack
+// pointer, a wasm global, which main() leaves where it found it when it returns. So the instance is
+// reused only when main() returned (flite did not call proc_exit, which unwinds past it). Memory
+// that grew during a call cannot shrink: the C library's allocator starts on the whole memory it
+// finds (zeroed), so the size settles at what the largest call needed (31 MB for a 250-character
+// piece) and is held while the thread idles; above MAX_REUSED_MEMORY a fresh instance replaces it.
+// A fresh instance (after a failure) is made while the thread is idle. Imports are bound per call:
+// they forward to the call's WASI object. Same audio as a fresh instance, byte for byte (tested).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId, workerData } from 'node:worker_threads';
@@ -25,6 +34,9 @@ export interface FliteWorkerData {
   workRoot: string;
 }
 
+/** A reused instance holds at most this much memory while idle (flite's pieces need about 31 MB). */
+const MAX_REUSED_MEMORY = 64 * 1024 * 1024;
+
 interface FliteState {
   module: WasmModule;
   resampler: SpeexResampler;
@@ -33,8 +45,14 @@ interface FliteState {
   /** WASI imports that forward to `current`, the WASI object of the call in progress. */
   imports: WasiImports;
   current: WasiImports | null;
-  /** The instance the next call runs in, made ahead of it. */
+  /** The instance the next call runs in, ready (fresh, or its memory restored). */
   spare: WasmInstance | null;
+  /** The memory of an instance as instantiated, before flite ran in it. */
+  pristine: Uint8Array | null;
+  /** Instances flite has run in (a call in one of them reports itself as reused). */
+  used: WeakSet<WasmInstance>;
+  /** Set when the call in progress called proc_exit (main() did not return: the instance is not reused). */
+  exited: boolean;
 }
 
 disableFastApiCallsForWasi();
@@ -47,18 +65,44 @@ void hostWorker<FliteJobRequest, FliteJobResult, FliteState>(
     const [module, resampler] = await Promise.all([wasmApi.compile(readFileSync(data.wasmPath)), SpeexResampler.create()]);
     const dir = join(data.workRoot, `t${threadId}`);
     mkdirSync(dir, { recursive: true });
-    const state: FliteState = { module, resampler, WASI, dir, imports: { wasi_snapshot_preview1: {} as WasiCalls }, current: null, spare: null };
+    const state: FliteState = {
+      module,
+      resampler,
+      WASI,
+      dir,
+      imports: { wasi_snapshot_preview1: {} as WasiCalls },
+      current: null,
+      spare: null,
+      pristine: null,
+      used: new WeakSet(),
+      exited: false,
+    };
     state.imports = forwardingImports(state);
-    state.spare = new wasmApi.Instance(module, state.imports);
+    state.spare = freshInstance(state);
     return { state };
   },
   (state, request) => {
-    const result = runFlite(state, request);
-    // The next instance is made once this result has been posted (setImmediate runs after it).
-    setImmediate(() => (state.spare ??= new wasmApi.Instance(state.module, state.imports)));
+    const { result, reusable } = runFlite(state, request);
+    // The next instance is readied once this result has been posted (setImmediate runs after it).
+    setImmediate(() => (state.spare ??= reusable ? restored(state, reusable) : freshInstance(state)));
     return { value: result, transfer: [result.samples.buffer as ArrayBuffer] };
   },
 );
+
+function freshInstance(state: FliteState): WasmInstance {
+  const instance = new wasmApi.Instance(state.module, state.imports);
+  // Every instance starts from the same memory: the first one's copy serves them all.
+  state.pristine ??= new Uint8Array(instance.exports.memory.buffer).slice();
+  return instance;
+}
+
+/** The instance flite has just run in, its memory as instantiated again (and zeroed where it grew). */
+function restored(state: FliteState, instance: WasmInstance): WasmInstance {
+  const memory = new Uint8Array(instance.exports.memory.buffer);
+  memory.set(state.pristine!);
+  memory.fill(0, state.pristine!.length);
+  return instance;
+}
 
 type WasiCalls = { fd_close(fd: number): number } & Record<string, (...args: unknown[]) => unknown>;
 type WasiImports = { wasi_snapshot_preview1: WasiCalls };
@@ -68,7 +112,13 @@ function forwardingImports(state: FliteState): WasiImports {
   const calls: Record<string, (...args: unknown[]) => unknown> = {};
   for (const { module, name } of wasmApi.Module.imports(state.module)) {
     if (module !== 'wasi_snapshot_preview1') throw new Error(`flite.wasm imports ${module}.${name}, which WASI does not provide`);
-    calls[name] = (...args) => state.current!.wasi_snapshot_preview1[name]!(...args);
+    calls[name] =
+      name === 'proc_exit'
+        ? (...args) => {
+            state.exited = true;
+            return state.current!.wasi_snapshot_preview1[name]!(...args);
+          }
+        : (...args) => state.current!.wasi_snapshot_preview1[name]!(...args);
   }
   return { wasi_snapshot_preview1: calls as WasiCalls };
 }
@@ -93,13 +143,16 @@ function closeWasiDescriptors(imports: WasiImports): void {
   }
 }
 
-function runFlite(state: FliteState, request: FliteJobRequest): FliteJobResult {
+/** One flite call; `reusable`: the instance it ran in, when its memory can simply be restored for the next call. */
+function runFlite(state: FliteState, request: FliteJobRequest): { result: FliteJobResult; reusable: WasmInstance | null } {
   const stdoutPath = join(state.dir, 'stdout.txt');
   const stderrPath = join(state.dir, 'stderr.txt');
   const wavPath = join(state.dir, 'out.wav');
   const stdout = openSync(stdoutPath, 'w');
   const stderr = openSync(stderrPath, 'w');
   let wasiImports: WasiImports | null = null;
+  let reusable: WasmInstance | null = null;
+  let reused = false;
   try {
     const wasi = new state.WASI({
       version: 'preview1',
@@ -111,11 +164,15 @@ function runFlite(state: FliteState, request: FliteJobRequest): FliteJobResult {
       returnOnExit: true,
     });
     wasiImports = wasi.getImportObject() as WasiImports;
-    const instance = state.spare ?? new wasmApi.Instance(state.module, state.imports);
+    const instance = state.spare ?? freshInstance(state);
     state.spare = null;
+    reused = state.used.has(instance);
+    state.used.add(instance);
     state.current = wasiImports;
+    state.exited = false;
     const code = wasi.start(instance);
     if (code !== 0) throw new Error(`flite exited with code ${code}: ${readFileSync(stderrPath, 'utf8').slice(0, 500)}`);
+    if (!state.exited && instance.exports.memory.buffer.byteLength <= MAX_REUSED_MEMORY) reusable = instance;
   } finally {
     state.current = null;
     if (wasiImports) closeWasiDescriptors(wasiImports);
@@ -125,7 +182,7 @@ function runFlite(state: FliteState, request: FliteJobRequest): FliteJobResult {
   try {
     const wav = readWav(readFileSync(wavPath));
     const segments = parseSegmentDurations(readFileSync(stdoutPath, 'utf8'));
-    return { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output, state.resampler), segments };
+    return { result: { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output, state.resampler), segments, reusedInstance: reused }, reusable };
   } finally {
     for (const p of [stdoutPath, stderrPath, wavPath]) rmSync(p, { force: true });
   }

@@ -4,7 +4,7 @@
  * clash with the DOM lib if a package ever adds it.
  */
 export type WasmModule = object & { readonly __wasmModule?: never };
-export type WasmInstance = object & { readonly __wasmInstance?: never };
+export type WasmInstance = object & { readonly __wasmInstance?: never; readonly exports: { memory: { readonly buffer: ArrayBuffer } } };
 
 interface WebAssemblyApi {
   compile(bytes: Uint8Array): Promise<WasmModule>;
