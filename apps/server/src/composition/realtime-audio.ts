@@ -25,6 +25,11 @@ export const realtimeAudioModule = defineModule({
   docs: 'docs/realtime.md',
   settings: {
     SVC_VAD_ENGINE: z.enum(['silero', 'off']).default('silero'),
+    /**
+     * Longest a session's 32 ms VAD frame waits for other sessions' frames to share one model run
+     * (ms; 0: only frames arriving together). A run costs about as much for 1 frame as for 3.
+     */
+    SVC_VAD_BATCH_WAIT_MS: setting.int(16, 0, 32),
     /** auto | pocketsphinx | off | upstream | whisper:<model> | moonshine:<model> (see speech-recognition.ts). */
     SVC_ASR_ENGINE: z.string().regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>').default('auto'),
     /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
@@ -49,7 +54,7 @@ export const realtimeAudioModule = defineModule({
       REALTIME_TOKENS.VoiceActivityDetector,
       async (get) => {
         if (s.SVC_VAD_ENGINE !== 'silero') return null;
-        const vad = new LazyVoiceActivityDetector(() => SileroVoiceActivityDetector.create());
+        const vad = new LazyVoiceActivityDetector(() => SileroVoiceActivityDetector.create({ batchWaitMs: s.SVC_VAD_BATCH_WAIT_MS }));
         await warmUp(policy, 'voice activity detector', () => vad.warmUp(), await get(SHARED_TOKENS.Logger));
         return vad;
       },

@@ -16,20 +16,31 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
+/** How long a frame waits for the other open streams' frames by default (ms): half a frame. */
+export const DEFAULT_BATCH_WAIT_MS = 16;
+
 /**
  * Scores frames of many streams (sessions) in one onnxruntime run: Silero VAD v5 takes a batch
  * dimension (input [N, 576], state [2, N, 128]) and each row is independent, so a stream's
  * result is the same as scored alone. One run has a fixed cost (the call into onnxruntime, its
- * setup) that dominates this small model: measured here ~255 us of CPU per frame scored alone,
- * ~90-100 us per frame in runs of 4 to 16. Frames submitted in the same turn of the event loop
- * share a run (it starts at setImmediate, where onnxruntime-node started a lone run anyway), so
- * nothing waits for a batch to fill: batches grow by themselves as the server gets busier, which
- * is when the CPU matters. A stream submits its next frame only after the previous one's result (its state depends on it),
+ * setup) that dominates this small model: measured here ~255-390 us of CPU per frame scored alone,
+ * ~80-100 us per frame in runs of 3 to 16.
+ *
+ * Sessions do not send their audio at the same moments (each client has its own clock), so frames
+ * submitted in the same turn of the event loop were rarely more than one (issue 17: 5 callers at
+ * real-time pace, about one frame per run). So a frame waits up to `waitMs` for the frames of the
+ * other open streams: the run starts as soon as every open stream has a frame waiting (one
+ * session alone never waits), or when the wait is over. With streams spread evenly over the 32 ms
+ * frame period, a 16 ms wait gathers about half of them; the price is at most `waitMs` more before
+ * a turn's start or end is known (`waitMs` 0: only frames of the same event-loop turn share a run).
+ * A stream submits its next frame only after the previous one's result (its state depends on it),
  * so a run holds at most one frame per stream.
  */
 export class SileroBatchScorer {
   private waiting: Waiting[] = [];
-  private timer: ReturnType<typeof setImmediate> | null = null;
+  private timer: { kind: 'immediate'; handle: ReturnType<typeof setImmediate> } | { kind: 'timeout'; handle: ReturnType<typeof setTimeout> } | null = null;
+  /** Streams open now: when each has a frame waiting, nobody else is coming. */
+  private openStreams = 0;
   /** Frames scored and runs made (the batching's effect, for tests and benchmarks). */
   readonly stats = { frames: 0, runs: 0 };
 
@@ -37,7 +48,20 @@ export class SileroBatchScorer {
     private readonly session: InferenceSession,
     /** The int64 scalar 16000. */
     private readonly sampleRate: Tensor,
+    /** Longest a frame waits for other streams' frames (ms); 0: only those of the same event-loop turn. */
+    private readonly waitMs = DEFAULT_BATCH_WAIT_MS,
   ) {}
+
+  /** A stream opened: runs wait for its frames too. */
+  streamOpened(): void {
+    this.openStreams++;
+  }
+
+  /** A stream closed: its frames are no longer waited for. */
+  streamClosed(): void {
+    this.openStreams = Math.max(0, this.openStreams - 1);
+    if (this.waiting.length > 0 && this.waiting.length >= this.openStreams) this.schedule(true);
+  }
 
   /**
    * Scores one stream's frame (`input`: context and frame) from its `state`. Both are read when the
@@ -47,15 +71,34 @@ export class SileroBatchScorer {
     return new Promise((resolve, reject) => {
       this.waiting.push({ input, state, resolve, reject });
       if (this.waiting.length >= MAX_BATCH) this.runNow();
-      else this.timer ??= setImmediate(() => this.runNow());
+      else this.schedule(this.waiting.length >= this.openStreams);
     });
   }
 
-  private runNow(): void {
-    if (this.timer) clearImmediate(this.timer);
+  /**
+   * When the waiting frames run: `everyone` (every open stream has a frame waiting), at the end of
+   * this event-loop turn, as frames submitted together always did; otherwise once the wait is over.
+   */
+  private schedule(everyone: boolean): void {
+    if (everyone || this.waitMs <= 0) {
+      if (this.timer?.kind === 'immediate') return;
+      this.cancelTimer();
+      this.timer = { kind: 'immediate', handle: setImmediate(() => this.runNow()) };
+    } else if (!this.timer) {
+      this.timer = { kind: 'timeout', handle: setTimeout(() => this.runNow(), this.waitMs) };
+    }
+  }
+
+  private cancelTimer(): void {
+    if (this.timer?.kind === 'immediate') clearImmediate(this.timer.handle);
+    else if (this.timer?.kind === 'timeout') clearTimeout(this.timer.handle);
     this.timer = null;
+  }
+
+  private runNow(): void {
+    this.cancelTimer();
     const batch = this.waiting.splice(0, MAX_BATCH);
-    if (this.waiting.length > 0) this.timer = setImmediate(() => this.runNow());
+    if (this.waiting.length > 0) this.schedule(true);
     if (batch.length > 0) void this.run(batch);
   }
 

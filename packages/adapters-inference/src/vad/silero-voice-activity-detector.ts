@@ -9,6 +9,8 @@ export interface SileroVoiceActivityDetectorOptions {
   modelPath?: string;
   /** Threads per inference. One is plenty (~0.2 ms per 32 ms frame) and leaves cores to other sessions. */
   threads?: number;
+  /** Longest a frame waits for other sessions' frames to share a model run (ms); see SileroBatchScorer. Default 16. */
+  batchWaitMs?: number;
 }
 
 /**
@@ -20,9 +22,12 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   /** Every stream's frames go through one batch scorer: sessions speaking at once share runs. */
   readonly batch: SileroBatchScorer;
 
-  private constructor(private readonly session: InferenceSession) {
+  private constructor(
+    private readonly session: InferenceSession,
+    batchWaitMs?: number,
+  ) {
     // The int64 scalar `sr` input, read-only, shared by all runs.
-    this.batch = new SileroBatchScorer(session, new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []));
+    this.batch = new SileroBatchScorer(session, new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []), batchWaitMs);
   }
 
   static async create(options: SileroVoiceActivityDetectorOptions = {}): Promise<SileroVoiceActivityDetector> {
@@ -34,7 +39,7 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
       graphOptimizationLevel: 'all',
     });
     assertSileroSignature(session);
-    return new SileroVoiceActivityDetector(session);
+    return new SileroVoiceActivityDetector(session, options.batchWaitMs);
   }
 
   open(options: VoiceActivityOptions): SileroVoiceActivityStream {

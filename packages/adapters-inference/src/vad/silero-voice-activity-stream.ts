@@ -22,7 +22,11 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
   private tail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(batch: SileroBatchScorer, options: VoiceActivityOptions) {
+  constructor(
+    private readonly batch: SileroBatchScorer,
+    options: VoiceActivityOptions,
+  ) {
+    batch.streamOpened();
     this.segmenter = new SpeechSegmenter(segmenterSettings(options));
     this.resampler = new StreamingResampler(options.sampleRate, SILERO_SAMPLE_RATE);
     this.scorer = new SileroFrameScorer(batch);
@@ -52,8 +56,10 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.reset();
+    this.batch.streamClosed();
   }
 
   private async scoreWaitingFrames(): Promise<VoiceActivityEvent[]> {

@@ -4,6 +4,8 @@ import { SileroVoiceActivityDetector } from '../../src/index.js';
 import { librivoxClips } from './librivox.js';
 import { BASE_OPTIONS, detect } from './vad-harness.js';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * Sessions speaking at once share onnxruntime runs: the frames of every stream submitted in the
  * same turn of the event loop are scored in one batch. Each stream must get exactly what it gets
@@ -41,6 +43,43 @@ describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in s
       const { frames, runs } = shared.batch.stats;
       console.log(`      ${frames} frames in ${runs} runs (${(frames / runs).toFixed(1)} frames per run)`);
       expect(frames / runs).to.be.greaterThan(4);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it('sessions appending at their own moments (staggered, real-time pace) still share runs, and get the turns they get alone', async () => {
+    const clips = librivoxClips();
+    const signals = Array.from({ length: 4 }, (_, i) => clips[i % clips.length]!.samples.subarray(0, 16000 * 3));
+    const alone = await SileroVoiceActivityDetector.create();
+    const expected: VoiceActivityEvent[][] = [];
+    try {
+      for (const signal of signals) expected.push(await detect(alone, signal, {}, [320]));
+    } finally {
+      await alone.close();
+    }
+    const shared = await SileroVoiceActivityDetector.create();
+    try {
+      // Each caller's clock: a 20 ms append every 20 ms, the callers 5 ms apart (never in the same event-loop turn).
+      const events = await Promise.all(
+        signals.map(async (signal, i) => {
+          const stream = shared.open({ ...BASE_OPTIONS });
+          const out: VoiceActivityEvent[] = [];
+          await sleep(5 * i);
+          const started = performance.now();
+          for (let offset = 0, k = 0; offset < signal.length; offset += 320, k++) {
+            await sleep(Math.max(0, started + 20 * k - performance.now()));
+            out.push(...(await stream.push(signal.subarray(offset, offset + 320))));
+          }
+          stream.close?.();
+          return out;
+        }),
+      );
+      events.forEach((e, i) => expect(e, `session ${i}`).to.deep.equal(expected[i]));
+      const { frames, runs } = shared.batch.stats;
+      console.log(`      ${frames} frames in ${runs} runs (${(frames / runs).toFixed(1)} frames per run)`);
+      // Scored as they came (one frame per run, as before the wait), this was ~1.
+      expect(frames / runs).to.be.greaterThan(2);
     } finally {
       await shared.close();
     }
