@@ -105,6 +105,10 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
     }
     const warnings = server.logs().split('\n').filter((l) => l.includes('"level":40'));
     out['server warnings logged'] = warnings.length;
+  } catch (err) {
+    // A server that died mid-level fails the next request with a bare "fetch failed": say what it said.
+    if (!server.alive()) throw new Error(`The server process exited (${JSON.stringify(await server.exited(1000))}); its last log lines:\n${server.tail(30)}`, { cause: err });
+    throw err;
   } finally {
     await avatar?.client.close();
     await server.stop();

@@ -324,8 +324,11 @@ export const realtimeModule = defineModule({
     });
     metrics.trackRealtimeSessions(() => gateway.activeSessions());
     const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
-    // Silero's batch counters (another detector, or none, has none).
-    const vadBatch = (get(REALTIME_TOKENS.VoiceActivityDetector) as { batch?: { stats: { frames: number; runs: number } } } | null)?.batch?.stats;
+    // Silero's batch counters, read once its model has loaded: the token holds the lazy wrapper,
+    // whose `current` is the loaded detector (another detector, or none, has none).
+    type BatchStats = { batch?: { stats: { frames: number; runs: number } } };
+    const detector = get(REALTIME_TOKENS.VoiceActivityDetector) as { current?: unknown } | null;
+    const vadBatchStats = () => (detector?.current as BatchStats | null | undefined)?.batch?.stats;
     metrics.trackRealtimeCapacity(() => {
       const load = monitor.read();
       return {
@@ -334,8 +337,8 @@ export const realtimeModule = defineModule({
         recognizerBacklogMs: load.recognizerBacklogMs,
         inputAudioSeconds: monitor.inputAudioSeconds,
         decodedAudioSeconds: monitor.decodedAudioSeconds,
-        vadFrames: vadBatch?.frames ?? 0,
-        vadRuns: vadBatch?.runs ?? 0,
+        vadFrames: vadBatchStats()?.frames ?? 0,
+        vadRuns: vadBatchStats()?.runs ?? 0,
       };
     });
     get(SHARED_TOKENS.Logger).info(

@@ -90,6 +90,10 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
     const metrics = await (await fetch(`${s.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${s.apiKey}` } })).text();
     expect(metrics).to.match(/svc_realtime_sessions_refused_total\{reason="over_capacity"\} 2\b/);
     expect(metrics).to.match(/svc_realtime_capacity_sessions 3\b/);
+    // Silero's batching is visible: every frame the callers' audio made was scored, in fewer runs when they spoke at once.
+    const total = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(total('svc_vad_frames_total'), 'frames scored').to.be.greaterThan(0);
+    expect(total('svc_vad_runs_total'), 'model runs').to.be.within(1, total('svc_vad_frames_total'));
     for (const { client } of [next, ...admitted.slice(1)]) await client.close();
   });
 });
