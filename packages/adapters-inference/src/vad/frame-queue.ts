@@ -18,6 +18,11 @@ export class FrameQueue {
     this.end += samples.length;
   }
 
+  /** A whole frame is waiting. */
+  get hasFrame(): boolean {
+    return this.end - this.start >= this.frameSize;
+  }
+
   /** Copies the next whole frame into `target` and consumes it; false when less than a frame waits. */
   readFrame(target: Float32Array): boolean {
     if (this.end - this.start < this.frameSize) return false;

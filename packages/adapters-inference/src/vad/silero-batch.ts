@@ -64,14 +64,17 @@ export class SileroBatchScorer {
   }
 
   /**
-   * Scores one stream's frame (`input`: context and frame) from its `state`. Both are read when the
-   * run starts: the stream leaves them alone until its result (a reset meanwhile makes it discard it).
+   * Scores one stream's frame (`input`: context and frame) from its `state`; `catchingUp`: the
+   * stream has more frames queued, so the run does not wait for other streams. `input` and `state`
+   * are read when the run starts: the stream leaves them alone until its result (a reset meanwhile
+   * makes it discard it).
    */
-  score(input: Float32Array, state: Float32Array): Promise<{ probability: number; state: Float32Array }> {
+  score(input: Float32Array, state: Float32Array, catchingUp = false): Promise<{ probability: number; state: Float32Array }> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ input, state, resolve, reject });
       if (this.waiting.length >= MAX_BATCH) this.runNow();
-      else this.schedule(this.waiting.length >= this.openStreams);
+      // A stream catching up on a backlog would drain it at one frame per wait: it runs at once.
+      else this.schedule(catchingUp || this.waiting.length >= this.openStreams);
     });
   }
 

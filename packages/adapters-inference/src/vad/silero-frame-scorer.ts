@@ -22,12 +22,13 @@ export class SileroFrameScorer {
   constructor(private readonly batch: SileroBatchScorer) {}
 
   /**
-   * Speech probability of the frame in `frame`, or null when reset() was called while it ran (the
+   * Speech probability of the frame in `frame` (`catchingUp`: more frames of this stream are queued
+   * behind it, so it is scored without waiting for other streams' frames), or null when reset() was called while it ran (the
    * result belongs to the forgotten state and is dropped).
    */
-  async score(): Promise<number | null> {
+  async score(catchingUp = false): Promise<number | null> {
     const epoch = this.epoch;
-    const result = await this.batch.score(this.input, this.state);
+    const result = await this.batch.score(this.input, this.state, catchingUp);
     if (epoch !== this.epoch) return null;
     this.state.set(result.state);
     // The frame's last 64 samples are the next frame's context.

@@ -65,7 +65,8 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
   private async scoreWaitingFrames(): Promise<VoiceActivityEvent[]> {
     const events: VoiceActivityEvent[] = [];
     while (!this.closed && this.frames.readFrame(this.scorer.frame)) {
-      const probability = await this.scorer.score();
+      // A stream behind its input (frames queued after this one) does not wait for other sessions.
+      const probability = await this.scorer.score(this.frames.hasFrame);
       const startMs = this.framesScored * SILERO_FRAME_MS;
       this.framesScored++;
       if (probability === null || this.closed) continue;
