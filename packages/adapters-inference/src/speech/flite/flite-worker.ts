@@ -5,7 +5,7 @@
 //
 // Instantiating was the dearest part of a call: the module's data segments (its five voices) fill
 // 16 MB of fresh memory, measured at 40-100 ms of CPU per instance against 10-35 ms for flite to
-// speak a sentence (issue 17's profile of a speaking session: about half of flite's thread time).
+// speak a sentence (issue 17's profile of 5 speaking sessions: 41 % of flite's thread time).
 // So each thread keeps ONE instance and a copy of its memory as instantiated (before flite ever
 // ran): after a call that memory is copied back and the rest zeroed (~2 ms), and the next call runs
 // main() in memory exactly as a fresh instance has it. Everything flite keeps between calls lives in
@@ -15,8 +15,8 @@
 // that grew during a call cannot shrink: the C library's allocator starts on the whole memory it
 // finds (zeroed), so the size settles at what the largest call needed (31 MB for a 250-character
 // piece) and is held while the thread idles; above MAX_REUSED_MEMORY a fresh instance replaces it.
-// A fresh instance (after a failure) is made while the thread is idle. Imports are bound per call:
-// they forward to the call's WASI object. Same audio as a fresh instance, byte for byte (tested).
+// After a failed call, or one that called proc_exit, the next runs in a fresh instance. Imports
+// are bound per call: they forward to the call's WASI object. Same audio as a fresh instance, byte for byte (tested).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId, workerData } from 'node:worker_threads';
@@ -47,6 +47,8 @@ interface FliteState {
   current: WasiImports | null;
   /** The instance the next call runs in, ready (fresh, or its memory restored). */
   spare: WasmInstance | null;
+  /** The instance the last call ran in, reusable once its memory is restored. */
+  dirty: WasmInstance | null;
   /** The memory of an instance as instantiated, before flite ran in it. */
   pristine: Uint8Array | null;
   /** Instances flite has run in (a call in one of them reports itself as reused). */
@@ -73,6 +75,7 @@ void hostWorker<FliteJobRequest, FliteJobResult, FliteState>(
       imports: { wasi_snapshot_preview1: {} as WasiCalls },
       current: null,
       spare: null,
+      dirty: null,
       pristine: null,
       used: new WeakSet(),
       exited: false,
@@ -83,8 +86,10 @@ void hostWorker<FliteJobRequest, FliteJobResult, FliteState>(
   },
   (state, request) => {
     const { result, reusable } = runFlite(state, request);
-    // The next instance is readied once this result has been posted (setImmediate runs after it).
-    setImmediate(() => (state.spare ??= reusable ? restored(state, reusable) : freshInstance(state)));
+    state.dirty = reusable;
+    // The next instance is readied once this result has been posted (setImmediate runs after it);
+    // a call that comes first (its message drained in the same turn) readies it itself.
+    setImmediate(() => readySpare(state));
     return { value: result, transfer: [result.samples.buffer as ArrayBuffer] };
   },
 );
@@ -94,6 +99,15 @@ function freshInstance(state: FliteState): WasmInstance {
   // Every instance starts from the same memory: the first one's copy serves them all.
   state.pristine ??= new Uint8Array(instance.exports.memory.buffer).slice();
   return instance;
+}
+
+/** Makes the next call's instance, unless it is ready: the last one restored, or a fresh one. */
+function readySpare(state: FliteState): WasmInstance {
+  if (!state.spare) {
+    state.spare = state.dirty ? restored(state, state.dirty) : freshInstance(state);
+    state.dirty = null;
+  }
+  return state.spare;
 }
 
 /** The instance flite has just run in, its memory as instantiated again (and zeroed where it grew). */
@@ -164,7 +178,7 @@ function runFlite(state: FliteState, request: FliteJobRequest): { result: FliteJ
       returnOnExit: true,
     });
     wasiImports = wasi.getImportObject() as WasiImports;
-    const instance = state.spare ?? freshInstance(state);
+    const instance = readySpare(state);
     state.spare = null;
     reused = state.used.has(instance);
     state.used.add(instance);
