@@ -1,4 +1,4 @@
-import type { EncoderFormat, MediaEncoder, OpenedMediaEncoder, PcmAudio, VideoFrame } from '@svc/core';
+import { TopLevelBoxWatcher, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
@@ -83,14 +83,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     let used = false;
-    let ended = false;
-    // Once this one is done with (encoded, or closed unused), the next stream's ffmpeg is started.
-    const done = (): void => {
-      if (ended) return;
-      ended = true;
-      signal?.removeEventListener('abort', onAbort);
-      this.refill(format);
-    };
+    const done = (): void => signal?.removeEventListener('abort', onAbort);
     return {
       format: { fps, width, height },
       encode: (input, audio, encodeSignal) => {
@@ -98,12 +91,16 @@ export class FfmpegVideoEncoder implements MediaEncoder {
         used = true;
         frames.resolve(input);
         wav.resolve(pcmToWav(padToFrames(audio, fps)));
-        return drain(output, first, stop, encodeSignal, done);
+        // The next video's ffmpeg is started once this one's first fragment has left: well before
+        // the next request, and not on this one's way to its first fragment.
+        return drain(output, first, stop, encodeSignal, () => this.refill(format), done);
       },
       close: () => {
         if (used) return;
+        used = true;
         started.end(new Error('encoder closed unused'));
         done();
+        this.refill(format);
       },
     };
   }
@@ -125,17 +122,16 @@ export class FfmpegVideoEncoder implements MediaEncoder {
   }
 
   /**
-   * With options.standby, the next ffmpeg is spawned once a stream is done with its own (never
-   * before the first video: an idle server keeps no ffmpeg), for the same format, after a pause so
-   * the spawn does not compete with that stream's last work.
+   * With options.standby, the next ffmpeg is spawned once a stream's own has sent its first fragment
+   * (or was closed unused): never before the first video (an idle server keeps no ffmpeg), one at a
+   * time, for the format last used.
    */
   private refill(format: EncoderFormat): void {
     if (!this.options.standby || this.closed || this.spare) return;
-    const timer = setTimeout(() => {
+    setImmediate(() => {
       if (this.closed || this.spare) return;
       this.spare = this.start({ fps: format.fps, width: format.width, height: format.height });
-    }, STANDBY_DELAY_MS);
-    timer.unref();
+    });
   }
 
   /**
@@ -207,8 +203,8 @@ export class FfmpegVideoEncoder implements MediaEncoder {
   }
 }
 
-/** Pause between a stream done with its ffmpeg and the spawn of the standby one (options.standby). */
-const STANDBY_DELAY_MS = 250;
+/** After the first moof has been taken, the wait before the standby ffmpeg is spawned (its mdat leaves meanwhile). */
+const AFTER_FIRST_FRAGMENT_MS = 200;
 
 /** An ffmpeg started ahead of its input. */
 interface StartedFfmpeg {
@@ -249,21 +245,34 @@ async function* frameBytes(source: Promise<AsyncIterable<VideoFrame>>, width: nu
 
 /**
  * The fragments of a started ffmpeg, its first already asked for; `signal` (the encode's) stops it.
- * Leaving early ends the process (runFfmpeg's finally) before this returns.
+ * Leaving early ends the process (runFfmpeg's finally) before this returns. `onFirstTaken` a little
+ * after the consumer has taken the first fragment's moof (or when the encode ends, if sooner).
  */
 async function* drain(
   output: AsyncGenerator<Uint8Array, void, undefined>,
   first: Promise<IteratorResult<Uint8Array, void>>,
   stop: AbortController,
   signal: AbortSignal | undefined,
+  onFirstTaken: () => void,
   done: () => void,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   const onAbort = (): void => stop.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
+  const firstMoof = new TopLevelBoxWatcher('moof');
+  let called = false;
+  const call = (): void => {
+    if (!called) onFirstTaken();
+    called = true;
+  };
   try {
-    for (let next = await first; !next.done; next = await output.next()) yield next.value;
+    for (let next = await first; !next.done; next = await output.next()) {
+      yield next.value;
+      // the first fragment has begun to leave; its mdat follows within the next chunks
+      if (!called && firstMoof.push(next.value)) setTimeout(call, AFTER_FIRST_FRAGMENT_MS).unref();
+    }
   } finally {
+    call();
     signal?.removeEventListener('abort', onAbort);
     done();
     await output.return();
