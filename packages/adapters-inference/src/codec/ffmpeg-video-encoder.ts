@@ -98,8 +98,10 @@ export class FfmpegVideoEncoder implements MediaEncoder {
       close: () => {
         if (used) return;
         used = true;
-        started.end(new Error('encoder closed unused'));
         done();
+        // Untouched (a refused request): it waits for the next video instead of being killed and replaced.
+        if (this.options.standby && !this.closed && !this.spare && started.alive()) this.spare = started;
+        else started.end(new Error('encoder closed unused'));
         this.refill(format);
       },
     };

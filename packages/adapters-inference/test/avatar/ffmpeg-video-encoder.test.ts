@@ -178,6 +178,11 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect(Buffer.compare(Buffer.from(first), Buffer.from(second))).to.equal(0);
     await waitUntilGone(standby);
     await until(() => pids.length === 3); // the next one, for the video after
+    // one opened for a request that is then refused goes back to waiting: not killed, nothing forked
+    encoder.open(format).close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pids).to.have.length(3);
+    expect(isRunning(pids[2]!)).to.equal(true);
     encoder.close();
     await waitUntilGone(pids[2]!);
     await collect(encoder.encodeFragmentedMp4(gradientFrames(5, 640, 480), audio, format)); // still encodes, with its own ffmpeg
