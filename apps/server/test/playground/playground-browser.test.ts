@@ -6,6 +6,7 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { concat, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { getJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -277,6 +278,70 @@ describe('playground in a real browser', function () {
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
     await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
+  });
+
+  it('realtime: a recorded human "oh" over a long spoken reply does not stop it: paused, resumed, the reply completes and plays whole', async () => {
+    // A browser of its own, whose microphone (turned on once the agent speaks) says a man's recorded
+    // "oh" (250 ms) 1.5 s into the reply, and a reader's "not" (330 ms) 5 s later (short: the default
+    // settings judge them), then stays silent long after the reply ends (Chromium loops the file). The
+    // reply answers a typed turn, so no speech recognition under load decides whether there is one.
+    // Through the browser's gain control Silero may miss the soft "oh" (then it never pauses the
+    // reply); it always hears the "not", so at least one pause is judged.
+    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const own = await launchBrowser(concat([silence(1500), recordedOh(), silence(5000), recordedNot(), silence(60_000)]));
+    try {
+      const context2 = await own.newContext(t.baseUrl);
+      const p = await context2.newPage();
+      const seen = watchPage(p, t.baseUrl);
+      // The session's events as they arrive (the page's own log keeps only its last lines).
+      const events: any[] = [];
+      const sent: any[] = [];
+      p.on('websocket', (ws) => {
+        ws.on('framereceived', (f) => typeof f.payload === 'string' && events.push(JSON.parse(f.payload)));
+        ws.on('framesent', (f) => typeof f.payload === 'string' && sent.push(JSON.parse(f.payload)));
+      });
+      await signIn(p);
+      await openTab(p, 'realtime');
+      await p.selectOption('#rt-transport', 'websocket');
+      await p.selectOption('#rt-mode', 'audio');
+      await p.fill('#rt-instructions', `Say exactly: "${long}"`);
+      await p.click('#rt-connect');
+      await p.waitForSelector('#rt-send:not([disabled])', { timeout: 15_000 });
+      await p.fill('#rt-text', 'Read me the long answer, please.');
+      await p.click('#rt-send');
+      await p.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
+      await p.click('#rt-mic');
+      const deadline = Date.now() + 120_000;
+      let done: any;
+      while (!(done = events.find((e) => e.type === 'response.done'))) {
+        if (Date.now() > deadline) throw new Error(`no response.done: ${events.map((e) => e.type).join(' ')}`);
+        await p.waitForTimeout(250);
+      }
+      const types = events.map((e) => e.type);
+      const describe = `${types.filter((x) => !x.endsWith('.delta')).join(' ')}; errors: ${JSON.stringify(events.filter((e) => e.type === 'error'))}`;
+      expect(done.response.status, describe).to.equal('completed');
+      const reply = done.response.id;
+      const paused = events.filter((e) => e.type === 'response.output_audio.paused' && e.response_id === reply);
+      const resumed = events.filter((e) => e.type === 'response.output_audio.resumed' && e.response_id === reply);
+      expect(paused.length, `the recorded speech was heard over the reply: ${describe}`).to.be.at.least(1);
+      expect(resumed.length).to.equal(paused.length);
+      expect(done.response.output[0].content[0].transcript).to.equal(long);
+      // Once the page has played it all: the agent stops speaking, the bubble holds the whole reply,
+      // and the page never cut or truncated it.
+      await p.waitForSelector('#rt-status[data-agent-speaking="false"]', { timeout: 30_000 });
+      const bubble = p.locator('#rt-transcript li.assistant').first();
+      expect(await bubble.getAttribute('class')).not.to.contain('cancelled');
+      expect(await bubble.textContent()).to.equal(long);
+      expect(sent.map((e) => e.type)).not.to.include('conversation.item.truncate');
+      console.log(`      browser: ${paused.length} of 2 recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(', ')} ms, reply completed whole`);
+      await screenshot(p, 'realtime-backchannel-desktop');
+      await p.click('#rt-mic');
+      await p.click('#rt-disconnect');
+      expect(seen.consoleErrors, 'console errors').to.deep.equal([]);
+      expect(seen.failedRequests, 'failed requests').to.deep.equal([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('realtime over WebRTC (the default): echo cancellation on, a spoken turn answered on the audio track, latency shown', async () => {
