@@ -36,6 +36,8 @@ export const liveAvatarModule = defineModule({
         const renderer = new LandmarkLiveAvatarRenderer(faces, { renderThreads: s.SVC_LIVE_AVATAR_RENDER_THREADS });
         const logger = await get(SHARED_TOKENS.Logger);
         renderer.warmUp().catch((err: unknown) => logger.warn({ err: String(err) }, 'live avatar renderer warm-up failed'));
+        // The capacity admission reserves the avatars' CPU apart from the speaking sessions'.
+        (await get(SERVER_TOKENS.ServerLoadMonitor)).watchLiveAvatars(() => renderer.liveLoad());
         return {
           services: { renderer, images: new ReferenceImageLoader(await get(SHARED_TOKENS.MediaFetcher)) },
           encoder: new FfmpegLiveH264Encoder(),

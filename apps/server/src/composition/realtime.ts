@@ -70,6 +70,12 @@ import type { LiveAvatarSupport } from './live-avatar.js';
  * measurement (10 in one quiet run) needed more than the cores.
  */
 const DEFAULT_SESSION_CPU = 0.17;
+/**
+ * CPU one 640x640 live avatar's video costs (cores): a 640x480 avatar call alone measured 370 ms of
+ * server CPU per second quiet (pose, warp, libx264 at 25 fps, and its idle session; docs/benchmarks.md,
+ * "voice beside an avatar call"), 0.49 per 640x640 equivalent, less its session.
+ */
+const DEFAULT_AVATAR_CPU = 0.45;
 
 /** Expired client secrets are purged this often. */
 const SECRET_PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -136,6 +142,8 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_CPU_BUDGET: setting.optionalDecimal(0.05, 4096),
     /** CPU cores one speaking session is assumed to cost, and the least a measurement may lower it to. */
     SVC_REALTIME_SESSION_CPU: setting.decimal(DEFAULT_SESSION_CPU, 0.001, 64),
+    /** CPU cores one 640x640 live avatar's video costs (a 640x480 one three quarters of it), reserved apart from its call's session. */
+    SVC_REALTIME_AVATAR_CPU: setting.decimal(DEFAULT_AVATAR_CPU, 0, 64),
     /** Load guards of the capacity admission: past these no session is admitted whatever the count. */
     SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS: setting.int(DEFAULT_MAX_RECOGNIZER_BACKLOG_MS, 50, 600_000),
     SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: setting.int(DEFAULT_MAX_EVENT_LOOP_LAG_MS, 10, 600_000),
@@ -164,6 +172,7 @@ export const realtimeModule = defineModule({
         return new ServerLoadMonitor({
           budgetCores: s.SVC_REALTIME_CPU_BUDGET ?? defaultCpuBudget(),
           sessionCores: s.SVC_REALTIME_SESSION_CPU,
+          avatarCores: s.SVC_REALTIME_AVATAR_CPU,
           recognizer: () => recognizer?.load ?? null,
         });
       },

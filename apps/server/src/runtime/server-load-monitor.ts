@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import type { ServerLoad, ServerLoadProbe } from '@svc/core';
 import { ownTreeCpuMs } from './process-cpu.js';
 
@@ -18,6 +18,8 @@ export interface ServerLoadMonitorOptions {
   /** What a speaking session costs until measured, and the least a measurement may lower it to (SVC_REALTIME_SESSION_CPU). */
   sessionCores: number;
   recognizer?: () => RecognizerLoad | null;
+  /** What one 640x640 live avatar's video costs (cores; SVC_REALTIME_AVATAR_CPU). */
+  avatarCores?: number;
   /** How often CPU and the event loop are sampled. Default 2 s. */
   sampleMs?: number;
 }
@@ -50,6 +52,10 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   private audioMs = 0;
   /** CPU used so far when the current window's audio began (null while no session streams). */
   private cpuMs: number | null = null;
+  /** When the current window began (performance.now()). */
+  private windowStart = 0;
+  /** Live avatars making video now, in 640x640 equivalents (watchLiveAvatars). */
+  private liveAvatars: () => number = () => 0;
 
   constructor(private readonly options: ServerLoadMonitorOptions) {
     this.delay.enable();
@@ -63,7 +69,10 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   /** A session received `ms` of input audio (the engines' usage observer). */
   inputAudio(ms: number): void {
     // The first audio after an idle spell starts a window: the CPU it is measured against.
-    if (this.cpuMs === null) this.cpuMs = ownTreeCpuMs();
+    if (this.cpuMs === null) {
+      this.cpuMs = ownTreeCpuMs();
+      this.windowStart = performance.now();
+    }
     this.audioMs += ms;
     this.inputAudioSeconds += ms / 1000;
   }
@@ -81,12 +90,27 @@ export class ServerLoadMonitor implements ServerLoadProbe {
       recognizerBacklogMs: recognizer?.backlogMs ?? 0,
       recognizerQueue: recognizer?.waiting ?? 0,
       eventLoopLagMs: this.lagMs,
+      avatarCores: this.avatarCores(),
     };
   }
 
   /** The measured cost of a speaking session (cores), null before enough audio was seen. */
   get measuredSessionCores(): number | null {
     return this.measuredCores;
+  }
+
+  /**
+   * Where the live avatars making video now are counted (LandmarkLiveAvatarRenderer.liveLoad, in
+   * 640x640 equivalents: a 640x480 one is 0.75). Set when the live avatar starts, which is on the
+   * first call that asks for one, so a voice-only server never loads it to answer this.
+   */
+  watchLiveAvatars(liveLoad: () => number): void {
+    this.liveAvatars = liveLoad;
+  }
+
+  /** CPU the live avatars' video takes now (cores). */
+  private avatarCores(): number {
+    return this.liveAvatars() * (this.options.avatarCores ?? 0);
   }
 
   stop(): void {
@@ -108,8 +132,12 @@ export class ServerLoadMonitor implements ServerLoadProbe {
       return;
     }
     const cpuMs = ownTreeCpuMs();
-    const used = cpuMs - this.cpuMs;
+    const now = performance.now();
+    // The live avatars' pictures are not a speaking session's cost (they are reserved apart, see
+    // sessionCapacity): what they take at their configured cost over this window is left out.
+    const used = Math.max(0, cpuMs - this.cpuMs - this.avatarCores() * (now - this.windowStart));
     this.cpuMs = cpuMs;
+    this.windowStart = now;
     if (audioMs >= MIN_MEASURED_AUDIO_MS) {
       const cost = used / audioMs;
       this.measuredCores = this.measuredCores === null ? cost : (1 - SMOOTHING) * this.measuredCores + SMOOTHING * cost;

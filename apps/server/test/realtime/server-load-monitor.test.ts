@@ -45,6 +45,37 @@ describe('ServerLoadMonitor: what a speaking session costs and how late the even
     }
   });
 
+  it("leaves a live avatar's video out of a speaking session's measured cost, and reports it apart", async () => {
+    // Two monitors over the same window and the same CPU: one with a 640x480 avatar live at 0.6
+    // cores per 640x640 equivalent (0.45 cores), one without.
+    const voiceOnly = new ServerLoadMonitor({ budgetCores: 2, sessionCores: 0.001, sampleMs: 3_600_000 });
+    const withAvatar = new ServerLoadMonitor({ budgetCores: 2, sessionCores: 0.001, avatarCores: 0.6, sampleMs: 3_600_000 });
+    withAvatar.watchLiveAvatars(() => 0.75);
+    try {
+      const burning = burn(2500);
+      const started = Date.now();
+      for (let i = 0; i < 20; i++) {
+        for (const m of [voiceOnly, withAvatar]) m.inputAudio(400); // 8 s of audio each
+        await sleep(100);
+      }
+      await burning;
+      const windowMs = Date.now() - started;
+      for (const m of [voiceOnly, withAvatar]) m.sample();
+      const without = voiceOnly.measuredSessionCores!;
+      const withIt = withAvatar.measuredSessionCores!;
+      console.log(`      ${windowMs} ms window, 8 s of audio: ${without.toFixed(3)} cores per session, ${withIt.toFixed(3)} with the avatar's 0.45 cores left out`);
+      // 0.45 cores over the window, per second of audio, comes off (or all of it, when less was used).
+      const expected = Math.max(0, without - (0.45 * windowMs) / 8000);
+      expect(withIt).to.be.closeTo(expected, 0.02);
+      expect(withIt).to.be.lessThan(without);
+      expect(withAvatar.read().avatarCores).to.be.closeTo(0.45, 1e-9);
+      expect(voiceOnly.read().avatarCores).to.equal(0);
+    } finally {
+      voiceOnly.stop();
+      withAvatar.stop();
+    }
+  });
+
   it('never measures a session cheaper than the configured estimate, and needs 2 s of audio to measure at all', async () => {
     const monitor = new ServerLoadMonitor({ budgetCores: 2, sessionCores: 0.12, sampleMs: 3_600_000 });
     try {

@@ -41,6 +41,8 @@ interface Slot<Req, Res> {
   job: PendingJob<Req, Res> | null;
   jobsDone: number;
   retiring: boolean;
+  /** When its last job ended (performance.now(); 0 before the first): dispatch prefers the longest idle. */
+  idleSince: number;
 }
 
 /**
@@ -196,7 +198,7 @@ export class WorkerPool<Req, Res> {
   private spawn(): Promise<unknown> {
     const worker = new Worker(this.options.script, { workerData: this.options.workerData });
     worker.unref();
-    const slot: Slot<Req, Res> = { worker, ready: false, job: null, jobsDone: 0, retiring: false };
+    const slot: Slot<Req, Res> = { worker, ready: false, job: null, jobsDone: 0, retiring: false, idleSince: 0 };
     this.slots.add(slot);
     return new Promise<unknown>((resolveReady, rejectReady) => {
       worker.on('message', (message: WorkerMessage<Res>) => {
@@ -228,10 +230,17 @@ export class WorkerPool<Req, Res> {
     });
   }
 
+  /**
+   * Queued jobs go to the threads idle the longest first. A thread that has just answered may still
+   * be busy with what follows a job (Flite makes its next WASM instance then: ~50 ms of a short
+   * call's ~40), so handing it the next job at once made sequential calls wait for that while the
+   * other thread sat ready (the first clause alone: 107 ms p50 instead of ~40).
+   */
   private dispatch(): void {
-    for (const slot of this.slots) {
+    if (this.queue.length === 0) return;
+    const idle = [...this.slots].filter((slot) => slot.ready && !slot.job && !slot.retiring).sort((a, b) => a.idleSince - b.idleSince);
+    for (const slot of idle) {
       if (this.queue.length === 0) return;
-      if (!slot.ready || slot.job || slot.retiring) continue;
       const job = this.queue.shift()!;
       slot.job = job;
       slot.worker.ref();
@@ -244,6 +253,7 @@ export class WorkerPool<Req, Res> {
     const job = slot.job;
     slot.job = null;
     slot.jobsDone++;
+    slot.idleSince = performance.now();
     slot.worker.unref();
     if (job && job.id === message.id) {
       if (message.type === 'result') this.settle(job, () => job.resolve(message.value));

@@ -95,4 +95,24 @@ describe('Live avatar: a face posed frame by frame from the reply audio as a cal
       await faces.close();
     }
   });
+  it('counts the live avatars making frames, in 640x640 equivalents, for the capacity admission; an idle one drops out after a second', async () => {
+    const faces = new LandmarkAvatarRenderer({ renderThreads: 0 });
+    const live = new LandmarkLiveAvatarRenderer(faces, { renderThreads: 0 });
+    try {
+      const wide = await live.open(samplePhoto(3), { size: '640x480' });
+      const square = await live.open(samplePhoto(3), { size: '640x640' });
+      expect(live.liveLoad(), 'opened, no frame yet').to.equal(0);
+      await wide.frame(0);
+      expect(live.liveLoad()).to.equal(0.75);
+      await square.frame(0);
+      expect(live.liveLoad()).to.equal(1.75);
+      await new Promise((r) => setTimeout(r, 700));
+      await square.frame(40);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(live.liveLoad(), 'the 640x480 one made no frame for 1.1 s').to.equal(1);
+    } finally {
+      await live.close();
+      await faces.close();
+    }
+  });
 });

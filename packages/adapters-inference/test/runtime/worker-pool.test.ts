@@ -28,6 +28,15 @@ describe('WorkerPool: threads on first use, released when idle', function () {
     expect(pool.size, 'the whole pool started, not one thread per job').to.equal(2);
   });
 
+  it('sequential jobs go to the thread idle the longest, so one that has just answered is not handed the next job at once', async () => {
+    const pool = make();
+    await pool.warm();
+    const threads: number[] = [];
+    for (let i = 0; i < 6; i++) threads.push((await pool.run(i)).thread);
+    // Alternating: each job went to the other thread (the first idle slot every time before).
+    for (let i = 1; i < threads.length; i++) expect(threads[i], threads.join(',')).to.not.equal(threads[i - 1]);
+  });
+
   it('warm() starts the threads once (a job queued meanwhile shares that start) and resolves with the ready info', async () => {
     const pool = make();
     const warming = pool.warm();

@@ -26,6 +26,18 @@ describe('admission by capacity: what one more speaking session would cost again
     expect(capacityVerdict(7, { ...quiet, sessionCores: 0.2 }, limits).admit).to.equal(true);
   });
 
+  it('live avatars take their CPU out of the budget first, so voice sessions keep what is left (1.1 - 0.34 = 0.76 / 0.17 = 4)', () => {
+    const withAvatar: ServerLoad = { ...quiet, budgetCores: 1.1, sessionCores: 0.17, avatarCores: 0.34 };
+    expect(capacityVerdict(3, withAvatar, limits)).to.deep.equal({ admit: true });
+    expect(capacityVerdict(4, withAvatar, limits)).to.deep.equal({
+      admit: false,
+      reason: 'server at capacity (4 sessions open at 0.17 CPU each + 0.34 for live avatars of 1.1); retry later',
+    });
+    // Without the avatar the same budget holds 6; avatars over the whole budget leave none.
+    expect(capacityVerdict(5, { ...withAvatar, avatarCores: 0 }, limits).admit).to.equal(true);
+    expect(capacityVerdict(0, { ...withAvatar, avatarCores: 2 }, limits).admit).to.equal(false);
+  });
+
   it('a fixed number of sessions replaces the arithmetic', () => {
     const fixed = { ...limits, fixedSessions: 2 };
     expect(capacityVerdict(1, quiet, fixed).admit).to.equal(true);

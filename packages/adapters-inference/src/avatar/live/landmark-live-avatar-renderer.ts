@@ -27,6 +27,8 @@ export interface LandmarkLiveAvatarRendererOptions {
 export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   private readonly fps: number;
   private readonly threads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
+  /** Avatars that made a frame lately, and when (performance.now()): what liveLoad counts. */
+  private readonly lastFrames = new Map<LandmarkLiveAvatar, number>();
 
   constructor(
     private readonly faces: LandmarkAvatarRenderer,
@@ -41,7 +43,21 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
     const pool = this.renderPool();
     if (pool) await pool; // threads up before the first frame is due
     throwIfAborted(signal);
-    return new LandmarkLiveAvatar(photo, this.fps, pool);
+    return new LandmarkLiveAvatar(photo, this.fps, pool, (avatar) => this.lastFrames.set(avatar, performance.now()));
+  }
+
+  /**
+   * The live avatars making frames now (one that made none in the last second is not counted), in
+   * 640x640 equivalents: a 640x480 one is 0.75. The capacity admission reserves CPU for them.
+   */
+  liveLoad(): number {
+    const since = performance.now() - LIVE_WITHIN_MS;
+    let load = 0;
+    for (const [avatar, at] of this.lastFrames) {
+      if (at < since) this.lastFrames.delete(avatar);
+      else load += (avatar.width * avatar.height) / FULL_SIZE_PIXELS;
+    }
+    return load;
   }
 
   /** Starts the render thread now instead of with the first call. */
@@ -58,6 +74,11 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   }
 
 }
+
+/** A live avatar that made no frame for this long is idle (its call's video stopped). */
+const LIVE_WITHIN_MS = 1000;
+/** The largest video size (640x640): the unit of liveLoad. */
+const FULL_SIZE_PIXELS = 640 * 640;
 
 class LandmarkLiveAvatar implements LiveAvatar {
   readonly width: number;
@@ -76,6 +97,7 @@ class LandmarkLiveAvatar implements LiveAvatar {
     private readonly photo: PreparedPhoto,
     readonly fps: number,
     private readonly pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null,
+    private readonly framed: (avatar: LandmarkLiveAvatar) => void,
   ) {
     this.width = photo.framed.width;
     this.height = photo.framed.height;
@@ -94,6 +116,7 @@ class LandmarkLiveAvatar implements LiveAvatar {
 
   async frame(atMs: number, signal?: AbortSignal): Promise<VideoFrame> {
     if (this.closed) throw new Error('this live avatar was closed');
+    this.framed(this);
     const pose = this.poses.at(atMs);
     const { framed, landmarks, key } = this.photo;
     if (!this.pool) {

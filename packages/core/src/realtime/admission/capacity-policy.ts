@@ -41,20 +41,28 @@ export function capacityVerdict(openSessions: number, load: ServerLoad, limits: 
   }
   const capacity = sessionCapacity(load, limits);
   if (openSessions >= capacity) {
+    const avatars = load.avatarCores ? ` + ${round2(load.avatarCores)} for live avatars` : '';
     return refuse(
       limits.fixedSessions !== null
         ? `${openSessions} of ${capacity} sessions open`
-        : `${openSessions} sessions open at ${round2(load.sessionCores)} CPU each of ${round2(load.budgetCores)}`,
+        : `${openSessions} sessions open at ${round2(load.sessionCores)} CPU each${avatars} of ${round2(load.budgetCores)}`,
     );
   }
   return { admit: true };
 }
 
-/** Speaking sessions this process can serve: the fixed number, or the CPU budget over what one costs. */
+/**
+ * Speaking sessions this process can serve: the fixed number, or the CPU budget over what one costs,
+ * once the live avatars' video has taken its share (an avatar call is a session too: its voice is
+ * counted as one, its pictures here). An avatar's video costs about two speaking sessions, so
+ * leaving it in the measured per-session cost instead made every session look dearer and refused
+ * voice callers the budget still had room for (docs/realtime.md, "Capacity").
+ */
 export function sessionCapacity(load: ServerLoad, limits: CapacityLimits): number {
   if (limits.fixedSessions !== null) return limits.fixedSessions;
   if (!(load.sessionCores > 0)) return Number.POSITIVE_INFINITY;
-  return Math.floor(load.budgetCores / load.sessionCores + 1e-9);
+  const left = Math.max(0, load.budgetCores - (load.avatarCores ?? 0));
+  return Math.floor(left / load.sessionCores + 1e-9);
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -14,6 +14,12 @@ export interface ServerLoad {
   recognizerQueue: number;
   /** How late the event loop runs its timers (p90 over the last few seconds, ms). */
   eventLoopLagMs: number;
+  /**
+   * CPU the live avatars' video takes now (cores), on top of their calls' sessions: taken out of the
+   * budget before it is divided among speaking sessions, and out of what a session is measured to
+   * cost. 0 (or absent) without a live avatar.
+   */
+  avatarCores?: number;
 }
 
 /** A port: the current load, without waiting (the monitor samples in the background). */
