@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { concatPcm } from '@svc/core';
 
 /**
  * Short human utterances cut from pocketsphinx-testdata's recordings (16 kHz mono s16, installed
@@ -67,17 +68,10 @@ export function recordedLaugh(): Int16Array {
     }
     parts.push(ha, gap);
   }
-  return concat(parts);
+  return concatPcm(parts);
 }
 
-export function concat(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Utterances and silences one after another. */
+export const concat = (parts: Int16Array[]): Int16Array => concatPcm(parts);
 
 export const silence = (ms: number): Int16Array => new Int16Array(Math.round((RATE * ms) / 1000));
