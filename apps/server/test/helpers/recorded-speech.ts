@@ -31,7 +31,7 @@ export function cut(samples: Int16Array, from: number, to: number): Int16Array {
 }
 
 /**
- * A man's soft "oh" (250 ms): numbers.raw says "thirty three four oh six ninety two"; pocketsphinx
+ * A soft "oh" (250 ms): numbers.raw says "thirty three four oh six ninety two"; pocketsphinx
  * times the "oh" at 1.60-1.92 s (it hears "or"); the cut starts at 1.70 s, past the "r" of "four"
  * that runs into it, and ends in the dip before "six". At the recording's level (-24 dBFS rms) Silero
  * hears this vowel at only 9 of 11 alignments on its 32 ms frames (a cut from 1.66 s: 7 of 14); said

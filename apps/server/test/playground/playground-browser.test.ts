@@ -283,7 +283,7 @@ describe('playground in a real browser', function () {
   /**
    * "Done means" of issue 23: a recorded human backchannel played into the playground's microphone
    * while the agent's long reply plays does not stop it. A browser of its own, whose microphone says
-   * a man's recorded "oh" (250 ms) and, 5 s later, a reader's "not" (330 ms), both short enough for the
+   * a speaker's recorded "oh" (250 ms) and, 5 s later, a reader's "not" (330 ms), both short enough for the
    * default settings to judge them, then stays silent long after the reply ends (Chromium loops the
    * file). The reply answers a typed turn, so no speech recognition under load decides whether there
    * is one. Through the browser's gain control Silero may miss the soft "oh" (then it never pauses
