@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
- * CPU time of a process's threads and of its children (ffmpeg), sampled every few ms by a small
+ * CPU time of a process's threads and of its children (ffmpeg; the sampler, a child too, left out), sampled every few ms by a small
  * separate process (reading /proc from the server's own thread would be measured as its work).
  * From /proc/<pid>/task/<tid>/schedstat: ns on a CPU and ns waiting for one, per thread. Linux only.
  */
@@ -19,7 +19,7 @@ const read = (p) => { try { return fs.readFileSync(p, 'utf8'); } catch { return 
 const children = () => {
   const out = [];
   for (const d of fs.readdirSync('/proc')) {
-    if (!/^\\d+$/.test(d)) continue;
+    if (!/^\\d+$/.test(d) || Number(d) === process.pid) continue; // not this sampler itself
     const stat = read('/proc/' + d + '/stat');
     if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(d);
   }
