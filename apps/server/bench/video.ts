@@ -3,6 +3,7 @@ import type { RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
 import { dataUri, samplePhoto, TEN_SECONDS, topLevelBoxes } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
+import { ThreadCpuSampler } from './thread-cpu.js';
 
 interface Ctx {
   baseUrl: string;
@@ -33,7 +34,8 @@ const post = (ctx: Ctx, path: string, body: unknown, signal?: AbortSignal) =>
   });
 
 /** Stream request -> headers and first `moof` (ms), and the whole stream. */
-async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number; firstFragmentMs: number; totalMs: number }> {
+async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number; firstFragmentMs: number; totalMs: number; startedAt: number }> {
+  const startedAt = Date.now();
   const t0 = performance.now();
   const res = await post(ctx, '/v1/videos/stream', body);
   if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
@@ -47,7 +49,7 @@ async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number;
     chunks.push(value);
     if (firstFragmentMs < 0 && topLevelBoxes(Buffer.concat(chunks)).includes('moof')) firstFragmentMs = performance.now() - t0;
   }
-  return { headersMs, firstFragmentMs, totalMs: performance.now() - t0 };
+  return { headersMs, firstFragmentMs, totalMs: performance.now() - t0, startedAt };
 }
 
 /** POST /v1/videos, then poll until completed; resolves the timings and the video length. */
@@ -87,11 +89,21 @@ export async function benchVideoStream(ctx: Ctx): Promise<Record<string, number 
   const timelines: Array<readonly StageMark[]> = [];
   const live = ctx.server.services.get(SERVER_TOKENS.VideoUseCases).stream;
   const unwatch = live.watchTimelines((_id, stages) => timelines.push(stages));
+  const sampler = new ThreadCpuSampler();
   const timed = async (bodies: unknown[]) => {
     timelines.length = 0;
     const runs = [];
-    for (const body of bodies) runs.push(await streamOnce(ctx, body));
-    return { runs, stages: stageMedians(timelines), first: runs.map((r) => r.firstFragmentMs), headers: runs.map((r) => r.headersMs) };
+    for (const body of bodies) {
+      runs.push(await streamOnce(ctx, body));
+      await new Promise((r) => setTimeout(r, 50)); // the sampler's last samples of this stream
+    }
+    return {
+      runs,
+      stages: stageMedians(timelines),
+      cpu: stageCpu(sampler, timelines, runs.map((r) => r.startedAt)),
+      first: runs.map((r) => r.firstFragmentMs),
+      headers: runs.map((r) => r.headersMs),
+    };
   };
   const clip = (n: number) => ({ ref_image: dataUri(samplePhoto(n), 'image/jpeg'), input_tts: { input: TEN_SECONDS } });
   try {
@@ -107,14 +119,39 @@ export async function benchVideoStream(ctx: Ctx): Promise<Record<string, number 
       'stream: ... COLD, stages (ms)': cold.stages,
       'stream: request -> first fMP4 fragment, warm, new photo each time (samples 2-5, 1), p50 / min / max (ms)': spread(fresh.first),
       'stream: ... warm, new photo, stage medians (ms)': fresh.stages,
+      'stream: ... warm, new photo, CPU per stage, medians (ms: main thread / other threads / ffmpeg, main thread waiting for a core)': fresh.cpu,
       'stream: request -> first fMP4 fragment, warm, same photo (face cached), p50 / min / max (ms)': spread(same.first),
       'stream: ... same photo, stage medians (ms)': same.stages,
+      'stream: ... same photo, CPU per stage, medians (ms: main / threads / ffmpeg, main waiting)': same.cpu,
       'stream: same photo, request -> response headers p50 (ms; sent with the first bytes)': round(percentile(same.headers, 50), 0),
       'stream: whole ~10 s stream p50 (s)': round(percentile(same.runs.map((s) => s.totalMs), 50) / 1000, 1),
     };
   } finally {
     unwatch();
+    sampler.stop();
   }
+}
+
+/**
+ * CPU spent in each stage (from the previous mark to this one), median over the streams: "stage
+ * main/threads/ffmpeg (wait)" in ms, from the thread sampler's /proc readings (5 ms apart, so
+ * stages shorter than that read as 0 or the whole step).
+ */
+function stageCpu(sampler: ThreadCpuSampler, timelines: Array<readonly StageMark[]>, startedAt: number[]): string {
+  const byStage = new Map<string, Array<{ main: number; threads: number; children: number; mainWaiting: number }>>();
+  timelines.forEach((t, i) => {
+    const marks = t.filter((m) => m.atMs !== undefined).sort((a, b) => a.atMs! - b.atMs!);
+    let previous = startedAt[i]!;
+    for (const m of marks) {
+      const at = startedAt[i]! + m.atMs!;
+      byStage.set(m.stage, [...(byStage.get(m.stage) ?? []), sampler.between(previous, at)]);
+      previous = at;
+    }
+  });
+  const med = (v: number[]) => round(percentile(v, 50), 0);
+  return [...byStage]
+    .map(([stage, v]) => `${stage} ${med(v.map((x) => x.main))}/${med(v.map((x) => x.threads))}/${med(v.map((x) => x.children))} (${med(v.map((x) => x.mainWaiting))})`)
+    .join('; ');
 }
 
 /**

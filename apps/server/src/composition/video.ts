@@ -90,8 +90,9 @@ export const videoModule = defineModule({
       },
       { close: (renderer) => renderer.close?.() },
     );
-    // The driving audio reaches ffmpeg on a pipe: the encoder writes no file.
-    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder());
+    // The driving audio reaches ffmpeg on a pipe: the encoder writes no file. After the first video,
+    // one ffmpeg waits for the next (~9 MB, mostly shared pages), so a video forks nothing on its path.
+    provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ standby: true }), { close: (encoder) => encoder.close?.() });
     // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
     provide(
       VIDEO_TOKENS.JobQueue,

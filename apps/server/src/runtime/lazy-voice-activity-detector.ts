@@ -61,6 +61,15 @@ class PendingVoiceActivityStream implements VoiceActivityStream {
     return this.then((stream) => stream.push(copy));
   }
 
+  /**
+   * Where speech last sounded, as the real stream says once it exists (null before: no segment is
+   * open yet). The engine asks after each awaited push, when the replayed calls have caught up.
+   * Without it barge-in counted the silence after a backchannel as voiced speech.
+   */
+  voicedUntilMs(): number | null {
+    return this.stream?.voicedUntilMs?.() ?? null;
+  }
+
   reset(): void {
     if (this.stream && this.idle) this.stream.reset();
     else void this.then((stream) => stream.reset()).catch(() => undefined);

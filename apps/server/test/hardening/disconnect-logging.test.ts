@@ -1,25 +1,8 @@
 import { expect } from 'chai';
-import { SHARED_TOKENS, type Logger } from '@svc/core';
+import { SHARED_TOKENS } from '@svc/core';
+import { recordingLogger, type LogEntry as Entry } from '../helpers/recording-logger.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { sleep } from '../helpers/http.js';
-
-interface Entry {
-  level: string;
-  obj: Record<string, unknown>;
-  msg?: string;
-}
-
-/** A logger that keeps every entry (the real one is pino; the levels and fields are what matter). */
-function recordingLogger(entries: Entry[]): Logger {
-  const make = (bindings: Record<string, unknown>): Logger => ({
-    debug: (obj, msg) => void entries.push({ level: 'debug', obj: { ...bindings, ...obj }, msg }),
-    info: (obj, msg) => void entries.push({ level: 'info', obj: { ...bindings, ...obj }, msg }),
-    warn: (obj, msg) => void entries.push({ level: 'warn', obj: { ...bindings, ...obj }, msg }),
-    error: (obj, msg) => void entries.push({ level: 'error', obj: { ...bindings, ...obj }, msg }),
-    child: (more) => make({ ...bindings, ...more }),
-  });
-  return make({});
-}
 
 /** Issue 7, "also seen": a client that disconnects mid-stream is normal, logged at info without a stack. */
 describe('hardening: client disconnects are not errors in the log (real server)', function () {

@@ -25,14 +25,18 @@ export function requireChromium(): void {
  * The fake microphone's file: 1 s of silence, the reader's sentence, then 7 s of silence. Chromium
  * loops it, so a voice-activity detector sees one clear turn every ~11 s with room for a reply.
  */
-export function writeMicWav(dir: string): string {
+export function micClip(): Int16Array {
   const wav = readFileSync(MIC_CLIP);
-  const at = wav.indexOf('data') + 8;
-  const speech = wav.subarray(at);
+  const speech = wav.subarray(wav.indexOf('data') + 8);
   const silence = (ms: number) => Buffer.alloc(Math.round((16000 * ms) / 1000) * 2);
   const pcm = Buffer.concat([silence(1000), speech, silence(7000)]);
+  return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
+}
+
+/** Writes the fake microphone's file (16 kHz mono): `pcm`, or the reader's sentence above. */
+export function writeMicWav(dir: string, pcm: Int16Array = micClip()): string {
   const path = join(dir, 'fake-mic.wav');
-  writeFileSync(path, wavFile(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2), 16000));
+  writeFileSync(path, wavFile(pcm, 16000));
   return path;
 }
 
@@ -46,12 +50,13 @@ export interface TestBrowser {
 /**
  * Headless Chromium as root (--no-sandbox) with every background service off: the machine's
  * network is closed, and Chromium's own connections would show up as refused requests. Its
- * microphone is a WAV of real speech, granted without a prompt.
+ * microphone is a WAV of real speech (`mic`, 16 kHz mono, looped; the reader's sentence unless
+ * given), granted without a prompt.
  */
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(mic?: Int16Array): Promise<TestBrowser> {
   requireChromium();
   const dir = mkdtempSync(join(tmpdir(), 'svc-browser-'));
-  const micWav = writeMicWav(dir);
+  const micWav = writeMicWav(dir, mic);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

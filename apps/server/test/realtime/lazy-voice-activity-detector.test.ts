@@ -59,6 +59,27 @@ describe('LazyVoiceActivityDetector (real Silero, loaded on first use)', functio
     }
   });
 
+  it('a stream opened while the model loads says where speech last sounded (voicedUntilMs), as a loaded one does: barge-in measures voiced speech with it', async () => {
+    const lazy = new LazyVoiceActivityDetector(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return direct;
+    });
+    const stream = lazy.open(OPTIONS);
+    const loadedStream = direct.open(OPTIONS);
+    const speech = librivoxSentences()[0]!.samples;
+    // Speech, then 300 ms of silence (less than silence_duration_ms): the segment is still open.
+    const input = concat(silence(500), speech.subarray(0, 16000), silence(300));
+    const [events] = await Promise.all([stream.push(input), loadedStream.push(input)]);
+    expect(events.map((e) => e.type)).to.deep.equal(['speech_started']);
+    const expected = loadedStream.voicedUntilMs!();
+    expect(expected).to.be.a('number').and.to.be.within(1000, 1600);
+    // Without it the judge counts the trailing silence as speech: a 0.3 s "oh" plus the 0.5 s
+    // silence window reached min_interruption_duration (0.8 s) and cancelled the reply.
+    expect(stream.voicedUntilMs?.()).to.equal(expected);
+    loadedStream.close?.();
+    stream.close?.();
+  });
+
   it('keeps reset() in its place among the pushes made while loading', async () => {
     const lazy = new LazyVoiceActivityDetector(async () => {
       await new Promise((resolve) => setTimeout(resolve, 200));

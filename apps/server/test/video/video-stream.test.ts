@@ -3,7 +3,7 @@ import type { StageMark } from '@svc/core';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { getJson, postJson } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes } from './video-helpers.js';
+import { childProcesses, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes } from './video-helpers.js';
 
 
 describe('POST /v1/videos/stream (real server)', function () {
@@ -106,3 +106,45 @@ describe('POST /v1/videos/stream (real server)', function () {
     }
   });
 });
+
+describe('the standby encoder in a real server', function () {
+  this.timeout(180_000);
+
+  it('after a first stream one ffmpeg waits for the next, the next stream takes it (encoder started at once) and leaves a new one; the server\'s close kills it', async () => {
+    const server = await startTestServer();
+    const ffmpegs = async () => (await childProcesses()).filter((p) => p.includes('ffmpeg'));
+    try {
+      expect(await ffmpegs(), 'no ffmpeg before the first video').to.deep.equal([]);
+      const stream = async (sample: number) => {
+        const body = { ref_image: dataUri(samplePhoto(sample), 'image/jpeg'), input_tts: { input: 'A short one.' } };
+        const res = await postJson(`${server.baseUrl}/v1/videos/stream`, body, server.apiKey);
+        expect(res.status).to.equal(200);
+        await res.arrayBuffer();
+      };
+      await stream(2);
+      await until(async () => (await ffmpegs()).length === 1);
+      const standby = (await ffmpegs())[0]!;
+      const timelines: Array<readonly StageMark[]> = [];
+      const unwatch = server.server.services.get(SERVER_TOKENS.VideoUseCases).stream.watchTimelines((_id, stages) => timelines.push(stages));
+      await stream(3); // a photo not seen: the face takes a while
+      unwatch();
+      const marks = Object.fromEntries(timelines[0]!.filter((m) => m.atMs !== undefined).map((m) => [m.stage, m.atMs!]));
+      expect(marks['encoder started'], 'taken with the checks, before the face or the speech is ready').to.be.at.most(Math.min(marks['face prepared']!, marks['speech ready']!));
+      await until(async () => {
+        const now = await ffmpegs();
+        return now.length === 1 && now[0] !== standby;
+      });
+    } finally {
+      await server.close();
+    }
+    expect(await ffmpegs(), 'no ffmpeg outlives the server').to.deep.equal([]);
+  });
+});
+
+async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -39,7 +39,8 @@ describe('/v1/videos (real server, real renderer, real ffmpeg)', function () {
     const progress = seen.map((v) => v.progress);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).to.be.at.least(progress[i - 1]);
     expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, `progress seen: ${progress.join(',')}`);
-    expect((await childProcesses()).filter((p) => p.includes('ffmpeg'))).to.deep.equal([], 'no ffmpeg outlives its job');
+    // the job's ffmpeg has ended; at most the encoder's standby waits for the next video (killed at close: video-restart.test.ts)
+    expect((await childProcesses()).filter((p) => p.includes('ffmpeg')).length).to.be.at.most(1, 'no ffmpeg outlives its job');
 
     const res = await fetch(`${server.baseUrl}/v1/videos/${created.body.id}/content?variant=video`, { headers: { Authorization: `Bearer ${server.apiKey}` } });
     expect(res.status).to.equal(200);

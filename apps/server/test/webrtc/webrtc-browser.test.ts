@@ -168,12 +168,24 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === textStart.response_id, 30_000);
     expect(await loudestBetween(page, textStart.__at), 'text turn reply audible (RMS)').to.be.greaterThan(0.01);
 
-    // Barge-in: a long reply; the microphone's next pass talks over it.
-    await page.evaluate((instructions) => window.__dc.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', instructions } })), `Say exactly: "${LONG_REPLY}"`);
-    const mark = await page.evaluate(() => performance.now());
-    const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > mark, 60_000);
-    const done = await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id);
+    // Barge-in: a long reply; the microphone's next pass talks over it. Only the reply made under the
+    // new instructions counts: a reply that was already answering a pass may still be on the track
+    // after its response.done (completed; the track runs 500 ms behind) and be cut there too, which
+    // is a clear of a completed response, not this check (under load that clear came first).
+    const mark = await page.evaluate((instructions) => {
+      const at = performance.now();
+      window.__dc.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', instructions } }));
+      return at;
+    }, `Say exactly: "${LONG_REPLY}"`);
+    const updated = await waitForPageEvent(page, (e) => e.type === 'session.updated' && e.__at > mark && e.session.instructions.includes(LONG_REPLY));
+    const long = await waitForPageEvent(page, (e) => e.type === 'response.created' && e.__at > updated.__at, 40_000);
+    // ~20 s of speech: the microphone's next pass (every ~11 s) comes while it is still generated.
+    const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.response_id === long.response.id, 60_000);
+    const done = await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === long.response.id);
     expect(done.response.status).to.equal('cancelled');
+    const said = done.response.output[0].content[0].transcript as string;
+    expect(LONG_REPLY.startsWith(said.trim().replace(/\s+\S*$/, '')), said).to.equal(true);
+    expect(said.length, 'truncated to what was heard').to.be.lessThan(LONG_REPLY.length);
     const types = await eventTypes(page);
     expect(types).not.to.include('response.output_audio.delta');
     // Quiet again shortly after the cut (what was in flight and in the jitter buffer plays out).

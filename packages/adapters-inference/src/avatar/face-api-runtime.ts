@@ -29,6 +29,10 @@ export interface FaceApiResult {
   detection: { score: number; box: FaceBox };
   landmarks: { positions: { x: number; y: number }[] };
 }
+/** face-api's Box: the crop helpers' geometry (clipped to the image and floored). */
+export interface FaceApiBox extends FaceBox {
+  clipAtImageBorders(imageWidth: number, imageHeight: number): FaceBox;
+}
 export interface FaceApiDetection {
   score: number;
   box: FaceBox;
@@ -54,7 +58,11 @@ interface FaceApiModule {
   /** A new, unloaded SSD network (tests load one to compare the ONNX detector with face-api's pass). */
   SsdMobilenetv1: new () => FaceApiModule['nets']['ssdMobilenetv1'];
   /** A detection as face-api's crop helpers take it (relative box scaled to the image). */
-  FaceDetection: new (score: number, relativeBox: FaceBox, imageDims: { width: number; height: number }) => FaceApiDetection;
+  FaceDetection: new (
+    score: number,
+    relativeBox: FaceBox,
+    imageDims: { width: number; height: number },
+  ) => FaceApiDetection & { forSize(width: number, height: number): { box: FaceApiBox } };
   Rect: new (x: number, y: number, width: number, height: number) => FaceBox;
   detectAllFaces(input: TfTensor3D, options: unknown): { withFaceLandmarks(): Promise<FaceApiResult[]> };
   /** 68 landmarks of an image that is already a face crop (positions in the crop's pixels). */

@@ -35,22 +35,28 @@ const byAreaDescending = <T extends { box: FaceBox }>(faces: T[]): T[] => [...fa
 
 /**
  * The landmark net on one face, cropped as face-api crops it for withFaceLandmarks() (the box
- * clipped to the image and floored), the positions placed back at the box's corner.
+ * scaled to the image, clipped to it and floored: face-api's own Box methods), the positions placed
+ * back at the box's corner. Only the crop becomes a tensor: extractFaceTensors() needs the whole
+ * picture as an int32 tensor first (9.4 MB for a 1024x768 copy, 10-20 ms of CPU per photo), for
+ * the same pixels in the same order.
  */
 async function faceLandmarks(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox): Promise<Point[]> {
   const { tf, faceapi } = runtime;
-  const tensor = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
+  const dims = { width: image.width, height: image.height };
+  const relative = new faceapi.Rect(box.x / image.width, box.y / image.height, box.width / image.width, box.height / image.height);
+  const crop = new faceapi.FaceDetection(1, relative, dims).forSize(image.width, image.height).box.clipAtImageBorders(image.width, image.height);
+  if (!(crop.width > 0 && crop.height > 0)) throw new Error('the face box lies outside the image');
+  const pixels = new Int32Array(crop.width * crop.height * 3);
+  for (let y = 0; y < crop.height; y++) {
+    const row = ((crop.y + y) * image.width + crop.x) * 3;
+    pixels.set(image.data.subarray(row, row + crop.width * 3), y * crop.width * 3);
+  }
+  const face = tf.tensor3d(pixels, [crop.height, crop.width, 3], 'int32');
   try {
-    const relative = new faceapi.Rect(box.x / image.width, box.y / image.height, box.width / image.width, box.height / image.height);
-    const [face] = await faceapi.extractFaceTensors(tensor, [new faceapi.FaceDetection(1, relative, { width: image.width, height: image.height })]);
-    try {
-      const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(face!);
-      return landmarks.positions.map((p) => ({ x: p.x + box.x, y: p.y + box.y }));
-    } finally {
-      face!.dispose();
-    }
+    const landmarks = await faceapi.nets.faceLandmark68Net.detectLandmarks(face);
+    return landmarks.positions.map((p) => ({ x: p.x + box.x, y: p.y + box.y }));
   } finally {
-    tensor.dispose();
+    face.dispose();
   }
 }
 

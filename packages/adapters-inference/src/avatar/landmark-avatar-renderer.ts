@@ -69,7 +69,8 @@ const FRAMES_PER_BATCH = 5;
  * AvatarRenderer port.
  */
 export class LandmarkAvatarRenderer implements AvatarRenderer {
-  private readonly fps: number;
+  /** Frames per second of every avatar it prepares (a stream starts its encoder with it before the face is ready). */
+  readonly fps: number;
   private readonly renderThreads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
   private readonly faceThread: LazyWorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>;
 

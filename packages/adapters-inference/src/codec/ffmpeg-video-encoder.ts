@@ -1,4 +1,4 @@
-import type { MediaEncoder, PcmAudio, VideoFrame } from '@svc/core';
+import { TopLevelBoxWatcher, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
@@ -27,6 +27,13 @@ export interface FfmpegVideoEncoderOptions {
   binary?: string;
   /** Called with ffmpeg's pid right after it starts (tests check that none outlives an encode). */
   onSpawn?: (pid: number) => void;
+  /**
+   * Keep one ffmpeg started ahead for the next stream, of the format last used, spawned once a
+   * stream is done with its own: a stream then forks nothing (the fork blocks the server's thread
+   * 15-300 ms, growing with its memory). Costs one waiting ffmpeg process (9 MB RSS, 0.5 MB of it
+   * its own) after the first video; none before it. close() kills it. Default false.
+   */
+  standby?: boolean;
 }
 
 /**
@@ -48,38 +55,132 @@ export interface FfmpegVideoEncoderOptions {
  *   so audio and video are the same length.
  */
 export class FfmpegVideoEncoder implements MediaEncoder {
+  /** The ffmpeg kept waiting for the next stream (options.standby), and its format. */
+  private spare: StartedFfmpeg | null = null;
+  private closed = false;
+
   constructor(private readonly options: FfmpegVideoEncoderOptions = {}) {}
 
-  async *encodeFragmentedMp4(
-    frames: AsyncIterable<VideoFrame>,
-    audio: PcmAudio,
-    format: { fps: number; width: number; height: number; onStarted?: () => void },
-    signal?: AbortSignal,
-  ): AsyncGenerator<Uint8Array, void, undefined> {
+  async *encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, format: EncoderFormat, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
     throwIfAborted(signal);
+    yield* this.open(format, signal).encode(frames, audio, signal);
+  }
+
+  /**
+   * An ffmpeg for this format, waiting on its pipes for the frames and the audio given later: the
+   * standby one when it is alive and of this format, else one spawned now.
+   */
+  open(format: EncoderFormat, signal?: AbortSignal): OpenedMediaEncoder {
     const { fps, width, height } = format;
     if (!(fps > 0) || width % 2 !== 0 || height % 2 !== 0) {
       throw new Error(`unsupported video format ${width}x${height}@${fps} (even sizes, fps > 0)`);
     }
-    // Spawning forks this process, which blocks its thread for a time that grows with its memory
-    // (~20 ms at 44 MB, 150-300 ms at 844 MB on the loaded 2-core VM): one turn of the event loop
-    // first lets a caller's first frame, already asked for, reach its render thread, which renders
-    // it during the fork instead of after.
-    await new Promise((resolve) => setImmediate(resolve));
-    throwIfAborted(signal);
+    let started = this.takeSpare(format);
+    if (started) format.onStarted?.();
+    else started = this.start(format, format.onStarted);
+    const { stop, output, first, frames, wav } = started;
+    const onAbort = (): void => stop.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    let used = false;
+    const done = (): void => signal?.removeEventListener('abort', onAbort);
+    return {
+      format: { fps, width, height },
+      encode: (input, audio, encodeSignal) => {
+        if (used) throw new Error('an opened encoder encodes once');
+        used = true;
+        frames.resolve(input);
+        wav.resolve(pcmToWav(padToFrames(audio, fps)));
+        // The next video's ffmpeg is started once this one's first fragment has left: well before
+        // the next request, and not on this one's way to its first fragment.
+        return drain(output, first, stop, encodeSignal, () => this.refill(format), done);
+      },
+      close: () => {
+        if (used) return;
+        used = true;
+        done();
+        // Untouched (a refused request): it waits for the next video instead of being killed and replaced.
+        if (this.options.standby && !this.closed && !this.spare && started.alive()) this.spare = started;
+        else started.end(new Error('encoder closed unused'));
+        this.refill(format);
+      },
+    };
+  }
+
+  /** Kills the standby ffmpeg and starts no other (the service is stopping). */
+  close(): void {
+    this.closed = true;
+    this.spare?.end(new Error('encoder closed'));
+    this.spare = null;
+  }
+
+  private takeSpare(format: EncoderFormat): StartedFfmpeg | null {
+    const spare = this.spare;
+    this.spare = null;
+    if (!spare) return null;
+    if (spare.alive() && sameFormat(spare.format, format)) return spare;
+    spare.end(new Error('standby encoder not usable'));
+    return null;
+  }
+
+  /**
+   * With options.standby, the next ffmpeg is spawned once a stream's own has sent its first fragment
+   * (or was closed unused): never before the first video (an idle server keeps no ffmpeg), one at a
+   * time, for the format last used.
+   */
+  private refill(format: EncoderFormat): void {
+    if (!this.options.standby || this.closed || this.spare) return;
+    setImmediate(() => {
+      if (this.closed || this.spare) return;
+      this.spare = this.start({ fps: format.fps, width: format.width, height: format.height });
+    });
+  }
+
+  /**
+   * ffmpeg spawned after one turn of the event loop, waiting for its input. Spawning forks this
+   * process, which blocks its thread for a time that grows with its memory (~20 ms at 44 MB,
+   * 150-300 ms at 844 MB on the loaded 2-core VM); the turn lets work the caller has just handed to
+   * other threads (a face to detect, a first frame to render) reach them and run during the fork.
+   */
+  private start(format: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, onStarted?: () => void): StartedFfmpeg {
+    const { width, height } = format;
+    const stop = new AbortController();
+    const frames = deferred<AsyncIterable<VideoFrame>>();
+    const wav = deferred<Uint8Array>();
     // The audio goes in as a WAV on a pipe of its own: no scratch file to create, write and remove
     // before the spawn (4-60 ms of file I/O under load).
-    yield* runFfmpeg({
+    const output = runFfmpeg({
       args: this.arguments(format),
-      stdin: frameBytes(frames, width, height),
-      pipes: [pcmToWav(padToFrames(audio, fps))],
-      signal,
+      stdin: frameBytes(frames.promise, width, height),
+      pipes: [wav.promise],
+      signal: stop.signal,
       binary: this.options.binary,
       onSpawn: (pid) => {
         this.options.onSpawn?.(pid);
-        format.onStarted?.();
+        onStarted?.();
       },
     });
+    const first = new Promise((resolve) => setImmediate(resolve)).then(() => output.next());
+    // A waiting ffmpeg writes nothing before its first frame: if this settles first, it has died.
+    let exited = false;
+    first.then(
+      () => (exited = true),
+      () => (exited = true),
+    );
+    return {
+      format: { fps: format.fps, width, height },
+      stop,
+      output,
+      first,
+      frames,
+      wav,
+      alive: () => !exited && !stop.signal.aborted,
+      end: (reason) => {
+        frames.reject(reason);
+        wav.reject(reason);
+        stop.abort(reason);
+      },
+    };
   }
 
   private arguments(format: { fps: number; width: number; height: number }): string[] {
@@ -104,6 +205,26 @@ export class FfmpegVideoEncoder implements MediaEncoder {
   }
 }
 
+/** After the first moof has been taken, the wait before the standby ffmpeg is spawned (its mdat leaves meanwhile). */
+const AFTER_FIRST_FRAGMENT_MS = 200;
+
+/** An ffmpeg started ahead of its input. */
+interface StartedFfmpeg {
+  format: Pick<EncoderFormat, 'fps' | 'width' | 'height'>;
+  stop: AbortController;
+  output: AsyncGenerator<Uint8Array, void, undefined>;
+  first: Promise<IteratorResult<Uint8Array, void>>;
+  frames: Deferred<AsyncIterable<VideoFrame>>;
+  wav: Deferred<Uint8Array>;
+  /** Spawned (or about to be) and not exited. */
+  alive(): boolean;
+  /** Kills it (or keeps it from spawning) unused. */
+  end(reason: Error): void;
+}
+
+const sameFormat = (a: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, b: Pick<EncoderFormat, 'fps' | 'width' | 'height'>): boolean =>
+  a.fps === b.fps && a.width === b.width && a.height === b.height;
+
 /** The audio, padded with silence (or trimmed) to exactly ceil(duration * fps) frames' worth. */
 export function padToFrames(audio: PcmAudio, fps: number): PcmAudio {
   const frames = Math.ceil((audio.samples.length / audio.sampleRate) * fps - 1e-9);
@@ -114,12 +235,65 @@ export function padToFrames(audio: PcmAudio, fps: number): PcmAudio {
   return { samples, sampleRate: audio.sampleRate };
 }
 
-async function* frameBytes(frames: AsyncIterable<VideoFrame>, width: number, height: number): AsyncGenerator<Uint8Array> {
+async function* frameBytes(source: Promise<AsyncIterable<VideoFrame>>, width: number, height: number): AsyncGenerator<Uint8Array> {
   const size = width * height * 3;
-  for await (const frame of frames) {
+  for await (const frame of await source) {
     if (frame.width !== width || frame.height !== height || frame.rgb.byteLength !== size) {
       throw new Error(`frame of ${frame.width}x${frame.height} (${frame.rgb.byteLength} bytes) in a ${width}x${height} RGB24 stream`);
     }
     yield frame.rgb;
   }
+}
+
+/**
+ * The fragments of a started ffmpeg, its first already asked for; `signal` (the encode's) stops it.
+ * Leaving early ends the process (runFfmpeg's finally) before this returns. `onFirstTaken` a little
+ * after the consumer has taken the first fragment's moof (or when the encode ends, if sooner).
+ */
+async function* drain(
+  output: AsyncGenerator<Uint8Array, void, undefined>,
+  first: Promise<IteratorResult<Uint8Array, void>>,
+  stop: AbortController,
+  signal: AbortSignal | undefined,
+  onFirstTaken: () => void,
+  done: () => void,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const onAbort = (): void => stop.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const firstMoof = new TopLevelBoxWatcher('moof');
+  let called = false;
+  const call = (): void => {
+    if (!called) onFirstTaken();
+    called = true;
+  };
+  try {
+    for (let next = await first; !next.done; next = await output.next()) {
+      yield next.value;
+      // the first fragment has begun to leave; its mdat follows within the next chunks
+      if (!called && firstMoof.push(next.value)) setTimeout(call, AFTER_FIRST_FRAGMENT_MS).unref();
+    }
+  } finally {
+    call();
+    signal?.removeEventListener('abort', onAbort);
+    done();
+    await output.return();
+  }
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // a rejection nobody awaits (an encoder closed before its spawn)
+  return { promise, resolve, reject };
 }

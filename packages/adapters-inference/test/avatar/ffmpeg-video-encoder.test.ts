@@ -3,7 +3,7 @@ import { FfmpegVideoEncoder, padToFrames } from '../../src/codec/ffmpeg-video-en
 import { AVATAR_VIDEO_CODECS, aacCodecString, avcCodecString } from '../../src/codec/mp4-codec-string.js';
 import { runFfmpeg } from '../../src/codec/ffmpeg/run-ffmpeg.js';
 import type { VideoFrame } from '@svc/core';
-import { collect, sine, waitUntilGone } from '../codec/codec-helpers.js';
+import { collect, isRunning, sine, waitUntilGone } from '../codec/codec-helpers.js';
 import { topLevelBoxes, trackRunDurations } from './mp4-boxes.js';
 
 /** Frames of a moving gradient (something for x264 to encode), made lazily, counted as they are pulled. */
@@ -120,6 +120,102 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     await waitUntilGone(pid, 500);
   });
 
+  it('open(): ffmpeg starts before its frames and audio exist, waits for them, and the output is the same as an encode started with them', async () => {
+    const audio = { samples: sine(220, 24000, 1.0), sampleRate: 24000 };
+    const format = { fps: 25, width: 640, height: 480 };
+    let pid = 0;
+    let started = 0;
+    const encoder = new FfmpegVideoEncoder({ onSpawn: (p) => (pid = p) });
+    const opened = encoder.open({ ...format, onStarted: () => started++ });
+    await new Promise((r) => setTimeout(r, 300)); // the face and the speech are being prepared
+    expect(started).to.equal(1);
+    expect(pid).to.be.greaterThan(0);
+    expect(isRunning(pid)).to.equal(true); // waiting on its pipes, not failed for want of input
+    const early = await collect(opened.encode(gradientFrames(25, 640, 480), audio));
+    await waitUntilGone(pid, 500);
+    const direct = await collect(encoder.encodeFragmentedMp4(gradientFrames(25, 640, 480), audio, format));
+    // x264 and the AAC encoder are deterministic: byte for byte the same file
+    expect(Buffer.compare(Buffer.from(early), Buffer.from(direct))).to.equal(0);
+    expect(() => opened.encode(gradientFrames(1, 640, 480), audio)).to.throw(/once/);
+  });
+
+  it('open(): an encoder closed unused (a refused request) leaves no ffmpeg behind, whether it had spawned yet or not; so does an aborted signal', async () => {
+    const format = { fps: 25, width: 640, height: 640 };
+    const pids: number[] = [];
+    const encoder = new FfmpegVideoEncoder({ onSpawn: (p) => pids.push(p) });
+    const spawned = encoder.open(format);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pids).to.have.length(1);
+    spawned.close();
+    await waitUntilGone(pids[0]!);
+    // closed in the same turn it was opened: never spawned at all
+    encoder.open(format).close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pids).to.have.length(1);
+    // the service's signal (shutdown) ends one that was never used
+    const shutdown = new AbortController();
+    encoder.open(format, shutdown.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pids).to.have.length(2);
+    shutdown.abort();
+    await waitUntilGone(pids[1]!);
+  });
+
+  it('standby: after the first video one ffmpeg waits for the next, which forks nothing; the output is the same; close() kills it and starts no other', async () => {
+    const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
+    const format = { fps: 25, width: 640, height: 480 };
+    const pids: number[] = [];
+    const encoder = new FfmpegVideoEncoder({ standby: true, onSpawn: (p) => pids.push(p) });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(pids, 'an idle encoder keeps no ffmpeg').to.have.length(0);
+    const first = await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 480), audio, format));
+    await until(() => pids.length === 2);
+    const standby = pids[1]!;
+    expect(isRunning(standby)).to.equal(true);
+    let started = 0;
+    const second = await collect(encoder.open({ ...format, onStarted: () => started++ }).encode(gradientFrames(15, 640, 480), audio));
+    expect(started, 'reported started at once').to.equal(1);
+    expect(Buffer.compare(Buffer.from(first), Buffer.from(second))).to.equal(0);
+    await waitUntilGone(standby);
+    await until(() => pids.length === 3); // the next one, for the video after
+    // one opened for a request that is then refused goes back to waiting: not killed, nothing forked
+    encoder.open(format).close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pids).to.have.length(3);
+    expect(isRunning(pids[2]!)).to.equal(true);
+    encoder.close();
+    await waitUntilGone(pids[2]!);
+    await collect(encoder.encodeFragmentedMp4(gradientFrames(5, 640, 480), audio, format)); // still encodes, with its own ffmpeg
+    await new Promise((r) => setTimeout(r, 600));
+    expect(pids, 'closed: no standby started again').to.have.length(4);
+    await waitUntilGone(pids[3]!);
+  });
+
+  it('standby: one that died is replaced by a fresh ffmpeg, one of another size is killed; the videos come out whole', async () => {
+    const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
+    const pids: number[] = [];
+    const encoder = new FfmpegVideoEncoder({ standby: true, onSpawn: (p) => pids.push(p) });
+    try {
+      await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+      await until(() => pids.length === 2);
+      process.kill(pids[1]!, 'SIGKILL'); // the standby crashes while it waits
+      await waitUntilGone(pids[1]!);
+      await new Promise((r) => setTimeout(r, 50));
+      const mp4 = await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+      expect(pids.length, 'a fresh ffmpeg for that video (and the next standby, once its first fragment left)').to.be.within(3, 4);
+      expect(topLevelBoxes(mp4).filter((b) => b.type === 'moof').length).to.equal(2);
+      await until(() => pids.length === 4);
+      const square = await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 640), audio, { fps: 25, width: 640, height: 640 }));
+      await waitUntilGone(pids[3]!); // the 640x480 standby, not usable for 640x640
+      expect(pids.length).to.be.within(5, 6);
+      expect(trackRunDurations(square).video.samples).to.equal(15);
+    } finally {
+      encoder.close();
+    }
+    await new Promise((r) => setTimeout(r, 400));
+    for (const pid of pids) await waitUntilGone(pid);
+  });
+
   it('refuses a frame of the wrong size', async () => {
     const frames = (async function* () {
       yield { rgb: new Uint8Array(10), width: 2, height: 2 };
@@ -133,6 +229,14 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect(String(error)).to.match(/frame of 2x2/);
   });
 });
+
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** Durations of the video and audio streams as ffmpeg decodes them back. */
 async function streamDurations(mp4: Uint8Array): Promise<{ video: number; audio: number }> {

@@ -12,7 +12,7 @@ import type { ReferenceImageLoader } from './reference-image-loader.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
 import type { StageTimeline } from './stage-timeline.js';
 import type { VideoJob } from './video-job.js';
-import { validateVideoRequest, type VideoRequestInput } from './video-request.js';
+import { validateVideoRequest, type VideoRequest, type VideoRequestInput } from './video-request.js';
 
 /** The queue the render jobs go through. */
 export const VIDEO_QUEUE = 'video.render';
@@ -59,8 +59,12 @@ export class CreateVideo {
     return accepted.job;
   }
 
-  /** Checks and stores a request as a queued job without enqueuing it (StreamVideo renders it itself). */
-  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline): Promise<AcceptedVideo> {
+  /**
+   * Checks and stores a request as a queued job without enqueuing it (StreamVideo renders it
+   * itself). `whileChecking` runs once the face and the speech checks are under way (a stream
+   * starts its encoder there); a refusal after it is the caller's to clean up after.
+   */
+  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline, whileChecking?: (request: VideoRequest) => void): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
     const image = await this.images.load(request.refImage, signal);
     timeline?.mark('image checked');
@@ -73,7 +77,7 @@ export class CreateVideo {
     };
     const onAbort = () => both.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const [face, voice] = await Promise.allSettled([
+    const checks = [
       this.prepare(image.bytes, request, both.signal).then((face) => {
         timeline?.mark('face prepared');
         if (face.stages) timeline?.durations('face', face.stages);
@@ -83,7 +87,9 @@ export class CreateVideo {
         timeline?.mark('speech ready');
         return speech;
       }, stopBoth),
-    ]).finally(() => signal?.removeEventListener('abort', onAbort));
+    ] as const;
+    whileChecking?.(request);
+    const [face, voice] = await Promise.allSettled(checks).finally(() => signal?.removeEventListener('abort', onAbort));
     if (face.status === 'fulfilled' && voice.status === 'rejected') face.value.release?.();
     if (signal?.aborted) {
       if (face.status === 'fulfilled') face.value.release?.();

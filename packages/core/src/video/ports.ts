@@ -34,6 +34,8 @@ export interface AvatarRenderer {
    * the photo holds no face.
    */
   prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar>;
+  /** Frames per second of every avatar it prepares, when fixed: a stream can then start its encoder before the face is ready. */
+  readonly fps?: number;
   /** Stops its worker threads; called once at shutdown. */
   close?(): Promise<void>;
 }
@@ -55,12 +57,33 @@ export interface PreparedAvatar {
 
 /** Frames + audio into fragmented MP4 bytes, yielded as fragments are produced (`onStarted`: the encoder runs; diagnostics). */
 export interface MediaEncoder {
-  encodeFragmentedMp4(
-    frames: AsyncIterable<VideoFrame>,
-    audio: PcmAudio,
-    options: { fps: number; width: number; height: number; onStarted?: () => void },
-    signal?: AbortSignal,
-  ): AsyncIterable<Uint8Array>;
+  encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, options: EncoderFormat, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  /**
+   * Starts an encoder for this format before its frames and audio exist: a live stream opens it
+   * while the face and the speech are prepared, so starting the encoder (a process spawn that
+   * blocks the caller's thread for 15-300 ms) is off the first fragment's path. It encodes once;
+   * close() ends it unused (a refused request). Aborting `signal` ends it too.
+   */
+  open?(format: EncoderFormat, signal?: AbortSignal): OpenedMediaEncoder;
+  /** Ends what it keeps running between videos (a standby process); called once at shutdown. */
+  close?(): void;
+}
+
+export interface EncoderFormat {
+  fps: number;
+  width: number;
+  height: number;
+  /** Called once the encoder has started (its process spawned). */
+  onStarted?: () => void;
+}
+
+/** An encoder started ahead of its input (MediaEncoder.open). */
+export interface OpenedMediaEncoder {
+  readonly format: Readonly<Pick<EncoderFormat, 'fps' | 'width' | 'height'>>;
+  /** As encodeFragmentedMp4, once; a second call throws. */
+  encode(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  /** Ends the encoder if encode() has not been called (its process killed); harmless afterwards. */
+  close(): void;
 }
 
 export interface VideoPageRequest {

@@ -3,10 +3,10 @@ import type { BlobStore } from '../shared/blob-store.js';
 import type { Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { AvatarRenderer, DrivingSpeech, MediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
+import type { AvatarRenderer, DrivingSpeech, MediaEncoder, OpenedMediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
 import type { StageTimeline } from './stage-timeline.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
-import { isFinished, reportProgress, transition, videoDimensions, type VideoJob } from './video-job.js';
+import { isFinished, reportProgress, transition, videoDimensions, type VideoJob, type VideoSize } from './video-job.js';
 
 /** A live consumer of the fragments (POST /v1/videos/stream) and what it already holds. */
 export interface LiveRender {
@@ -15,6 +15,8 @@ export interface LiveRender {
   onFragment?: (fragment: Uint8Array) => void;
   /** Where the time goes (render started, first frame, encoder started, first fragment). */
   timeline?: StageTimeline;
+  /** An encoder started ahead (openEncoder): used when its format is the video's, closed otherwise. */
+  encoder?: OpenedMediaEncoder;
 }
 
 /** The service was stopped: the job stays in_progress and is re-run on the next start. */
@@ -53,15 +55,31 @@ export class RenderVideoJob {
     await this.run(job, signal);
   }
 
+  /**
+   * An encoder for a video of `size`, started now (before the face and the speech are ready) so
+   * its start is off the first fragment's path; undefined when the encoder or the renderer cannot
+   * tell the format ahead. The caller hands it to run() or closes it.
+   */
+  openEncoder(size: VideoSize, signal: AbortSignal, timeline?: StageTimeline): OpenedMediaEncoder | undefined {
+    const fps = this.renderer.fps;
+    if (!this.encoder.open || fps === undefined) return undefined;
+    const { width, height } = videoDimensions(size);
+    return this.encoder.open({ fps, width, height, onStarted: () => timeline?.mark('encoder started') }, signal);
+  }
+
   async run(start: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {
-    // A resumed job keeps its status and its progress: the new attempt reports nothing lower.
-    let job = transition(start, 'in_progress');
-    if (this.rendering.has(job.id) || !(await this.jobs.update(job))) return job;
-    this.rendering.add(job.id);
     try {
-      return await this.render(job, signal, live);
+      // A resumed job keeps its status and its progress: the new attempt reports nothing lower.
+      const job = transition(start, 'in_progress');
+      if (this.rendering.has(job.id) || !(await this.jobs.update(job))) return job;
+      this.rendering.add(job.id);
+      try {
+        return await this.render(job, signal, live);
+      } finally {
+        this.rendering.delete(job.id);
+      }
     } finally {
-      this.rendering.delete(job.id);
+      live.encoder?.close(); // an encoder started ahead and not used (a no-op once it encoded)
     }
   }
 
@@ -89,8 +107,14 @@ export class RenderVideoJob {
         progress.report((n / totalFrames) * 100);
       });
       const parts: Uint8Array[] = [];
+      const format = { fps: prepared.fps, width, height };
+      const opened = live.encoder && sameFormat(live.encoder.format, format) ? live.encoder : undefined;
+      if (!opened) live.encoder?.close();
       const onStarted = () => timeline?.mark('encoder started');
-      for await (const fragment of this.encoder.encodeFragmentedMp4(frames, speech.audio, { fps: prepared.fps, width, height, onStarted }, stop.signal)) {
+      const output = opened
+        ? opened.encode(frames, speech.audio, stop.signal)
+        : this.encoder.encodeFragmentedMp4(frames, speech.audio, { ...format, onStarted }, stop.signal);
+      for await (const fragment of output) {
         if (parts.length === 0) timeline?.mark('first bytes out');
         parts.push(fragment);
         live.onFragment?.(fragment);
@@ -203,6 +227,9 @@ async function* countFrames(frames: AsyncIterable<VideoFrame>, onFrame: (count: 
     onFrame(++count);
   }
 }
+
+const sameFormat = (a: { fps: number; width: number; height: number }, b: { fps: number; width: number; height: number }): boolean =>
+  a.fps === b.fps && a.width === b.width && a.height === b.height;
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

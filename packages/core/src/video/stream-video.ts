@@ -2,11 +2,12 @@ import { AsyncChannel } from '../shared/async-channel.js';
 import type { Principal } from '../auth/api-key.js';
 import type { Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { CreateVideo } from './create-video.js';
+import type { AcceptedVideo, CreateVideo } from './create-video.js';
 import { LiveVideoLimitError } from './errors.js';
 import { RenderInterruptedError, type RenderVideoJob } from './render-video-job.js';
 import { StageTimeline, type StageMark } from './stage-timeline.js';
 import { TopLevelBoxWatcher } from './top-level-box-watcher.js';
+import type { OpenedMediaEncoder } from './ports.js';
 import type { VideoJob } from './video-job.js';
 import type { VideoRequestInput } from './video-request.js';
 
@@ -93,7 +94,18 @@ export class StreamVideo {
     const clock = this.options.clock;
     const timeline = clock ? new StageTimeline(clock, request.receivedAt) : undefined;
     timeline?.mark('body parsed');
-    const accepted = await this.create.accept(principal, raw, signal, timeline);
+    // The encoder starts while the face and the speech are checked (its start, a process spawn,
+    // then costs the first fragment nothing); a refused request closes it unused.
+    let encoder: OpenedMediaEncoder | undefined;
+    let accepted: AcceptedVideo;
+    try {
+      accepted = await this.create.accept(principal, raw, signal, timeline, (request) => {
+        encoder = this.render.openEncoder(request.size, this.shutdown.signal, timeline);
+      });
+    } catch (err) {
+      encoder?.close();
+      throw err;
+    }
     // The render never waits for the reader (a slow or gone client must not hold the stored video
     // back); what the reader has not taken is buffered, at most the video itself (a few MB).
     const channel = new AsyncChannel<Uint8Array>();
@@ -107,7 +119,7 @@ export class StreamVideo {
       channel.push(fragment);
     };
     const done = this.render
-      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline })
+      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, ...(encoder ? { encoder } : {}) })
       .then(
         (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
         (err: unknown) => {

@@ -199,5 +199,9 @@ describe('interruption judge', () => {
     expect(substantiveWords('ja genau', backchannelsOf('de-DE'))).to.deep.equal([]);
     expect(substantiveWords('ja genau', backchannelsOf('en'))).to.deep.equal(['ja', 'genau']);
     expect(substantiveWords('Oui, wait!', backchannelsOf(null))).to.deep.equal(['wait']);
+    // What listeners say besides the hums: none of it asks for the turn; a request still counts.
+    expect(substantiveWords('oh gotcha, of course, absolutely', backchannelsOf('en'))).to.deep.equal([]);
+    expect(substantiveWords('ohh mhmm', backchannelsOf('en'))).to.deep.equal([]);
+    expect(substantiveWords('of course not stop', backchannelsOf('en'))).to.deep.equal(['not', 'stop']);
   });
 });

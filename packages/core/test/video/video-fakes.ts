@@ -67,6 +67,8 @@ export class FakeRenderer implements AvatarRenderer {
   /** Milliseconds to wait per frame (to observe a job while it renders). */
   frameDelayMs = 0;
   framesRendered = 0;
+  /** Set it to say every avatar renders at this rate (a stream may then open its encoder early). */
+  fps?: number;
 
   async prepare(image: Uint8Array, size: VideoSize): Promise<PreparedAvatar> {
     const text = new TextDecoder('latin1').decode(image);

@@ -9,10 +9,11 @@ export interface RunFfmpegOptions {
   /** Bytes for ffmpeg's stdin (`pipe:0`); when absent stdin is closed at once and `-nostdin` is added. */
   stdin?: AsyncIterable<Uint8Array>;
   /**
-   * Whole inputs on further pipes: the first is `pipe:3`, the next `pipe:4`... (written at once,
-   * ffmpeg reads them as it needs them; no temporary file).
+   * Whole inputs on further pipes: the first is `pipe:3`, the next `pipe:4`... (written as soon as
+   * they exist, ffmpeg reads them as it needs them; no temporary file). A promise lets ffmpeg start
+   * before its input is known; if it rejects, the pipe is closed empty and ffmpeg's exit says why.
    */
-  pipes?: readonly Uint8Array[];
+  pipes?: ReadonlyArray<Uint8Array | Promise<Uint8Array>>;
   /** Killing ffmpeg and rejecting with an AbortError when it fires. */
   signal?: AbortSignal;
   /** ffmpeg's -loglevel; default `error` (stderr stays small and is the error message). */
@@ -67,7 +68,10 @@ export async function* runFfmpeg(options: RunFfmpegOptions): AsyncGenerator<Uint
     const pipe = child.stdio[3 + i] as Writable;
     // ffmpeg closing it early (it failed, or needed no more) is reported by the exit code.
     pipe.on('error', () => undefined);
-    pipe.end(bytes);
+    void Promise.resolve(bytes).then(
+      (input) => pipe.end(input),
+      () => pipe.destroy(),
+    );
   });
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {

@@ -10,6 +10,8 @@ export const BACKCHANNELS: Readonly<Record<string, readonly string[]>> = {
     'mmhmm', 'mhm', 'uhhuh', 'uhuh', 'yeah', 'yea', 'yep', 'yes', 'yup', 'right', 'okay', 'ok', 'alright', 'all',
     'sure', 'true', 'got', 'it', 'i', 'see', 'really', 'wow', 'cool', 'nice', 'exactly', 'indeed', 'totally',
     'huh', 'oh', 'ah', 'aha', 'hmm', 'mm', 'um', 'uh', 'er', 'erm', 'so', 'well', 'great', 'good', 'fine',
+    // What listeners also say while they listen ("of course": "of" is a filler word below).
+    'gotcha', 'absolutely', 'definitely', 'perfect', 'awesome', 'interesting', 'course',
   ],
   fr: ['oui', 'ouais', 'daccord', 'ok', 'okay', 'dac', 'voilà', 'voila', 'ah', 'oh', 'bon', 'bien', 'sûr', 'sur', 'exactement', 'hum', 'mm', 'euh', 'ben', 'vrai', 'cest', 'ça', 'ca', 'marche'],
   de: ['ja', 'jaja', 'genau', 'okay', 'ok', 'stimmt', 'richtig', 'klar', 'achso', 'ach', 'so', 'aha', 'hm', 'mhm', 'mm', 'äh', 'ähm', 'gut', 'super', 'echt'],
