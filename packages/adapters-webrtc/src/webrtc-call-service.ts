@@ -124,6 +124,7 @@ export class WebRtcCallService implements RealtimeCalls {
     this.calls.set(callId, live);
     call.onClosed((ending, reason) => {
       this.calls.delete(callId);
+      if (ending === 'inbound_rate_exceeded') this.deps.registry.penalize?.({ apiKeyId: request.principal.apiKeyId, secretSessionId: request.secretSessionId });
       lease.release().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
       this.logger.info({ callId, ending, reason }, 'realtime call ended');
     });
@@ -188,7 +189,9 @@ export class WebRtcCallService implements RealtimeCalls {
       throw err instanceof ServiceUnavailableError ? err : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
     }
     if (decision.admitted) return decision.lease;
-    throw decision.refusal === 'duplicate_session' ? new RealtimeSessionActiveError() : new RealtimeCapacityError();
+    if (decision.refusal === 'duplicate_session') throw new RealtimeSessionActiveError();
+    // A flood's cooldown says how long to wait; the capacity refusals keep the generic message.
+    throw decision.refusal === 'flood_cooldown' && decision.reason ? new RealtimeCapacityError(`${decision.reason}.`) : new RealtimeCapacityError();
   }
 
   private checkingKeys = false;

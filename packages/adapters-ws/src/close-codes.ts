@@ -6,6 +6,7 @@ export type GatewayEnding =
   | 'duplicate_session'
   | 'at_capacity'
   | 'over_capacity'
+  | 'flood_cooldown'
   | 'server_shutdown'
   | 'slow_reader'
   | 'inbound_rate_exceeded'
@@ -36,6 +37,8 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   at_capacity: 1013,
   // Try again later (1013) too: this process cannot serve one more speaking session (CPU, recognizer, event loop).
   over_capacity: 1013,
+  // Try again later (1013) too: this key's (or ephemeral key's) last session flooded; it waits a few seconds.
+  flood_cooldown: 1013,
   // Try again later (1013) too: a store admission needs (the database, the shared Redis) does not answer.
   dependency_unavailable: 1013,
   // Invalid API key, or invalid or expired ephemeral key.

@@ -53,9 +53,13 @@ export class RealtimeConnection implements RealtimeOutput {
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) this.dropSlowReader();
   }
 
+  /** Why the server closed this connection (null while open, or when the client closed it). */
+  endedBy: SessionEnding | GatewayEnding | null = null;
+
   close(ending: SessionEnding | GatewayEnding, reason: string): void {
     if (this.closing) return;
     this.closing = true;
+    this.endedBy = ending;
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(CLOSE_CODES[ending], reason);
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { inboundBudgetLimits, InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal } from '@svc/core';
+import { inboundBudgetLimits, InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal, type RealtimeSessionRegistry } from '@svc/core';
 import { CLOSE_CODES } from './close-codes.js';
 import WebSocket, { WebSocketServer } from 'ws';
 import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
@@ -26,7 +26,7 @@ interface Credited {
 
 /** What the gateway decided before the upgrade: refused (with its close) or admitted with a lease. */
 type Admission =
-  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'dependency_unavailable'; reason?: string }
+  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'flood_cooldown' | 'dependency_unavailable'; reason?: string }
   | (Credited & { refused: null; lease: Extract<AdmissionDecision, { admitted: true }>['lease'] });
 
 const REFUSAL_REASONS = {
@@ -34,6 +34,7 @@ const REFUSAL_REASONS = {
   duplicate_session: 'a session is already active for this ephemeral key',
   at_capacity: 'max concurrency exceeded; retry later',
   over_capacity: 'server at capacity; retry later',
+  flood_cooldown: 'the last session of this key sent more than its inbound budget; retry later',
   dependency_unavailable: 'the service is temporarily unavailable; retry later',
 } as const;
 
@@ -51,7 +52,7 @@ export function attachRealtimeGateway(
   const logger = deps.logger ?? silentLogger;
   // The admission rules (caps, one session per ephemeral key): this process's counts unless the
   // application shares them across processes (the Redis registry).
-  const registry = options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
+  const registry: RealtimeSessionRegistry = options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
   const connections = new Set<RealtimeConnection>();
   const sockets = new Map<WebSocket, RealtimeConnection>();
   const keyOf = new Map<RealtimeConnection, string>();
@@ -96,6 +97,7 @@ export function attachRealtimeGateway(
       if (decision.admitted) return { ...credited, refused: null, lease: decision.lease };
       // Said where an operator looks: a server refusing callers it cannot serve is working as designed, but should grow.
       if (decision.refusal === 'over_capacity') logger.info({ reason: decision.reason }, 'realtime session refused: server at capacity');
+      if (decision.refusal === 'flood_cooldown') logger.info({ apiKeyId: credited.principal.apiKeyId, reason: decision.reason }, 'realtime session refused: its key flooded lately');
       return { refused: decision.refusal, reason: decision.reason };
     } catch (err) {
       logger.warn({ err: String(err) }, 'realtime session registry unavailable; session refused');
@@ -137,6 +139,7 @@ export function attachRealtimeGateway(
       sockets.delete(ws);
       keyOf.delete(connection);
       lease.release().catch((err) => logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
+      if (connection.endedBy === 'inbound_rate_exceeded') registry.penalize?.({ apiKeyId: principal.apiKeyId, secretSessionId });
       session?.transportClosed();
     });
     try {

@@ -15,6 +15,7 @@ import {
   type LanguageModel,
   type RealtimeSessionRegistry,
   CapacityAwareSessionRegistry,
+  FloodCooldownSessionRegistry,
   DEFAULT_MAX_EVENT_LOOP_LAG_MS,
   DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
   DEFAULT_TRANSCRIPT_DEADLINE_MS,
@@ -131,6 +132,8 @@ export const realtimeModule = defineModule({
     /** Inbound budget of one realtime connection (docs/realtime.md): over it, error + close 1008. */
     SVC_REALTIME_INBOUND_EVENTS_PER_SEC: setting.int(DEFAULT_INBOUND_EVENTS_PER_SECOND, 1, 1_000_000),
     SVC_REALTIME_INBOUND_BYTES_PER_SEC: setting.int(DEFAULT_INBOUND_BYTES_PER_SECOND, 1024, 1024 * 1024 * 1024),
+    /** Seconds a key (or ephemeral key) waits for a new session after one was closed for exceeding its inbound budget; 0: never. */
+    SVC_REALTIME_FLOOD_COOLDOWN_SEC: setting.int(10, 0, 3600),
     /** How far spoken replies may run ahead of the listener's playback. */
     SVC_REALTIME_AUDIO_LEAD_MS: setting.int(DEFAULT_AUDIO_LEAD_MS, 40, 60_000),
     /** Admission by capacity: `auto` (CPU budget / measured session cost, and the load guards), `off`, or a fixed number of sessions. */
@@ -189,13 +192,16 @@ export const realtimeModule = defineModule({
           const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
           registry = new RedisSessionRegistry(client, options, logger);
         }
-        if (s.SVC_REALTIME_CAPACITY === 'off') return registry;
         // What this process can serve comes first; the caps (shared through Redis when set) after it.
-        return new CapacityAwareSessionRegistry(registry, await get(SERVER_TOKENS.ServerLoadMonitor), {
-          fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
-          maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
-          maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
-        });
+        if (s.SVC_REALTIME_CAPACITY !== 'off') {
+          registry = new CapacityAwareSessionRegistry(registry, await get(SERVER_TOKENS.ServerLoadMonitor), {
+            fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
+            maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
+            maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
+          });
+        }
+        // Before all of them: a credential whose last session flooded waits (per process, like the budget it broke).
+        return new FloodCooldownSessionRegistry(registry, await get(SHARED_TOKENS.Clock), s.SVC_REALTIME_FLOOD_COOLDOWN_SEC * 1000);
       },
       { close: (r: RealtimeSessionRegistry) => r.close() },
     );

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { FloodOptions, FloodResult } from '../helpers/flood-worker.js';
-import { openSession, sleep, userText, type RealtimeClient } from '../helpers/realtime-client.js';
+import { openSession, RealtimeClient, sleep, userText } from '../helpers/realtime-client.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /** CPU time (user + system) the process `pid` has used, in ms (Linux /proc). */
@@ -93,7 +93,9 @@ describe('realtime inbound budget: a flooding client is closed, and HTTP and oth
   this.timeout(180_000);
   let server: ServerProcess;
   before(async () => {
-    server = await startServerProcess();
+    // The floods below come one after another from the same key: that key's cooldown (tested
+    // below) would hold back the next test's calm session.
+    server = await startServerProcess({ env: { SVC_REALTIME_FLOOD_COOLDOWN_SEC: '0' } });
   });
   after(async () => server?.stop());
 
@@ -141,6 +143,41 @@ describe('realtime inbound budget: a flooding client is closed, and HTTP and oth
       await calm.close();
     });
   }
+});
+
+
+describe('realtime inbound budget: the key of a flooding session waits before its next one (real server process)', function () {
+  this.timeout(120_000);
+  let server: ServerProcess;
+  before(async () => {
+    server = await startServerProcess({ env: { SVC_REALTIME_FLOOD_COOLDOWN_SEC: '3' } });
+  });
+  after(async () => server?.stop());
+
+  it('after a 1008 for flooding, the same key is refused with 1013 and the seconds left; an ephemeral key of the same account is not; after the cooldown the key is admitted again', async () => {
+    const flood = await runFlood({ wsUrl: server.wsUrl, apiKey: server.apiKey, frame: '{bad', seconds: 5 });
+    expect(flood.close?.code, 'the flooder is closed').to.equal(1008);
+    const closedAt = performance.now();
+    // At once, the way a flooding client reconnects.
+    const again = RealtimeClient.connect(server.wsUrl, { headers: { Authorization: `Bearer ${server.apiKey}` } });
+    const refused = await again.closed;
+    expect(refused.code).to.equal(1013);
+    expect(refused.reason).to.match(/inbound budget; retry in [1-3] s$/);
+    // A browser user's ephemeral key is its own credential: the app's other users are not held back.
+    const minted = await fetch(`${server.url}/v1/realtime/client_secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const secret = ((await minted.json()) as { value: string }).value;
+    const browser = RealtimeClient.connect(server.wsUrl, { protocols: ['realtime', `svc-client-secret.${secret}`] });
+    browser.send({ type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+    expect((await browser.next(10_000)).type).to.equal('session.created');
+    await browser.close();
+    await sleep(Math.max(0, 3100 - (performance.now() - closedAt)));
+    const { created } = await openSession(server.wsUrl, server.apiKey);
+    expect(created.type, 'admitted once the cooldown is over').to.equal('session.created');
+  });
 });
 
 function loadAverage(): string {

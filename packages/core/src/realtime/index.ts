@@ -38,6 +38,7 @@ export * from './admission/in-memory-session-registry.js';
 export * from './admission/server-load.js';
 export * from './admission/capacity-policy.js';
 export * from './admission/capacity-aware-session-registry.js';
+export * from './admission/flood-cooldown-session-registry.js';
 export * from './admission/inbound-budget.js';
 export * from './calls/realtime-calls.js';
 export * from './calls/call-errors.js';

@@ -16,10 +16,11 @@ export interface SessionClaim {
 
 /**
  * `at_capacity`: a count cap (SVC_REALTIME_MAX_SESSIONS, _PER_KEY); `over_capacity`: this process
- * cannot serve one more speaking session (CapacityAwareSessionRegistry), with a short reason.
- * Both close with 1013 (retry later).
+ * cannot serve one more speaking session (CapacityAwareSessionRegistry), with a short reason;
+ * `flood_cooldown`: this credential's last session flooded (FloodCooldownSessionRegistry).
+ * All three close with 1013 (retry later).
  */
-export type AdmissionRefusal = 'duplicate_session' | 'at_capacity' | 'over_capacity';
+export type AdmissionRefusal = 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'flood_cooldown';
 
 export type AdmissionDecision = { admitted: true; lease: SessionLease } | { admitted: false; refusal: AdmissionRefusal; reason?: string };
 
@@ -36,6 +37,11 @@ export interface RealtimeSessionRegistry {
   admit(claim: SessionClaim): Promise<AdmissionDecision>;
   /** Sessions admitted by THIS process and not yet released (the /metrics gauge). */
   localSessions(): number;
+  /**
+   * This claim's session was closed for sending more than its inbound budget: its credential waits
+   * before the next (FloodCooldownSessionRegistry). Registries without a cooldown ignore it.
+   */
+  penalize?(claim: SessionClaim): void;
   /** Stops background work (lease renewal). Leases still held are left to expire. */
   close(): Promise<void>;
 }

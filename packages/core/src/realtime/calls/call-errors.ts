@@ -28,7 +28,7 @@ export class RealtimeSessionActiveError extends ServiceError {
 export class RealtimeCapacityError extends ServiceError {
   readonly identifier = 'concurrency_limit_exceeded';
   readonly retryAfterSeconds = 5;
-  constructor() {
-    super('Max concurrency of realtime sessions exceeded; retry later.');
+  constructor(message = 'Max concurrency of realtime sessions exceeded; retry later.') {
+    super(message);
   }
 }

@@ -1,0 +1,58 @@
+import type { Clock } from '../../shared/clock.js';
+import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from './session-registry.js';
+
+/**
+ * A credential whose session was closed for sending more than its inbound budget (close 1008) may
+ * not open another for `cooldownMs`: a flooding client that reconnects at once would otherwise hold
+ * a capacity slot nearly all the time (closed within a second of each connect, back 100 ms later),
+ * and a few of them fill a 2-core server's six slots against every other caller (the playground was
+ * refused so in a trial). The credential is the ephemeral key when the session used one (a browser
+ * user's flood must not lock out every user of the app's API key), else the API key. The refusal is
+ * `flood_cooldown` (close 1013, "retry later", with the seconds left); 0 turns it off.
+ */
+export class FloodCooldownSessionRegistry implements RealtimeSessionRegistry {
+  /** Credential -> when its cooldown ends (clock ms). */
+  private readonly until = new Map<string, number>();
+
+  constructor(
+    private readonly inner: RealtimeSessionRegistry,
+    private readonly clock: Clock,
+    private readonly cooldownMs: number,
+  ) {}
+
+  async admit(claim: SessionClaim): Promise<AdmissionDecision> {
+    const left = this.remainingMs(claim);
+    if (left > 0) {
+      return {
+        admitted: false,
+        refusal: 'flood_cooldown',
+        reason: `this key's last session sent more than its inbound budget; retry in ${Math.ceil(left / 1000)} s`,
+      };
+    }
+    return this.inner.admit(claim);
+  }
+
+  penalize(claim: SessionClaim): void {
+    if (this.cooldownMs <= 0) return;
+    const now = this.clock.now();
+    // Expired entries go as new ones come: the map holds only credentials that flooded lately.
+    for (const [credential, end] of this.until) if (end <= now) this.until.delete(credential);
+    this.until.set(credentialOf(claim), now + this.cooldownMs);
+  }
+
+  /** How long this claim's credential must still wait (0: it may connect). */
+  remainingMs(claim: SessionClaim): number {
+    const end = this.until.get(credentialOf(claim));
+    return end === undefined ? 0 : Math.max(0, end - this.clock.now());
+  }
+
+  localSessions(): number {
+    return this.inner.localSessions();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+const credentialOf = (claim: SessionClaim): string => (claim.secretSessionId !== null ? `secret:${claim.secretSessionId}` : `key:${claim.apiKeyId}`);
