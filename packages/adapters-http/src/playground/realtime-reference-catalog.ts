@@ -154,6 +154,7 @@ export const CLOSE_ENDING_DOCS: Record<string, string> = {
   internal_error: 'The session could not be started.',
   at_capacity: 'Too many sessions (server-wide or for this key); retry later.',
   over_capacity: 'This server cannot serve one more speaking session now (CPU, speech decoders or event loop at their limit; the reason says which); retry later or elsewhere.',
+  flood_cooldown: "This key's (or ephemeral key's) last session sent more than its inbound budget and was closed; it may open a new one after a few seconds (the reason says how many).",
   dependency_unavailable: 'The service cannot admit sessions right now (its database or shared Redis does not answer); retry later.',
   invalid_credentials: 'Missing or invalid API key, or an unknown or expired client secret.',
   duplicate_session: 'This client secret already has an open session.',
