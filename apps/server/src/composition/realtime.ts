@@ -344,10 +344,11 @@ export const realtimeModule = defineModule({
     type BatchStats = { batch?: { stats: { frames: number; runs: number } } };
     const detector = get(REALTIME_TOKENS.VoiceActivityDetector) as { current?: unknown } | null;
     const vadBatchStats = () => (detector?.current as BatchStats | null | undefined)?.batch?.stats;
+    const admission = registry instanceof FloodCooldownSessionRegistry ? registry.inner : registry;
     metrics.trackRealtimeCapacity(() => {
       const load = monitor.read();
       return {
-        capacity: registry instanceof CapacityAwareSessionRegistry ? registry.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
+        capacity: admission instanceof CapacityAwareSessionRegistry ? admission.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
         sessionCores: load.sessionCores,
         recognizerBacklogMs: load.recognizerBacklogMs,
         inputAudioSeconds: monitor.inputAudioSeconds,

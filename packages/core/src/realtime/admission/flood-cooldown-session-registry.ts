@@ -15,7 +15,8 @@ export class FloodCooldownSessionRegistry implements RealtimeSessionRegistry {
   private readonly until = new Map<string, number>();
 
   constructor(
-    private readonly inner: RealtimeSessionRegistry,
+    /** The registry it guards (the capacity admission, the caps): what /metrics reads capacity from. */
+    readonly inner: RealtimeSessionRegistry,
     private readonly clock: Clock,
     private readonly cooldownMs: number,
   ) {}
