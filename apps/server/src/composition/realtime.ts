@@ -347,14 +347,15 @@ export const realtimeModule = defineModule({
     const admission = registry instanceof FloodCooldownSessionRegistry ? registry.inner : registry;
     metrics.trackRealtimeCapacity(() => {
       const load = monitor.read();
+      const vad = vadBatchStats();
       return {
         capacity: admission instanceof CapacityAwareSessionRegistry ? admission.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
         sessionCores: load.sessionCores,
         recognizerBacklogMs: load.recognizerBacklogMs,
         inputAudioSeconds: monitor.inputAudioSeconds,
         decodedAudioSeconds: monitor.decodedAudioSeconds,
-        vadFrames: vadBatchStats()?.frames ?? 0,
-        vadRuns: vadBatchStats()?.runs ?? 0,
+        vadFrames: vad?.frames ?? 0,
+        vadRuns: vad?.runs ?? 0,
       };
     });
     get(SHARED_TOKENS.Logger).info(

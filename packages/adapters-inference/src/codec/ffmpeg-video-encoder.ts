@@ -1,4 +1,4 @@
-import { TopLevelBoxWatcher, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
+import { sameEncoderFormat, TopLevelBoxWatcher, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
@@ -118,7 +118,7 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     const spare = this.spare;
     this.spare = null;
     if (!spare) return null;
-    if (spare.alive() && sameFormat(spare.format, format)) return spare;
+    if (spare.alive() && sameEncoderFormat(spare.format, format)) return spare;
     spare.end(new Error('standby encoder not usable'));
     return null;
   }
@@ -221,9 +221,6 @@ interface StartedFfmpeg {
   /** Kills it (or keeps it from spawning) unused. */
   end(reason: Error): void;
 }
-
-const sameFormat = (a: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, b: Pick<EncoderFormat, 'fps' | 'width' | 'height'>): boolean =>
-  a.fps === b.fps && a.width === b.width && a.height === b.height;
 
 /** The audio, padded with silence (or trimmed) to exactly ceil(duration * fps) frames' worth. */
 export function padToFrames(audio: PcmAudio, fps: number): PcmAudio {

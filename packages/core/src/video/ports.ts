@@ -77,6 +77,10 @@ export interface EncoderFormat {
   onStarted?: () => void;
 }
 
+/** Whether two encoder formats make the same stream (an encoder started ahead fits only its own). */
+export const sameEncoderFormat = (a: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, b: Pick<EncoderFormat, 'fps' | 'width' | 'height'>): boolean =>
+  a.fps === b.fps && a.width === b.width && a.height === b.height;
+
 /** An encoder started ahead of its input (MediaEncoder.open). */
 export interface OpenedMediaEncoder {
   readonly format: Readonly<Pick<EncoderFormat, 'fps' | 'width' | 'height'>>;

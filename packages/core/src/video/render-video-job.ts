@@ -3,7 +3,7 @@ import type { BlobStore } from '../shared/blob-store.js';
 import type { Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { AvatarRenderer, DrivingSpeech, MediaEncoder, OpenedMediaEncoder, PreparedAvatar, VideoFrame, VideoJobRepository } from './ports.js';
+import { sameEncoderFormat, type AvatarRenderer, type DrivingSpeech, type MediaEncoder, type OpenedMediaEncoder, type PreparedAvatar, type VideoFrame, type VideoJobRepository } from './ports.js';
 import type { StageTimeline } from './stage-timeline.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
 import { isFinished, reportProgress, transition, videoDimensions, type VideoJob, type VideoSize } from './video-job.js';
@@ -108,7 +108,7 @@ export class RenderVideoJob {
       });
       const parts: Uint8Array[] = [];
       const format = { fps: prepared.fps, width, height };
-      const opened = live.encoder && sameFormat(live.encoder.format, format) ? live.encoder : undefined;
+      const opened = live.encoder && sameEncoderFormat(live.encoder.format, format) ? live.encoder : undefined;
       if (!opened) live.encoder?.close();
       const onStarted = () => timeline?.mark('encoder started');
       const output = opened
@@ -227,9 +227,6 @@ async function* countFrames(frames: AsyncIterable<VideoFrame>, onFrame: (count: 
     onFrame(++count);
   }
 }
-
-const sameFormat = (a: { fps: number; width: number; height: number }, b: { fps: number; width: number; height: number }): boolean =>
-  a.fps === b.fps && a.width === b.width && a.height === b.height;
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
