@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { INBOUND_BURST_SECONDS } from '@svc/core';
+import { DEFAULT_INBOUND_EVENTS_PER_SECOND } from '@svc/adapters-ws';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { FloodOptions, FloodResult } from '../helpers/flood-worker.js';
@@ -137,9 +139,12 @@ describe('realtime inbound budget: a flooding client is closed, and HTTP and oth
       expect(Math.max(...health), `/healthz during the flood: ${summary(health)}`).to.be.below(MAX_LATENCY_MS);
       expect(Math.max(...calmRoundTrips), `calm session: ${summary(calmRoundTrips)}`).to.be.below(MAX_LATENCY_MS);
       expect(calm.closeInfo, 'the calm session is still open').to.equal(null);
-      // Load-independent: the server handled at most the budget's burst of the flood (1000 frames), not the flood.
+      // The server handled at most the budget's burst (1000 frames) plus what the budget refilled
+      // (200 a second) until it closed the flooder, not the flood. A loaded CI runner read the
+      // burst in 1.07 s and answered 1,014 frames, past a bound that left the refill out.
       const answered = Object.values(result.errors).reduce((n, k) => n + k, 0) + result.otherEvents;
-      expect(answered).to.be.at.most(1000 + 1);
+      const budgeted = DEFAULT_INBOUND_EVENTS_PER_SECOND * (INBOUND_BURST_SECONDS + (result.closedAfterMs ?? 0) / 1000);
+      expect(answered, `closed after ${result.closedAfterMs} ms`).to.be.at.most(Math.ceil(budgeted) + 1);
       await calm.close();
     });
   }
