@@ -1,4 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Starts child processes (ffmpeg) without forking this process.
@@ -10,10 +13,12 @@ import { fork, type ChildProcess } from 'node:child_process';
  * run after one spawn took ~300 ms and 9,600 page faults instead of ~55 ms and none, so each video's
  * standby ffmpeg made the next new photo's face detection 4-5x slower.
  *
- * So a small launcher process (process-launcher-main.ts, forked once, lazily) does the spawning. The
+ * So a small launcher process does the spawning: python/process_launcher.py on Debian's python3 (what
+ * the pocketsphinx decoders run on; ~10 MB, ~40 ms to start), spawned once, at the first child. The
  * children it starts have no pipes to this process: they connect to Unix sockets this process listens
- * on (ffmpeg's `unix:` protocol; see ffmpeg-process.ts), and the launcher reports their pid, their
- * exit and the tail of their stderr. `SVC_PROCESS_LAUNCHER=false` spawns directly instead.
+ * on (runtime/child-sockets.ts; ffmpeg's `unix:` protocol, the decoders' `--socket`), and the launcher
+ * reports their pid, their exit and the tail of their stderr. `SVC_PROCESS_LAUNCHER=false`, or no
+ * python3, spawns directly instead.
  */
 export interface LaunchedChild {
   /** The child's pid (signals can be sent to it directly). */
@@ -49,10 +54,20 @@ interface Pending {
 /** The launcher's stderr tail limit is its own; a child that dies with the launcher says so. */
 const LAUNCHER_GONE = 'the process launcher exited';
 
+/** The interpreter and script of the launcher process. */
+const PYTHON = '/usr/bin/python3';
+type LauncherProcess = ChildProcessByStdio<Writable, Readable, null>;
+const LAUNCHER_SCRIPT = fileURLToPath(new URL('../../../python/process_launcher.py', import.meta.url));
+
 export class ProcessLauncher {
-  private launcher: ChildProcess | null = null;
+  private launcher: LauncherProcess | null = null;
   private nextId = 1;
   private readonly live = new Map<number, Pending>();
+
+  /** Whether this machine can run the launcher (Debian's python3 is there). */
+  static available(): boolean {
+    return existsSync(PYTHON) && existsSync(LAUNCHER_SCRIPT);
+  }
 
   /** A child started by the launcher process; rejects like spawn's 'error' (ENOENT...) if it cannot start. */
   launch(file: string, args: readonly string[]): Promise<LaunchedChild> {
@@ -68,7 +83,7 @@ export class ProcessLauncher {
             pid,
             exited,
             kill: (signal = 'SIGTERM') => {
-              if (this.live.has(id) && launcher.connected) launcher.send({ op: 'kill', id, signal });
+              if (this.live.has(id)) this.send(launcher, { op: 'kill', id, signal });
             },
           });
         },
@@ -77,7 +92,7 @@ export class ProcessLauncher {
       };
       this.live.set(id, pending);
       this.refWhileBusy();
-      launcher.send({ op: 'spawn', id, file, args });
+      this.send(launcher, { op: 'spawn', id, file, args });
     });
   }
 
@@ -87,23 +102,36 @@ export class ProcessLauncher {
     this.launcher = null;
     if (!launcher || launcher.exitCode !== null || launcher.signalCode !== null) return Promise.resolve();
     const exited = new Promise<void>((resolve) => launcher.once('exit', () => resolve()));
-    if (launcher.connected) launcher.disconnect();
-    // It exits at once on disconnect; one that does not within a second is killed.
+    launcher.stdin.end(); // it kills its children and exits when its input ends
+    // One that does not exit within a second is killed.
     const stuck = setTimeout(() => launcher.kill('SIGKILL'), 1000);
     return exited.finally(() => clearTimeout(stuck));
   }
 
-  private ensureLauncher(): ChildProcess {
+  private send(launcher: LauncherProcess, message: object): void {
+    if (launcher.stdin.writable) launcher.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private ensureLauncher(): LauncherProcess {
     if (this.launcher) return this.launcher;
-    const launcher = fork(new URL('./process-launcher-main.js', import.meta.url), [], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      // A small process: it only forwards spawns and exits.
-      execArgv: ['--max-old-space-size=16', '--max-semi-space-size=1'],
-      serialization: 'json',
+    const launcher = spawn(PYTHON, ['-u', LAUNCHER_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let lines = '';
+    launcher.stdout.setEncoding('utf8').on('data', (text: string) => {
+      lines += text;
+      let nl: number;
+      while ((nl = lines.indexOf('\n')) >= 0) {
+        const line = lines.slice(0, nl);
+        lines = lines.slice(nl + 1);
+        try {
+          this.onReply(JSON.parse(line) as LauncherReply);
+        } catch {
+          // not a reply
+        }
+      }
     });
-    launcher.on('message', (reply: LauncherReply) => this.onReply(reply));
+    launcher.stdin.on('error', () => undefined); // a launcher that died: its exit is handled below
     launcher.once('exit', () => this.onLauncherExit(launcher));
-    launcher.on('error', () => undefined); // its exit follows; the children are accounted for there
+    launcher.on('error', () => this.onLauncherExit(launcher));
     this.launcher = launcher;
     return launcher;
   }
@@ -125,7 +153,7 @@ export class ProcessLauncher {
   }
 
   /** The launcher died (killed, crashed): its children are killed too, and reported as such. */
-  private onLauncherExit(launcher: ChildProcess): void {
+  private onLauncherExit(launcher: LauncherProcess): void {
     if (this.launcher === launcher) this.launcher = null;
     for (const [id, pending] of this.live) {
       this.live.delete(id);
@@ -146,13 +174,10 @@ export class ProcessLauncher {
   private refWhileBusy(): void {
     const launcher = this.launcher;
     if (!launcher) return;
-    const channel = launcher.channel as { ref(): void; unref(): void } | undefined;
-    if (this.live.size > 0) {
-      launcher.ref();
-      channel?.ref();
-    } else {
-      launcher.unref();
-      channel?.unref();
+    const handles = [launcher, launcher.stdout, launcher.stdin] as unknown as { ref(): void; unref(): void }[];
+    for (const h of handles) {
+      if (this.live.size > 0) h.ref();
+      else h.unref();
     }
   }
 }
@@ -163,7 +188,7 @@ let users = 0;
 
 /** The process's launcher (created on first use), or null when launching directly is configured. */
 export function processLauncher(): ProcessLauncher | null {
-  if (!enabled) return null;
+  if (!enabled || !ProcessLauncher.available()) return null;
   shared ??= new ProcessLauncher();
   return shared;
 }

@@ -66,7 +66,7 @@ describe('ProcessLauncher (children started without forking this process)', func
     const exit = await child.exited;
     expect(exit.signal).to.equal('SIGKILL');
     expect(await goneWithin(child.pid, 2000), 'the child outlived its launcher').to.equal(true);
-    const next = await launcher.launch('/bin/true', []);
+    const next = await launcher.launch('/bin/sleep', ['0.3']);
     expect(parentOf(next.pid)).to.not.equal(launcherPid);
     expect((await next.exited).code).to.equal(0);
   });

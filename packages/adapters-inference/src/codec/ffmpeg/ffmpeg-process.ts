@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
+import { listenOnce, socketFolder, socketPath, type OneConnection } from '../../runtime/child-sockets.js';
 import { processLauncher, type ProcessLauncher } from '../../runtime/process-launcher.js';
 
 /** How an ffmpeg run ended: its exit, the tail of its stderr, or why it never started. */
@@ -45,7 +43,8 @@ export interface StartFfmpegOptions {
  */
 export function startFfmpeg(options: StartFfmpegOptions): FfmpegProcess {
   const launcher = processLauncher();
-  return launcher ? new LaunchedFfmpeg(launcher, options) : new SpawnedFfmpeg(options);
+  const dir = launcher ? socketFolder() : null;
+  return launcher && dir ? new LaunchedFfmpeg(launcher, dir, options) : new SpawnedFfmpeg(options);
 }
 
 /** ffmpeg as a direct child with pipes (forks this process: the fallback). */
@@ -83,17 +82,6 @@ class SpawnedFfmpeg implements FfmpegProcess {
   }
 }
 
-/** A private folder for this process's ffmpeg sockets (mode 0700: no other user can connect). */
-let socketDir: string | null = null;
-function sockets(): string {
-  if (!socketDir) {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-ffmpeg-'));
-    socketDir = dir;
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return socketDir;
-}
-let runs = 0;
 
 /** Demuxers that read a stream as it comes, without seeking (see LaunchedFfmpeg). */
 const RAW_FORMATS = new Set(['rawvideo', 's16le', 'f32le', 'u8', 'mulaw', 'alaw']);
@@ -112,15 +100,15 @@ class LaunchedFfmpeg implements FfmpegProcess {
   readonly started: Promise<number>;
   readonly exited: Promise<FfmpegExit>;
   readonly output: AsyncIterable<Buffer>;
-  private readonly ends = new Map<number, { server: Server; socket: Promise<Socket | null>; close(): void }>();
+  private readonly ends = new Map<number, OneConnection>();
   private killed = false;
   private outputSocket: Socket | null = null;
   private outputClosed = false;
 
-  constructor(launcher: ProcessLauncher, options: StartFfmpegOptions) {
-    const run = `${process.pid}-${++runs}`;
+  constructor(launcher: ProcessLauncher, dir: string, options: StartFfmpegOptions) {
     const used = [0, 1, ...Array.from({ length: options.extraInputs }, (_, i) => 3 + i)];
-    const path = (n: number) => join(sockets(), `${run}-${n}.sock`);
+    const paths = new Map<number, string>();
+    const path = (n: number): string => paths.get(n) ?? paths.set(n, socketPath(dir, `ffmpeg-${n}`)).get(n)!;
     // Its own stdin is /dev/null (keyboard commands off); its data comes over the sockets. A
     // protocol whitelist that allowed `pipe` allows `async` and `unix` instead, nothing more (a
     // decode's whitelist keeps an uploaded playlist from opening files or URLs: it still does).
@@ -134,7 +122,7 @@ class LaunchedFfmpeg implements FfmpegProcess {
       const raw = all[i - 1] === '-i' && RAW_FORMATS.has(inputFormat(all, i - 1) ?? '');
       return `${m[1] === '1' || raw ? '' : 'async:'}unix:${path(Number(m[1]))}`;
     });
-    for (const n of used) if (args.some((arg) => arg.endsWith(`unix:${path(n)}`))) this.ends.set(n, this.listen(path(n)));
+    for (const n of used) if (args.some((arg) => arg.endsWith(`unix:${path(n)}`))) this.ends.set(n, listenOnce(path(n)));
 
     const launched = launcher.launch(options.binary, args);
     this.started = launched.then((child) => child.pid);
@@ -188,29 +176,6 @@ class LaunchedFfmpeg implements FfmpegProcess {
     }
     this.outputSocket = socket;
     yield* socket as AsyncIterable<Buffer>;
-  }
-
-  /** One listening socket that takes ffmpeg's one connection, then stops listening. */
-  private listen(path: string): { server: Server; socket: Promise<Socket | null>; close(): void } {
-    const server = createServer();
-    let settle!: (socket: Socket | null) => void;
-    const socket = new Promise<Socket | null>((resolve) => (settle = resolve));
-    server.once('connection', (s) => {
-      s.on('error', () => undefined); // ffmpeg closing its end early is reported by its exit
-      settle(s);
-      server.close();
-    });
-    server.on('error', () => settle(null));
-    server.listen(path);
-    server.unref();
-    return {
-      server,
-      socket,
-      close: () => {
-        settle(null);
-        if (server.listening) server.close();
-      },
-    };
   }
 }
 
