@@ -20,18 +20,21 @@ export function statCpuMs(fields: string[], withChildren = false): number {
 }
 
 /**
- * CPU (ms) used so far by the child processes of `pid` (the pocketsphinx decoders, ffmpeg): the live
- * ones (listed by each thread's /proc children file, so no scan of every process), and those that
- * exited through the parent's cutime + cstime. 0 where there is no /proc (not Linux): the process's
- * own CPU is then all that is measured.
+ * CPU (ms) used so far by the processes `pid` started (the pocketsphinx decoders, ffmpeg), and
+ * theirs: those run under the process launcher, a child of this process (runtime/process-launcher
+ * in the inference adapters). The live ones are listed by each thread's /proc children file (no scan
+ * of every process); those that exited count through their parent's cutime + cstime. 0 where there
+ * is no /proc (not Linux): the process's own CPU is then all that is measured.
  */
-export function childrenCpuMs(pid: number): number {
+export function childrenCpuMs(pid: number, depth = 3): number {
   const own = procStat(`/proc/${pid}/stat`);
   if (!own) return 0;
   let ms = (Number(own[13]) + Number(own[14])) * TICK_MS;
   for (const child of childPids(pid)) {
     const fields = procStat(`/proc/${child}/stat`);
-    if (fields) ms += statCpuMs(fields, true);
+    if (!fields) continue;
+    ms += statCpuMs(fields);
+    ms += depth > 1 ? childrenCpuMs(Number(child), depth - 1) : (Number(fields[13]) + Number(fields[14])) * TICK_MS;
   }
   return ms;
 }

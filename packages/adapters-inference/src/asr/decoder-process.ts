@@ -26,10 +26,10 @@ export interface DecoderProcess {
 /**
  * Starts `python -u script ...args`: through the process launcher (no fork of this process: see
  * runtime/process-launcher.ts), talking over a Unix socket it connects to (`--socket PATH`), or
- * spawned directly with pipes when the launcher is off.
+ * spawned directly with pipes when the launcher is off or `direct` says so.
  */
-export function startDecoderProcess(python: string, script: string, args: readonly string[], stderrTailChars: number): DecoderProcess {
-  const launcher = processLauncher();
+export function startDecoderProcess(python: string, script: string, args: readonly string[], stderrTailChars: number, direct = false): DecoderProcess {
+  const launcher = direct ? null : processLauncher();
   const dir = launcher ? socketFolder() : null;
   if (!launcher || !dir) return spawned(python, script, args, stderrTailChars);
 

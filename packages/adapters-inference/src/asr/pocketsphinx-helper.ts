@@ -83,8 +83,9 @@ export class PocketsphinxHelper {
   /** A failure the helper reported while nobody waited for an answer: the utterance's end hears it. */
   private failure: Error | null = null;
 
-  constructor(python: string, script: string, decoderArgs: readonly string[]) {
-    this.child = startDecoderProcess(python, script, decoderArgs, STDERR_TAIL_CHARS);
+  /** `direct`: spawned from this process even when the process launcher is on (see startDecoderProcess). */
+  constructor(python: string, script: string, decoderArgs: readonly string[], options: { direct?: boolean } = {}) {
+    this.child = startDecoderProcess(python, script, decoderArgs, STDERR_TAIL_CHARS, options.direct);
     let markReady!: () => void;
     let failReady!: (err: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {

@@ -86,6 +86,9 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     await assertReadable(python, 'python3 (Debian package python3)');
     await assertReadable(`${POCKETSPHINX_EN_US_MODEL}/mdef`, 'the pocketsphinx English model (Debian package pocketsphinx-en-us)');
     const spawn = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args);
+    // The decoders loaded now, at start, are spawned directly: a fork before anything runs costs
+    // nothing yet, and the process launcher (and its ~10 MB) is not started for them at idle.
+    const spawnAtStart = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args, { direct: true });
     const max = options.decoders ?? DEFAULT_DECODERS;
     const warm = Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS);
     const helpers: PocketsphinxHelper[] = [];
@@ -93,7 +96,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
       // A few at a time, one per core: sixteen models loading at once on a busy machine each take
       // long enough to miss the helper's load deadline; in batches each loads in ~0.5 s.
       while (helpers.length < warm) {
-        const batch = Array.from({ length: Math.min(availableParallelism(), warm - helpers.length) }, spawn);
+        const batch = Array.from({ length: Math.min(availableParallelism(), warm - helpers.length) }, spawnAtStart);
         helpers.push(...batch);
         await Promise.all(batch.map((h) => h.ready));
       }
