@@ -37,8 +37,8 @@ export type PreparedFace =
  * decodes only the rows and columns it shows, at the resolution it needs (decodeFrame). A smaller
  * photo (face-api's 1920 px samples against the 1024 px copy) cannot shrink on load and is decoded
  * once, whole, as before: a 640 px copy would shrink, but the landmark net then places the eyes
- * differently enough (1-6 % of the eye distance) that the blinks leave lid artefacts on three of
- * the six samples (docs/benchmarks.md, issue 24). The frame needs the landmarks, so its decode
+ * differently enough (1-6 % of the eye distance) that the blinks of three samples no longer shut
+ * (lid artefacts: docs/benchmarks.md, issue 24). The frame needs the landmarks, so its decode
  * follows the detector: every libvips call is awaited before this returns (a decode still running
  * as the detector thread ended aborted the process once), and a photo without a face never pays
  * for it. Failures are values, not exceptions, so they cross a worker-thread boundary intact.

@@ -85,7 +85,7 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
       const now = await prepareFace(runtime, samplePhoto(n), OPTIONS);
       if (!now.ok) throw new Error(now.message);
       // the blinks' eyelids are fitted to these landmarks: a 640 px copy (which would shrink on
-      // load) moves them by 1-6 % of the eye distance and leaves lid artefacts on samples 3, 4, 6
+      // load) moves them by 1-6 % of the eye distance and fails blink-closure on samples 2, 3, 4 (lid artefacts)
       expect(now.landmarks, `sample${n}`).to.deep.equal(toFrame(before.landmarks, before.rect));
       expect(psnr(now.framed, before.framed), `sample${n}`).to.equal(Infinity);
     }
