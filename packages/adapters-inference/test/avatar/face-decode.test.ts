@@ -1,9 +1,11 @@
+import { InvalidParameterError, NoFaceDetectedError } from '@svc/core';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { decodeImage, downscale, fitInside, imageHeader } from '../../src/avatar/decode-image.js';
 import { loadFaceApi } from '../../src/avatar/face-api-runtime.js';
 import { detectLargestFace } from '../../src/avatar/face-detection.js';
 import { cropToFrame, frameRect, toFrame, type FrameRect } from '../../src/avatar/framing.js';
+import { LandmarkAvatarRenderer } from '../../src/avatar/landmark-avatar-renderer.js';
 import { decodeFrame, prepareFace } from '../../src/avatar/prepare-face.js';
 import type { Point, RgbImage } from '../../src/avatar/rgb-image.js';
 import { samplePhoto } from './avatar-measures.js';
@@ -148,5 +150,23 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
     // lanczos twice, down to a 160 px frame: the one case where what is decoded differs), so that
     // case is held to 37 dB. A frame cut one pixel off (rect.left + 1) reads ~35 dB and fails.
     for (const [name, db] of measured) expect(db, name).to.be.above(name.includes('shrunk') ? 37 : 40);
+  });
+
+  it('a large photo without a face, or one cut short after its header, fails cleanly in the detector thread, which then closes (no decode left running)', async () => {
+    const renderer = new LandmarkAvatarRenderer({ faceCacheEntries: 0 });
+    try {
+      const empty = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+      expect(await renderer.prepare(empty, '640x640').catch((err: unknown) => err)).to.be.instanceOf(NoFaceDetectedError);
+      // the header reads (4000 px: the shrunk-copy path), the decode then fails
+      const phone = await phonePhoto(3);
+      const cut = await renderer.prepare(phone.subarray(0, phone.length >> 1), '640x640').catch((err: unknown) => err);
+      expect(cut).to.be.instanceOf(InvalidParameterError);
+      expect((cut as InvalidParameterError).param).to.equal('ref_image');
+      // and a good one still works after them
+      const ok = await renderer.preparePhoto(phone, '640x640');
+      expect(ok.framed.width).to.equal(640);
+    } finally {
+      await renderer.close();
+    }
   });
 });
