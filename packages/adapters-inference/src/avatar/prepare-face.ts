@@ -1,4 +1,4 @@
-import { decodeImage, downscale, fitInside, imageHeader, shrinksOnLoad, type ImageHeader } from './decode-image.js';
+import { decodeImage, decodeRegion, downscale, fitInside, imageHeader, shrinksOnLoad, type ImageHeader } from './decode-image.js';
 import type { FaceApiRuntime } from './face-api-runtime.js';
 import { detectLargestFace } from './face-detection.js';
 import { cropToFrame, frameRect, insidePhoto, pixelBox, toFrame, type FrameRect } from './framing.js';
@@ -95,7 +95,7 @@ export async function decodeFrame(bytes: Uint8Array, header: ImageHeader, rect: 
   const reduce = Math.min(1, 2 * rect.scale);
   const shrink = shrinksOnLoad(header, reduce);
   if (!shrink && insidePhoto(rect, header.width, header.height)) {
-    return decodeImage(bytes, { region: { ...pixelBox(rect, header.width, header.height), outWidth, outHeight } });
+    return decodeRegion(bytes, header, { ...pixelBox(rect, header.width, header.height), outWidth, outHeight });
   }
   const size = fitInside(header.width, header.height, Math.ceil(Math.max(header.width, header.height) * reduce));
   const photo = await decodeImage(bytes, shrink ? { size } : {});
