@@ -33,6 +33,7 @@ Answers on stdout, one line each:
 import ctypes
 import math
 import re
+import socket
 import sys
 
 from pocketsphinx import Decoder
@@ -226,6 +227,13 @@ def set_option(config, name, value):
 def main():
     config = Decoder.default_config()
     args = sys.argv[1:]
+    # `--socket PATH` first: requests and answers go over that Unix socket (the service listens on
+    # it) instead of stdin/stdout, when a process launcher started this process for the service.
+    connection = None
+    if len(args) >= 2 and args[0] == '--socket':
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(args[1])
+        args = args[2:]
     for i in range(0, len(args) - 1, 2):
         set_option(config, args[i], args[i + 1])
     config.set_string('-logfn', '/dev/null')
@@ -233,8 +241,8 @@ def main():
     frame_rate = float(config.get_int('-frate'))
     cmn = CepstralMean(decoder)
     posteriors = WordPosteriors(decoder, config)
-    stdin = sys.stdin.buffer
-    out = sys.stdout
+    stdin = connection.makefile('rb') if connection else sys.stdin.buffer
+    out = connection.makefile('w', encoding='utf-8', newline='\n') if connection else sys.stdout
     out.write('R\n' if cmn.cmn else 'R nocmn\n')
     out.flush()
     in_utterance = False

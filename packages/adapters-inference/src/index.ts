@@ -29,6 +29,7 @@ export { FfmpegAudioCodec, type FfmpegAudioCodecOptions } from './codec/ffmpeg-a
 export { FfmpegLiveH264Encoder, type FfmpegLiveH264EncoderOptions } from './codec/ffmpeg-live-h264-encoder.js';
 export { FlvH264Reader, NAL_IDR, NAL_SPS, NAL_PPS } from './codec/flv-h264-reader.js';
 export { runFfmpeg, FfmpegError, type RunFfmpegOptions } from './codec/ffmpeg/run-ffmpeg.js';
+export { closeProcessLauncher, useProcessLauncher, processLauncher, ProcessLauncher, type LaunchedChild, type ChildExit } from './runtime/process-launcher.js';
 export { ffmpegPath } from './codec/ffmpeg/ffmpeg-path.js';
 export { detectAudioFormat, type AudioContainer } from './codec/detect-audio-format.js';
 export { encoderArguments, decoderArguments, DEFAULT_BITRATES, type EncoderBitrates } from './codec/encoder-arguments.js';

@@ -7,7 +7,7 @@ import {
   VoiceCatalog,
   type SpeechSynthesizer,
 } from '@svc/core';
-import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
+import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -40,6 +40,9 @@ export const speechModule = defineModule({
     SVC_UPSTREAM_TTS_MODEL: setting.string('tts-1'),
     SVC_UPSTREAM_TTS_VOICES: setting.list([]),
     SVC_UPSTREAM_TTS_TIMEOUT_MS: setting.int(30000, 1000, 600000),
+    // ffmpeg (every codec and the video encoders) started by a small launcher process instead of a
+    // fork of this one (docs/deployment.md, "Child processes"); false spawns directly.
+    SVC_PROCESS_LAUNCHER: setting.bool(true),
   },
   bind(provide, config) {
     const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads, SVC_PHONEMIZER_WORKERS: phonemizerWorkers } = config.settings;
@@ -58,7 +61,16 @@ export const speechModule = defineModule({
       },
       { close: async (all) => void (await Promise.all(all.map((e) => e.close?.()))) },
     );
-    provide(SPEECH_TOKENS.AudioCodec, () => new FfmpegAudioCodec());
+    // The process launcher (ffmpeg for every codec and the video encoders) lives as long as this server.
+    let releaseLauncher = (): Promise<void> => Promise.resolve();
+    provide(
+      SPEECH_TOKENS.AudioCodec,
+      () => {
+        releaseLauncher = useProcessLauncher({ enabled: config.settings.SVC_PROCESS_LAUNCHER });
+        return new FfmpegAudioCodec();
+      },
+      { close: () => releaseLauncher() },
+    );
     provide(SPEECH_TOKENS.LanguageDetector, () => new FrancLanguageDetector());
     provide(SPEECH_TOKENS.VoiceCatalog, async (get) => new VoiceCatalog(await get(SPEECH_TOKENS.SpeechSynthesizers)));
     provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get(SERVER_TOKENS.SpeechAtRate))());

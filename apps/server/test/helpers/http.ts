@@ -58,19 +58,30 @@ export function rmsOf(samples: Int16Array): number {
   return samples.length ? Math.sqrt(sum / samples.length) / 32768 : 0;
 }
 
-/** Child processes of this process whose command line mentions `needle` (Linux /proc). */
+/** Processes started by this one (children, and theirs: ffmpeg runs under the process launcher) whose command line mentions `needle` (Linux /proc). */
 export function childProcesses(needle: string): number[] {
-  const pids: number[] = [];
+  const parentOf = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes(needle)) pids.push(Number(entry));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z') parentOf.set(Number(entry), Number(fields[1]));
     } catch {
       /* process ended while we looked */
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8; p = parentOf.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  const pids: number[] = [];
+  for (const pid of parentOf.keys()) {
+    if (!descends(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) pids.push(pid);
+    } catch {
+      /* ended */
     }
   }
   return pids;

@@ -102,12 +102,19 @@ export const createVideo = (baseUrl: string, key: string, body: unknown) => post
 /** Child processes of this process (the server runs in it): ffmpeg must not outlive its job. */
 export async function childProcesses(): Promise<string[]> {
   const out = await new Promise<string>((resolve) => {
-    const p = spawn('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)]);
+    const p = spawn('ps', ['-e', '-o', 'pid=,ppid=,stat=,comm=']);
     let text = '';
     p.stdout.on('data', (d: Buffer) => (text += d.toString()));
     p.on('close', () => resolve(text));
   });
-  return out.split('\n').map((l) => l.trim()).filter((l) => l && !/\bps$/.test(l));
+  // This process's descendants (ffmpeg runs under the process launcher), zombies and ps itself left out.
+  const rows = out.split('\n').map((l) => l.trim().split(/\s+/)).filter((r) => r.length >= 4);
+  const parentOf = new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8; p = parentOf.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  return rows.filter((r) => descends(Number(r[0])) && !r[2]!.startsWith('Z') && r[3] !== 'ps').map((r) => `${r[0]} ${r.slice(3).join(' ')}`);
 }
 
 /** About 10 s of speech from the default voice. */

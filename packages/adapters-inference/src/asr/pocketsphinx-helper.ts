@@ -1,5 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startDecoderProcess, type DecoderProcess } from './decoder-process.js';
 
 /** Debian's interpreter: python3-pocketsphinx installs into its dist-packages (not a pyenv one). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
@@ -49,9 +49,8 @@ const PIECES_IN_FLIGHT = 3;
  * install time. Measured here: ~0.5 s to load, final pass 15-70 ms on 3-7 s sentences.
  */
 export class PocketsphinxHelper {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: DecoderProcess;
   private lines = '';
-  private stderr = '';
   /** Requests written, in the order their answers come. */
   private readonly finals: Waiter[] = [];
   private deadError: Error | null = null;
@@ -85,7 +84,7 @@ export class PocketsphinxHelper {
   private failure: Error | null = null;
 
   constructor(python: string, script: string, decoderArgs: readonly string[]) {
-    this.child = spawn(python, ['-u', script, ...decoderArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = startDecoderProcess(python, script, decoderArgs, STDERR_TAIL_CHARS);
     let markReady!: () => void;
     let failReady!: (err: Error) => void;
     this.ready = new Promise<void>((resolve, reject) => {
@@ -94,7 +93,7 @@ export class PocketsphinxHelper {
     });
     this.ready.catch(() => undefined);
     const readyTimer = setTimeout(() => failReady(new Error('pocketsphinx helper did not load its model in time')), READY_TIMEOUT_MS);
-    this.child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    this.child.output.setEncoding('utf8').on('data', (text: string) => {
       this.lines += text;
       let nl: number;
       while ((nl = this.lines.indexOf('\n')) >= 0) {
@@ -107,13 +106,13 @@ export class PocketsphinxHelper {
         } else this.onLine(line);
       }
     });
-    this.child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-STDERR_TAIL_CHARS)));
     // A write to a helper that just died must not crash the server; the exit handler reports it.
-    this.child.stdin.on('error', () => undefined);
-    this.child.on('error', (err) => this.die(new Error(`pocketsphinx helper could not start (${python}): ${err.message}`)));
-    this.child.on('exit', (code, signal) => {
+    this.child.input.on('error', () => undefined);
+    void this.child.exited.then(({ code, signal, stderr, spawnError }) => {
       clearTimeout(readyTimer);
-      const err = new Error(`pocketsphinx helper exited (${signal ?? `code ${code}`}): ${this.stderr.trim() || 'no output on stderr'}`);
+      const err = spawnError
+        ? new Error(`pocketsphinx helper could not start (${python}): ${spawnError.message}`)
+        : new Error(`pocketsphinx helper exited (${signal ?? `code ${code}`}): ${stderr.trim() || 'no output on stderr'}`);
       failReady(err);
       this.die(err);
     });
@@ -215,7 +214,7 @@ export class PocketsphinxHelper {
 
   kill(): void {
     this.die(new Error('pocketsphinx helper stopped'));
-    this.child.kill('SIGKILL');
+    this.child.kill();
   }
 
   /** The last partial piece, at the end of an utterance. */
@@ -264,10 +263,10 @@ export class PocketsphinxHelper {
         this.inFlight.push(head.samples);
         this.inFlightSamples += head.samples;
         this.queuedSamples -= head.samples;
-        this.child.stdin.write(head.piece);
+        this.child.input.write(head.piece);
       } else {
         if (head.waiter) this.finals.push(head.waiter);
-        this.child.stdin.write(head.line);
+        this.child.input.write(head.line);
       }
       this.outbox.shift();
     }

@@ -1,18 +1,30 @@
 // Which child processes of this test process are running (not a test file itself).
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** PIDs of direct children of this process whose command line contains `needle` (Linux /proc). */
+/**
+ * PIDs of processes this one started (children, and theirs: the decoders run under the process
+ * launcher) whose command line contains `needle` (Linux /proc; zombies left out).
+ */
 export function childProcesses(needle: string): number[] {
-  const found: number[] = [];
+  const parentOf = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // Fields after the command name, which is in parentheses and may contain spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes(needle)) found.push(Number(entry));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z') parentOf.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process exited while being read.
+    }
+  }
+  const found: number[] = [];
+  for (const pid of parentOf.keys()) {
+    let descends = false;
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8 && !descends; p = parentOf.get(p), hops++) descends = p === process.pid;
+    if (!descends) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) found.push(pid);
     } catch {
       // The process exited while being read.
     }

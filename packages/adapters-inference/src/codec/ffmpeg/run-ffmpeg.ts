@@ -1,6 +1,6 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { abortError } from '../../runtime/abort.js';
+import { startFfmpeg } from './ffmpeg-process.js';
 import { ffmpegPath } from './ffmpeg-path.js';
 
 export interface RunFfmpegOptions {
@@ -38,8 +38,6 @@ export class FfmpegError extends Error {
   }
 }
 
-type FfmpegChild = ChildProcessByStdio<Writable, Readable, Readable>;
-
 /**
  * Runs ffmpeg as a streaming pipe and yields its stdout as it comes: no temporary files.
  *
@@ -51,6 +49,9 @@ type FfmpegChild = ChildProcessByStdio<Writable, Readable, Readable>;
  *   has exited: nothing is left behind.
  * - A non-zero exit becomes FfmpegError with the tail of stderr (bounded by maxStderrBytes).
  *
+ * ffmpeg is started by the process launcher (runtime/process-launcher.ts: this process is not forked)
+ * with its pipes as Unix sockets, or spawned directly when the launcher is off (ffmpeg-process.ts).
+ *
  * General on purpose: audio encode/decode use it, video muxing can too (pass any args; use
  * `pipe:0` / `pipe:1` for the piped ends).
  */
@@ -61,77 +62,76 @@ export async function* runFfmpeg(options: RunFfmpegOptions): AsyncGenerator<Uint
   const globalArgs = ['-hide_banner', '-nostats', '-loglevel', options.logLevel ?? 'error'];
   if (!options.stdin) globalArgs.push('-nostdin');
   const pipes = options.pipes ?? [];
-  const child = spawn(options.binary ?? ffmpegPath(), [...globalArgs, ...options.args], {
-    stdio: ['pipe', 'pipe', 'pipe', ...pipes.map(() => 'pipe' as const)],
-  }) as unknown as FfmpegChild;
+  const ffmpeg = startFfmpeg({
+    binary: options.binary ?? ffmpegPath(),
+    args: [...globalArgs, ...options.args],
+    extraInputs: pipes.length,
+    maxStderrBytes: options.maxStderrBytes ?? 16 * 1024,
+  });
   pipes.forEach((bytes, i) => {
-    const pipe = child.stdio[3 + i] as Writable;
-    // ffmpeg closing it early (it failed, or needed no more) is reported by the exit code.
-    pipe.on('error', () => undefined);
-    void Promise.resolve(bytes).then(
-      (input) => pipe.end(input),
-      () => pipe.destroy(),
-    );
+    void ffmpeg.input(3 + i).then((pipe) => {
+      if (!pipe) return;
+      // ffmpeg closing it early (it failed, or needed no more) is reported by the exit code.
+      pipe.on('error', () => undefined);
+      void Promise.resolve(bytes).then(
+        (input) => pipe.end(input),
+        () => pipe.destroy(),
+      );
+    });
   });
-
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
-    child.once('error', (err) => resolve({ code: null, signal: null, spawnError: err }));
-    child.once('close', (code, sig) => resolve({ code, signal: sig }));
-  });
-  if (child.pid !== undefined) options.onSpawn?.(child.pid);
-
-  const stderr = new TailBuffer(options.maxStderrBytes ?? 16 * 1024);
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  if (options.onSpawn) void ffmpeg.started.then(options.onSpawn, () => undefined);
 
   let stopped = false;
   const kill = (): void => {
     stopped = true;
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    ffmpeg.kill();
   };
   const onAbort = (): void => kill();
   signal?.addEventListener('abort', onAbort, { once: true });
 
   // An input failure (e.g. the synthesizer upstream threw) kills ffmpeg and is rethrown below.
   let inputError: unknown = null;
+  const stdin = ffmpeg.input(0);
   if (options.stdin) {
-    feedStdin(options.stdin, child, () => stopped).catch((err: unknown) => {
+    feedStdin(options.stdin, stdin, () => stopped).catch((err: unknown) => {
       inputError = err;
       kill();
     });
   } else {
-    child.stdin.end();
+    void stdin.then((end) => end?.end());
   }
-  // Writing to a pipe ffmpeg already closed (it exits on bad input) is reported by the exit code.
-  child.stdin.on('error', () => undefined);
 
   let finished = false;
   try {
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    for await (const chunk of ffmpeg.output) {
       if (signal?.aborted) throw abortError(signal);
       yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }
-    const exit = await exited;
+    const exit = await ffmpeg.exited;
     // ffmpeg has read its input to the end (or given up on it): stop feeding without waiting for
     // a slow upstream; an input error raised before this point is already recorded.
     stopped = true;
     if (signal?.aborted) throw abortError(signal);
     if (inputError) throw inputError;
     if (exit.spawnError) throw exit.spawnError;
-    if (exit.code !== 0) throw new FfmpegError(exit.code, exit.signal, stderr.toString());
+    if (exit.code !== 0) throw new FfmpegError(exit.code, exit.signal, exit.stderr);
     finished = true;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     if (!finished) {
       kill();
-      child.stdout.destroy();
-      await exited;
+      ffmpeg.closeOutput();
+      await ffmpeg.exited;
     }
   }
 }
 
 /** Writes the input iterable to ffmpeg's stdin, waiting for 'drain' whenever the pipe is full. */
-async function feedStdin(input: AsyncIterable<Uint8Array>, child: FfmpegChild, stopped: () => boolean): Promise<void> {
-  const stdin = child.stdin;
+async function feedStdin(input: AsyncIterable<Uint8Array>, end: Promise<Writable | null>, stopped: () => boolean): Promise<void> {
+  const stdin = await end;
+  if (!stdin) return;
+  // Writing to a pipe ffmpeg already closed (it exits on bad input) is reported by the exit code.
+  stdin.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => {
     stdin.once('close', resolve);
     stdin.once('error', () => resolve());
@@ -144,22 +144,4 @@ async function feedStdin(input: AsyncIterable<Uint8Array>, child: FfmpegChild, s
     }
   }
   if (!stdin.destroyed) stdin.end();
-}
-
-/** Keeps the last `max` bytes pushed into it. */
-class TailBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  constructor(private readonly max: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size - this.chunks[0]!.length >= this.max) this.size -= this.chunks.shift()!.length;
-  }
-
-  toString(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
-  }
 }
