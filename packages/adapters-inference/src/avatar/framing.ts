@@ -71,16 +71,24 @@ export async function cropToFrame(image: RgbImage, rect: FrameRect, outWidth: nu
       .toBuffer({ resolveWithObject: true });
     source = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
   }
-  const left = clamp(Math.round(rect.left + pad.left), 0, source.width - 1);
-  const top = clamp(Math.round(rect.top + pad.top), 0, source.height - 1);
-  const width = clamp(Math.round(rect.width), 1, source.width - left);
-  const height = clamp(Math.round(rect.height), 1, source.height - top);
   const { data } = await sharp()(source.data, { raw: { width: source.width, height: source.height, channels: 3 } })
-    .extract({ left, top, width, height })
+    .extract(pixelBox({ ...rect, left: rect.left + pad.left, top: rect.top + pad.top }, source.width, source.height))
     .resize(outWidth, outHeight, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: outWidth, height: outHeight };
+}
+
+/** Whether the rect lies wholly inside a photo of that size (no padding needed). */
+export function insidePhoto(rect: FrameRect, imgWidth: number, imgHeight: number): boolean {
+  return rect.left > -0.5 && rect.top > -0.5 && rect.left + rect.width < imgWidth + 0.5 && rect.top + rect.height < imgHeight + 0.5;
+}
+
+/** The rect in whole pixels, clipped to the image: the region cropToFrame (and a region decode) scales into the frame. */
+export function pixelBox(rect: FrameRect, imgWidth: number, imgHeight: number): { left: number; top: number; width: number; height: number } {
+  const left = clamp(Math.round(rect.left), 0, imgWidth - 1);
+  const top = clamp(Math.round(rect.top), 0, imgHeight - 1);
+  return { left, top, width: clamp(Math.round(rect.width), 1, imgWidth - left), height: clamp(Math.round(rect.height), 1, imgHeight - top) };
 }
 
 /** Landmarks moved from photo to frame coordinates. */

@@ -31,7 +31,7 @@ export interface LandmarkAvatarRendererOptions {
   fps?: number;
   /** Seed of blinks and head motion; default: derived from the photo (same photo, same life). */
   seed?: number;
-  /** Longest side of the copy the detector and the landmark net see (SSD itself works at 512 px); default 1024. */
+  /** Longest side of the copy the detector and the landmark net see (SSD itself works at 512 px); default 1024 (a JPEG of 3072 px or more decodes it shrunk on load). */
   detectMaxSide?: number;
   /** Lowest detector score taken as a face; default MIN_FACE_SCORE (0.4). */
   minFaceScore?: number;
