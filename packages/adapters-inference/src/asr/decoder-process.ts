@@ -38,12 +38,10 @@ export function startDecoderProcess(python: string, script: string, args: readon
   const input = new PassThrough();
   const output = new PassThrough();
   let pid: number | undefined;
-  let killed = false;
   const launched = launcher.launch(python, ['-u', script, '--socket', path, ...args]);
   const exited = launched.then(
     (child) => {
       pid = child.pid;
-      if (killed) child.kill('SIGKILL');
       return child.exited;
     },
     (err: Error): DecoderExit => ({ code: null, signal: null, stderr: '', spawnError: err }),
@@ -65,7 +63,6 @@ export function startDecoderProcess(python: string, script: string, args: readon
       return pid;
     },
     kill: () => {
-      killed = true;
       void launched.then(
         (child) => child.kill('SIGKILL'),
         () => undefined,

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { RESPONSE_FORMATS, type ResponseFormat } from '@svc/core';
 import { FfmpegAudioCodec } from '../../src/index.js';
@@ -184,5 +188,31 @@ describe('FfmpegAudioCodec (real ffmpeg)', function () {
       error = err as Error;
     }
     expect(error?.name).to.equal('InvalidAudioError');
+  });
+
+  it('decode: a playlist naming a local Unix socket never reaches it (ffmpeg talks to this process over unix: sockets)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-victim-'));
+    const path = join(dir, 'victim.sock');
+    let connections = 0;
+    const victim = createServer((s) => {
+      connections++;
+      s.end(Buffer.alloc(100_000, 0xff));
+    });
+    await new Promise<void>((resolve) => victim.listen(path, resolve));
+    try {
+      const id3 = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]);
+      for (const url of [`unix:${path}`, `async:unix:${path}`]) {
+        const playlist = Buffer.concat([id3, Buffer.from(`#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\n${url}\n#EXT-X-ENDLIST\n`)]);
+        const error = await codec.decode(playlist, 16000).then(
+          () => null,
+          (err: Error) => err,
+        );
+        expect(error?.name, url).to.equal('InvalidAudioError');
+      }
+      expect(connections).to.equal(0);
+    } finally {
+      victim.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

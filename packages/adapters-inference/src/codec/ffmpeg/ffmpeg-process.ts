@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { listenOnce, socketFolder, socketPath, type OneConnection } from '../../runtime/child-sockets.js';
-import { processLauncher, type ProcessLauncher } from '../../runtime/process-launcher.js';
+import { processLauncher, type LaunchedChild, type ProcessLauncher } from '../../runtime/process-launcher.js';
 
 /** How an ffmpeg run ended: its exit, the tail of its stderr, or why it never started. */
 export interface FfmpegExit {
@@ -82,7 +82,6 @@ class SpawnedFfmpeg implements FfmpegProcess {
   }
 }
 
-
 /** Demuxers that read a stream as it comes, without seeking (see LaunchedFfmpeg). */
 const RAW_FORMATS = new Set(['rawvideo', 's16le', 'f32le', 'u8', 'mulaw', 'alaw']);
 
@@ -101,7 +100,7 @@ class LaunchedFfmpeg implements FfmpegProcess {
   readonly exited: Promise<FfmpegExit>;
   readonly output: AsyncIterable<Buffer>;
   private readonly ends = new Map<number, OneConnection>();
-  private killed = false;
+  private readonly launched: Promise<LaunchedChild>;
   private outputSocket: Socket | null = null;
   private outputClosed = false;
 
@@ -125,21 +124,9 @@ class LaunchedFfmpeg implements FfmpegProcess {
     for (const n of used) if (args.some((arg) => arg.endsWith(`unix:${path(n)}`))) this.ends.set(n, listenOnce(path(n)));
 
     const launched = launcher.launch(options.binary, args);
+    this.launched = launched;
     this.started = launched.then((child) => child.pid);
     this.started.catch(() => undefined);
-    launched.then(
-      (child) => {
-        if (this.killed) child.kill('SIGKILL');
-      },
-      () => undefined,
-    );
-    this.kill = () => {
-      this.killed = true;
-      void launched.then(
-        (child) => child.kill('SIGKILL'),
-        () => undefined,
-      );
-    };
     this.exited = launched
       .then(
         (child) => child.exited,
@@ -156,7 +143,13 @@ class LaunchedFfmpeg implements FfmpegProcess {
     this.output = this.readOutput();
   }
 
-  kill: () => void;
+  /** Kills it as soon as it runs (at once if it already does). */
+  kill(): void {
+    void this.launched.then(
+      (child) => child.kill('SIGKILL'),
+      () => undefined,
+    );
+  }
 
   input(index: number): Promise<Writable | null> {
     return this.ends.get(index)?.socket ?? Promise.resolve(null);
