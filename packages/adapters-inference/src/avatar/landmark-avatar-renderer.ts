@@ -102,7 +102,9 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
     const photo = await this.preparePhoto(image, size, signal);
-    return new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, this.renderPool(), photo.key, photo.stages);
+    const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, this.renderPool(), photo.key, photo.stages);
+    avatar.warm();
+    return avatar;
   }
 
   /**
@@ -165,6 +167,19 @@ class LandmarkAvatar implements PreparedAvatar {
     this.height = framed.height;
     this.framed = framed;
     this.geometry = faceGeometry(landmarks);
+  }
+
+  /**
+   * Has the render thread build this photo's warper now (a new photo's takes 10-60 ms), while the
+   * request is still being checked and stored: the first frame then only warps. The thread keeps
+   * the warper by the photo's key; a warper nobody uses (a refused request) is dropped with the
+   * thread's oldest. Without a render thread, nothing (the warper is built on the first frame).
+   */
+  warm(): void {
+    const framed = this.framed;
+    if (!this.pool || !framed) return;
+    const request = { avatarKey: this.key, width: this.width, height: this.height, reference: framed.data, landmarks: this.landmarks, poses: [] };
+    void this.pool.then((pool) => pool.run(request)).catch(() => undefined); // a failing thread fails the render itself, visibly
   }
 
   async *render(drive: DrivingSpeech, signal?: AbortSignal): AsyncGenerator<VideoFrame, void, undefined> {

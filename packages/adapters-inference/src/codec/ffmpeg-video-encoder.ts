@@ -190,10 +190,14 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     const firstFrames = this.options.firstFragmentSeconds === undefined ? 1 : Math.round(fps * this.options.firstFragmentSeconds);
     // One extra keyframe that closes a short first fragment; x264 counts the next GOP from it.
     const firstKeyframe = firstFrames > 0 && firstFrames < gopFrames ? ['-force_key_frames', `expr:eq(n,0)+eq(n,${firstFrames})`] : [];
+    // The audio is the FIRST input: ffmpeg opens its inputs one after the other, and the WAV (given
+    // with the frames, when the render starts) is then read while the first frame is being made,
+    // not after it: the first bytes leave ~20 ms sooner (45-69 against 64-90 ms after the first
+    // frame, isolated). The maps keep the video as the first track.
     return [
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
       '-f', 'wav', '-i', 'pipe:3',
-      '-map', '0:v:0', '-map', '1:a:0',
+      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
+      '-map', '1:v:0', '-map', '0:a:0',
       '-c:v', 'libx264', '-preset', this.options.preset ?? 'veryfast', '-tune', 'zerolatency',
       '-profile:v', 'baseline', '-level', '3.0', '-pix_fmt', 'yuv420p',
       '-crf', String(this.options.crf ?? 23), '-bf', '0',

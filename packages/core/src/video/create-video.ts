@@ -22,12 +22,14 @@ export interface CreateVideoOptions {
   retentionMs: number | null;
 }
 
-/** A request that passed every check, with its job stored and what it took to check it. */
+/** A request that passed every check, its job (stored by store()) and what it took to check it. */
 export interface AcceptedVideo {
   job: VideoJob;
   /** The prepared face (the face check prepared it): a live stream renders from it at once. */
   prepared: PreparedAvatar;
   speech: DrivingSpeech;
+  /** The photo's bytes, stored with the job. */
+  image: Uint8Array;
 }
 
 /**
@@ -59,12 +61,25 @@ export class CreateVideo {
     return accepted.job;
   }
 
+  /** Checks and stores a request as a queued job without enqueuing it. */
+  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<AcceptedVideo> {
+    const checked = await this.check(principal, raw, signal);
+    try {
+      await this.store(checked);
+      return checked;
+    } catch (err) {
+      checked.prepared.release?.();
+      throw err;
+    }
+  }
+
   /**
-   * Checks and stores a request as a queued job without enqueuing it (StreamVideo renders it
-   * itself). `whileChecking` runs once the face and the speech checks are under way (a stream
-   * starts its encoder there); a refusal after it is the caller's to clean up after.
+   * Every check of a request, and the queued job it becomes, NOT stored yet: StreamVideo starts
+   * the render from here and stores the job (store()) while the first frame is made. `whileChecking`
+   * runs once the face and the speech checks are under way (a stream starts its encoder there); a
+   * refusal after it is the caller's to clean up after.
    */
-  async accept(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline, whileChecking?: (request: VideoRequest) => void): Promise<AcceptedVideo> {
+  async check(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline, whileChecking?: (request: VideoRequest) => void): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
     const image = await this.images.load(request.refImage, signal);
     timeline?.mark('image checked');
@@ -99,32 +114,31 @@ export class CreateVideo {
     if (voice.status === 'rejected') throw voice.reason;
     const prepared = face.value;
     const speech = voice.value;
-    try {
-      signal?.throwIfAborted();
-      const now = this.clock.now();
-      const job: VideoJob = {
-        id: this.ids.id('video_'),
-        apiKeyId: principal.apiKeyId,
-        model: request.model,
-        status: 'queued',
-        progress: 0,
-        size: request.size,
-        durationSeconds: speech.audio.samples.length / speech.audio.sampleRate,
-        createdAt: now,
-        completedAt: null,
-        expiresAt: this.options.retentionMs === null ? null : now + this.options.retentionMs,
-        error: null,
-        attempts: 0,
-      };
-      await this.store(job, image.bytes, speech);
-      await this.jobs.insert(job);
-      timeline?.mark('job stored');
-      this.logger.info({ video: job.id, size: job.size, seconds: Math.round(job.durationSeconds * 10) / 10 }, 'video accepted');
-      return { job, prepared, speech };
-    } catch (err) {
-      prepared.release?.();
-      throw err;
-    }
+    const now = this.clock.now();
+    const job: VideoJob = {
+      id: this.ids.id('video_'),
+      apiKeyId: principal.apiKeyId,
+      model: request.model,
+      status: 'queued',
+      progress: 0,
+      size: request.size,
+      durationSeconds: speech.audio.samples.length / speech.audio.sampleRate,
+      createdAt: now,
+      completedAt: null,
+      expiresAt: this.options.retentionMs === null ? null : now + this.options.retentionMs,
+      error: null,
+      attempts: 0,
+    };
+    return { job, prepared, speech, image: image.bytes };
+  }
+
+  /** A checked job's inputs, then its row (a row never exists without its inputs). The caller releases the face if this fails. */
+  async store(checked: AcceptedVideo, timeline?: StageTimeline): Promise<void> {
+    const { job, speech } = checked;
+    await this.storeInputs(job, checked.image, speech);
+    await this.jobs.insert(job);
+    timeline?.mark('job stored');
+    this.logger.info({ video: job.id, size: job.size, seconds: Math.round(job.durationSeconds * 10) / 10 }, 'video accepted');
   }
 
   private async prepare(image: Uint8Array, request: { size: VideoJob['size'] }, signal?: AbortSignal): Promise<PreparedAvatar> {
@@ -141,7 +155,7 @@ export class CreateVideo {
     }
   }
 
-  private async store(job: VideoJob, image: Uint8Array, speech: DrivingSpeech): Promise<void> {
+  private async storeInputs(job: VideoJob, image: Uint8Array, speech: DrivingSpeech): Promise<void> {
     const keys = videoBlobKeys(job);
     const info: StoredSpeechInfo = { sampleRate: speech.audio.sampleRate, words: speech.words ? [...speech.words] : null };
     await this.blobs.put(keys.image, image);

@@ -17,6 +17,12 @@ export interface LiveRender {
   timeline?: StageTimeline;
   /** An encoder started ahead (openEncoder): used when its format is the video's, closed otherwise. */
   encoder?: OpenedMediaEncoder;
+  /**
+   * The job's row being written (CreateVideo.store): the render starts at once, and the row is
+   * marked in_progress once it exists. A store that fails stops the render as if the job had been
+   * deleted (the caller reports the failure). Without it the row must exist already.
+   */
+  stored?: Promise<void>;
 }
 
 /** The service was stopped: the job stays in_progress and is re-run on the next start. */
@@ -71,10 +77,15 @@ export class RenderVideoJob {
     try {
       // A resumed job keeps its status and its progress: the new attempt reports nothing lower.
       const job = transition(start, 'in_progress');
-      if (this.rendering.has(job.id) || !(await this.jobs.update(job))) return job;
+      if (this.rendering.has(job.id)) return job;
+      // A live job still being stored renders at once (its first frame is made while the row is
+      // written: 20-30 ms off the first fragment); its in_progress write waits for the row.
+      const { stored } = live;
+      const marked = stored ? stored.then(() => this.jobs.update(job), () => false) : this.jobs.update(job);
+      if (!stored && !(await marked)) return job;
       this.rendering.add(job.id);
       try {
-        return await this.render(job, signal, live);
+        return await this.render(job, signal, live, marked);
       } finally {
         this.rendering.delete(job.id);
       }
@@ -83,7 +94,8 @@ export class RenderVideoJob {
     }
   }
 
-  private async render(started: VideoJob, signal: AbortSignal, live: LiveRender): Promise<VideoJob> {
+  /** `marked`: whether the in_progress row was written (false: the job is gone; the render stops at its first progress write). */
+  private async render(started: VideoJob, signal: AbortSignal, live: LiveRender, marked: Promise<boolean>): Promise<VideoJob> {
     let job = started;
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal.reason);
@@ -101,7 +113,7 @@ export class RenderVideoJob {
       }
       const { width, height } = videoDimensions(job.size);
       const totalFrames = Math.max(1, Math.ceil(job.durationSeconds * prepared.fps));
-      const progress = new ProgressWriter(this.jobs, job, () => stop.abort(new VideoDeletedError()));
+      const progress = new ProgressWriter(this.jobs, job, marked, () => stop.abort(new VideoDeletedError()));
       const frames = countFrames(firstFrameNow(prepared.render(speech, stop.signal)), (n) => {
         if (n === 1) timeline?.mark('first frame');
         progress.report((n / totalFrames) * 100);
@@ -130,6 +142,7 @@ export class RenderVideoJob {
       if (stop.signal.reason instanceof VideoDeletedError) return job;
       if (signal.aborted) throw new RenderInterruptedError(`render of ${job.id} interrupted`);
       this.logger.error({ video: job.id, err: err instanceof Error ? err.stack : String(err) }, 'video render failed');
+      if (!(await marked)) return job; // never stored (or deleted): no row to mark failed
       const latest = (await this.jobs.get(job.id)) ?? job;
       if (latest.status !== 'in_progress') return latest;
       const failed = transition(latest, 'failed', { error: userMessage(err, job.id), at: this.clock.now() });
@@ -170,14 +183,20 @@ function userMessage(err: unknown, jobId: string): string {
  * progress never goes backwards and a fast encoder is never held up by the database.
  */
 class ProgressWriter {
-  private writing: Promise<void> = Promise.resolve();
+  private writing: Promise<void>;
   private pending = false;
 
   constructor(
     private readonly jobs: VideoJobRepository,
     private job: VideoJob,
+    /** The in_progress write: every progress write follows it; false calls onGone. */
+    marked: Promise<boolean>,
     private readonly onGone: () => void,
-  ) {}
+  ) {
+    this.writing = marked.then((ok) => {
+      if (!ok) onGone();
+    });
+  }
 
   report(percent: number): void {
     const next = reportProgress(this.job, percent);

@@ -99,13 +99,21 @@ export class StreamVideo {
     let encoder: OpenedMediaEncoder | undefined;
     let accepted: AcceptedVideo;
     try {
-      accepted = await this.create.accept(principal, raw, signal, timeline, (request) => {
+      accepted = await this.create.check(principal, raw, signal, timeline, (request) => {
         encoder = this.render.openEncoder(request.size, this.shutdown.signal, timeline);
       });
     } catch (err) {
       encoder?.close();
       throw err;
     }
+    // The render starts while the job is stored (its first frame and the encoder's start are what
+    // the first fragment waits for, not the database); the response waits for the row, so the
+    // id it carries can be fetched. A store that fails stops the render and is the caller's error.
+    const stop = new AbortController();
+    const onShutdown = () => stop.abort(this.shutdown.signal.reason);
+    if (this.shutdown.signal.aborted) onShutdown();
+    else this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    const stored = this.create.store(accepted, timeline);
     // The render never waits for the reader (a slow or gone client must not hold the stored video
     // back); what the reader has not taken is buffered, at most the video itself (a few MB).
     const channel = new AsyncChannel<Uint8Array>();
@@ -119,7 +127,7 @@ export class StreamVideo {
       channel.push(fragment);
     };
     const done = this.render
-      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, ...(encoder ? { encoder } : {}) })
+      .run(accepted.job, stop.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, stored, ...(encoder ? { encoder } : {}) })
       .then(
         (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
         (err: unknown) => {
@@ -130,8 +138,15 @@ export class StreamVideo {
     this.running.add(done);
     void done.finally(() => {
       this.running.delete(done);
+      this.shutdown.signal.removeEventListener('abort', onShutdown);
       release();
     });
+    try {
+      await stored;
+    } catch (err) {
+      stop.abort(err);
+      throw err;
+    }
     return { job: accepted.job, fragments: channel };
   }
 

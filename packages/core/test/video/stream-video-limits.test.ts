@@ -90,7 +90,9 @@ describe('StreamVideo: the live-stream cap and the stage timeline', () => {
     const marks = reports[0]!.stages.filter((m) => m.atMs !== undefined).map((m) => m.stage);
     expect(marks.slice(0, 2)).to.deep.equal(['body parsed', 'image checked']);
     expect(marks.slice(2, 4)).to.have.members(['face prepared', 'speech ready']);
-    expect(marks.slice(4)).to.deep.equal(['job stored', 'render started', 'encoder started', 'first bytes out', 'first frame', 'first fragment out']);
+    // the job is stored while the render starts: its mark falls anywhere after the checks
+    expect(marks.slice(4)).to.include('job stored');
+    expect(marks.slice(4).filter((m) => m !== 'job stored')).to.deep.equal(['render started', 'encoder started', 'first bytes out', 'first frame', 'first fragment out']);
   });
 });
 

@@ -127,8 +127,17 @@ export class FakeEncoder implements MediaEncoder {
 export class InMemoryVideoJobRepository implements VideoJobRepository {
   rows = new Map<string, VideoJob>();
   writes: VideoJob[] = [];
+  /** Milliseconds an insert takes (a slow database). */
+  insertDelayMs = 0;
+  /** An insert fails with this (a full disk). */
+  insertError: Error | null = null;
+  /** Called as each insert completes. */
+  onInserted: ((job: VideoJob) => void) | null = null;
   async insert(job: VideoJob) {
+    if (this.insertDelayMs) await new Promise((r) => setTimeout(r, this.insertDelayMs));
+    if (this.insertError) throw this.insertError;
     this.rows.set(job.id, structuredClone(job));
+    this.onInserted?.(job);
   }
   async find(apiKeyId: string, id: string) {
     const row = this.rows.get(id);
