@@ -13,6 +13,17 @@ export interface FrameRenderRequest {
   poses: FacePose[];
 }
 
+/**
+ * Asks the thread to compile the warper's code on a made-up face (warmUpWarper), sent once after the
+ * thread's first video: new photos' warpers are then built in ~5-15 ms instead of 15-90.
+ */
+export interface WarmUpRequest {
+  warmUp: true;
+}
+
+/** What the render thread is sent. */
+export type RenderThreadRequest = FrameRenderRequest | WarmUpRequest;
+
 export interface FrameRenderResult {
   /** One RGB24 frame per pose, moved (not copied) back to the main thread. */
   frames: ArrayBuffer[];

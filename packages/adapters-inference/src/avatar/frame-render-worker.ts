@@ -2,16 +2,21 @@ import { LRUCache } from 'lru-cache';
 import { hostWorker } from '../runtime/worker-host.js';
 import { faceGeometry } from './face-geometry.js';
 import { FaceWarper } from './face-warper.js';
-import type { FrameRenderRequest, FrameRenderResult } from './frame-render-job.js';
+import type { FrameRenderResult, RenderThreadRequest } from './frame-render-job.js';
+import { warmUpWarper } from './warm-up-warper.js';
 
 /** Warpers of the photos this thread rendered last (a job may render any prepared avatar). */
 const MAX_CACHED = 4;
 
 // The per-frame warp runs here, off the main thread, so a rendering job never stalls the server's
 // event loop (HTTP, realtime sessions) for the ~10-15 ms a frame takes.
-void hostWorker<FrameRenderRequest, FrameRenderResult, LRUCache<string, FaceWarper>>(
+void hostWorker<RenderThreadRequest, FrameRenderResult, LRUCache<string, FaceWarper>>(
   async () => ({ state: new LRUCache<string, FaceWarper>({ max: MAX_CACHED }) }),
   (warpers, request, cancel) => {
+    if ('warmUp' in request) {
+      warmUpWarper();
+      return { value: { frames: [] } };
+    }
     let warper = warpers.get(request.avatarKey);
     if (!warper) {
       const reference = { data: request.reference, width: request.width, height: request.height };

@@ -83,14 +83,20 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     let used = false;
+    let preloaded = false;
     const done = (): void => signal?.removeEventListener('abort', onAbort);
     return {
       format: { fps, width, height },
+      preload: (audio) => {
+        if (used || preloaded) return;
+        preloaded = true;
+        wav.resolve(pcmToWav(padToFrames(audio, fps)));
+      },
       encode: (input, audio, encodeSignal) => {
         if (used) throw new Error('an opened encoder encodes once');
         used = true;
         frames.resolve(input);
-        wav.resolve(pcmToWav(padToFrames(audio, fps)));
+        if (!preloaded) wav.resolve(pcmToWav(padToFrames(audio, fps)));
         // The next video's ffmpeg is started once this one's first fragment has left: well before
         // the next request, and not on this one's way to its first fragment.
         return drain(output, first, stop, encodeSignal, () => this.refill(format), done);
@@ -99,8 +105,9 @@ export class FfmpegVideoEncoder implements MediaEncoder {
         if (used) return;
         used = true;
         done();
-        // Untouched (a refused request): it waits for the next video instead of being killed and replaced.
-        if (this.options.standby && !this.closed && !this.spare && started.alive()) this.spare = started;
+        // Untouched (a refused request): it waits for the next video instead of being killed and
+        // replaced; one that has read this request's audio cannot.
+        if (this.options.standby && !this.closed && !this.spare && !preloaded && started.alive()) this.spare = started;
         else started.end(new Error('encoder closed unused'));
         this.refill(format);
       },
@@ -191,9 +198,9 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     // One extra keyframe that closes a short first fragment; x264 counts the next GOP from it.
     const firstKeyframe = firstFrames > 0 && firstFrames < gopFrames ? ['-force_key_frames', `expr:eq(n,0)+eq(n,${firstFrames})`] : [];
     // The audio is the FIRST input: ffmpeg opens its inputs one after the other, and the WAV (given
-    // with the frames, when the render starts) is then read while the first frame is being made,
-    // not after it: the first bytes leave ~20 ms sooner (45-69 against 64-90 ms after the first
-    // frame, isolated). The maps keep the video as the first track.
+    // by preload() as soon as the speech is ready, or with the frames) is then read before the first
+    // frame exists, not after it: the first bytes leave ~20 ms sooner (45-69 against 64-90 ms after
+    // the first frame, isolated). The maps keep the video as the first track.
     return [
       '-f', 'wav', '-i', 'pipe:3',
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',

@@ -191,6 +191,32 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     await waitUntilGone(pids[3]!);
   });
 
+  it('preload(): the audio given before the frames makes the same file; an encoder closed after a preload is never the standby', async () => {
+    const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
+    const format = { fps: 25, width: 640, height: 480 };
+    const pids: number[] = [];
+    const encoder = new FfmpegVideoEncoder({ standby: true, onSpawn: (p) => pids.push(p) });
+    try {
+      const plain = await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 480), audio, format));
+      await until(() => pids.length === 2); // the standby
+      const opened = encoder.open(format);
+      opened.preload!(audio);
+      await new Promise((r) => setTimeout(r, 200)); // the face is still being prepared
+      const preloaded = await collect(opened.encode(gradientFrames(15, 640, 480), audio));
+      expect(Buffer.compare(Buffer.from(plain), Buffer.from(preloaded))).to.equal(0);
+      await until(() => pids.length === 3);
+      // a request refused after its speech reached the standby: that ffmpeg holds its audio and is ended
+      const refused = encoder.open(format);
+      refused.preload!(audio);
+      refused.close();
+      await waitUntilGone(pids[2]!);
+      await until(() => pids.length === 4);
+      expect(isRunning(pids[3]!), 'a fresh standby for the next video').to.equal(true);
+    } finally {
+      encoder.close();
+    }
+  });
+
   it('standby: one that died is replaced by a fresh ffmpeg, one of another size is killed; the videos come out whole', async () => {
     const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
     const pids: number[] = [];

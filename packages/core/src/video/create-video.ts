@@ -76,10 +76,18 @@ export class CreateVideo {
   /**
    * Every check of a request, and the queued job it becomes, NOT stored yet: StreamVideo starts
    * the render from here and stores the job (store()) while the first frame is made. `whileChecking`
-   * runs once the face and the speech checks are under way (a stream starts its encoder there); a
-   * refusal after it is the caller's to clean up after.
+   * runs once the face and the speech checks are under way (a stream starts its encoder there),
+   * `onSpeech` as soon as the speech is ready (the encoder reads it); a refusal after either is the
+   * caller's to clean up after.
    */
-  async check(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal, timeline?: StageTimeline, whileChecking?: (request: VideoRequest) => void): Promise<AcceptedVideo> {
+  async check(
+    principal: Principal,
+    raw: VideoRequestInput,
+    signal?: AbortSignal,
+    timeline?: StageTimeline,
+    whileChecking?: (request: VideoRequest) => void,
+    onSpeech?: (speech: DrivingSpeech) => void,
+  ): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
     const image = await this.images.load(request.refImage, signal);
     timeline?.mark('image checked');
@@ -100,6 +108,7 @@ export class CreateVideo {
       }, stopBoth),
       this.speech.load(request.drive, principal, both.signal).then((speech) => {
         timeline?.mark('speech ready');
+        onSpeech?.(speech);
         return speech;
       }, stopBoth),
     ] as const;

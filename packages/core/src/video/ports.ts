@@ -86,6 +86,12 @@ export interface OpenedMediaEncoder {
   readonly format: Readonly<Pick<EncoderFormat, 'fps' | 'width' | 'height'>>;
   /** As encodeFragmentedMp4, once; a second call throws. */
   encode(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  /**
+   * The audio, handed over as soon as it exists (a stream's speech is usually ready before its
+   * face): the encoder reads it while the face and the first frame are made. encode() is then
+   * given the same audio. An encoder closed after this is not kept for another video.
+   */
+  preload?(audio: PcmAudio): void;
   /** Ends the encoder if encode() has not been called (its process killed); harmless afterwards. */
   close(): void;
 }

@@ -99,9 +99,16 @@ export class StreamVideo {
     let encoder: OpenedMediaEncoder | undefined;
     let accepted: AcceptedVideo;
     try {
-      accepted = await this.create.check(principal, raw, signal, timeline, (request) => {
-        encoder = this.render.openEncoder(request.size, this.shutdown.signal, timeline);
-      });
+      accepted = await this.create.check(
+        principal,
+        raw,
+        signal,
+        timeline,
+        (request) => {
+          encoder = this.render.openEncoder(request.size, this.shutdown.signal, timeline);
+        },
+        (speech) => encoder?.preload?.(speech.audio),
+      );
     } catch (err) {
       encoder?.close();
       throw err;

@@ -9,7 +9,7 @@ import { alice, videoWorld } from './video-world.js';
 
 /** FakeEncoder that can also be opened ahead of its input; records what happens to each opened one. */
 class OpeningEncoder extends FakeEncoder {
-  opened: Array<{ format: EncoderFormat; state: 'waiting' | 'encoded' | 'closed unused' }> = [];
+  opened: Array<{ format: EncoderFormat; state: 'waiting' | 'encoded' | 'closed unused'; preloaded?: PcmAudio }> = [];
   direct = 0;
 
   override encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, options: EncoderFormat, signal?: AbortSignal): AsyncIterable<Uint8Array> {
@@ -18,11 +18,14 @@ class OpeningEncoder extends FakeEncoder {
   }
 
   open(format: EncoderFormat): OpenedMediaEncoder {
-    const record = { format, state: 'waiting' as 'waiting' | 'encoded' | 'closed unused' };
+    const record: (typeof this.opened)[number] = { format, state: 'waiting' };
     this.opened.push(record);
     format.onStarted?.();
     return {
       format: { fps: format.fps, width: format.width, height: format.height },
+      preload: (audio) => {
+        record.preloaded = audio;
+      },
       encode: (frames, audio, signal) => {
         record.state = 'encoded';
         return super.encodeFragmentedMp4(frames, audio, format, signal);
@@ -68,6 +71,18 @@ describe('StreamVideo: the encoder starts while the face and the speech are chec
     expect(out).to.deep.equal(['INIT', 'FRAG25', 'FRAG30']);
     expect(encoder.opened.map((o) => o.state)).to.deep.equal(['encoded']);
     expect(encoder.direct, 'no second encoder started').to.equal(0);
+  });
+
+  it('hands the speech to the opened encoder as soon as it is ready, before the face, the same audio the render encodes', async () => {
+    const { w, encoder, stream, letGo } = world(25);
+    const started = stream.execute(alice, { ref_image: face, input: base64(speechBytes(1.2)) });
+    for (let i = 0; i < 100 && !encoder.opened[0]?.preloaded; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(encoder.opened[0]!.preloaded, 'the audio reached the encoder while the face was still being prepared').to.not.equal(undefined);
+    expect(encoder.opened[0]!.preloaded!.samples.length).to.equal(Math.round(1.2 * 24000));
+    letGo();
+    const { fragments } = await started;
+    for await (const _f of fragments);
+    expect(w.renderer.drives[0]!.audio.samples).to.equal(encoder.opened[0]!.preloaded!.samples);
   });
 
   it('a request refused after the encoder started (no face, bad driving audio) closes it unused', async () => {

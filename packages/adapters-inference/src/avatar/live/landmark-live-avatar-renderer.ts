@@ -4,7 +4,7 @@ import { LazyWorkerPool } from '../../runtime/lazy-worker-pool.js';
 import type { WorkerPool } from '../../runtime/worker-pool.js';
 import { faceGeometry } from '../face-geometry.js';
 import { FaceWarper } from '../face-warper.js';
-import type { FrameRenderRequest, FrameRenderResult } from '../frame-render-job.js';
+import type { FrameRenderResult, RenderThreadRequest } from '../frame-render-job.js';
 import type { LandmarkAvatarRenderer, PreparedPhoto } from '../landmark-avatar-renderer.js';
 import { LivePoses } from './live-poses.js';
 
@@ -26,7 +26,7 @@ export interface LandmarkLiveAvatarRendererOptions {
  */
 export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   private readonly fps: number;
-  private readonly threads: LazyWorkerPool<FrameRenderRequest, FrameRenderResult>;
+  private readonly threads: LazyWorkerPool<RenderThreadRequest, FrameRenderResult>;
   /** Avatars that made a frame lately, and when (performance.now()): what liveLoad counts. */
   private readonly lastFrames = new Map<LandmarkLiveAvatar, number>();
 
@@ -69,7 +69,7 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
     await this.threads.close();
   }
 
-  private renderPool(): Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null {
+  private renderPool(): Promise<WorkerPool<RenderThreadRequest, FrameRenderResult>> | null {
     return (this.options.renderThreads ?? 1) <= 0 ? null : this.threads.get();
   }
 
@@ -96,7 +96,7 @@ class LandmarkLiveAvatar implements LiveAvatar {
   constructor(
     private readonly photo: PreparedPhoto,
     readonly fps: number,
-    private readonly pool: Promise<WorkerPool<FrameRenderRequest, FrameRenderResult>> | null,
+    private readonly pool: Promise<WorkerPool<RenderThreadRequest, FrameRenderResult>> | null,
     private readonly framed: (avatar: LandmarkLiveAvatar) => void,
   ) {
     this.width = photo.framed.width;
