@@ -85,6 +85,8 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.warmUpTimer) clearTimeout(this.warmUpTimer);
     await Promise.all([this.renderThreads.close(), this.faceThread.close()]);
   }
 
@@ -94,19 +96,40 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
 
   /**
-   * Once the render thread has made its first whole video, it compiles the warper's code on a
-   * made-up face (~0.1-0.3 s of its CPU, while it has nothing else to do): the next new photos'
-   * warpers then take 5-15 ms instead of 15-90 on their way to the first frame. Not at the thread's
-   * start: that was the first video's own path (+160 ms to a cold first fragment).
+   * Once the render thread has made its first whole video and the renderer has then been idle for
+   * WARM_UP_AFTER_IDLE_MS, the thread compiles the warper's code on a made-up face (0.2-0.5 s of
+   * its CPU): the next new photos' warpers then take 5-15 ms instead of 15-90 on their way to the
+   * first frame. Not at the thread's start (that was the first video's own path: +160 ms to a cold
+   * first fragment), nor right after a video (a request that follows at once would share the CPU).
    */
-  private readonly afterFirstVideo = (): void => {
-    if (this.warmedUp) return;
-    this.warmedUp = true;
-    void this.renderPool()
-      ?.then((pool) => pool.run({ warmUp: true }))
-      .catch(() => undefined); // only speed is at stake
+  private readonly usage = {
+    begin: (): void => {
+      this.busy++;
+    },
+    end: (wholeVideo: boolean): void => {
+      this.busy--;
+      this.lastUse = performance.now();
+      if (wholeVideo && !this.warmUpTimer && !this.warmedUp) this.warmUpWhenIdle();
+    },
   };
+  private busy = 0;
+  private lastUse = 0;
   private warmedUp = false;
+  private warmUpTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private warmUpWhenIdle(): void {
+    this.warmUpTimer = setTimeout(() => {
+      if (this.closed) return;
+      if (this.busy > 0 || performance.now() - this.lastUse < WARM_UP_AFTER_IDLE_MS) return this.warmUpWhenIdle();
+      this.warmUpTimer = null;
+      this.warmedUp = true;
+      void this.renderPool()
+        ?.then((pool) => pool.run({ warmUp: true }))
+        .catch(() => undefined); // only speed is at stake
+    }, WARM_UP_AFTER_IDLE_MS);
+    this.warmUpTimer.unref();
+  }
 
   /** Starts the threads and loads the WASM backend and the weights now instead of on the first prepare(). */
   async warmUp(): Promise<void> {
@@ -116,12 +139,17 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   }
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
-    // the render thread starts (and compiles its code) while the face is found
+    // the render thread starts while the face is found, not after
     const pool = this.renderPool();
-    const photo = await this.preparePhoto(image, size, signal);
-    const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, pool, photo.key, photo.stages, this.afterFirstVideo);
-    avatar.warm();
-    return avatar;
+    this.usage.begin();
+    try {
+      const photo = await this.preparePhoto(image, size, signal);
+      const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, pool, photo.key, photo.stages, this.usage);
+      avatar.warm();
+      return avatar;
+    } finally {
+      this.usage.end(false);
+    }
   }
 
   /**
@@ -162,6 +190,9 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
 }
 
+/** How long the renderer must have been idle, after its first video, before the render thread's warm-up. */
+const WARM_UP_AFTER_IDLE_MS = 1000;
+
 /** One prepared photo: renders any number of clips. */
 class LandmarkAvatar implements PreparedAvatar {
   readonly width: number;
@@ -179,8 +210,8 @@ class LandmarkAvatar implements PreparedAvatar {
     /** The photo's digest and size: the render thread keeps one warper per key (same photo, same warper). */
     private readonly key: string,
     readonly stages: Readonly<Record<string, number>>,
-    /** Called when a clip has been rendered whole in the render thread. */
-    private readonly onRendered?: () => void,
+    /** Told when a render in the render thread begins and ends (whole or not). */
+    private readonly usage?: { begin(): void; end(wholeVideo: boolean): void },
   ) {
     this.width = framed.width;
     this.height = framed.height;
@@ -237,6 +268,8 @@ class LandmarkAvatar implements PreparedAvatar {
     signal?.addEventListener('abort', onAbort, { once: true });
     const inFlight: Promise<FrameRenderResult>[] = [];
     let next = 0;
+    let whole = false;
+    this.usage?.begin();
     const request = (): void => {
       const from = next;
       // The first batches are small (1, then 2 frames) so ffmpeg gets a frame to encode at once and
@@ -267,8 +300,9 @@ class LandmarkAvatar implements PreparedAvatar {
           emitted++;
         }
       }
-      this.onRendered?.();
+      whole = true;
     } finally {
+      this.usage?.end(whole);
       signal?.removeEventListener('abort', onAbort);
       local.abort();
     }
