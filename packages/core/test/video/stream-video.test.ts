@@ -41,13 +41,7 @@ describe('StreamVideo', () => {
     expect(refused).to.have.property('identifier', 'invalid_video_size');
     w.renderer.failAfterFrames = 30;
     const { job, fragments } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(3)) });
-    let streamError: unknown = null;
-    try {
-      for await (const _f of fragments);
-    } catch (err) {
-      streamError = err;
-    }
-    expect(String(streamError)).to.match(/could not be rendered/);
+    expect(String(await streamError(fragments))).to.match(/could not be rendered/);
     expect((await w.jobs.get(job.id))!.status).to.equal('failed');
   });
 
@@ -92,13 +86,7 @@ describe('StreamVideo', () => {
     w.renderer.failAfterFrames = 0;
     w.jobs.insertDelayMs = 30;
     const { job, fragments } = await w.stream.execute(alice, { ref_image: face, input: base64(speechBytes(2)) });
-    let streamError: unknown = null;
-    try {
-      for await (const _f of fragments);
-    } catch (err) {
-      streamError = err;
-    }
-    expect(String(streamError)).to.match(/could not be rendered/);
+    expect(String(await streamError(fragments))).to.match(/could not be rendered/);
     expect((await w.jobs.get(job.id))!.status).to.equal('failed');
   });
 
@@ -111,3 +99,13 @@ describe('StreamVideo', () => {
     expect((await w.jobs.get(job.id))!.status).to.equal('in_progress');
   });
 });
+
+/** What reading a stream to its end threw (null: it ended cleanly). */
+async function streamError(fragments: AsyncIterable<Uint8Array>): Promise<unknown> {
+  try {
+    for await (const _f of fragments);
+    return null;
+  } catch (err) {
+    return err;
+  }
+}
