@@ -115,11 +115,8 @@ export class StreamVideo {
     }
     // The render starts while the job is stored (its first frame and the encoder's start are what
     // the first fragment waits for, not the database); the response waits for the row, so the
-    // id it carries can be fetched. A store that fails stops the render and is the caller's error.
-    const stop = new AbortController();
-    const onShutdown = () => stop.abort(this.shutdown.signal.reason);
-    if (this.shutdown.signal.aborted) onShutdown();
-    else this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    // id it carries can be fetched. A store that fails is the caller's error, and the render stops
+    // at its first progress write as for a deleted job (RenderVideoJob's `stored`).
     const stored = this.create.store(accepted, timeline);
     // The render never waits for the reader (a slow or gone client must not hold the stored video
     // back); what the reader has not taken is buffered, at most the video itself (a few MB).
@@ -134,7 +131,7 @@ export class StreamVideo {
       channel.push(fragment);
     };
     const done = this.render
-      .run(accepted.job, stop.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, stored, ...(encoder ? { encoder } : {}) })
+      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, stored, ...(encoder ? { encoder } : {}) })
       .then(
         (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
         (err: unknown) => {
@@ -145,15 +142,9 @@ export class StreamVideo {
     this.running.add(done);
     void done.finally(() => {
       this.running.delete(done);
-      this.shutdown.signal.removeEventListener('abort', onShutdown);
       release();
     });
-    try {
-      await stored;
-    } catch (err) {
-      stop.abort(err);
-      throw err;
-    }
+    await stored;
     return { job: accepted.job, fragments: channel };
   }
 
