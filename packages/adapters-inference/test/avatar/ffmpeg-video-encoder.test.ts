@@ -217,6 +217,38 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     }
   });
 
+  it('preload(): ffmpeg sets up x264 and writes the MP4 header on its priming frame, before any real frame; the priming frame is not in the video', async () => {
+    const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
+    const opened = new FfmpegVideoEncoder().open({ fps: 25, width: 640, height: 480 });
+    opened.preload!(audio);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let given = false;
+    const frames = (async function* () {
+      await gate; // the face is still being prepared: no frame exists yet
+      given = true;
+      yield* gradientFrames(15, 640, 480);
+    })();
+    const output = opened.encode(frames, audio)[Symbol.asyncIterator]();
+    const early: Uint8Array[] = [];
+    const timeout = new Promise<null>((r) => setTimeout(() => r(null), 5000));
+    while (!topLevelBoxes(Buffer.concat(early)).some((b) => b.type === 'moov')) {
+      const next = await Promise.race([output.next(), timeout]);
+      if (!next || next.done) break;
+      early.push(next.value);
+    }
+    expect(given, 'no frame had been given').to.equal(false);
+    expect(topLevelBoxes(Buffer.concat(early)).map((b) => b.type)).to.deep.equal(['ftyp', 'moov']);
+    release();
+    const rest: Uint8Array[] = [];
+    for (let next = await output.next(); !next.done; next = await output.next()) rest.push(next.value);
+    const mp4 = Buffer.concat([...early, ...rest]);
+    const grey = await collect(runFfmpeg({ args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'], stdin: once(mp4) }));
+    expect(grey.length / 256, 'decoded frames: the 15 given, not the priming one').to.equal(15);
+    const firstMean = grey.subarray(0, 256).reduce((a, b) => a + b, 0) / 256;
+    expect(firstMean, 'the first picture is the first frame given (a gradient), not the black priming frame').to.be.above(60);
+  });
+
   it('standby: one that died is replaced by a fresh ffmpeg, one of another size is killed; the videos come out whole', async () => {
     const audio = { samples: sine(220, 24000, 0.6), sampleRate: 24000 };
     const pids: number[] = [];
