@@ -1,7 +1,6 @@
 import {
   InvalidParameterError,
   NoFaceDetectedError,
-  durationSeconds,
   type AvatarRenderer,
   type DrivingSpeech,
   type PreparedAvatar,
@@ -9,7 +8,6 @@ import {
   type VideoSize,
 } from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
-import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import { blinkClosure, blinkSchedule } from './blinks.js';
 import { LazyWorkerPool } from '../runtime/lazy-worker-pool.js';
 import type { WorkerPool } from '../runtime/worker-pool.js';
@@ -23,8 +21,7 @@ import { headMotion } from './head-motion.js';
 import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';
 import { PreparedFaceCache } from './prepared-face-cache.js';
 import type { Point, RgbImage } from './rgb-image.js';
-import { speechFeatures } from './speech-features.js';
-import { visemeMouthTrack } from './viseme-track.js';
+import { SpeechMotionCache } from './speech-motion.js';
 
 export interface LandmarkAvatarRendererOptions {
   /** Frames per second of the rendered video; default 25. */
@@ -75,9 +72,11 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   private readonly faceThread: LazyWorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>;
 
   private readonly faces: PreparedFaceCache;
+  private readonly motions: SpeechMotionCache;
 
   constructor(private readonly options: LandmarkAvatarRendererOptions = {}) {
     this.fps = options.fps ?? 25;
+    this.motions = new SpeechMotionCache(this.fps);
     this.faces = new PreparedFaceCache(options.faceCacheEntries ?? 16);
     this.renderThreads = new LazyWorkerPool({ name: 'avatar renderer', script: new URL('./frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
     this.faceThread = new LazyWorkerPool({ name: 'avatar face detector', script: new URL('./face-prepare-worker.js', import.meta.url), size: 1 });
@@ -138,13 +137,26 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     else await loadFaceApi();
   }
 
+  /**
+   * The clip's loudness and mouth shapes (the spectrum of every frame: 10-30 ms of this thread for
+   * 10 s of speech), computed now, while the face is still being found, instead of between the
+   * face and the first frame.
+   */
+  analyseSpeech(drive: DrivingSpeech): void {
+    try {
+      this.motions.of(drive);
+    } catch {
+      // a hint only: render() computes it again, and fails there visibly if it must
+    }
+  }
+
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {
     // the render thread starts while the face is found, not after
     const pool = this.renderPool();
     this.usage.begin();
     try {
       const photo = await this.preparePhoto(image, size, signal);
-      const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, pool, photo.key, photo.stages, this.usage);
+      const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, pool, photo.key, photo.stages, this.motions, this.usage);
       avatar.warm();
       return avatar;
     } finally {
@@ -210,6 +222,8 @@ class LandmarkAvatar implements PreparedAvatar {
     /** The photo's digest and size: the render thread keeps one warper per key (same photo, same warper). */
     private readonly key: string,
     readonly stages: Readonly<Record<string, number>>,
+    /** The speech motions the renderer computed ahead (analyseSpeech). */
+    private readonly motions: SpeechMotionCache,
     /** Told when a render in the render thread begins and ends (whole or not). */
     private readonly usage?: { begin(): void; end(wholeVideo: boolean): void },
   ) {
@@ -236,8 +250,8 @@ class LandmarkAvatar implements PreparedAvatar {
     const framed = this.framed;
     if (!framed) throw new Error('this avatar was released');
     throwIfAborted(signal);
-    const frameCount = Math.ceil(durationSeconds(drive.audio) * this.fps - 1e-9);
-    const poses = this.poses(drive, frameCount);
+    const { frameCount, loud, mouth } = this.motions.of(drive);
+    const poses = this.poses(loud, mouth, frameCount);
     if (this.pool) {
       yield* this.renderInWorker(framed, poses, frameCount, await this.pool, signal);
       return;
@@ -308,13 +322,9 @@ class LandmarkAvatar implements PreparedAvatar {
     }
   }
 
-  /** The pose of every frame (cheap: a few numbers per frame, computed up front from the audio). */
-  private poses(drive: DrivingSpeech, frameCount: number): (k: number) => FacePose {
+  /** The pose of every frame: the speech's motion, this face's blinks and head motion (a few numbers per frame). */
+  private poses(loud: readonly number[], mouth: readonly MouthShape[], frameCount: number): (k: number) => FacePose {
     const fps = this.fps;
-    const features = speechFeatures(drive.audio, fps, frameCount);
-    const loud = loudness(features);
-    const fromAudio = audioMouthTrack(features);
-    const mouth: MouthShape[] = drive.words && drive.words.length > 0 ? visemeMouthTrack(drive.words, fromAudio, fps) : fromAudio;
     const blinks = blinkSchedule(frameCount / fps, this.seed);
     const head = headMotion(loud, fps, this.geometry.eyeDistance, this.seed);
     return (k) => ({

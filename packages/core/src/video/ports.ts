@@ -36,6 +36,12 @@ export interface AvatarRenderer {
   prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar>;
   /** Frames per second of every avatar it prepares, when fixed: a stream can then start its encoder before the face is ready. */
   readonly fps?: number;
+  /**
+   * Reads a clip's speech now (what the face's motion follows: its loudness, its mouth shapes),
+   * so a later render() of this same `drive` starts from it. A stream calls it as soon as its
+   * speech is ready, while the face is still being found. Optional; a hint that may be ignored.
+   */
+  analyseSpeech?(drive: DrivingSpeech): void;
   /** Stops its worker threads; called once at shutdown. */
   close?(): Promise<void>;
 }

@@ -73,6 +73,11 @@ export class RenderVideoJob {
     return this.encoder.open({ fps, width, height, onStarted: () => timeline?.mark('encoder started') }, signal);
   }
 
+  /** The speech of a video about to render, handed to the renderer early (it reads it while the face is found). */
+  analyseSpeech(speech: DrivingSpeech): void {
+    this.renderer.analyseSpeech?.(speech);
+  }
+
   async run(start: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {
     try {
       // A resumed job keeps its status and its progress: the new attempt reports nothing lower.

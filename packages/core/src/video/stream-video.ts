@@ -107,7 +107,10 @@ export class StreamVideo {
         (request) => {
           encoder = this.render.openEncoder(request.size, this.shutdown.signal, timeline);
         },
-        (speech) => encoder?.preload?.(speech.audio),
+        (speech) => {
+          encoder?.preload?.(speech.audio);
+          this.render.analyseSpeech(speech);
+        },
       );
     } catch (err) {
       encoder?.close();

@@ -73,16 +73,18 @@ describe('StreamVideo: the encoder starts while the face and the speech are chec
     expect(encoder.direct, 'no second encoder started').to.equal(0);
   });
 
-  it('hands the speech to the opened encoder as soon as it is ready, before the face, the same audio the render encodes', async () => {
+  it('hands the speech to the opened encoder and to the renderer as soon as it is ready, before the face, the same audio and clip the render takes', async () => {
     const { w, encoder, stream, letGo } = world(25);
     const started = stream.execute(alice, { ref_image: face, input: base64(speechBytes(1.2)) });
     for (let i = 0; i < 100 && !encoder.opened[0]?.preloaded; i++) await new Promise((r) => setTimeout(r, 2));
     expect(encoder.opened[0]!.preloaded, 'the audio reached the encoder while the face was still being prepared').to.not.equal(undefined);
     expect(encoder.opened[0]!.preloaded!.samples.length).to.equal(Math.round(1.2 * 24000));
+    expect(w.renderer.analysed, 'the renderer read the speech while the face was still being prepared').to.have.length(1);
     letGo();
     const { fragments } = await started;
     for await (const _f of fragments);
     expect(w.renderer.drives[0]!.audio.samples).to.equal(encoder.opened[0]!.preloaded!.samples);
+    expect(w.renderer.drives[0], 'the very clip the renderer read ahead').to.equal(w.renderer.analysed[0]);
   });
 
   it('a request refused after the encoder started (no face, bad driving audio) closes it unused', async () => {

@@ -69,6 +69,12 @@ export class FakeRenderer implements AvatarRenderer {
   framesRendered = 0;
   /** Set it to say every avatar renders at this rate (a stream may then open its encoder early). */
   fps?: number;
+  /** The clips handed to analyseSpeech() ahead of their render. */
+  analysed: DrivingSpeech[] = [];
+
+  analyseSpeech(drive: DrivingSpeech): void {
+    this.analysed.push(drive);
+  }
 
   async prepare(image: Uint8Array, size: VideoSize): Promise<PreparedAvatar> {
     const text = new TextDecoder('latin1').decode(image);
