@@ -143,11 +143,7 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
    * face and the first frame.
    */
   analyseSpeech(drive: DrivingSpeech): void {
-    try {
-      this.motions.of(drive);
-    } catch {
-      // a hint only: render() computes it again, and fails there visibly if it must
-    }
+    this.motions.of(drive);
   }
 
   async prepare(image: Uint8Array, size: VideoSize, signal?: AbortSignal): Promise<PreparedAvatar> {

@@ -1,4 +1,4 @@
-import { durationSeconds, type DrivingSpeech } from '@svc/core';
+import { videoFrameCount, type DrivingSpeech } from '@svc/core';
 import { audioMouthTrack, loudness } from './audio-mouth-track.js';
 import type { MouthShape } from './face-pose.js';
 import { speechFeatures } from './speech-features.js';
@@ -11,14 +11,9 @@ export interface SpeechMotion {
   mouth: MouthShape[];
 }
 
-/** Frames of a clip: one per 1/fps s of its audio, the last one partial. */
-export function frameCountOf(drive: DrivingSpeech, fps: number): number {
-  return Math.ceil(durationSeconds(drive.audio) * fps - 1e-9);
-}
-
 /** The speech's motion (the spectrum of every frame: 10-30 ms of CPU for 10 s of audio); visemes from word timings when given. */
 export function speechMotion(drive: DrivingSpeech, fps: number): SpeechMotion {
-  const frameCount = frameCountOf(drive, fps);
+  const frameCount = videoFrameCount(drive.audio, fps);
   const features = speechFeatures(drive.audio, fps, frameCount);
   const fromAudio = audioMouthTrack(features);
   const mouth = drive.words && drive.words.length > 0 ? visemeMouthTrack(drive.words, fromAudio, fps) : fromAudio;

@@ -1,4 +1,4 @@
-import { sameEncoderFormat, TopLevelBoxWatcher, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
+import { sameEncoderFormat, TopLevelBoxWatcher, videoFrameCount, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
@@ -237,7 +237,7 @@ interface StartedFfmpeg {
 
 /** The audio, padded with silence (or trimmed) to exactly ceil(duration * fps) frames' worth. */
 export function padToFrames(audio: PcmAudio, fps: number): PcmAudio {
-  const frames = Math.ceil((audio.samples.length / audio.sampleRate) * fps - 1e-9);
+  const frames = videoFrameCount(audio, fps);
   const length = Math.round((frames / fps) * audio.sampleRate);
   if (length === audio.samples.length) return audio;
   const samples = new Int16Array(length);

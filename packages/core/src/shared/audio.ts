@@ -57,6 +57,11 @@ export function durationSeconds(audio: PcmAudio): number {
   return audio.samples.length / audio.sampleRate;
 }
 
+/** Video frames that show this audio at `fps`: one per 1/fps s, the last one partial (the renderer and the encoder must agree). */
+export function videoFrameCount(audio: PcmAudio, fps: number): number {
+  return Math.ceil(durationSeconds(audio) * fps - 1e-9);
+}
+
 /** Root-mean-square level in [0, 1] (1 = full-scale square wave). */
 export function rms(samples: Int16Array): number {
   if (samples.length === 0) return 0;

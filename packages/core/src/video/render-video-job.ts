@@ -75,7 +75,11 @@ export class RenderVideoJob {
 
   /** The speech of a video about to render, handed to the renderer early (it reads it while the face is found). */
   analyseSpeech(speech: DrivingSpeech): void {
-    this.renderer.analyseSpeech?.(speech);
+    try {
+      this.renderer.analyseSpeech?.(speech);
+    } catch {
+      // a hint: a renderer that fails here renders without it (and fails there visibly if it must)
+    }
   }
 
   async run(start: VideoJob, signal: AbortSignal, live: LiveRender = {}): Promise<VideoJob> {

@@ -87,6 +87,18 @@ describe('StreamVideo: the encoder starts while the face and the speech are chec
     expect(w.renderer.drives[0], 'the very clip the renderer read ahead').to.equal(w.renderer.analysed[0]);
   });
 
+  it('a renderer whose early speech analysis throws still renders the stream (the analysis is a hint)', async () => {
+    const { w, stream, letGo } = world(25);
+    w.renderer.analyseSpeech = () => {
+      throw new Error('analysis failed');
+    };
+    letGo();
+    const { fragments } = await stream.execute(alice, { ref_image: face, input: base64(speechBytes(1.2)) });
+    const out: string[] = [];
+    for await (const f of fragments) out.push(new TextDecoder().decode(f));
+    expect(out).to.deep.equal(['INIT', 'FRAG25', 'FRAG30']);
+  });
+
   it('a request refused after the encoder started (no face, bad driving audio) closes it unused', async () => {
     const { encoder, stream, letGo } = world(25);
     letGo();
