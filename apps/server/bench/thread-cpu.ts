@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
- * CPU time of a process's threads and of its children (ffmpeg; the sampler, a child too, left out), sampled every few ms by a small
+ * CPU time of a process's threads and of its descendants (ffmpeg, the decoders; the sampler, a child too, left out), sampled every few ms by a small
  * separate process (reading /proc from the server's own thread would be measured as its work).
  * From /proc/<pid>/task/<tid>/schedstat: ns on a CPU and ns waiting for one, per thread. Linux only.
  */
@@ -16,12 +16,21 @@ const SCRIPT = `
 const fs = require('fs');
 const pid = Number(process.argv[1]);
 const read = (p) => { try { return fs.readFileSync(p, 'utf8'); } catch { return null; } };
+// Every descendant, not only direct children: ffmpeg and the decoders are started by the process
+// launcher (a child of the server), so they are grandchildren.
 const children = () => {
-  const out = [];
+  const parentOf = new Map();
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\\d+$/.test(d) || Number(d) === process.pid) continue; // not this sampler itself
     const stat = read('/proc/' + d + '/stat');
-    if (stat && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(d);
+    if (stat) parentOf.set(d, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+  }
+  const out = [];
+  let parents = new Set([pid]);
+  while (parents.size > 0) {
+    const next = new Set();
+    for (const [d, ppid] of parentOf) if (parents.has(ppid)) { out.push(d); next.add(Number(d)); }
+    parents = next;
   }
   return out;
 };
