@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { processRunning } from '@svc/adapters-inference';
 
 /**
  * Engines' scratch space (flite's work directories, pocketsphinx's utterance files, the video
@@ -28,17 +29,7 @@ export function clearScratchDir(dataDir: string): void {
   }
   for (const name of entries) {
     const pid = /^p(\d+)$/.exec(name)?.[1];
-    if (pid && isAlive(Number(pid))) continue;
+    if (pid && processRunning(Number(pid))) continue;
     rmSync(join(root, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

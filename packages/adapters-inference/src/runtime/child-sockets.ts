@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processRunning } from './process-alive.js';
 
 // The Unix sockets a launched child (process-launcher.ts) connects to instead of inheriting pipes.
 
@@ -55,7 +56,7 @@ export function sweepLeftoverFolders(parent: string): void {
   }
   for (const name of names) {
     const pid = Number(OWNED.exec(name)?.[1]);
-    if (!pid || pid === process.pid || running(pid)) continue;
+    if (!pid || processRunning(pid)) continue;
     const dir = join(parent, name);
     try {
       if (uid !== undefined && statSync(dir).uid !== uid) continue;
@@ -63,15 +64,6 @@ export function sweepLeftoverFolders(parent: string): void {
     } catch {
       // gone already, or not ours to remove
     }
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 

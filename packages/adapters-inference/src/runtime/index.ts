@@ -4,3 +4,4 @@
 export { abortError, isAbortError, throwIfAborted } from './abort.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 export { StreamingResampler } from './streaming-resampler.js';
+export { processRunning } from './process-alive.js';
