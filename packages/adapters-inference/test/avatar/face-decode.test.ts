@@ -62,7 +62,7 @@ const phonePhoto = (n: number): Promise<Buffer> => sharp(samplePhoto(n)).resize(
 describe('Face preparation decodes only what it needs (issue 24)', function () {
   this.timeout(300_000);
 
-  it("decodes a 4000 px photo's 1024 px detector copy shrunk on load (from the JPEG's DCT blocks: other pixels, the same picture), for well under half the CPU of decoding the photo at all", async () => {
+  it("decodes a 4000 px photo's 1024 px detector copy shrunk on load (from the JPEG's DCT blocks: other pixels, the same picture), for less CPU than decoding the whole photo and scaling it", async () => {
     const photo = await phonePhoto(3);
     const header = await imageHeader(photo);
     const size = fitInside(header.width, header.height, 1024);
@@ -84,8 +84,11 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
     }
     console.log(`      CPU for 3 copies: whole decode ${Math.round(cpu.decode)} ms + downscale ${Math.round(cpu.downscale)} ms, shrunk on load ${Math.round(cpu.shrunk)} ms`);
     // Measured at load ~1: 169 against 651 + 124 ms. (Part of the saving is the one streaming
-    // pipeline that never holds the 33 MB photo: with fastShrinkOnLoad off it reads ~220 ms.)
-    expect(cpu.shrunk).to.be.below(0.5 * cpu.decode);
+    // pipeline that never holds the 33 MB photo: with fastShrinkOnLoad off it reads ~220 ms.) How
+    // much it saves depends on the CPU: on a later machine of the same kind, whose libjpeg-turbo
+    // decodes the whole photo 4x faster, 102 against 150 + 66 ms (34 against 50 ms per decode),
+    // and the CI run there failed the old bound (under half the whole decode alone).
+    expect(cpu.shrunk).to.be.below(0.8 * (cpu.decode + cpu.downscale));
     const sample = samplePhoto(3);
     const sampleHeader = await imageHeader(sample);
     const { image: sampleOld } = await downscale(await decodeImage(sample), 1024);
