@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseEnvSettings } from './env-settings.js';
-import { ALL_MODULES } from './composition/modules.js';
+import { SERVER_MODULES } from './composition/modules.js';
 import type { ServerModule } from './composition/module.js';
 
 type SettingsOf<M> = M extends ServerModule<infer S> ? z.output<z.ZodObject<S>> : never;
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
 /** Every SVC_* setting of every module, parsed and typed (e.g. `settings.SVC_REALTIME_MAX_SESSIONS`). */
-export type Settings = UnionToIntersection<SettingsOf<(typeof ALL_MODULES)[number]>>;
+export type Settings = UnionToIntersection<SettingsOf<(typeof SERVER_MODULES)[number]>>;
 
 /** One schema: the settings every module declares (README.md and the capability docs list them). */
 function settingsSchema() {
   const shape: z.ZodRawShape = {};
-  for (const m of ALL_MODULES) {
+  for (const m of SERVER_MODULES) {
     for (const key of Object.keys(m.settings)) {
       if (key in shape) throw new Error(`Setting ${key} is declared by two modules (${m.name} and another).`);
     }
@@ -23,7 +23,7 @@ function settingsSchema() {
 }
 
 /** Names of every setting (docs tests check each is documented). */
-export const CONFIG_KEYS: readonly string[] = ALL_MODULES.flatMap((m) => Object.keys(m.settings));
+export const CONFIG_KEYS: readonly string[] = SERVER_MODULES.flatMap((m) => Object.keys(m.settings));
 
 /**
  * The configuration every module receives. A setting is read one way, by its name:
@@ -42,7 +42,7 @@ export interface ServerConfig {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const c = parseEnvSettings(settingsSchema(), env) as Settings;
-  for (const m of ALL_MODULES) (m.check as ((s: Settings) => void) | undefined)?.(c);
+  for (const m of SERVER_MODULES) (m.check as ((s: Settings) => void) | undefined)?.(c);
   const dataDir = isAbsolute(c.SVC_DATA_DIR) ? c.SVC_DATA_DIR : resolve(process.cwd(), c.SVC_DATA_DIR);
   return { settings: { ...c, SVC_DATA_DIR: dataDir, SVC_DATABASE_URL: c.SVC_DATABASE_URL || `sqlite:${join(dataDir, 'svc.sqlite')}` } };
 }

@@ -105,7 +105,9 @@ export async function startServer(
       // A database or Redis that does not answer: 503 service_unavailable, not a 500.
       translateError: dependencyUnavailable,
     });
-    httpServer.on('request', app.callback());
+    // Koa's handler answers its own errors; the promise it returns carries nothing more.
+    const handleRequest = app.callback();
+    httpServer.on('request', (req, res) => void handleRequest(req, res));
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject);
       httpServer.listen(config.settings.SVC_PORT, config.settings.SVC_HOST, () => resolve());

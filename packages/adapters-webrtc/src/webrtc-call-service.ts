@@ -18,7 +18,6 @@ import {
   type SessionVideoOutput,
   type LiveVideoEncoder,
 } from '@svc/core';
-import type { CallEnding } from './call-endings.js';
 import { checkOffer } from './offer-checks.js';
 import type * as PeerCallModule from './peer-call.js';
 import type { PeerCall, CallSessionHandle, PeerCallOptions } from './peer-call.js';
@@ -223,4 +222,3 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export type { CallEnding };

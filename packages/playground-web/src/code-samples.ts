@@ -1,5 +1,5 @@
 import { BASE_URL } from './api.js';
-import { byId } from './dom.js';
+import { onAsync } from './dom.js';
 
 /** A request shown as code: what the panel just did, in curl and in JavaScript (fetch). */
 export interface CodeSample {
@@ -29,7 +29,7 @@ export function initCodeSamples(): void {
     }
   }
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-copy]')) {
-    button.addEventListener('click', async () => {
+    onAsync(button, 'click', async () => {
       const sample = current.get(button.dataset.copy!);
       if (!sample) return;
       try {
@@ -74,4 +74,3 @@ export function json(value: unknown): string {
 
 export const baseUrl = BASE_URL;
 export const auth = '-H "Authorization: Bearer $SVC_API_KEY"';
-export { byId };

@@ -29,9 +29,19 @@ export function element<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/**
+ * Adds an async event listener. The DOM ignores a listener's promise, so a rejection the handler does
+ * not catch itself is reported here rather than left unhandled.
+ */
+export function onAsync<E extends Event = Event>(target: EventTarget, type: string, handler: (event: E) => Promise<unknown>): void {
+  target.addEventListener(type, (event) => {
+    handler(event as E).catch((err: unknown) => console.error(err));
+  });
+}
+
 /** Runs an async click handler with the button disabled, so a double click sends one request. */
 export function onClickBusy(button: HTMLButtonElement, handler: () => Promise<void>): void {
-  button.addEventListener('click', async () => {
+  onAsync(button, 'click', async () => {
     if (button.disabled) return;
     button.disabled = true;
     try {

@@ -2,7 +2,7 @@ import { apiJson, apiKey, describeError } from './api.js';
 import { initAvatarPanel } from './avatar-panel.js';
 import { catalog } from './catalog.js';
 import { initCodeSamples } from './code-samples.js';
-import { byId, setStatus } from './dom.js';
+import { byId, onAsync, setStatus } from './dom.js';
 import { initRealtimePanel } from './realtime-panel.js';
 import { initSpeechPanel } from './speech-panel.js';
 import { initVoicesPanel } from './voices-panel.js';
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     }
   };
 
-  form.addEventListener('submit', async (e) => {
+  onAsync(form, 'submit', async (e) => {
     e.preventDefault();
     const key = keyInput.value.trim();
     if (!key) return;

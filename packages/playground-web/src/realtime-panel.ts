@@ -1,7 +1,7 @@
 import { apiJson, describeError, jsonRequest, WS_URL } from './api.js';
 import { catalog } from './catalog.js';
 import { showCode } from './code-samples.js';
-import { base64FromBytes, byId, bytesFromBase64, element, readFileAsDataUrl, setStatus } from './dom.js';
+import { base64FromBytes, byId, bytesFromBase64, element, onAsync, readFileAsDataUrl, setStatus } from './dom.js';
 import { initFacePicker } from './face-picker.js';
 import { MicCapture } from './mic-capture.js';
 import { realtimeCode } from './realtime-code.js';
@@ -420,7 +420,7 @@ export function initRealtimePanel(): void {
     }
   };
 
-  connect.addEventListener('click', async () => {
+  onAsync(connect, 'click', async () => {
     connect.disabled = true;
     // A new session is a new conversation.
     transcript.replaceChildren();
@@ -470,7 +470,7 @@ export function initRealtimePanel(): void {
 
   disconnect.addEventListener('click', () => void close());
 
-  micButton.addEventListener('click', async () => {
+  onAsync(micButton, 'click', async () => {
     if (call) {
       // WebRTC: the microphone is the call's track; the button turns it on and off.
       if (call.micOn) return stopMic();

@@ -1,7 +1,7 @@
 import { api, apiJson, describeError, jsonRequest } from './api.js';
 import { catalog, type Voice } from './catalog.js';
 import { auth, baseUrl, shellQuote, showCode } from './code-samples.js';
-import { byId, element, onClickBusy, setStatus } from './dom.js';
+import { byId, element, onAsync, onClickBusy, setStatus } from './dom.js';
 import { recordMicrophone } from './mic-capture.js';
 import { wavBlob } from './wav.js';
 
@@ -28,7 +28,7 @@ export function initVoicesPanel(): void {
     register.disabled = false;
   };
 
-  record.addEventListener('click', async () => {
+  onAsync(record, 'click', async () => {
     if (record.getAttribute('aria-pressed') === 'true') return;
     record.setAttribute('aria-pressed', 'true');
     record.textContent = '● Recording…';

@@ -33,6 +33,3 @@ export const SERVER_MODULES = [
   wyomingModule,
   playgroundModule,
 ] as const;
-
-/** Every module any role runs: their settings form the one configuration schema (config.ts). */
-export const ALL_MODULES = SERVER_MODULES;

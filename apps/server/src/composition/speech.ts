@@ -59,7 +59,7 @@ export const speechModule = defineModule({
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
       },
-      { close: async (all) => void (await Promise.all(all.map((e) => e.close?.()))) },
+      { close: async (all) => void (await Promise.all(all.map(async (e) => e.close?.()))) },
     );
     // The process launcher (ffmpeg for every codec and the video encoders) lives as long as this server.
     let releaseLauncher = (): Promise<void> => Promise.resolve();

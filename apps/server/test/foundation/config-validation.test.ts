@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, CONFIG_KEYS } from '../../src/config.js';
-import { ALL_MODULES } from '../../src/composition/modules.js';
+import { SERVER_MODULES } from '../../src/composition/modules.js';
 
 const MAIN = resolve(fileURLToPath(import.meta.url), '../../../src/main.js');
 
@@ -47,7 +47,7 @@ describe('configuration is validated once, before anything opens', function () {
   it('every module declares its settings once: no two modules share a name, every name is SVC_*', () => {
     expect(new Set(CONFIG_KEYS).size).to.equal(CONFIG_KEYS.length);
     for (const key of CONFIG_KEYS) expect(key).to.match(/^SVC_[A-Z0-9_]+$/);
-    expect(ALL_MODULES.map((m) => m.name)).to.include.members(['foundation', 'speech', 'voices', 'realtime']);
+    expect(SERVER_MODULES.map((m) => m.name)).to.include.members(['foundation', 'speech', 'voices', 'realtime']);
   });
 
   it('parses into one typed object with defaults applied', () => {

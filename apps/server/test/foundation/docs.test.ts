@@ -3,14 +3,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY_INSTRUCTIONS, OPENAI_MODEL_ALIASES, OPENAI_VOICE_NAMES, SUPPORTED_TAG_VALUES } from '@svc/core';
-import { ALL_MODULES } from '../../src/composition/modules.js';
+import { SERVER_MODULES } from '../../src/composition/modules.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
 
 /** Documentation that drifts from the code is worse than none: these fail when it does. */
 describe('docs stay true to the code', () => {
-  for (const module of ALL_MODULES) {
+  for (const module of SERVER_MODULES) {
     it(`${module.docs} documents every SVC_* setting of the ${module.name} module`, () => {
       const doc = read(module.docs);
       for (const key of Object.keys(module.settings)) expect(doc, key).to.contain(`\`${key}\``);

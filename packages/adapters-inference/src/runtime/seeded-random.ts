@@ -10,8 +10,3 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A standard normal sample (Box-Muller). */
-export function gaussian(random: () => number): number {
-  const u = Math.max(1e-12, random());
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}

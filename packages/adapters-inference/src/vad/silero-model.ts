@@ -8,7 +8,6 @@ export const SILERO_FRAME_SAMPLES = 512;
 /** v5 expects the last 64 samples of the previous frame in front of each frame (its receptive field). */
 export const SILERO_CONTEXT_SAMPLES = 64;
 /** The recurrent state, shape [2, 1, 128]. */
-export const SILERO_STATE_SHAPE = [2, 1, 128] as const;
 export const SILERO_STATE_SIZE = 2 * 1 * 128;
 export const SILERO_FRAME_MS = (SILERO_FRAME_SAMPLES / SILERO_SAMPLE_RATE) * 1000;
 

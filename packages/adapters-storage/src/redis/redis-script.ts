@@ -28,7 +28,8 @@ export function redisScript(redis: Redis, name: string, numberOfKeys: number, lu
     },
     queue(pipeline, keys, args) {
       check(keys);
-      (pipeline as unknown as Record<string, ScriptCommand>)[name]!.call(pipeline, ...keys, ...args);
+      // A queued command's result arrives with the pipeline's exec(), not from this call.
+      void (pipeline as unknown as Record<string, ScriptCommand>)[name]!.call(pipeline, ...keys, ...args);
     },
   };
 }

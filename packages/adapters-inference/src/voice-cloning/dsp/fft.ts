@@ -73,8 +73,3 @@ export class Fft {
   }
 }
 
-export function nextPowerOfTwo(n: number): number {
-  let p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}

@@ -2,29 +2,10 @@
 
 export { floatToInt16, int16ToFloat } from '../../codec/pcm-samples.js';
 
-export function hann(length: number): Float64Array {
-  const w = new Float64Array(length);
-  for (let i = 0; i < length; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / (length - 1));
-  return w;
-}
-
 export function hamming(length: number): Float64Array {
   const w = new Float64Array(length);
   for (let i = 0; i < length; i++) w[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (length - 1));
   return w;
-}
-
-/** Frame start offsets for a frame length and hop (only whole frames). */
-export function frameStarts(totalLength: number, frameLength: number, hop: number): number[] {
-  const starts: number[] = [];
-  for (let s = 0; s + frameLength <= totalLength; s += hop) starts.push(s);
-  return starts;
-}
-
-export function frameRmsDb(x: Float32Array, start: number, length: number): number {
-  let sum = 0;
-  for (let i = start; i < start + length; i++) sum += x[i]! * x[i]!;
-  return 10 * Math.log10(sum / length + 1e-12);
 }
 
 /** Linear-interpolated percentile (p in 0..1) of unsorted values. */
