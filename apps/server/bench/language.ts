@@ -15,12 +15,13 @@ type SentenceSet = Readonly<Record<string, readonly string[]>>;
 export async function benchLanguage(): Promise<Record<string, number | string>> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const memoryBefore = process.memoryUsage();
   const loadStarted = performance.now();
   const detector = await ShortTextLanguageDetector.create();
   const loadMs = performance.now() - loadStarted;
   gc?.();
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+  const memoryAfter = process.memoryUsage();
+  const grewMb = (what: 'heapUsed' | 'rss') => round((memoryAfter[what] - memoryBefore[what]) / 1e6, 0);
 
   const out: Record<string, number | string> = {};
   for (const [name, set] of [
@@ -38,7 +39,7 @@ export async function benchLanguage(): Promise<Record<string, number | string>> 
   const started = performance.now();
   for (let i = 0; i < 5; i++) for (const s of all) detector.detect(s);
   out['ShortTextLanguageDetector: load (ms)'] = round(loadMs, 0);
-  out['ShortTextLanguageDetector: heap after load (MB)'] = gc ? round(heapMb, 0) : 'n/a (run with --expose-gc)';
+  out['ShortTextLanguageDetector: heap / RSS grown by the load (MB)'] = gc ? `${grewMb('heapUsed')} / ${grewMb('rss')}` : 'n/a (run with --expose-gc)';
   out['ShortTextLanguageDetector: time per sentence (ms)'] = round((performance.now() - started) / (5 * all.length), 3);
 
   for (const [candidate, load] of CANDIDATES) {

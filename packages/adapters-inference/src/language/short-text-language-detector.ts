@@ -1,4 +1,5 @@
 import type { LanguageDetector } from '@svc/core';
+import { eldCompactScores } from './eld-compact-scores.js';
 import { languageByScript } from './language-by-script.js';
 
 /** Per-language similarity of a text (higher is closer), as eld's getScores() answers. */
@@ -9,8 +10,8 @@ export type LanguageScores = (text: string) => Readonly<Record<string, number>>;
  * (Tagalog, Yoruba) keeps a short English sentence from being claimed by them.
  */
 const LATIN_LANGUAGES = [
-  'az', 'ca', 'cs', 'da', 'de', 'en', 'es', 'et', 'eu', 'fi', 'fr', 'hr', 'hu', 'is', 'it', 'ku',
-  'lt', 'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'sl', 'sq', 'sv', 'tr', 'vi',
+  'az', 'ca', 'cs', 'da', 'de', 'en', 'es', 'et', 'eu', 'fi', 'fr', 'hr', 'hu', 'is', 'it', 'lt',
+  'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'sl', 'sq', 'sv', 'tr', 'vi',
 ];
 
 /**
@@ -51,13 +52,12 @@ export class ShortTextLanguageDetector implements LanguageDetector {
   }
 
   /**
-   * Over eld's medium database (Apache-2.0, shipped in the npm package), loaded once per process:
-   * the large one is no more accurate on short sentences and holds twice the memory
-   * (docs/speech.md has the comparison).
+   * Over eld's medium database (Apache-2.0, shipped in the npm package), held compactly
+   * (eld-compact-scores.ts): the large one is no more accurate on short sentences (docs/speech.md
+   * has the comparison).
    */
   static async create(options: ShortTextLanguageDetectorOptions = {}): Promise<ShortTextLanguageDetector> {
-    const { eld } = await import('eld/medium');
-    return new ShortTextLanguageDetector((text) => eld.detect(text).getScores(), options);
+    return new ShortTextLanguageDetector(await eldCompactScores('medium'), options);
   }
 
   detect(text: string): string | null {
