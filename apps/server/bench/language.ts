@@ -72,20 +72,8 @@ const CANDIDATES: [string, () => Promise<LanguageDetector>][] = [
   ['eld (large)', async () => eldCandidate(await optional('eld/large'))],
   ['eld (medium)', async () => eldCandidate(await optional('eld/medium'))],
   ['eld (small)', async () => eldCandidate(await optional('eld/small'))],
-  [
-    'tinyld (heavy)',
-    async () => {
-      const { detect } = (await optional('tinyld/heavy')) as { detect: (t: string) => string };
-      return detectorOf((t) => detect(t) || null);
-    },
-  ],
-  [
-    'tinyld',
-    async () => {
-      const { detect } = (await optional('tinyld')) as { detect: (t: string) => string };
-      return detectorOf((t) => detect(t) || null);
-    },
-  ],
+  ['tinyld (heavy)', async () => tinyldCandidate(await optional('tinyld/heavy'))],
+  ['tinyld', async () => tinyldCandidate(await optional('tinyld'))],
   [
     'languagedetect',
     async () => {
@@ -108,6 +96,11 @@ const CANDIDATES: [string, () => Promise<LanguageDetector>][] = [
 function francCandidate(franc: Loaded): LanguageDetector {
   const fn = franc.franc as (t: string, o: { minLength: number }) => string;
   return detectorOf((t) => FRANC_CODES[fn(t, { minLength: 1 })] ?? null);
+}
+
+function tinyldCandidate(tinyld: Loaded): LanguageDetector {
+  const detect = tinyld.detect as (t: string) => string;
+  return detectorOf((t) => detect(t) || null);
 }
 
 function eldCandidate(eld: Loaded): LanguageDetector {
