@@ -58,6 +58,11 @@ const CYRILLIC = { kind: 'shared', languages: ['ru', 'uk', 'bg', 'sr', 'be'], pr
 const ARABIC = { kind: 'shared', languages: ['ar', 'fa', 'ur'], preferred: 'ar' } as const;
 const DEVANAGARI = { kind: 'shared', languages: ['hi', 'mr'], preferred: 'hi' } as const;
 
+/** Every language the script alone, or its telltale letters, or its shared-script choice can name. */
+export const SCRIPT_LANGUAGES: readonly string[] = [
+  ...new Set(['ja', 'zh', 'ko', ...SINGLE_LANGUAGE_SCRIPTS.map(([, l]) => l), ...TELLTALE_LETTERS.map(([, l]) => l), ...[CYRILLIC, ARABIC, DEVANAGARI].flatMap((s) => s.languages)]),
+];
+
 /**
  * A CJK character stands for a syllable or a word where a Latin letter is a sound: a Japanese
  * sentence quoting one English brand name is still Japanese.

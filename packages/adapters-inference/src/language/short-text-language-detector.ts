@@ -9,7 +9,7 @@ export type LanguageScores = (text: string) => Readonly<Record<string, number>>;
  * Latin-script languages that both eld and espeak-ng know. Leaving out what espeak cannot speak
  * (Tagalog, Yoruba) keeps a short English sentence from being claimed by them.
  */
-const LATIN_LANGUAGES = [
+export const LATIN_LANGUAGES: readonly string[] = [
   'az', 'ca', 'cs', 'da', 'de', 'en', 'es', 'et', 'eu', 'fi', 'fr', 'hr', 'hu', 'is', 'it', 'lt',
   'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'sl', 'sq', 'sv', 'tr', 'vi',
 ];
