@@ -37,8 +37,21 @@ function eldSourceDir(): string {
   return dirname(dirname(fileURLToPath(import.meta.resolve('eld/medium'))));
 }
 
+/** Each database is read once per process: the scores are a pure function, shared by every server in it. */
+const loaded = new Map<string, Promise<LanguageScores>>();
+
 /** Scores over eld's database of `size` (eld's names: 'extrasmall', 'small', 'medium', 'large'). */
-export async function eldCompactScores(size = 'medium'): Promise<LanguageScores> {
+export function eldCompactScores(size = 'medium'): Promise<LanguageScores> {
+  let scores = loaded.get(size);
+  if (!scores) {
+    scores = load(size);
+    loaded.set(size, scores);
+    scores.catch(() => loaded.delete(size));
+  }
+  return scores;
+}
+
+async function load(size: string): Promise<LanguageScores> {
   const source = eldSourceDir();
   const [text, detector] = await Promise.all([
     readFile(join(source, 'ngrams', `${size}.js`), 'utf8'),
