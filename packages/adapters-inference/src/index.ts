@@ -38,6 +38,8 @@ export { mp4Faststart } from './codec/mp4-faststart.js';
 
 // Language detection
 export { FrancLanguageDetector, type FrancLanguageDetectorOptions } from './language/franc-language-detector.js';
+export { ShortTextLanguageDetector, type ShortTextLanguageDetectorOptions, type LanguageScores } from './language/short-text-language-detector.js';
+export { languageByScript, type ScriptVerdict } from './language/language-by-script.js';
 export { ISO639_3_TO_1 } from './language/iso639.js';
 export { espeakPresetForLanguage } from './language/espeak-preset-for-language.js';
 

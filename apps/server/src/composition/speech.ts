@@ -7,7 +7,7 @@ import {
   VoiceCatalog,
   type SpeechSynthesizer,
 } from '@svc/core';
-import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
+import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, ShortTextLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -71,7 +71,8 @@ export const speechModule = defineModule({
       },
       { close: () => releaseLauncher() },
     );
-    provide(SPEECH_TOKENS.LanguageDetector, () => new FrancLanguageDetector());
+    // Script first, then eld's n-grams with an English prior (docs/speech.md, "Which language the default voice speaks").
+    provide(SPEECH_TOKENS.LanguageDetector, () => ShortTextLanguageDetector.create());
     provide(SPEECH_TOKENS.VoiceCatalog, async (get) => new VoiceCatalog(await get(SPEECH_TOKENS.SpeechSynthesizers)));
     provide(SPEECH_TOKENS.SynthesizeSpeech, async (get) => (await get(SERVER_TOKENS.SpeechAtRate))());
     // Speech at a given output rate: the REST endpoint uses 24 kHz, realtime sessions their format's rate.

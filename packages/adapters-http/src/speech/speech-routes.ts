@@ -39,7 +39,7 @@ export function speechRoutes(deps: SpeechRoutesDeps): RouteModule {
             content: { ...Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, null])), 'application/json': speechTimestampsResponseSchema, 'text/event-stream': null },
             headers: {
               'X-Voice': 'preset that rendered the speech (for an alias such as alloy, the voice it stands for)',
-              'X-Language': 'language used',
+              'X-Language': 'language spoken (a lower-case tag: en, ja, pt-br): tn_language, else detected from the text for the default voice, else the named preset\'s own',
               'X-Sample-Rate': 'sample rate in Hz',
               'X-Instructions-Applied': 'with instructions: the inline tags they became (e.g. "emotion:calm, prosody:slow"), or "none"',
             },

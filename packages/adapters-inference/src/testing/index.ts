@@ -19,3 +19,6 @@ export {
 } from './test-asr-folder.js';
 // A local stand-in for the Hugging Face hub (its URL layout and headers), for `models pull` tests.
 export { TestHubServer, testCommit, sha256Hex, gitBlobSha1, hubFilesFromFolder, type TestHubRepo, type TestHubFile, type TestHubFaults } from './test-hub-server.js';
+// Short everyday sentences in thirteen languages and the per-language accuracy of a LanguageDetector on them.
+export { SHORT_SENTENCES, HELD_OUT_SHORT_SENTENCES } from './short-sentences.js';
+export { languageAccuracy, type LanguageAccuracy } from './language-accuracy.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { EspeakSpeechSynthesizer, espeakPresetForLanguage, FrancLanguageDetector } from '../../src/index.js';
+import { SCRIPT_LANGUAGES } from '../../src/language/language-by-script.js';
+import { LATIN_LANGUAGES } from '../../src/language/short-text-language-detector.js';
 
 describe('FrancLanguageDetector', () => {
   const detector = new FrancLanguageDetector();
@@ -47,6 +49,12 @@ describe('espeakPresetForLanguage', function () {
     expect(espeakPresetForLanguage('de-AT', voices)?.name).to.equal('espeak-de');
     expect(espeakPresetForLanguage('zh', voices)?.engineVoice).to.equal('sit/cmn');
     expect(espeakPresetForLanguage('xx', voices)).to.equal(undefined);
+  });
+
+  it("has a preset for every language the default voice's detector can answer", () => {
+    const voices = espeak.voices();
+    const missing = [...LATIN_LANGUAGES, ...SCRIPT_LANGUAGES].filter((language) => !espeakPresetForLanguage(language, voices));
+    expect(missing).to.deep.equal([]);
   });
 });
 

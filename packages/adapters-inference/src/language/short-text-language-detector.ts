@@ -1,0 +1,91 @@
+import type { LanguageDetector } from '@svc/core';
+import { eldCompactScores } from './eld-compact-scores.js';
+import { languageByScript } from './language-by-script.js';
+
+/** Per-language similarity of a text (higher is closer), as eld's getScores() answers. */
+export type LanguageScores = (text: string) => Readonly<Record<string, number>>;
+
+/**
+ * Latin-script languages that both eld and espeak-ng know. Leaving out what espeak cannot speak
+ * (Tagalog, Yoruba) keeps a short English sentence from being claimed by them.
+ */
+export const LATIN_LANGUAGES: readonly string[] = [
+  'az', 'ca', 'cs', 'da', 'de', 'en', 'es', 'et', 'eu', 'fi', 'fr', 'hr', 'hu', 'is', 'it', 'lt',
+  'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'sl', 'sq', 'sv', 'tr', 'vi',
+];
+
+/**
+ * The common languages (after English) that keep a sentence from a close, rarer neighbour scoring a
+ * little higher on a few words: "Dobranoc" is Polish, not Croatian; "God natt" Swedish, not
+ * Norwegian; "Günaydın" Turkish, not Azerbaijani.
+ */
+const COMMON_LANGUAGES = new Set(['fr', 'de', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'tr']);
+
+export interface ShortTextLanguageDetectorOptions {
+  /**
+   * The preferred language (English for Latin script, Russian for Cyrillic...) wins when its score
+   * is at least this fraction of the best one: another language must be clearly closer, not just
+   * ahead on a handful of letter sequences. Default 0.95.
+   */
+  preferredMargin?: number;
+  /** A common language beats a rarer one that scores at most this much better. Default 0.9. */
+  commonMargin?: number;
+}
+
+/**
+ * LanguageDetector for short sentences: the script first (Han with kana is Japanese, without it
+ * Chinese; Hangul, Greek, Thai... name their language), then eld's n-gram scores among the
+ * languages of that script that espeak-ng speaks, with a prior for the most used one (English for
+ * Latin script, Russian for Cyrillic) that yields only to a clearly closer language. Answers a
+ * lower-case ISO 639-1 code, or null when the text has no letters or a script no voice reads.
+ */
+export class ShortTextLanguageDetector implements LanguageDetector {
+  private readonly preferredMargin: number;
+  private readonly commonMargin: number;
+
+  constructor(
+    private readonly scores: LanguageScores,
+    options: ShortTextLanguageDetectorOptions = {},
+  ) {
+    this.preferredMargin = options.preferredMargin ?? 0.95;
+    this.commonMargin = options.commonMargin ?? 0.9;
+  }
+
+  /**
+   * Over eld's medium database (Apache-2.0, shipped in the npm package), held compactly
+   * (eld-compact-scores.ts): the large one is no more accurate on short sentences (docs/speech.md
+   * has the comparison).
+   */
+  static async create(options: ShortTextLanguageDetectorOptions = {}): Promise<ShortTextLanguageDetector> {
+    return new ShortTextLanguageDetector(await eldCompactScores('medium'), options);
+  }
+
+  detect(text: string): string | null {
+    if (!/\p{L}/u.test(text)) return null;
+    const verdict = languageByScript(text);
+    switch (verdict.kind) {
+      case 'language':
+        return verdict.language;
+      case 'unknown':
+        return null;
+      case 'shared':
+        return this.choose(text, verdict.languages, verdict.preferred);
+      case 'latin':
+        return this.choose(text, LATIN_LANGUAGES, 'en', COMMON_LANGUAGES);
+    }
+  }
+
+  private choose(text: string, languages: readonly string[], preferred: string, common?: ReadonlySet<string>): string {
+    const scores = this.scores(text);
+    const ranked = languages.filter((l) => (scores[l] ?? 0) > 0).sort((a, b) => scores[b]! - scores[a]!);
+    const best = ranked[0];
+    if (best === undefined) return preferred;
+    const top = scores[best]!;
+    if ((scores[preferred] ?? 0) >= this.preferredMargin * top) return preferred;
+    if (common && !common.has(best)) {
+      const closestCommon = ranked.find((l) => common.has(l));
+      if (closestCommon && scores[closestCommon]! >= this.commonMargin * top) return closestCommon;
+    }
+    return best;
+  }
+}
