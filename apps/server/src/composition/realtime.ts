@@ -13,13 +13,9 @@ import {
   type ClientSecretRepository,
   type Clock,
   type LanguageModel,
-  type RealtimeSessionRegistry,
-  CapacityAwareSessionRegistry,
-  FloodCooldownSessionRegistry,
   DEFAULT_MAX_EVENT_LOOP_LAG_MS,
   DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
   DEFAULT_TRANSCRIPT_DEADLINE_MS,
-  InMemorySessionRegistry,
   repeatEvery,
   VoiceNotFoundError,
   type RealtimeEngineDeps,
@@ -49,18 +45,17 @@ import {
   InMemoryQuotaGuard,
   parseQuotaBudgets,
   RedisQuotaGuard,
-  RedisSessionRegistry,
   TypeOrmClientSecretRepository,
 } from '@svc/adapters-storage';
 import { clientSecretRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defaultCpuBudget, ServerLoadMonitor, type RecognizerLoad } from '../runtime/server-load-monitor.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
 import type { Settings } from '../config.js';
-import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
+import { defineModule, type Attachment, type ModuleContext, type ModuleRoutes } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
+import { bindRealtimeAdmission, currentCapacity, startRealtimeAdmission } from './realtime-admission.js';
 import type { LiveAvatarSupport } from './live-avatar.js';
 
 /**
@@ -168,43 +163,7 @@ export const realtimeModule = defineModule({
       const { client } = await get(SERVER_TOKENS.SharedRedis);
       return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
     });
-    provide(SERVER_TOKENS.ServerLoadMonitor,
-      async (get) => {
-        const selected = await get(SERVER_TOKENS.SelectedRecognizer);
-        const recognizer = selected?.recognizer as { load?: RecognizerLoad } | undefined;
-        return new ServerLoadMonitor({
-          budgetCores: s.SVC_REALTIME_CPU_BUDGET ?? defaultCpuBudget(),
-          sessionCores: s.SVC_REALTIME_SESSION_CPU,
-          avatarCores: s.SVC_REALTIME_AVATAR_CPU,
-          recognizer: () => recognizer?.load ?? null,
-        });
-      },
-      { close: (monitor) => monitor.stop() },
-    );
-    provide(REALTIME_TOKENS.SessionRegistry,
-      async (get) => {
-        const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
-        const { client } = await get(SERVER_TOKENS.SharedRedis);
-        let registry: RealtimeSessionRegistry;
-        if (!client) registry = new InMemorySessionRegistry(caps);
-        else {
-          const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-          const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-          registry = new RedisSessionRegistry(client, options, logger);
-        }
-        // What this process can serve comes first; the caps (shared through Redis when set) after it.
-        if (s.SVC_REALTIME_CAPACITY !== 'off') {
-          registry = new CapacityAwareSessionRegistry(registry, await get(SERVER_TOKENS.ServerLoadMonitor), {
-            fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
-            maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
-            maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
-          });
-        }
-        // Before all of them: a credential whose last session flooded waits (per process, like the budget it broke).
-        return new FloodCooldownSessionRegistry(registry, await get(SHARED_TOKENS.Clock), s.SVC_REALTIME_FLOOD_COOLDOWN_SEC * 1000);
-      },
-      { close: (r: RealtimeSessionRegistry) => r.close() },
-    );
+    bindRealtimeAdmission(provide, s);
     provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
     // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
     provide(REALTIME_TOKENS.VoiceDirectory, async (get) => {
@@ -294,7 +253,6 @@ export const realtimeModule = defineModule({
         // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
         authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
         redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
-        isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
         createSession: (ctx) => createSession(ctx),
         logger,
       };
@@ -303,9 +261,14 @@ export const realtimeModule = defineModule({
   routes({ config, get }): ModuleRoutes {
     return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES })] };
   },
-  /** Where the API is served (secrets are minted and redeemed there): expired client secrets are purged. */
-  start({ config, get }) {
+  /**
+   * Where the API is served (sessions run, secrets are minted and redeemed there): the load monitor
+   * samples, the keys of open sessions are re-checked for revocation, expired client secrets are purged.
+   */
+  start(ctx) {
+    const { config, get } = ctx;
     if (!servesApi(config)) return;
+    const stopAdmission = startRealtimeAdmission(ctx);
     const clock = get(SHARED_TOKENS.Clock);
     const secrets = get(REALTIME_TOKENS.ClientSecretRepository);
     const logger = get(SHARED_TOKENS.Logger);
@@ -319,13 +282,16 @@ export const realtimeModule = defineModule({
       },
       () => secrets.deleteExpired(clock.now()),
     );
-    return () => purge.stop();
+    return async () => {
+      await purge.stop();
+      await stopAdmission();
+    };
   },
-  attach(server, { config, get }): RealtimeAttachment {
+  attach(server, ctx): RealtimeAttachment {
+    const { config, get } = ctx;
     const s = config.settings;
     const deps = get(SERVER_TOKENS.RealtimeGatewayDeps);
     const metrics = get(SERVER_TOKENS.Metrics);
-    const registry = get(REALTIME_TOKENS.SessionRegistry);
     const gateway = attachRealtimeGateway(server, deps, {
       maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
       maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
@@ -334,30 +300,11 @@ export const realtimeModule = defineModule({
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
       inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
       inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
-      registry,
+      admission: get(REALTIME_TOKENS.Admission),
       onRefused: (refusal) => metrics.realtimeRefused(refusal),
     });
     metrics.trackRealtimeSessions(() => gateway.activeSessions());
-    const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
-    // Silero's batch counters, read once its model has loaded: the token holds the lazy wrapper,
-    // whose `current` is the loaded detector (another detector, or none, has none).
-    type BatchStats = { batch?: { stats: { frames: number; runs: number } } };
-    const detector = get(REALTIME_TOKENS.VoiceActivityDetector) as { current?: unknown } | null;
-    const vadBatchStats = () => (detector?.current as BatchStats | null | undefined)?.batch?.stats;
-    const admission = registry instanceof FloodCooldownSessionRegistry ? registry.inner : registry;
-    metrics.trackRealtimeCapacity(() => {
-      const load = monitor.read();
-      const vad = vadBatchStats();
-      return {
-        capacity: admission instanceof CapacityAwareSessionRegistry ? admission.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
-        sessionCores: load.sessionCores,
-        recognizerBacklogMs: load.recognizerBacklogMs,
-        inputAudioSeconds: monitor.inputAudioSeconds,
-        decodedAudioSeconds: monitor.decodedAudioSeconds,
-        vadFrames: vad?.frames ?? 0,
-        vadRuns: vad?.runs ?? 0,
-      };
-    });
+    trackCapacity(ctx);
     get(SHARED_TOKENS.Logger).info(
       {
         languageModel: get(REALTIME_TOKENS.LanguageModel).id,
@@ -372,6 +319,26 @@ export const realtimeModule = defineModule({
     };
   },
 });
+
+/** The capacity gauges of /metrics: capacity, measured session cost, recognizer backlog, audio in and decoded, VAD batching. */
+function trackCapacity({ config, get }: ModuleContext): void {
+  const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
+  const detector = get(REALTIME_TOKENS.VoiceActivityDetector);
+  const capacity = currentCapacity(get(REALTIME_TOKENS.SessionRegistry), config.settings.SVC_REALTIME_MAX_SESSIONS);
+  get(SERVER_TOKENS.Metrics).trackRealtimeCapacity(() => {
+    const load = monitor.read();
+    const vad = detector?.batchStats?.();
+    return {
+      capacity: capacity(),
+      sessionCores: load.sessionCores,
+      recognizerBacklogMs: load.recognizerBacklogMs,
+      inputAudioSeconds: monitor.inputAudioSeconds,
+      decodedAudioSeconds: monitor.decodedAudioSeconds,
+      vadFrames: vad?.frames ?? 0,
+      vadRuns: vad?.runs ?? 0,
+    };
+  });
+}
 
 /**
  * The language model of realtime sessions: an OpenAI-compatible chat-completions server when
