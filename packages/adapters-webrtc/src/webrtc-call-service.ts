@@ -92,6 +92,8 @@ export class WebRtcCallService implements WebRtcCalls {
   private readonly calls = new Map<string, LiveCall>();
   private readonly logger: Logger;
   private closed = false;
+  /** Offers of each API key being answered now (not yet among `calls`). */
+  private readonly placing = new Map<string, number>();
   private peerCalls: Promise<typeof PeerCallModule> | null = null;
 
   constructor(
@@ -127,7 +129,21 @@ export class WebRtcCallService implements WebRtcCalls {
     if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
     checkOffer(request.offerSdp);
     if (request.session !== null) this.deps.checkSession(request.session);
-    this.checkUnconnected(request.principal);
+    const apiKeyId = request.principal.apiKeyId;
+    this.checkUnconnected(apiKeyId);
+    // Counted from here, so offers posted together cannot all pass the check above.
+    this.placing.set(apiKeyId, (this.placing.get(apiKeyId) ?? 0) + 1);
+    try {
+      return await this.place(request);
+    } finally {
+      const left = (this.placing.get(apiKeyId) ?? 1) - 1;
+      if (left > 0) this.placing.set(apiKeyId, left);
+      else this.placing.delete(apiKeyId);
+    }
+  }
+
+  /** Admits, answers and starts one call (its offer already checked). */
+  private async place(request: RealtimeCallRequest): Promise<RealtimeCallAnswer> {
     const { PeerCall, UnusableOfferError } = await this.warm();
     const admitted = await this.admit(request);
     const callId = this.deps.newCallId();
@@ -184,10 +200,10 @@ export class WebRtcCallService implements WebRtcCalls {
     live.admitted.end(ending);
   }
 
-  /** A key with MAX_UNCONNECTED_CALLS_PER_KEY calls still waiting for their caller places no other. */
-  private checkUnconnected(principal: Principal): void {
-    let waiting = 0;
-    for (const { call, admitted } of this.calls.values()) if (admitted.principal.apiKeyId === principal.apiKeyId && !call.isConnected) waiting++;
+  /** A key with MAX_UNCONNECTED_CALLS_PER_KEY calls being placed or waiting for their caller places no other. */
+  private checkUnconnected(apiKeyId: string): void {
+    let waiting = this.placing.get(apiKeyId) ?? 0;
+    for (const { call, admitted } of this.calls.values()) if (admitted.principal.apiKeyId === apiKeyId && !call.isConnected) waiting++;
     if (waiting >= MAX_UNCONNECTED_CALLS_PER_KEY) {
       throw new RealtimeCapacityError(`This key has ${waiting} calls that have not connected yet; connect or hang up one of them, then retry.`);
     }
