@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     ['speech-sse', async () => (await import('./speech-sse.js')).benchSpeechSse as unknown as Bench],
     // Starts its own server processes (the npm start entry) and reads their RSS.
     ['footprint', async () => (await import('./footprint.js')).benchFootprint as unknown as Bench],
+    // Starts its own server process: RSS after bursts of abandoned requests (leak or settling cache?).
+    ['aborted-bursts', async () => (await import('./aborted-bursts.js')).benchAbortedBursts as unknown as Bench],
     ['voices', async () => (await import('./voices.js')).benchVoices as Bench],
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'aborted-bursts', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({

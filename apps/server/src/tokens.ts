@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { token, type ManageApiKeys, type TranscribeAudio } from '@svc/core';
 import type { ServiceMetrics } from '@svc/adapters-http';
 import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
-import type { WebRtcCallService } from '@svc/adapters-webrtc';
+import type { WebRtcCalls } from '@svc/adapters-webrtc';
 import type { LiveAvatarSupport } from './composition/live-avatar.js';
 import type { RealtimeSessionFactory } from './composition/realtime.js';
 import type { SpeechAt } from './composition/speech.js';
@@ -33,8 +33,8 @@ export const SERVER_TOKENS = {
    * WebSocket gateway, a WebRTC call): the same engine, services, caps and settings.
    */
   RealtimeSessionFactory: token<RealtimeSessionFactory>('svc.server.RealtimeSessionFactory'),
-  /** The WebRTC calls (POST /v1/realtime/calls): WebRtcCallService, or null when SVC_WEBRTC_ENABLED=false. */
-  RealtimeCalls: token<WebRtcCallService | null>('svc.server.RealtimeCalls'),
+  /** The WebRTC calls (POST /v1/realtime/calls; the core's RealtimeCalls port and the calls' diagnostics), or null when SVC_WEBRTC_ENABLED=false. */
+  RealtimeCalls: token<WebRtcCalls | null>('svc.server.RealtimeCalls'),
   /** The live avatar of WebRTC calls (composition/live-avatar.ts): LiveAvatarSupport, or null when disabled. */
   LiveAvatar: token<LiveAvatarSupport | null>('svc.server.LiveAvatar'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@svc/core';
+import { ServiceError, ServiceUnavailableError } from '@svc/core';
 
 /** A Redis failure as the service's 503 / 1013 "retry later" (the original kept as `cause` for the log). */
 export function unavailable(err: unknown, dependency = 'redis'): ServiceUnavailableError {
@@ -30,9 +30,13 @@ const REDIS_DOWN = [/Stream isn't writeable/i, /Connection is closed/i, /Reached
  * The failure of a dependency that does not answer, as ServiceUnavailableError (database or redis);
  * null for anything else (a bug, a bad query), which stays a 500. The HTTP layer and the realtime
  * gateway use it so an outage reads as "503 / retry later", never as a generic 500 or a hang.
+ * An error the service already classified where it arose (a ServiceError: a media URL whose host
+ * refused the connection is the caller's `media_fetch_failed`, whatever its message says) is never
+ * reclassified: the patterns below are for the drivers' untyped failures only.
  */
 export function dependencyUnavailable(err: unknown): ServiceUnavailableError | null {
   if (err instanceof ServiceUnavailableError) return err;
+  if (err instanceof ServiceError) return null;
   if (!err || typeof err !== 'object') return null;
   const e = err as { message?: unknown; code?: unknown; name?: unknown; driverError?: unknown; cause?: unknown };
   const text = `${String(e.message ?? '')} ${String(e.code ?? '')}`;

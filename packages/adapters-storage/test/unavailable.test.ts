@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceUnavailableError } from '@svc/core';
+import { MediaFetchFailedError, ServiceUnavailableError } from '@svc/core';
 import { dependencyUnavailable } from '../src/unavailable.js';
 
 describe('dependencyUnavailable: which failures mean "a dependency does not answer" (503)', () => {
@@ -24,6 +24,12 @@ describe('dependencyUnavailable: which failures mean "a dependency does not answ
     for (const err of [named("Stream isn't writeable and enableOfflineQueue options is false"), named('Connection is closed.'), Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' })]) {
       expect(dependencyUnavailable(err)?.dependency, err.message).to.equal('redis');
     }
+  });
+
+  it("never reclassifies an error the service already typed where it arose (a media host's ECONNREFUSED is the caller's 400, issue 33)", () => {
+    const refused = new MediaFetchFailedError("'ref_audio': the media host refused the connection (ECONNREFUSED).", 'ref_audio');
+    expect(dependencyUnavailable(refused)).to.equal(null);
+    expect(dependencyUnavailable(Object.assign(new Error('wrapped'), { cause: refused }))).to.equal(null);
   });
 
   it('leaves everything else alone (a bug or a bad query stays a 500)', () => {

@@ -257,7 +257,8 @@ export class PeerCall implements RealtimeOutput {
   close(ending: SessionEnding | CallEnding, reason: string): void {
     if (this.closing) return;
     this.closing = true;
-    const gone = ending === 'peer_gone' || ending === 'ice_timeout';
+    // A caller who hung up before connecting will never read what waits for the channel.
+    const gone = ending === 'peer_gone' || ending === 'ice_timeout' || (ending === 'hangup' && !this.connected);
     const open = this.channel?.readyState === 'open';
     if (!gone && !open && this.early.length > 0) {
       // Torn down when the channel opens and flushes (onChannel), or after the connect timeout.
@@ -281,6 +282,11 @@ export class PeerCall implements RealtimeOutput {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Whether ICE has connected (a call still waiting for its caller counts apart: WebRtcCallService). */
+  get isConnected(): boolean {
+    return this.connected;
   }
 
   private async teardown(ending: SessionEnding | CallEnding, reason: string): Promise<void> {

@@ -6,14 +6,14 @@ import {
   ServiceUnavailableError,
   silentLogger,
   type Logger,
+  type AdmittedSession,
   type OpusCodec,
   type Principal,
+  type RealtimeAdmission,
   type RealtimeCallAnswer,
   type RealtimeCallRequest,
   type RealtimeCalls,
   type RealtimeOutput,
-  type RealtimeSessionRegistry,
-  type SessionLease,
   type SessionMedia,
   type SessionVideoOutput,
   type LiveVideoEncoder,
@@ -34,42 +34,65 @@ export interface CallSessionContext {
 }
 
 export interface WebRtcCallDeps {
-  /** Admission: the same registry (caps, one session per ephemeral key) as the WebSocket. */
-  registry: RealtimeSessionRegistry;
+  /**
+   * Admission: the same use case (capacity, fairness, caps, one session per ephemeral key, flood
+   * cooldown, revocation) as the WebSocket; its revocation watch ends a revoked key's calls.
+   */
+  admission: RealtimeAdmission;
   createSession(context: CallSessionContext): CallSessionHandle;
   /** Checks a multipart `session` before anything starts (throws the session.update error: 400). */
   checkSession(session: unknown): void;
   opus: OpusCodec;
   newCallId(): string;
-  /** When given, live calls' API keys are re-checked every `keyCheckIntervalMs`; a revoked key's calls end. */
-  isKeyActive?(apiKeyId: string): Promise<boolean>;
   logger?: Logger;
 }
 
-/** Every call's PeerCall settings (ICE, timeouts, limits), and how often live calls' keys are re-checked. */
+/** Every call's PeerCall settings (ICE, timeouts, limits). */
 export interface WebRtcCallOptions extends Omit<PeerCallOptions, 'opus' | 'logger'> {
-  keyCheckIntervalMs?: number;
   /** The live avatar's video (session.avatar); without it calls are voice only. */
   avatarVideo?: { encoder: LiveVideoEncoder; leadMs: number };
 }
 
+/** The core's RealtimeCalls port, with what the application and its diagnostics need of the calls. */
+export interface WebRtcCalls extends RealtimeCalls {
+  /** A live call of this process by its id (diagnostics and tests). */
+  find(callId: string): PeerCall | undefined;
+  /** Calls this process serves. */
+  activeCalls(): number;
+  /** Loads the WebRTC stack and runs its cold path once (a start-time warm-up). */
+  warmUp(): Promise<void>;
+  /** Ends every call and refuses new ones (shutdown). */
+  close(): Promise<void>;
+}
+
 interface LiveCall {
   call: PeerCall;
-  apiKeyId: string;
+  /** Its slot, held until the call ends. */
+  admitted: AdmittedSession;
 }
+
+/**
+ * Calls of one API key answered but not connected yet (no ICE check arrived). They count apart from
+ * connected calls: each holds a slot for up to SVC_WEBRTC_CONNECT_TIMEOUT_MS, so without this a key
+ * posting offers it never connects holds slots it does not use (a browser connects within a second
+ * or two, one call at a time; two leave room for a retry).
+ */
+export const MAX_UNCONNECTED_CALLS_PER_KEY = 2;
 
 /**
  * The WebRTC door to realtime sessions (implements the core's RealtimeCalls port): admits a call
  * through the session registry, answers its offer with a PeerCall and starts the same session
  * engine as the WebSocket on it. The call ends when the session does, when the client hangs up
  * (closes its peer connection, or `POST .../hangup`), when ICE does not connect in time, when the
- * peer goes silent, when its API key is revoked, and at shutdown; its slot is released each time.
+ * peer goes silent, when its API key is revoked, and at shutdown; its slot is released each time
+ * (at once on a hang-up, even of a call that never connected).
  */
-export class WebRtcCallService implements RealtimeCalls {
+export class WebRtcCallService implements WebRtcCalls {
   private readonly calls = new Map<string, LiveCall>();
   private readonly logger: Logger;
-  private readonly keyChecker: ReturnType<typeof setInterval> | null;
   private closed = false;
+  /** Offers of each API key being answered now (not yet among `calls`). */
+  private readonly placing = new Map<string, number>();
   private peerCalls: Promise<typeof PeerCallModule> | null = null;
 
   constructor(
@@ -77,8 +100,6 @@ export class WebRtcCallService implements RealtimeCalls {
     private readonly options: WebRtcCallOptions,
   ) {
     this.logger = deps.logger ?? silentLogger;
-    this.keyChecker = deps.isKeyActive ? setInterval(() => void this.checkKeys(), options.keyCheckIntervalMs ?? 2000) : null;
-    this.keyChecker?.unref?.();
   }
 
   /**
@@ -107,24 +128,37 @@ export class WebRtcCallService implements RealtimeCalls {
     if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
     checkOffer(request.offerSdp);
     if (request.session !== null) this.deps.checkSession(request.session);
+    const apiKeyId = request.principal.apiKeyId;
+    this.checkUnconnected(apiKeyId);
+    // Counted from here, so offers posted together cannot all pass the check above.
+    this.placing.set(apiKeyId, (this.placing.get(apiKeyId) ?? 0) + 1);
+    try {
+      return await this.place(request);
+    } finally {
+      const left = (this.placing.get(apiKeyId) ?? 1) - 1;
+      if (left > 0) this.placing.set(apiKeyId, left);
+      else this.placing.delete(apiKeyId);
+    }
+  }
+
+  /** Admits, answers and starts one call (its offer already checked). */
+  private async place(request: RealtimeCallRequest): Promise<RealtimeCallAnswer> {
     const { PeerCall, UnusableOfferError } = await this.warm();
-    const lease = await this.admit(request);
+    const admitted = await this.admit(request);
     const callId = this.deps.newCallId();
     const call = new PeerCall(callId, { ...this.options, opus: this.deps.opus, logger: this.logger });
     try {
       await call.negotiate(request.offerSdp);
     } catch (err) {
-      await lease.release().catch(() => undefined);
+      admitted.end('negotiation_failed');
       await closeUnstarted(call);
       if (err instanceof UnusableOfferError) throw new InvalidSdpOfferError(err.message);
       throw err;
     }
-    const live: LiveCall = { call, apiKeyId: request.principal.apiKeyId };
-    this.calls.set(callId, live);
+    this.calls.set(callId, { call, admitted });
+    admitted.onRevoked(() => call.close('key_revoked', 'the API key of this call was revoked'));
     call.onClosed((ending, reason) => {
-      this.calls.delete(callId);
-      if (ending === 'inbound_rate_exceeded') this.deps.registry.penalize?.({ apiKeyId: request.principal.apiKeyId, secretSessionId: request.secretSessionId });
-      lease.release().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
+      this.release(callId, ending);
       this.logger.info({ callId, ending, reason }, 'realtime call ended');
     });
     let session: CallSessionHandle;
@@ -149,10 +183,29 @@ export class WebRtcCallService implements RealtimeCalls {
     return { callId, answerSdp: call.answerSdp };
   }
 
+  /** Ends the call and frees its slot at once; the call is then unknown (a second hang-up: not found). */
   async hangup(callId: string, principal: Principal): Promise<void> {
     const live = this.calls.get(callId);
-    if (!live || live.apiKeyId !== principal.apiKeyId) throw new RealtimeCallNotFoundError(callId);
+    if (!live || live.admitted.principal.apiKeyId !== principal.apiKeyId) throw new RealtimeCallNotFoundError(callId);
+    this.release(callId, 'hangup');
     live.call.close('hangup', 'hung up');
+  }
+
+  /** The call is over for the caller: it leaves the live calls and its slot is freed (once, whichever ending comes first). */
+  private release(callId: string, ending: string): void {
+    const live = this.calls.get(callId);
+    if (!live) return;
+    this.calls.delete(callId);
+    live.admitted.end(ending);
+  }
+
+  /** A key with MAX_UNCONNECTED_CALLS_PER_KEY calls being placed or waiting for their caller places no other. */
+  private checkUnconnected(apiKeyId: string): void {
+    let waiting = this.placing.get(apiKeyId) ?? 0;
+    for (const { call, admitted } of this.calls.values()) if (admitted.principal.apiKeyId === apiKeyId && !call.isConnected) waiting++;
+    if (waiting >= MAX_UNCONNECTED_CALLS_PER_KEY) {
+      throw new RealtimeCapacityError(`This key has ${waiting} calls that have not connected yet; connect or hang up one of them, then retry.`);
+    }
   }
 
   /** A live call of this process by its id (diagnostics and tests). */
@@ -168,7 +221,6 @@ export class WebRtcCallService implements RealtimeCalls {
   /** Ends every call and refuses new ones. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.keyChecker) clearInterval(this.keyChecker);
     const ending = [...this.calls.values()].map(
       ({ call }) =>
         new Promise<void>((resolve) => {
@@ -179,33 +231,21 @@ export class WebRtcCallService implements RealtimeCalls {
     await Promise.all(ending);
   }
 
-  private async admit(request: RealtimeCallRequest): Promise<SessionLease> {
-    let decision;
-    try {
-      decision = await this.deps.registry.admit({ apiKeyId: request.principal.apiKeyId, secretSessionId: request.secretSessionId });
-    } catch (err) {
-      this.logger.warn({ err: String(err) }, 'realtime session registry unavailable; call refused');
-      throw err instanceof ServiceUnavailableError ? err : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
-    }
-    if (decision.admitted) return decision.lease;
-    if (decision.refusal === 'duplicate_session') throw new RealtimeSessionActiveError();
-    // A flood's cooldown says how long to wait; the capacity refusals keep the generic message.
-    throw decision.refusal === 'flood_cooldown' && decision.reason ? new RealtimeCapacityError(`${decision.reason}.`) : new RealtimeCapacityError();
-  }
-
-  private checkingKeys = false;
-  private async checkKeys(): Promise<void> {
-    const isKeyActive = this.deps.isKeyActive;
-    if (!isKeyActive || this.checkingKeys) return;
-    this.checkingKeys = true;
-    try {
-      for (const keyId of new Set([...this.calls.values()].map((c) => c.apiKeyId))) {
-        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
-        if (active) continue;
-        for (const live of this.calls.values()) if (live.apiKeyId === keyId) live.call.close('key_revoked', 'the API key of this call was revoked');
-      }
-    } finally {
-      this.checkingKeys = false;
+  /** The shared admission, its refusals as the errors the HTTP side maps (409, 429, 503). */
+  private async admit(request: RealtimeCallRequest): Promise<AdmittedSession> {
+    const outcome = await this.deps.admission.admit({ principal: request.principal, secretSessionId: request.secretSessionId });
+    if (outcome.admitted) return outcome.session;
+    switch (outcome.refusal) {
+      case 'dependency_unavailable':
+        throw outcome.cause instanceof ServiceUnavailableError ? outcome.cause : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
+      case 'duplicate_session':
+        throw new RealtimeSessionActiveError();
+      case 'flood_cooldown':
+      case 'over_capacity':
+        // The cooldown says how long to wait; capacity and fairness say which limit.
+        throw outcome.reason ? new RealtimeCapacityError(`${outcome.reason}.`) : new RealtimeCapacityError();
+      default:
+        throw new RealtimeCapacityError();
     }
   }
 }

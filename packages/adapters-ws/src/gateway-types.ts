@@ -1,4 +1,4 @@
-import type { Logger, Principal, RealtimeOutput, RealtimeSessionRegistry } from '@svc/core';
+import type { Logger, Principal, RealtimeAdmission, RealtimeOutput, RealtimeSessionRegistry } from '@svc/core';
 
 /** The session side of one connection (RealtimeSessionEngine implements it). */
 export interface RealtimeSessionHandle {
@@ -43,7 +43,13 @@ export interface RealtimeGatewayOptions {
   /** Open sessions per API key, ephemeral keys counting for the key that minted them. */
   maxSessionsPerKey: number;
   /**
-   * Where admission is decided (caps and one session per ephemeral key). Default: this process's
+   * The application's admission, shared with its other transports (WebRTC calls): its registry and
+   * its revocation watch (which the application starts) are used, and `registry`,
+   * `keyCheckIntervalMs` and `deps.isKeyActive` are not.
+   */
+  admission?: RealtimeAdmission;
+  /**
+   * Without `admission`: where admission is decided (caps and one session per ephemeral key). Default: this process's
    * counts (InMemorySessionRegistry with the two caps above); a shared registry makes them hold
    * across processes. Its owner (not the gateway) closes it.
    */
@@ -62,7 +68,7 @@ export interface RealtimeGatewayOptions {
   inboundEventsPerSecond?: number;
   /** The same in bytes per second; the burst is at least two frames of `maxFrameBytes`. Default 1 MiB. */
   inboundBytesPerSecond?: number;
-  /** How often open sessions' API keys are re-checked for revocation. Default 2 s. */
+  /** Without `admission`: how often open sessions' API keys are re-checked for revocation. Default 2 s. */
   keyCheckIntervalMs?: number;
   /** Ping period to find dead peers (0 disables). Default 30 s. */
   pingIntervalMs?: number;

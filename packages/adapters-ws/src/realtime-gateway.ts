@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { inboundBudgetLimits, InMemorySessionRegistry, ServiceUnavailableError, silentLogger, type AdmissionDecision, type Principal, type RealtimeSessionRegistry } from '@svc/core';
-import { CLOSE_CODES } from './close-codes.js';
+import { inboundBudgetLimits, silentLogger, type AdmittedSession, type Logger } from '@svc/core';
 import WebSocket, { WebSocketServer } from 'ws';
-import { readCredentials, selectProtocol, type Credentials } from './credentials.js';
+import { CLOSE_CODES } from './close-codes.js';
+import { readCredentials, selectProtocol } from './credentials.js';
+import { admitConnection, gatewayAdmission, REFUSAL_REASONS, type GatewayAdmission } from './gateway-admission.js';
 import {
   DEFAULT_INBOUND_BYTES_PER_SECOND,
   DEFAULT_INBOUND_EVENTS_PER_SECOND,
@@ -16,60 +17,22 @@ import {
   type RealtimeGatewayOptions,
 } from './gateway-types.js';
 import { rejectInvalidHandshake, rejectUpgrade } from './http-rejection.js';
-import { RealtimeConnection } from './realtime-connection.js';
-
-interface Credited {
-  principal: Principal;
-  /** The ephemeral key's session id (null for API keys). */
-  secretSessionId: string | null;
-}
-
-/** What the gateway decided before the upgrade: refused (with its close) or admitted with a lease. */
-type Admission =
-  | { refused: 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'flood_cooldown' | 'dependency_unavailable'; reason?: string }
-  | (Credited & { refused: null; lease: Extract<AdmissionDecision, { admitted: true }>['lease'] });
-
-const REFUSAL_REASONS = {
-  invalid_credentials: 'invalid API key or ephemeral key',
-  duplicate_session: 'a session is already active for this ephemeral key',
-  at_capacity: 'max concurrency exceeded; retry later',
-  over_capacity: 'server at capacity; retry later',
-  flood_cooldown: 'the last session of this key sent more than its inbound budget; retry later',
-  dependency_unavailable: 'the service is temporarily unavailable; retry later',
-} as const;
+import { startLivenessPinger } from './liveness-pinger.js';
+import { RealtimeConnection, type ConnectionLimits } from './realtime-connection.js';
 
 /**
- * Serves `GET /v1/realtime` WebSocket upgrades on an existing HTTP(S) server. Authentication
- * happens before the upgrade completes; refusals that have a WebSocket close code (3000, 4009,
- * 1013) are sent as a close right after the upgrade, as clients expect them there.
+ * Serves `GET /v1/realtime` WebSocket upgrades on an existing HTTP(S) server. Authentication and
+ * admission (the core's RealtimeAdmission, shared with WebRTC calls) happen before the upgrade
+ * completes; refusals that have a WebSocket close code (3000, 4009, 1013) are sent as a close right
+ * after the upgrade, as clients expect them there.
  */
-export function attachRealtimeGateway(
-  server: HttpServer | HttpsServer,
-  deps: RealtimeGatewayDeps,
-  options: RealtimeGatewayOptions,
-): RealtimeGateway {
+export function attachRealtimeGateway(server: HttpServer | HttpsServer, deps: RealtimeGatewayDeps, options: RealtimeGatewayOptions): RealtimeGateway {
   const path = options.path ?? '/v1/realtime';
   const logger = deps.logger ?? silentLogger;
-  // The admission rules (caps, one session per ephemeral key): this process's counts unless the
-  // application shares them across processes (the Redis registry).
-  const registry: RealtimeSessionRegistry = options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
-  const connections = new Set<RealtimeConnection>();
+  const { admission, stop: stopAdmission } = gatewayAdmission(deps, options, logger);
+  const limits = connectionLimits(options);
   const sockets = new Map<WebSocket, RealtimeConnection>();
-  const keyOf = new Map<RealtimeConnection, string>();
-  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  const eventsPerSecond = options.inboundEventsPerSecond ?? DEFAULT_INBOUND_EVENTS_PER_SECOND;
-  const bytesPerSecond = options.inboundBytesPerSecond ?? DEFAULT_INBOUND_BYTES_PER_SECOND;
-  const limits = {
-    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
-    maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
-    inbound: inboundBudgetLimits(eventsPerSecond, bytesPerSecond, maxFrameBytes),
-  };
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: maxFrameBytes,
-    perMessageDeflate: false,
-    handleProtocols: selectProtocol,
-  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false, handleProtocols: selectProtocol });
   // With a listener, ws leaves the answer to us (else it writes a text/html page).
   wss.on('wsClientError', (err: Error, socket: Duplex) => rejectInvalidHandshake(socket, err));
 
@@ -80,66 +43,34 @@ export function attachRealtimeGateway(
       rejectUpgrade(socket, 404, 'Not Found', `No WebSocket endpoint at ${url.pathname}; use ${path}.`, 'not_found');
       return;
     }
-    void admit(readCredentials(req)).then((admission) => {
+    void admitConnection(readCredentials(req), deps, admission, logger).then((decided) => {
       if (socket.destroyed) {
-        if (!admission.refused) void admission.lease.release().catch(() => undefined);
+        if (!decided.refused) decided.session.end('client_gone');
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => open(ws, admission, url.searchParams.get('model')));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
+        if (decided.refused) return refuse(ws, decided);
+        openSession(ws, decided.session, url.searchParams.get('model'));
+      });
     });
   };
 
-  async function admit(credentials: Credentials | null): Promise<Admission> {
-    const credited = await credit(credentials);
-    if (!credited || 'refused' in credited) return credited ?? { refused: 'invalid_credentials' };
-    try {
-      const decision = await registry.admit({ apiKeyId: credited.principal.apiKeyId, secretSessionId: credited.secretSessionId });
-      if (decision.admitted) return { ...credited, refused: null, lease: decision.lease };
-      // Said where an operator looks: a server refusing callers it cannot serve is working as designed, but should grow.
-      if (decision.refusal === 'over_capacity') logger.info({ reason: decision.reason }, 'realtime session refused: server at capacity');
-      if (decision.refusal === 'flood_cooldown') logger.info({ apiKeyId: credited.principal.apiKeyId, reason: decision.reason }, 'realtime session refused: its key flooded lately');
-      return { refused: decision.refusal, reason: decision.reason };
-    } catch (err) {
-      logger.warn({ err: String(err) }, 'realtime session registry unavailable; session refused');
-      return { refused: 'dependency_unavailable' };
-    }
+  function refuse(ws: WebSocket, refusal: Extract<GatewayAdmission, { refused: string }>): void {
+    options.onRefused?.(refusal.refused);
+    ws.close(CLOSE_CODES[refusal.refused], refusal.reason ?? REFUSAL_REASONS[refusal.refused]);
   }
 
-  /** The key's principal; null when it is invalid; a refusal when the key store cannot be asked. */
-  async function credit(credentials: Credentials | null): Promise<Credited | { refused: 'dependency_unavailable' } | null> {
-    if (!credentials) return null;
-    try {
-      if (credentials.kind === 'api_key') return { principal: await deps.authenticateApiKey(credentials.secret), secretSessionId: null };
-      const redeemed = await deps.redeemClientSecret(credentials.secret);
-      return { principal: redeemed.principal, secretSessionId: redeemed.sessionId };
-    } catch (err) {
-      if (err instanceof ServiceUnavailableError) {
-        logger.warn({ dependency: err.dependency }, 'realtime credentials could not be checked; session refused');
-        return { refused: 'dependency_unavailable' };
-      }
-      return null;
-    }
-  }
-
-  function open(ws: WebSocket, admission: Admission, urlModel: string | null): void {
-    ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
-    if (admission.refused) {
-      options.onRefused?.(admission.refused);
-      return ws.close(CLOSE_CODES[admission.refused], admission.reason ?? REFUSAL_REASONS[admission.refused]);
-    }
-    const { principal, secretSessionId, lease } = admission;
+  function openSession(ws: WebSocket, admitted: AdmittedSession, urlModel: string | null): void {
+    const { principal, secretSessionId } = admitted;
     // The connection's own warnings (a flooding or slow client) name the key, for the operator.
     const connection = new RealtimeConnection(ws, limits, logger.child({ apiKeyId: principal.apiKeyId }));
-    connections.add(connection);
     sockets.set(ws, connection);
-    keyOf.set(connection, principal.apiKeyId);
+    admitted.onRevoked(() => connection.close('invalid_credentials', 'the API key of this session was revoked'));
     let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
     ws.once('close', () => {
-      connections.delete(connection);
       sockets.delete(ws);
-      keyOf.delete(connection);
-      lease.release().catch((err) => logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
-      if (connection.endedBy === 'inbound_rate_exceeded') registry.penalize?.({ apiKeyId: principal.apiKeyId, secretSessionId });
+      admitted.end(connection.endedBy ?? 'client_closed');
       session?.transportClosed();
     });
     try {
@@ -152,62 +83,42 @@ export function attachRealtimeGateway(
   }
 
   server.on('upgrade', onUpgrade);
-
-  // Revocation: the key may be revoked by this process or another (the keys CLI), so it is polled.
-  let checkingKeys = false;
-  const checkKeys = async (isKeyActive: (id: string) => Promise<boolean>) => {
-    if (checkingKeys) return;
-    checkingKeys = true;
-    try {
-      for (const keyId of new Set(keyOf.values())) {
-        const active = await isKeyActive(keyId).catch(() => true); // a storage hiccup is not a revocation
-        if (active) continue;
-        for (const [connection, id] of keyOf) {
-          if (id === keyId) connection.close('invalid_credentials', 'the API key of this session was revoked');
-        }
-        logger.info({ apiKeyId: keyId }, 'closed the realtime sessions of a revoked API key');
-      }
-    } finally {
-      checkingKeys = false;
-    }
-  };
-  const keyChecker = deps.isKeyActive
-    ? setInterval(() => void checkKeys(deps.isKeyActive!), options.keyCheckIntervalMs ?? 2_000).unref()
-    : null;
-
-  const pingEvery = options.pingIntervalMs ?? 30_000;
-  const pinger =
-    pingEvery > 0
-      ? setInterval(() => {
-          for (const [ws, connection] of sockets) {
-            if (!connection.alive) {
-              ws.terminate();
-              continue;
-            }
-            connection.alive = false;
-            if (ws.readyState === WebSocket.OPEN) ws.ping();
-          }
-        }, pingEvery).unref()
-      : null;
+  const stopPinger = startLivenessPinger(sockets, options.pingIntervalMs ?? 30_000);
 
   return {
-    activeSessions: () => registry.localSessions(),
+    activeSessions: () => admission.localSessions(),
     async close() {
       server.off('upgrade', onUpgrade);
-      if (pinger) clearInterval(pinger);
-      if (keyChecker) clearInterval(keyChecker);
-      const closing = [...sockets.keys()].map(
-        (ws) =>
-          new Promise<void>((resolve) => {
-            if (ws.readyState === WebSocket.CLOSED) return resolve();
-            ws.once('close', () => resolve());
-            const force = setTimeout(() => ws.terminate(), 2000);
-            force.unref();
-          }),
-      );
-      for (const connection of connections) connection.shutdown();
-      await Promise.all(closing);
+      stopPinger?.();
+      stopAdmission();
+      await closeAll(sockets, logger);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
+  };
+}
+
+/** Every open socket closed with 1001 (terminated after 2 s if its peer does not answer). */
+async function closeAll(sockets: ReadonlyMap<WebSocket, RealtimeConnection>, logger: Logger): Promise<void> {
+  const closing = [...sockets.keys()].map(
+    (ws) =>
+      new Promise<void>((resolve) => {
+        if (ws.readyState === WebSocket.CLOSED) return resolve();
+        ws.once('close', () => resolve());
+        setTimeout(() => ws.terminate(), 2000).unref();
+      }),
+  );
+  for (const connection of sockets.values()) connection.shutdown();
+  await Promise.all(closing);
+  logger.debug({ closed: closing.length }, 'realtime gateway closed');
+}
+
+/** One connection's limits from the gateway's options and their defaults. */
+function connectionLimits(options: RealtimeGatewayOptions): ConnectionLimits & { maxFrameBytes: number } {
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  return {
+    maxFrameBytes,
+    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
+    inbound: inboundBudgetLimits(options.inboundEventsPerSecond ?? DEFAULT_INBOUND_EVENTS_PER_SECOND, options.inboundBytesPerSecond ?? DEFAULT_INBOUND_BYTES_PER_SECOND, maxFrameBytes),
   };
 }

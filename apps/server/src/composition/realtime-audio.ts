@@ -72,7 +72,7 @@ export const realtimeAudioModule = defineModule({
         try {
           // Lazy: one decoder loads now to prove the installation works, then stops until the first turn.
           const selected = await selectSpeechRecognizer({ ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS }, config.settings.SVC_DATA_DIR, logger);
-          if (policy === 'lazy') (selected?.recognizer as { releaseIdleDecoders?: () => void } | undefined)?.releaseIdleDecoders?.();
+          if (policy === 'lazy') selected?.recognizer.releaseIdleDecoders?.();
           if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {

@@ -41,7 +41,7 @@ const portRange = z
 /**
  * Realtime sessions over WebRTC (docs/realtime.md, "WebRTC calls"): `POST /v1/realtime/calls`
  * answers the client's SDP offer, the session runs on the same engine, caps and registry as the
- * WebSocket (RealtimeSessionFactory, REALTIME_TOKENS.SessionRegistry), its audio as Opus RTP. The
+ * WebSocket (RealtimeSessionFactory, REALTIME_TOKENS.Admission), its audio as Opus RTP. The
  * Opus codec reaches the WebRTC adapter through the core's OpusCodec port.
  */
 export const realtimeWebrtcModule = defineModule({
@@ -66,20 +66,18 @@ export const realtimeWebrtcModule = defineModule({
     provide(SERVER_TOKENS.RealtimeCalls,
       async (get) => {
         if (!s.SVC_WEBRTC_ENABLED) return null;
-        const keys = await get(SERVER_TOKENS.ManageApiKeys);
         const ids = await get(SHARED_TOKENS.IdGenerator);
         const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
         const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
         const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'webrtc' });
         const calls = new WebRtcCallService(
           {
-            registry: await get(REALTIME_TOKENS.SessionRegistry),
+            admission: await get(REALTIME_TOKENS.Admission),
             // A call is a session whose model defaults as `?model=svc-realtime` would.
             createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
             checkSession: (session) => void applySessionUpdate(session, null, REALTIME_MODEL),
             opus: await get(REALTIME_TOKENS.OpusCodec),
             newCallId: () => ids.id('rtc_'),
-            isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
             logger,
           },
           {

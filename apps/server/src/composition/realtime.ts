@@ -13,13 +13,9 @@ import {
   type ClientSecretRepository,
   type Clock,
   type LanguageModel,
-  type RealtimeSessionRegistry,
-  CapacityAwareSessionRegistry,
-  FloodCooldownSessionRegistry,
   DEFAULT_MAX_EVENT_LOOP_LAG_MS,
   DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
   DEFAULT_TRANSCRIPT_DEADLINE_MS,
-  InMemorySessionRegistry,
   repeatEvery,
   VoiceNotFoundError,
   type RealtimeEngineDeps,
@@ -49,18 +45,17 @@ import {
   InMemoryQuotaGuard,
   parseQuotaBudgets,
   RedisQuotaGuard,
-  RedisSessionRegistry,
   TypeOrmClientSecretRepository,
 } from '@svc/adapters-storage';
 import { clientSecretRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
-import { defaultCpuBudget, ServerLoadMonitor, type RecognizerLoad } from '../runtime/server-load-monitor.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
-import type { Settings } from '../config.js';
-import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
+import type { ServerConfig, Settings } from '../config.js';
+import { defineModule, type Attachment, type ModuleContext, type ModuleRoutes, type Provide } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
+import { bindRealtimeAdmission, currentCapacity, startRealtimeAdmission } from './realtime-admission.js';
 import type { LiveAvatarSupport } from './live-avatar.js';
 
 /**
@@ -155,157 +150,24 @@ export const realtimeModule = defineModule({
   },
   bind(provide, config) {
     const s = config.settings;
-    provide(REALTIME_TOKENS.ClientSecretRepository,
-      async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)),
-    );
-    provide(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get(SHARED_TOKENS.Clock)));
-    provide(REALTIME_TOKENS.ConversationSummarizer, async (get) => {
-      const model = await get(REALTIME_TOKENS.LanguageModel);
-      return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
-    });
-    // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
-    provide(REALTIME_TOKENS.QuotaGuard, async (get) => {
-      const { client } = await get(SERVER_TOKENS.SharedRedis);
-      return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
-    });
-    provide(SERVER_TOKENS.ServerLoadMonitor,
-      async (get) => {
-        const selected = await get(SERVER_TOKENS.SelectedRecognizer);
-        const recognizer = selected?.recognizer as { load?: RecognizerLoad } | undefined;
-        return new ServerLoadMonitor({
-          budgetCores: s.SVC_REALTIME_CPU_BUDGET ?? defaultCpuBudget(),
-          sessionCores: s.SVC_REALTIME_SESSION_CPU,
-          avatarCores: s.SVC_REALTIME_AVATAR_CPU,
-          recognizer: () => recognizer?.load ?? null,
-        });
-      },
-      { close: (monitor) => monitor.stop() },
-    );
-    provide(REALTIME_TOKENS.SessionRegistry,
-      async (get) => {
-        const caps = { maxSessions: s.SVC_REALTIME_MAX_SESSIONS, maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY };
-        const { client } = await get(SERVER_TOKENS.SharedRedis);
-        let registry: RealtimeSessionRegistry;
-        if (!client) registry = new InMemorySessionRegistry(caps);
-        else {
-          const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-          const options = { ...caps, leaseMs: s.SVC_REALTIME_LEASE_MS, keyPrefix: `${s.SVC_REDIS_KEY_PREFIX}rt:` };
-          registry = new RedisSessionRegistry(client, options, logger);
-        }
-        // What this process can serve comes first; the caps (shared through Redis when set) after it.
-        if (s.SVC_REALTIME_CAPACITY !== 'off') {
-          registry = new CapacityAwareSessionRegistry(registry, await get(SERVER_TOKENS.ServerLoadMonitor), {
-            fixedSessions: s.SVC_REALTIME_CAPACITY === 'auto' ? null : Number(s.SVC_REALTIME_CAPACITY),
-            maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
-            maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
-          });
-        }
-        // Before all of them: a credential whose last session flooded waits (per process, like the budget it broke).
-        return new FloodCooldownSessionRegistry(registry, await get(SHARED_TOKENS.Clock), s.SVC_REALTIME_FLOOD_COOLDOWN_SEC * 1000);
-      },
-      { close: (r: RealtimeSessionRegistry) => r.close() },
-    );
-    provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
-    // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
-    provide(REALTIME_TOKENS.VoiceDirectory, async (get) => {
-      const catalog = await get(SPEECH_TOKENS.VoiceCatalog);
-      const presets = new Set(catalog.names());
-      const voices = await get(SERVER_TOKENS.VoiceUseCases);
-      return {
-        exists: async (voice, principal) =>
-          presets.has(voice) ||
-          catalog.get(voice) !== undefined || // a voice an engine builds by name (a Kokoro blend)
-          voices.get.execute(principal, voice).then(
-            () => true,
-            // Unknown voice: false. A database that does not answer is not "unknown": it is reported as such.
-            (err: unknown) => {
-              if (err instanceof VoiceNotFoundError) return false;
-              throw dependencyUnavailable(err) ?? err;
-            },
-          ),
-      };
-    });
-    provide(
-      REALTIME_TOKENS.MintClientSecret,
-      async (get) =>
-        new MintClientSecret(
-          await get(REALTIME_TOKENS.ClientSecretRepository),
-          await get(SHARED_TOKENS.IdGenerator),
-          await get(SHARED_TOKENS.Hasher),
-          await get(SHARED_TOKENS.Clock),
-        ),
-    );
-    provide(REALTIME_TOKENS.RedeemClientSecret, async (get) => {
-      const keys = await get(SERVER_TOKENS.ManageApiKeys);
-      // Client secrets die with the key that minted them.
-      return new RedeemClientSecret(
-        await get(REALTIME_TOKENS.ClientSecretRepository),
-        await get(SHARED_TOKENS.Hasher),
-        await get(SHARED_TOKENS.Clock),
-        (id) => keys.isActive(id),
-      );
-    });
-    provide(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
-      const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-      const engineDeps: RealtimeEngineDeps = {
-        clock: await get(SHARED_TOKENS.Clock),
-        ids: await get(SHARED_TOKENS.IdGenerator),
-        logger,
-        languageModel: await get(REALTIME_TOKENS.LanguageModel),
-        voices: await get(REALTIME_TOKENS.VoiceDirectory),
-        quota: await get(REALTIME_TOKENS.QuotaGuard),
-        summarizer: await get(REALTIME_TOKENS.ConversationSummarizer),
-        openAiModelAliases: openAiModelAliases(config),
-        audio: {
-          resampler: await get(REALTIME_TOKENS.Resampler),
-          noiseSuppressor: await get(REALTIME_TOKENS.NoiseSuppressor),
-          replySpeaker: await get(REALTIME_TOKENS.ReplySpeaker),
-          voiceActivityDetector: (await get(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
-          speechRecognizer: (await get(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
-          opusCodec: await get(REALTIME_TOKENS.OpusCodec),
-        },
-        usage: await get(SERVER_TOKENS.ServerLoadMonitor),
-      };
-      const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
-      if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;
-      return (ctx) =>
-        new RealtimeSessionEngine(
-          engineDeps,
-          {
-            principal: ctx.principal,
-            urlModel: ctx.urlModel,
-            sessionId: ctx.sessionId,
-            maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
-            audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
-            conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
-            transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
-            ...(ctx.media ? { media: ctx.media } : {}),
-            ...(ctx.video ? { video: ctx.video } : {}),
-          },
-          ctx.output,
-        );
-    });
-    provide(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
-      const keys = await get(SERVER_TOKENS.ManageApiKeys);
-      const redeem = await get(REALTIME_TOKENS.RedeemClientSecret);
-      const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
-      const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
-      return {
-        // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
-        authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
-        redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
-        isKeyActive: (apiKeyId) => keys.isActive(apiKeyId),
-        createSession: (ctx) => createSession(ctx),
-        logger,
-      };
-    });
+    bindLanguageModel(provide, s);
+    bindClientSecrets(provide);
+    bindRealtimeAdmission(provide, s);
+    bindSessionServices(provide, s);
+    bindSessionFactory(provide, config);
+    bindGatewayDeps(provide);
   },
   routes({ config, get }): ModuleRoutes {
     return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES })] };
   },
-  /** Where the API is served (secrets are minted and redeemed there): expired client secrets are purged. */
-  start({ config, get }) {
+  /**
+   * Where the API is served (sessions run, secrets are minted and redeemed there): the load monitor
+   * samples, the keys of open sessions are re-checked for revocation, expired client secrets are purged.
+   */
+  start(ctx) {
+    const { config, get } = ctx;
     if (!servesApi(config)) return;
+    const stopAdmission = startRealtimeAdmission(ctx);
     const clock = get(SHARED_TOKENS.Clock);
     const secrets = get(REALTIME_TOKENS.ClientSecretRepository);
     const logger = get(SHARED_TOKENS.Logger);
@@ -319,13 +181,16 @@ export const realtimeModule = defineModule({
       },
       () => secrets.deleteExpired(clock.now()),
     );
-    return () => purge.stop();
+    return async () => {
+      await purge.stop();
+      await stopAdmission();
+    };
   },
-  attach(server, { config, get }): RealtimeAttachment {
+  attach(server, ctx): RealtimeAttachment {
+    const { config, get } = ctx;
     const s = config.settings;
     const deps = get(SERVER_TOKENS.RealtimeGatewayDeps);
     const metrics = get(SERVER_TOKENS.Metrics);
-    const registry = get(REALTIME_TOKENS.SessionRegistry);
     const gateway = attachRealtimeGateway(server, deps, {
       maxSessions: s.SVC_REALTIME_MAX_SESSIONS,
       maxSessionsPerKey: s.SVC_REALTIME_MAX_SESSIONS_PER_KEY,
@@ -334,30 +199,11 @@ export const realtimeModule = defineModule({
       pingIntervalMs: s.SVC_REALTIME_PING_INTERVAL_MS,
       inboundEventsPerSecond: s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
       inboundBytesPerSecond: s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
-      registry,
+      admission: get(REALTIME_TOKENS.Admission),
       onRefused: (refusal) => metrics.realtimeRefused(refusal),
     });
     metrics.trackRealtimeSessions(() => gateway.activeSessions());
-    const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
-    // Silero's batch counters, read once its model has loaded: the token holds the lazy wrapper,
-    // whose `current` is the loaded detector (another detector, or none, has none).
-    type BatchStats = { batch?: { stats: { frames: number; runs: number } } };
-    const detector = get(REALTIME_TOKENS.VoiceActivityDetector) as { current?: unknown } | null;
-    const vadBatchStats = () => (detector?.current as BatchStats | null | undefined)?.batch?.stats;
-    const admission = registry instanceof FloodCooldownSessionRegistry ? registry.inner : registry;
-    metrics.trackRealtimeCapacity(() => {
-      const load = monitor.read();
-      const vad = vadBatchStats();
-      return {
-        capacity: admission instanceof CapacityAwareSessionRegistry ? admission.capacity() : s.SVC_REALTIME_MAX_SESSIONS,
-        sessionCores: load.sessionCores,
-        recognizerBacklogMs: load.recognizerBacklogMs,
-        inputAudioSeconds: monitor.inputAudioSeconds,
-        decodedAudioSeconds: monitor.decodedAudioSeconds,
-        vadFrames: vad?.frames ?? 0,
-        vadRuns: vad?.runs ?? 0,
-      };
-    });
+    trackCapacity(ctx);
     get(SHARED_TOKENS.Logger).info(
       {
         languageModel: get(REALTIME_TOKENS.LanguageModel).id,
@@ -372,6 +218,153 @@ export const realtimeModule = defineModule({
     };
   },
 });
+
+/** The language model of sessions and the summarizer that keeps conversations inside its context. */
+function bindLanguageModel(provide: Provide, s: Settings): void {
+  provide(REALTIME_TOKENS.LanguageModel, async (get) => createLanguageModel(s, await get(SHARED_TOKENS.Clock)));
+  provide(REALTIME_TOKENS.ConversationSummarizer, async (get) => {
+    const model = await get(REALTIME_TOKENS.LanguageModel);
+    return model.canSummarize === false ? new ExtractiveSummarizer() : new LanguageModelSummarizer(model);
+  });
+}
+
+/** Ephemeral keys: their table, minting (POST /v1/realtime/client_secrets) and redemption at connect. */
+function bindClientSecrets(provide: Provide): void {
+  provide(REALTIME_TOKENS.ClientSecretRepository,
+    async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)),
+  );
+  provide(
+    REALTIME_TOKENS.MintClientSecret,
+    async (get) =>
+      new MintClientSecret(
+        await get(REALTIME_TOKENS.ClientSecretRepository),
+        await get(SHARED_TOKENS.IdGenerator),
+        await get(SHARED_TOKENS.Hasher),
+        await get(SHARED_TOKENS.Clock),
+      ),
+  );
+  provide(REALTIME_TOKENS.RedeemClientSecret, async (get) => {
+    const keys = await get(SERVER_TOKENS.ManageApiKeys);
+    // Client secrets die with the key that minted them.
+    return new RedeemClientSecret(
+      await get(REALTIME_TOKENS.ClientSecretRepository),
+      await get(SHARED_TOKENS.Hasher),
+      await get(SHARED_TOKENS.Clock),
+      (id) => keys.isActive(id),
+    );
+  });
+}
+
+/** What a session's responses use besides the model: the quota, the reply speaker, the voices it may speak with. */
+function bindSessionServices(provide: Provide, s: Settings): void {
+  // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
+  provide(REALTIME_TOKENS.QuotaGuard, async (get) => {
+    const { client } = await get(SERVER_TOKENS.SharedRedis);
+    return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
+  });
+  provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
+  // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
+  provide(REALTIME_TOKENS.VoiceDirectory, async (get) => {
+    const catalog = await get(SPEECH_TOKENS.VoiceCatalog);
+    const presets = new Set(catalog.names());
+    const voices = await get(SERVER_TOKENS.VoiceUseCases);
+    return {
+      exists: async (voice, principal) =>
+        presets.has(voice) ||
+        catalog.get(voice) !== undefined || // a voice an engine builds by name (a Kokoro blend)
+        voices.get.execute(principal, voice).then(
+          () => true,
+          // Unknown voice: false. A database that does not answer is not "unknown": it is reported as such.
+          (err: unknown) => {
+            if (err instanceof VoiceNotFoundError) return false;
+            throw dependencyUnavailable(err) ?? err;
+          },
+        ),
+    };
+  });
+}
+
+/** One realtime session engine per connection or call: the same services and settings whichever transport. */
+function bindSessionFactory(provide: Provide, config: ServerConfig): void {
+  const s = config.settings;
+  provide(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
+    const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+    const engineDeps: RealtimeEngineDeps = {
+      clock: await get(SHARED_TOKENS.Clock),
+      ids: await get(SHARED_TOKENS.IdGenerator),
+      logger,
+      languageModel: await get(REALTIME_TOKENS.LanguageModel),
+      voices: await get(REALTIME_TOKENS.VoiceDirectory),
+      quota: await get(REALTIME_TOKENS.QuotaGuard),
+      summarizer: await get(REALTIME_TOKENS.ConversationSummarizer),
+      openAiModelAliases: openAiModelAliases(config),
+      audio: {
+        resampler: await get(REALTIME_TOKENS.Resampler),
+        noiseSuppressor: await get(REALTIME_TOKENS.NoiseSuppressor),
+        replySpeaker: await get(REALTIME_TOKENS.ReplySpeaker),
+        voiceActivityDetector: (await get(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
+        speechRecognizer: (await get(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
+        opusCodec: await get(REALTIME_TOKENS.OpusCodec),
+      },
+      usage: await get(SERVER_TOKENS.ServerLoadMonitor),
+    };
+    const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
+    if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;
+    return (ctx) =>
+      new RealtimeSessionEngine(
+        engineDeps,
+        {
+          principal: ctx.principal,
+          urlModel: ctx.urlModel,
+          sessionId: ctx.sessionId,
+          maxDurationSec: s.SVC_REALTIME_MAX_DURATION_SEC,
+          audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
+          conversationLimits: { maxItems: s.SVC_REALTIME_MAX_CONVERSATION_ITEMS, maxBytes: s.SVC_REALTIME_MAX_CONVERSATION_BYTES },
+          transcriptDeadlineMs: s.SVC_REALTIME_TRANSCRIPT_DEADLINE_MS,
+          ...(ctx.media ? { media: ctx.media } : {}),
+          ...(ctx.video ? { video: ctx.video } : {}),
+        },
+        ctx.output,
+      );
+  });
+}
+
+/** The WebSocket gateway's collaborators: credential checks (a key store that does not answer: 1013) and the session factory. */
+function bindGatewayDeps(provide: Provide): void {
+  provide(SERVER_TOKENS.RealtimeGatewayDeps, async (get) => {
+    const keys = await get(SERVER_TOKENS.ManageApiKeys);
+    const redeem = await get(REALTIME_TOKENS.RedeemClientSecret);
+    const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+    const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
+    return {
+      // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
+      authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
+      redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
+      createSession: (ctx) => createSession(ctx),
+      logger,
+    };
+  });
+}
+
+/** The capacity gauges of /metrics: capacity, measured session cost, recognizer backlog, audio in and decoded, VAD batching. */
+function trackCapacity({ config, get }: ModuleContext): void {
+  const monitor = get(SERVER_TOKENS.ServerLoadMonitor);
+  const detector = get(REALTIME_TOKENS.VoiceActivityDetector);
+  const capacity = currentCapacity(get(REALTIME_TOKENS.SessionRegistry), config.settings.SVC_REALTIME_MAX_SESSIONS);
+  get(SERVER_TOKENS.Metrics).trackRealtimeCapacity(() => {
+    const load = monitor.read();
+    const vad = detector?.batchStats?.();
+    return {
+      capacity: capacity(),
+      sessionCores: load.sessionCores,
+      recognizerBacklogMs: load.recognizerBacklogMs,
+      inputAudioSeconds: monitor.inputAudioSeconds,
+      decodedAudioSeconds: monitor.decodedAudioSeconds,
+      vadFrames: vad?.frames ?? 0,
+      vadRuns: vad?.runs ?? 0,
+    };
+  });
+}
 
 /**
  * The language model of realtime sessions: an OpenAI-compatible chat-completions server when

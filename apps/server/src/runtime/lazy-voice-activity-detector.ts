@@ -29,6 +29,11 @@ export class LazyVoiceActivityDetector implements VoiceActivityDetector {
     return this.loaded;
   }
 
+  /** The loaded detector's batch counters (null before it loads: the metrics never load it). */
+  batchStats(): { frames: number; runs: number } | null {
+    return this.loaded?.batchStats?.() ?? null;
+  }
+
   /** Releases the loaded detector (nothing to do when it never loaded). */
   async close(): Promise<void> {
     await this.loaded?.close?.();

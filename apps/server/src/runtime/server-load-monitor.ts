@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import type { ServerLoad, ServerLoadProbe } from '@svc/core';
+import type { RecognizerLoad, ServerLoad, ServerLoadProbe } from '@svc/core';
 import { ownTreeCpuMs } from './process-cpu.js';
-
-/** What the recognizer says about its decoders (PocketsphinxSpeechRecognizer.load); null without one. */
-export interface RecognizerLoad {
-  backlogMs: number;
-  waiting: number;
-  /** Seconds of audio decoded since start (absent for recognizers that do not count). */
-  decodedSeconds?: number;
-}
 
 export interface ServerLoadMonitorOptions {
   /** CPU cores realtime sessions may use (SVC_REALTIME_CPU_BUDGET). */
@@ -46,7 +38,7 @@ const DEFAULT_BUDGET_SHARE = 0.55;
  */
 export class ServerLoadMonitor implements ServerLoadProbe {
   private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
   private measuredCores: number | null = null;
   private lagMs = 0;
   private audioMs = 0;
@@ -57,9 +49,13 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   /** Live avatars making video now, in 640x640 equivalents (watchLiveAvatars). */
   private liveAvatars: () => number = () => 0;
 
-  constructor(private readonly options: ServerLoadMonitorOptions) {
+  constructor(private readonly options: ServerLoadMonitorOptions) {}
+
+  /** Starts sampling (the realtime module's start hook): the event loop's delay, and CPU every `sampleMs`. */
+  start(): void {
+    if (this.timer) return;
     this.delay.enable();
-    this.timer = setInterval(() => this.sample(), options.sampleMs ?? 2000);
+    this.timer = setInterval(() => this.sample(), this.options.sampleMs ?? 2000);
     this.timer.unref();
   }
 
@@ -114,7 +110,8 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     this.delay.disable();
   }
 

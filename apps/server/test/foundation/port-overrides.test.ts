@@ -69,6 +69,7 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SessionRegistry, member: 'admit', exercise: 'realtime' },
+  { token: REALTIME_TOKENS.Admission, member: 'admit', exercise: 'realtime' },
   { token: REALTIME_TOKENS.ReplySpeaker, member: 'speak', exercise: 'realtime' },
   { token: REALTIME_TOKENS.OpusCodec, member: 'createEncoder', exercise: 'realtime' },
   { token: REALTIME_TOKENS.ConversationSummarizer, member: 'summarize', exercise: 'realtime' },

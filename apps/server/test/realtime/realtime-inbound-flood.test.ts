@@ -154,12 +154,22 @@ describe('realtime inbound budget: a flooding client is closed, and HTTP and oth
 describe('realtime inbound budget: the key of a flooding session waits before its next one (real server process)', function () {
   this.timeout(120_000);
   let server: ServerProcess;
+  const otherKey = `sk-proc-other-${process.pid}`;
+  const mint = async () => {
+    const minted = await fetch(`${server.url}/v1/realtime/client_secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    return ((await minted.json()) as { value: string }).value;
+  };
   before(async () => {
-    server = await startServerProcess({ env: { SVC_REALTIME_FLOOD_COOLDOWN_SEC: '3' } });
+    const apiKey = `sk-proc-main-${process.pid}`;
+    server = await startServerProcess({ apiKey, env: { SVC_API_KEYS: `${apiKey},${otherKey}`, SVC_REALTIME_FLOOD_COOLDOWN_SEC: '3' } });
   });
   after(async () => server?.stop());
 
-  it('after a 1008 for flooding, the same key is refused with 1013 and the seconds left; an ephemeral key of the same account is not; after the cooldown the key is admitted again', async () => {
+  it('after a 1008 for flooding, the same key is refused with 1013 and the seconds left; another key is not; after the cooldown the key is admitted again', async () => {
     const flood = await runFlood({ wsUrl: server.wsUrl, apiKey: server.apiKey, frame: '{bad', seconds: 5 });
     expect(flood.close?.code, 'the flooder is closed').to.equal(1008);
     const closedAt = performance.now();
@@ -168,20 +178,26 @@ describe('realtime inbound budget: the key of a flooding session waits before it
     const refused = await again.closed;
     expect(refused.code).to.equal(1013);
     expect(refused.reason).to.match(/inbound budget; retry in [1-3] s$/);
-    // A browser user's ephemeral key is its own credential: the app's other users are not held back.
-    const minted = await fetch(`${server.url}/v1/realtime/client_secrets`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-    const secret = ((await minted.json()) as { value: string }).value;
-    const browser = RealtimeClient.connect(server.wsUrl, { protocols: ['realtime', `svc-client-secret.${secret}`] });
-    browser.send({ type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
-    expect((await browser.next(10_000)).type).to.equal('session.created');
-    await browser.close();
+    const { created: other, client } = await openSession(server.wsUrl, otherKey);
+    expect(other.type, 'another API key is not held back').to.equal('session.created');
+    await client.close();
     await sleep(Math.max(0, 3100 - (performance.now() - closedAt)));
     const { created } = await openSession(server.wsUrl, server.apiKey);
     expect(created.type, 'admitted once the cooldown is over').to.equal('session.created');
+  });
+
+  it('a flood over an ephemeral key holds back the key that minted it: a freshly minted ephemeral key is refused too (issue 33)', async () => {
+    const flood = await runFlood({ wsUrl: server.wsUrl, apiKey: await mint(), frame: '{bad', seconds: 5 });
+    expect(flood.close?.code, 'the flooder is closed').to.equal(1008);
+    const fresh = RealtimeClient.connect(server.wsUrl, { protocols: ['realtime', `svc-client-secret.${await mint()}`] });
+    const refused = await fresh.closed;
+    expect(refused.code, 'a fresh ephemeral key of the same key').to.equal(1013);
+    expect(refused.reason).to.match(/inbound budget; retry in [1-3] s$/);
+    const direct = RealtimeClient.connect(server.wsUrl, { headers: { Authorization: `Bearer ${server.apiKey}` } });
+    expect((await direct.closed).code, 'the minting key itself').to.equal(1013);
+    const { created, client } = await openSession(server.wsUrl, otherKey);
+    expect(created.type, 'another API key is not held back').to.equal('session.created');
+    await client.close();
   });
 });
 

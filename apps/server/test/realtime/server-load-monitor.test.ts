@@ -93,6 +93,7 @@ describe('ServerLoadMonitor: what a speaking session costs and how late the even
 
   it('reads the event loop delay: a loop blocked for 300 ms at a time shows it, an idle one does not', async () => {
     const monitor = new ServerLoadMonitor({ budgetCores: 2, sessionCores: 0.1, sampleMs: 3_600_000 });
+    monitor.start(); // the event loop's delay is measured from the start hook on
     try {
       await sleep(300);
       monitor.sample();

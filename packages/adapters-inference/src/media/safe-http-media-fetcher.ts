@@ -158,7 +158,7 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
       );
       req.on('error', (err) => {
         if (signal.aborted) reject(err);
-        else reject(new MediaFetchFailedError(`'${param}': could not fetch the media URL (${(err as NodeJS.ErrnoException).code ?? err.message}).`, param));
+        else reject(connectionFailed(err, param));
       });
       req.end();
     });
@@ -195,12 +195,24 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
           resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
         }),
       );
-      response.on('error', (err) => settle(() => reject(err)));
+      // A reset mid-body is the media host's failure, told as such (never a raw socket error).
+      response.on('error', (err) => settle(() => reject(connectionFailed(err, param))));
       response.on('aborted', () =>
         settle(() => reject(new MediaFetchFailedError(`'${param}': the media download was interrupted.`, param))),
       );
     });
   }
+}
+
+/** What the connection's failure says about the media host, as the caller's error (400 media_fetch_failed). */
+function connectionFailed(err: Error, param: string): MediaFetchFailedError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const what =
+    code === 'ECONNREFUSED' ? 'the media host refused the connection'
+    : code === 'ECONNRESET' ? 'the media host reset the connection'
+    : code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'the media host cannot be reached'
+    : 'could not fetch the media URL';
+  return new MediaFetchFailedError(`'${param}': ${what} (${code ?? err.message}).`, param);
 }
 
 function parseUrl(text: string, param: string): URL {

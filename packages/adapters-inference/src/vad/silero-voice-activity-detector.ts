@@ -22,6 +22,10 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   /** Every stream's frames go through one batch scorer: sessions speaking at once share runs. */
   readonly batch: SileroBatchScorer;
 
+  batchStats(): { frames: number; runs: number } {
+    return this.batch.stats;
+  }
+
   private constructor(
     private readonly session: InferenceSession,
     batchWaitMs?: number,

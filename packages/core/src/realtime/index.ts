@@ -40,5 +40,6 @@ export * from './admission/capacity-policy.js';
 export * from './admission/capacity-aware-session-registry.js';
 export * from './admission/flood-cooldown-session-registry.js';
 export * from './admission/inbound-budget.js';
+export * from './admission/realtime-admission.js';
 export * from './calls/realtime-calls.js';
 export * from './calls/call-errors.js';

@@ -1,6 +1,7 @@
 import { token } from '../shared/token.js';
 import type { QuotaGuard } from '../shared/rate-limiter.js';
 import type { RealtimeSessionRegistry } from './admission/session-registry.js';
+import type { RealtimeAdmission } from './admission/realtime-admission.js';
 import type { ClientSecretRepository } from './client-secrets/client-secret.js';
 import type { MintClientSecret } from './client-secrets/mint-client-secret.js';
 import type { RedeemClientSecret } from './client-secrets/redeem-client-secret.js';
@@ -40,6 +41,8 @@ export const REALTIME_TOKENS = {
   ConversationSummarizer: token<ConversationSummarizer>('svc.realtime.ConversationSummarizer'),
   QuotaGuard: token<QuotaGuard>('svc.realtime.QuotaGuard'),
   SessionRegistry: token<RealtimeSessionRegistry>('svc.realtime.SessionRegistry'),
+  /** The one admission path of every realtime transport (the registry, flood penalties, revocation). */
+  Admission: token<RealtimeAdmission>('svc.realtime.Admission'),
   VoiceDirectory: token<RealtimeVoiceDirectory>('svc.realtime.VoiceDirectory'),
   MintClientSecret: token<MintClientSecret>('svc.realtime.MintClientSecret'),
   RedeemClientSecret: token<RedeemClientSecret>('svc.realtime.RedeemClientSecret'),

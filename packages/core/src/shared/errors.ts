@@ -5,6 +5,17 @@
  * detail: the HTTP status of each class is in ONE table, packages/adapters-http/src/errors/
  * http-status.ts (a test fails for a class without a row; the lint refuses `status` here).
  */
+/** Longest piece of a caller's identifier an error message repeats. */
+export const MAX_ECHOED_CHARS = 64;
+
+/**
+ * A caller's identifier as an error message repeats it: at most MAX_ECHOED_CHARS of it (a 5,000-
+ * character model id made a 5 KB 404), the cut marked with an ellipsis.
+ */
+export function echoed(text: string): string {
+  return text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}…` : text;
+}
+
 export abstract class ServiceError extends Error {
   abstract readonly identifier: string;
   /** The server, not the request, failed (engine failure, bug, missing feature): logged as an error. */
@@ -142,26 +153,26 @@ export class NotFoundError extends ServiceError {
 export class VoiceNotFoundError extends ServiceError {
   readonly identifier = 'voice_not_found';
   constructor(voice: string) {
-    super(`No voice found with id '${voice}'.`, 'voice');
+    super(`No voice found with id '${echoed(voice)}'.`, 'voice');
   }
 }
 /** GET /v1/models/{model}: not a model this server offers. */
 export class ModelNotFoundError extends ServiceError {
   readonly identifier = 'model_not_found';
   constructor(model: string) {
-    super(`The model '${model}' does not exist on this server (GET /v1/models lists them).`, 'model');
+    super(`The model '${echoed(model)}' does not exist on this server (GET /v1/models lists them).`, 'model');
   }
 }
 export class VideoNotFoundError extends ServiceError {
   readonly identifier = 'video_not_found';
   constructor(id: string) {
-    super(`No video found with id '${id}'.`, 'video_id');
+    super(`No video found with id '${echoed(id)}'.`, 'video_id');
   }
 }
 export class VideoNotReadyError extends ServiceError {
   readonly identifier = 'video_not_ready';
   constructor(id: string) {
-    super(`Video '${id}' is not completed yet; poll GET /v1/videos/${id}.`, 'video_id');
+    super(`Video '${echoed(id)}' is not completed yet; poll GET /v1/videos/${echoed(id)}.`, 'video_id');
   }
 }
 export class PayloadTooLargeError extends ServiceError {

@@ -11,4 +11,6 @@ export interface VoiceConverter {
   chooseBase(target: SpeakerFeatures, candidates: readonly BaseVoiceCandidate[]): BaseVoiceCandidate;
   /** A fresh conversion for one response at `sampleRate`; it keeps per-stream state. */
   start(profile: VoiceProfile, sampleRate: number): StreamingVoiceConversion;
+  /** Loads its engine ahead of the first conversion (a WASM module), for a converter that has one. */
+  warmUp?(): Promise<unknown>;
 }

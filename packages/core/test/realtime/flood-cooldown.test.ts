@@ -26,12 +26,13 @@ describe('a credential whose session flooded waits before its next one (FloodCoo
     expect(outcome(await registry.admit(apiKey('k1'))), 'the cooldown is over').to.equal('admitted');
   });
 
-  it("an ephemeral key's flood holds back that ephemeral key only, not the API key that minted it nor its other ephemeral keys", async () => {
+  it("an ephemeral key's flood holds back the API key that minted it: a fresh ephemeral key does not bypass the wait (issue 33)", async () => {
     const { registry } = make();
     registry.penalize(secret('app', 'sess_browser_1'));
     expect(outcome(await registry.admit(secret('app', 'sess_browser_1')))).to.equal('flood_cooldown');
-    expect(outcome(await registry.admit(secret('app', 'sess_browser_2')))).to.equal('admitted');
-    expect(outcome(await registry.admit(apiKey('app')))).to.equal('admitted');
+    expect(outcome(await registry.admit(secret('app', 'sess_browser_2'))), 'a freshly minted ephemeral key').to.equal('flood_cooldown');
+    expect(outcome(await registry.admit(apiKey('app'))), 'the minting key itself').to.equal('flood_cooldown');
+    expect(outcome(await registry.admit(secret('other', 'sess_other_1'))), "another key's ephemeral keys").to.equal('admitted');
   });
 
   it('a second flood restarts the wait; a cooldown of 0 never refuses', async () => {

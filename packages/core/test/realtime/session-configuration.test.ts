@@ -128,6 +128,22 @@ describe('realtime session configuration (session.update)', () => {
     });
   }
 
+  it('caps instructions at 32,768 characters (session and response): longer is string_above_max_length, nothing kept (issue 33)', async () => {
+    const h = await startTextSession({}, { instructions: '\u{1F600}'.repeat(32_768) });
+    expect((h.created!.session as { instructions: string }).instructions).to.have.length(65_536); // characters, not UTF-16 units
+    await h.send({ type: 'response.create', response: { instructions: 'x'.repeat(1_500_000) } });
+    const refused = h.out.events.at(-1)!;
+    expect(refused.type).to.equal('error');
+    expect(refused.error).to.deep.include({ type: 'invalid_request_error', code: 'string_above_max_length', param: 'response.instructions' });
+    expect((refused.error as { message: string }).message).to.equal("'response.instructions' must be at most 32768 characters (got 1500000).");
+    expect(h.out.closed, 'a refused response override leaves the session open').to.equal(null);
+    const fresh = createHarness();
+    await fresh.send({ type: 'session.update', session: { model: MODEL, instructions: 'x'.repeat(1_500_000) } });
+    expect(fresh.out.types()).to.deep.equal(['error']);
+    expect(fresh.out.events[0]!.error).to.deep.include({ code: 'string_above_max_length', param: 'session.instructions' });
+    expect(fresh.out.closed?.ending).to.equal('invalid_configuration');
+  });
+
   it('rejects an invalid later update too, closing an active session', async () => {
     const h = await startTextSession();
     await h.send({ type: 'session.update', session: { tracing: { workflow_name: 'x' } } });

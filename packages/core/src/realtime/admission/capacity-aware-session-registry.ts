@@ -1,4 +1,4 @@
-import { capacityVerdict, sessionCapacity, type CapacityLimits } from './capacity-policy.js';
+import { capacityVerdict, fairShareVerdict, sessionCapacity, type CapacityLimits } from './capacity-policy.js';
 import type { ServerLoadProbe } from './server-load.js';
 import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from './session-registry.js';
 
@@ -8,10 +8,13 @@ import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from '.
  * process can serve (capacityVerdict). Capacity is per process because CPU, decoders and the
  * event loop are; the caps stay global. The slot is reserved before the registry is asked, so
  * connections admitted at the same moment cannot overfill it, and given back if the registry
- * refuses or fails.
+ * refuses or fails. Within that capacity the last slots are kept for keys that hold none
+ * (fairShareVerdict): one key cannot take every slot of a nearly full process.
  */
 export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
   private open = 0;
+  /** Sessions this process serves per API key (ephemeral keys count for the key that minted them). */
+  private readonly perKey = new Map<string, number>();
 
   constructor(
     private readonly inner: RealtimeSessionRegistry,
@@ -20,18 +23,21 @@ export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
   ) {}
 
   async admit(claim: SessionClaim): Promise<AdmissionDecision> {
-    const verdict = capacityVerdict(this.open, this.probe.read(), this.limits);
+    const load = this.probe.read();
+    const verdict = capacityVerdict(this.open, load, this.limits);
     if (!verdict.admit) return { admitted: false, refusal: 'over_capacity', reason: verdict.reason };
-    this.open++;
+    const fair = fairShareVerdict(this.open, this.perKey.get(claim.apiKeyId) ?? 0, sessionCapacity(load, this.limits));
+    if (!fair.admit) return { admitted: false, refusal: 'over_capacity', reason: fair.reason };
+    this.take(claim.apiKeyId);
     let decision: AdmissionDecision;
     try {
       decision = await this.inner.admit(claim);
     } catch (err) {
-      this.open--;
+      this.giveBack(claim.apiKeyId);
       throw err;
     }
     if (!decision.admitted) {
-      this.open--;
+      this.giveBack(claim.apiKeyId);
       return decision;
     }
     const { lease } = decision;
@@ -42,12 +48,24 @@ export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
         release: async () => {
           if (!released) {
             released = true;
-            this.open--;
+            this.giveBack(claim.apiKeyId);
           }
           await lease.release();
         },
       },
     };
+  }
+
+  private take(apiKeyId: string): void {
+    this.open++;
+    this.perKey.set(apiKeyId, (this.perKey.get(apiKeyId) ?? 0) + 1);
+  }
+
+  private giveBack(apiKeyId: string): void {
+    this.open--;
+    const left = (this.perKey.get(apiKeyId) ?? 1) - 1;
+    if (left > 0) this.perKey.set(apiKeyId, left);
+    else this.perKey.delete(apiKeyId);
   }
 
   /** Sessions this process can serve at the current load (the /metrics gauge). */

@@ -65,6 +65,31 @@ export function sessionCapacity(load: ServerLoad, limits: CapacityLimits): numbe
   return Math.floor(left / load.sessionCores + 1e-9);
 }
 
+/**
+ * Slots a key that already holds sessions may not take: one in six of the capacity (none below six),
+ * kept for keys that hold none, so one key cannot lock every other out of a nearly full server.
+ * Below six slots a reserve would cost a lone key too large a share of a small server.
+ */
+export function slotsReservedForNewKeys(capacity: number): number {
+  return Number.isFinite(capacity) ? Math.floor(capacity / 6) : 0;
+}
+
+/**
+ * Fairness across API keys, after capacityVerdict admitted: a key that already holds sessions in
+ * this process is refused the last `slotsReservedForNewKeys` slots, which go to keys that hold none
+ * (a newcomer of the heavy key is refused, not a session already open). A key alone therefore gets
+ * at most capacity minus the reserve while nobody else is connected: the price of a slot being free
+ * when another key comes.
+ */
+export function fairShareVerdict(openSessions: number, keySessions: number, capacity: number): CapacityVerdict {
+  const reserved = slotsReservedForNewKeys(capacity);
+  if (keySessions === 0 || openSessions < capacity - reserved) return { admit: true };
+  return {
+    admit: false,
+    reason: `server nearly full: this key holds ${keySessions} of ${openSessions} sessions, the last ${reserved} of ${capacity} kept for other keys; retry later`,
+  };
+}
+
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 function refuse(why: string): CapacityVerdict {

@@ -2,16 +2,18 @@ import type { Clock } from '../../shared/clock.js';
 import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from './session-registry.js';
 
 /**
- * A credential whose session was closed for sending more than its inbound budget (close 1008) may
+ * The API key whose session was closed for sending more than its inbound budget (close 1008) may
  * not open another for `cooldownMs`: a flooding client that reconnects at once would otherwise hold
  * a capacity slot nearly all the time (closed within a second of each connect, back 100 ms later),
  * and a few of them fill a 2-core server's six slots against every other caller (the playground was
- * refused so in a trial). The credential is the ephemeral key when the session used one (a browser
- * user's flood must not lock out every user of the app's API key), else the API key. The refusal is
- * `flood_cooldown` (close 1013, "retry later", with the seconds left); 0 turns it off.
+ * refused so in a trial). The key is the one that minted the ephemeral key when the session used
+ * one: a client minting a fresh ephemeral key per session otherwise never waited (137 flooding
+ * sessions in 15 s in a trial). So a browser user who floods holds back the app's new sessions for
+ * the cooldown; the app's open sessions are untouched. The refusal is `flood_cooldown` (close 1013,
+ * "retry later", with the seconds left); 0 turns it off.
  */
 export class FloodCooldownSessionRegistry implements RealtimeSessionRegistry {
-  /** Credential -> when its cooldown ends (clock ms). */
+  /** API key id -> when its cooldown ends (clock ms). */
   private readonly until = new Map<string, number>();
 
   constructor(
@@ -37,13 +39,13 @@ export class FloodCooldownSessionRegistry implements RealtimeSessionRegistry {
     if (this.cooldownMs <= 0) return;
     const now = this.clock.now();
     // Expired entries go as new ones come: the map holds only credentials that flooded lately.
-    for (const [credential, end] of this.until) if (end <= now) this.until.delete(credential);
-    this.until.set(credentialOf(claim), now + this.cooldownMs);
+    for (const [key, end] of this.until) if (end <= now) this.until.delete(key);
+    this.until.set(claim.apiKeyId, now + this.cooldownMs);
   }
 
-  /** How long this claim's credential must still wait (0: it may connect). */
+  /** How long this claim's API key must still wait (0: it may connect). */
   remainingMs(claim: SessionClaim): number {
-    const end = this.until.get(credentialOf(claim));
+    const end = this.until.get(claim.apiKeyId);
     return end === undefined ? 0 : Math.max(0, end - this.clock.now());
   }
 
@@ -55,5 +57,3 @@ export class FloodCooldownSessionRegistry implements RealtimeSessionRegistry {
     return this.inner.close();
   }
 }
-
-const credentialOf = (claim: SessionClaim): string => (claim.secretSessionId !== null ? `secret:${claim.secretSessionId}` : `key:${claim.apiKeyId}`);

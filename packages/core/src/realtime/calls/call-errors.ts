@@ -1,4 +1,4 @@
-import { ServiceError } from '../../shared/errors.js';
+import { echoed, ServiceError } from '../../shared/errors.js';
 
 /** The body of POST /v1/realtime/calls is not a usable SDP offer. */
 export class InvalidSdpOfferError extends ServiceError {
@@ -12,7 +12,7 @@ export class InvalidSdpOfferError extends ServiceError {
 export class RealtimeCallNotFoundError extends ServiceError {
   readonly identifier = 'call_not_found';
   constructor(callId: string) {
-    super(`No active realtime call '${callId.slice(0, 64)}' for this API key.`, 'call_id');
+    super(`No active realtime call '${echoed(callId)}' for this API key.`, 'call_id');
   }
 }
 

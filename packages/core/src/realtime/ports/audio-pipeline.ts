@@ -44,6 +44,8 @@ export interface VoiceActivityStream {
 
 export interface VoiceActivityDetector {
   open(options: VoiceActivityOptions): VoiceActivityStream;
+  /** Frames scored and model runs since start, for a detector that scores sessions' frames together (the metrics); null before it has loaded. */
+  batchStats?(): { frames: number; runs: number } | null;
   /** Releases the engine (its sessions, threads); called once at shutdown. */
   close?(): Promise<void> | void;
 }
@@ -80,8 +82,22 @@ export interface SpeechRecognizer {
    * a bounded pool of decoders may hold the written audio until one is free.
    */
   openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
+  /** How far behind real time its decoders run, for a recognizer with a pool of them (the capacity admission reads it). */
+  readonly load?: RecognizerLoad;
+  /** Stops the decoders no turn uses now (started at start only to prove the installation works). */
+  releaseIdleDecoders?(): void;
   /** Stops its decoders, processes or threads; called once at shutdown. */
   close?(): Promise<void> | void;
+}
+
+/** What a recognizer with a pool of decoders says about them. */
+export interface RecognizerLoad {
+  /** Audio given to the decoders and not decoded yet, the worst of them (ms). */
+  backlogMs: number;
+  /** Turns waiting for a free decoder. */
+  waiting: number;
+  /** Seconds of audio decoded since start (absent for recognizers that do not count). */
+  decodedSeconds?: number;
 }
 
 /** Whether user audio can be transcribed, and if not why (npm start's banner, /readyz). */

@@ -1,5 +1,6 @@
 import { expectString, isObject, rejectUnknownKeys, type JsonObject } from './field-checks.js';
 import { invalidRequest } from './realtime-error.js';
+import { echoed } from '../../shared/errors.js';
 
 /** Fields each client event may carry besides `type` and `event_id`. */
 export const CLIENT_EVENT_FIELDS = {
@@ -56,11 +57,7 @@ export function parseClientEvent(raw: unknown, eventId: string): ClientEvent {
 export function unknownEventType(type: string) {
   return invalidRequest(
     'invalid_value',
-    `Unknown event type '${truncate(type)}'; supported types are ${CLIENT_EVENT_TYPES.join(', ')} (output_audio_buffer.clear on WebRTC calls only).`,
+    `Unknown event type '${echoed(type)}'; supported types are ${CLIENT_EVENT_TYPES.join(', ')} (output_audio_buffer.clear on WebRTC calls only).`,
     'type',
   );
-}
-
-function truncate(text: string): string {
-  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }

@@ -20,6 +20,19 @@ export function expectString(value: unknown, param: string): string {
   return value;
 }
 
+/**
+ * A string of at most `maxChars` characters (code points); longer: `string_above_max_length`, the
+ * code the modelled API gives an over-long string.
+ */
+export function expectBoundedString(value: unknown, param: string, maxChars: number): string {
+  const text = expectString(value, param);
+  // Cheap first: UTF-16 units are never fewer than code points.
+  if (text.length > maxChars && [...text].length > maxChars) {
+    throw invalidRequest('string_above_max_length', `'${param}' must be at most ${maxChars} characters (got ${[...text].length}).`, param);
+  }
+  return text;
+}
+
 export function expectNumber(value: unknown, param: string, min?: number, max?: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw invalidRequest('invalid_type', `'${param}' must be a number.`, param);

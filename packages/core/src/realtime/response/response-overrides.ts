@@ -1,9 +1,9 @@
-import { expectArray, expectNumber, expectObject, expectString, rejectUnknownKeys } from '../protocol/field-checks.js';
+import { expectArray, expectBoundedString, expectNumber, expectObject, expectString, rejectUnknownKeys } from '../protocol/field-checks.js';
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { parseClientItem } from '../conversation/item-input.js';
 import type { ItemDraft } from '../conversation/items.js';
 import { parseMaxOutputTokens, parseModalities } from '../session/session-update.js';
-import { TEMPERATURE_RANGE, type FunctionTool, type ToolChoice } from '../session/session-config.js';
+import { MAX_REALTIME_INSTRUCTIONS_CHARS, TEMPERATURE_RANGE, type FunctionTool, type ToolChoice } from '../session/session-config.js';
 import { parseToolChoice, parseTools } from '../session/tools-input.js';
 
 /** The `response` object of `response.create` after validation. */
@@ -47,7 +47,7 @@ export function parseResponseOverrides(raw: unknown): ResponseOverrides {
     throw invalidRequest('unsupported_parameter', "Only 'response.conversation: \"auto\"' is supported.", 'response.conversation');
   }
   const out = { ...none };
-  if (r.instructions !== undefined) out.instructions = expectString(r.instructions, 'response.instructions');
+  if (r.instructions !== undefined) out.instructions = expectBoundedString(r.instructions, 'response.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
   if (r.temperature !== undefined) {
     out.temperature = expectNumber(r.temperature, 'response.temperature', TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max);
   }

@@ -92,6 +92,13 @@ export const MAX_OUTPUT_TOKENS_CAP = 4096;
 export const DEFAULT_TEMPERATURE = 0.7;
 export const TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
 export const OUTPUT_SPEED_RANGE = { min: 0.25, max: 1.5 } as const;
+/**
+ * Longest `instructions` (session and response) in characters: the system prompt goes to the
+ * language model with every turn, so the model's context bounds it anyway; 32,768 characters is
+ * about 8,000 tokens, the whole default context of an upstream model, and leaves a multi-page
+ * prompt room. Without it 1.5 MB were accepted and kept per session.
+ */
+export const MAX_REALTIME_INSTRUCTIONS_CHARS = 32_768;
 export const DEFAULT_INSTRUCTIONS =
   'You are a helpful voice assistant. Keep your answers short and conversational.';
 

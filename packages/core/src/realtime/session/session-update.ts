@@ -1,6 +1,7 @@
 import {
   expectArray,
   expectBoolean,
+  expectBoundedString,
   expectInteger,
   expectNumber,
   expectObject,
@@ -21,6 +22,7 @@ import {
   defaultTurnDetection,
   EAGERNESS_VALUES,
   MAX_OUTPUT_TOKENS_CAP,
+  MAX_REALTIME_INSTRUCTIONS_CHARS,
   NOISE_REDUCTION_TYPES,
   OUTPUT_SPEED_RANGE,
   REALTIME_MODEL,
@@ -79,7 +81,7 @@ export function applySessionUpdate(
   const next = current ? cloneSessionConfig(current) : defaultSessionConfig(model);
   next.model = model;
 
-  if (s.instructions !== undefined) next.instructions = expectString(s.instructions, 'session.instructions');
+  if (s.instructions !== undefined) next.instructions = expectBoundedString(s.instructions, 'session.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
   if (s.output_modalities !== undefined) next.output_modalities = parseModalities(s.output_modalities);
   if (s.temperature !== undefined) {
     next.temperature = expectNumber(s.temperature, 'session.temperature', TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max);
