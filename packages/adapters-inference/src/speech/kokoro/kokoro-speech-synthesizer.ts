@@ -28,15 +28,15 @@ interface KokoroVoice extends NeuralVoice {
 
 /**
  * Phonemes to Kokoro tokens (kokoro-phonemes.ts; symbols missing from the vocab dropped) with word
- * spans, pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
+ * spans (a word's span ends after the punctuation and space that follow it), pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
  * (the model's 512): the words that do not fit are left out whole.
  */
 export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, number>, language: KokoroLanguage) {
   const ids: number[] = [0];
   const wordSpans: { word: string; start: number; end: number }[] = [];
   for (const [i, w] of words.entries()) {
-    const wordIds: number[] = i > 0 && vocab.has(' ') ? [vocab.get(' ')!] : [];
-    for (const symbol of kokoroWordSymbols(w, language)) {
+    const wordIds: number[] = [];
+    for (const symbol of kokoroWordSymbols(w, language, i === words.length - 1)) {
       const id = vocab.get(symbol);
       if (id !== undefined) wordIds.push(id);
     }
@@ -49,7 +49,7 @@ export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, numbe
       }
       break;
     }
-    const start = ids.length + (i > 0 && vocab.has(' ') ? 1 : 0);
+    const start = ids.length;
     ids.push(...wordIds);
     wordSpans.push({ word: w.word, start, end: ids.length });
   }

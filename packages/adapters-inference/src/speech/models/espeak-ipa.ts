@@ -1,4 +1,6 @@
 import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
+import { clauseEndOf, type ClauseEnd } from '../espeak/clause-punctuation.js';
+import { anchorEspeakWords, shareEspeakWords, writtenWords } from '../espeak/written-words.js';
 
 /**
  * A word of the input and its IPA phonemes, as espeak-ng spells them. The engines (Piper, Kokoro)
@@ -9,41 +11,55 @@ export interface PhonemizedWord {
   word: string;
   /**
    * One entry per phoneme, in order: a stress mark stays with the phoneme after it and a tied sound
-   * (tʃ, aɪ, tsː) is ONE entry, as espeak separates them; language-switch flags such as `(en)` are removed.
+   * (tʃ, aɪ, tsː) is ONE entry, as espeak separates them; language-switch flags such as `(en)` are
+   * removed. Where espeak spoke several written words as one, each has its share of that word's phonemes.
    */
   phonemes: string[];
-  /** Punctuation written before the word (`¿`, `“`, `(`) and after it (`,`, `?!`, `.”`). */
+  /** The text before the first word (`¿`, `“`, `(`); empty for the others. */
   before: string;
+  /** The text between this word's last letter and the next word's first (`, `, `?! `, `.” `, `—`), or the end. */
   after: string;
+  /** espeak spoke this word and the next as one word ("was a" -> wʌzɐ): no word boundary between their phonemes. */
+  joinedWithNext?: boolean;
+  /** espeak ended a clause after this word, and how (the punctuation Piper writes for it). */
+  clauseEnd?: ClauseEnd;
 }
+
+type Engine = ESpeakNGWorker & {
+  synthesize_and_get_phonemes(text: string, callback: (samples: Int16Array, events: { type: string; text_position: number }[]) => boolean | number): string;
+  set_voice(name: string, language?: string): number;
+};
 
 /** espeak-ng marks a word it reads in another language's rules as `(en)` ... `(fr)`: the flags are not phonemes. */
 const LANGUAGE_FLAG = /^\([a-z]{2,3}(?:-[a-z0-9]+)*\)$/i;
-const LEADING_PUNCTUATION = /^[^\p{L}\p{N}\p{M}]+/u;
-const TRAILING_PUNCTUATION = /[^\p{L}\p{N}\p{M}]+$/u;
 
 /**
  * Text to IPA with the espeak-ng WASM engine (the phonemizer Piper and Kokoro were trained on).
- * Synchronous and slow enough to matter (espeak renders the sentence to find its phonemes: ~70-100 ms
- * for a long sentence, several hundred ms on the first use of a voice), so it runs in worker
- * threads (espeak-phonemizer-worker.ts), never on the main event loop.
+ * One espeak run gives both what the models need and where it is in the text: its phoneme trace
+ * (one line per clause, one space-separated group per spoken word, phonemes separated by `_`) and
+ * its word events (each spoken word's position in the text), in the same order. Clause ends are
+ * espeak's own (its trace lines), not the text's punctuation. Synchronous and slow enough to matter
+ * (espeak renders the sentence to find its phonemes), so it runs in worker threads
+ * (espeak-phonemizer-worker.ts), never on the main event loop.
  */
 export class EspeakIpa {
   private currentVoice: string | null = null;
-  private constructor(private readonly engine: ESpeakNGWorker & { synthesize_ipa(text: string): { code: number; ipa: string } }) {}
+  private constructor(private readonly engine: Engine) {}
 
   static async create(): Promise<EspeakIpa> {
     const module = await Init();
-    return new EspeakIpa(new module.eSpeakNGWorker() as never);
+    return new EspeakIpa(new module.eSpeakNGWorker() as Engine);
   }
 
   phonemize(text: string, voice: string): PhonemizedWord[] {
     this.useVoice(voice);
-    // Input is parsed as SSML: escape markup characters.
-    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const { code, ipa } = this.engine.synthesize_ipa(escaped);
-    if (code !== 0) throw new Error(`espeak-ng could not phonemize (code ${code})`);
-    return pairWords(text, ipa);
+    const positions: number[] = [];
+    // This entry point reads plain text (no SSML): positions are code points of `text` itself.
+    const trace = this.engine.synthesize_and_get_phonemes(text, (_samples, events) => {
+      for (const e of events) if (e.type === 'word') positions.push(e.text_position - 1);
+      return false;
+    });
+    return phonemizedWords(text, trace, positions);
   }
 
   /**
@@ -52,40 +68,58 @@ export class EspeakIpa {
    */
   private useVoice(voice: string): void {
     if (this.currentVoice === voice) return;
-    const engine = this.engine as unknown as { set_voice(name: string, language?: string): number };
-    if (engine.set_voice(voice) !== 0 && engine.set_voice('', voice) !== 0) throw new Error(`espeak-ng has no voice '${voice}'`);
+    if (this.engine.set_voice(voice) !== 0 && this.engine.set_voice('', voice) !== 0) throw new Error(`espeak-ng has no voice '${voice}'`);
     this.currentVoice = voice;
   }
 }
 
+/** espeak's spoken words from its trace: their phonemes and the clause (trace line) each is in. */
+export function traceWords(trace: string): { phonemes: string[]; clause: number }[] {
+  const words: { phonemes: string[]; clause: number }[] = [];
+  trace
+    .split('\n')
+    .filter((line) => line.trim())
+    .forEach((line, clause) => {
+      for (const group of line.trim().split(/\s+/)) words.push({ phonemes: group.split('_').filter((p) => p && !LANGUAGE_FLAG.test(p)), clause });
+    });
+  return words;
+}
+
 /**
- * espeak's IPA separates phonemes with `_`, words with spaces and clauses with new lines; it can
- * merge or split words (numbers, clitics), so the written words are paired with phoneme words by
- * position and any surplus is folded into the last word. A written token without letters or digits
- * (a dash, a lone quote) is punctuation of the word before it (or, first, of the word after it).
+ * The written words with their phonemes: espeak's words are paired with the text by the positions
+ * of its word events (written-words.ts), joined words split, and each clause's end placed after the
+ * written word espeak ended it on. Should the trace and the events ever disagree on the number of
+ * words, the surplus trace words go to the last event's word (nothing is lost).
  */
-export function pairWords(text: string, ipa: string): PhonemizedWord[] {
-  const phonemeWords = ipa
-    .split(/\s+/)
-    .map((w) => w.split('_').filter((p) => p && !LANGUAGE_FLAG.test(p)))
-    .filter((units) => units.length > 0);
-  const written: { word: string; before: string; after: string }[] = [];
-  let pending = '';
-  for (const token of text.split(/\s+/).filter(Boolean)) {
-    if (!/[\p{L}\p{N}]/u.test(token)) {
-      if (written.length > 0) written[written.length - 1]!.after += token;
-      else pending += token;
-      continue;
-    }
-    const before = LEADING_PUNCTUATION.exec(token)?.[0] ?? '';
-    const after = TRAILING_PUNCTUATION.exec(token)?.[0] ?? '';
-    written.push({ word: token, before: pending + before, after });
-    pending = '';
-  }
-  if (written.length === 0) return phonemeWords.map((phonemes) => ({ word: '', phonemes, before: '', after: '' }));
+export function phonemizedWords(text: string, trace: string, positions: readonly number[]): PhonemizedWord[] {
+  const spoken = traceWords(trace);
+  const written = writtenWords(text);
+  const cps = [...text];
+  if (written.length === 0) return [];
+  const eventPositions = positions.length > 0 ? positions.slice(0, spoken.length) : [written[0]!.start];
+  const anchors = anchorEspeakWords(written, eventPositions);
+  const units = anchors.map((_, k) => (k === anchors.length - 1 ? spoken.slice(k) : [spoken[k]!]).flatMap((w) => w.phonemes));
+  const shares = shareEspeakWords(written, anchors, units);
+  // The written word each clause ends on: the last one its last spoken word covers.
+  const clauseEnds = new Map<number, number>();
+  anchors.forEach((anchor, k) => {
+    const clause = k === anchors.length - 1 ? spoken[spoken.length - 1]!.clause : spoken[k]!.clause;
+    let last = anchor;
+    while (last + 1 < written.length && shares[last]!.joinedWithNext) last++;
+    clauseEnds.set(clause, Math.max(last, clauseEnds.get(clause) ?? -1));
+  });
+  const endsClause = new Set(clauseEnds.values());
   return written.map((w, i) => {
-    const last = i === written.length - 1;
-    const phonemes = last ? phonemeWords.slice(i).flatMap((units, k) => (k > 0 ? [' ', ...units] : units)) : (phonemeWords[i] ?? []);
-    return { ...w, phonemes };
+    const nextFirst = written[i + 1]?.first ?? cps.length;
+    const after = cps.slice(w.last, nextFirst).join('');
+    const word: PhonemizedWord = {
+      word: w.text,
+      phonemes: shares[i]!.units,
+      before: i === 0 ? cps.slice(0, w.first).join('') : '',
+      after,
+      joinedWithNext: shares[i]!.joinedWithNext,
+    };
+    if (endsClause.has(i) || i === written.length - 1) word.clauseEnd = clauseEndOf(after, i === written.length - 1);
+    return word;
   });
 }
