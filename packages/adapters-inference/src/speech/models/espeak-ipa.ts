@@ -98,7 +98,11 @@ export function phonemizedWords(text: string, trace: string, positions: readonly
   if (written.length === 0) return [];
   const eventPositions = positions.length > 0 ? positions.slice(0, spoken.length) : [written[0]!.start];
   const anchors = anchorEspeakWords(written, eventPositions);
-  const units = anchors.map((_, k) => (k === anchors.length - 1 ? spoken.slice(k) : [spoken[k]!]).flatMap((w) => w.phonemes));
+  // espeak words that fall in one written word ("23": twenty three) stay apart, as espeak writes them.
+  const units = anchors.map((anchor, k) => {
+    const own = (k === anchors.length - 1 ? spoken.slice(k) : [spoken[k]!]).map((w) => w.phonemes);
+    return own.flatMap((phonemes, i) => (i > 0 || (k > 0 && anchors[k - 1] === anchor) ? [' ', ...phonemes] : phonemes));
+  });
   const shares = shareEspeakWords(written, anchors, units);
   // The written word each clause ends on: the last one its last spoken word covers.
   const clauseEnds = new Map<number, number>();

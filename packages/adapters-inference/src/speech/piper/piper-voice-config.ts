@@ -133,21 +133,28 @@ function mergeVowelClusters(phonemes: { phoneme: string; word: number }[], clust
 }
 
 /**
- * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids each followed by pad
- * (words separated as piperSeparator says, vowel clusters merged), then eos. Phonemes the map does
- * not know are dropped (Piper does the same).
+ * The phonemes Piper reads for these words, each with the index of the word it belongs to (-1 for
+ * a separator): every word's phonemes, words separated as piperSeparator says, vowel clusters merged.
  */
-export function piperPhonemeIds(words: PhonemizedWord[], config: PiperVoiceConfig): PiperIds {
-  const map = config.phonemeIds;
-  const pad = map.get(PIPER_PAD)!;
+export function piperPhonemeSequence(words: PhonemizedWord[], config: Pick<PiperVoiceConfig, 'phonemeMap' | 'vowelClusters'>): { phoneme: string; word: number }[] {
   const sequence: { phoneme: string; word: number }[] = [];
   words.forEach((w, i) => {
     for (const phoneme of piperWordPhonemes(w, config.phonemeMap)) sequence.push({ phoneme, word: i });
     if (i < words.length - 1) for (const phoneme of piperSeparator(w)) sequence.push({ phoneme, word: -1 });
   });
+  return mergeVowelClusters(sequence, config.vowelClusters);
+}
+
+/**
+ * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids (piperPhonemeSequence)
+ * each followed by pad, then eos. Phonemes the map does not know are dropped (Piper does the same).
+ */
+export function piperPhonemeIds(words: PhonemizedWord[], config: PiperVoiceConfig): PiperIds {
+  const map = config.phonemeIds;
+  const pad = map.get(PIPER_PAD)!;
   const ids: number[] = [...map.get(PIPER_BOS)!, ...pad];
   const spans = words.map((w) => ({ word: w.word, start: -1, end: -1 }));
-  for (const { phoneme, word } of mergeVowelClusters(sequence, config.vowelClusters)) {
+  for (const { phoneme, word } of piperPhonemeSequence(words, config)) {
     const found = map.get(phoneme);
     if (!found) continue;
     const span = spans[word];

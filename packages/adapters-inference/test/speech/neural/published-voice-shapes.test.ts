@@ -78,6 +78,32 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       expect((await speak(synth, 'piper-de_de-nfd-medium', 'Ich.', 22050)).length).to.equal(piperSamples('ˈɪc\u0327.'));
     });
 
+    it("takes clause ends and word joins from espeak itself: the comma after the word espeak ended the clause on, no space inside espeak's joins", async () => {
+      const synth = await piper('en_US-joins-medium', { extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'θ', 'ŋ', 'b'] });
+      const voice = 'piper-en_us-joins-medium';
+      // espeak joins "was a", "in the", "to be" into one word each; the text's spaces would misplace every later comma
+      expect((await speak(synth, voice, 'It was a well-known fact, I think.', 22050)).length).to.equal(piperSamples('ɪt wʌzɐ wˈɛlnˈoʊn fˈækt, aɪ θˈɪŋk.'));
+      expect((await speak(synth, voice, 'I went in the house to be alone.', 22050)).length).to.equal(piperSamples('aɪ wɛnt ɪnðə hˈaʊs təbi ɐlˈoʊn.'));
+      expect((await speak(synth, voice, "It's fine, isn't it?", 22050)).length).to.equal(piperSamples('ɪts fˈaɪn, ˈɪzənt ɪt?'));
+    });
+
+    it('reads the punctuation piper-phonemize reads: a spaced dash is a semicolon, "..." and "…" write nothing, "U.S." ends no clause', async () => {
+      const synth = await piper('en_US-marks-medium', { extraPhonemes: [...PIPER_PUNCTUATION, 'ʃ', 'p', 'j', 'u', 'ɑ', 'f'] });
+      const voice = 'piper-en_us-marks-medium';
+      expect((await speak(synth, voice, 'Wait — no.', 22050)).length).to.equal(piperSamples('wˈeɪt; nˈoʊ.'));
+      expect((await speak(synth, voice, 'Wait... what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˈʌt?'));
+      expect((await speak(synth, voice, 'Wait… what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˈʌt?'));
+      expect((await speak(synth, voice, 'He said "stop." Then', 22050)).length).to.equal(piperSamples('hiː sˈɛd stˈɑːp. ðˈɛn'));
+    });
+
+    it("merges the config's vowel_clusters into one id (piper1-gpl): 'o' 'ʊ' is the one phoneme 'oʊ'", async () => {
+      const plain = await piper('en_US-plain-medium', {});
+      const merged = await piper('en_US-clusters-medium', { vowelClusters: [['o', 'ʊ']] });
+      expect((await speak(plain, 'piper-en_us-plain-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld'));
+      // one phoneme fewer: "oʊ" is a single id
+      expect((await speak(merged, 'piper-en_us-clusters-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld') - 2 * PIPER_TEST_MODEL.hop);
+    });
+
     it('removes espeak-ng language switch flags: French "Le weekend" is lə- wiːkˈɛnd, not (en)wiːkˈɛnd(fr)', async () => {
       const synth = await piper('fr_FR-flags-medium', { espeakVoice: 'fr', languageCode: 'fr_FR', extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'r'] });
       expect((await speak(synth, 'piper-fr_fr-flags-medium', 'Le weekend', 22050)).length).to.equal(piperSamples('lə- wiːkˈɛnd'));
