@@ -6,6 +6,8 @@ export interface PiperTestConfigOptions {
   sampleRate?: number;
   speakers?: string[];
   lengthScale?: number;
+  /** inference.noise_scale (default 0.667; the test model's amplitude is half of it). */
+  noiseScale?: number;
   /** espeak-ng voice (default `en-us`) and language code (default `en_US`). */
   espeakVoice?: string;
   languageCode?: string;
@@ -33,7 +35,7 @@ export function piperConfigJson(options: PiperTestConfigOptions = {}) {
     audio: { sample_rate: options.sampleRate ?? 22050, quality: 'medium' },
     espeak: { voice: options.espeakVoice ?? 'en-us' },
     language: { code: options.languageCode ?? 'en_US' },
-    inference: { noise_scale: 0.667, length_scale: options.lengthScale ?? 1, noise_w: 0.8 },
+    inference: { noise_scale: options.noiseScale ?? 0.667, length_scale: options.lengthScale ?? 1, noise_w: 0.8 },
     phoneme_type: 'espeak',
     phoneme_map: {},
     phoneme_id_map,

@@ -96,6 +96,19 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       expect((await speak(synth, voice, 'He said "stop." Then', 22050)).length).to.equal(piperSamples('hiː sˈɛd stˈɑːp. ðˈɛn'));
     });
 
+    it('times every written word where espeak joins words: "tout le monde" is one espeak word, three timings', async () => {
+      const synth = await piper('fr_FR-joined-medium', { espeakVoice: 'fr', languageCode: 'fr_FR', extraPhonemes: [...PIPER_PUNCTUATION, 'b', 'u', 'ʒ', 'ʁ', 'ɔ', '\u0303'] });
+      const preset = synth.voices().find((v) => v.name === 'piper-fr_fr-joined-medium')!;
+      const result = await synth.synthesize({ text: 'Bonjour tout le monde.', voice: preset, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: true });
+      expect(result.words.map((w) => w.word)).to.deep.equal(['Bonjour', 'tout', 'le', 'monde.']);
+      result.words.forEach((w, i) => {
+        expect(w.end, w.word).to.be.greaterThan(w.start);
+        if (i > 0) expect(w.start, w.word).to.be.at.least(result.words[i - 1]!.end - 1e-9);
+      });
+      // no space between the joined words: bɔ̃ʒˈuʁ tulmˈɔ̃d.
+      expect(result.samples.length).to.equal(piperSamples('bɔ\u0303ʒˈuʁ tulmˈɔ\u0303d.'));
+    });
+
     it("merges the config's vowel_clusters into one id (piper1-gpl): 'o' 'ʊ' is the one phoneme 'oʊ'", async () => {
       const plain = await piper('en_US-plain-medium', {});
       const merged = await piper('en_US-clusters-medium', { vowelClusters: [['o', 'ʊ']] });
