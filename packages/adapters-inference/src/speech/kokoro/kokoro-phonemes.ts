@@ -1,4 +1,5 @@
 import type { PhonemizedWord } from '../models/espeak-ipa.js';
+import { misakiEnglishPhonemes } from './misaki-english.js';
 
 // Kokoro-82M was trained on misaki's phonemes, not on raw espeak-ng IPA. Where misaki falls back to
 // espeak-ng (Spanish, French, Hindi, Italian, Brazilian Portuguese: misaki's EspeakG2P) it maps
@@ -40,15 +41,24 @@ const KEPT_PUNCTUATION = new Set(';:,.!?¡¿—…"«»“”(){}[]');
 export type KokoroLanguage = 'a' | 'b' | 'e' | 'f' | 'h' | 'i' | 'p';
 
 /**
+ * How English (a, b) is spelled for Kokoro: `kokoro-js` (default: the Kokoro authors' published
+ * JavaScript path, espeak-ng IPA with its replacements, what kokoro-js users hear) or `misaki`
+ * (misaki's espeak fallback: `aɪ` -> I, `eɪ` -> A, `oʊ` -> O, `dʒ` -> ʤ, `ɚ` -> əɹ, no ː in US
+ * English; the symbols misaki gives, which the model was trained on). SVC_KOKORO_ENGLISH.
+ */
+export type KokoroEnglishG2P = 'kokoro-js' | 'misaki';
+export const KOKORO_ENGLISH_G2P: readonly KokoroEnglishG2P[] = ['kokoro-js', 'misaki'];
+
+/**
  * A word's Kokoro symbols: the text's punctuation before it (first word only), its phonemes as the
  * trainer spelled them, then what separates it from the next word. kokoro-js and misaki phonemize
  * the text between punctuation and keep the punctuation runs as written, spaces included
  * ("Hello, world" -> həlˈoʊ, wˈɜːld; "Then—no" -> ðˈɛn—nˈoʊ); words espeak spoke as one keep no
  * space between them, as espeak wrote them.
  */
-export function kokoroWordSymbols(word: PhonemizedWord, language: KokoroLanguage, last = false): string {
+export function kokoroWordSymbols(word: PhonemizedWord, language: KokoroLanguage, last = false, englishG2P: KokoroEnglishG2P = 'kokoro-js'): string {
   const english = language === 'a' || language === 'b';
-  const phonemes = english ? englishPhonemes(word.phonemes, language === 'a') : misakiPhonemes(word.phonemes);
+  const phonemes = !english ? misakiPhonemes(word.phonemes) : englishG2P === 'misaki' ? misakiEnglishPhonemes(word.phonemes, language === 'b') : englishPhonemes(word.phonemes, language === 'a');
   const after = word.joinedWithNext ? '' : separator(word.after, english, last);
   return punctuation(word.before, english).trimStart() + phonemes + after;
 }

@@ -7,6 +7,7 @@ import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.j
 import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
 import { readKokoroModel } from '../../../src/speech/kokoro/kokoro-model.js';
 import { KokoroSpeechSynthesizer } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
+import type { KokoroEnglishG2P } from '../../../src/speech/kokoro/kokoro-phonemes.js';
 import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { PIPER_PUNCTUATION, writeKokoroModel, writePiperVoice } from '../../../src/testing/test-voice-files.js';
 import { KOKORO_TEST_MODEL, PIPER_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
@@ -58,10 +59,10 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     return synth;
   }
 
-  async function kokoro(name: string, voices: string[], options: { extraSymbols: string[]; hop?: number }): Promise<KokoroSpeechSynthesizer> {
+  async function kokoro(name: string, voices: string[], options: { extraSymbols: string[]; hop?: number; englishG2P?: KokoroEnglishG2P }): Promise<KokoroSpeechSynthesizer> {
     const modelDir = join(dir, name);
     await writeKokoroModel(modelDir, Object.fromEntries(voices.map((v) => [v, () => 0])), options);
-    const synth = await KokoroSpeechSynthesizer.create({ models: [await readKokoroModel(modelDir, name)], phonemizer });
+    const synth = await KokoroSpeechSynthesizer.create({ models: [await readKokoroModel(modelDir, name)], phonemizer, englishG2P: options.englishG2P });
     engines.push(synth);
     return synth;
   }
@@ -152,6 +153,19 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       const ids = [0, 28, 5, 29, 10, 21, 0];
       expect(samples.length).to.equal(ids.length * hop);
       expect(toneHz(samples, 24000)).to.be.closeTo(KOKORO_TEST_MODEL.baseHz + (KOKORO_TEST_MODEL.idHz * ids.reduce((a, b) => a + b, 0)) / ids.length, 1.5);
+    });
+
+    it("English as kokoro-js spells it by default, as misaki does when asked: \"Hello, world\" is həlˈoʊ, wˈɜːld or həlˈO, wˈɜɹld", async () => {
+      const js = await kokoro('kokoro-en-js', ['af_js'], { extraSymbols: tied });
+      const misaki = await kokoro('kokoro-en-misaki', ['af_misaki'], { extraSymbols: tied, englishG2P: 'misaki' });
+      expect((await speak(js, 'kokoro-af_js', 'Hello, world', 24000)).length).to.equal(kokoroSamples('həlˈoʊ, wˈɜːld'));
+      expect((await speak(misaki, 'kokoro-af_misaki', 'Hello, world', 24000)).length).to.equal(kokoroSamples('həlˈO, wˈɜɹld'));
+    });
+
+    it('keeps the punctuation runs between words as kokoro-js does: a dash without spaces, an ellipsis, quotes', async () => {
+      const synth = await kokoro('kokoro-punct', ['af_punct'], { extraSymbols: [...tied, '—', '…', '"', 'ɡ', 'ʊ'] });
+      // words espeak joined keep no space: "in the" is ɪnðə
+      expect((await speak(synth, 'kokoro-af_punct', 'Then—no… in the "end".', 24000)).length).to.equal(kokoroSamples('ðˈɛn—nˈoʊ… ɪnðɪ "ˈɛnd".'));
     });
 
     it('never feeds more than 512 tokens (510 symbols and the two pads), spaces and punctuation included', async () => {
