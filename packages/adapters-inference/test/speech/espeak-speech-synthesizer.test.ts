@@ -106,6 +106,7 @@ describe('EspeakSpeechSynthesizer (real espeak-ng WASM in a worker thread)', fun
       ['espeak-en-us', 'It was a well-known fact, I think.', ['It', 'was', 'a', 'well-known', 'fact', 'I', 'think']],
       ['espeak-en-us', 'I went in the house to be alone.', ['I', 'went', 'in', 'the', 'house', 'to', 'be', 'alone']],
       ['espeak-en-us', 'The U.S. had 23 ships. Then—no.', ['The', 'U.S', 'had', '23', 'ships', 'Then', 'no']],
+      ['espeak-en-us', 'To be or not to be, that is the question.', ['To', 'be', 'or', 'not', 'to', 'be', 'that', 'is', 'the', 'question']],
     ];
     for (const [name, text, expected] of cases) {
       const result = await espeak.synthesize(request({ text, voice: voice(name), wordTimings: true }));

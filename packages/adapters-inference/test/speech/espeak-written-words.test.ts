@@ -21,6 +21,13 @@ describe('espeak words on the written words, and its clause ends as Piper reads 
     expect(anchorEspeakWords(words, [0, 3, 10])).to.deep.equal([0, 1, 2]);
   });
 
+  it('a lagging espeak position moves onto the unspoken word after it; a number read as two words stays one word', () => {
+    // espeak-ng en-us puts the second "be" of "to be, that" at 14 (inside "to")
+    expect(anchorEspeakWords(writtenWords('not to be, that'), [0, 4, 5, 11])).to.deep.equal([0, 1, 2, 3]);
+    expect(anchorEspeakWords(writtenWords('had 23 ships'), [0, 4, 5, 7])).to.deep.equal([0, 1, 1, 2]);
+    expect(anchorEspeakWords(writtenWords('had 23'), [0, 4, 5])).to.deep.equal([0, 1, 1]);
+  });
+
   it('joined words share the joined phonemes by letters, at phoneme boundaries; no word is left empty', () => {
     expect(splitByLetters([3, 1], 4)).to.deep.equal([3]); // was a: w ʌ z | ɐ
     expect(splitByLetters([4, 2, 5], 6)).to.deep.equal([2, 3]); // tout le monde: t u | l | m ɔ̃ d

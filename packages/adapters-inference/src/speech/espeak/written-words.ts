@@ -51,6 +51,9 @@ export function writtenWords(text: string): WrittenWord[] {
  * For each espeak word (its 0-based code point position in the text), the index of the written
  * word it belongs to: the one containing the position, else the next one (espeak's position fell
  * on the punctuation or space before it), never going back (espeak's words are in text order).
+ * espeak's positions can also lag by a character or two ("to be," reports "be" inside "to"): when
+ * a written word gets two espeak words or more and the written word after it none, the last of
+ * them is moved onto that next word (a number read as two words is followed by a word of its own).
  */
 export function anchorEspeakWords(words: readonly WrittenWord[], positions: readonly number[]): number[] {
   const anchors: number[] = [];
@@ -58,6 +61,11 @@ export function anchorEspeakWords(words: readonly WrittenWord[], positions: read
   for (const position of positions) {
     while (at < words.length - 1 && words[at]!.end <= position) at++;
     anchors.push(at);
+  }
+  for (let k = anchors.length - 1; k > 0; k--) {
+    const anchor = anchors[k]!;
+    const nextTaken = anchors[k + 1] ?? words.length;
+    if (anchors[k - 1] === anchor && nextTaken > anchor + 1 && anchor + 1 < words.length) anchors[k] = anchor + 1;
   }
   return anchors;
 }
