@@ -51,9 +51,11 @@ export function writtenWords(text: string): WrittenWord[] {
  * For each espeak word (its 0-based code point position in the text), the index of the written
  * word it belongs to: the one containing the position, else the next one (espeak's position fell
  * on the punctuation or space before it), never going back (espeak's words are in text order).
- * espeak's positions can also lag by a character or two ("to be," reports "be" inside "to"): when
- * a written word gets two espeak words or more and the written word after it none, the last of
- * them is moved onto that next word (a number read as two words is followed by a word of its own).
+ * espeak's positions also lag after the word pairs its dictionary reads as one ("in a", "to be"):
+ * the next word is reported one character after the pair's start ("sat in a row": "row" inside
+ * "in"). Only a written word with digits or symbols ("23", "$5", "7:45") is read as several espeak
+ * words; a second espeak word in a word of letters is such a lag, and is moved onto the last
+ * written word before the next espeak word's that none has yet (the words between are the pair's).
  */
 export function anchorEspeakWords(words: readonly WrittenWord[], positions: readonly number[]): number[] {
   const anchors: number[] = [];
@@ -62,13 +64,17 @@ export function anchorEspeakWords(words: readonly WrittenWord[], positions: read
     while (at < words.length - 1 && words[at]!.end <= position) at++;
     anchors.push(at);
   }
-  for (let k = anchors.length - 1; k > 0; k--) {
+  for (let k = 1; k < anchors.length; k++) {
     const anchor = anchors[k]!;
-    const nextTaken = anchors[k + 1] ?? words.length;
-    if (anchors[k - 1] === anchor && nextTaken > anchor + 1 && anchor + 1 < words.length) anchors[k] = anchor + 1;
+    if (anchors[k - 1] !== anchor || !LETTERS_ONLY.test(words[anchor]!.text)) continue;
+    const bound = anchors[k + 1] ?? words.length;
+    if (bound - 1 > anchor) anchors[k] = bound - 1;
   }
   return anchors;
 }
+
+/** A word espeak reads as one word: letters, with apostrophes, hyphens and dots inside, quotes and marks around. */
+const LETTERS_ONLY = /^[^\p{L}\p{N}]*[\p{L}\p{M}]+(?:[-'’.][\p{L}\p{M}]+)*[^\p{L}\p{N}]*$/u;
 
 /** One written word's share of espeak's words. */
 export interface WordShare<T> {
