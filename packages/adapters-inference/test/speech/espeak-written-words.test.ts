@@ -41,12 +41,12 @@ describe('espeak words on the written words, and its clause ends as Piper reads 
   });
 
   it('several espeak words in one written word stay apart in it ("23": twenty three)', () => {
-    const words = phonemizedWords('had 23 ships', 'h_æ_d t_w_ˈɛ_n_t_i θ_ɹ_ˈiː ʃ_ˈɪ_p_s\n', [0, 4, 5, 7]);
+    const words = phonemizedWords('had 23 ships', ['h_æ_d t_w_ˈɛ_n_t_i θ_ɹ_ˈiː ʃ_ˈɪ_p_s'], [0, 4, 5, 7]);
     expect(words.map((w) => w.phonemes.join(''))).to.deep.equal(['hæd', 'twˈɛnti θɹˈiː', 'ʃˈɪps']);
   });
 
-  it("clause ends: each trace line ends a clause on the written word espeak's last word covers", () => {
-    const words = phonemizedWords('It was a fact, I think.', 'ɪ_t w_ʌ_z_ɐ f_ˈæ_k_t\naɪ θ_ˈɪ_ŋ_k\n', [0, 3, 9, 15, 17]);
+  it("clause ends: each of espeak_TextToPhonemes's clauses ends on the written word espeak's last word covers", () => {
+    const words = phonemizedWords('It was a fact, I think.', ['ɪ_t w_ʌ_z_ɐ f_ˈæ_k_t', 'aɪ θ_ˈɪ_ŋ_k'], [0, 3, 9, 15, 17]);
     expect(words.map((w) => [w.word, w.phonemes.join(''), w.clauseEnd?.mark])).to.deep.equal([
       ['It', 'ɪt', undefined],
       ['was', 'wʌz', undefined],

@@ -27,39 +27,70 @@ export interface PhonemizedWord {
 
 type Engine = ESpeakNGWorker & {
   synthesize_and_get_phonemes(text: string, callback: (samples: Int16Array, events: { type: string; text_position: number }[]) => boolean | number): string;
+  /** espeak_TextToPhonemes clause by clause (phonemes separated by `_`, clauses by ` | `): a pointer to a C string the caller frees. */
+  text_to_phonemes(text: string, ipa: number): unknown;
   set_voice(name: string, language?: string): number;
 };
 
+/** The module's memory, to read and free the string text_to_phonemes returns. */
+interface EngineMemory {
+  getPointer(pointer: unknown): number;
+  HEAPU8: Uint8Array;
+  _free(pointer: number): void;
+}
+
+/** espeak-ng's highest speaking rate (words per minute). */
+const FASTEST_RATE = 450;
+
 /** espeak-ng marks a word it reads in another language's rules as `(en)` ... `(fr)`: the flags are not phonemes. */
-const LANGUAGE_FLAG = /^\([a-z]{2,3}(?:-[a-z0-9]+)*\)$/i;
+const LANGUAGE_FLAGS = /\([^)]*\)/g;
 
 /**
  * Text to IPA with the espeak-ng WASM engine (the phonemizer Piper and Kokoro were trained on).
- * One espeak run gives both what the models need and where it is in the text: its phoneme trace
- * (one line per clause, one space-separated group per spoken word, phonemes separated by `_`) and
- * its word events (each spoken word's position in the text), in the same order. Clause ends are
- * espeak's own (its trace lines), not the text's punctuation. Synchronous and slow enough to matter
- * (espeak renders the sentence to find its phonemes), so it runs in worker threads
+ * The phonemes and the clauses are espeak_TextToPhonemes's, the call piper-phonemize makes, one
+ * clause at a time (one group per spoken word, phonemes separated by `_`); where each spoken word is
+ * in the text comes from espeak's word events while it speaks the same text (same words, same
+ * order). Clause ends are espeak's own, not the text's punctuation. Synchronous and slow enough to
+ * matter (espeak renders the sentence to report its words), so it runs in worker threads
  * (espeak-phonemizer-worker.ts), never on the main event loop.
  */
 export class EspeakIpa {
   private currentVoice: string | null = null;
-  private constructor(private readonly engine: Engine) {}
+  private constructor(
+    private readonly engine: Engine,
+    private readonly memory: EngineMemory,
+  ) {}
 
   static async create(): Promise<EspeakIpa> {
     const module = await Init();
-    return new EspeakIpa(new module.eSpeakNGWorker() as Engine);
+    const engine = new module.eSpeakNGWorker() as Engine;
+    // Only the word events of its speech are used, never the audio: at espeak's fastest rate it
+    // renders the fewest samples (the words and their order do not depend on the rate).
+    engine.set_rate(FASTEST_RATE);
+    return new EspeakIpa(engine, module as unknown as EngineMemory);
   }
 
   phonemize(text: string, voice: string): PhonemizedWord[] {
     this.useVoice(voice);
     const positions: number[] = [];
     // This entry point reads plain text (no SSML): positions are code points of `text` itself.
-    const trace = this.engine.synthesize_and_get_phonemes(text, (_samples, events) => {
+    this.engine.synthesize_and_get_phonemes(text, (_samples, events) => {
       for (const e of events) if (e.type === 'word') positions.push(e.text_position - 1);
       return false;
     });
-    return phonemizedWords(text, trace, positions);
+    return phonemizedWords(text, this.clauses(text), positions);
+  }
+
+  /** espeak_TextToPhonemes on the whole text: one phoneme string per clause. */
+  private clauses(text: string): string[] {
+    const pointer = this.memory.getPointer(this.engine.text_to_phonemes(text, 1));
+    try {
+      let end = pointer;
+      while (this.memory.HEAPU8[end] !== 0) end++;
+      return new TextDecoder().decode(this.memory.HEAPU8.subarray(pointer, end)).split(' | ');
+    } finally {
+      this.memory._free(pointer);
+    }
   }
 
   /**
@@ -73,26 +104,30 @@ export class EspeakIpa {
   }
 }
 
-/** espeak's spoken words from its trace: their phonemes and the clause (trace line) each is in. */
-export function traceWords(trace: string): { phonemes: string[]; clause: number }[] {
+/** espeak's spoken words, clause by clause: their phonemes (language flags removed) and the clause each is in. */
+export function spokenWords(clauses: readonly string[]): { phonemes: string[]; clause: number }[] {
   const words: { phonemes: string[]; clause: number }[] = [];
-  trace
-    .split('\n')
-    .filter((line) => line.trim())
-    .forEach((line, clause) => {
-      for (const group of line.trim().split(/\s+/)) words.push({ phonemes: group.split('_').filter((p) => p && !LANGUAGE_FLAG.test(p)), clause });
+  clauses
+    .map((c) => c.replace(LANGUAGE_FLAGS, '').trim())
+    .filter(Boolean)
+    .forEach((clause, index) => {
+      for (const group of clause.split(/\s+/)) {
+        const phonemes = group.split('_').filter(Boolean);
+        if (phonemes.length > 0) words.push({ phonemes, clause: index });
+      }
     });
   return words;
 }
 
 /**
- * The written words with their phonemes: espeak's words are paired with the text by the positions
- * of its word events (written-words.ts), joined words split, and each clause's end placed after the
- * written word espeak ended it on. Should the trace and the events ever disagree on the number of
- * words, the surplus trace words go to the last event's word (nothing is lost).
+ * The written words with their phonemes: espeak's words (`clauses`: espeak_TextToPhonemes's, one
+ * string per clause) are paired with the text by the positions of its word events
+ * (written-words.ts), joined words split, and each clause's end placed after the written word
+ * espeak ended it on. Should the phonemes and the events ever disagree on the number of words, the
+ * surplus spoken words go to the last event's word (nothing is lost).
  */
-export function phonemizedWords(text: string, trace: string, positions: readonly number[]): PhonemizedWord[] {
-  const spoken = traceWords(trace);
+export function phonemizedWords(text: string, clauses: readonly string[], positions: readonly number[]): PhonemizedWord[] {
+  const spoken = spokenWords(clauses);
   const written = writtenWords(text);
   const cps = [...text];
   if (written.length === 0) return [];

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import Init from '@echogarden/espeak-ng-emscripten';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
+import { piperPhonemeSequence } from '../../../src/speech/piper/piper-voice-config.js';
 
 /** Everyday sentences, several with words espeak-ng speaks as one ("in the", "to be", "was a", "has been"). */
 const SENTENCES = [
@@ -38,5 +40,30 @@ describe('espeak-ng phonemizer (real WASM engine in its worker thread): every wr
     expect(byWord).to.include({ in: 'ˌɪn', a: 'ɐ', 'row.': 'ɹˈoʊ' });
     expect(words.find((w) => w.word === 'in')!.joinedWithNext).to.equal(true);
     expect(words.find((w) => w.word === 'row.')!.clauseEnd).to.deep.equal({ mark: '.', sentence: true });
+  });
+
+  it("phonemes and clauses are those of espeak_TextToPhonemes, the call piper-phonemize makes (this build's text_to_phonemes: clause by clause)", async () => {
+    const module = await Init();
+    const engine = new module.eSpeakNGWorker() as unknown as { set_voice(v: string): number; text_to_phonemes(t: string, ipa: number): unknown };
+    const memory = module as unknown as { getPointer(p: unknown): number; HEAPU8: Uint8Array };
+    engine.set_voice('en-us');
+    const textToPhonemes = (text: string): string[] => {
+      const start = memory.getPointer(engine.text_to_phonemes(text, 1));
+      let end = start;
+      while (memory.HEAPU8[end] !== 0) end++;
+      // one string per clause, phonemes separated by `_`
+      return new TextDecoder().decode(memory.HEAPU8.subarray(start, end)).split(' | ').map((clause) => clause.replace(/_/g, '').replace(/ +/g, ' ').trim());
+    };
+    for (const text of [...SENTENCES, 'Then—no, wait… what?', 'Mr. Smith arrived at 5 p.m. today.', 'Wait — no.']) {
+      const words = await phonemizer.phonemize(text, 'en-us');
+      const ours = piperPhonemeSequence(words, { phonemeMap: new Map(), vowelClusters: [] })
+        .map((p) => p.phoneme)
+        .join('')
+        .normalize('NFC');
+      const expected = textToPhonemes(text);
+      expect(words.filter((w) => w.clauseEnd).length, text).to.equal(expected.length);
+      // punctuation and the space between clauses are Piper's own (piper-voice-config.ts), not espeak's
+      expect(ours.replace(/[.,?!:; ]/g, ''), text).to.equal(expected.join('').replace(/ /g, ''));
+    }
   });
 });

@@ -74,9 +74,10 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       expect((await speak(synth, 'piper-en_us-punct-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld'));
     });
 
-    it('decomposes the phonemes (NFD) as piper-phonemize does: German "Ich." is ˈɪ c U+0327 . (the id map has no precomposed ç)', async () => {
+    it('decomposes the phonemes (NFD) as piper-phonemize does: German "Ich." is ɪ c U+0327 . (the id map has no precomposed ç)', async () => {
       const synth = await piper('de_DE-nfd-medium', { espeakVoice: 'de', languageCode: 'de_DE', extraPhonemes: [...PIPER_PUNCTUATION, 'c', '\u0327'] });
-      expect((await speak(synth, 'piper-de_de-nfd-medium', 'Ich.', 22050)).length).to.equal(piperSamples('ˈɪc\u0327.'));
+      // espeak_TextToPhonemes (piper-phonemize's call) gives "Ich." alone no stress mark
+      expect((await speak(synth, 'piper-de_de-nfd-medium', 'Ich.', 22050)).length).to.equal(piperSamples('ɪc\u0327.'));
     });
 
     it("takes clause ends and word joins from espeak itself: the comma after the word espeak ended the clause on, no space inside espeak's joins", async () => {
@@ -91,11 +92,12 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     });
 
     it('reads the punctuation piper-phonemize reads: a spaced dash is a semicolon, "..." and "…" write nothing, "U.S." ends no clause', async () => {
-      const synth = await piper('en_US-marks-medium', { extraPhonemes: [...PIPER_PUNCTUATION, 'ʃ', 'p', 'j', 'u', 'ɑ', 'f'] });
+      const synth = await piper('en_US-marks-medium', { extraPhonemes: [...PIPER_PUNCTUATION, 'ʃ', 'p', 'j', 'u', 'ɑ', 'f', 'ˌ'] });
       const voice = 'piper-en_us-marks-medium';
       expect((await speak(synth, voice, 'Wait — no.', 22050)).length).to.equal(piperSamples('wˈeɪt; nˈoʊ.'));
-      expect((await speak(synth, voice, 'Wait... what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˈʌt?'));
-      expect((await speak(synth, voice, 'Wait… what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˈʌt?'));
+      // after "…" espeak_TextToPhonemes starts a new clause: "what" has a secondary stress there
+      expect((await speak(synth, voice, 'Wait... what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˌʌt?'));
+      expect((await speak(synth, voice, 'Wait… what?', 22050)).length).to.equal(piperSamples('wˈeɪtwˌʌt?'));
       expect((await speak(synth, voice, 'He said "stop." Then', 22050)).length).to.equal(piperSamples('hiː sˈɛd stˈɑːp. ðˈɛn'));
     });
 
