@@ -87,9 +87,15 @@ export interface WordShare<T> {
 /**
  * Gives each written word its units from espeak's words (`units[k]` are espeak word k's): the units
  * of every espeak word anchored to it, in order; written words no espeak word is anchored to were
- * joined to the espeak word before them, whose units are split among them by letters.
+ * joined to the espeak word before them, whose units are split among them in proportion to
+ * `weightOf` (by default their letters; the phonemizer weighs each by its phonemes said alone).
  */
-export function shareEspeakWords<T>(words: readonly WrittenWord[], anchors: readonly number[], units: readonly T[][]): WordShare<T>[] {
+export function shareEspeakWords<T>(
+  words: readonly WrittenWord[],
+  anchors: readonly number[],
+  units: readonly T[][],
+  weightOf: (word: WrittenWord) => number = (w) => w.letters,
+): WordShare<T>[] {
   const shares: WordShare<T>[] = words.map(() => ({ units: [], joinedWithNext: false }));
   anchors.forEach((anchor, k) => {
     const next = anchors[k + 1];
@@ -101,7 +107,7 @@ export function shareEspeakWords<T>(words: readonly WrittenWord[], anchors: read
       shares[anchor]!.units.push(...own);
       return;
     }
-    const starts = [0, ...splitByLetters(words.slice(anchor, anchor + group).map((w) => w.letters), own.length), own.length];
+    const starts = [0, ...splitByLetters(words.slice(anchor, anchor + group).map((w) => Math.max(1, weightOf(w))), own.length), own.length];
     for (let i = 0; i < group; i++) {
       shares[anchor + i]!.units.push(...own.slice(starts[i], starts[i + 1]));
       if (i < group - 1) shares[anchor + i]!.joinedWithNext = true;
@@ -111,8 +117,8 @@ export function shareEspeakWords<T>(words: readonly WrittenWord[], anchors: read
 }
 
 /**
- * Splits `units` phonemes among words joined into one espeak word, in proportion to their letters
- * and at phoneme boundaries: the index where each word after the first starts. Every word keeps
+ * Splits `units` phonemes among words joined into one espeak word, in proportion to their weights
+ * (letters, or phonemes said alone) and at phoneme boundaries: the index where each word after the first starts. Every word keeps
  * at least one phoneme while there are enough.
  */
 export function splitByLetters(letters: readonly number[], units: number): number[] {

@@ -1,6 +1,6 @@
 import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { clauseEndOf, type ClauseEnd } from '../espeak/clause-punctuation.js';
-import { anchorEspeakWords, shareEspeakWords, writtenWords } from '../espeak/written-words.js';
+import { anchorEspeakWords, shareEspeakWords, writtenWords, type WrittenWord } from '../espeak/written-words.js';
 
 /**
  * A word of the input and its IPA phonemes, as espeak-ng spells them. The engines (Piper, Kokoro)
@@ -78,7 +78,9 @@ export class EspeakIpa {
       for (const e of events) if (e.type === 'word') positions.push(e.text_position - 1);
       return false;
     });
-    return phonemizedWords(text, this.clauses(text), positions);
+    // A word espeak joined to the one before gets its share by its phonemes said alone ("from the": fɹʌm + ðə).
+    const alone = (word: WrittenWord) => spokenWords(this.clauses(word.text)).reduce((n, w) => n + w.phonemes.length, 0);
+    return phonemizedWords(text, this.clauses(text), positions, alone);
   }
 
   /** espeak_TextToPhonemes on the whole text: one phoneme string per clause. */
@@ -122,11 +124,11 @@ export function spokenWords(clauses: readonly string[]): { phonemes: string[]; c
 /**
  * The written words with their phonemes: espeak's words (`clauses`: espeak_TextToPhonemes's, one
  * string per clause) are paired with the text by the positions of its word events
- * (written-words.ts), joined words split, and each clause's end placed after the written word
- * espeak ended it on. Should the phonemes and the events ever disagree on the number of words, the
+ * (written-words.ts), joined words split (by `weightOf`, else letters), and each clause's end
+ * placed after the written word espeak ended it on. Should the phonemes and the events ever disagree on the number of words, the
  * surplus spoken words go to the last event's word (nothing is lost).
  */
-export function phonemizedWords(text: string, clauses: readonly string[], positions: readonly number[]): PhonemizedWord[] {
+export function phonemizedWords(text: string, clauses: readonly string[], positions: readonly number[], weightOf?: (word: WrittenWord) => number): PhonemizedWord[] {
   const spoken = spokenWords(clauses);
   const written = writtenWords(text);
   const cps = [...text];
@@ -138,7 +140,7 @@ export function phonemizedWords(text: string, clauses: readonly string[], positi
     const own = (k === anchors.length - 1 ? spoken.slice(k) : [spoken[k]!]).map((w) => w.phonemes);
     return own.flatMap((phonemes, i) => (i > 0 || (k > 0 && anchors[k - 1] === anchor) ? [' ', ...phonemes] : phonemes));
   });
-  const shares = shareEspeakWords(written, anchors, units);
+  const shares = shareEspeakWords(written, anchors, units, weightOf);
   // The written word each clause ends on: the last one its last spoken word covers.
   const clauseEnds = new Map<number, number>();
   anchors.forEach((anchor, k) => {

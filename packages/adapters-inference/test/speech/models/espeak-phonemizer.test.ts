@@ -34,6 +34,13 @@ describe('espeak-ng phonemizer (real WASM engine in its worker thread): every wr
     }
   });
 
+  it('joined words get their own share at a phoneme boundary, weighed by their phonemes said alone: "from the" is fɹʌm + ðə', async () => {
+    const words = await phonemizer.phonemize('A light breeze from the west.', 'en-us');
+    const byWord = Object.fromEntries(words.map((w) => [w.word, w.phonemes.join('')]));
+    // by letters (4 : 3 of 6 phonemes) it would be fɹʌ + mðə
+    expect(byWord).to.include({ from: 'fɹʌm', the: 'ðə' });
+  });
+
   it('joined words get their own share at a phoneme boundary: "sat in a row" is ɪn + ɐ, then ɹˈoʊ', async () => {
     const words = await phonemizer.phonemize('A bird sat in a row.', 'en-us');
     const byWord = Object.fromEntries(words.map((w) => [w.word, w.phonemes.join('')]));
