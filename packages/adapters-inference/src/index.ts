@@ -22,6 +22,7 @@ export { ModelPullError, type HubConnection, type RemoteFile } from './speech/mo
 export { parseKokoroBlend } from './speech/kokoro/kokoro-blend.js';
 export { KokoroSpeechSynthesizer, kokoroPresetName, kokoroFeeds, kokoroInputIds } from './speech/kokoro/kokoro-speech-synthesizer.js';
 export { readKokoroModel, KOKORO_SAMPLE_RATE, type KokoroModel } from './speech/kokoro/kokoro-model.js';
+export { KOKORO_ENGLISH_G2P, type KokoroEnglishG2P } from './speech/kokoro/kokoro-phonemes.js';
 export { UpstreamSpeechSynthesizer, upstreamPresetName, UPSTREAM_PCM_RATE, type UpstreamSpeechSynthesizerOptions } from './speech/upstream/upstream-speech-synthesizer.js';
 
 // Audio codec (ffmpeg)

@@ -1,11 +1,13 @@
 import { DEFAULT_BASE_PRESETS, primaryLanguage, type Logger, type PresetVoice, type SpeechSynthesizer } from '@svc/core';
-import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer, type NeuralEngine } from '@svc/adapters-inference';
+import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer, type KokoroEnglishG2P, type NeuralEngine } from '@svc/adapters-inference';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;
   threads: number;
   /** espeak-ng phonemizer threads shared by every neural voice (SVC_PHONEMIZER_WORKERS). */
   phonemizerWorkers: number;
+  /** How English is spelled for Kokoro (SVC_KOKORO_ENGLISH; default kokoro-js). */
+  kokoroEnglish?: KokoroEnglishG2P;
   logger: Logger;
 }
 
@@ -25,7 +27,7 @@ export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<
   const onSkipped = (name: string, reason: string) => logger.warn({ modelsDir }, `model ${name}: skipped, ${reason}`);
   const engines: NeuralEngine[] = [];
   if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));
-  if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped }));
+  if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped, englishG2P: options.kokoroEnglish }));
   await phonemizer.release(); // the engines hold it now; it stops with the last one
   const usable: NeuralEngine[] = [];
   for (const engine of engines) {

@@ -7,7 +7,7 @@ import {
   VoiceCatalog,
   type SpeechSynthesizer,
 } from '@svc/core';
-import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, ShortTextLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
+import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, KOKORO_ENGLISH_G2P, ShortTextLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -32,6 +32,8 @@ export const speechModule = defineModule({
     // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
     SVC_MODELS_DIR: setting.string(''),
     SVC_ONNX_THREADS: setting.int(1, 1, 16),
+    // How English is spelled for Kokoro voices: kokoro-js's espeak replacements or misaki's symbols (docs/neural-engines.md).
+    SVC_KOKORO_ENGLISH: z.enum(KOKORO_ENGLISH_G2P).default('kokoro-js'),
     // espeak-ng threads phonemizing for the neural voices (docs/neural-engines.md, benchmarked in docs/benchmarks.md).
     SVC_PHONEMIZER_WORKERS: setting.int(2, 1, 16),
     // An OpenAI-compatible speech server as an engine (docs/neural-engines.md): its voices become upstream-* presets.
@@ -54,7 +56,7 @@ export const speechModule = defineModule({
         const policy = warmUpOnThisProcess(config, config.settings.SVC_SPEECH_WARM_UP);
         const embedded = await Promise.all(engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) })));
         await warmUp(policy, 'speech engines', () => Promise.all(embedded.map((e) => e.warmUp())), logger);
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR), threads: onnxThreads, phonemizerWorkers, logger });
+        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR), threads: onnxThreads, phonemizerWorkers, kokoroEnglish: config.settings.SVC_KOKORO_ENGLISH, logger });
         (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];

@@ -4,7 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hubFilesFromFolder, testCommit, TestHubServer, writeTestAsrFolder } from '@svc/adapters-inference/testing';
+import { catalogEntry } from '@svc/adapters-inference';
+import { hubFilesFromFolder, TestHubServer, writeTestAsrFolder } from '@svc/adapters-inference/testing';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/models.js', import.meta.url));
@@ -52,7 +53,8 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
   before(async () => {
     root = mkdtempSync(join(tmpdir(), 'svc-pull-cli-'));
     await writeTestAsrFolder(join(root, 'src'), { family: 'whisper' });
-    hub = await TestHubServer.start([{ id: 'onnx-community/whisper-tiny', commit: testCommit('whisper-tiny'), files: await hubFilesFromFolder(join(root, 'src')) }]);
+    // whisper-tiny is pinned in the catalog: the hub serves the repository at that commit.
+    hub = await TestHubServer.start([{ id: 'onnx-community/whisper-tiny', commit: catalogEntry('whisper-tiny')!.revision, files: await hubFilesFromFolder(join(root, 'src')) }]);
   });
   after(async () => {
     await hub.close();
@@ -65,7 +67,7 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     const env = { SVC_DATA_DIR: dataDir, HF_ENDPOINT: hub.url };
     const pulled = await modelsCliWithEnv(env, 'pull', 'whisper-tiny');
     expect(pulled.code, pulled.out).to.equal(0);
-    expect(pulled.out).to.match(/^pulling whisper-tiny from onnx-community\/whisper-tiny@main \(commit [0-9a-f]{12}\): 7 files/);
+    expect(pulled.out).to.match(/^pulling whisper-tiny from onnx-community\/whisper-tiny@ff4177021cc41f7db950912b73ea4fdf7d01d8e7 \(commit ff4177021cc4\): 7 files/);
     expect(pulled.out).to.match(/onnx\/decoder_model_merged\.onnx done/);
     expect(pulled.out).to.match(/pulled whisper-tiny .* checksums verified, loads/);
     const list = await modelsCliWithEnv(env, 'list');

@@ -77,6 +77,26 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
     expect(body.words.at(-1)!.end).to.be.at.most(body.duration + 1e-6);
   });
 
+  it('word timestamps keep every written word where espeak joins them ("was a", "tout le monde"): Piper, Kokoro and the espeak voices', async () => {
+    const cases: [string, string, string[]][] = [
+      ['piper-en_us-test-medium', 'It was a well-known fact, I think.', ['It', 'was', 'a', 'well-known', 'fact', 'I', 'think']],
+      ['kokoro-af_low', 'It was a well-known fact, I think.', ['It', 'was', 'a', 'well-known', 'fact', 'I', 'think']],
+      ['espeak-en-us', 'It was a well-known fact, I think.', ['It', 'was', 'a', 'well-known', 'fact', 'I', 'think']],
+      ['espeak-fr', 'Bonjour tout le monde.', ['Bonjour', 'tout', 'le', 'monde']],
+    ];
+    for (const [voice, input, expected] of cases) {
+      const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input, voice, timestamps: true }, t.apiKey);
+      expect(res.status, voice).to.equal(200);
+      const body = (await res.json()) as { words: { word: string; start: number; end: number }[]; duration: number };
+      expect(body.words.map((w) => w.word.replace(/[^\p{L}\p{N}-]/gu, '')), voice).to.deep.equal(expected);
+      body.words.forEach((w, i) => {
+        expect(w.end, `${voice} ${w.word}`).to.be.greaterThan(w.start);
+        if (i > 0) expect(w.start, `${voice} ${w.word}`).to.be.at.least(body.words[i - 1]!.end - 1e-6);
+      });
+      expect(body.words.at(-1)!.end, voice).to.be.at.most(body.duration + 1e-6);
+    }
+  });
+
   it('Kokoro blends by name: the style is mixed; an unknown part is voice_not_found', async () => {
     const low = await pcmOf({ input: TEXT, voice: 'kokoro-af_low' });
     const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: TEXT, voice: 'kokoro-af_low*0.6+am_high*0.4', response_format: 'wav' }, t.apiKey);

@@ -69,6 +69,22 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
     }
   });
 
+  it('where espeak joins words, each English neural voice still times every written word; each Piper sentence peaks at full scale, as Piper makes it', async function () {
+    const catalog = t!.server.services.get(SPEECH_TOKENS.VoiceCatalog);
+    const voices = catalog.list().filter((v) => (v.engine === 'piper' || v.engine === 'kokoro') && primaryLanguage(v.language) === 'en');
+    if (voices.length === 0) return this.skip();
+    const text = 'It was a well-known fact, I think.';
+    for (const voice of voices) {
+      const result = await catalog.engineFor(voice).synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+      expect(result.words.map((w) => w.word), voice.name).to.deep.equal(text.split(' '));
+      result.words.forEach((w, i) => {
+        expect(w.end, `${voice.name} ${w.word}`).to.be.greaterThan(w.start);
+        if (i > 0) expect(w.start).to.be.at.least(result.words[i - 1]!.end - 1e-6);
+      });
+      if (voice.engine === 'piper') expect(result.samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0), voice.name).to.equal(32767);
+    }
+  });
+
   it('each Whisper / Moonshine model transcribes the five LibriVox sentences (WER under 15 %; pocketsphinx: 26.8 %), with its confidence figures', async function () {
     if (scan.asr.length === 0) return this.skip();
     const clips = librivoxSentences();

@@ -22,7 +22,7 @@ const GRANULARITIES = 'timestamp_granularities[]';
 export const MAX_PROMPT_BYTES = 4096;
 /** Every other text field (model, language, ...) is short: over this it is a 413. */
 const MAX_FIELD_BYTES = 4096;
-/** `temperature` is accepted for compatibility and not used (greedy decoding); `prompt` goes to engines that take it (Whisper). */
+/** `temperature` is accepted for compatibility and not used (greedy first, Whisper's own temperature fallback after); `prompt` goes to engines that take it (Whisper). */
 const FIELDS = ['file', 'model', 'language', 'response_format', 'prompt', 'temperature', 'stream', GRANULARITIES] as const;
 /** The formats a streamed transcription can have (its events carry text only, as OpenAI's do). */
 const STREAMABLE_FORMATS: readonly TranscriptionFormat[] = ['json', 'text'];
@@ -48,7 +48,7 @@ export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule 
             language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
             response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
             prompt: z.string().optional().describe(`Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it. At most ${MAX_PROMPT_BYTES} bytes (UTF-8); more is a 400 invalid_parameter`),
-            temperature: z.number().optional().describe('Accepted and ignored (greedy decoding)'),
+            temperature: z.number().optional().describe("Accepted and ignored: decoding is greedy first, then Whisper's temperature fallback (0.2 to 1.0) for a window too repetitive or unlikely"),
             stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
             'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
           }),

@@ -6,11 +6,15 @@ export interface PiperTestConfigOptions {
   sampleRate?: number;
   speakers?: string[];
   lengthScale?: number;
+  /** inference.noise_scale (default 0.667; the test model's amplitude is half of it). */
+  noiseScale?: number;
   /** espeak-ng voice (default `en-us`) and language code (default `en_US`). */
   espeakVoice?: string;
   languageCode?: string;
   /** Symbols added to the id map after the default ones (their ids follow), e.g. Piper's punctuation. */
   extraPhonemes?: string[];
+  /** piper1-gpl's `vowel_clusters` (each cluster's concatenation is added to the id map). */
+  vowelClusters?: string[][];
 }
 
 /** Symbols every published Piper voice's id map has besides letters: its punctuation (piper-phonemize's default map). */
@@ -22,7 +26,8 @@ export const PIPER_PUNCTUATION = ['!', "'", '(', ')', ',', '-', '.', ':', ';', '
  * `_` pad, `^` bos, `$` eos, num_speakers, speaker_id_map, language.code), with a small id map.
  */
 export function piperConfigJson(options: PiperTestConfigOptions = {}) {
-  const phonemes = [...new Set(['_', '^', '$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraPhonemes ?? [])])];
+  const clusters = options.vowelClusters ?? [];
+  const phonemes = [...new Set(['_', '^', '$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraPhonemes ?? []), ...clusters.map((c) => c.join(''))])];
   const phoneme_id_map: Record<string, number[]> = {};
   phonemes.forEach((p, i) => (phoneme_id_map[p] = [i]));
   const speakers = options.speakers ?? [];
@@ -30,7 +35,7 @@ export function piperConfigJson(options: PiperTestConfigOptions = {}) {
     audio: { sample_rate: options.sampleRate ?? 22050, quality: 'medium' },
     espeak: { voice: options.espeakVoice ?? 'en-us' },
     language: { code: options.languageCode ?? 'en_US' },
-    inference: { noise_scale: 0.667, length_scale: options.lengthScale ?? 1, noise_w: 0.8 },
+    inference: { noise_scale: options.noiseScale ?? 0.667, length_scale: options.lengthScale ?? 1, noise_w: 0.8 },
     phoneme_type: 'espeak',
     phoneme_map: {},
     phoneme_id_map,
@@ -38,6 +43,7 @@ export function piperConfigJson(options: PiperTestConfigOptions = {}) {
     num_speakers: Math.max(1, speakers.length),
     speaker_id_map: Object.fromEntries(speakers.map((s, i) => [s, i])),
     piper_version: '1.0.0',
+    ...(clusters.length > 0 ? { vowel_clusters: clusters } : {}),
   };
 }
 

@@ -100,6 +100,24 @@ describe('EspeakSpeechSynthesizer (real espeak-ng WASM in a worker thread)', fun
     expect(result.words.at(-1)!.end).to.be.at.most(seconds(result.samples, 24000) + 0.01);
   });
 
+  it('times every written word where espeak joins words ("tout le monde", "was a", "in the", "to be", "23")', async () => {
+    const cases: [string, string, string[]][] = [
+      ['espeak-fr', 'Bonjour tout le monde.', ['Bonjour', 'tout', 'le', 'monde']],
+      ['espeak-en-us', 'It was a well-known fact, I think.', ['It', 'was', 'a', 'well-known', 'fact', 'I', 'think']],
+      ['espeak-en-us', 'I went in the house to be alone.', ['I', 'went', 'in', 'the', 'house', 'to', 'be', 'alone']],
+      ['espeak-en-us', 'The U.S. had 23 ships. Then—no.', ['The', 'U.S', 'had', '23', 'ships', 'Then', 'no']],
+      ['espeak-en-us', 'To be or not to be, that is the question.', ['To', 'be', 'or', 'not', 'to', 'be', 'that', 'is', 'the', 'question']],
+    ];
+    for (const [name, text, expected] of cases) {
+      const result = await espeak.synthesize(request({ text, voice: voice(name), wordTimings: true }));
+      expect(result.words.map((w) => w.word), text).to.deep.equal(expected);
+      result.words.forEach((w, i) => {
+        expect(w.end, `${text}: ${w.word}`).to.be.greaterThan(w.start);
+        if (i > 0) expect(w.start, `${text}: ${w.word}`).to.be.at.least(result.words[i - 1]!.end);
+      });
+    }
+  });
+
   it('reads `<`, `>` and `&` as text, not SSML (nothing after them is lost)', async () => {
     const result = await espeak.synthesize(request({ text: 'Rock & roll < jazz > blues, and the sentence goes on to the end.', wordTimings: true }));
     const words = result.words.map((w) => w.word);

@@ -5,6 +5,7 @@ import type { EspeakTimingEvent } from '../../src/speech/espeak/espeak-job.js';
 
 const word = (textPosition: number, audioMs: number): EspeakTimingEvent => ({ type: 'word', textPosition, audioMs });
 const pause = (audioMs: number): EspeakTimingEvent => ({ type: 'pause', textPosition: 0, audioMs });
+const phonemes = (textPosition: number, ...times: number[]): EspeakTimingEvent[] => times.map((audioMs) => ({ type: 'phoneme', textPosition, audioMs }));
 
 describe('espeak word timings and SSML escaping', () => {
   it('escapes <, > and & and maps escaped positions back to the original', () => {
@@ -24,6 +25,18 @@ describe('espeak word timings and SSML escaping', () => {
       { word: '1234', start: 0.3, end: 1.2 },
       { word: 'now', start: 1.2, end: 1.4 },
       { word: 'please', start: 1.6, end: 2 },
+    ]);
+  });
+
+  it('gives every written word its timing where espeak joined words: the joined word split by letters at phoneme starts', () => {
+    const text = 'Bonjour tout le monde.';
+    // espeak-ng fr: two word events; "tout le monde" is one word of 6 phonemes (t u l m ɔ̃ d)
+    const events = [word(1, 0), ...phonemes(1, 12, 27, 108, 163, 265), word(9, 307), ...phonemes(9, 346, 368, 469, 501, 597, 725), pause(805), { type: 'end' as const, textPosition: 22, audioMs: 812 }];
+    expect(espeakWordTimings(text, escapeForSsml(text).origin, events, 0.9)).to.deep.equal([
+      { word: 'Bonjour', start: 0, end: 0.307 },
+      { word: 'tout', start: 0.307, end: 0.469 },
+      { word: 'le', start: 0.469, end: 0.501 },
+      { word: 'monde', start: 0.501, end: 0.805 },
     ]);
   });
 

@@ -14,7 +14,8 @@ export interface EspeakJobRequest {
 
 /** The espeak events word timing needs (others are dropped in the worker). */
 export interface EspeakTimingEvent {
-  type: 'word' | 'pause' | 'end' | 'sentence';
+  /** `phoneme`: a spoken phoneme of the current word (where words espeak joined are split); `pause`: a silent one. */
+  type: 'word' | 'phoneme' | 'pause' | 'end' | 'sentence';
   /** 1-based code point position in the escaped text. */
   textPosition: number;
   /** Milliseconds from the start of the audio. */

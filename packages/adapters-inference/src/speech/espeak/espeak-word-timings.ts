@@ -1,17 +1,33 @@
 import type { WordTiming } from '@svc/core';
 import type { EspeakTimingEvent } from './espeak-job.js';
+import { anchorEspeakWords, shareEspeakWords, writtenWords, type WrittenWord } from './written-words.js';
 
 /** Scripts written without spaces: each espeak word event is its own word. */
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 
+/** One spoken stretch: a phoneme of an espeak word (or the whole word when espeak reported no phonemes). */
+interface Stretch {
+  start: number;
+  end: number;
+}
+
+/** An espeak word event: where it is in the original text and its phonemes' times. */
+interface SpokenWord {
+  index: number;
+  stretches: Stretch[];
+}
+
 /**
- * REAL word timings from espeak's word events (audio positions in ms). Starts are espeak's; a
- * word ends where espeak's next word, pause or clause end begins (so pauses are not counted as
- * part of a word). Words are the original text's whitespace-separated tokens: espeak splits some
- * tokens into several words (numbers read as many words, elisions like "n'est-ce"), and those
- * events are merged back into the token. In scripts without spaces (Chinese, Japanese, Thai...)
- * each event is a word reaching to the next event.
+ * REAL word timings from espeak's word and phoneme events (audio positions in ms), one per written
+ * word (space-separated token; written-words.ts). A word starts at its first phoneme and ends where
+ * espeak's next word, pause or clause end begins (pauses are not part of a word). espeak splits
+ * some tokens into several words (numbers read as many words, elisions like "n'est-ce"): those are
+ * merged back into the token. It also joins words ("Bonjour tout le monde" is two espeak words:
+ * "tout le monde" is one): the joined word's phonemes are split among its written words by letters,
+ * each boundary at a phoneme's start. In scripts without spaces (Chinese, Japanese, Thai...) each
+ * event is a word reaching to the next event. A word espeak said nothing for gets an empty timing
+ * where the word before it ends.
  *
  * @param original the text as the caller wrote it
  * @param origin   for each code point of the escaped text espeak read, its index in `original`
@@ -23,51 +39,78 @@ export function espeakWordTimings(
   totalSeconds: number,
 ): WordTiming[] {
   const cps = [...original];
-  const isSpace = (i: number): boolean => /\s/u.test(cps[i] ?? ' ');
-  const toOriginal = (textPosition: number): number =>
-    origin[Math.min(Math.max(textPosition - 1, 0), origin.length - 1)] ?? 0;
+  const spoken = spokenWords(events, totalSeconds, (textPosition) => origin[Math.min(Math.max(textPosition - 1, 0), origin.length - 1)] ?? 0);
+  const words = writtenWords(original);
+  const anchors = anchorEspeakWords(
+    words,
+    spoken.map((s) => s.index),
+  );
+  const shares = shareEspeakWords(
+    words,
+    anchors,
+    spoken.map((s) => s.stretches),
+  );
+  const timings: WordTiming[] = [];
+  let previousEnd = 0;
+  words.forEach((w, i) => {
+    if (NO_SPACE_SCRIPT.test(w.text)) {
+      timings.push(...noSpaceWords(w, cps, spoken.filter((_, k) => anchors[k] === i)));
+    } else {
+      const units = shares[i]!.units;
+      const start = units[0]?.start ?? previousEnd;
+      const end = units[units.length - 1]?.end ?? start;
+      timings.push({ word: cleanWord(w.text) || w.text, start, end });
+    }
+    previousEnd = timings[timings.length - 1]?.end ?? previousEnd;
+  });
+  return timings.map(({ word, start, end }) => ({ word, start: round(start), end: round(Math.max(start, end)) }));
+}
 
-  interface Raw {
-    index: number;
-    start: number;
-    end: number;
-  }
-  const raws: Raw[] = [];
+/**
+ * espeak's word events with their phonemes' times: a word ends where the next word, pause or clause
+ * end begins; each phoneme reaches to the next one, the last to the word's end.
+ */
+function spokenWords(events: readonly EspeakTimingEvent[], totalSeconds: number, toOriginal: (textPosition: number) => number): SpokenWord[] {
+  const words: SpokenWord[] = [];
   events.forEach((e, i) => {
     if (e.type !== 'word') return;
     let end = totalSeconds;
+    const phonemes: number[] = [];
+    let laterWord = false;
     for (let j = i + 1; j < events.length; j++) {
-      if (events[j]!.audioMs > e.audioMs) {
-        end = events[j]!.audioMs / 1000;
+      const next = events[j]!;
+      laterWord ||= next.type === 'word';
+      if (next.type === 'phoneme' && !laterWord) {
+        if (phonemes.length === 0 || next.audioMs > phonemes[phonemes.length - 1]!) phonemes.push(next.audioMs);
+        continue;
+      }
+      if (next.audioMs > e.audioMs) {
+        end = next.audioMs / 1000;
         break;
       }
     }
-    raws.push({ index: toOriginal(e.textPosition), start: e.audioMs / 1000, end: Math.min(end, totalSeconds) });
+    end = Math.min(end, totalSeconds);
+    const starts = phonemes.map((ms) => ms / 1000).filter((t) => t < end);
+    // The word starts at its event, which may come a little before its first phoneme's.
+    if (starts.length === 0 || starts[0]! > e.audioMs / 1000) starts.splice(0, starts.length === 0 ? 0 : 1, e.audioMs / 1000);
+    const stretches = starts.map((start, k) => ({ start, end: starts[k + 1] ?? end }));
+    words.push({ index: toOriginal(e.textPosition), stretches });
   });
+  return words;
+}
 
-  const words: (WordTiming & { key: number })[] = [];
-  raws.forEach((raw, i) => {
-    let tokenStart = raw.index;
-    while (tokenStart > 0 && !isSpace(tokenStart - 1)) tokenStart--;
-    let tokenEnd = raw.index;
-    while (tokenEnd < cps.length && !isSpace(tokenEnd)) tokenEnd++;
-    const token = cps.slice(tokenStart, tokenEnd).join('');
-
-    if (NO_SPACE_SCRIPT.test(token)) {
-      const next = raws[i + 1]?.index;
-      const stop = next !== undefined && next > raw.index && next < tokenEnd ? next : tokenEnd;
-      const text = cleanWord(cps.slice(raw.index, stop).join(''));
-      if (text) words.push({ key: -1 - i, word: text, start: raw.start, end: raw.end });
-      return;
-    }
-    const last = words[words.length - 1];
-    if (last && last.key === tokenStart) {
-      last.end = Math.max(last.end, raw.end);
-      return;
-    }
-    words.push({ key: tokenStart, word: cleanWord(token) || token, start: raw.start, end: raw.end });
+/** Words of a script without spaces: each espeak word in the token is a word, reaching to the next event's text. */
+function noSpaceWords(token: WrittenWord, cps: readonly string[], spoken: readonly SpokenWord[]): WordTiming[] {
+  const out: WordTiming[] = [];
+  spoken.forEach((s, k) => {
+    const next = spoken[k + 1]?.index;
+    const stop = next !== undefined && next > s.index && next < token.end ? next : token.end;
+    const text = cleanWord(cps.slice(Math.max(s.index, token.start), stop).join(''));
+    const first = s.stretches[0];
+    const last = s.stretches[s.stretches.length - 1];
+    if (text && first && last) out.push({ word: text, start: first.start, end: last.end });
   });
-  return words.map(({ word, start, end }) => ({ word, start: round(start), end: round(Math.max(start, end)) }));
+  return out;
 }
 
 function cleanWord(text: string): string {

@@ -50,7 +50,7 @@ function synthesize(state: EspeakState, request: EspeakJobRequest, cancel: Int32
     for (const e of rawEvents) {
       const type =
         e.type === 'word' ? 'word'
-        : e.type === 'phoneme' && e.id === '' ? 'pause'
+        : e.type === 'phoneme' ? (e.id === '' ? 'pause' : 'phoneme')
         : e.type === 'end' || e.type === 'msg_terminated' ? 'end'
         : e.type === 'sentence' ? 'sentence'
         : null;

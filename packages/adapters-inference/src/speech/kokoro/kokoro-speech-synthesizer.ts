@@ -3,11 +3,13 @@ import type { PhonemizedWord } from '../models/espeak-phonemizer.js';
 import { float32Feed, int64Feed, type OnnxFeeds } from '../neural/onnx-model-job.js';
 import { NeuralSpeechSynthesizer, type NeuralEngineOptions, type NeuralInference, type NeuralVoice } from '../neural/neural-speech-synthesizer.js';
 import { blendStyles, parseKokoroBlend } from './kokoro-blend.js';
-import { kokoroWordSymbols, type KokoroLanguage } from './kokoro-phonemes.js';
+import { kokoroWordSymbols, type KokoroEnglishG2P, type KokoroLanguage } from './kokoro-phonemes.js';
 import { KOKORO_MAX_TOKENS, KOKORO_SAMPLE_RATE, KOKORO_STYLE_DIM, kokoroStyleRow, readKokoroStyles, type KokoroModel, type KokoroVoiceFile } from './kokoro-model.js';
 
 export interface KokoroSpeechSynthesizerOptions extends NeuralEngineOptions {
   models: KokoroModel[];
+  /** How English is spelled for the model (kokoro-phonemes.ts; default kokoro-js). */
+  englishG2P?: KokoroEnglishG2P;
 }
 
 export const KOKORO_PRESET_PREFIX = 'kokoro-';
@@ -28,15 +30,15 @@ interface KokoroVoice extends NeuralVoice {
 
 /**
  * Phonemes to Kokoro tokens (kokoro-phonemes.ts; symbols missing from the vocab dropped) with word
- * spans, pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
+ * spans (a word's span ends after the punctuation and space that follow it), pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
  * (the model's 512): the words that do not fit are left out whole.
  */
-export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, number>, language: KokoroLanguage) {
+export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, number>, language: KokoroLanguage, englishG2P: KokoroEnglishG2P = 'kokoro-js') {
   const ids: number[] = [0];
   const wordSpans: { word: string; start: number; end: number }[] = [];
   for (const [i, w] of words.entries()) {
-    const wordIds: number[] = i > 0 && vocab.has(' ') ? [vocab.get(' ')!] : [];
-    for (const symbol of kokoroWordSymbols(w, language)) {
+    const wordIds: number[] = [];
+    for (const symbol of kokoroWordSymbols(w, language, i === words.length - 1, englishG2P)) {
       const id = vocab.get(symbol);
       if (id !== undefined) wordIds.push(id);
     }
@@ -49,7 +51,7 @@ export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, numbe
       }
       break;
     }
-    const start = ids.length + (i > 0 && vocab.has(' ') ? 1 : 0);
+    const start = ids.length;
     ids.push(...wordIds);
     wordSpans.push({ word: w.word, start, end: ids.length });
   }
@@ -74,8 +76,11 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
   private readonly blends = new Map<string, KokoroVoice>();
   private static readonly MAX_CACHED_BLENDS = 64;
 
+  private englishG2P: KokoroEnglishG2P = 'kokoro-js';
+
   static async create(options: KokoroSpeechSynthesizerOptions): Promise<KokoroSpeechSynthesizer> {
     const synth = new KokoroSpeechSynthesizer(options.phonemizer);
+    synth.englishG2P = options.englishG2P ?? 'kokoro-js';
     for (const model of options.models) {
       const thread = await synth.startModel(model.name, model.modelPath, REQUIRED_INPUTS, options);
       if (!thread) continue;
@@ -127,7 +132,7 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
   protected async prepare(voice: KokoroVoice, words: PhonemizedWord[], rate: number): Promise<NeuralInference> {
     // Style files are read on first use (each is ~0.5 MB) and kept.
     voice.styles ??= await this.styles(voice);
-    const { ids, wordSpans } = kokoroInputIds(words, voice.vocab, voice.parts[0]!.file.lang);
+    const { ids, wordSpans } = kokoroInputIds(words, voice.vocab, voice.parts[0]!.file.lang, this.englishG2P);
     return { feeds: kokoroFeeds(ids, voice.styles, rate), nativeRate: KOKORO_SAMPLE_RATE, tokens: ids.length, wordSpans };
   }
 

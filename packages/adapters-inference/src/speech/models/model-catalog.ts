@@ -1,7 +1,8 @@
 // The models `npm run models -- pull NAME` knows: exact repositories on the Hugging Face hub, the
-// revision each is pulled at and the files taken. A revision is a commit hash where one was found
-// published (pinned: the files can never change under it); otherwise a ref (a tag, else `main`),
-// resolved to its commit when the pull starts and recorded. docs/neural-engines.md lists them with
+// revision each is pulled at and the files taken (with any external data the repository has beside
+// a model file). A revision is a commit hash where one was found published (pinned: the files can
+// never change under it); otherwise a ref (a tag, else `main`), resolved to its commit when the
+// pull starts and recorded. docs/neural-engines.md lists them with
 // sizes, licences, languages and the projects' published figures.
 
 export type CatalogEngine = 'kokoro' | 'piper' | 'whisper' | 'moonshine';
@@ -29,6 +30,8 @@ export interface CatalogEntry {
 const PIPER_REVISION = 'v1.0.0';
 const PIPER_NOTE = "tag v1.0.0 of rhasspy/piper-voices (the ref Piper's own VOICES.md links to; resolved to its commit at pull time)";
 const MAIN_NOTE = 'main, resolved to its commit at pull time and recorded (no published commit hash was found to pin)';
+/** How the Whisper and Moonshine pins were found (the hub's API cannot be reached from where they were recorded). */
+const ASR_PIN_NOTE = 'commit pinned, with per-file sizes and checksums, by several independent public projects that download this export';
 
 function piper(name: string, path: string, languages: string[]): CatalogEntry {
   return {
@@ -72,9 +75,9 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
   piper('es_ES-davefx-medium', 'es/es_ES/davefx/medium', ['es']),
   piper('it_IT-riccardo-x_low', 'it/it_IT/riccardo/x_low', ['it']),
   piper('pt_BR-faber-medium', 'pt/pt_BR/faber/medium', ['pt-br']),
-  transformersAsr('whisper-tiny', 'whisper', 'onnx-community/whisper-tiny', 'main', MAIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
-  transformersAsr('whisper-base', 'whisper', 'onnx-community/whisper-base', 'main', MAIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
-  transformersAsr('whisper-small', 'whisper', 'onnx-community/whisper-small', 'main', MAIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
+  transformersAsr('whisper-tiny', 'whisper', 'onnx-community/whisper-tiny', 'ff4177021cc41f7db950912b73ea4fdf7d01d8e7', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
+  transformersAsr('whisper-base', 'whisper', 'onnx-community/whisper-base', '1846881b6b3a3024392c1eea3ad983695bc23925', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
+  transformersAsr('whisper-small', 'whisper', 'onnx-community/whisper-small', '36050c46d777d46dc4b5f43f6d90574fc38f8732', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-tiny.en', 'whisper', 'Xenova/whisper-tiny.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-base.en', 'whisper', 'Xenova/whisper-base.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-small.en', 'whisper', 'Xenova/whisper-small.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
@@ -87,7 +90,7 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
     ['en'],
     'MIT (Useful Sensors Moonshine)',
   ),
-  transformersAsr('moonshine-base', 'moonshine', 'onnx-community/moonshine-base-ONNX', 'main', MAIN_NOTE, ['en'], 'MIT (Useful Sensors Moonshine)'),
+  transformersAsr('moonshine-base', 'moonshine', 'onnx-community/moonshine-base-ONNX', 'b1e9b6aae3c3c7298f10c3798393fdf38e8fbbad', ASR_PIN_NOTE, ['en'], 'MIT (Useful Sensors Moonshine)'),
 ];
 
 export function catalogEntry(name: string): CatalogEntry | undefined {

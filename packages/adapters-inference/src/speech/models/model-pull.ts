@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { downloadHubFile } from './hub-download.js';
 import { listRepoFiles, ModelPullError, remoteFiles, resolveCommit, type HubConnection, type RemoteFile } from './hub-files.js';
 import { catalogEntry, catalogFiles, type CatalogEntry, type CatalogVariant } from './model-catalog.js';
-import { recognizeRepoLayout } from './repo-layout.js';
+import { recognizeRepoLayout, withExternalData } from './repo-layout.js';
 
 /** What to pull: a catalog name, or `owner/repo[@revision]` in a layout this service recognises. */
 export interface PullRequest {
@@ -129,14 +129,14 @@ async function planCatalog(entry: CatalogEntry, request: PullRequest, hub: HubCo
   const paths = catalogFiles(entry, request.variant);
   if (!paths) throw new ModelPullError('unknown_model', `${entry.name} has no ${request.variant} variant (it has: ${Object.keys(entry.variants).join(', ')})`);
   const commit = await resolveCommit(entry.repo, entry.revision, hub);
+  const repoFiles = (await listRepoFiles(entry.repo, commit, hub)).map((f) => f.path);
+  // A model's external data comes with it: without it onnxruntime cannot load the model.
+  const withData = paths.flatMap((p) => (p.endsWith('.onnx') ? withExternalData(p, repoFiles) : [p]));
   const listed = entry.listed;
   const extra = listed
-    ? (await listRepoFiles(entry.repo, commit, hub))
-        .map((f) => f.path)
-        .filter((p) => p.startsWith(`${listed.under}/`) && p.endsWith(listed.ending) && !listed.skipPrefixes.some((s) => basename(p).startsWith(s)))
-        .sort()
+    ? repoFiles.filter((p) => p.startsWith(`${listed.under}/`) && p.endsWith(listed.ending) && !listed.skipPrefixes.some((s) => basename(p).startsWith(s))).sort()
     : [];
-  const files = await remoteFiles(entry.repo, commit, [...paths, ...extra], hub);
+  const files = await remoteFiles(entry.repo, commit, [...withData, ...extra], hub);
   const layout = entry.engine === 'piper' ? 'piper' : 'directory';
   return { name: request.name ?? entry.name, repo: entry.repo, revision: entry.revision, commit, layout, files, bytes: total(files) };
 }

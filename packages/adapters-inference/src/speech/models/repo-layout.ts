@@ -13,6 +13,11 @@ export interface RepoLayout {
 
 const VARIANT_SUFFIX: Record<CatalogVariant, string> = { fp32: '', quantized: '_quantized' };
 
+/** A model file and the external data files the repository has beside it (`NAME.onnx_data`, `NAME.onnx_data_1`, ...): every fp32 export over 2 GB has them. */
+export function withExternalData(path: string, repoFiles: readonly string[]): string[] {
+  return [path, ...repoFiles.filter((f) => f.startsWith(`${path}_data`))];
+}
+
 /**
  * Recognises the layouts the model directory loads (model-directory.ts): a transformers.js
  * speech-to-text export (config.json of model_type whisper or moonshine, onnx/encoder_model and
@@ -24,7 +29,7 @@ export async function recognizeRepoLayout(repo: string, commit: string, hub: Hub
   const files = (await listRepoFiles(repo, commit, hub)).map((f) => f.path);
   const has = new Set(files);
   const suffix = VARIANT_SUFFIX[variant];
-  const withData = (path: string) => [path, ...files.filter((f) => f.startsWith(`${path}_data`))];
+  const withData = (path: string) => withExternalData(path, files);
 
   const encoder = `onnx/encoder_model${suffix}.onnx`;
   const decoder = `onnx/decoder_model_merged${suffix}.onnx`;

@@ -26,6 +26,8 @@ export interface NeuralInference {
   nativeRate: number;
   tokens: number;
   wordSpans: WordSpan[];
+  /** The model family's reference scales each sentence to full scale (Piper). */
+  normalizePeak?: boolean;
 }
 
 /** What `/metrics` reports per loaded model. */
@@ -50,7 +52,8 @@ const clamp = (v: number, lo: number, hi: number): number => (Number.isFinite(v)
  * - rate -> the model's own duration knob (Piper length scale, Kokoro speed);
  * - pitch -> rendered 1/pitch slower, then played back `pitch` times faster (the same resampling
  *   shift Flite's voices use), so duration is kept and pitch and formants move by `pitch`;
- * - volume -> gain; pitch range has no knob on these models and is not applied;
+ * - volume -> gain (after Piper's per-sentence peak normalization, for Piper voices); pitch range
+ *   has no knob on these models and is not applied;
  * - word timings from per-token durations when the model outputs them, else by token share aligned
  *   to the audio's voiced span and pauses.
  */
@@ -121,7 +124,7 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
     const words = await this.phonemizer.phonemize(request.text, voice.espeakVoice, signal);
     const inference = await this.prepare(voice, words, rate);
     const output = { sampleRate: request.sampleRate, volume: request.prosody.volume, playbackRate: pitch };
-    const { samples, durations } = await voice.model.run({ feeds: inference.feeds, nativeRate: inference.nativeRate, output }, signal);
+    const { samples, durations } = await voice.model.run({ feeds: inference.feeds, nativeRate: inference.nativeRate, output, normalizePeak: inference.normalizePeak }, signal);
     const seconds = samples.length / request.sampleRate;
     return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? neuralWordTimings(inference.wordSpans, inference.tokens, seconds, durations, { samples, sampleRate: request.sampleRate }) : [] };
   }

@@ -14,6 +14,8 @@ export interface OnnxSynthesisJob {
   nativeRate: number;
   /** Resampling, playback-rate pitch shift and gain, done in the worker too. */
   output: OutputSpec;
+  /** Scale the sentence so its peak is full scale before the volume (Piper's normalize_audio; peak-normalization.ts). */
+  normalizePeak?: boolean;
 }
 
 export interface OnnxSynthesisResult {

@@ -1,6 +1,7 @@
 // Worker thread holding ONE neural voice model: its onnxruntime session is created once when the
 // thread starts and reused for every sentence. Inference and the post-processing of its output
-// (float -> 16-bit, resampling, pitch by playback rate, gain) run here, so a long synthesis never
+// (peak normalization for the voices trained to be heard that way, float -> 16-bit, resampling,
+// pitch by playback rate, gain) run here, so a long synthesis never
 // holds the main event loop (realtime sessions keep their timing).
 import { workerData } from 'node:worker_threads';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
@@ -10,6 +11,7 @@ import { SpeexResampler } from '../speex-resampler.js';
 import { hostWorker } from '../../runtime/worker-host.js';
 import { floatToInt16 } from '../../voice-cloning/dsp/signal.js';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
+import { peakNormalized, withHeadroom } from './peak-normalization.js';
 
 interface State {
   session: InferenceSession;
@@ -33,7 +35,9 @@ void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
     for (const [name, f] of Object.entries(job.feeds)) feeds[name] = new Tensor(f.type, f.data, f.dims);
     const outputs = await state.session.run(feeds);
     const audio = outputs[state.audioOutput]!.data as Float32Array;
-    const samples = toOutputAudio(floatToInt16(audio), job.nativeRate, job.output, state.resampler);
+    const samples = job.normalizePeak
+      ? peakNormalized(toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }, state.resampler), job.output.volume)
+      : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output, state.resampler);
     const durationData = state.durationOutput ? outputs[state.durationOutput]?.data : undefined;
     const durations = durationData ? Float32Array.from(durationData as ArrayLike<number | bigint>, Number) : undefined;
     for (const t of Object.values(outputs)) t.dispose();

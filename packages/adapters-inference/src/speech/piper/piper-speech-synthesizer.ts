@@ -35,7 +35,8 @@ export function piperFeeds(ids: number[], config: PiperVoiceConfig, rate: number
 
 /**
  * Piper (VITS) voices: espeak-ng phonemes -> ids (the config's phoneme_id_map) -> one inference per
- * sentence in the model's worker thread -> audio at the voice's rate, resampled to the request's.
+ * sentence in the model's worker thread -> audio peak-normalized per sentence as Piper does, at the
+ * voice's rate, resampled to the request's.
  */
 export class PiperSpeechSynthesizer extends NeuralSpeechSynthesizer<PiperVoice> {
   readonly engine = 'piper';
@@ -77,6 +78,6 @@ export class PiperSpeechSynthesizer extends NeuralSpeechSynthesizer<PiperVoice> 
 
   protected prepare(voice: PiperVoice, words: PhonemizedWord[], rate: number): NeuralInference {
     const { ids, wordSpans } = piperPhonemeIds(words, voice.config);
-    return { feeds: piperFeeds(ids, voice.config, rate, voice.speakerId, voice.hasSid), nativeRate: voice.config.sampleRate, tokens: ids.length, wordSpans };
+    return { feeds: piperFeeds(ids, voice.config, rate, voice.speakerId, voice.hasSid), nativeRate: voice.config.sampleRate, tokens: ids.length, wordSpans, normalizePeak: true };
   }
 }

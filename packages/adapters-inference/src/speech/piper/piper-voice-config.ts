@@ -18,6 +18,11 @@ export interface PiperVoiceConfig {
   phonemeIds: Map<string, number[]>;
   /** Phoneme -> phonemes applied to espeak's output first (the config's `phoneme_map`, else piper-phonemize's default for the voice). */
   phonemeMap: Map<string, string[]>;
+  /**
+   * The config's `vowel_clusters` (piper1-gpl, 2026): runs of phonemes (code points after NFD, such
+   * as `a`, `ɪ`) the voice was trained on as ONE phoneme (`aɪ`, which its id map has). Longest first.
+   */
+  vowelClusters: string[][];
 }
 
 /** piper-phonemize's DEFAULT_PHONEME_MAP: per espeak voice (older espeak-ng pt-br writes c where the voices were trained on k). */
@@ -54,6 +59,7 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
   const configured = typeof c.phoneme_map === 'object' && c.phoneme_map !== null ? Object.entries(c.phoneme_map as Record<string, unknown>) : [];
   for (const [from, to] of configured) if (!Array.isArray(to) || !to.every((p) => typeof p === 'string')) fail(`phoneme_map['${from}'] is not a list of phonemes`);
   const phonemeMap = new Map<string, string[]>(configured.length > 0 ? (configured as [string, string[]][]) : Object.entries(DEFAULT_PHONEME_MAPS[espeakVoice] ?? {}));
+  const vowelClusters = parseVowelClusters(c.vowel_clusters, phonemeIds);
   return {
     sampleRate,
     espeakVoice,
@@ -66,7 +72,21 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
     speakerIds: typeof c.speaker_id_map === 'object' && c.speaker_id_map ? c.speaker_id_map : {},
     phonemeIds,
     phonemeMap,
+    vowelClusters,
   };
+}
+
+/** `vowel_clusters`: a list of lists of phonemes, each list's concatenation an id of the map (piper1-gpl merges only those). */
+function parseVowelClusters(value: unknown, phonemeIds: Map<string, number[]>): string[][] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) fail('vowel_clusters is not a list');
+  const clusters = value.map((cluster, i) => {
+    if (!Array.isArray(cluster) || cluster.length < 2 || !cluster.every((p) => typeof p === 'string' && p)) fail(`vowel_clusters[${i}] is not a list of two or more phonemes`);
+    const merged = cluster.join('');
+    if (!phonemeIds.has(merged)) fail(`vowel_clusters[${i}] '${merged}' has no id in phoneme_id_map`);
+    return cluster as string[];
+  });
+  return clusters.sort((a, b) => b.length - a.length);
 }
 
 export interface PiperIds {
@@ -75,42 +95,80 @@ export interface PiperIds {
   wordSpans: { word: string; start: number; end: number }[];
 }
 
-/** The clause ends piper-phonemize writes as phonemes (espeak-ng's clause terminators). */
-const CLAUSE_PUNCTUATION = new Set(['.', ',', '?', '!', ':', ';']);
-
 /**
  * A word's phonemes as piper-phonemize makes them for training and inference: espeak-ng's IPA
  * (language switch flags already removed) decomposed to NFD (`ç` -> `c` + U+0327), the phoneme map
- * applied per code point, then the punctuation that ends its clause (`.`, `,`, `?`, `!`, `:`, `;`).
+ * applied per code point, then, when espeak ended a clause after the word, the punctuation Piper
+ * writes for it (clause-punctuation.ts: `.`, `,`, `?`, `!`, `:`, `;`, or nothing).
  */
 export function piperWordPhonemes(word: PhonemizedWord, phonemeMap: Map<string, string[]>): string[] {
   const phonemes: string[] = [];
   for (const codePoint of word.phonemes.join('').normalize('NFD')) phonemes.push(...(phonemeMap.get(codePoint) ?? [codePoint]));
-  const terminator = [...word.after].reverse().find((c) => CLAUSE_PUNCTUATION.has(c));
-  if (terminator) phonemes.push(terminator);
+  if (word.clauseEnd?.mark) phonemes.push(word.clauseEnd.mark);
   return phonemes;
 }
 
 /**
- * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids each followed by pad,
- * words separated by the space phoneme, then eos. Phonemes the map does not know are dropped (Piper
- * does the same).
+ * What separates a word from the next, as piper-phonemize writes it: a space between words of a
+ * clause, none between words espeak joined, a space after `,` `:` `;` (Piper's own) and after a
+ * sentence end (Piper would start another inference there; one inference here keeps the words
+ * apart with its space), and none after a clause Piper writes no mark for ("…"), as Piper glues it.
+ */
+function piperSeparator(word: PhonemizedWord): string[] {
+  const end = word.clauseEnd;
+  if (!end) return word.joinedWithNext ? [] : [' '];
+  return end.sentence || end.mark === ',' || end.mark === ':' || end.mark === ';' ? [' '] : [];
+}
+
+/** piper1-gpl's merge: at each position the longest vowel cluster that matches becomes one phoneme. */
+function mergeVowelClusters(phonemes: { phoneme: string; word: number }[], clusters: string[][]): { phoneme: string; word: number }[] {
+  if (clusters.length === 0) return phonemes;
+  const out: { phoneme: string; word: number }[] = [];
+  for (let i = 0; i < phonemes.length; ) {
+    const match = clusters.find((c) => c.every((p, k) => phonemes[i + k]?.phoneme === p));
+    out.push(match ? { phoneme: match.join(''), word: phonemes[i]!.word } : phonemes[i]!);
+    i += match ? match.length : 1;
+  }
+  return out;
+}
+
+/**
+ * The phonemes Piper reads for these words, each with the index of the word it belongs to (-1 for
+ * a separator): every word's phonemes, words separated as piperSeparator says, vowel clusters merged.
+ */
+export function piperPhonemeSequence(words: PhonemizedWord[], config: Pick<PiperVoiceConfig, 'phonemeMap' | 'vowelClusters'>): { phoneme: string; word: number }[] {
+  const sequence: { phoneme: string; word: number }[] = [];
+  words.forEach((w, i) => {
+    for (const phoneme of piperWordPhonemes(w, config.phonemeMap)) sequence.push({ phoneme, word: i });
+    if (i < words.length - 1) for (const phoneme of piperSeparator(w)) sequence.push({ phoneme, word: -1 });
+  });
+  return mergeVowelClusters(sequence, config.vowelClusters);
+}
+
+/**
+ * Phonemes to ids the way Piper does it: bos, pad, then every phoneme's ids (piperPhonemeSequence)
+ * each followed by pad, then eos. Phonemes the map does not know are dropped (Piper does the same).
  */
 export function piperPhonemeIds(words: PhonemizedWord[], config: PiperVoiceConfig): PiperIds {
   const map = config.phonemeIds;
   const pad = map.get(PIPER_PAD)!;
   const ids: number[] = [...map.get(PIPER_BOS)!, ...pad];
-  const push = (phoneme: string) => {
+  const spans = words.map((w) => ({ word: w.word, start: -1, end: -1 }));
+  for (const { phoneme, word } of piperPhonemeSequence(words, config)) {
     const found = map.get(phoneme);
-    if (found) ids.push(...found, ...pad);
-  };
-  const wordSpans: PiperIds['wordSpans'] = [];
-  words.forEach((w, i) => {
-    if (i > 0) push(' ');
-    const start = ids.length;
-    for (const phoneme of piperWordPhonemes(w, config.phonemeMap)) push(phoneme);
-    wordSpans.push({ word: w.word, start, end: ids.length });
-  });
+    if (!found) continue;
+    const span = spans[word];
+    if (span && span.start < 0) span.start = ids.length;
+    ids.push(...found, ...pad);
+    if (span) span.end = ids.length;
+  }
+  // A word none of whose phonemes has an id still gets a place: where the next ids start.
+  let at = ids.length;
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const span = spans[i]!;
+    if (span.start < 0) span.start = span.end = at;
+    at = span.start;
+  }
   ids.push(...map.get(PIPER_EOS)!);
-  return { ids, wordSpans };
+  return { ids, wordSpans: spans };
 }

@@ -35,7 +35,8 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
   let root: string;
   let hub: TestHubServer;
   let modelsDir: string;
-  const whisperCommit = testCommit('whisper-tiny');
+  // whisper-tiny is pinned in the catalog: the test hub serves the repository at that commit.
+  const whisperCommit = catalogEntry('whisper-tiny')!.revision;
   let whisperFiles: TestHubFile[];
   const decoderPath = 'onnx/decoder_model_merged.onnx';
 
@@ -73,7 +74,7 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
   const options = (extra: Partial<PullOptions> = {}): PullOptions => ({ modelsDir, hub: { hubUrl: hub.url }, stallTimeoutMs: 5000, retries: 3, ...extra });
   const leftovers = async () => (await readdir(modelsDir)).filter((e) => e !== '.partial').concat(await readdir(join(modelsDir, '.partial')).catch(() => []));
 
-  it('pulls a catalog Whisper at the commit its ref points to, checks every checksum, installs it whole; the recognizer loads it', async () => {
+  it('pulls a catalog Whisper at its pinned commit, checks every checksum, installs it whole; the recognizer loads it', async () => {
     const bytes: number[] = [];
     const result = await pullModel({ source: 'whisper-tiny' }, options({ events: { onBytes: (_f, b) => bytes.push(b) } }));
     expect(result.plan.commit).to.equal(whisperCommit);
@@ -97,6 +98,35 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
       await recognizer.close();
     }
     await pullFails(pullModel({ source: 'whisper-tiny' }, options()), 'exists');
+  });
+
+  it("a catalog model's external data comes with it when the repository has one (.onnx_data beside the model); the recognizer loads it", async () => {
+    await writeTestAsrFolder(join(root, 'src-whisper-data'), { family: 'whisper', externalData: true });
+    const files = await hubFilesFromFolder(join(root, 'src-whisper-data'));
+    expect(files.map((f) => f.path)).to.include('onnx/encoder_model.onnx_data');
+    const entry = catalogEntry('whisper-base')!;
+    hub.addRepo({ id: entry.repo, commit: entry.revision, files });
+    const result = await pullModel({ source: 'whisper-base' }, options());
+    expect(result.plan.commit).to.equal('1846881b6b3a3024392c1eea3ad983695bc23925');
+    expect(result.plan.files.map((f) => f.path)).to.include('onnx/encoder_model.onnx_data');
+    expect((await stat(join(modelsDir, 'whisper-base', 'onnx', 'encoder_model.onnx_data'))).size).to.be.greaterThan(0);
+    const recognizer = await TransformersSpeechRecognizer.create({ dir: join(modelsDir, 'whisper-base') });
+    try {
+      expect((await recognizer.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
+    } finally {
+      await recognizer.close();
+    }
+  });
+
+  it('the Whisper and Moonshine catalog entries are pinned to the commits public projects pin (not main)', () => {
+    const pins = Object.fromEntries(['whisper-tiny', 'whisper-base', 'whisper-small', 'moonshine-base', 'moonshine-tiny'].map((n) => [n, catalogEntry(n)!.revision]));
+    expect(pins).to.deep.equal({
+      'whisper-tiny': 'ff4177021cc41f7db950912b73ea4fdf7d01d8e7',
+      'whisper-base': '1846881b6b3a3024392c1eea3ad983695bc23925',
+      'whisper-small': '36050c46d777d46dc4b5f43f6d90574fc38f8732',
+      'moonshine-base': 'b1e9b6aae3c3c7298f10c3798393fdf38e8fbbad',
+      'moonshine-tiny': 'a6da1241cd305dcd64eab1edbd615f2bb9aabb95',
+    });
   });
 
   it('Kokoro from the catalog at its pinned commit: voices listed from the repository, the Mandarin one not downloaded; a Piper voice lands as NAME.onnx + NAME.onnx.json', async () => {

@@ -80,9 +80,9 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       expect(normal.samples.length).to.equal(ids.length * PIPER_TEST_MODEL.hop);
       const meanId = ids.reduce((a, b) => a + b, 0) / ids.length;
       expect(toneHz(normal.samples, 22050)).to.be.closeTo(PIPER_TEST_MODEL.baseHz + meanId * PIPER_TEST_MODEL.idHz, 8);
-      // amplitude = noise_scale / 2 in the test model: the config's noise_scale reached it
-      const peak = normal.samples.reduce((m, s) => Math.max(m, Math.abs(s)), 0) / 32767;
-      expect(peak).to.be.closeTo(0.667 / 2, 0.01);
+      // Piper peak-normalizes each sentence (the config's noise_scale reaching the model is checked in the feeds test)
+      const peak = normal.samples.reduce((m, s) => Math.max(m, Math.abs(s)), 0);
+      expect(peak).to.equal(32767);
       expect(normal.words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
       expect(normal.words[1]!.end).to.be.greaterThan(normal.words[0]!.end);
 
@@ -96,6 +96,28 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       const alice = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-duo-low-alice'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
       const bob = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-duo-low-bob'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
       expect(toneHz(bob.samples, 16000) - toneHz(alice.samples, 16000)).to.be.closeTo(PIPER_TEST_MODEL.speakerHz, 8);
+    } finally {
+      await synth.close();
+    }
+  });
+
+  it("peak-normalizes each sentence as Piper's normalize_audio does: a quiet voice comes out at full scale, unclipped at any rate; volume scales from there", async () => {
+    const quietDir = join(dir, 'quiet');
+    // the test model's amplitude is noise_scale / 2: 0.05 of full scale
+    await writePiperVoice(quietDir, 'en_US-quiet-medium', { sampleRate: 22050, noiseScale: 0.1 });
+    const synth = await PiperSpeechSynthesizer.create({ models: (await scanModelDirectory(quietDir)).piper, phonemizer });
+    try {
+      const voice = synth.voices()[0]!;
+      const peak = (s: Int16Array) => s.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+      const crest = (s: Int16Array) => peak(s) / Math.sqrt(s.reduce((a, v) => a + v * v, 0) / s.length);
+      for (const [sampleRate, pitch] of [[22050, 1], [48000, 1], [16000, 1.3]] as const) {
+        const out = await synth.synthesize({ text: 'Hello world.', voice, prosody: { ...NEUTRAL_PROSODY, pitch }, sampleRate, wordTimings: false });
+        expect(peak(out.samples), `${sampleRate} Hz`).to.equal(32767);
+        // a tone's peak is sqrt(2) times its RMS; clipping would flatten the crests and lower it
+        expect(crest(out.samples), `${sampleRate} Hz`).to.be.closeTo(Math.SQRT2, 0.03);
+      }
+      const soft = await synth.synthesize({ text: 'Hello world.', voice, prosody: { ...NEUTRAL_PROSODY, volume: 0.5 }, sampleRate: 22050, wordTimings: false });
+      expect(peak(soft.samples)).to.be.closeTo(16384, 2);
     } finally {
       await synth.close();
     }
