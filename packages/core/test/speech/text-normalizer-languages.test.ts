@@ -117,6 +117,7 @@ describe('normalizeText reads units out in every language it normalizes numbers 
   cases('it', [
     ['31,5 °C', 'trentuno virgola cinque gradi Celsius'],
     ['1 km, 3 km, 2 h', 'un chilometro, tre chilometri, due ore'],
+    ['1 h', "un'ora"],
   ]);
   cases('pt-BR', [['31,5 °C, 1 h, 3 km', 'trinta e um vírgula cinco graus Celsius, uma hora, três quilômetros']]);
   cases('pt-PT', [['3 km', 'três quilómetros']]);

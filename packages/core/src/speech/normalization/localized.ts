@@ -85,7 +85,8 @@ function expandUnits(text: string, language: NumberLanguage): string {
     const noun = single ? singular : plural;
     const number = fraction === undefined ? language.cardinalBeforeNoun(removeSeparators(integerText), gender) : spokenNumber(language, integerText, fraction);
     // "un million de kilomètres", "un millón de kilómetros": the same link as before a currency.
-    return `${minus ? `${language.minus} ` : ''}${number}${language.nounLink(number, noun)}${noun}`;
+    const phrase = `${number}${language.nounLink(number, noun)}${noun}`;
+    return `${minus ? `${language.minus} ` : ''}${language.elide ? language.elide(phrase) : phrase}`;
   });
 }
 

@@ -41,6 +41,8 @@ export interface NumberLanguage {
   units: UnitTable;
   /** French reads a unit in the singular below two ("1,5 kilomètre"); the others only for exactly one. */
   unitSingularBelowTwo?: boolean;
+  /** Joins a number to the noun it counts where the language elides ("una ora" -> "un'ora"). */
+  elide?: (phrase: string) => string;
 }
 
 export function currency(

@@ -92,4 +92,5 @@ export const ITALIAN: NumberLanguage = {
   },
   symbols: { '&': 'e', '+': 'più', '=': 'uguale', '@': 'chiocciola' },
   units: ITALIAN_UNITS,
+  elide: (phrase) => phrase.replace(/(^|\s)una (?=[aeiouàèéìòù])/giu, "$1un'"),
 };
