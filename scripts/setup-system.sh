@@ -4,6 +4,8 @@
 #   pocketsphinx + pocketsphinx-en-us   offline English recognizer (intelligibility test, ASR)
 #   python3-pocketsphinx                its Python bindings: the warm streaming decoders of realtime ASR
 #   pocketsphinx-testdata               real human speech clips (cloning references, VAD/ASR tests)
+#   jq                                  reads answers in the documented shell examples (README.md, docs/),
+#                                       which the docs-commands test runs
 # The service itself runs without them (ffmpeg and the TTS engines come from npm).
 #
 # `npm start` runs it with --if-possible: on a machine where it cannot install (not Debian, not root
@@ -19,7 +21,7 @@ cannot() {
 }
 if [ "${SVC_ASR_ENGINE:-auto}" = "off" ] && [ "$IF_POSSIBLE" -eq 1 ]; then exit 0; fi
 command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 || cannot "not a Debian system (no dpkg/apt-get)"
-PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata python3-pocketsphinx)
+PACKAGES=(pocketsphinx pocketsphinx-en-us pocketsphinx-testdata python3-pocketsphinx jq)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -16,6 +16,7 @@ import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 import { clearScratchDir } from './runtime/scratch-dir.js';
 import { servesApi } from './runtime/process-role.js';
 import { settlesBy } from './runtime/deadline.js';
+import { explainListenError } from './runtime/listen-error.js';
 
 export { SERVICE_INFO } from './composition/foundation.js';
 
@@ -109,7 +110,7 @@ export async function startServer(
     const handleRequest = app.callback();
     httpServer.on('request', (req, res) => void handleRequest(req, res));
     await new Promise<void>((resolve, reject) => {
-      httpServer.once('error', reject);
+      httpServer.once('error', (err) => reject(explainListenError(err, config.settings.SVC_HOST, config.settings.SVC_PORT)));
       httpServer.listen(config.settings.SVC_PORT, config.settings.SVC_HOST, () => resolve());
     });
   } catch (err) {

@@ -39,6 +39,8 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     if (command === 'list') {
       const rows = await keys.list();
       if (values.json) out(JSON.stringify(rows.map(({ secretHash: _h, ...r }) => r)));
+      // An empty table says nothing; a newcomer needs to hear there is none and how to make one.
+      else if (rows.length === 0) out('No API keys yet. Create one with: npm run keys -- create --name NAME');
       else for (const r of rows) out(`${r.id}\t${r.name}\t${r.prefix}…\t${new Date(r.createdAt).toISOString()}\t${r.revokedAt ? 'revoked ' + new Date(r.revokedAt).toISOString() : 'active'}`);
       return 0;
     }

@@ -18,6 +18,7 @@ import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
 import { parseCliArgs, runCliMain, USAGE_EXIT_CODE } from './cli-args.js';
 import { pullProgress } from './pull-progress.js';
+import { offlineAdvice, useProxyFromEnv } from './pull-network.js';
 
 const USAGE = `Usage:
   npm run models -- list                  models in the model directory (name, engine, languages, rate, sha256)
@@ -30,7 +31,8 @@ const USAGE = `Usage:
                                           download a catalog model (or a repository in a layout the service
                                           loads) from the Hugging Face hub, verify its checksums, install it,
                                           load it once; resumes an interrupted pull. HF_ENDPOINT (a mirror) and
-                                          HF_TOKEN (gated or private repositories) are read as the hub's own tools do.
+                                          HF_TOKEN (gated or private repositories) are read as the hub's own tools do;
+                                          HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl reads them.
   npm run models -- --help                this text
 Reads SVC_MODELS_DIR / SVC_DATA_DIR like the server (default <dataDir>/models). Restart the server to apply.`;
 
@@ -86,13 +88,17 @@ function catalog(out: Out, json: boolean): number {
 async function pull(request: Parameters<typeof pullModel>[0], dir: string, out: Out, env: Record<string, string | undefined>): Promise<number> {
   const hub = { hubUrl: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), ...(env.HF_TOKEN ? { accessToken: env.HF_TOKEN } : {}) };
   const terminal = process.stdout.isTTY && out === defaultOut ? process.stdout : null;
+  const restoreDispatcher = useProxyFromEnv(env, hub.hubUrl);
   let result: Awaited<ReturnType<typeof pullModel>>;
   try {
     result = await pullModel(request, { modelsDir: dir, hub, events: pullProgress(out, terminal) });
   } catch (error) {
     if (!(error instanceof ModelPullError)) throw error;
     out(`not pulled: ${error.message}`);
+    if (error.reason === 'network' || error.reason === 'stalled') for (const line of offlineAdvice(hub.hubUrl, request.source, env)) out(line);
     return error.reason === 'unknown_model' ? 2 : 1;
+  } finally {
+    await restoreDispatcher();
   }
   const name = result.plan.layout === 'piper' ? result.installed[0]!.replace(/\.onnx$/, '') : result.plan.name;
   const problems = await loadProblems(dir, 1, name);

@@ -26,6 +26,8 @@ export interface SelectedRecognizer {
   detail: string;
   /** ISO 639-1 codes it recognizes (what a Wyoming client is told). */
   languages: readonly string[];
+  /** `languages` is all it hears (a transcription hint outside it is refused); false for an upstream server, which does not say. */
+  languagesComplete: boolean;
   /** Its stream reports the words heard so far while audio arrives (pocketsphinx's decoders do; buffered engines do not). */
   partialResults: boolean;
   /** Neural recognizers: the loaded model for the svc_neural_model_bytes gauge. */
@@ -43,7 +45,7 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
     if (!s.SVC_UPSTREAM_ASR_URL) throw new Error('Invalid configuration SVC_ASR_ENGINE: upstream needs SVC_UPSTREAM_ASR_URL');
     const recognizer = new UpstreamSpeechRecognizer({ baseUrl: s.SVC_UPSTREAM_ASR_URL, apiKey: s.SVC_UPSTREAM_ASR_KEY || undefined, model: s.SVC_UPSTREAM_ASR_MODEL, timeoutMs: s.SVC_UPSTREAM_ASR_TIMEOUT_MS });
     // The upstream server does not say which languages it knows: English is the one promised.
-    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn`, languages: ['en'], partialResults: false };
+    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn`, languages: ['en'], languagesComplete: false, partialResults: false };
   }
   const neural = /^(whisper|moonshine):(.+)$/.exec(engine);
   if (neural) {
@@ -59,6 +61,7 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
       name: `${family}:${model}`,
       detail: `${family} ${model} (onnxruntime, own thread), per turn`,
       languages: recognizer.languages,
+      languagesComplete: true,
       partialResults: false,
       loadedModels: () => recognizer.loadedModels(),
     };
@@ -73,18 +76,19 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
     // Said once, where an operator looks: recognition still works, but one caller's channel shapes the next caller's first turn.
     logger.warn({ engine: 'pocketsphinx' }, 'this sphinxbase build does not let the decoders set their cepstral mean; speaker normalization carries across callers');
   }
-  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})`, languages: ['en'], partialResults: true };
+  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})`, languages: ['en'], languagesComplete: true, partialResults: true };
 }
 
 type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
 
 /** The recognizer seen whole (the transcription endpoint): its own details where it has them, else one segment. */
-export function asTranscriber(selected: Pick<SelectedRecognizer, 'recognizer' | 'name' | 'languages' | 'partialResults'>): Transcriber {
+export function asTranscriber(selected: Pick<SelectedRecognizer, 'recognizer' | 'name' | 'languages' | 'languagesComplete' | 'partialResults'>): Transcriber {
   const { recognizer, name } = selected;
   const r = recognizer as Detailed;
   return {
     name,
     languages: selected.languages,
+    languagesComplete: selected.languagesComplete,
     partialResults: selected.partialResults,
     ...(recognizer.openStream ? { openStream: (options, signal) => recognizer.openStream!(options, signal) } : {}),
     async transcribe(audio, options, signal) {

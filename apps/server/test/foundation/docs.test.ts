@@ -86,6 +86,17 @@ describe('docs stay true to the code', () => {
     for (const { name } of OPENAI_VOICE_NAMES) expect(doc, name).to.contain(`\`${name}\``);
   });
 
+  it('where README.md and docs/compatibility.md say OpenAI clients work, they name the setting they need', () => {
+    // The interface fixes the model ids: OpenAI's names (tts-1, gpt-realtime) are refused without it.
+    const readme = read('README.md');
+    const claim = readme.indexOf("Client libraries that speak OpenAI's API");
+    expect(claim).to.be.greaterThan(0);
+    expect(readme.slice(claim, claim + 400)).to.contain('SVC_OPENAI_MODEL_ALIASES=true');
+    const compat = read('docs/compatibility.md');
+    expect(compat.slice(0, compat.indexOf('## The compatibility setting'))).to.contain('SVC_OPENAI_MODEL_ALIASES=true');
+    for (const text of [readme, compat]) expect(text).not.to.match(/work\s+\**unchanged/);
+  });
+
   it("docs/compatibility.md names every OpenAI model alias", () => {
     const doc = read('docs/compatibility.md');
     for (const names of Object.values(OPENAI_MODEL_ALIASES)) for (const name of names) expect(doc, name).to.contain(`\`${name}\``);

@@ -26,6 +26,13 @@ describe('keys CLI (npm run keys)', function () {
     return { code, out: lines.join('\n') };
   };
 
+  it('says there are no keys, and how to make one, when the database has none', async () => {
+    const listed = await cli('list');
+    expect(listed.code).to.equal(0);
+    expect(listed.out).to.equal('No API keys yet. Create one with: npm run keys -- create --name NAME');
+    expect(JSON.parse((await cli('list', '--json')).out)).to.deep.equal([]);
+  });
+
   it('creates, lists and revokes keys that the server then accepts or refuses', async () => {
     const created = await cli('create', '--name', 'ci-bot', '--json');
     expect(created.code).to.equal(0);

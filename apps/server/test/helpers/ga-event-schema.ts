@@ -139,12 +139,8 @@ function checkItem(problems: string[], path: string, value: unknown): void {
   value.content.forEach((c: unknown, i: number) => {
     const at = `${path}.content[${i}]`;
     if (!isObject(c) || !allowed.includes(c.type as string)) return void problems.push(`${at}.type is not allowed for a ${String(value.role)} message`);
-    // Optional strings in the GA schema. A user audio part's transcript is null until it is known,
-    // as the modelled API sends it (and the agents SDK requires the field: string or null).
-    for (const f of ['text', 'transcript', 'audio']) {
-      if (f === 'transcript' && c.type === 'input_audio' && c[f] === null) continue;
-      check(problems, `${at}.${f}`, c[f], 'string?');
-    }
+    // Optional strings in the GA schema: a null fails it (a user audio part's transcript too).
+    for (const f of ['text', 'transcript', 'audio']) check(problems, `${at}.${f}`, c[f], 'string?');
   });
 }
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { catalogEntry } from '@svc/adapters-inference';
 import { hubFilesFromFolder, TestHubServer, writeTestAsrFolder } from '@svc/adapters-inference/testing';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
+import { freePort } from '../helpers/server-process.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/models.js', import.meta.url));
 
@@ -77,6 +80,51 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     for (const name of ['kokoro-82m-v1.0', 'en_US-lessac-medium', 'whisper-base.en', 'moonshine-tiny']) expect(catalog.out).to.include(name);
     expect((await modelsCliWithEnv(env, 'pull', 'whisper-tiny', '--variant', 'fp16')).code).to.equal(2);
     expect((await modelsCliWithEnv(env, 'pull', 'not-a-catalog-name')).code).to.equal(2);
+  });
+
+  it('a hub that cannot be reached: the host, the reason (refused) and what to do (HF_ENDPOINT, a proxy, models add)', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(root, 'data-'));
+    const result = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: `http://127.0.0.1:${port}` }, 'pull', 'whisper-tiny');
+    expect(result.code, result.out).to.equal(1);
+    expect(result.out).to.contain(`could not reach 127.0.0.1:${port}: connection refused (ECONNREFUSED`);
+    expect(result.out).not.to.contain('fetch failed');
+    expect(result.out).to.contain(`The hub (http://127.0.0.1:${port}) could not be reached from this machine`);
+    for (const advice of ['HF_ENDPOINT=', 'HTTPS_PROXY=', 'npm run models -- add PATH']) expect(result.out).to.contain(advice);
+  });
+
+  it('pulls through the proxy HTTP_PROXY names (the hub host resolves only there), and the process fetch is itself again after', async () => {
+    // A forward proxy that tunnels every CONNECT to the local hub, whatever host was asked for.
+    const asked: string[] = [];
+    const hubPort = Number(new URL(hub.url).port);
+    const proxy = createHttpServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, client, head) => {
+      asked.push(req.url ?? '');
+      const upstream = connect(hubPort, '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const dataDir = mkdtempSync(join(root, 'data-'));
+      const result = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: `http://hub.svc-proxy-test:${hubPort}`, HTTP_PROXY: proxyUrl }, 'pull', 'whisper-tiny');
+      expect(result.code, result.out).to.equal(0);
+      expect(asked.length).to.be.greaterThan(0);
+      expect(asked.every((a) => a === `hub.svc-proxy-test:${hubPort}`), asked.join(' ')).to.equal(true);
+      // The CLI ran in this process: its proxy must not stay in the way of every later fetch.
+      const before = asked.length;
+      expect((await fetch(`${hub.url}/api/models/onnx-community/whisper-tiny`)).status).to.be.below(500);
+      expect(asked.length).to.equal(before);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('a checksum mismatch: exit 1, a message naming the file, nothing in the model directory', async () => {

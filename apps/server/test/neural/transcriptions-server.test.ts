@@ -121,6 +121,20 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     expect(await errorOf(json)).to.include({ status: 400, type: 'invalid_request_error' });
   });
 
+  it('a language the English-only recognizer cannot hear: 400 naming what to install, not English words that were never said', async () => {
+    const clip = librivox()[1]!;
+    for (const language of ['fr', 'DE']) {
+      const res = await transcribe(t, { file: wavBlob(clip.wav), language });
+      expect(res.status).to.equal(400);
+      const { error } = (await res.json()) as { error: { type: string; param: string; message: string } };
+      expect(error).to.include({ type: 'transcription_language_unsupported', param: 'language' });
+      expect(error.message).to.contain(`(pocketsphinx) hears only en, not '${language.toLowerCase()}'`);
+      expect(error.message).to.contain('npm run models -- pull whisper-base');
+      expect(error.message).to.contain('SVC_ASR_ENGINE=whisper:whisper-base');
+    }
+    for (const language of ['en', 'EN']) expect((await transcribe(t, { file: wavBlob(clip.wav), language })).status, language).to.equal(200);
+  });
+
   it('limits: an upload over 10 MB is refused while it streams in (413), audio over SVC_TRANSCRIPTION_MAX_SECONDS is audio_too_long', async () => {
     const big = Buffer.alloc(11 * 1024 * 1024);
     const started = performance.now();

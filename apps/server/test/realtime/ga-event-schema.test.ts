@@ -9,9 +9,11 @@ describe('GA realtime event schema checker', () => {
     expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item })).to.deep.equal([]);
   });
 
-  it('accepts a null input_audio transcript (not yet known), rejects other nulls, missing fields and unknown events', () => {
+  it('rejects a null input_audio transcript (OpenAI types it as an optional string), other nulls, missing fields and unknown events', () => {
     const item = { id: 'i', object: 'realtime.item', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_audio', transcript: null }] };
-    expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item })).to.deep.equal([]);
+    expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item })).to.deep.equal([
+      'conversation.item.added.item.content[0].transcript must be a string, got null',
+    ]);
     const text = { ...item, content: [{ type: 'input_text', text: null }] };
     expect(gaSchemaViolations({ type: 'conversation.item.added', event_id: 'e', previous_item_id: null, item: text })).to.deep.equal([
       'conversation.item.added.item.content[0].text must be a string, got null',

@@ -101,7 +101,7 @@ describe('realtime e2e: opus audio', function () {
     const added = await client.next(10_000);
     expect(added.type).to.equal('conversation.item.added');
     expect(added.item.id).to.equal(committed.item_id);
-    expect(added.item.content).to.deep.equal([{ type: 'input_audio', transcript: null }]);
+    expect(added.item.content).to.deep.equal([{ type: 'input_audio', transcript: '' }]);
 
     const { event: completed, skipped } = await client.until('conversation.item.input_audio_transcription.completed', 30_000);
     expect(skipped.filter((e) => e.type === 'error')).to.deep.equal([]);

@@ -161,7 +161,7 @@ describe('realtime e2e: responses with the embedded model', function () {
     expect(committed!.type).to.equal('input_audio_buffer.committed');
     expect(committed!.previous_item_id).to.equal(null);
     expect(added!.type).to.equal('conversation.item.added');
-    expect(added!.item).to.deep.equal({ id: committed!.item_id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: null }] });
+    expect(added!.item).to.deep.equal({ id: committed!.item_id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: '' }] });
     await client.expectQuiet(200);
     client.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 16000) });
     client.send({ type: 'input_audio_buffer.clear' });

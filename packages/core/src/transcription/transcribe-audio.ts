@@ -3,7 +3,7 @@ import { EmptyMediaError } from '../media/errors.js';
 import { EngineError, InvalidAudioError, ServiceError } from '../shared/errors.js';
 import type { AudioCodec } from '../speech/audio-codec.js';
 import { ReferenceAudioTooLongError } from '../voices/errors.js';
-import { TranscriptionUnavailableError } from './errors.js';
+import { TranscriptionLanguageUnsupportedError, TranscriptionUnavailableError } from './errors.js';
 import type { DetailedTranscript, Transcriber } from './transcript.js';
 import { bufferedRecognitionStream, LiveTranscription } from './live-transcription.js';
 
@@ -73,6 +73,7 @@ export class TranscribeAudio {
   openStream(principal: Principal, options: LiveTranscriptionOptions, signal: AbortSignal): LiveTranscription {
     const transcriber = this.transcriber;
     if (!transcriber) throw new TranscriptionUnavailableError();
+    this.assertHears(transcriber, options.language);
     const recognition = { language: options.language, principal, sampleRate: options.sampleRate };
     const stream = transcriber.openStream ? transcriber.openStream(recognition, signal) : bufferedRecognitionStream(transcriber, recognition, signal);
     return new LiveTranscription(
@@ -87,9 +88,20 @@ export class TranscribeAudio {
     );
   }
 
+  /** Refuses, before any decoding, a language hint the recognizer is known not to hear. */
+  private assertHears(transcriber: Transcriber, language: string | null): void {
+    const languages = transcriber.languages ?? [];
+    // Wyoming clients send region tags (`en_US`, `de-DE`): the language is the primary subtag.
+    const primary = language?.split(/[-_]/)[0]!.toLowerCase();
+    if (primary && transcriber.languagesComplete && languages.length > 0 && !languages.includes(primary)) {
+      throw new TranscriptionLanguageUnsupportedError(transcriber.name, language!, languages);
+    }
+  }
+
   async execute(principal: Principal, command: TranscribeAudioCommand, signal?: AbortSignal): Promise<DetailedTranscript> {
     if (!this.transcriber) throw new TranscriptionUnavailableError();
     if (command.file.length === 0) throw new EmptyMediaError('file');
+    this.assertHears(this.transcriber, command.language);
     const decoded = await this.codec
       .decode(command.file, TRANSCRIPTION_SAMPLE_RATE, signal, { maxSeconds: this.limits.maxDurationSeconds + 1 })
       .catch((err: unknown) => {

@@ -50,6 +50,12 @@ export interface Transcriber {
   readonly partialResults?: boolean;
   /** The languages it recognizes (ISO 639-1), when known. */
   readonly languages?: readonly string[];
+  /**
+   * True when `languages` is all it can hear, so a hint outside it is refused
+   * (TranscriptionLanguageUnsupportedError); false or absent when the list is only what is promised (an
+   * upstream server that does not say).
+   */
+  readonly languagesComplete?: boolean;
 }
 
 export interface TranscriptionOptions extends RecognitionOptions {

@@ -19,8 +19,8 @@ describe('realtime input audio buffer', () => {
       type: 'message',
       status: 'completed',
       role: 'user',
-      // The GA schema types transcript as a string: absent until known, then the words.
-      content: [{ type: 'input_audio', transcript: null }],
+      // The GA schema types transcript as a string (a null fails it): empty until known, then the words.
+      content: [{ type: 'input_audio', transcript: '' }],
     });
     expect(h.lm.requests).to.have.length(0);
     await flush();

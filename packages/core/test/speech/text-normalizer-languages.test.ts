@@ -95,3 +95,37 @@ describe('normalizeText (other languages)', () => {
     }
   });
 });
+
+describe('normalizeText reads units out in every language it normalizes numbers for', () => {
+  cases('fr', [
+    // The README's example.
+    ['Le 14 juillet 2024, il faisait 31,5 °C.', 'Le quatorze juillet deux mille vingt-quatre, il faisait trente et un virgule cinq degrés Celsius.'],
+    ['1 h de route, 1,5 km, 2 kg', 'une heure de route, un virgule cinq kilomètre, deux kilogrammes'],
+    ['-4 °C', 'moins quatre degrés Celsius'],
+    ['100 km/h', 'cent kilomètres par heure'],
+    ['1 000 000 km', 'un million de kilomètres'],
+    ['15h30', 'quinze heures trente'],
+  ]);
+  cases('de', [
+    ['31,5 °C', 'einunddreißig Komma fünf Grad Celsius'],
+    ['1 h, 2 h, 5 km, 1 kg', 'eine Stunde, zwei Stunden, fünf Kilometer, ein Kilogramm'],
+  ]);
+  cases('es', [
+    ['31,5 °C', 'treinta y uno coma cinco grados Celsius'],
+    ['1 h, 2 h, 21 km', 'una hora, dos horas, veintiún kilómetros'],
+  ]);
+  cases('it', [
+    ['31,5 °C', 'trentuno virgola cinque gradi Celsius'],
+    ['1 km, 3 km, 2 h', 'un chilometro, tre chilometri, due ore'],
+    ['1 h', "un'ora"],
+  ]);
+  cases('pt-BR', [['31,5 °C, 1 h, 3 km', 'trinta e um vírgula cinco graus Celsius, uma hora, três quilômetros']]);
+  cases('pt-PT', [['3 km', 'três quilómetros']]);
+
+  it('leaves no unit symbol unread for any language with a number speller', () => {
+    for (const language of ['en', 'fr', 'de', 'es', 'it', 'pt-BR', 'pt-PT']) {
+      const spoken = normalizeText('12 °C, 3 km, 4 kg, 5 l, 6 km/h, 7 min, 8 GB', language);
+      expect(spoken, language).not.to.match(/°|\b(?:C|km|kg|l|min|GB)\b|\d/);
+    }
+  });
+});

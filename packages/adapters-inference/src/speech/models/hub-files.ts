@@ -1,4 +1,5 @@
 import type { pathsInfo } from '@huggingface/hub';
+import { describeNetworkFailure } from './network-failure.js';
 
 /** The hub client, loaded by the first pull (a serving process never pulls: ~8 MB it does not hold). */
 export const hubClient = (): Promise<typeof import('@huggingface/hub')> => import('@huggingface/hub');
@@ -39,6 +40,8 @@ export function hubError(error: unknown, what: string): Error {
   if (status === 404) return new ModelPullError('not_found', `${what} was not found on the hub (404)`);
   if (status === 401 || status === 403) return new ModelPullError('unauthorized', `the hub refused ${what} (${status}): set HF_TOKEN to a token that may read it (gated or private repository)`);
   if (error instanceof ModelPullError) return error;
+  const failure = describeNetworkFailure(error);
+  if (failure) return new ModelPullError('network', `${what}: could not reach ${failure.host ?? 'the hub'}: ${failure.reason}`);
   return new ModelPullError('network', `${what}: ${(error as Error).message}`);
 }
 

@@ -3,7 +3,11 @@ export type ItemStatus = 'completed' | 'incomplete' | 'in_progress';
 
 export type ContentPart =
   | { type: 'input_text'; text: string }
-  | { type: 'input_audio'; transcript: string | null }
+  /**
+   * `transcript` is a string from the start: empty until the words are known. OpenAI's published schema
+   * types it as an optional string (a null fails it), and the agents SDK requires the field to be present.
+   */
+  | { type: 'input_audio'; transcript: string }
   | { type: 'output_text'; text: string }
   | { type: 'output_audio'; transcript: string };
 
@@ -49,7 +53,7 @@ export function itemText(item: ConversationItem): string {
   switch (item.type) {
     case 'message':
       return item.content
-        .map((c) => (c.type === 'input_text' || c.type === 'output_text' ? c.text : (c.transcript ?? '')))
+        .map((c) => (c.type === 'input_text' || c.type === 'output_text' ? c.text : c.transcript))
         .join(' ')
         .trim();
     case 'function_call':

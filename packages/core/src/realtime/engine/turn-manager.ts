@@ -215,8 +215,8 @@ export class TurnManager implements TurnEvents {
       type: 'message',
       status: 'completed',
       role: 'user',
-      // null until known (as the modelled API sends it; the agents SDK requires the field), then the words.
-      content: [{ type: 'input_audio', transcript: null }],
+      // Empty until known, then the words (a string always: see ContentPart).
+      content: [{ type: 'input_audio', transcript: '' }],
     };
     const { entry } = conversation.insert(item, previousItemId);
     events.emit({ type: 'conversation.item.added', previous_item_id: previousItemId, item: snapshotItem(item) });

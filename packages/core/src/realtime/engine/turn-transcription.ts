@@ -64,7 +64,7 @@ export class TurnTranscription {
     turn: ChildAbortController,
   ): Promise<void> {
     const { audio, principal, logger, session, events } = this.deps;
-    const part = item.content[0] as { type: 'input_audio'; transcript: string | null };
+    const part = item.content[0] as { type: 'input_audio'; transcript: string };
     const transcription = session.config.audio.input.transcription;
     const recognizer = audio.speechRecognizer;
     const signal = turn.signal;

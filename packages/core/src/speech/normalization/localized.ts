@@ -1,6 +1,7 @@
 import { removeSeparators, spellDigits } from './digits.js';
 import type { CurrencyWords, NumberLanguage } from './number-language.js';
 import { tidyWhitespace } from './whitespace.js';
+import { UNIT_SYMBOLS } from './unit-words.js';
 
 /**
  * Number shapes in languages that write "1.234.567,89" or "1 234 567,89". A dot followed by
@@ -68,6 +69,27 @@ function expandPercent(text: string, language: NumberLanguage): string {
   );
 }
 
+/** Longest symbols first in UNIT_SYMBOLS, so "km/h" is not read as "km" then "/h". */
+const UNIT_ALTERNATIVES = UNIT_SYMBOLS.map((source) => `(?:${source})`).join('|');
+const UNIT_MATCHERS = UNIT_SYMBOLS.map((source) => ({ source, pattern: new RegExp(`^(?:${source})$`, 'u') }));
+
+/** "31,5 °C" -> "trente et un virgule cinq degrés Celsius", "1 h" -> "une heure". */
+function expandUnits(text: string, language: NumberLanguage): string {
+  const pattern = new RegExp(`${MINUS}(?<![\\p{N}.,])${INTEGER}${FRACTION}\\s?(${UNIT_ALTERNATIVES})(?![\\p{L}\\p{N}/])`, 'gu');
+  return text.replace(pattern, (matched, minus: string | undefined, integerText: string, fraction: string | undefined, symbol: string) => {
+    const source = UNIT_MATCHERS.find((u) => u.pattern.test(symbol))?.source;
+    if (!source) return matched;
+    const [singular, plural, gender] = language.units[source as keyof NumberLanguage['units']];
+    const integer = Number(removeSeparators(integerText));
+    const single = language.unitSingularBelowTwo ? integer < 2 : integer === 1 && fraction === undefined;
+    const noun = single ? singular : plural;
+    const number = fraction === undefined ? language.cardinalBeforeNoun(removeSeparators(integerText), gender) : spokenNumber(language, integerText, fraction);
+    // "un million de kilomètres", "un millón de kilómetros": the same link as before a currency.
+    const phrase = `${number}${language.nounLink(number, noun)}${noun}`;
+    return `${minus ? `${language.minus} ` : ''}${language.elide ? language.elide(phrase) : phrase}`;
+  });
+}
+
 function expandClock(text: string, language: NumberLanguage): string {
   return text.replace(/(?<![\p{N}:.,])(\d{1,2})[:h](\d{2})(?![\p{N}:])/gu, (matched, h: string, m: string) => {
     const [hours, minutes] = [Number(h), Number(m)];
@@ -97,11 +119,12 @@ function expandSymbols(text: string, language: NumberLanguage): string {
   return out;
 }
 
-/** Numbers, decimals, money, percentages and clock times for a language with a NumberLanguage. */
+/** Numbers, decimals, money, percentages, clock times and units for a language with a NumberLanguage. */
 export function normalizeWithNumberLanguage(text: string, language: NumberLanguage): string {
   let out = expandCurrency(text, language);
   out = expandPercent(out, language);
   out = expandClock(out, language);
+  out = expandUnits(out, language);
   out = expandNumbers(out, language);
   out = expandSymbols(out, language);
   return tidyWhitespace(out);

@@ -1,3 +1,5 @@
+import type { UnitTable } from './unit-words.js';
+
 /** Grammatical gender of the noun a number counts; decides "un/une", "uno/una", "um/uma". */
 export type Gender = 'm' | 'f';
 
@@ -35,6 +37,12 @@ export interface NumberLanguage {
   currencies: Record<string, CurrencyWords>;
   /** "&", "+", "=", "@" in words. */
   symbols: Record<string, string>;
+  /** Unit symbols after a number ("31,5 °C", "5 km") in words. */
+  units: UnitTable;
+  /** French reads a unit in the singular below two ("1,5 kilomètre"); the others only for exactly one. */
+  unitSingularBelowTwo?: boolean;
+  /** Joins a number to the noun it counts where the language elides ("una ora" -> "un'ora"). */
+  elide?: (phrase: string) => string;
 }
 
 export function currency(

@@ -1,5 +1,6 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 import { currency, type NumberLanguage } from './number-language.js';
+import { GERMAN_UNITS } from './unit-words.js';
 
 const UNITS = [
   'null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn',
@@ -86,4 +87,5 @@ export const GERMAN: NumberLanguage = {
     CHF: currency(['Franken', 'Franken'], ['Rappen', 'Rappen']),
   },
   symbols: { '&': 'und', '+': 'plus', '=': 'gleich', '@': 'at' },
+  units: GERMAN_UNITS,
 };

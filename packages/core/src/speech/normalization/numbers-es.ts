@@ -1,5 +1,6 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 import { currency, type Gender, type NumberLanguage } from './number-language.js';
+import { SPANISH_UNITS } from './unit-words.js';
 
 const UNITS = [
   'cero', 'uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez',
@@ -90,4 +91,5 @@ export const SPANISH: NumberLanguage = {
     JPY: YEN,
   },
   symbols: { '&': 'y', '+': 'más', '=': 'igual a', '@': 'arroba' },
+  units: SPANISH_UNITS,
 };

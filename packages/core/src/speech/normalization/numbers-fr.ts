@@ -1,5 +1,6 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 import { currency, type NumberLanguage } from './number-language.js';
+import { FRENCH_UNITS } from './unit-words.js';
 
 const UNITS = [
   'zéro', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix',
@@ -90,4 +91,6 @@ export const FRENCH: NumberLanguage = {
     CHF: currency(['franc suisse', 'francs suisses'], ['centime', 'centimes']),
   },
   symbols: { '&': 'et', '+': 'plus', '=': 'égale', '@': 'arobase' },
+  units: FRENCH_UNITS,
+  unitSingularBelowTwo: true,
 };

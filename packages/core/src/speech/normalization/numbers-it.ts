@@ -1,5 +1,6 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 import { currency, type NumberLanguage } from './number-language.js';
+import { ITALIAN_UNITS } from './unit-words.js';
 
 const UNITS = [
   'zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove', 'dieci',
@@ -90,4 +91,6 @@ export const ITALIAN: NumberLanguage = {
     JPY: YEN,
   },
   symbols: { '&': 'e', '+': 'più', '=': 'uguale', '@': 'chiocciola' },
+  units: ITALIAN_UNITS,
+  elide: (phrase) => phrase.replace(/(^|\s)una (?=[aeiouàèéìòù])/giu, "$1un'"),
 };

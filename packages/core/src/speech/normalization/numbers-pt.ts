@@ -1,5 +1,6 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 import { currency, type NumberLanguage } from './number-language.js';
+import { PORTUGUESE_UNITS, type UnitTable } from './unit-words.js';
 
 /** Brazilian and European Portuguese differ in 16, 17, 19 and in the names of large scales. */
 export type PortugueseVariant = 'br' | 'pt';
@@ -102,5 +103,13 @@ export function portugueseLanguage(variant: PortugueseVariant): NumberLanguage {
       JPY: yen,
     },
     symbols: { '&': 'e', '+': 'mais', '=': 'igual a', '@': 'arroba' },
+    // European Portuguese writes quilómetro.
+    units: variant === 'pt' ? europeanPortugueseUnits() : PORTUGUESE_UNITS,
   };
+}
+
+function europeanPortugueseUnits(): UnitTable {
+  return Object.fromEntries(
+    Object.entries(PORTUGUESE_UNITS).map(([symbol, [singular, plural, gender]]) => [symbol, [singular.replace('ômetro', 'ómetro'), plural.replace('ômetro', 'ómetro'), gender]]),
+  ) as UnitTable;
 }
