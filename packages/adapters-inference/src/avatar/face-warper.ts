@@ -1,7 +1,7 @@
 import { sampleBilinear } from './bilinear.js';
 import { edgeBlur, gaussianKernel, type PixelBox } from './edge-blur.js';
 import { Eyelids } from './eyelids.js';
-import { CurveTable, type FaceGeometry } from './face-geometry.js';
+import { CurveTable, lipsBox, type FaceGeometry } from './face-geometry.js';
 import type { FacePose } from './face-pose.js';
 import { mouthPalette, type MouthPalette } from './mouth-palette.js';
 import type { RgbImage } from './rgb-image.js';
@@ -246,7 +246,7 @@ export class FaceWarper {
       // the chin follows the centre of the lower lip
       jawDrop: opening - rest - centreLift,
       teeth: 0.1 * eyeDistance,
-      lipFade: 0.04 * eyeDistance,
+      lipFade: 0.05 * eyeDistance,
       paintTeeth: this.paintTeeth,
       u: 0,
       top: 0,
@@ -485,18 +485,6 @@ function lowerLipEdge(image: RgbImage, geo: FaceGeometry): CurveTable {
     const t = Math.abs(u - m.innerMid) / m.innerHalfWidth;
     return n > 0 ? (sum / n) * (1 - smoothstep(0.6, 0.95, t)) : 0;
   });
-}
-
-/** The lips and a margin around them: where the photo's softness is measured. */
-function lipsBox(geo: FaceGeometry): Box {
-  const lips = geo.landmarks.slice(48, 68);
-  const pad = 0.25 * geo.mouth.halfWidth;
-  return {
-    x0: Math.min(...lips.map((p) => p.x)) - pad,
-    y0: Math.min(...lips.map((p) => p.y)) - pad,
-    x1: Math.max(...lips.map((p) => p.x)) + pad,
-    y1: Math.max(...lips.map((p) => p.y)) + pad,
-  };
 }
 
 /** True when the photo's own lip gap is bright (teeth), judged against the skin below the mouth. */

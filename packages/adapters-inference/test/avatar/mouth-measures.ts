@@ -1,5 +1,6 @@
 // Measures of the painted mouth interior against the photo it is painted into (not a test file itself).
 import { Polyline, type FaceGeometry } from '../../src/avatar/face-geometry.js';
+import type { PixelBox } from '../../src/avatar/edge-blur.js';
 import type { RgbImage } from '../../src/avatar/rgb-image.js';
 
 type Rgb = [number, number, number];
@@ -65,11 +66,12 @@ function lipReach(geo: FaceGeometry): { upper: (u: number) => number; lower: (u:
  * drawn round the opening dips; a lip meeting a dark cavity is a step and does not. The 90th
  * percentile over every edge of every column.
  */
-export function paintedOutline(frame: RgbImage, painted: Uint8Array, geo: FaceGeometry): { outline: number; columns: number } {
+export function paintedOutline(frame: RgbImage, painted: Uint8Array, geo: FaceGeometry): { outline: number; columns: number; height: number } {
   const m = geo.mouth;
   const reach = lipReach(geo);
   const dips: number[] = [];
   let columns = 0;
+  let height = 0;
   for (let u = m.innerMid - m.innerHalfWidth * 1.2; u <= m.innerMid + m.innerHalfWidth * 1.2; u += 1) {
     let top = NaN;
     let bottom = NaN;
@@ -81,11 +83,12 @@ export function paintedOutline(frame: RgbImage, painted: Uint8Array, geo: FaceGe
     }
     if (Number.isNaN(top) || bottom - top < 3) continue;
     columns++;
+    height = Math.max(height, bottom - top);
     const up = reach.upper(u);
     const low = reach.lower(u);
     dips.push(dip(frame, geo, u, top, -1, up, Math.min(up, (bottom - top) / 2)), dip(frame, geo, u, bottom, 1, low, Math.min(low, (bottom - top) / 2)));
   }
-  return { outline: percentile(dips, 0.9), columns };
+  return { outline: percentile(dips, 0.9), columns, height };
 }
 
 /**
@@ -104,37 +107,19 @@ export function photoLipLine(photo: RgbImage, geo: FaceGeometry): number {
   return percentile(dips, 0.9);
 }
 
-function gradient(img: RgbImage, x: number, y: number): number {
-  const gx = (luminanceAt(img, x + 1, y) - luminanceAt(img, x - 1, y)) / 2;
-  const gy = (luminanceAt(img, x, y + 1) - luminanceAt(img, x, y - 1)) / 2;
-  return Math.hypot(gx, gy);
-}
-
-/**
- * How sharp the painted interior is against the photo's own lips: the 98th percentile of the
- * luminance gradient over the painted pixels and the one-pixel ring round them, over the same
- * percentile in the photo's lips (their box, landmarks 48-67, and a margin). A pasted-on mouth in
- * a soft photo has edges several times steeper than anything in the lips.
- */
-export function paintedSharpness(frame: RgbImage, painted: Uint8Array, photo: RgbImage, geo: FaceGeometry): number {
-  const w = frame.width;
-  const near = (x: number, y: number): boolean => {
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) if (painted[(y + dy) * w + x + dx]! > 0) return true;
-    }
-    return false;
-  };
-  const inPainted: number[] = [];
-  for (let y = 2; y < frame.height - 2; y++) {
-    for (let x = 2; x < w - 2; x++) if (near(x, y)) inPainted.push(gradient(frame, x, y));
+/** The box of the pixels with any painted coverage. */
+export function paintedBox(painted: Uint8Array, width: number): PixelBox {
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let p = 0; p < painted.length; p++) {
+    if (painted[p] === 0) continue;
+    const x = p % width;
+    const y = (p - x) / width;
+    box.x0 = Math.min(box.x0, x);
+    box.y0 = Math.min(box.y0, y);
+    box.x1 = Math.max(box.x1, x + 1);
+    box.y1 = Math.max(box.y1, y + 1);
   }
-  const lips = geo.landmarks.slice(48, 68);
-  const pad = 0.25 * geo.mouth.halfWidth;
-  const inPhoto: number[] = [];
-  for (let y = Math.round(Math.min(...lips.map((p) => p.y)) - pad); y <= Math.max(...lips.map((p) => p.y)) + pad; y++) {
-    for (let x = Math.round(Math.min(...lips.map((p) => p.x)) - pad); x <= Math.max(...lips.map((p) => p.x)) + pad; x++) inPhoto.push(gradient(photo, x, y));
-  }
-  return percentile(inPainted, 0.98) / Math.max(1, percentile(inPhoto, 0.98));
+  return box;
 }
 
 /** Chromaticity: the colour's share of each channel, less grey's third. */
@@ -208,18 +193,25 @@ export function faceShadow(photo: RgbImage, geo: FaceGeometry, share: number): n
 
 /**
  * The painted opening's rim: the painted pixels (any coverage) within `width` px of an unpainted
- * one, i.e. where the interior meets the lips. Its darkness: the luminance that 10 % of the rim is
- * darker than.
+ * one, i.e. where the interior meets the lips; with `lowerOnly`, only those with the unpainted
+ * pixel below them (the lower lip: the upper edge of the paint may meet the photo's own interior).
+ * Its darkness: the luminance that 10 % of the rim is darker than.
  */
-export function paintedRimDarkness(frame: RgbImage, painted: Uint8Array, width: number): number {
+export function paintedRimDarkness(frame: RgbImage, painted: Uint8Array, geo: FaceGeometry, width: number, lowerOnly: boolean): number {
   const w = frame.width;
+  const down = { x: -geo.mouth.sin, y: geo.mouth.cos };
+  const unpainted = (x: number, y: number): boolean => painted[Math.round(y) * w + Math.round(x)] === 0;
   const values: number[] = [];
-  for (let y = width; y < frame.height - width; y++) {
-    for (let x = width; x < w - width; x++) {
+  for (let y = width + 1; y < frame.height - width - 1; y++) {
+    for (let x = width + 1; x < w - width - 1; x++) {
       if (painted[y * w + x] === 0) continue;
       let rim = false;
-      for (let dy = -width; dy <= width && !rim; dy++) {
-        for (let dx = -width; dx <= width && !rim; dx++) if (painted[(y + dy) * w + x + dx] === 0) rim = true;
+      if (lowerOnly) {
+        for (let k = 1; k <= width && !rim; k++) rim = unpainted(x + k * down.x, y + k * down.y);
+      } else {
+        for (let dy = -width; dy <= width && !rim; dy++) {
+          for (let dx = -width; dx <= width && !rim; dx++) rim = unpainted(x + dx, y + dy);
+        }
       }
       if (rim) values.push(luminanceAt(frame, x, y));
     }
@@ -228,17 +220,18 @@ export function paintedRimDarkness(frame: RgbImage, painted: Uint8Array, width: 
 }
 
 /**
- * The photo's own lip line: along the middle of its inner lip contour (middle 80 % of the mouth),
- * the darkest pixel within 1 px of it; the luminance that 10 % of the line is darker than.
+ * The darkest the photo is between its lips: per column across the middle 80 % of the mouth, the
+ * darkest pixel from 1 px above its inner upper lip to 1 px below its inner lower lip (the lip
+ * line where they meet, the photo's own open mouth where they part); the luminance that 10 % of
+ * the columns are darker than.
  */
-export function photoLipLineDarkness(photo: RgbImage, geo: FaceGeometry): number {
+export function photoBetweenLipsDarkness(photo: RgbImage, geo: FaceGeometry): number {
   const m = geo.mouth;
   const values: number[] = [];
   for (let u = m.innerMid - m.innerHalfWidth * 0.8; u <= m.innerMid + m.innerHalfWidth * 0.8; u += 1) {
-    const line = (m.upperInner.at(u) + m.lowerInner.at(u)) / 2;
     let darkest = Infinity;
-    for (let dv = -1; dv <= 1; dv += 0.5) {
-      const p = toFrame(geo, u, line + dv);
+    for (let v = m.upperInner.at(u) - 1; v <= m.lowerInner.at(u) + 1; v += 0.5) {
+      const p = toFrame(geo, u, v);
       darkest = Math.min(darkest, luminanceAt(photo, p.x, p.y));
     }
     values.push(darkest);
