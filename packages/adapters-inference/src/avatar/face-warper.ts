@@ -246,7 +246,7 @@ export class FaceWarper {
       // the chin follows the centre of the lower lip
       jawDrop: opening - rest - centreLift,
       teeth: 0.1 * eyeDistance,
-      lipFade: 0.05 * eyeDistance,
+      lipFade: 0.04 * eyeDistance,
       paintTeeth: this.paintTeeth,
       u: 0,
       top: 0,

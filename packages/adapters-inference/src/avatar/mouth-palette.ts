@@ -70,14 +70,26 @@ export function mouthPalette(image: RgbImage, geo: FaceGeometry): MouthPalette {
   const s: Rgb = [skin[0] / sn, skin[1] / sn, skin[2] / sn];
   const k = Math.max(0.55, Math.min(1.05, luminance(s) / 165));
   const shade = Math.max(INNER_LIP_SHADE.min, Math.min(INNER_LIP_SHADE.max, line / lineN / Math.max(1, luminance(l))));
-  const cavity: Rgb = [l[0] * 0.22 + 8, l[1] * 0.12 + 4, l[2] * 0.12 + 5];
-  const lift = Math.max(1, (CAVITY_OVER_SHADOW * shadowLevel(image, geo)) / luminance(cavity));
   return {
     lip: [l[0] * shade, l[1] * shade, l[2] * shade],
-    cavity: [cavity[0] * lift, cavity[1] * lift, cavity[2] * lift],
+    cavity: cavityColour(l, faceShadow(image, geo)),
     teeth: teethColour(s),
     tongue: [l[0] * 0.72 + 28 * k, l[1] * 0.4 + 10, l[2] * 0.42 + 12],
   };
+}
+
+/**
+ * A dark red-brown from the lips; in a face whose darkest shadows are lighter than it, those
+ * shadows' own colour (brightened by CAVITY_OVER_SHADOW) with a quarter of the red: scaling the dark
+ * red up instead would paint a bright red bowl.
+ */
+function cavityColour(lip: Rgb, shadow: { level: number; colour: Rgb }): Rgb {
+  const dark: Rgb = [lip[0] * 0.22 + 8, lip[1] * 0.12 + 4, lip[2] * 0.12 + 5];
+  const target = CAVITY_OVER_SHADOW * shadow.level;
+  if (luminance(dark) >= target) return dark;
+  const red = target / luminance(dark);
+  const grey = target / Math.max(1, luminance(shadow.colour));
+  return [0, 1, 2].map((i) => 0.75 * shadow.colour[i]! * grey + 0.25 * dark[i]! * red) as Rgb;
 }
 
 function teethColour(skin: Rgb): Rgb {
@@ -87,28 +99,35 @@ function teethColour(skin: Rgb): Rgb {
   return [shares[0] * scale, shares[1] * scale, shares[2] * scale];
 }
 
-/** Luminance of the face's darkest shadows: a low percentile over the box of its landmarks (brows to chin). */
-function shadowLevel(image: RgbImage, geo: FaceGeometry): number {
+/**
+ * The face's darkest shadows: the luminance below which SHADOW_SHARE of the pixels in the box of
+ * its landmarks (brows to chin) lie, and those pixels' mean colour.
+ */
+function faceShadow(image: RgbImage, geo: FaceGeometry): { level: number; colour: Rgb } {
   const pts = geo.landmarks.slice(17);
   const x0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p.x))));
   const x1 = Math.min(image.width, Math.ceil(Math.max(...pts.map((p) => p.x))));
   const y0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p.y))));
   const y1 = Math.min(image.height, Math.ceil(Math.max(...pts.map((p) => p.y))));
+  const levelOf = (i: number): number => Math.round(0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!);
   const histogram = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) histogram[levelOf((y * image.width + x) * 3)]!++;
+  }
+  const wanted = Math.max(1, SHADOW_SHARE * (x1 - x0) * (y1 - y0));
+  let level = 0;
+  for (let below = 0; level < 255 && below + histogram[level]! < wanted; level++) below += histogram[level]!;
+  const sum: Rgb = [0, 0, 0];
   let n = 0;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * image.width + x) * 3;
-      histogram[Math.round(0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!)]!++;
+      if (levelOf(i) > level) continue;
+      add(sum, [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!]);
       n++;
     }
   }
-  let below = 0;
-  for (let level = 0; level < 256; level++) {
-    below += histogram[level]!;
-    if (below > SHADOW_SHARE * n) return level;
-  }
-  return 0;
+  return { level, colour: n > 0 ? [sum[0] / n, sum[1] / n, sum[2] / n] : [0, 0, 0] };
 }
 
 function luminance(c: Rgb): number {
