@@ -1,12 +1,5 @@
-import type { RgbImage } from './rgb-image.js';
-
-/** A pixel rectangle, x1/y1 exclusive. */
-export interface PixelBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+import type { PixelBox, RgbImage } from './rgb-image.js';
+import { blurColumns, blurRows } from './separable-blur.js';
 
 /** The blur added to the photo to measure its own (re-blur method below). */
 const PROBE_SIGMA = 1.5;
@@ -70,25 +63,12 @@ function gradientMagnitude(lum: Float32Array, w: number, h: number): Float32Arra
 }
 
 /** Separable Gaussian of one channel, edges clamped. */
-export function gaussianBlur(values: Float32Array, w: number, h: number, sigma: number): Float32Array {
+function gaussianBlur(values: Float32Array, w: number, h: number, sigma: number): Float32Array {
   const kernel = gaussianKernel(sigma);
-  const r = (kernel.length - 1) / 2;
-  const tmp = new Float32Array(w * h);
+  const across = new Float32Array(w * h);
   const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let k = -r; k <= r; k++) s += kernel[k + r]! * values[y * w + Math.min(w - 1, Math.max(0, x + k))]!;
-      tmp[y * w + x] = s;
-    }
-  }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let k = -r; k <= r; k++) s += kernel[k + r]! * tmp[Math.min(h - 1, Math.max(0, y + k)) * w + x]!;
-      out[y * w + x] = s;
-    }
-  }
+  blurRows(values, across, w, h, 1, kernel, null);
+  blurColumns(across, out, w, h, 1, kernel, null);
   return out;
 }
 

@@ -1,6 +1,5 @@
-import type { PixelBox } from './edge-blur.js';
 import { mean } from './framing.js';
-import type { Point } from './rgb-image.js';
+import type { PixelBox, Point } from './rgb-image.js';
 
 /** A polyline y = f(x) sampled at increasing x (linear between, flat beyond the ends). */
 export class Polyline {

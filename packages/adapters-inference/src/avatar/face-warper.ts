@@ -1,11 +1,11 @@
 import { sampleBilinear } from './bilinear.js';
-import { edgeBlur, gaussianKernel, type PixelBox } from './edge-blur.js';
+import { edgeBlur, gaussianKernel } from './edge-blur.js';
 import { Eyelids } from './eyelids.js';
 import { CurveTable, lipsBox, type FaceGeometry } from './face-geometry.js';
 import type { FacePose } from './face-pose.js';
 import { mouthPalette, type MouthPalette } from './mouth-palette.js';
-import type { RgbImage } from './rgb-image.js';
-import { softenPainted, type SoftenScratch } from './soften-painted.js';
+import type { PixelBox, RgbImage } from './rgb-image.js';
+import { softenPainted, softenScratch, type SoftenScratch } from './soften-painted.js';
 
 /** The widest mouth opening (lip to lip, at "aa"), as a fraction of the eye distance. */
 export const MAX_OPENING = 0.36;
@@ -67,7 +67,7 @@ export class FaceWarper {
 
   /** Per frame pixel, how much of it was painted (0-255); only the painted box is ever non-zero. */
   private readonly paintedMask: Uint8Array;
-  private readonly softenScratch: SoftenScratch = { a: new Float32Array(0), b: new Float32Array(0) };
+  private readonly softenScratch: SoftenScratch = softenScratch();
 
   constructor(
     reference: RgbImage,

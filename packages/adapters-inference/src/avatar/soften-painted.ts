@@ -1,4 +1,18 @@
-import type { PixelBox } from './edge-blur.js';
+import type { PixelBox } from './rgb-image.js';
+import { blurColumns, blurRows } from './separable-blur.js';
+
+/** Reusable buffers for softenPainted (grown to the largest region seen). */
+export interface SoftenScratch {
+  rgb: Float32Array;
+  across: Float32Array;
+  coverage: Float32Array;
+  weight: Float32Array;
+  spans: Int32Array;
+}
+
+export function softenScratch(): SoftenScratch {
+  return { rgb: new Float32Array(0), across: new Float32Array(0), coverage: new Float32Array(0), weight: new Float32Array(0), spans: new Int32Array(0) };
+}
 
 /**
  * Blurs what was painted into a frame as much as the photo around it is blurred: the painted
@@ -7,8 +21,8 @@ import type { PixelBox } from './edge-blur.js';
  * corners are as soft as the lips they meet, and the lips bleed into the opening the way a camera
  * blurs them. Pixels further than about two sigmas from anything painted are left as they are.
  *
- * Only the painted box grown by the kernel's radius is touched; `scratch` keeps its buffers from one
- * frame to the next.
+ * Only the painted box grown by the kernel's radius is read, and per row only the span the blurred
+ * coverage reaches is blurred (the box's corners, outside the lens-shaped opening, are skipped).
  */
 export function softenPainted(
   out: Uint8Array,
@@ -22,80 +36,65 @@ export function softenPainted(
   const r = (kernel.length - 1) / 2;
   const x0 = Math.max(0, painted.x0 - r);
   const y0 = Math.max(0, painted.y0 - r);
-  const x1 = Math.min(width, painted.x1 + r);
-  const y1 = Math.min(height, painted.y1 + r);
-  const w = x1 - x0;
-  const h = y1 - y0;
+  const w = Math.min(width, painted.x1 + r) - x0;
+  const h = Math.min(height, painted.y1 + r) - y0;
   if (w <= 0 || h <= 0) return;
-  const n = w * h * 4;
-  if (scratch.a.length < n) {
-    scratch.a = new Float32Array(n);
-    scratch.b = new Float32Array(n);
+  if (scratch.coverage.length < w * h) {
+    scratch.rgb = new Float32Array(w * h * 3);
+    scratch.across = new Float32Array(w * h * 3);
+    scratch.coverage = new Float32Array(w * h);
+    scratch.weight = new Float32Array(w * h);
+    scratch.spans = new Int32Array(h * 2);
   }
-  const src = scratch.a;
-  const tmp = scratch.b;
+  const { rgb, across, coverage, weight, spans } = scratch;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const p = (y + y0) * width + x + x0;
-      const i = (y * w + x) * 4;
-      src[i] = out[p * 3]!;
-      src[i + 1] = out[p * 3 + 1]!;
-      src[i + 2] = out[p * 3 + 2]!;
-      src[i + 3] = mask[p]! / 255;
+      const i = y * w + x;
+      rgb[i * 3] = out[p * 3]!;
+      rgb[i * 3 + 1] = out[p * 3 + 1]!;
+      rgb[i * 3 + 2] = out[p * 3 + 2]!;
+      coverage[i] = mask[p]! / 255;
     }
   }
-  // horizontal pass into tmp, edges clamped to the region
+  // the coverage blurred first (one channel): the blend weight, full at the painted edge, and per
+  // row the span where it is not zero
+  blurRows(coverage, weight, w, h, 1, kernel, null);
+  blurColumns(weight, coverage, w, h, 1, kernel, null);
   for (let y = 0; y < h; y++) {
+    let first = w;
+    let end = 0;
     for (let x = 0; x < w; x++) {
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let k = -r; k <= r; k++) {
-        const xx = x + k < 0 ? 0 : x + k >= w ? w - 1 : x + k;
-        const j = (y * w + xx) * 4;
-        const c = kernel[k + r]!;
-        s0 += c * src[j]!;
-        s1 += c * src[j + 1]!;
-        s2 += c * src[j + 2]!;
-        s3 += c * src[j + 3]!;
+      const k = coverage[y * w + x]!;
+      weight[y * w + x] = k >= 0.5 ? 1 : 2 * k;
+      if (k > 0.002) {
+        if (first === w) first = x;
+        end = x + 1;
       }
-      const i = (y * w + x) * 4;
-      tmp[i] = s0;
-      tmp[i + 1] = s1;
-      tmp[i + 2] = s2;
-      tmp[i + 3] = s3;
     }
+    spans[y * 2] = first;
+    spans[y * 2 + 1] = end;
   }
-  // vertical pass, blended into the frame by the blurred coverage (feathered: full at the painted edge)
+  // the colour: across each row where a row within the kernel's reach needs it, then down the spans
+  const rowNeeds = new Int32Array(2);
+  blurRows(rgb, across, w, h, 3, kernel, (y) => {
+    rowNeeds[0] = w;
+    rowNeeds[1] = 0;
+    for (let j = Math.max(0, y - r); j <= Math.min(h - 1, y + r); j++) {
+      rowNeeds[0] = Math.min(rowNeeds[0]!, spans[j * 2]!);
+      rowNeeds[1] = Math.max(rowNeeds[1]!, spans[j * 2 + 1]!);
+    }
+    return rowNeeds;
+  });
+  blurColumns(across, rgb, w, h, 3, kernel, (y) => spans.subarray(y * 2, y * 2 + 2));
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let k = -r; k <= r; k++) {
-        const yy = y + k < 0 ? 0 : y + k >= h ? h - 1 : y + k;
-        const j = (yy * w + x) * 4;
-        const c = kernel[k + r]!;
-        s0 += c * tmp[j]!;
-        s1 += c * tmp[j + 1]!;
-        s2 += c * tmp[j + 2]!;
-        s3 += c * tmp[j + 3]!;
-      }
-      const weight = s3 >= 0.5 ? 1 : 2 * s3;
-      if (weight <= 0.004) continue;
-      const i = (y * w + x) * 4;
+    for (let x = spans[y * 2]!, end = spans[y * 2 + 1]!; x < end; x++) {
+      const i = y * w + x;
+      const k = weight[i]!;
       const o = ((y + y0) * width + x + x0) * 3;
-      out[o] = src[i]! + (s0 - src[i]!) * weight + 0.5;
-      out[o + 1] = src[i + 1]! + (s1 - src[i + 1]!) * weight + 0.5;
-      out[o + 2] = src[i + 2]! + (s2 - src[i + 2]!) * weight + 0.5;
+      out[o] = out[o]! + (rgb[i * 3]! - out[o]!) * k + 0.5;
+      out[o + 1] = out[o + 1]! + (rgb[i * 3 + 1]! - out[o + 1]!) * k + 0.5;
+      out[o + 2] = out[o + 2]! + (rgb[i * 3 + 2]! - out[o + 2]!) * k + 0.5;
     }
   }
-}
-
-/** Reusable buffers for softenPainted (grown to the largest region seen). */
-export interface SoftenScratch {
-  a: Float32Array;
-  b: Float32Array;
 }

@@ -1,7 +1,6 @@
 // Measures of the painted mouth interior against the photo it is painted into (not a test file itself).
 import { Polyline, type FaceGeometry } from '../../src/avatar/face-geometry.js';
-import type { PixelBox } from '../../src/avatar/edge-blur.js';
-import type { RgbImage } from '../../src/avatar/rgb-image.js';
+import type { PixelBox, RgbImage } from '../../src/avatar/rgb-image.js';
 
 type Rgb = [number, number, number];
 
