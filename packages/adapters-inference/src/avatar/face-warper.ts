@@ -3,7 +3,7 @@ import { edgeBlur, gaussianKernel } from './edge-blur.js';
 import { Eyelids } from './eyelids.js';
 import { CurveTable, lipsBox, type FaceGeometry } from './face-geometry.js';
 import type { FacePose } from './face-pose.js';
-import { mouthPalette, type MouthPalette } from './mouth-palette.js';
+import { luminance, mouthPalette, mouthPixel, type MouthPalette } from './mouth-palette.js';
 import type { PixelBox, RgbImage } from './rgb-image.js';
 import { softenPainted, softenScratch, type SoftenScratch } from './soften-painted.js';
 
@@ -13,8 +13,6 @@ export const MAX_OPENING = 0.36;
 const UPPER_SHARE = 0.26;
 /** The softness the painter's own one-pixel anti-aliasing already has (as a Gaussian sigma, px). */
 const PAINTED_SIGMA = 0.5;
-
-type Box = PixelBox;
 
 /** Below this the photo is as sharp as the painter's own one-pixel anti-aliasing: nothing to soften. */
 const MIN_SOFTEN_SIGMA = 0.4;
@@ -33,16 +31,18 @@ const MIN_SOFTEN_SIGMA = 0.4;
  *   the chin into the neck and towards the jaw angles), the lips spread or round; the lens-shaped gap
  *   between the lips is painted as a mouth interior (dark cavity, upper teeth, tongue), never sampled
  *   from the closed lips, so lips are neither smeared nor doubled.
+ * The painted pixels are then seen through the photo's own blur (softenPainted), so a small,
+ * upscaled face does not get a sharp mouth pasted in.
  * All work is in typed arrays; one 640x640 frame costs a few milliseconds.
  */
 export class FaceWarper {
   readonly width: number;
   readonly height: number;
   private readonly base: Uint8Array;
-  private readonly headBox: Box;
+  private readonly headBox: PixelBox;
   private readonly headMask: Float32Array;
   private readonly rowSpans: Int32Array;
-  private readonly mouthBox: Box;
+  private readonly mouthBox: PixelBox;
   private readonly eyelids: Eyelids;
   private readonly palette: MouthPalette;
   /** Below the chin the jaw's drop fades out over this many pixels (the neck). */
@@ -417,7 +417,7 @@ export class FaceWarper {
     sampleBilinear(this.base, this.width, this.height, x, y, out, o);
   }
 
-  private clip(b: Box): Box {
+  private clip(b: PixelBox): PixelBox {
     return {
       x0: Math.max(0, Math.floor(b.x0)),
       y0: Math.max(0, Math.floor(b.y0)),
@@ -457,20 +457,15 @@ interface MouthFrame {
  */
 function lowerLipEdge(image: RgbImage, geo: FaceGeometry): CurveTable {
   const m = geo.mouth;
-  const luminance = (u: number, v: number): number => {
-    const x = Math.max(0, Math.min(image.width - 1, Math.round(m.centre.x + u * m.cos - v * m.sin)));
-    const y = Math.max(0, Math.min(image.height - 1, Math.round(m.centre.y + u * m.sin + v * m.cos)));
-    const i = (y * image.width + x) * 3;
-    return 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
-  };
+  const lum = (u: number, v: number): number => luminance(mouthPixel(image, geo, u, v));
   const from = Math.floor(m.innerMid - m.innerHalfWidth);
   const shifts = Array.from({ length: Math.ceil(2 * m.innerHalfWidth) + 1 }, (_, k) => {
     const u = from + k;
     const lower = m.lowerInner.at(u);
     const thickness = Math.max(0, m.lowerLipV - lower);
-    const dark = 0.6 * luminance(u, lower + 0.6 * thickness);
+    const dark = 0.6 * lum(u, lower + 0.6 * thickness);
     let v = lower;
-    while (v + 0.5 <= lower + 0.5 * thickness && luminance(u, v) < dark) v += 0.5;
+    while (v + 0.5 <= lower + 0.5 * thickness && lum(u, v) < dark) v += 0.5;
     return v - lower;
   });
   const reach = 3;
@@ -490,18 +485,13 @@ function lowerLipEdge(image: RgbImage, geo: FaceGeometry): CurveTable {
 /** True when the photo's own lip gap is bright (teeth), judged against the skin below the mouth. */
 function showsTeeth(image: RgbImage, geo: FaceGeometry): boolean {
   const m = geo.mouth;
-  const luminance = (u: number, v: number): number => {
-    const x = Math.round(m.centre.x + u * m.cos - v * m.sin);
-    const y = Math.round(m.centre.y + u * m.sin + v * m.cos);
-    const i = (Math.max(0, Math.min(image.height - 1, y)) * image.width + Math.max(0, Math.min(image.width - 1, x))) * 3;
-    return 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
-  };
+  const lum = (u: number, v: number): number => luminance(mouthPixel(image, geo, u, v));
   let gap = 0;
   let skin = 0;
   let n = 0;
   for (let u = m.innerMid - m.innerHalfWidth * 0.5; u <= m.innerMid + m.innerHalfWidth * 0.5; u += 1) {
-    gap += luminance(u, (m.upperInner.at(u) + m.lowerInner.at(u)) / 2);
-    skin += luminance(u, m.lowerLipV + 0.3 * (m.chinV - m.lowerLipV));
+    gap += lum(u, (m.upperInner.at(u) + m.lowerInner.at(u)) / 2);
+    skin += lum(u, m.lowerLipV + 0.3 * (m.chinV - m.lowerLipV));
     n++;
   }
   return gap / n > 0.8 * (skin / n);

@@ -53,16 +53,16 @@ export function mouthPalette(image: RgbImage, geo: FaceGeometry): MouthPalette {
     const lower = m.lowerInner.at(u);
     for (const dv of [-0.25, -0.15, 0.15, 0.3]) {
       const v = (dv < 0 ? upper : lower) + dv * m.halfWidth;
-      add(lip, pixel(image, ...toFrame(geo, u, v)));
+      add(lip, mouthPixel(image, geo, u, v));
       n++;
     }
     let darkest = Infinity;
-    for (let dv = -1; dv <= 1; dv += 0.5) darkest = Math.min(darkest, luminance(pixel(image, ...toFrame(geo, u, (upper + lower) / 2 + dv))));
+    for (let dv = -1; dv <= 1; dv += 0.5) darkest = Math.min(darkest, luminance(mouthPixel(image, geo, u, (upper + lower) / 2 + dv)));
     line += darkest;
     lineN++;
     for (const dv of [-0.9, 1.2]) {
       const v = (dv < 0 ? upper : lower) + dv * m.halfWidth;
-      add(skin, pixel(image, ...toFrame(geo, u, v)));
+      add(skin, mouthPixel(image, geo, u, v));
       sn++;
     }
   }
@@ -130,7 +130,7 @@ function faceShadow(image: RgbImage, geo: FaceGeometry): { level: number; colour
   return { level, colour: n > 0 ? [sum[0] / n, sum[1] / n, sum[2] / n] : [0, 0, 0] };
 }
 
-function luminance(c: Rgb): number {
+export function luminance(c: Rgb): number {
   return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 }
 
@@ -140,15 +140,11 @@ function add(sum: Rgb, c: Rgb): void {
   sum[2] += c[2];
 }
 
-/** A point of the lips' frame (u along the lips, v down) in image pixels. */
-function toFrame(geo: FaceGeometry, u: number, v: number): [number, number] {
+/** The photo's pixel (nearest, clamped to its edges) at a point of the lips' frame: u along the lips, v down. */
+export function mouthPixel(image: RgbImage, geo: FaceGeometry, u: number, v: number): Rgb {
   const m = geo.mouth;
-  return [m.centre.x + u * m.cos - v * m.sin, m.centre.y + u * m.sin + v * m.cos];
-}
-
-function pixel(image: RgbImage, x: number, y: number): Rgb {
-  const xi = Math.max(0, Math.min(image.width - 1, Math.round(x)));
-  const yi = Math.max(0, Math.min(image.height - 1, Math.round(y)));
-  const i = (yi * image.width + xi) * 3;
+  const x = Math.max(0, Math.min(image.width - 1, Math.round(m.centre.x + u * m.cos - v * m.sin)));
+  const y = Math.max(0, Math.min(image.height - 1, Math.round(m.centre.y + u * m.sin + v * m.cos)));
+  const i = (y * image.width + x) * 3;
   return [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
 }

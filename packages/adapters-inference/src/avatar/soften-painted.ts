@@ -44,8 +44,9 @@ export function softenPainted(
     scratch.across = new Float32Array(w * h * 3);
     scratch.coverage = new Float32Array(w * h);
     scratch.weight = new Float32Array(w * h);
-    scratch.spans = new Int32Array(h * 2);
   }
+  // a region can be taller than a larger one before it
+  if (scratch.spans.length < h * 2) scratch.spans = new Int32Array(h * 2);
   const { rgb, across, coverage, weight, spans } = scratch;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
