@@ -1,14 +1,6 @@
 import { sampleBilinear } from './bilinear.js';
 import { CurveTable } from './face-geometry.js';
-import type { Point, RgbImage } from './rgb-image.js';
-
-/** A box in frame pixels (x1, y1 exclusive). */
-export interface PixelBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+import type { PixelBox, Point, RgbImage } from './rgb-image.js';
 
 /** Where a backward-mapped pixel comes from; `interior` -2 marks a lid pixel that Eyelids.paint() draws. */
 export interface SourcePixel {

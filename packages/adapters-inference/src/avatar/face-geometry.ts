@@ -1,5 +1,5 @@
 import { mean } from './framing.js';
-import type { Point } from './rgb-image.js';
+import type { PixelBox, Point } from './rgb-image.js';
 
 /** A polyline y = f(x) sampled at increasing x (linear between, flat beyond the ends). */
 export class Polyline {
@@ -145,5 +145,17 @@ export function faceGeometry(lm: readonly Point[]): FaceGeometry {
       radiusY: eyeChin * 1.45,
       pivot: { x: chin.x, y: chin.y + eyeChin * 0.6 },
     },
+  };
+}
+
+/** The lips' box (landmarks 48-67) and a margin of a quarter of the mouth's half width around it. */
+export function lipsBox(geo: FaceGeometry): PixelBox {
+  const lips = geo.landmarks.slice(48, 68);
+  const pad = 0.25 * geo.mouth.halfWidth;
+  return {
+    x0: Math.min(...lips.map((p) => p.x)) - pad,
+    y0: Math.min(...lips.map((p) => p.y)) - pad,
+    x1: Math.max(...lips.map((p) => p.x)) + pad,
+    y1: Math.max(...lips.map((p) => p.y)) + pad,
   };
 }

@@ -1,21 +1,21 @@
 import { sampleBilinear } from './bilinear.js';
+import { edgeBlur, gaussianKernel } from './edge-blur.js';
 import { Eyelids } from './eyelids.js';
-import { CurveTable, type FaceGeometry } from './face-geometry.js';
+import { CurveTable, lipsBox, type FaceGeometry } from './face-geometry.js';
 import type { FacePose } from './face-pose.js';
-import { mouthPalette, type MouthPalette } from './mouth-palette.js';
-import type { RgbImage } from './rgb-image.js';
+import { luminance, mouthPalette, mouthPixel, type MouthPalette } from './mouth-palette.js';
+import type { PixelBox, RgbImage } from './rgb-image.js';
+import { softenPainted, softenScratch, type SoftenScratch } from './soften-painted.js';
 
 /** The widest mouth opening (lip to lip, at "aa"), as a fraction of the eye distance. */
 export const MAX_OPENING = 0.36;
 /** Share of the opening taken by the upper lip lifting; the jaw and lower lip take the rest. */
 const UPPER_SHARE = 0.26;
+/** The softness the painter's own one-pixel anti-aliasing already has (as a Gaussian sigma, px). */
+const PAINTED_SIGMA = 0.5;
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** Below this the photo is as sharp as the painter's own one-pixel anti-aliasing: nothing to soften. */
+const MIN_SOFTEN_SIGMA = 0.4;
 
 /**
  * Renders one frame of the reference photo in a given pose by inverse mapping: every output pixel of
@@ -31,16 +31,18 @@ interface Box {
  *   the chin into the neck and towards the jaw angles), the lips spread or round; the lens-shaped gap
  *   between the lips is painted as a mouth interior (dark cavity, upper teeth, tongue), never sampled
  *   from the closed lips, so lips are neither smeared nor doubled.
+ * The painted pixels are then seen through the photo's own blur (softenPainted), so a small,
+ * upscaled face does not get a sharp mouth pasted in.
  * All work is in typed arrays; one 640x640 frame costs a few milliseconds.
  */
 export class FaceWarper {
   readonly width: number;
   readonly height: number;
   private readonly base: Uint8Array;
-  private readonly headBox: Box;
+  private readonly headBox: PixelBox;
   private readonly headMask: Float32Array;
   private readonly rowSpans: Int32Array;
-  private readonly mouthBox: Box;
+  private readonly mouthBox: PixelBox;
   private readonly eyelids: Eyelids;
   private readonly palette: MouthPalette;
   /** Below the chin the jaw's drop fades out over this many pixels (the neck). */
@@ -57,6 +59,15 @@ export class FaceWarper {
    * never doubled by painted ones.
    */
   private readonly paintTeeth: boolean;
+  /**
+   * The Gaussian the painted interior is seen through (the photo's own edge blur around the lips,
+   * less the painter's anti-aliasing), or null for a photo sharp enough to take it as painted.
+   */
+  private readonly softenKernel: Float32Array | null;
+
+  /** Per frame pixel, how much of it was painted (0-255); only the painted box is ever non-zero. */
+  private readonly paintedMask: Uint8Array;
+  private readonly softenScratch: SoftenScratch = softenScratch();
 
   constructor(
     reference: RgbImage,
@@ -126,15 +137,25 @@ export class FaceWarper {
     this.palette = mouthPalette(reference, geo);
     const span = mouth.jawHalfWidth + 4;
     this.upperInner = new CurveTable(-span, span, (u) => mouth.upperInner.at(u));
-    this.lowerInner = new CurveTable(-span, span, (u) => mouth.lowerInner.at(u));
+    const parted = mouth.restGap >= 0.04 * geo.eyeDistance;
+    const lowerEdge = parted ? lowerLipEdge(reference, geo) : null;
+    this.lowerInner = new CurveTable(-span, span, (u) => mouth.lowerInner.at(u) + (lowerEdge?.at(u) ?? 0));
     this.chin = new CurveTable(-span, span, (u) => mouth.jaw.at(u));
     this.jawProfile = new CurveTable(-span, span, (u) => 1 - smoothstep(0.9 * mouth.halfWidth, mouth.jawHalfWidth, Math.abs(u)));
     this.jawBlendEnd = mouth.lowerLipV + 0.35 * (mouth.chinV - mouth.lowerLipV);
     this.paintTeeth = mouth.restGap < 0.04 * geo.eyeDistance || !showsTeeth(reference, geo);
+    const photoSigma = edgeBlur(reference, lipsBox(geo));
+    const sigma = Math.sqrt(Math.max(0, photoSigma * photoSigma - PAINTED_SIGMA * PAINTED_SIGMA));
+    this.softenKernel = sigma >= MIN_SOFTEN_SIGMA ? gaussianKernel(sigma) : null;
+    this.paintedMask = new Uint8Array(this.width * this.height);
   }
 
-  /** Writes the frame for `pose` into `out` (width*height*3 bytes). */
-  render(pose: FacePose, out: Uint8Array): void {
+  /**
+   * Writes the frame for `pose` into `out` (width*height*3 bytes). With `painted` (width*height
+   * bytes), also says how much of each pixel is the painted mouth interior (0-255, before softening):
+   * where to look when measuring it.
+   */
+  render(pose: FacePose, out: Uint8Array, painted?: Uint8Array): void {
     out.set(this.base);
     const { headBox, headMask, mouthBox } = this;
     const bw = headBox.x1 - headBox.x0;
@@ -146,6 +167,12 @@ export class FaceWarper {
     const headMoves = pose.headX !== 0 || pose.headY !== 0 || pose.headRoll !== 0;
     const src = { x: 0, y: 0, interior: -1 };
     const mouth = this.mouthFrame(pose);
+
+    const mask = this.paintedMask;
+    let px0 = this.width;
+    let py0 = this.height;
+    let px1 = 0;
+    let py1 = 0;
 
     const eyes = this.eyelids.boxes;
     // without head motion only the mouth's and the eyes' boxes can change
@@ -174,12 +201,25 @@ export class FaceWarper {
         }
         const o = (y * this.width + x) * 3;
         if (src.interior >= 0) {
-          this.paintInterior(mouth, src, out, o);
+          mask[o / 3] = 255 * this.paintInterior(mouth, src, out, o);
+          if (x < px0) px0 = x;
+          if (x >= px1) px1 = x + 1;
+          if (y < py0) py0 = y;
+          py1 = y + 1;
         } else if (src.x !== x || src.y !== y) {
           if (src.interior === -2) this.eyelids.paint(out, o);
           else this.sample(src.x, src.y, out, o);
         }
       }
+    }
+    painted?.fill(0);
+    if (px1 <= px0) return;
+    const box = { x0: px0, y0: py0, x1: px1, y1: py1 };
+    if (this.softenKernel) softenPainted(out, this.width, this.height, mask, box, this.softenKernel, this.softenScratch);
+    for (let y = py0; y < py1; y++) {
+      const row = y * this.width;
+      if (painted) painted.set(mask.subarray(row + px0, row + px1), row + px0);
+      mask.fill(0, row + px0, row + px1);
     }
   }
 
@@ -206,6 +246,7 @@ export class FaceWarper {
       // the chin follows the centre of the lower lip
       jawDrop: opening - rest - centreLift,
       teeth: 0.1 * eyeDistance,
+      lipFade: 0.04 * eyeDistance,
       paintTeeth: this.paintTeeth,
       u: 0,
       top: 0,
@@ -290,14 +331,15 @@ export class FaceWarper {
   /**
    * The painted inside of the mouth, in soft layers so no edge is a staircase, back to front:
    * - the cavity: darkest at the back and into the corners (the cheeks' shadow), in the shadow the
-   *   upper teeth cast, and lit a little on the wet inside of the lower lip;
+   *   upper teeth cast; along the lips, their inner surfaces in the lips' colour darkening into it
+   *   (a lip never meets a black cavity in one step: that reads as a drawn outline);
    * - the tongue: a rounded hump rising from the lower lip once the mouth is open enough to see it,
    *   shaded from its lit tip to the throat, with a faint groove down its middle;
    * - the lower incisors' tips, only on a wide opening, just above the lower lip;
    * - the upper teeth hanging from the upper lip: separate teeth (darker gaps, narrower towards the
    *   corners), greyer at their translucent edges, shaded under the lip and towards the corners.
    */
-  private paintInterior(f: MouthFrame, src: { x: number; y: number }, out: Uint8Array, o: number): void {
+  private paintInterior(f: MouthFrame, src: { x: number; y: number }, out: Uint8Array, o: number): number {
     const p = this.palette;
     const gapHeight = f.top + f.bottom;
     const au = Math.abs(f.u);
@@ -305,11 +347,17 @@ export class FaceWarper {
     const teethHeight = f.paintTeeth ? Math.min(f.teeth, 0.5 * gapHeight) * Math.sqrt(Math.max(0, 1 - au * au)) : 0;
     // cavity
     const teethShadow = f.paintTeeth ? 1 - 0.35 * Math.exp(-Math.max(0, f.top - teethHeight) / 2.5) : 1;
-    const innerLip = 0.45 * Math.exp(-f.bottom / 2);
-    const c = (0.95 - 0.35 * au * au) * teethShadow * (0.85 + 0.3 * Math.abs(depth - 0.45)) + innerLip;
-    let r = p.cavity[0] * c + innerLip * p.tongue[0] * 0.5;
-    let g = p.cavity[1] * c + innerLip * p.tongue[1] * 0.3;
-    let b = p.cavity[2] * c + innerLip * p.tongue[2] * 0.3;
+    const c = (0.95 - 0.35 * au * au) * teethShadow * (0.85 + 0.3 * Math.abs(depth - 0.45));
+    let r = p.cavity[0] * c;
+    let g = p.cavity[1] * c;
+    let b = p.cavity[2] * c;
+    // the lips' inner surfaces, curving away into the mouth: lip colour darkening into the cavity
+    // (below a photo's own interior, only the lower lip's: the upper edge is that interior's)
+    const fromLip = f.paintTeeth ? Math.min(f.top, f.bottom) : f.bottom;
+    const innerLip = 1 - smoothstep(0.3 * f.lipFade, 1.3 * f.lipFade, fromLip);
+    r += (p.lip[0] - r) * innerLip;
+    g += (p.lip[1] - g) * innerLip;
+    b += (p.lip[2] - b) * innerLip;
     // tongue, fading in from a 4 px opening
     const visible = clamp01((gapHeight - 4) / 6);
     if (visible > 0) {
@@ -356,11 +404,12 @@ export class FaceWarper {
       out[o] = out[o]! * (1 - k) + r * k;
       out[o + 1] = out[o + 1]! * (1 - k) + g * k;
       out[o + 2] = out[o + 2]! * (1 - k) + b * k;
-      return;
+      return k;
     }
     out[o] = r;
     out[o + 1] = g;
     out[o + 2] = b;
+    return 1;
   }
 
   /** Bilinear sample of the reference at (x, y) into out[o..o+2]. */
@@ -368,7 +417,7 @@ export class FaceWarper {
     sampleBilinear(this.base, this.width, this.height, x, y, out, o);
   }
 
-  private clip(b: Box): Box {
+  private clip(b: PixelBox): PixelBox {
     return {
       x0: Math.max(0, Math.floor(b.x0)),
       y0: Math.max(0, Math.floor(b.y0)),
@@ -388,6 +437,8 @@ interface MouthFrame {
   /** How far the chin moves down (negative: up, closing a photo's open mouth). */
   jawDrop: number;
   teeth: number;
+  /** Over how many px the lips' inner surfaces darken into the cavity. */
+  lipFade: number;
   paintTeeth: boolean;
   // the interior pixel being painted: u across (-1..1) and its distances to the lips
   u: number;
@@ -395,21 +446,52 @@ interface MouthFrame {
   bottom: number;
 }
 
+/**
+ * How far below the landmarks' inner edge of the lower lip the photo's lower lip really starts,
+ * per column u, for a photo whose lips are apart: the edge is moved down while the photo there is
+ * still the dark gap (darker than 60 % of the lip's body), by at most half the lip; smoothed across
+ * the mouth and tapered to nothing at the corners (no notch where it stops). The landmark model
+ * places that edge a few pixels inside the gap on some faces (most on tilted ones); the strip of gap
+ * above the lip would then move with the jaw and draw a dark line along the lower lip inside the
+ * open mouth.
+ */
+function lowerLipEdge(image: RgbImage, geo: FaceGeometry): CurveTable {
+  const m = geo.mouth;
+  const lum = (u: number, v: number): number => luminance(mouthPixel(image, geo, u, v));
+  const from = Math.floor(m.innerMid - m.innerHalfWidth);
+  const shifts = Array.from({ length: Math.ceil(2 * m.innerHalfWidth) + 1 }, (_, k) => {
+    const u = from + k;
+    const lower = m.lowerInner.at(u);
+    const thickness = Math.max(0, m.lowerLipV - lower);
+    const dark = 0.6 * lum(u, lower + 0.6 * thickness);
+    let v = lower;
+    while (v + 0.5 <= lower + 0.5 * thickness && lum(u, v) < dark) v += 0.5;
+    return v - lower;
+  });
+  const reach = 3;
+  return new CurveTable(from, from + shifts.length - 1, (u) => {
+    const k = Math.round(u - from);
+    let sum = 0;
+    let n = 0;
+    for (let j = Math.max(0, k - reach); j <= Math.min(shifts.length - 1, k + reach); j++) {
+      sum += shifts[j]!;
+      n++;
+    }
+    const t = Math.abs(u - m.innerMid) / m.innerHalfWidth;
+    return n > 0 ? (sum / n) * (1 - smoothstep(0.6, 0.95, t)) : 0;
+  });
+}
+
 /** True when the photo's own lip gap is bright (teeth), judged against the skin below the mouth. */
 function showsTeeth(image: RgbImage, geo: FaceGeometry): boolean {
   const m = geo.mouth;
-  const luminance = (u: number, v: number): number => {
-    const x = Math.round(m.centre.x + u * m.cos - v * m.sin);
-    const y = Math.round(m.centre.y + u * m.sin + v * m.cos);
-    const i = (Math.max(0, Math.min(image.height - 1, y)) * image.width + Math.max(0, Math.min(image.width - 1, x))) * 3;
-    return 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
-  };
+  const lum = (u: number, v: number): number => luminance(mouthPixel(image, geo, u, v));
   let gap = 0;
   let skin = 0;
   let n = 0;
   for (let u = m.innerMid - m.innerHalfWidth * 0.5; u <= m.innerMid + m.innerHalfWidth * 0.5; u += 1) {
-    gap += luminance(u, (m.upperInner.at(u) + m.lowerInner.at(u)) / 2);
-    skin += luminance(u, m.lowerLipV + 0.3 * (m.chinV - m.lowerLipV));
+    gap += lum(u, (m.upperInner.at(u) + m.lowerInner.at(u)) / 2);
+    skin += lum(u, m.lowerLipV + 0.3 * (m.chinV - m.lowerLipV));
     n++;
   }
   return gap / n > 0.8 * (skin / n);
