@@ -55,6 +55,25 @@ describe('realtime e2e: spoken replies', function () {
     await client.close();
   });
 
+  it("a reply starts with the voice: its first delta carries sound within 30 ms, and it ends with the voice", async () => {
+    const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'] });
+    client.send({ type: 'conversation.item.create', item: userText('Hello there. How are you today?') });
+    await client.next();
+    const { events, audio } = await spokenResponse(client);
+    const pcm = new Int16Array(audio.buffer, audio.byteOffset, audio.length / 2);
+    // Flite pads each sentence with ~170-230 ms of silence: the reply itself must not start or end with it.
+    const loud = (i: number) => Math.abs(pcm[i]!) >= 200;
+    let first = 0;
+    while (first < pcm.length && !loud(first)) first++;
+    let last = pcm.length - 1;
+    while (last > first && !loud(last)) last--;
+    expect((first / 24000) * 1000, 'leading silence (ms)').to.be.at.most(30);
+    expect(((pcm.length - 1 - last) / 24000) * 1000, 'trailing silence (ms)').to.be.at.most(30);
+    const firstDelta = Buffer.from(events.find((e) => e.type === 'response.output_audio.delta')!.delta, 'base64');
+    expect(first * 2).to.be.below(firstDelta.length);
+    await client.close();
+  });
+
   it('speaks in the session format: G.711 mu-law at 8 kHz is one byte per sample', async () => {
     const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { format: { type: 'audio/pcmu' } } } });
     client.send({ type: 'conversation.item.create', item: userText('Say something short.') });
