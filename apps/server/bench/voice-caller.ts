@@ -69,6 +69,8 @@ export interface TurnTiming {
 export interface ConverseOptions {
   /** The session's `turn_detection` (default: server_vad with SILENCE_DURATION_MS). */
   turnDetection?: Record<string, unknown>;
+  /** Silence after each sentence (ms, default 1500): longer lets a slow reply start before the next sentence. */
+  pauseMs?: number;
 }
 
 export interface CallResult {
@@ -122,12 +124,13 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     const parts: Buffer[] = [Buffer.alloc(LEAD_IN_MS * BYTES_PER_MS)];
     let at = LEAD_IN_MS;
     for (const s of sentences) {
-      parts.push(s.pcm, Buffer.alloc(PAUSE_MS * BYTES_PER_MS));
+      const pauseMs = options.pauseMs ?? PAUSE_MS;
+      parts.push(s.pcm, Buffer.alloc(pauseMs * BYTES_PER_MS));
       starts.push(at);
       lastLoud.push(at + s.lastLoudMs);
       at += s.pcm.length / BYTES_PER_MS;
       speechEnds.push(at);
-      at += PAUSE_MS;
+      at += pauseMs;
     }
     const audio = Buffer.concat(parts);
     let streamStart = 0;
