@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
+import { edgeSilenceMs } from '../helpers/spoken-audio.js';
 
 async function spokenResponse(client: RealtimeClient): Promise<{ events: ServerEvent[]; audio: Buffer }> {
   client.send({ type: 'response.create' });
@@ -62,15 +63,11 @@ describe('realtime e2e: spoken replies', function () {
     const { events, audio } = await spokenResponse(client);
     const pcm = new Int16Array(audio.buffer, audio.byteOffset, audio.length / 2);
     // Flite pads each sentence with ~170-230 ms of silence: the reply itself must not start or end with it.
-    const loud = (i: number) => Math.abs(pcm[i]!) >= 200;
-    let first = 0;
-    while (first < pcm.length && !loud(first)) first++;
-    let last = pcm.length - 1;
-    while (last > first && !loud(last)) last--;
-    expect((first / 24000) * 1000, 'leading silence (ms)').to.be.at.most(30);
-    expect(((pcm.length - 1 - last) / 24000) * 1000, 'trailing silence (ms)').to.be.at.most(30);
+    const edges = edgeSilenceMs(pcm, 24000);
+    expect(edges.leading, 'leading silence (ms)').to.be.at.most(30);
+    expect(edges.trailing, 'trailing silence (ms)').to.be.at.most(30);
     const firstDelta = Buffer.from(events.find((e) => e.type === 'response.output_audio.delta')!.delta, 'base64');
-    expect(first * 2).to.be.below(firstDelta.length);
+    expect(edges.leading * 24 * 2, 'the first delta carries sound').to.be.below(firstDelta.length);
     await client.close();
   });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { childProcesses, decodeWithFfmpeg, getJson, json, metricValue, postJson, rmsOf, sleep } from '../helpers/http.js';
+import { edgeSilenceMs } from '../helpers/spoken-audio.js';
 
 const SENTENCES =
   'The quick brown fox jumps over the lazy dog. A second sentence follows the first one. ' +
@@ -183,16 +184,7 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       expect(b - a).to.be.within(0.8, 1.6);
     });
 
-    // Engines pad each utterance with silence (Flite's slt ~170-230 ms before the voice): what the
-    // client gets starts with the voice and ends with it (at most 30 ms of silence either side).
-    const edgeSilenceMs = (pcm: Int16Array, rate: number) => {
-      const loud = (i: number) => Math.abs(pcm[i]!) >= 200;
-      let first = 0;
-      while (first < pcm.length && !loud(first)) first++;
-      let last = pcm.length - 1;
-      while (last > first && !loud(last)) last--;
-      return { leading: (first / rate) * 1000, trailing: ((pcm.length - 1 - last) / rate) * 1000 };
-    };
+    // What the client gets starts with the voice and ends with it (at most 30 ms of silence either side).
     const pcmBody = async (res: Response) => {
       const bytes = Buffer.from(await res.arrayBuffer());
       return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
