@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     ['realtime', async () => (await import('./realtime.js')).benchRealtime as Bench],
     ['voice-loop', async () => (await import('./voice-loop.js')).benchVoiceLoop as Bench],
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
+    // Starts its own server process: last loud 10 ms of speech -> first reply sound, per turn detection.
+    ['turn-latency', async () => (await import('./turn-latency.js')).benchTurnLatency as unknown as Bench],
     // The pocketsphinx decoders alone (no server): CPU per second of audio and word errors per option set.
     ['decoder', async () => (await import('./decoder.js')).benchDecoder as unknown as Bench],
     ['vad-noise', async () => (await import('./vad-noise.js')).benchVadNoise as Bench],
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'aborted-bursts', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({

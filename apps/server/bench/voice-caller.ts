@@ -11,6 +11,30 @@ const BYTES_PER_MS = 32; // 16 kHz s16
 export interface Clip {
   words: string;
   pcm: Buffer;
+  /** Where the last loud 10 ms of the speech ends (ms into `pcm`): what a listener hears as the end. */
+  lastLoudMs: number;
+}
+
+/** A 10 ms frame within this many dB of the clip's loudest frame is loud (the reader's hiss and breaths are not). */
+const LOUD_DB_BELOW_PEAK = 30;
+/** A reply sample at or above this (about -44 dBFS) is sound: the level the speech output's trim uses. */
+const AUDIBLE = 200;
+const REPLY_RATE = 24000;
+
+/** The end (ms) of the last 10 ms frame of `pcm` (16 kHz s16) within LOUD_DB_BELOW_PEAK of its loudest. */
+export function lastLoudMs(pcm: Buffer): number {
+  const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length & ~1)));
+  const frame = 160;
+  const rms: number[] = [];
+  for (let i = 0; i + frame <= samples.length; i += frame) {
+    let e = 0;
+    for (let k = 0; k < frame; k++) e += samples[i + k]! * samples[i + k]!;
+    rms.push(Math.sqrt(e / frame));
+  }
+  const floor = Math.max(...rms) * 10 ** (-LOUD_DB_BELOW_PEAK / 20);
+  let last = rms.length - 1;
+  while (last > 0 && rms[last]! < floor) last--;
+  return (last + 1) * 10;
 }
 
 /** The five LibriVox sentences of pocketsphinx-testdata (a human reader, 16 kHz mono s16) and what is said. */
@@ -21,7 +45,8 @@ export function librivoxClips(): Clip[] {
     .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
     .map(([, words, id]) => {
       const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
-      return { words: words!, pcm: wav.subarray(wav.indexOf('data') + 8) };
+      const pcm = wav.subarray(wav.indexOf('data') + 8);
+      return { words: words!, pcm, lastLoudMs: lastLoudMs(pcm) };
     });
 }
 
@@ -32,6 +57,20 @@ export interface TurnTiming {
   fromSpeechEnd: number;
   /** speech_stopped -> transcript. */
   transcript: number;
+  /**
+   * The last loud 10 ms of the sentence -> the reply's first sound as this client would play it
+   * (deltas played back to back from the first one's arrival, or later when a delta arrives late).
+   */
+  heard: number;
+  /** Silence (ms) before the reply's first sound. */
+  leadingSilence: number;
+}
+
+export interface ConverseOptions {
+  /** The session's `turn_detection` (default: server_vad with SILENCE_DURATION_MS). */
+  turnDetection?: Record<string, unknown>;
+  /** Silence after each sentence (ms, default 1500): longer lets a slow reply start before the next sentence. */
+  pauseMs?: number;
 }
 
 export interface CallResult {
@@ -64,7 +103,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * the realtime WebSocket, server VAD; each turn timed from `speech_stopped` to its first reply
  * audio. The next sentence barges into the reply, as an impatient caller does.
  */
-export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[], appendMs: number): Promise<CallResult> {
+export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[], appendMs: number, options: ConverseOptions = {}): Promise<CallResult> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
     const result: CallResult = {
@@ -81,14 +120,17 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     // Where each sentence's speech starts and ends in the stream (ms).
     const starts: number[] = [];
     const speechEnds: number[] = [];
+    const lastLoud: number[] = [];
     const parts: Buffer[] = [Buffer.alloc(LEAD_IN_MS * BYTES_PER_MS)];
     let at = LEAD_IN_MS;
     for (const s of sentences) {
-      parts.push(s.pcm, Buffer.alloc(PAUSE_MS * BYTES_PER_MS));
+      const pauseMs = options.pauseMs ?? PAUSE_MS;
+      parts.push(s.pcm, Buffer.alloc(pauseMs * BYTES_PER_MS));
       starts.push(at);
+      lastLoud.push(at + s.lastLoudMs);
       at += s.pcm.length / BYTES_PER_MS;
       speechEnds.push(at);
-      at += PAUSE_MS;
+      at += pauseMs;
     }
     const audio = Buffer.concat(parts);
     let streamStart = 0;
@@ -98,6 +140,8 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     let sentence = -1;
     let stoppedAt = 0;
     const replied = new Set<number>();
+    // The reply being listened for: its first delta's arrival and the samples received before the current delta.
+    let listening: { sentence: number; firstAt: number; samples: number; timing: TurnTiming } | null = null;
     const failed = new Set<number>();
     const interrupted = new Set<number>();
     // The sentence each response answers (the one whose speech_stopped created it).
@@ -146,7 +190,7 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
               input: {
                 format: { type: 'audio/pcm', rate: 16000 },
                 transcription: { model: 'svc-stt-3.1' },
-                turn_detection: { type: 'server_vad', silence_duration_ms: SILENCE_DURATION_MS },
+                turn_detection: options.turnDetection ?? { type: 'server_vad', silence_duration_ms: SILENCE_DURATION_MS },
               },
             },
           },
@@ -186,7 +230,12 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
       } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
         replied.add(sentence);
         const speechEndAt = streamStart + speechEnds[sentence]!;
-        result.turns.push({ fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt });
+        const timing = { fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt, heard: NaN, leadingSilence: NaN };
+        result.turns.push(timing);
+        listening = { sentence, firstAt: now, samples: 0, timing };
+        listen(listening, (event as { delta?: string }).delta ?? '', now);
+      } else if (event.type === 'response.output_audio.delta' && listening?.sentence === sentence && Number.isNaN(listening.timing.heard)) {
+        listen(listening, (event as { delta?: string }).delta ?? '', now);
       } else if (event.type === 'error') {
         result.errors.push(event.error?.code ?? 'unknown');
         // A turn dropped with an error has its outcome: the wait for transcripts below stops counting it.
@@ -194,6 +243,20 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
         if (sentence >= 0) failed.add(sentence);
       }
     });
+    /** One delta of the reply listened for (24 kHz pcm): dates its first sound, if it is in this delta. */
+    const listen = (l: NonNullable<typeof listening>, delta: string, arrivedAt: number) => {
+      const bytes = Buffer.from(delta, 'base64');
+      const pcm = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.length & ~1)));
+      const first = pcm.findIndex((x) => x >= AUDIBLE || x <= -AUDIBLE);
+      if (first < 0) {
+        l.samples += pcm.length;
+        return;
+      }
+      const offsetMs = ((l.samples + first) / REPLY_RATE) * 1000;
+      const soundAt = Math.max(arrivedAt, l.firstAt + offsetMs);
+      l.timing.heard = soundAt - (streamStart + lastLoud[l.sentence]!);
+      l.timing.leadingSilence = offsetMs;
+    };
     ws.on('error', (err) => {
       if (!created) return; // a refused upgrade closes; the close handler records it
       reject(err);

@@ -12,6 +12,12 @@ import { percentile, round } from './harness.js';
 // page.evaluate bodies run in the browser (no DOM library in the server's compilation).
 declare const window: any, navigator: any, RTCPeerConnection: any, AudioContext: any, AudioWorkletNode: any, WebSocket: any, performance: any, document: any;
 
+/**
+ * The sessions' turn detection: `BENCH_WEBRTC_TURN_DETECTION=semantic_vad` measures semantic_vad
+ * (its defaults); server_vad with `silence_duration_ms: 500` otherwise.
+ */
+const TURN_DETECTION: Record<string, unknown> =
+  process.env.BENCH_WEBRTC_TURN_DETECTION === 'semantic_vad' ? { type: 'semantic_vad' } : { type: 'server_vad', silence_duration_ms: 500 };
 /** Turns measured per transport (the fake microphone says its sentence every ~11.5 s). */
 const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? 6);
 
@@ -45,7 +51,7 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
     // network access checks refused the WebSocket to 127.0.0.1 from a page made up by page.route.
     await page.goto(`${ctx.baseUrl}/playground`);
     process.stderr.write(`webrtc bench: page at ${ctx.baseUrl}\n`);
-    await page.evaluate(installClients);
+    await page.evaluate(installClients, TURN_DETECTION);
     const perTransport: Record<string, Turn[]> = {};
     for (const transport of ['webrtc', 'websocket'] as const) {
       const secret = await mintSecret(ctx);
@@ -90,10 +96,10 @@ async function mintSecret(ctx: { baseUrl: string; apiKey: string }): Promise<str
 }
 
 /** Runs in the page: both clients, the two meters and the turn timing. */
-function installClients(): void {
+function installClients(turnDetection: Record<string, unknown>): void {
   const VOICE = 0.02;
   const SOUND = 0.01;
-  const session = { type: 'realtime', model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } } };
+  const session = { type: 'realtime', model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: turnDetection } } };
   const state: any = { turns: [], lastVoiceAt: 0, awaiting: null, stop: null };
   const meter = (analyser: any) => {
     const buf = new Float32Array(analyser.fftSize);

@@ -28,6 +28,7 @@ export * from './speech/synthesize-speech.js';
 export * from './speech/tokens.js';
 export * from './speech/inline-tags.js';
 export * from './speech/streamed-speech-text.js';
+export * from './speech/join-silence.js';
 export * from './speech/text-normalizer.js';
 export * from './speech/sentence-splitter.js';
 export * from './speech/sound-effects.js';

@@ -147,6 +147,8 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: setting.int(DEFAULT_MAX_EVENT_LOOP_LAG_MS, 10, 600_000),
     /** How long after speech_stopped a streamed turn's transcript may take before the turn is dropped with an error. */
     SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: setting.int(DEFAULT_TRANSCRIPT_DEADLINE_MS, 200, 600_000),
+    /** An extension, off by default: semantic_vad honours `eagerness` (the interface accepts it with no effect). */
+    SVC_REALTIME_SEMANTIC_EAGERNESS: setting.bool(false),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -298,6 +300,7 @@ function bindSessionFactory(provide: Provide, config: ServerConfig): void {
       quota: await get(REALTIME_TOKENS.QuotaGuard),
       summarizer: await get(REALTIME_TOKENS.ConversationSummarizer),
       openAiModelAliases: openAiModelAliases(config),
+      semanticEagerness: s.SVC_REALTIME_SEMANTIC_EAGERNESS,
       audio: {
         resampler: await get(REALTIME_TOKENS.Resampler),
         noiseSuppressor: await get(REALTIME_TOKENS.NoiseSuppressor),

@@ -22,3 +22,17 @@ export async function speakAtRealTimePace(client: RealtimeClient, samples: Int16
     if (due > 0) await sleep(due);
   }
 }
+
+/**
+ * Silence (ms) before the first and after the last sample at or above -44 dBFS (|x| >= 200, the
+ * level the speech output's trim uses): engines pad each utterance with silence (Flite's slt
+ * ~170-230 ms before the voice), which the service cuts to 10 ms at the audio's edges.
+ */
+export function edgeSilenceMs(pcm: Int16Array, rate: number): { leading: number; trailing: number } {
+  const loud = (i: number) => Math.abs(pcm[i]!) >= 200;
+  let first = 0;
+  while (first < pcm.length && !loud(first)) first++;
+  let last = pcm.length - 1;
+  while (last > first && !loud(last)) last--;
+  return { leading: (first / rate) * 1000, trailing: ((pcm.length - 1 - last) / rate) * 1000 };
+}

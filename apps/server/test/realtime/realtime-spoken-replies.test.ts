@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
+import { edgeSilenceMs } from '../helpers/spoken-audio.js';
 
 async function spokenResponse(client: RealtimeClient): Promise<{ events: ServerEvent[]; audio: Buffer }> {
   client.send({ type: 'response.create' });
@@ -52,6 +53,21 @@ describe('realtime e2e: spoken replies', function () {
     const retrieved = await client.next();
     const fullTranscript = done.response.output[0].content[0].transcript as string;
     expect(retrieved.item.content[0].transcript.length).to.be.lessThan(fullTranscript.length);
+    await client.close();
+  });
+
+  it("a reply starts with the voice: its first delta carries sound within 30 ms, and it ends with the voice", async () => {
+    const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'] });
+    client.send({ type: 'conversation.item.create', item: userText('Hello there. How are you today?') });
+    await client.next();
+    const { events, audio } = await spokenResponse(client);
+    const pcm = new Int16Array(audio.buffer, audio.byteOffset, audio.length / 2);
+    // Flite pads each sentence with ~170-230 ms of silence: the reply itself must not start or end with it.
+    const edges = edgeSilenceMs(pcm, 24000);
+    expect(edges.leading, 'leading silence (ms)').to.be.at.most(30);
+    expect(edges.trailing, 'trailing silence (ms)').to.be.at.most(30);
+    const firstDelta = Buffer.from(events.find((e) => e.type === 'response.output_audio.delta')!.delta, 'base64');
+    expect(edges.leading * 24 * 2, 'the first delta carries sound').to.be.below(firstDelta.length);
     await client.close();
   });
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { childProcesses, decodeWithFfmpeg, getJson, json, metricValue, postJson, rmsOf, sleep } from '../helpers/http.js';
+import { edgeSilenceMs } from '../helpers/spoken-audio.js';
 
 const SENTENCES =
   'The quick brown fox jumps over the lazy dog. A second sentence follows the first one. ' +
@@ -181,6 +182,37 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       const a = (await plain.arrayBuffer()).byteLength / 48000;
       const b = (await paused.arrayBuffer()).byteLength / 48000;
       expect(b - a).to.be.within(0.8, 1.6);
+    });
+
+    // What the client gets starts with the voice and ends with it (at most 30 ms of silence either side).
+    const pcmBody = async (res: Response) => {
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+    };
+    for (const voice of ['slt', 'rms', 'espeak-fr']) {
+      it(`${voice}: the audio starts and ends with the voice, whole and streamed`, async () => {
+        const input = voice === 'espeak-fr' ? 'Bonjour, il fait beau. À demain.' : 'Sure. You said: hello there.';
+        for (const stream of [false, true]) {
+          const res = await speech({ input, voice, response_format: 'pcm', stream });
+          expect(res.status).to.equal(200);
+          const edges = edgeSilenceMs(await pcmBody(res), 24000);
+          expect(edges.leading, `${voice} stream=${stream} leading`).to.be.at.most(30);
+          expect(edges.trailing, `${voice} stream=${stream} trailing`).to.be.at.most(30);
+        }
+      });
+    }
+
+    it('wav: the trimmed audio keeps a right header, and the first word is timed at the voice', async () => {
+      const res = await json(await speech({ input: 'Sure. You said: hello there.', response_format: 'wav', timestamps: true }));
+      expect(res.status).to.equal(200);
+      const wav = Buffer.from(res.body.audio, 'base64');
+      const decoded = await decodeWithFfmpeg(new Uint8Array(wav), 24000);
+      expect(decoded.length / 24000).to.be.closeTo(res.body.duration, 0.01);
+      const edges = edgeSilenceMs(decoded, 24000);
+      expect(edges.leading).to.be.at.most(30);
+      expect(edges.trailing).to.be.at.most(30);
+      expect(res.body.words[0].start).to.be.at.most(0.05);
+      expect(res.body.words.at(-1).end).to.be.at.most(res.body.duration + 1e-6);
     });
 
     it('timestamps: JSON with base64 audio and ordered word timings', async () => {

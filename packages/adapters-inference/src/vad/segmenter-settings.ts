@@ -16,9 +16,9 @@ const HYSTERESIS = 0.15;
 const MIN_SILENCE_THRESHOLD = 0.01;
 
 /**
- * `semantic_vad` ends turns from the words: the detector reports `silence_duration_ms` of silence
- * as for server_vad, and the engine decides from the partial transcript whether to wait longer
- * (packages/core/src/realtime/engine/semantic-turn-end.ts).
+ * The detector reports the silence it is asked for: `silence_duration_ms` for server_vad, and a
+ * shorter pause for `semantic_vad`, whose engine then judges from the words and the pitch whether
+ * the turn ends there or after more silence (packages/core/src/realtime/engine/semantic-turn-end.ts).
  */
 export function segmenterSettings(options: VoiceActivityOptions): SegmenterSettings {
   const { threshold, prefixPaddingMs, silenceDurationMs, minSpeechDurationMs } = options;

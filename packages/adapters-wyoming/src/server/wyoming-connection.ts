@@ -279,7 +279,7 @@ export class WyomingConnection implements EventSink {
     const principal = await this.admit('speech');
     await this.checkVoice(voice, principal);
     const out = new AudioOut(this, this.services.sampleRate);
-    const stream = new SynthesisStream((text, first) => speak(this.services.speech, text, voice, principal, out, this.abort.signal, first));
+    const stream = new SynthesisStream((text, place) => speak(this.services.speech, text, voice, principal, out, this.abort.signal, place));
     // A piece that fails fails the connection at once, not only at the stop.
     stream.done.catch((err: unknown) => this.fail(err));
     this.stream = { stream, out, started: performance.now() };

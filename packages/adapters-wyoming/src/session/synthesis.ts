@@ -6,16 +6,25 @@ import {
   NothingToSpeakError,
   StreamedSpeechText,
   validateSpeechRequest,
+  EDGE_SILENCE_MS,
   type Principal,
   type SynthesizeSpeech,
 } from '@svc/core';
 import type { VoiceChoice } from '../protocol/requests.js';
 import type { AudioOut } from './audio-out.js';
 
+/** Where a piece stands in what the client hears: only the audio's own start and end are trimmed to the voice. */
+export interface PiecePlace {
+  first: boolean;
+  last: boolean;
+}
+
 /**
- * Speaks one text into `out`, sentence by sentence as it is synthesized. `first`: the first audio of
- * the response, whose first sentence is cut at a clause so it leaves sooner (the REST `stream`
- * path); later pieces of a stream are spoken whole, since audio is already playing.
+ * Speaks one text into `out`, sentence by sentence as it is synthesized. `place.first`: the first
+ * audio of the response, whose first sentence is cut at a clause so it leaves sooner (the REST
+ * `stream` path); later pieces of a stream are spoken whole, since audio is already playing. The
+ * engine's silence before the first and after the last piece is trimmed; between pieces it stays
+ * the pause between two sentences.
  */
 export async function speak(
   speech: SynthesizeSpeech,
@@ -24,7 +33,7 @@ export async function speak(
   principal: Principal | null,
   out: AudioOut,
   signal: AbortSignal,
-  first = true,
+  place: PiecePlace = { first: true, last: true },
 ): Promise<void> {
   const request = validateSpeechRequest({
     input: text,
@@ -32,9 +41,10 @@ export async function speak(
     // Without a name, the language picks the voice (and the normalization rules).
     ...(voice.language !== null ? { tn_language: voice.language } : {}),
     response_format: 'pcm',
-    stream: first,
+    stream: place.first,
   });
-  const result = await speech.execute(request, principal, signal);
+  const edges = { leadingKeepMs: place.first ? EDGE_SILENCE_MS : null, trailingKeepMs: place.last ? EDGE_SILENCE_MS : null };
+  const result = await speech.execute(request, principal, signal, edges);
   for await (const bytes of result.body) await out.write(bytes);
 }
 
@@ -53,8 +63,8 @@ export class SynthesisStream {
   private inPiece = false;
   readonly done: Promise<void>;
 
-  /** `speakPiece(text, first)`: `first` for the first piece of the stream. */
-  constructor(private readonly speakPiece: (text: string, first: boolean) => Promise<void>) {
+  /** `speakPiece(text, place)`: whether the piece is the stream's first, and its last (the stop came and nothing waits). */
+  constructor(private readonly speakPiece: (text: string, place: PiecePlace) => Promise<void>) {
     this.done = this.run();
     // Observed by the connection as soon as it happens; `done` is awaited only at the stop.
     this.done.catch(() => undefined);
@@ -91,7 +101,8 @@ export class SynthesisStream {
       if (this.pieces.length > 0) {
         this.inPiece = true;
         try {
-          await this.speakPiece(this.takeBatch(), first);
+          const batch = this.takeBatch();
+          await this.speakPiece(batch, { first, last: this.stopped && this.pieces.length === 0 });
           first = false;
         } catch (err) {
           // A piece of only punctuation or tags is silence in a stream, not an error.

@@ -28,6 +28,7 @@ export * from './response/response-object.js';
 export { ResponseAborted, abortable } from './response/abortable.js';
 export * from './engine/engine-deps.js';
 export * from './engine/semantic-turn-end.js';
+export * from './audio/ending-pitch.js';
 export { MAX_APPEND_BASE64_BYTES } from './engine/input-pipeline.js';
 export { MIN_COMMIT_MS } from './engine/turn-manager.js';
 export * from './engine/realtime-session-engine.js';

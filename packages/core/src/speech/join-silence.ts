@@ -1,7 +1,9 @@
 import { concatPcm } from '../shared/audio.js';
 
 /**
- * Where a stream's first sentence is cut after its first clause (so the first audio leaves sooner),
+ * The silence at the edges of synthesized speech. Engines pad every utterance with silence; where
+ * the speech begins or ends that is only delay (a reply whose first delta is silent), and where a
+ * stream's first sentence is cut after its first clause (so the first audio leaves sooner),
  * the engine ends the clause as an utterance and starts the rest as a new one, each padded with
  * silence: ~320 ms of silence at the join where the same sentence spoken whole pauses ~100 ms at the
  * comma (Flite `slt`). These trim both sides of that one join down to a comma's pause, so the cut is
@@ -12,6 +14,41 @@ import { concatPcm } from '../shared/audio.js';
 const SILENCE_LEVEL = 200;
 /** Silence kept on each side of the join: together about the pause of a comma inside a sentence. */
 export const JOIN_SILENCE_MS = 50;
+/**
+ * Silence kept where speech begins or ends (engines pad an utterance with a fifth of a second or
+ * more): enough that the onset and the decay below the silence level are not clipped, little enough
+ * that the first delta a listener gets already carries the voice.
+ */
+export const EDGE_SILENCE_MS = 10;
+
+/**
+ * What to do with the silence at each end of a piece of speech: keep at most this many ms of it,
+ * or null to leave it as the engine made it (a pause between two sentences is part of the speech).
+ */
+export interface SpeechEdges {
+  leadingKeepMs: number | null;
+  trailingKeepMs: number | null;
+}
+
+/** A whole utterance: the audio starts and ends with the voice. */
+export const UTTERANCE_EDGES: SpeechEdges = { leadingKeepMs: EDGE_SILENCE_MS, trailingKeepMs: EDGE_SILENCE_MS };
+/** A piece in the middle of longer speech: both pauses stay natural. */
+export const INNER_EDGES: SpeechEdges = { leadingKeepMs: null, trailingKeepMs: null };
+
+/**
+ * The chunks with `edges` applied at `sampleRate`; `onTrimmed` learns how many samples the leading
+ * trim dropped (word timings move earlier by that much).
+ */
+export function trimEdges(
+  chunks: AsyncIterable<Int16Array>,
+  edges: SpeechEdges,
+  sampleRate: number,
+  onTrimmed: (samples: number) => void,
+): AsyncIterable<Int16Array> {
+  const samples = (ms: number) => Math.round((ms * sampleRate) / 1000);
+  const led = edges.leadingKeepMs === null ? chunks : trimLeadingSilence(chunks, samples(edges.leadingKeepMs), onTrimmed);
+  return edges.trailingKeepMs === null ? led : trimTrailingSilence(led, samples(edges.trailingKeepMs));
+}
 
 const isLoud = (sample: number) => sample >= SILENCE_LEVEL || sample <= -SILENCE_LEVEL;
 

@@ -10,7 +10,7 @@ import { combineProsody, NEUTRAL_PROSODY, type Prosody } from './prosody.js';
 import { splitSentences } from './sentence-splitter.js';
 import { renderSoundEffect } from './sound-effects.js';
 import { prefetch } from './prefetch.js';
-import { JOIN_SILENCE_MS, trimLeadingSilence, trimTrailingSilence } from './join-silence.js';
+import { JOIN_SILENCE_MS, trimEdges, UTTERANCE_EDGES, type SpeechEdges } from './join-silence.js';
 import type { SpeechRequest } from './speech-request.js';
 import type { LanguageDetector, PresetVoice, WordTiming } from './speech-synthesizer.js';
 import { nullSpeechObserver, type SpeechObserver } from './speech-observer.js';
@@ -96,8 +96,9 @@ export class SynthesizeSpeech {
     this.clock = options.clock ?? STOPPED_CLOCK;
   }
 
-  async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpeechResult> {
-    const { samples, ...speech } = await this.speak(request, principal, signal);
+  /** `edges`: as for `speak`; a whole request starts and ends with the voice. */
+  async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal, edges: SpeechEdges = UTTERANCE_EDGES): Promise<SpeechResult> {
+    const { samples, ...speech } = await this.speak(request, principal, signal, edges);
     const body =
       request.responseFormat === 'pcm' ? mapAsync(samples, pcmToBytes) : this.codec.encode(request.responseFormat, this.sampleRate, samples, signal);
     return { ...speech, format: request.responseFormat, contentType: CONTENT_TYPES[request.responseFormat], body };
@@ -106,9 +107,10 @@ export class SynthesizeSpeech {
   /**
    * The same speech as samples, not encoded (`request.responseFormat` is not used): for a caller
    * whose transport encodes itself (realtime replies), so the samples are not turned into bytes
-   * and back.
+   * and back. `edges`: the silence kept where the speech begins and ends (a realtime reply speaks
+   * one sentence at a time, and only its first and last sentences are edges).
    */
-  async speak(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<SpokenSamples> {
+  async speak(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal, edges: SpeechEdges = UTTERANCE_EDGES): Promise<SpokenSamples> {
     const cloned = await this.resolveCustomVoice(request, principal, signal);
     // Instructions act as tags opening the input, so the input's own tags take over from them.
     const delivery = request.instructions === null ? null : deliveryFromInstructions(request.instructions);
@@ -123,7 +125,7 @@ export class SynthesizeSpeech {
 
     const words: WordTiming[] = [];
     const stats = { samples: 0 };
-    const samples = this.render(steps, voice, words, stats, request.timestamps, cloned, signal);
+    const samples = this.render(steps, edges, voice, words, stats, request.timestamps, cloned, signal);
     return { sampleRate: this.sampleRate, voice, language, samples, words, stats, appliedInstructions: delivery?.applied ?? null };
   }
 
@@ -187,6 +189,7 @@ export class SynthesizeSpeech {
    */
   private async *render(
     steps: RenderStep[],
+    edges: SpeechEdges,
     voice: PresetVoice,
     words: WordTiming[],
     stats: { samples: number },
@@ -228,23 +231,21 @@ export class SynthesizeSpeech {
       let produced = 0;
       let trimmedLead = 0;
       const step = steps[i]!;
-      const joinSamples = Math.round((JOIN_SILENCE_MS * this.sampleRate) / 1000);
       const chunks =
-        step.kind !== 'speak' || !step.join
-          ? current.chunks
-          : step.join === 'next'
-            ? trimTrailingSilence(current.chunks, joinSamples)
-            : trimLeadingSilence(current.chunks, joinSamples, (n) => (trimmedLead = n));
+        step.kind === 'speak'
+          ? trimEdges(current.chunks, stepEdges(step, i === 0, i === steps.length - 1, edges), this.sampleRate, (n) => (trimmedLead = n))
+          : current.chunks;
       for await (const chunk of chunks) {
         produced += chunk.length;
         const out = conversion ? await conversion.process(chunk) : chunk;
         stats.samples += out.length;
         if (out.length > 0) yield out;
       }
-      for (const w of current.words()) {
-        const shift = (offsetSamples - trimmedLead) / this.sampleRate;
-        words.push({ word: w.word, start: Math.max(0, w.start + shift), end: Math.max(0, w.end + shift) });
-      }
+      // A trimmed edge moves the step's words earlier; none may end after the audio that remains.
+      const shift = (offsetSamples - trimmedLead) / this.sampleRate;
+      const endS = (offsetSamples + produced) / this.sampleRate;
+      const at = (t: number) => Math.min(endS, Math.max(offsetSamples / this.sampleRate, t + shift));
+      for (const w of current.words()) words.push({ word: w.word, start: at(w.start), end: at(w.end) });
       offsetSamples += produced;
     }
     if (conversion) {
@@ -253,6 +254,17 @@ export class SynthesizeSpeech {
       if (tail.length > 0) yield tail;
     }
   }
+}
+
+/**
+ * The silence one spoken step keeps at its ends: a mid-sentence join keeps a comma's pause, the
+ * speech's own first and last steps follow `edges`, and sentence joins stay as the engine made them.
+ */
+function stepEdges(step: Extract<RenderStep, { kind: 'speak' }>, first: boolean, last: boolean, edges: SpeechEdges): SpeechEdges {
+  return {
+    leadingKeepMs: step.join === 'previous' ? JOIN_SILENCE_MS : first ? edges.leadingKeepMs : null,
+    trailingKeepMs: step.join === 'next' ? JOIN_SILENCE_MS : last ? edges.trailingKeepMs : null,
+  };
 }
 
 /** One step's audio: its chunks in order and, once they have ended, its word timings. */

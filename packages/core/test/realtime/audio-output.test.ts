@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RealtimeServerEvent } from '../../src/realtime/index.js';
 import { EnergyVad, FakeReplySpeaker, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
 import { createHarness } from './support/session-harness.js';
+import { EDGE_SILENCE_MS, JOIN_SILENCE_MS } from '../../src/speech/join-silence.js';
 
 async function audioSession(format: Record<string, unknown> = { type: 'audio/pcm', rate: 24000 }, speaker: FakeReplySpeaker | null = new FakeReplySpeaker()) {
   const lm = new ScriptedLanguageModel([
@@ -66,6 +67,37 @@ describe('realtime spoken responses', () => {
     expect(speaker.requests.map((r) => [r.text, r.voice, r.sampleRate])).to.deep.equal([
       ['Hello there.', 'slt', 24000],
       ['How are you?', 'slt', 24000],
+    ]);
+  });
+
+  it("asks for a reply that starts and ends with the voice: the first piece's opening and the last one's close are trimmed, sentence pauses stay", async () => {
+    const speaker = new FakeReplySpeaker(10);
+    const h = await audioSession(undefined, speaker);
+    await h.send({ type: 'response.create' });
+    expect(speaker.requests.map((r) => [r.text, r.edges])).to.deep.equal([
+      ['Hello there.', { leadingKeepMs: EDGE_SILENCE_MS, trailingKeepMs: null }],
+      ['How are you?', { leadingKeepMs: null, trailingKeepMs: EDGE_SILENCE_MS }],
+    ]);
+  });
+
+  it("joins a first clause to the rest of its sentence with a comma's pause", async () => {
+    const speaker = new FakeReplySpeaker(10);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'Sure thing, my friend, here ' },
+      { type: 'text', delta: 'it is. And more. ' },
+      { type: 'text', delta: 'All done.' },
+    ]);
+    const h = createHarness({ lm, audio: { replySpeaker: speaker } });
+    await h.send({
+      type: 'session.update',
+      session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { voice: 'slt' } } },
+    });
+    await h.send({ type: 'response.create' });
+    expect(speaker.requests.map((r) => [r.text, r.edges])).to.deep.equal([
+      ['Sure thing, my friend,', { leadingKeepMs: EDGE_SILENCE_MS, trailingKeepMs: JOIN_SILENCE_MS }],
+      ['here it is.', { leadingKeepMs: JOIN_SILENCE_MS, trailingKeepMs: null }],
+      ['And more.', { leadingKeepMs: null, trailingKeepMs: null }],
+      ['All done.', { leadingKeepMs: null, trailingKeepMs: EDGE_SILENCE_MS }],
     ]);
   });
 

@@ -1,9 +1,37 @@
 import { expect } from 'chai';
-import { judgeTurn, semanticEndWaitMs, UNCLEAR_WAIT_MS, UNFINISHED_WAIT_MS } from '../../src/realtime/index.js';
+import {
+  judgeTurn,
+  pitchEnding,
+  SEMANTIC_PAUSE_MS,
+  SemanticTurnEnd,
+  UNCLEAR_WAIT_MS,
+  UNFINISHED_WAIT_MS,
+  defaultTurnDetection,
+  type TurnDetection,
+} from '../../src/realtime/index.js';
 import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
-describe('semantic_vad: the words decide when a turn ends', () => {
+/**
+ * A voice-like sound (a fundamental and two harmonics) whose pitch glides from `hz` to `end.toHz`
+ * over its last `end.glideMs`; `offset` lifts it above the fake detector's level at every sample.
+ */
+function voiced(ms: number, rate: number, hz: number, end: { toHz: number; glideMs: number } = { toHz: hz, glideMs: 0 }, offset = 0): Int16Array {
+  const n = Math.round((ms / 1000) * rate);
+  const glideStart = n - Math.round((end.glideMs / 1000) * rate);
+  const out = new Int16Array(n);
+  let phase = 0;
+  for (let i = 0; i < n; i++) {
+    const f = i < glideStart ? hz : hz + ((end.toHz - hz) * (i - glideStart)) / Math.max(1, n - glideStart);
+    phase += (2 * Math.PI * f) / rate;
+    out[i] = Math.round(offset + 6000 * (Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.3 * Math.sin(3 * phase)));
+  }
+  return out;
+}
+const base64 = (pcm: Int16Array) => Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
+const semantic = (overrides: Partial<TurnDetection> = {}): TurnDetection => ({ ...defaultTurnDetection('semantic_vad'), ...overrides });
+
+describe('semantic_vad: the words and the voice decide when a turn ends', () => {
   it('judges a turn from its partial transcript', () => {
     for (const t of ['i would like a coffee and', 'put it on the', 'um', 'my number is four five', 'it costs twenty', 'because']) {
       expect(judgeTurn(t), t).to.equal('unfinished');
@@ -12,36 +40,104 @@ describe('semantic_vad: the words decide when a turn ends', () => {
     for (const t of ['', 'hello', 'yes please']) expect(judgeTurn(t), t).to.equal('unclear');
   });
 
-  it('scales the waits with eagerness', () => {
-    expect(semanticEndWaitMs('put it on the', 'medium')).to.equal(UNFINISHED_WAIT_MS);
-    expect(semanticEndWaitMs('put it on the', 'low')).to.equal(UNFINISHED_WAIT_MS * 2);
-    expect(semanticEndWaitMs('put it on the', 'high')).to.equal(UNFINISHED_WAIT_MS / 2);
-    expect(semanticEndWaitMs('hello', 'auto')).to.equal(UNCLEAR_WAIT_MS);
-    expect(semanticEndWaitMs('what time is it', 'low')).to.equal(0);
+  it('hears a falling, a level and a rising end of a phrase, relative to the speaker; nothing in silence', () => {
+    const rate = 16000;
+    expect(pitchEnding(voiced(1500, rate, 120, { toHz: 95, glideMs: 350 }), rate)).to.equal('falling');
+    expect(pitchEnding(voiced(1500, rate, 120), rate)).to.equal('level');
+    expect(pitchEnding(voiced(1500, rate, 120, { toHz: 150, glideMs: 350 }), rate)).to.equal('rising');
+    // A lower voice, the same shape: relative, not absolute.
+    expect(pitchEnding(voiced(1500, rate, 90, { toHz: 72, glideMs: 350 }), rate)).to.equal('falling');
+    expect(pitchEnding(new Int16Array(rate), rate)).to.equal('unknown');
+    expect(pitchEnding(voiced(80, rate, 120), rate)).to.equal('unknown');
   });
 
-  async function semanticSession() {
+  describe('the rule', () => {
+    const rule = new SemanticTurnEnd();
+    it('reports a pause to judge after a short silence (server_vad keeps silence_duration_ms)', () => {
+      expect(rule.detectorSilenceMs(semantic())).to.equal(SEMANTIC_PAUSE_MS);
+      expect(rule.detectorSilenceMs(semantic({ silence_duration_ms: 120 }))).to.equal(120);
+      expect(rule.detectorSilenceMs(defaultTurnDetection('server_vad'))).to.equal(500);
+    });
+
+    it('ends finished words said with a falling voice at once, and waits after anything else', () => {
+      const td = semantic();
+      expect(rule.extraWaitMs(td, 'what time is it', 'falling')).to.equal(0);
+      // A phrase that goes on (level or rising) waits past a pause between clauses.
+      for (const pitch of ['level', 'rising', 'unknown'] as const) {
+        expect(rule.extraWaitMs(td, 'what time is it', pitch), pitch).to.equal(500 + UNCLEAR_WAIT_MS - SEMANTIC_PAUSE_MS);
+      }
+      expect(rule.extraWaitMs(td, 'put it on the', 'falling')).to.equal(500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS);
+      expect(rule.extraWaitMs(td, 'hello', 'falling')).to.equal(500 + UNCLEAR_WAIT_MS - SEMANTIC_PAUSE_MS);
+    });
+
+    it('gives eagerness no effect (the interface: accepted, no effect) unless the operator opts in', () => {
+      for (const eagerness of ['low', 'high'] as const) {
+        const td = semantic({ eagerness });
+        expect(rule.detectorSilenceMs(td)).to.equal(SEMANTIC_PAUSE_MS);
+        expect(rule.extraWaitMs(td, 'put it on the', 'level')).to.equal(rule.extraWaitMs(semantic(), 'put it on the', 'level'));
+      }
+      const eager = new SemanticTurnEnd(true);
+      expect(eager.detectorSilenceMs(semantic({ eagerness: 'high' }))).to.equal(SEMANTIC_PAUSE_MS / 2);
+      expect(eager.detectorSilenceMs(semantic({ eagerness: 'low' }))).to.equal(SEMANTIC_PAUSE_MS * 2);
+      expect(eager.extraWaitMs(semantic({ eagerness: 'high' }), 'put it on the', 'level')).to.equal((500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS) / 2);
+      expect(eager.extraWaitMs(semantic({ eagerness: 'auto' }), 'put it on the', 'level')).to.equal(500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS);
+    });
+  });
+
+  async function semanticSession(deps: { semanticEagerness?: boolean } = {}, td: Record<string, unknown> = {}) {
     const recognizer = new FakeStreamingRecognizer('i would like a coffee and a bagel');
+    const vad = new EnergyVad();
     const h = await startTextSession(
-      { audio: { voiceActivityDetector: new EnergyVad(), speechRecognizer: recognizer } },
-      { audio: { input: { turn_detection: { type: 'semantic_vad', silence_duration_ms: 200 } } } },
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer }, deps },
+      { audio: { input: { turn_detection: { type: 'semantic_vad', ...td } } } },
     );
-    return { h, recognizer };
+    return { h, recognizer, vad };
   }
+  const RATE = 24000;
+  // EnergyVad hears speech only above 1000 at every sample: the phrases sit on an offset (the pitch ignores it).
+  const fallingPhrase = () => base64(voiced(1200, RATE, 120, { toHz: 92, glideMs: 300 }, 14000));
+  const levelPhrase = () => base64(voiced(1200, RATE, 120, undefined, 14000));
+
+  it('a finished sentence said with a falling voice ends at the short pause, before silence_duration_ms', async () => {
+    const { h, recognizer, vad } = await semanticSession();
+    expect(vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS);
+    recognizer.partialText = 'what time is it';
+    await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    await flush();
+    expect(h.out.types()).to.include('input_audio_buffer.speech_stopped');
+    expect(h.out.types()).to.include('input_audio_buffer.committed');
+  });
+
+  it('a mid-sentence pause of 600 ms after finished-looking words said with a level voice does not end the turn', async () => {
+    const { h, recognizer } = await semanticSession();
+    recognizer.partialText = 'had he married a more amiable woman';
+    await h.send({ type: 'input_audio_buffer.append', audio: levelPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    h.clock.advance(600 - SEMANTIC_PAUSE_MS);
+    await flush();
+    expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    recognizer.partialText = 'had he married a more amiable woman he might have been made still more respectable';
+    await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    await flush();
+    const types = h.out.types();
+    expect(types.filter((t) => t === 'input_audio_buffer.speech_started')).to.have.length(1);
+    expect(types.filter((t) => t === 'input_audio_buffer.speech_stopped')).to.have.length(1);
+    expect(recognizer.streams).to.have.length(1);
+  });
 
   it('a pause after an unfinished phrase does not end the turn; speech resuming continues it as one turn', async () => {
     const { h, recognizer } = await semanticSession();
     recognizer.partialText = 'i would like a coffee and';
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(500, 24000, 5000) });
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 0) });
-    expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
     h.clock.advance(1000);
     await flush();
     expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
-    // The user goes on: still one turn (no second speech_started).
     recognizer.partialText = 'i would like a coffee and a bagel';
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(500, 24000, 5000) });
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 0) });
+    await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
     await flush();
     const types = h.out.types();
     expect(types.filter((t) => t === 'input_audio_buffer.speech_started')).to.have.length(1);
@@ -52,9 +148,10 @@ describe('semantic_vad: the words decide when a turn ends', () => {
   it('an unfinished phrase followed by a long silence ends after the semantic wait', async () => {
     const { h, recognizer } = await semanticSession();
     recognizer.partialText = 'put it on the';
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(500, 24000, 5000) });
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 0) });
-    h.clock.advance(UNFINISHED_WAIT_MS - 10);
+    await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
+    const waitMs = 500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS;
+    h.clock.advance(waitMs - 10);
     await flush();
     expect(h.out.types()).not.to.include('input_audio_buffer.speech_stopped');
     h.clock.advance(20);
@@ -63,13 +160,11 @@ describe('semantic_vad: the words decide when a turn ends', () => {
     expect(h.out.types()).to.include('input_audio_buffer.committed');
   });
 
-  it('a finished sentence ends the turn after silence_duration_ms alone', async () => {
-    const { h, recognizer } = await semanticSession();
-    recognizer.partialText = 'what time is it';
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(500, 24000, 5000) });
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 0) });
-    await flush();
-    expect(h.out.types()).to.include('input_audio_buffer.speech_stopped');
+  it('eagerness high changes nothing by default; with the operator opt-in its detector reports sooner', async () => {
+    const plain = await semanticSession({}, { eagerness: 'high' });
+    expect(plain.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS);
+    const eager = await semanticSession({ semanticEagerness: true }, { eagerness: 'high' });
+    expect(eager.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS / 2);
   });
 
   it('every detected speech restarts the 5-minute idle timer (Clock port)', async () => {

@@ -3,6 +3,7 @@ import { SynthesizeSpeech } from '../../src/speech/synthesize-speech.js';
 import { VoiceCatalog } from '../../src/speech/voice-catalog.js';
 import { validateSpeechRequest, type SpeechRequestInput } from '../../src/speech/speech-request.js';
 import { ServiceError } from '../../src/shared/errors.js';
+import { INNER_EDGES } from '../../src/speech/join-silence.js';
 import type { ClonedVoice, VoiceCloner } from '../../src/speech/cloned-voice.js';
 import { KeywordDetector, preset, TaggingCodec, ToneSynthesizer } from '../fakes/fake-speech.js';
 
@@ -27,6 +28,40 @@ const run = async (useCase: SynthesizeSpeech, input: SpeechRequestInput, signal?
   const chunks = await collect(result.body);
   return { result, chunks, bytes: chunks.reduce((n, c) => n + c.length, 0) };
 };
+
+/** An engine that pads every utterance with 200 ms of silence on each side, as Flite does (~160-230 ms). */
+function paddedEngineSpeech(): SynthesizeSpeech {
+  const pad = 3200;
+  const flite = new ToneSynthesizer('flite', [preset('slt', 'flite', 'en-us')]);
+  const padded = {
+    engine: 'flite',
+    voices: () => flite.voices(),
+    synthesize: async (request: Parameters<ToneSynthesizer['synthesize']>[0]) => {
+      const r = await flite.synthesize(request);
+      const samples = new Int16Array(r.samples.length + 2 * pad);
+      samples.set(r.samples, pad);
+      const words = r.words.map((w) => ({ ...w, start: w.start + pad / 16000, end: w.end + pad / 16000 }));
+      return { ...r, samples, words };
+    },
+  };
+  return new SynthesizeSpeech(new VoiceCatalog([padded]), new TaggingCodec(), new KeywordDetector(), null, undefined, { sampleRate: 16000 });
+}
+const CLAUSE_INPUT = 'The morning train was late again, so Maria walked to the office along the river. It rained.';
+
+function pcmOf(chunks: Uint8Array[]): Int16Array {
+  const bytes = Buffer.concat(chunks); // pcm leaves as it is (no codec)
+  return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+}
+
+/** The runs of digital silence in the audio, in ms at 16 kHz (single zero crossings of the tone do not count). */
+function silenceRunsMs(pcm: Int16Array): number[] {
+  const silences: number[] = [];
+  for (let i = 0, run = 0; i <= pcm.length; i++) {
+    if (i < pcm.length && pcm[i] === 0 && (pcm[i - 1] === 0 || pcm[i + 1] === 0)) run++;
+    else if (run > 0) (silences.push(run), (run = 0));
+  }
+  return silences.map((n) => Math.round(n / 16));
+}
 
 async function identifierOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -139,31 +174,38 @@ describe('SynthesizeSpeech', () => {
   });
 
   it('joins the first clause of a stream to the rest of its sentence with a comma\'s pause, not two utterances\' silence', async () => {
-    // An engine that pads every utterance with 200 ms of silence on each side, as Flite does (~160-180 ms).
-    const pad = 3200;
-    const flite = new ToneSynthesizer('flite', [preset('slt', 'flite', 'en-us')]);
-    const padded = {
-      engine: 'flite',
-      voices: () => flite.voices(),
-      synthesize: async (request: Parameters<ToneSynthesizer['synthesize']>[0]) => {
-        const r = await flite.synthesize(request);
-        const samples = new Int16Array(r.samples.length + 2 * pad);
-        samples.set(r.samples, pad);
-        return { ...r, samples };
-      },
-    };
-    const useCase = new SynthesizeSpeech(new VoiceCatalog([padded]), new TaggingCodec(), new KeywordDetector(), null, undefined, { sampleRate: 16000 });
-    const input = 'The morning train was late again, so Maria walked to the office along the river. It rained.';
-    const { chunks } = await run(useCase, { input, response_format: 'pcm', stream: true });
-    const bytes = Buffer.concat(chunks); // pcm leaves as it is (no codec)
-    const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
-    const silences: number[] = [];
-    for (let i = 0, run = 0; i <= pcm.length; i++) {
-      if (i < pcm.length && pcm[i] === 0 && (pcm[i - 1] === 0 || pcm[i + 1] === 0)) run++;
-      else if (run > 0) (silences.push(run), (run = 0));
-    }
-    // Opening 200 ms; the cut: 50 + 50 ms; between the two sentences: 200 + 200 ms; closing 200 ms.
-    expect(silences.map((n) => Math.round(n / 16))).to.deep.equal([200, 100, 400, 200]);
+    const { chunks } = await run(paddedEngineSpeech(), { input: CLAUSE_INPUT, response_format: 'pcm', stream: true });
+    // Opening 10 ms (the engine's 200 trimmed); the cut: 50 + 50 ms; between the two sentences: 200 + 200 ms; closing 10 ms.
+    expect(silenceRunsMs(pcmOf(chunks))).to.deep.equal([10, 100, 400, 10]);
+  });
+
+  it('starts and ends the speech with the voice: the padding of the first and last utterance is trimmed, sentence pauses stay', async () => {
+    const { chunks } = await run(paddedEngineSpeech(), { input: CLAUSE_INPUT, response_format: 'pcm' });
+    expect(silenceRunsMs(pcmOf(chunks))).to.deep.equal([10, 400, 10]);
+    const one = await run(paddedEngineSpeech(), { input: 'It rained.', response_format: 'pcm' });
+    expect(silenceRunsMs(pcmOf(one.chunks))).to.deep.equal([10, 10]);
+  });
+
+  it('moves word timings with the trimmed opening and ends none after the audio', async () => {
+    const { result, chunks } = await run(paddedEngineSpeech(), { input: 'One two. Three four.', response_format: 'pcm', timestamps: true });
+    const seconds = pcmOf(chunks).length / 16000;
+    // The tone of "One two." (8 chars, 80 ms) starts 10 ms in; its words share it.
+    expect(result.words[0]!.start).to.be.closeTo(0.01, 0.001);
+    expect(result.words[1]!.end).to.be.closeTo(0.09, 0.001);
+    // "Three" starts after the first sentence's 200 ms tail and the second's 200 ms head.
+    expect(result.words[2]!.start).to.be.closeTo(0.09 + 0.4, 0.001);
+    expect(result.words.at(-1)!.end).to.be.at.most(seconds + 1e-9);
+    expect(result.stats.samples).to.equal(pcmOf(chunks).length);
+  });
+
+  it('keeps a pause the input opens with, and leaves the edges untouched when asked', async () => {
+    const { chunks } = await run(paddedEngineSpeech(), { input: '<|prosody:pause=300ms|> It rained.', response_format: 'pcm' });
+    // The asked-for 300 ms, then the engine's own opening (the speech began with the pause, not with it): 300 + 200.
+    expect(silenceRunsMs(pcmOf(chunks))).to.deep.equal([500, 10]);
+    const inner = await paddedEngineSpeech().speak(validateSpeechRequest({ input: 'It rained.' }), principal, undefined, INNER_EDGES);
+    const pcm: Int16Array[] = [];
+    for await (const c of inner.samples) pcm.push(c);
+    expect(silenceRunsMs(Int16Array.from(pcm.flatMap((c) => [...c])))).to.deep.equal([200, 200]);
   });
 
   it('normalizes text by default and speaks it as written with enable_tn false', async () => {

@@ -14,6 +14,8 @@ const CLAUSE_END = /[,;:—–](?=\s)/g;
 export class SentenceChunker {
   private pending = '';
   private first = true;
+  /** Whether the first piece was cut at a clause (the next piece then continues its sentence). */
+  cutAtClause = false;
 
   push(delta: string): string[] {
     this.pending += delta;
@@ -52,6 +54,7 @@ export class SentenceChunker {
       if (splitSentences(clause, MAX_CHARS).length !== 1) return null;
       this.pending = this.pending.slice(end);
       this.first = false;
+      this.cutAtClause = true;
       return clause;
     }
     return null;

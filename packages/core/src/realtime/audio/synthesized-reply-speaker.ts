@@ -23,7 +23,7 @@ export class SynthesizedReplySpeaker implements ReplySpeaker {
       response_format: 'pcm',
       speed: request.speed,
     });
-    const result = await this.synthesizer(request.sampleRate).speak(speech, request.principal, signal);
+    const result = await this.synthesizer(request.sampleRate).speak(speech, request.principal, signal, request.edges);
     yield* result.samples;
   }
 

@@ -29,6 +29,11 @@ export interface RealtimeEngineDeps {
   usage?: RealtimeUsageObserver;
   /** Accept OpenAI's realtime model names as aliases of the realtime model (SVC_OPENAI_MODEL_ALIASES). */
   openAiModelAliases?: boolean;
+  /**
+   * Honour semantic_vad's `eagerness` (an operator's opt-in extension, SVC_REALTIME_SEMANTIC_EAGERNESS):
+   * the interface accepts it with no effect, so by default it has none.
+   */
+  semanticEagerness?: boolean;
 }
 
 export interface RealtimeUsageObserver {

@@ -6,6 +6,7 @@ import { expectString, requireField, type JsonObject } from '../protocol/field-c
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { formatSampleRate, type AudioFormat, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import type { RealtimeUsageObserver } from './engine-deps.js';
+import type { SemanticTurnEnd } from './semantic-turn-end.js';
 
 /** Largest `audio` string of one append (spec: about 15 s of 24 kHz PCM16). */
 export const MAX_APPEND_BASE64_BYTES = 1_048_576;
@@ -61,6 +62,8 @@ export interface InputPipelineDeps {
    * `input_audio_buffer.append` is refused (the audio arrives on the track).
    */
   mediaInputRate?: PcmRate;
+  /** semantic_vad's rule: how soon its detector reports a pause. */
+  semantic: SemanticTurnEnd;
 }
 
 /** The detector of a server-VAD session and what feeds it. */
@@ -125,7 +128,7 @@ export class InputPipeline implements TurnInput {
       sampleRate: analysisRate,
       threshold: td.threshold,
       prefixPaddingMs: td.prefix_padding_ms,
-      silenceDurationMs: td.silence_duration_ms,
+      silenceDurationMs: this.deps.semantic.detectorSilenceMs(td),
       minSpeechDurationMs: td.min_speech_duration * 1000,
       mode: td.type,
     });

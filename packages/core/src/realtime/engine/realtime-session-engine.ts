@@ -1,3 +1,4 @@
+import { SemanticTurnEnd } from './semantic-turn-end.js';
 import { DEFAULT_AUDIO_LEAD_MS } from '../audio/playback-clock.js';
 import type { Principal } from '../../auth/api-key.js';
 import { unixSeconds } from '../../shared/clock.js';
@@ -68,7 +69,8 @@ export const MAX_EVENTS_BEFORE_SESSION = 64;
  * |                        | audio/lagged-recognition-feed.ts      |                                           |                       |
  * | barge-in               | barge-in.ts, interruption-judge.ts    | speech over a reply -> pause / cancel     |                       |
  * | turn ends              | turn-manager.ts (speechStopped)       | -> `speech_stopped`, `committed`, item    |                       |
- * |  (semantic_vad)        | semantic-turn-end.ts                  | partial words -> wait or end              | Clock                 |
+ * |  (semantic_vad)        | semantic-turn-end.ts                  | partial words + pitch -> wait or end      | Clock                 |
+ * |                        | audio/ending-pitch.ts                 | Int16 at 16 kHz -> falling / level / rise |                       |
  * | transcript             | turn-transcription.ts (transcribe)    | final pass -> item transcript             | SpeechRecognizer      |
  * | respond                | response-coordinator.ts               | -> one ResponseRun                        | QuotaGuard            |
  * | prompt                 | response/response-run.ts              | conversation -> tokens                    | LanguageModel         |
@@ -150,8 +152,10 @@ export class RealtimeSessionEngine {
       audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
       replyTrack: options.media?.replyTrack,
     });
+    const semantic = new SemanticTurnEnd(deps.semanticEagerness ?? false);
     this.input = new InputPipeline({
       audio,
+      semantic,
       maxBufferMs: options.maxInputAudioBufferMs ?? DEFAULT_MAX_INPUT_AUDIO_BUFFER_MS,
       sessionSignal: signal,
       ...(deps.usage ? { usage: deps.usage } : {}),
@@ -166,8 +170,9 @@ export class RealtimeSessionEngine {
       events,
       hasItem: (itemId) => this.conversation.has(itemId),
       transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
+      semantic,
     });
-    this.turns = new TurnManager({ ...shared, clock: deps.clock, input: this.input, transcription, responses: this.responses, userSpoke, conversationChanged });
+    this.turns = new TurnManager({ ...shared, clock: deps.clock, input: this.input, transcription, responses: this.responses, userSpoke, conversationChanged, semantic });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
     this.summaries = new BackgroundSummarizer(

@@ -1,16 +1,25 @@
+import type { PitchEnding } from '../audio/ending-pitch.js';
+import type { TurnDetection } from '../session/session-config.js';
+
 /**
- * `semantic_vad`: whether the user has finished, judged from the words recognized so far (the
- * partial transcript of the turn in progress), when the detector reports `silence_duration_ms` of
- * silence. The turn then ends at once, or only after more silence (speech that resumes meanwhile
- * continues the same turn):
+ * `semantic_vad`: whether the user has finished, judged at the first short pause from what was
+ * said (the partial transcript of the turn in progress) and how (the pitch at the end of the
+ * speech). The detector reports that pause after SEMANTIC_PAUSE_MS of silence (or
+ * `silence_duration_ms` when it is shorter); the turn then ends at once, or after more silence
+ * (speech that resumes meanwhile continues the same turn):
  *
- * - unfinished (ends on a conjunction, article, preposition, filler, or a number word, e.g. "I'd
- *   like two and", "at the", "um", "twenty"): waits UNFINISHED_WAIT_MS more;
- * - finished (at least 3 words, not unfinished: a question or a sentence): ends at once;
- * - unclear (fewer words, or no transcript at all): waits UNCLEAR_WAIT_MS more.
+ * - finished words (at least 3, not ending on an unfinished word) said with a falling pitch: the
+ *   turn ends at once, SEMANTIC_PAUSE_MS after the last sound;
+ * - unfinished words (ending on a conjunction, article, preposition, filler or number word, e.g.
+ *   "I'd like two and", "at the", "um", "twenty"): after `silence_duration_ms` + UNFINISHED_WAIT_MS;
+ * - anything else (finished words said with a level or rising pitch, as a phrase that goes on is,
+ *   fewer words, no transcript): after `silence_duration_ms` + UNCLEAR_WAIT_MS, so a pause between
+ *   two clauses does not end the turn.
  *
- * `eagerness` scales the waits: low x2, medium and auto x1, high x0.5.
+ * `eagerness` is accepted with no effect (the interface's rule). An operator may opt in to honouring
+ * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5.
  */
+export const SEMANTIC_PAUSE_MS = 200;
 export const UNFINISHED_WAIT_MS = 1500;
 export const UNCLEAR_WAIT_MS = 500;
 
@@ -37,10 +46,34 @@ export function judgeTurn(partialTranscript: string): TurnCompleteness {
   return words.length >= 3 ? 'finished' : 'unclear';
 }
 
-/** Extra silence (ms) to wait before ending a semantic_vad turn whose words so far are `partial`. */
-export function semanticEndWaitMs(partial: string, eagerness: string | undefined): number {
-  const factor = EAGERNESS_FACTOR[eagerness ?? 'auto'] ?? 1;
-  const judged = judgeTurn(partial);
-  if (judged === 'finished') return 0;
-  return Math.round((judged === 'unfinished' ? UNFINISHED_WAIT_MS : UNCLEAR_WAIT_MS) * factor);
+/**
+ * The semantic_vad rule of a session. `honourEagerness`: the operator's opt-in to the extension;
+ * without it every eagerness acts as `auto`.
+ */
+export class SemanticTurnEnd {
+  constructor(private readonly honourEagerness = false) {}
+
+  /** The silence (ms) after which the detector reports a pause: semantic_vad's is short, server_vad's is its rule. */
+  detectorSilenceMs(td: TurnDetection): number {
+    if (td.type !== 'semantic_vad') return td.silence_duration_ms;
+    return Math.min(td.silence_duration_ms, this.scaled(SEMANTIC_PAUSE_MS, td));
+  }
+
+  /**
+   * Extra silence (ms) to wait, after the detector's pause, before the turn ends: 0 ends it now.
+   * `partial`: the words so far; `pitch`: how the voice ended.
+   */
+  extraWaitMs(td: TurnDetection, partial: string, pitch: PitchEnding): number {
+    const reported = this.detectorSilenceMs(td);
+    const judged = judgeTurn(partial);
+    if (judged === 'finished' && pitch === 'falling') return 0;
+    const base = this.scaled(td.silence_duration_ms, td);
+    const extra = this.scaled(judged === 'unfinished' ? UNFINISHED_WAIT_MS : UNCLEAR_WAIT_MS, td);
+    return Math.max(0, base + extra - reported);
+  }
+
+  private scaled(ms: number, td: TurnDetection): number {
+    const factor = this.honourEagerness ? (EAGERNESS_FACTOR[td.eagerness ?? 'auto'] ?? 1) : 1;
+    return Math.round(ms * factor);
+  }
 }

@@ -4,7 +4,8 @@ import type { LaggedRecognitionFeed } from '../audio/lagged-recognition-feed.js'
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
-import { semanticEndWaitMs } from './semantic-turn-end.js';
+import { pitchEnding } from '../audio/ending-pitch.js';
+import type { SemanticTurnEnd } from './semantic-turn-end.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -34,6 +35,23 @@ export interface TurnManagerDeps {
   userSpoke(): void;
   /** A transcript arrived: background summarization may be due. */
   conversationChanged(): void;
+  /** semantic_vad's end-of-turn rule. */
+  semantic: SemanticTurnEnd;
+}
+
+/** Input that has not moved for this long has stopped: a waiting semantic_vad turn then ends by the clock. */
+const INPUT_STALL_MS = 100;
+
+/** How much speech before a pause the pitch of its ending is judged against (the speaker's own level). */
+const PITCH_CONTEXT_MS = 1200;
+
+/** A semantic_vad turn waiting for more silence before it ends. */
+interface PendingEnd {
+  /** Where the speech ended (the turn's end if no speech follows). */
+  audioEndMs: number;
+  /** Where on the input's timeline the wait is over. */
+  dueMs: number;
+  cancel: () => void;
 }
 
 /** A user turn in progress (server VAD): recognized while the user speaks. */
@@ -59,7 +77,7 @@ interface TurnInProgress {
 export class TurnManager implements TurnEvents {
   private speech: TurnInProgress | null = null;
   /** semantic_vad: silence was reported but the words so far say the user is not done yet. */
-  private pendingEnd: { audioEndMs: number; cancel: () => void } | null = null;
+  private pendingEnd: PendingEnd | null = null;
   /** Speech over a reply: pause, judge, then cancel or resume. */
   private readonly bargeIn: BargeIn;
 
@@ -110,13 +128,9 @@ export class TurnManager implements TurnEvents {
     await verdict?.settle();
     const td = this.deps.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
-      const waitMs = semanticEndWaitMs(this.speech.recognition?.partial ?? '', td.eagerness);
+      const waitMs = this.deps.semantic.extraWaitMs(td, this.speech.recognition?.partial ?? '', this.pitchBefore(audioEndMs));
       if (waitMs > 0) {
-        const cancel = this.deps.clock.setTimer(waitMs, () => {
-          this.pendingEnd = null;
-          void this.endTurn(audioEndMs);
-        });
-        this.pendingEnd = { audioEndMs, cancel };
+        this.waitForMoreSilence(audioEndMs, waitMs);
         return;
       }
     }
@@ -126,6 +140,13 @@ export class TurnManager implements TurnEvents {
   async judged(voicedUntilMs: number | null, inputEndMs: number): Promise<void> {
     const speech = this.speech;
     if (!speech) return;
+    // semantic_vad's wait is silence heard, on the input's own timeline (a loaded server judges
+    // the audio later than it arrives: a wall-clock wait would end a turn whose speech already resumed).
+    const pending = this.pendingEnd;
+    if (pending && (this.deps.input.analysis?.endMs ?? 0) >= pending.dueMs) {
+      this.endPending();
+      return;
+    }
     speech.voicedUntilMs = voicedUntilMs ?? speech.voicedUntilMs;
     // A paused reply: is the speech so far a real interruption?
     if (this.bargeIn.pending) await this.bargeIn.heard(this.speechSoFar(speech.voicedUntilMs ?? inputEndMs));
@@ -162,6 +183,49 @@ export class TurnManager implements TurnEvents {
     this.deps.input.clear();
     this.speechDropped();
     this.deps.events.emit({ type: 'input_audio_buffer.cleared' });
+  }
+
+  /**
+   * semantic_vad: the turn ends once `waitMs` more silence has been judged, unless speech resumes.
+   * The input's timeline decides; the timer only covers input that stops arriving (a client that
+   * stops streaming after it spoke): when it fires and the input has not moved since it was armed,
+   * the turn ends.
+   */
+  private waitForMoreSilence(audioEndMs: number, waitMs: number): void {
+    const reportedAtMs = this.deps.input.analysis?.endMs ?? audioEndMs;
+    const pending: PendingEnd = { audioEndMs, dueMs: reportedAtMs + waitMs, cancel: () => undefined };
+    let seenMs = reportedAtMs;
+    const arm = (ms: number) => {
+      pending.cancel = this.deps.clock.setTimer(ms, () => {
+        const nowMs = this.deps.input.analysis?.endMs ?? seenMs;
+        if (nowMs > seenMs) {
+          // Still arriving: judged() ends the turn once the detector has heard the silence.
+          seenMs = nowMs;
+          arm(Math.max(pending.dueMs - nowMs, INPUT_STALL_MS));
+          return;
+        }
+        if (this.pendingEnd === pending) this.endPending();
+      });
+    };
+    arm(waitMs);
+    this.pendingEnd = pending;
+  }
+
+  private endPending(): void {
+    const pending = this.pendingEnd!;
+    this.pendingEnd = null;
+    pending.cancel();
+    void this.endTurn(pending.audioEndMs);
+  }
+
+  /** How the voice ended before the pause at `audioEndMs` (unknown without the analysis input). */
+  private pitchBefore(audioEndMs: number): ReturnType<typeof pitchEnding> {
+    const analysis = this.deps.input.analysis;
+    if (!analysis) return 'unknown';
+    const from = Math.max(this.speech!.onsetMs, audioEndMs - PITCH_CONTEXT_MS);
+    const samples = analysis.since(from);
+    const speechSamples = Math.max(0, Math.round(((audioEndMs - from) / 1000) * analysis.sampleRate));
+    return pitchEnding(samples.subarray(0, speechSamples), analysis.sampleRate);
   }
 
   /** How long the user has voiced speech up to `voicedUntilMs`, and what the recognizer heard. */

@@ -11,6 +11,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { TurnInput } from './input-pipeline.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
+import type { SemanticTurnEnd } from './semantic-turn-end.js';
 
 export interface TurnTranscriptionDeps {
   audio: Pick<RealtimeAudioPorts, 'speechRecognizer' | 'opusCodec'>;
@@ -23,6 +24,8 @@ export interface TurnTranscriptionDeps {
   hasItem(itemId: string): boolean;
   /** How long after `speech_stopped` a streamed turn's transcript may take before the turn is dropped (with an error). */
   transcriptDeadlineMs: number;
+  /** How long the detector waits before it reports a pause (the recognizer is fed that far behind). */
+  semantic: Pick<SemanticTurnEnd, 'detectorSilenceMs'>;
 }
 
 /** A streamed turn's transcript came too late: the turn is dropped (see transcriptDeadlineMs). */
@@ -49,7 +52,8 @@ export class TurnTranscription {
     const language = config.transcription?.language ?? null;
     const stream = recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: analysis.sampleRate }, signal);
     const onset = analysis.since(startMs);
-    const silenceMs = config.turn_detection?.silence_duration_ms ?? 0;
+    // Fed behind by what the detector waits before it reports a pause, less a tail.
+    const silenceMs = config.turn_detection ? this.deps.semantic.detectorSilenceMs(config.turn_detection) : 0;
     const feed = new LaggedRecognitionFeed(stream, analysis.sampleRate, analysis.endMs - (onset.length / analysis.sampleRate) * 1000, silenceMs - RECOGNITION_TAIL_MS);
     feed.write(onset);
     return feed;

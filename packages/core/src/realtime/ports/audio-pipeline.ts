@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/api-key.js';
 import type { PcmAudio } from '../../shared/audio.js';
+import type { SpeechEdges } from '../../speech/join-silence.js';
 
 /**
  * Ports of the realtime audio pipeline. The engine already drives them (turns, transcripts, spoken
@@ -116,6 +117,8 @@ export interface ReplySpeechRequest {
   sampleRate: number;
   /** `audio.output.speed`. */
   speed: number;
+  /** The silence kept at the sentence's ends (its place in the reply decides); default: trimmed both ends. */
+  edges?: SpeechEdges;
 }
 
 /** Speaks reply text in the session's voice: mono s16 PCM chunks, as soon as they are ready. */

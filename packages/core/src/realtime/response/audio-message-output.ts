@@ -6,6 +6,7 @@ import { wordMarks, type AudioMark } from '../audio/word-marks.js';
 import type { ItemEntry } from '../conversation/conversation.js';
 import { snapshotItem, type ItemStatus, type MessageItem } from '../conversation/items.js';
 import type { ReplySpeaker } from '../ports/audio-pipeline.js';
+import { EDGE_SILENCE_MS, JOIN_SILENCE_MS, type SpeechEdges } from '../../speech/join-silence.js';
 import { abortable, ResponseAborted } from './abortable.js';
 import type { OutputContext } from './output-context.js';
 import type { ReplyAudioOutput } from './reply-audio-output.js';
@@ -50,6 +51,8 @@ export class AudioMessageOutput {
   /** Each queued sentence's completion; the model is held while more than one waits. */
   private readonly queue: Promise<void>[] = [];
   private speech: Promise<void> = Promise.resolve();
+  /** Pieces queued so far (the first one opens the reply's audio). */
+  private pieces = 0;
   private speechBroken = false;
   private audioMs = 0;
   /** Where this message's audio starts on the response's playback timeline. */
@@ -89,7 +92,7 @@ export class AudioMessageOutput {
     if (this.finished || text === '') return;
     this.part.transcript += text;
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.delta'), delta: text });
-    for (const sentence of this.chunker.push(text)) this.enqueue(sentence);
+    for (const sentence of this.chunker.push(text)) this.enqueue(sentence, false);
     if (this.queue.length > 1) await this.queue[this.queue.length - 2];
   }
 
@@ -97,7 +100,7 @@ export class AudioMessageOutput {
   async drain(): Promise<void> {
     if (this.drained) return;
     const rest = this.chunker.flush();
-    if (rest) this.enqueue(rest);
+    if (rest) this.enqueue(rest, true);
     await this.speech;
     if (this.ctx.signal.aborted) throw new ResponseAborted();
     if (this.audio && !this.speechBroken) this.audio.end();
@@ -157,14 +160,27 @@ export class AudioMessageOutput {
     this.entry.audio = { durationMs: Math.max(0, Math.round(heardMs)), marks: heard };
   }
 
-  private enqueue(sentence: string): void {
-    const done = this.speech.then(() => this.speak(sentence));
+  private enqueue(sentence: string, last: boolean): void {
+    const edges = this.edgesOf(this.pieces++, last);
+    const done = this.speech.then(() => this.speak(sentence, edges));
     this.speech = done;
     this.queue.push(done);
     void done.then(() => this.queue.splice(this.queue.indexOf(done), 1));
   }
 
-  private async speak(sentence: string): Promise<void> {
+  /**
+   * The reply starts and ends with the voice (the engine's padding trimmed), a first clause joins
+   * the rest of its sentence with a comma's pause, and pauses between sentences stay natural.
+   */
+  private edgesOf(index: number, last: boolean): SpeechEdges {
+    const clauseJoin = this.chunker.cutAtClause;
+    return {
+      leadingKeepMs: index === 0 ? EDGE_SILENCE_MS : index === 1 && clauseJoin ? JOIN_SILENCE_MS : null,
+      trailingKeepMs: last ? EDGE_SILENCE_MS : index === 0 && clauseJoin ? JOIN_SILENCE_MS : null,
+    };
+  }
+
+  private async speak(sentence: string, edges: SpeechEdges): Promise<void> {
     const { speaker } = this.settings;
     const audio = this.audio;
     if (!speaker || !audio || this.speechBroken || this.ctx.signal.aborted) return;
@@ -173,7 +189,7 @@ export class AudioMessageOutput {
     this.speaking = { text: sentence, offset, startMs: this.audioMs, synthesizedMs: 0 };
     try {
       const rate = audio.sampleRate;
-      const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: rate, speed: this.settings.speed };
+      const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: rate, speed: this.settings.speed, edges };
       const slice = Math.round((rate * AUDIO_DELTA_MS) / 1000);
       for await (const pcm of abortable(speaker.speak(request, this.ctx.signal), this.ctx.signal)) {
         this.speaking.synthesizedMs += pcmDurationMs(pcm.length, rate);
