@@ -71,8 +71,8 @@ export const videoModule = defineModule({
     SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
     SVC_VIDEO_MAX_STREAMS: setting.int(2, 1, 64),
     SVC_VIDEO_FACE_CACHE: setting.int(16, 0, 1024),
-    // The face detector and render threads (most of a video server's memory once loaded; docs/benchmarks.md,
-    // Idle footprint): on the first video request by default.
+    // The face detector and render threads (most of a video server's memory once loaded; docs/deployment.md,
+    // Memory and warm-up): on the first video request by default.
     SVC_VIDEO_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config) {

@@ -144,7 +144,7 @@ export class ServerLoadMonitor implements ServerLoadProbe {
 
 /**
  * The CPU cores this process may use: the CPUs it may run on, or fewer when a cgroup (a container's
- * CPU limit) says so. The realtime budget defaults to 80 % of it.
+ * CPU limit) says so. The realtime budget defaults to DEFAULT_BUDGET_SHARE of it.
  */
 export function defaultCpuBudget(): number {
   return Math.round(availableCores() * DEFAULT_BUDGET_SHARE * 100) / 100;

@@ -109,7 +109,7 @@ export class DecoderPool {
     this.idle.length = 0;
   }
 
-  /** Stops the decoders no turn is using (~100 MB each back to the system); the next turns start new ones. */
+  /** Stops the decoders no turn is using (each a process holding its model: memory back to the system); the next turns start new ones. */
   releaseIdle(): void {
     for (const helper of this.idle.splice(0)) {
       const index = this.all.indexOf(helper);
