@@ -191,7 +191,7 @@ export class PeerCall implements RealtimeOutput {
     const answer = await this.pc.createAnswer();
     // The server takes the DTLS server role (setup:passive): a browser's ClientHello retransmitted
     // under load is handled cleanly, where werift as DTLS client fails on a retransmitted
-    // HelloVerifyRequest (seen on this loaded machine: the call failed ~1 in 3).
+    // HelloVerifyRequest (seen under load: calls failed often).
     // A refused video m-line (port 0) leaves the BUNDLE group (see withoutRejectedFromBundle).
     await this.pc.setLocalDescription({ type: 'answer', sdp: withoutRejectedFromBundle(answer.sdp.replace(/^a=setup:active$/gm, 'a=setup:passive')) });
     await iceGathered(this.pc);

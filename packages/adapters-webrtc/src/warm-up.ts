@@ -8,9 +8,9 @@ let warming: Promise<number> | null = null;
  * once per process, on the first offer) and a whole call's worth of cold code (ICE checks, the DTLS
  * handshake, the SRTP keys, the SCTP association and a data channel), by connecting two peer
  * connections to each other over loopback. Once per process (what it warms is the process's):
- * later calls get the same promise. On the loaded 2-core machine a
- * fresh server's first call took ~5 s to connect (its connect timeout was raised for it); warmed,
- * it connects like any other. Resolves with the milliseconds it took; rejects after `timeoutMs`.
+ * later calls get the same promise. On a loaded machine a fresh server's first call took long
+ * enough to connect that its connect timeout had to be raised for it (docs/realtime.md,
+ * `SVC_WEBRTC_WARM_UP`); warmed, it connects like any other. Resolves with the milliseconds it took; rejects after `timeoutMs`.
  */
 export function warmUpWebRtc(timeoutMs = 30_000): Promise<number> {
   warming ??= connectLoopback(timeoutMs);

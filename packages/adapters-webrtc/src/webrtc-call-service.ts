@@ -103,7 +103,7 @@ export class WebRtcCallService implements WebRtcCalls {
   }
 
   /**
-   * Loads the WebRTC stack (werift and what it imports: ~34 MB of RSS) once: with the first call, or
+   * Loads the WebRTC stack (werift and what it imports; its memory: docs/deployment.md) once: with the first call, or
    * at start when SVC_WEBRTC_WARM_UP asks for it. A server that never takes a call never holds it.
    */
   warm(): Promise<typeof PeerCallModule> {
@@ -114,7 +114,7 @@ export class WebRtcCallService implements WebRtcCalls {
   /**
    * `warm()`, then werift's once-per-process cold path: its DTLS certificate and a loopback call
    * through ICE, DTLS, SRTP and SCTP (warmUpWebRtc), so a fresh server's first call connects like the
-   * next ones (without it: 1.7 s against 0.25 s for the second, at load 10). At start when
+   * next ones (without it the first took several times as long: docs/realtime.md, `SVC_WEBRTC_WARM_UP`). At start when
    * SVC_WEBRTC_WARM_UP is background or blocking; never on a call's path.
    */
   async warmUp(): Promise<void> {

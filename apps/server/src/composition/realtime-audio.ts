@@ -32,7 +32,10 @@ export const realtimeAudioModule = defineModule({
     SVC_VAD_BATCH_WAIT_MS: setting.int(16, 0, 32),
     /** auto | pocketsphinx | off | upstream | whisper:<model> | moonshine:<model> (see speech-recognition.ts). */
     SVC_ASR_ENGINE: z.string().regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>').default('auto'),
-    /** Most decoders shared by all sessions: turns recognized at once (~100 MB each, started on demand). */
+    /**
+     * Most decoders shared by all sessions: turns recognized at once (a process each, started on
+     * demand; their memory: docs/deployment.md, Memory and warm-up).
+     */
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
     /**
      * Decoders loaded at start when SVC_REALTIME_WARM_UP is background or blocking (at most
@@ -41,8 +44,9 @@ export const realtimeAudioModule = defineModule({
      */
     SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
     /**
-     * The VAD model (~40 MB) and the speech decoders (~100 MB each): on the first session or turn
-     * that needs them by default; background / blocking load them (and SVC_ASR_WARM_DECODERS decoders) at start.
+     * The VAD model and the speech decoders (their memory: docs/deployment.md, Memory and warm-up):
+     * on the first session or turn that needs them by default; background / blocking load them (and
+     * SVC_ASR_WARM_DECODERS decoders) at start.
      */
     SVC_REALTIME_WARM_UP: setting.warmUp('lazy'),
   },

@@ -57,7 +57,7 @@ export const realtimeWebrtcModule = defineModule({
     SVC_WEBRTC_PORT_RANGE: portRange,
     SVC_WEBRTC_HOST_ADDRESSES: setting.list(),
     SVC_WEBRTC_IPV6: setting.bool(false),
-    // The WebRTC stack (werift, ~34 MB) loads with the first call by default: most servers take none.
+    // The WebRTC stack (werift; its memory: docs/deployment.md) loads with the first call by default: most servers take none.
     // background / blocking also run werift's cold path once (a loopback call): the first call then connects at once.
     SVC_WEBRTC_WARM_UP: setting.warmUp('lazy'),
   },

@@ -59,17 +59,17 @@ import { bindRealtimeAdmission, currentCapacity, startRealtimeAdmission } from '
 import type { LiveAvatarSupport } from './live-avatar.js';
 
 /**
- * CPU one speaking session costs before the server has measured it (cores): what `npm run bench --
- * voice-loop` measured per session-second on the quiet 2-core machine (server and decoders, callers
- * speaking ~77 % of the time: 0.16-0.22 at 5-16 callers, 2026-11-26). The measurement takes over
- * when it is higher. It is the floor too: with 0.12 the callers admitted together before the first
- * measurement (10 in one quiet run) needed more than the cores.
+ * CPU one speaking session costs before the server has measured it (cores): the cost per
+ * session-second `npm run bench -- voice-loop` found on the quiet 2-core machine (server and
+ * decoders, callers speaking most of the time; docs/realtime.md, "Capacity"). The measurement takes
+ * over when it is higher. It is the floor too: a lower floor let the callers admitted together before
+ * the first measurement need more than the cores.
  */
 const DEFAULT_SESSION_CPU = 0.17;
 /**
- * CPU one 640x640 live avatar's video costs (cores): a 640x480 avatar call alone measured 370 ms of
- * server CPU per second quiet (pose, warp, libx264 at 25 fps, and its idle session; docs/benchmarks.md,
- * "voice beside an avatar call"), 0.49 per 640x640 equivalent, less its session.
+ * CPU one 640x640 live avatar's video costs (cores): a 640x480 avatar call's server CPU (pose, warp,
+ * libx264, and its idle session), scaled to 640x640 and less its session (docs/realtime.md,
+ * "Capacity"; the call's figures in docs/benchmarks.md, "Live avatar on a WebRTC call").
  */
 const DEFAULT_AVATAR_CPU = 0.45;
 
@@ -136,7 +136,7 @@ export const realtimeModule = defineModule({
       .string()
       .regex(/^(auto|off|[1-9]\d{0,6})$/, 'must be auto, off or a number of sessions')
       .default('auto'),
-    /** CPU cores realtime sessions may use in this process and its decoders (default 80 % of the CPUs). */
+    /** CPU cores realtime sessions may use in this process and its decoders (default 55 % of the CPUs). */
     SVC_REALTIME_CPU_BUDGET: setting.optionalDecimal(0.05, 4096),
     /** CPU cores one speaking session is assumed to cost, and the least a measurement may lower it to. */
     SVC_REALTIME_SESSION_CPU: setting.decimal(DEFAULT_SESSION_CPU, 0.001, 64),

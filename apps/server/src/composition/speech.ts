@@ -27,7 +27,8 @@ export const speechModule = defineModule({
   settings: {
     SVC_TTS_ENGINES: setting.list(ENGINES).pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
     SVC_FLITE_WORKERS: setting.int(2, 1, 32),
-    // Flite's threads (~35 MB) before listening by default: the first request's time to first byte.
+    // Flite's threads before listening by default: the first request's time to first byte (their
+    // memory: docs/deployment.md, Memory and warm-up).
     SVC_SPEECH_WARM_UP: setting.warmUp('blocking'),
     // Neural voices (docs/neural-engines.md): Piper models found here become piper-* presets.
     SVC_MODELS_DIR: setting.string(''),

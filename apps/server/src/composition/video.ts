@@ -71,7 +71,8 @@ export const videoModule = defineModule({
     SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
     SVC_VIDEO_MAX_STREAMS: setting.int(2, 1, 64),
     SVC_VIDEO_FACE_CACHE: setting.int(16, 0, 1024),
-    // The face detector and render threads (~200 MB once loaded): on the first video request by default.
+    // The face detector and render threads (most of a video server's memory once loaded; docs/deployment.md,
+    // Memory and warm-up): on the first video request by default.
     SVC_VIDEO_WARM_UP: setting.warmUp('lazy'),
   },
   bind(provide, config) {
@@ -82,7 +83,8 @@ export const videoModule = defineModule({
       async (get) => {
         const renderer = new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS, faceCacheEntries: s.SVC_VIDEO_FACE_CACHE });
         // WARM-UP (video): the detector and render threads, the WASM backend and the weights load
-        // on the first photo (lazy), or at start (background / blocking; ~0.5-1 s on a quiet machine).
+        // on the first photo (lazy), or at start (background / blocking: the cold first request's extra
+        // time moves to start; docs/benchmarks.md, Avatar video).
         // Every role that prepares or renders faces needs them: the API (face check, live streams) and workers.
         const policy = warmUpOnThisProcess(config, s.SVC_VIDEO_WARM_UP, { rendersVideo: rendersJobs(config) });
         await warmUp(policy, 'avatar renderer', () => renderer.warmUp(), await get(SHARED_TOKENS.Logger));
@@ -91,7 +93,7 @@ export const videoModule = defineModule({
       { close: (renderer) => renderer.close?.() },
     );
     // The driving audio reaches ffmpeg on a pipe: the encoder writes no file. After the first video,
-    // one ffmpeg waits for the next (~9 MB, mostly shared pages), so a video forks nothing on its path.
+    // one ffmpeg waits for the next (small, mostly shared pages), so a video forks nothing on its path.
     provide(VIDEO_TOKENS.MediaEncoder, () => new FfmpegVideoEncoder({ standby: true }), { close: (encoder) => encoder.close?.() });
     // One process: a worker pool in it. Several: BullMQ on the shared Redis (docs/deployment.md).
     provide(

@@ -36,7 +36,7 @@ export interface VoiceUseCases {
 /**
  * Voice cloning (documented in docs/voices.md): TypeORM rows + blob-store audio, DSP analysis,
  * Rubber Band conversion, SSRF-safe media fetching. The base presets are measured once per process:
- * by default on the first cloning request (~1 s once), so servers that never clone, test servers
+ * by default on the first cloning request (one synthesis per preset, once), so servers that never clone, test servers
  * included, spend nothing on it; `background` measures right after start, `blocking` before listening.
  */
 export const voicesModule = defineModule({

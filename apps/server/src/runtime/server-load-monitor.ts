@@ -22,9 +22,9 @@ const MIN_MEASURED_AUDIO_MS = 2000;
 const SMOOTHING = 0.3;
 /**
  * Share of the CPUs given to realtime sessions by default: the rest is headroom for bursts (turn
- * ends and replies of callers who finish speaking together). Quiet 2-core runs (docs/benchmarks.md,
- * capacity): sessions using 44 % of the cores kept the first reply's p95 at 269-330 ms; 72-78 %
- * gave 625-691 ms, over the 500 ms target. 0.8 admitted the latter.
+ * ends and replies of callers who finish speaking together). Chosen from quiet 2-core runs of the
+ * voice loop (docs/realtime.md, "Capacity"): a budget near half the cores kept the first reply's p95
+ * under the 500 ms target, one near three quarters did not, and the earlier 0.8 admitted the latter.
  */
 const DEFAULT_BUDGET_SHARE = 0.55;
 
@@ -144,7 +144,7 @@ export class ServerLoadMonitor implements ServerLoadProbe {
 
 /**
  * The CPU cores this process may use: the CPUs it may run on, or fewer when a cgroup (a container's
- * CPU limit) says so. The realtime budget defaults to 80 % of it.
+ * CPU limit) says so. The realtime budget defaults to DEFAULT_BUDGET_SHARE of it.
  */
 export function defaultCpuBudget(): number {
   return Math.round(availableCores() * DEFAULT_BUDGET_SHARE * 100) / 100;

@@ -21,7 +21,7 @@ export interface DecoderPoolStats {
   waits: number;
   totalWaitMs: number;
   maxWaitMs: number;
-  /** Decoders started to replace one that died or was killed (a model load each, ~0.5 s of CPU). */
+  /** Decoders started to replace one that died or was killed (a model load each: the costly part of a decoder). */
   replaced: number;
   /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
   backlogMs: number;
@@ -32,7 +32,7 @@ export interface DecoderPoolStats {
 /**
  * A bounded pool of warm decoders shared by every session. `use()` lends one decoder for the length
  * of a task (a whole turn when streaming). The pool starts with the decoders it is given and grows
- * on demand up to `maxSize` (a new one loads in ~0.5 s while its turn's audio waits; it then stays
+ * on demand up to `maxSize` (a new one loads its model while its turn's audio waits; it then stays
  * warm); beyond that a task queues (p-limit keeps the order) and its wait is reported. A decoder
  * whose process died is replaced on its next loan.
  */
@@ -109,7 +109,7 @@ export class DecoderPool {
     this.idle.length = 0;
   }
 
-  /** Stops the decoders no turn is using (~100 MB each back to the system); the next turns start new ones. */
+  /** Stops the decoders no turn is using (each a process holding its model: memory back to the system); the next turns start new ones. */
   releaseIdle(): void {
     for (const helper of this.idle.splice(0)) {
       const index = this.all.indexOf(helper);

@@ -7,8 +7,8 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 export const POCKETSPHINX_HELPER_SCRIPT = fileURLToPath(new URL('../../../python/pocketsphinx_stream.py', import.meta.url));
 
 /**
- * A model load longer than this means something is wrong: it takes ~0.5 s on a quiet machine, and
- * 4-20 s while a loaded 2-core machine starts a server's warm decoders.
+ * A model load longer than this means something is wrong: far above a load on a quiet machine, and
+ * above what a loaded 2-core machine takes while it starts a server's warm decoders together.
  */
 const READY_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_CHARS = 2000;
@@ -16,8 +16,8 @@ const STDERR_TAIL_CHARS = 2000;
  * Audio reaches the decoder in pieces of 100 ms at 16 kHz, whatever size the client appends: each
  * piece is one pipe write, one wake-up of the helper, one partial hypothesis and one refresh of the
  * speaker normalization. Clients append 20-40 ms (browsers, SDKs); fed as they came, the decoders
- * cost ~6-16 % more CPU for the same audio (measured side by side, docs/benchmarks.md) and adapted
- * their cepstral mean five times as often as the 100 ms the word error rates were measured with.
+ * cost more CPU for the same audio (docs/realtime.md, "What a speaking session costs") and adapted
+ * their cepstral mean more often than with the 100 ms pieces the word error rates are taken with.
  */
 export const DECODER_PIECE_SAMPLES = 1600;
 const SAMPLES_PER_MS = 16;
@@ -46,7 +46,8 @@ const PIECES_IN_FLIGHT = 3;
  *
  * A process rather than an in-process addon: decoding runs on another core without blocking the
  * event loop, a crash takes down one decoder instead of the server, and nothing is compiled at
- * install time. Measured here: ~0.5 s to load, final pass 15-70 ms on 3-7 s sentences.
+ * install time. The model loads once per process, and the final pass is short enough to run when the
+ * user stops (docs/realtime.md, the speech recognizer).
  */
 export class PocketsphinxHelper {
   private readonly child: DecoderProcess;

@@ -109,7 +109,7 @@ export interface SpeakerMean {
 }
 
 /**
- * A dropping decoder has at most PIECES_IN_FLIGHT pieces (300 ms of audio, ~40 ms of CPU) left to
+ * A dropping decoder has at most PIECES_IN_FLIGHT pieces (300 ms of audio, a fraction of that in CPU) left to
  * decode; one that has not answered after this long is stuck (or starved) and is killed.
  */
 const DROP_TIMEOUT_MS = 2000;

@@ -12,7 +12,7 @@ import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 import { StreamingResampler } from '../runtime/streaming-resampler.js';
 
 export interface PocketsphinxSpeechRecognizerOptions {
-  /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, ~100 MB). */
+  /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, with its own model in memory). */
   decoders?: number;
   /** Decoders loaded at start (the pool grows on demand up to `decoders`). */
   warmDecoders?: number;
@@ -28,18 +28,16 @@ const DEFAULT_DECODERS = 16;
 const DEFAULT_WARM_DECODERS = 2;
 
 /**
- * Decoder settings. Only the first (tree) search runs: the flat-lexicon and lattice passes would
- * make the final pass 150-430 ms per sentence after the user stops (measured here), and on the
- * LibriVox clips they made the word error rate worse (31 % and 32 % against 27 % without them).
- * At most 3000 active HMMs per frame: the same 26.8 % WER on those clips at 0.14 x real time of
- * CPU instead of 0.25 (2000: 29.6 % at 0.11; 1500: 33.8 %), which is what lets more
- * conversations share the two cores.
+ * Decoder settings (their measurements: docs/realtime.md, "Decoder settings"). Only the first (tree)
+ * search runs: the flat-lexicon and lattice passes would make the final pass several times longer
+ * after the user stops, and on the LibriVox clips they made the word error rate worse. At most 3000
+ * active HMMs per frame: the same WER on those clips at little more than half the CPU, where lower
+ * caps lost accuracy; that saving is what lets more conversations share the cores.
  *
- * Narrower word-level pruning on top was tried and NOT kept (2026-11-26, docs/benchmarks.md "Decoder
- * settings"): `-maxhmmpf 2500 -maxwpf 10 -wbeam 1e-25` cut decoder CPU by 20-27 % (0.140 against
- * 0.180 s per second of speech) with 78 errors against 79 on 534 words, but the Opus-encoded LibriVox
- * turn of realtime-live-voice.test.ts went from under 0.6 WER to 0.61 with it ("paddy married a more
- * can be a bull wall..."), and the "Mm-hmm" backchannel turned into four words. Accuracy first.
+ * Narrower word-level pruning on top was tried and NOT kept: `-maxhmmpf 2500 -maxwpf 10 -wbeam 1e-25`
+ * cut decoder CPU by about a fifth at the same WER on the clips, but it made the Opus-encoded
+ * LibriVox turn of realtime-live-voice.test.ts fail its WER bound ("paddy married a more can be a
+ * bull wall..."), and the "Mm-hmm" backchannel turned into four words. Accuracy first.
  */
 export const POCKETSPHINX_DECODER_ARGS = [
   '-hmm', POCKETSPHINX_EN_US_MODEL,
@@ -54,11 +52,11 @@ export const POCKETSPHINX_DECODER_ARGS = [
  * Offline English speech recognition with CMU pocketsphinx (Debian: python3-pocketsphinx +
  * pocketsphinx-en-us), warm and streaming: a pool of long-lived decoder processes loaded once at
  * start, shared by all sessions; a turn is decoded while the user speaks, so when they stop only
- * the final pass (15-70 ms) remains. Manual commits use the same decoders in one go.
+ * the short final pass remains. Manual commits use the same decoders in one go.
  *
  * Limits: only the US English model exists, so a `language` hint other than English is ignored
  * (expect nonsense words for other languages). Accuracy is that of a classical recognizer: good on
- * clear short commands, ~27 % word error rate on five LibriVox audiobook sentences. A neural
+ * clear short commands, poor on audiobook speech (docs/benchmarks.md, Speech to text). A neural
  * recognizer plugs in behind the same port where an operator has one.
  */
 export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
@@ -87,14 +85,14 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     await assertReadable(`${POCKETSPHINX_EN_US_MODEL}/mdef`, 'the pocketsphinx English model (Debian package pocketsphinx-en-us)');
     const spawn = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args);
     // The decoders loaded now, at start, are spawned directly: a fork before anything runs costs
-    // nothing yet, and the process launcher (and its ~10 MB) is not started for them at idle.
+    // nothing yet, and the process launcher (and its memory) is not started for them at idle.
     const spawnAtStart = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args, { direct: true });
     const max = options.decoders ?? DEFAULT_DECODERS;
     const warm = Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS);
     const helpers: PocketsphinxHelper[] = [];
     try {
       // A few at a time, one per core: sixteen models loading at once on a busy machine each take
-      // long enough to miss the helper's load deadline; in batches each loads in ~0.5 s.
+      // long enough to miss the helper's load deadline; in batches each loads as fast as when alone.
       while (helpers.length < warm) {
         const batch = Array.from({ length: Math.min(availableParallelism(), warm - helpers.length) }, spawnAtStart);
         helpers.push(...batch);
@@ -111,7 +109,7 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
 
   /**
    * Stops the decoders no turn is using: a server that loaded one at start only to check the
-   * installation holds none until the first turn (which then waits ~0.5 s for its decoder to load).
+   * installation holds none until the first turn (which then waits for its decoder's model to load).
    */
   releaseIdleDecoders(): void {
     this.pool.releaseIdle();

@@ -126,8 +126,8 @@ async function loadRuntime(): Promise<FaceApiRuntime> {
   await tf.ready();
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
   // The detector runs on onnxruntime, built from these weights, which are then released: face-api's
-  // own pass held every activation of the 512x512 network at once (~150 MB of WebAssembly heap,
-  // kept for good) and ran ~5x slower on the WASM backend.
+  // own pass held every activation of the 512x512 network at once (WebAssembly heap, kept for good)
+  // and ran several times slower on the WASM backend (docs/video.md, Speed).
   const ssd = await OnnxSsdDetector.create(faceapi.nets.ssdMobilenetv1.params);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
   return { tf, faceapi, ssd };

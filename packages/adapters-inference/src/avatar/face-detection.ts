@@ -37,8 +37,8 @@ const byAreaDescending = <T extends { box: FaceBox }>(faces: T[]): T[] => [...fa
  * The landmark net on one face, cropped as face-api crops it for withFaceLandmarks() (the box
  * scaled to the image, clipped to it and floored: face-api's own Box methods), the positions placed
  * back at the box's corner. Only the crop becomes a tensor: extractFaceTensors() needs the whole
- * picture as an int32 tensor first (9.4 MB for a 1024x768 copy, 10-20 ms of CPU per photo), for
- * the same pixels in the same order.
+ * picture as an int32 tensor first (four bytes a channel of the whole copy, allocated and filled per
+ * photo), for the same pixels in the same order.
  */
 async function faceLandmarks(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox): Promise<Point[]> {
   const { tf, faceapi } = runtime;
@@ -62,7 +62,7 @@ async function faceLandmarks(runtime: FaceApiRuntime, image: RgbImage, box: Face
 
 /**
  * The 68 landmarks of a face whose box is known (e.g. tracked from the previous frame): the
- * landmark net alone on a square crop around the box, ~10 ms instead of a detector pass.
+ * landmark net alone on a square crop around the box, much cheaper than a detector pass.
  */
 export async function landmarksInBox(runtime: FaceApiRuntime, image: RgbImage, box: FaceBox, margin = 1.3): Promise<Point[]> {
   const side = Math.round(Math.max(box.width, box.height) * margin);

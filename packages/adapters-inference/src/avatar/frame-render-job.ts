@@ -15,7 +15,7 @@ export interface FrameRenderRequest {
 
 /**
  * Asks the thread to compile the warper's code on a made-up face (warmUpWarper), sent once after the
- * thread's first video: new photos' warpers are then built in ~5-15 ms instead of 15-90.
+ * thread's first video: new photos' warpers are then built with compiled code (docs/video.md, Speed).
  */
 export interface WarmUpRequest {
   warmUp: true;

@@ -9,7 +9,7 @@ import { warmUpWarper } from './warm-up-warper.js';
 const MAX_CACHED = 4;
 
 // The per-frame warp runs here, off the main thread, so a rendering job never stalls the server's
-// event loop (HTTP, realtime sessions) for the ~10-15 ms a frame takes.
+// event loop (HTTP, realtime sessions) for the time a frame takes (many frames a second).
 void hostWorker<RenderThreadRequest, FrameRenderResult, LRUCache<string, FaceWarper>>(
   async () => ({ state: new LRUCache<string, FaceWarper>({ max: MAX_CACHED }) }),
   (warpers, request, cancel) => {

@@ -2,7 +2,7 @@
 //
 // Use (apps/server wires it behind the core's AvatarRenderer / MediaEncoder ports):
 //   const renderer = new LandmarkAvatarRenderer({ renderThreads: 1 });   // one per process
-//   await renderer.warmUp();                       // optional: threads + WASM + weights now (~0.5 s)
+//   await renderer.warmUp();                       // optional: threads + WASM + weights now
 //   const avatar = await renderer.prepare(photoBytes, '640x640', signal); // NoFaceDetectedError,
 //                                                  // InvalidParameterError(param 'ref_image')
 //   const frames = avatar.render({ audio, words }, signal);  // lazy, ceil(duration * 25) frames

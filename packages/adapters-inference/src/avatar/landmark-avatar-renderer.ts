@@ -35,8 +35,8 @@ export interface LandmarkAvatarRendererOptions {
   /**
    * Worker threads that warp the frames (shared by every avatar of this renderer); default 1, which
    * keeps the event loop free while ffmpeg encodes on the other core. Face detection then also runs
-   * in a thread of its own. 0 does both on the calling thread (each frame then blocks it for
-   * ~10-15 ms, each photo for ~0.5-1 s).
+   * in a thread of its own. 0 does both on the calling thread (each frame and, far longer, each new
+   * photo then blocks it).
    */
   renderThreads?: number;
   /**
@@ -96,10 +96,11 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
 
   /**
    * Once the render thread has made its first whole video and the renderer has then been idle for
-   * WARM_UP_AFTER_IDLE_MS, the thread compiles the warper's code on a made-up face (0.2-0.5 s of
-   * its CPU): the next new photos' warpers then take 5-15 ms instead of 15-90 on their way to the
-   * first frame. Not at the thread's start (that was the first video's own path: +160 ms to a cold
-   * first fragment), nor right after a video (a request that follows at once would share the CPU).
+   * WARM_UP_AFTER_IDLE_MS, the thread compiles the warper's code on a made-up face (a fraction of a
+   * second of its CPU, once): the next new photos' warpers are then built by compiled code on their
+   * way to the first frame (docs/video.md, Speed). Not at the thread's start (that was the first
+   * video's own path: it delayed a cold first fragment), nor right after a video (a request that
+   * follows at once would share the CPU).
    */
   private readonly usage = {
     begin: (): void => {
@@ -230,8 +231,8 @@ class LandmarkAvatar implements PreparedAvatar {
   }
 
   /**
-   * Has the render thread build this photo's warper now (a new photo's takes 10-60 ms), while the
-   * request is still being checked and stored: the first frame then only warps. The thread keeps
+   * Has the render thread build this photo's warper now (a new photo's costs a frame or more), while
+   * the request is still being checked and stored: the first frame then only warps. The thread keeps
    * the warper by the photo's key; a warper nobody uses (a refused request) is dropped with the
    * thread's oldest. Without a render thread, nothing (the warper is built on the first frame).
    */

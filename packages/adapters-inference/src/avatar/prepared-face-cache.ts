@@ -11,8 +11,9 @@ export interface CachedFace {
 /**
  * The last `capacity` prepared faces, keyed by the SHA-256 of the photo's bytes and the output size:
  * the same photo sent again (an app that streams many clips of one presenter) skips decoding and the
- * face detector (0.3-1 s). Least recently used goes first (lru-cache). Entries are ~1.2 MB (a 640x640
- * RGB frame). The framed bytes are shared by every avatar made from an entry: nothing writes to them.
+ * face detector (the costly part of a new photo). Least recently used goes first (lru-cache).
+ * Entries are ~1.2 MB (a 640x640 RGB frame). The framed bytes are shared by every avatar made from
+ * an entry: nothing writes to them.
  */
 export class PreparedFaceCache {
   /** null with a capacity of 0: nothing is kept. */

@@ -11,7 +11,7 @@ export interface SpeechMotion {
   mouth: MouthShape[];
 }
 
-/** The speech's motion (the spectrum of every frame: 10-30 ms of CPU for 10 s of audio); visemes from word timings when given. */
+/** The speech's motion (the spectrum of every frame: cheap beside rendering, so computed once per speech); visemes from word timings when given. */
 export function speechMotion(drive: DrivingSpeech, fps: number): SpeechMotion {
   const frameCount = videoFrameCount(drive.audio, fps);
   const features = speechFeatures(drive.audio, fps, frameCount);

@@ -7,10 +7,10 @@ import type { RgbImage } from './rgb-image.js';
  * weights (read from face-api's loaded network once, then released there), the same arithmetic
  * (batch norms folded into the depthwise filters, TensorFlow's "same" padding), the same box
  * decoding and non-max suppression, so the same faces. Why: onnxruntime's native kernels run the
- * 512x512 pass ~6x faster than the WASM backend on one core (60 against 415 ms of CPU per photo
- * on the loaded VM), which is most of what a new photo waits for before its first video fragment.
- * Memory: the weights, their prepacked copy and one activation arena (~80 MB once it has run),
- * against the WebAssembly heap face-api's pass grew and never gave back (230 MB after six photos).
+ * 512x512 pass several times faster than the WASM backend on one core, and that pass is most of what
+ * a new photo waits for before its first video fragment (docs/video.md, Speed). Memory: the weights,
+ * their prepacked copy and one activation arena, bounded once it has run, against the WebAssembly
+ * heap face-api's pass grew and never gave back.
  */
 
 /** The network input: face-api pads the photo to a square and resizes it to 512x512. */
@@ -77,8 +77,8 @@ export class OnnxSsdDetector {
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
-      // Without a precomputed allocation pattern the session's arena settled ~20 MB lower over
-      // repeated photos here, for the same CPU.
+      // Without a precomputed allocation pattern the session's arena settled lower over repeated
+      // photos, for the same CPU.
       enableMemPattern: false,
     });
     if (!options.keepTfjsWeights) disposeAll(p);

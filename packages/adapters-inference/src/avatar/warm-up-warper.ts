@@ -26,9 +26,9 @@ const POSES: FacePose[] = [
 
 /**
  * Builds warpers and renders frames of a made-up face a few times, so the JIT has compiled the
- * warper's code before the next real photos. Without it, a new photo's warper took 11-42 ms to
- * build in a render thread that had made one video (5 ms once compiled), 13-86 ms in a stream, on
- * the way to the first frame. Costs ~0.2-0.5 s of CPU once, in the render thread.
+ * warper's code before the next real photos. Without it, a new photo's warper was built by
+ * uncompiled code, several times slower, on the way to the first frame (docs/video.md, Speed).
+ * Costs a fraction of a second of CPU once, in the render thread.
  */
 export function warmUpWarper(rounds = 4): WarmUpReport {
   const width = 640;

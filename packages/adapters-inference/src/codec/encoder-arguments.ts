@@ -41,9 +41,10 @@ export function encoderArguments(format: FfmpegEncodedFormat, sampleRate: number
 
 /**
  * CPU seconds ffmpeg may spend per second of decoded output (`-timelimit`, RLIMIT_CPU: the kernel
- * stops it past that). The costliest real input measured, 120 s of 96 kHz 5.1 FLAC to 24 kHz
- * mono, takes 0.005 s per second; four times that still refuses a file whose container makes
- * ffmpeg work for seconds (a rate no header check caught) before any output limit applies.
+ * stops it past that). Four times what the costliest real input took (a long multichannel
+ * high-rate FLAC, docs/errors.md, `invalid_audio`): real audio never reaches it, and it still refuses
+ * a file whose container makes ffmpeg work for seconds (a rate no header check caught) before any
+ * output limit applies.
  */
 export const DECODE_CPU_SECONDS_PER_SECOND = 0.02;
 /** ffmpeg's -timelimit counts whole seconds: never below this. */

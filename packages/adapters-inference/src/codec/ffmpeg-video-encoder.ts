@@ -6,7 +6,7 @@ import { pcmToWav } from './wav-writer.js';
 export interface FfmpegVideoEncoderOptions {
   /** x264 constant rate factor (lower = better, bigger); default 23. */
   crf?: number;
-  /** x264 preset; default `veryfast` (5-8x real time on 2 cores with room left for the renderer). */
+  /** x264 preset; default `veryfast` (well above real time on 2 cores with room left for the renderer). */
   preset?: string;
   /**
    * Seconds between keyframes = length of one fMP4 fragment (frag_keyframe); default 1. A player
@@ -30,8 +30,8 @@ export interface FfmpegVideoEncoderOptions {
   /**
    * Keep one ffmpeg started ahead for the next stream, of the format last used, spawned once a
    * stream is done with its own: a stream then forks nothing (the fork blocks the server's thread
-   * 15-300 ms, growing with its memory). Costs one waiting ffmpeg process (9 MB RSS, 0.5 MB of it
-   * its own) after the first video; none before it. close() kills it. Default false.
+   * for a time growing with its memory; docs/video.md, Speed). Costs one waiting ffmpeg process
+   * (mostly shared pages) after the first video; none before it. close() kills it. Default false.
    */
   standby?: boolean;
 }
@@ -145,8 +145,8 @@ export class FfmpegVideoEncoder implements MediaEncoder {
 
   /**
    * ffmpeg spawned after one turn of the event loop, waiting for its input. Spawning forks this
-   * process, which blocks its thread for a time that grows with its memory (~20 ms at 44 MB,
-   * 150-300 ms at 844 MB on the loaded 2-core VM); the turn lets work the caller has just handed to
+   * process, which blocks its thread for a time that grows with its memory (docs/video.md, Speed);
+   * the turn lets work the caller has just handed to
    * other threads (a face to detect, a first frame to render) reach them and run during the fork.
    */
   private start(format: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, onStarted?: () => void): StartedFfmpeg {
@@ -200,8 +200,8 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     // The video's first frame is a black PRIMING frame, written at spawn and cut by the trim filter
     // before the encoder: ffmpeg sets up its scaler, x264 and the MP4 header on it as soon as the
     // WAV is there (preload(): when the speech is ready, while the face is still being found), so
-    // the real first frame is only converted and encoded. The first fragment leaves ~30 ms sooner
-    // after it (47-64 against 75-90 ms, isolated); the output is the same, frame for frame.
+    // the real first frame is only converted and encoded, and the first fragment leaves sooner
+    // (docs/video.md, Speed); the output is the same, frame for frame.
     return [
       '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
       '-f', 'wav', '-i', 'pipe:3',

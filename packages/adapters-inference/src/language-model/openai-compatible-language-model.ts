@@ -7,7 +7,8 @@ import { ToolCallAssembler, type ToolCallDelta } from './tool-call-assembler.js'
 
 /**
  * The openai SDK, loaded with the first upstream client: a server on the embedded demo model (no
- * SVC_LLM_BASE_URL) never loads it, which keeps ~14 MB out of its idle memory.
+ * SVC_LLM_BASE_URL) never loads it, which keeps the SDK's modules out of its idle memory
+ * (docs/deployment.md, Memory and warm-up).
  */
 const openAi = (): typeof OpenAI => (createRequire(import.meta.url)('openai') as { OpenAI: typeof OpenAI }).OpenAI;
 

@@ -78,7 +78,7 @@ let live = 0;
 
 /**
  * The WASM module, instantiated once per process on first use (synchronously: Node compiles the
- * 310 KB module in a few ms). Its scratch buffers are shared by every state: each encode/decode
+ * small module quickly). Its scratch buffers are shared by every state: each encode/decode
  * copies in, runs and copies out synchronously, so calls never interleave.
  */
 function loadNative(): Native {

@@ -26,8 +26,8 @@ function frameSamples(frameSizeMs: number): number {
  * - `decode(packets, ms)`: one decoder state per call, packets decoded one by one in order (opus
  *   decoding is stateful across packets); every packet is self-describing, so packets whose duration
  *   differs from `ms` still decode. An empty, oversized or corrupt packet is refused with an
- *   `invalid_request_error` naming its position. Measured real-time factor on 2 cores: encode
- *   ~0.02-0.03, decode ~0.003.
+ *   `invalid_request_error` naming its position. Both run far faster than real time, on the calling
+ *   thread (docs/realtime.md, `opusCodec`).
  */
 export class OpusscriptOpusCodec implements OpusCodec {
   createEncoder(frameSizeMs: number): OpusFrameEncoder {

@@ -7,14 +7,13 @@ import { fileURLToPath } from 'node:url';
  * Starts child processes (ffmpeg) without forking this process.
  *
  * Node's spawn() forks the calling process on Linux (libuv uses fork(), not vfork/posix_spawn). For
- * a service of 300-800 MB with a dozen threads that costs twice: the fork blocks the event loop while
- * the page tables are copied (15-300 ms measured here), and afterwards EVERY page any thread writes
- * takes a copy-on-write fault the first time. Measured in the server: the face detector's first SSD
- * run after one spawn took ~300 ms and 9,600 page faults instead of ~55 ms and none, so each video's
- * standby ffmpeg made the next new photo's face detection 4-5x slower.
+ * a service of hundreds of MB with a dozen threads that costs twice: the fork blocks the event loop
+ * while the page tables are copied, and afterwards EVERY page any thread writes takes a copy-on-write
+ * fault the first time, so each video's standby ffmpeg made the next new photo's face detection
+ * several times slower (docs/deployment.md, "Child processes: the launcher").
  *
  * So a small launcher process does the spawning: python/process_launcher.py on Debian's python3 (what
- * the pocketsphinx decoders run on; ~10 MB, ~40 ms to start), spawned once, at the first child. The
+ * the pocketsphinx decoders run on; small and quick to start), spawned once, at the first child. The
  * children it starts have no pipes to this process: they connect to Unix sockets this process listens
  * on (runtime/child-sockets.ts; ffmpeg's `unix:` protocol, the decoders' `--socket`), and the launcher
  * reports their pid, their exit and the tail of their stderr. `SVC_PROCESS_LAUNCHER=false`, or no

@@ -233,7 +233,7 @@ export class WorkerPool<Req, Res> {
   /**
    * Queued jobs go to the threads idle the longest first. A thread that has just answered may still
    * be busy with what follows a job (Flite restores its WASM memory then, and made a whole new
-   * instance before: ~60 ms against a short call's ~40), so handing it the next job at once made
+   * instance before: longer than a short call itself), so handing it the next job at once made
    * sequential calls wait for that while the other thread sat ready.
    */
   private dispatch(): void {

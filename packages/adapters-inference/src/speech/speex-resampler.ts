@@ -9,8 +9,8 @@ const BLOCK = 1 << 16;
  * Whole-buffer sample-rate conversion with the Speex resampler (BSD, WASM). One instance (one WASM
  * module) serves any number of conversions; each call creates and destroys its own resampler state,
  * so calls are independent. JavaScript is single-threaded, so calls cannot interleave. The engine
- * adapters run it inside their worker threads: 16 s of 22.05 kHz speech takes ~40 ms, which would
- * otherwise stall the server's event loop.
+ * adapters run it inside their worker threads: a long speech takes long enough to resample that it
+ * would otherwise stall the server's event loop.
  */
 export class SpeexResampler {
   private constructor(
@@ -18,7 +18,7 @@ export class SpeexResampler {
     private readonly quality: number,
   ) {}
 
-  /** Loads the WASM SIMD build (3-4x faster here), or the plain build where SIMD is unavailable. */
+  /** Loads the WASM SIMD build (several times faster), or the plain build where SIMD is unavailable. */
   static async create(quality = DEFAULT_QUALITY): Promise<SpeexResampler> {
     let module: SpeexResamplerModule;
     try {

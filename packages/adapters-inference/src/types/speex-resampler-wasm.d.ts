@@ -22,7 +22,7 @@ declare module '@echogarden/speex-resampler-wasm' {
   export default function Init(moduleArg?: object): Promise<SpeexResamplerModule>;
 }
 
-// The same build with WASM SIMD (3-4x faster on x86-64); identical API.
+// The same build with WASM SIMD (several times faster on x86-64); identical API.
 declare module '@echogarden/speex-resampler-wasm/simd' {
   import type { SpeexResamplerModule } from '@echogarden/speex-resampler-wasm';
   export default function Init(moduleArg?: object): Promise<SpeexResamplerModule>;

@@ -23,8 +23,8 @@ export const DEFAULT_BATCH_WAIT_MS = 16;
  * Scores frames of many streams (sessions) in one onnxruntime run: Silero VAD v5 takes a batch
  * dimension (input [N, 576], state [2, N, 128]) and each row is independent, so a stream's
  * result is the same as scored alone. One run has a fixed cost (the call into onnxruntime, its
- * setup) that dominates this small model: measured here ~255-390 us of CPU per frame scored alone,
- * ~80-100 us per frame in runs of 3 to 16.
+ * setup) that dominates this small model: a frame scored alone costs several times its share of a
+ * run of 3 to 16 (docs/realtime.md, "What a speaking session costs").
  *
  * Sessions do not send their audio at the same moments (each client has its own clock), so frames
  * submitted in the same turn of the event loop were rarely more than one (issue 17: 5 callers at

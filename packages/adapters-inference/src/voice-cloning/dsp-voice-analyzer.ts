@@ -8,7 +8,7 @@ const MAX_ANALYSED_SECONDS = 60;
 
 /**
  * Speaker analysis by classic signal processing (see speaker-features.ts), on the calling thread:
- * about 30 ms per second of audio, at most the first 60 s of a clip.
+ * cheap enough for it (docs/benchmarks.md, Voices and cloning), at most the first 60 s of a clip.
  */
 export class DspVoiceAnalyzer implements VoiceAnalyzer {
   readonly name = 'dsp-1';

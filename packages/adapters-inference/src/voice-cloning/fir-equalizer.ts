@@ -48,8 +48,8 @@ const FFT_SIZE = 1024;
 /**
  * Streaming convolution with a linear-phase FIR that preserves duration: the filter delay is
  * removed at the start and made up by flush(), so the output lines up with the input sample for
- * sample and the total length is unchanged. Whole blocks are convolved by FFT (overlap-save, ~4x
- * cheaper than direct form at 255 taps); the remainder of a chunk directly, so nothing is held back.
+ * sample and the total length is unchanged. Whole blocks are convolved by FFT (overlap-save, cheaper
+ * than direct form at 255 taps); the remainder of a chunk directly, so nothing is held back.
  */
 export class StreamingFir {
   /** The last taps-1 input samples. */

@@ -30,7 +30,7 @@ export class RubberbandShifter {
     pitchScale: number,
     formantScale: number,
   ) {
-    // R3 standard window: the short window is ~25 % cheaper but coarser on low male voices.
+    // R3 standard window: the short window is cheaper but coarser on low male voices.
     const options = RB_OPTIONS.processRealTime | RB_OPTIONS.engineFiner | RB_OPTIONS.formantPreserved | RB_OPTIONS.threadingNever;
     const state = api._rubberband_new(sampleRate, 1, options, 1, 1);
     api._rubberband_set_max_process_size(state, BLOCK);

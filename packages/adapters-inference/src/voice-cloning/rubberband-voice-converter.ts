@@ -11,9 +11,10 @@ const SLICE_SECONDS = 0.25;
 /**
  * How much input each call converts before returning: 0.25 s on the first call, then 4x more on
  * each following one (1 s, 4 s, 16 s ...); the rest is held for the next call or flush(). Streamed
- * speech starts after ~10 ms of conversion instead of a whole first sentence's worth, and because
- * the budget grows faster than conversion time, every later chunk arrives while the client still
- * has audio to play (a call converts 4x the previous input at ~0.04 RTF: ~0.16 s per s buffered).
+ * speech starts after a quarter second's conversion instead of a whole first sentence's worth, and
+ * because the budget grows faster than conversion time, every later chunk arrives while the client
+ * still has audio to play (a call converts 4x the previous input, and conversion runs far faster
+ * than real time: docs/benchmarks.md, Voices and cloning).
  */
 const FIRST_BUDGET_SECONDS = 0.25;
 const BUDGET_GROWTH = 4;
@@ -32,8 +33,8 @@ export class RubberbandVoiceConverter implements VoiceConverter {
 
   /**
    * Loads the WASM engine and runs one short conversion, so the first real request does not pay the
-   * warm-up; with `warm: false` nothing loads until warmUp() or the first conversion (~20 MB held
-   * only once cloning is used).
+   * warm-up; with `warm: false` nothing loads until warmUp() or the first conversion (its memory is
+   * held only once cloning is used; docs/deployment.md, Memory and warm-up).
    */
   static async create(options: { warm?: boolean } = {}): Promise<RubberbandVoiceConverter> {
     const converter = new RubberbandVoiceConverter();

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 
 /**
  * ioredis, loaded when the first client is made: a process without SVC_REDIS_URL never loads it
- * (nor BullMQ), which keeps ~14 MB of JavaScript out of its memory.
+ * (nor BullMQ), which keeps their JavaScript out of its memory (docs/deployment.md, Memory and warm-up).
  */
 export function ioredis(): typeof import('ioredis') {
   return createRequire(import.meta.url)('ioredis') as typeof import('ioredis');

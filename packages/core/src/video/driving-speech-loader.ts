@@ -15,7 +15,8 @@ import { VIDEO_LIMITS } from './video-limits.js';
  * The driving speech of a video, obtained and checked before a job exists: `input` is fetched and
  * decoded (stopping a second past the limit, so hours of compressed silence cost nothing), and
  * `input_tts` is synthesized by the speech endpoint's own use case, stopping as soon as the audio
- * passes the limit. Synthesis runs at about 50x real time, so even a 60 s clip costs ~1 s.
+ * passes the limit. Synthesis runs far faster than real time (docs/benchmarks.md, Speech), so even
+ * a 60 s clip costs little.
  */
 export class DrivingSpeechLoader {
   constructor(

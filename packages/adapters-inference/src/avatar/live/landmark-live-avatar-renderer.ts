@@ -88,8 +88,8 @@ class LandmarkLiveAvatar implements LiveAvatar {
   private closed = false;
   /**
    * The framed photo in shared memory: every frame's request names it, and a Uint8Array on a
-   * SharedArrayBuffer crosses to the render thread without a copy (a plain one was cloned, ~0.9-1.2 MB
-   * on the event loop, 25 times a second, though the thread already had it).
+   * SharedArrayBuffer crosses to the render thread without a copy (a plain one was cloned, a whole
+   * frame on the event loop for every frame, though the thread already had it).
    */
   private readonly reference: Uint8Array;
 

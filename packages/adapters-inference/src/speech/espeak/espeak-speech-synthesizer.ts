@@ -17,12 +17,13 @@ import { escapeForSsml } from './ssml-escape.js';
 export interface EspeakSpeechSynthesizerOptions {
   /**
    * Worker threads, each with one warm espeak-ng instance serving one call at a time. Default 1:
-   * espeak renders ~100x faster than real time, and each instance holds ~100 MB.
+   * espeak renders far faster than real time, and each instance holds a lot of memory (docs/deployment.md,
+   * Memory and warm-up).
    */
   poolSize?: number;
   /**
    * Keep the instance loaded after create() (default), or not: create() still loads one to read
-   * the voice list, then stops it, and the first request (or warmUp()) loads it again (~50 MB
+   * the voice list, then stops it, and the first request (or warmUp()) loads it again (its memory
    * held only once espeak is used).
    */
   warm?: boolean;

@@ -33,14 +33,14 @@ export interface FliteSpeechSynthesizerOptions {
   wasmPath?: string;
   /**
    * Start the worker threads before create() returns (default), or not: the first request (or
-   * warmUp()) starts them, and the engine holds no memory until then (~35 MB for two threads).
+   * warmUp()) starts them, and the engine holds no memory until then (docs/deployment.md, Memory and warm-up).
    */
   warm?: boolean;
 }
 
 /**
- * Flite (CMU, BSD-style licence) compiled to WASI: five English voices, intelligible, about 50x
- * faster than real time. Runs in a pool of worker threads (see flite-worker.ts for why), which also
+ * Flite (CMU, BSD-style licence) compiled to WASI: five English voices, intelligible, far faster than
+ * real time (docs/benchmarks.md, Speech). Runs in a pool of worker threads (see flite-worker.ts for why), which also
  * resample to the requested rate (Speex resampler) and apply volume as a gain, so the main event
  * loop only passes messages.
  *

@@ -4,17 +4,17 @@
 // every thread must avoid.
 //
 // Instantiating was the dearest part of a call: the module's data segments (its five voices) fill
-// 16 MB of fresh memory, measured at 40-100 ms of CPU per instance against 10-35 ms for flite to
-// speak a sentence (issue 17's profile of 5 speaking sessions: 41 % of flite's thread time).
+// 16 MB of fresh memory, which cost more CPU per instance than flite takes to speak a sentence
+// (issue 17's profile: docs/realtime.md, "What a speaking session costs").
 // So each thread keeps ONE instance and a copy of its memory as instantiated (taken just before
-// flite first runs in it, so a server that never spoke does not hold it): after a call that memory is copied back and the rest zeroed (~2 ms), and the next call runs
+// flite first runs in it, so a server that never spoke does not hold it): after a call that memory is copied back and the rest zeroed (cheap beside a new instance), and the next call runs
 // main() in memory exactly as a fresh instance has it. Everything flite keeps between calls lives in
 // that memory (its globals, the C library's heap state and its "started" flag) except the stack
 // pointer, a wasm global, which main() leaves where it found it when it returns. So the instance is
 // reused only when main() returned (flite did not call proc_exit, which unwinds past it). Memory
 // that grew during a call cannot shrink: the C library's allocator starts on the whole memory it
-// finds (zeroed), so the size settles at what the largest call needed (31 MB for a 250-character
-// piece) and is held while the thread idles; above MAX_REUSED_MEMORY a fresh instance replaces it.
+// finds (zeroed), so the size settles at what the largest call needed (the longest text piece) and
+// is held while the thread idles; above MAX_REUSED_MEMORY a fresh instance replaces it.
 // After a failed call, or one that called proc_exit, the next runs in a fresh instance. Imports
 // are bound per call: they forward to the call's WASI object. Same audio as a fresh instance, byte for byte (tested).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -34,7 +34,7 @@ export interface FliteWorkerData {
   workRoot: string;
 }
 
-/** A reused instance holds at most this much memory while idle (flite's pieces need about 31 MB). */
+/** A reused instance holds at most this much memory while idle: room for the longest text piece, with margin. */
 const MAX_REUSED_MEMORY = 64 * 1024 * 1024;
 
 interface FliteState {
@@ -100,9 +100,9 @@ function freshInstance(state: FliteState): WasmInstance {
 
 /**
  * Every instance starts from the same memory, so the first fresh one's copy serves them all. It is
- * taken when flite first runs in that instance (~5 ms), not when the thread starts: the voices fill
+ * taken when flite first runs in that instance (a short copy), not when the thread starts: the voices fill
  * 16.4 MB of it (4,172 of 4,192 pages are non-zero), which an idle server that never spoke would
- * otherwise hold twice per thread (the idle footprint went 266 -> 304 MB with a copy made at start).
+ * otherwise hold twice per thread (a copy made at start showed in the idle footprint).
  */
 function keepPristine(state: FliteState, instance: WasmInstance): void {
   if (!state.pristine && !state.used.has(instance)) state.pristine = new Uint8Array(instance.exports.memory.buffer).slice();

@@ -1,7 +1,7 @@
 import type { pathsInfo } from '@huggingface/hub';
 import { describeNetworkFailure } from './network-failure.js';
 
-/** The hub client, loaded by the first pull (a serving process never pulls: ~8 MB it does not hold). */
+/** The hub client, loaded by the first pull (a serving process never pulls, so never holds it: docs/deployment.md, Memory and warm-up). */
 export const hubClient = (): Promise<typeof import('@huggingface/hub')> => import('@huggingface/hub');
 
 // What a pull asks the Hugging Face hub before downloading, through the official @huggingface/hub

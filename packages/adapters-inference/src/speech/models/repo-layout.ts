@@ -56,7 +56,7 @@ export async function recognizeRepoLayout(repo: string, commit: string, hub: Hub
 
 async function configModelType(repo: string, commit: string, hub: HubConnection): Promise<unknown> {
   try {
-    // The hub client loads on the first pull, never at start (~8 MB: docs/deployment.md).
+    // The hub client loads on the first pull, never at start (docs/deployment.md, Memory and warm-up).
     const { downloadFile } = await hubClient();
     const blob = await downloadFile({ repo, path: 'config.json', revision: commit, ...hub, xet: false });
     return blob ? (JSON.parse(await blob.text()) as { model_type?: unknown }).model_type : undefined;

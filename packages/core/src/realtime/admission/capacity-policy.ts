@@ -54,7 +54,7 @@ export function capacityVerdict(openSessions: number, load: ServerLoad, limits: 
 /**
  * Speaking sessions this process can serve: the fixed number, or the CPU budget over what one costs,
  * once the live avatars' video has taken its share (an avatar call is a session too: its voice is
- * counted as one, its pictures here). An avatar's video costs about two speaking sessions, so
+ * counted as one, its pictures here). An avatar's video costs several speaking sessions' worth, so
  * leaving it in the measured per-session cost instead made every session look dearer and refused
  * voice callers the budget still had room for (docs/realtime.md, "Capacity").
  */

@@ -56,8 +56,9 @@ const ESTIMATE_FRAMES = 9;
  *
  * Render and encode overlap: frame n+1 is posed and rendered (the avatar's thread) while frame n is
  * encoded (the encoder's process), so the rate is bound by the slower of the two, not their sum
- * (on the loaded 2-core machine a 640x480 frame took ~25 ms to render and ~15-20 ms to encode by
- * the wall clock: serially ~22 fps, overlapped 25). One frame at most waits in the encoder.
+ * (on a loaded 2-core machine a 640x480 frame's render and encode, each shorter than a frame, took
+ * longer than a frame together: serially the rate fell short, overlapped it held; docs/live-avatar.md).
+ * One frame at most waits in the encoder.
  *
  * When the work falls behind, frames that can no longer be ready in time (judging by the median of
  * the last frames' work) are skipped before they are rendered, never after encoding (the encoder's
