@@ -7,6 +7,7 @@
 # for apt-get, and root for podman and the namespaces); installs its Debian tools when missing.
 #
 #   bash scripts/test-image.sh              # make the base if missing, build, test
+#   bash scripts/test-image.sh --no-cache   # build every layer again (as on a fresh machine)
 #   bash scripts/test-image.sh --no-build   # test the image already built
 #
 # No image registry is needed: the base comes from Debian's mirror (scripts/make-base-image.sh), the
@@ -24,7 +25,13 @@ cd "$(dirname "$0")/.."
 image="${SVC_TEST_IMAGE:-localhost/svc:test}"
 base="${SVC_BASE_IMAGE:-localhost/svc-base:bookworm-slim}"
 build=1
-[ "${1:-}" = "--no-build" ] && build=0
+cache=()
+case "${1:-}" in
+  --no-build) build=0 ;;
+  --no-cache) cache=(--no-cache) ;;
+  "") ;;
+  *) echo "usage: bash scripts/test-image.sh [--no-build | --no-cache]" >&2; exit 2 ;;
+esac
 
 bash scripts/install-debian-packages.sh podman mmdebstrap iproute2
 bash scripts/compose/check-compose.sh compose.yaml
@@ -36,7 +43,7 @@ if [ "$build" -eq 1 ]; then
   [ -n "$ca" ] && [ -s "$ca" ] && secret=(--secret "id=extra_ca,src=$ca")
   started=$(date +%s)
   # --format docker keeps HEALTHCHECK (the OCI image format has no field for it).
-  nice -n 10 podman build --isolation=chroot --format docker --build-arg "BASE_IMAGE=$base" "${secret[@]}" \
+  nice -n 10 podman build --isolation=chroot --format docker "${cache[@]}" --build-arg "BASE_IMAGE=$base" "${secret[@]}" \
     -f Containerfile -t "$image" .
   echo "test-image: built $image in $(($(date +%s) - started)) s"
 fi
