@@ -1,16 +1,17 @@
 // The client half of scripts/test-image.sh: real requests to a server started from the built image.
 // Plain Node (20+), no dependencies, so it runs before `npm ci` too.
-//   node scripts/image-smoke-checks.mjs --base http://127.0.0.1:8080 --key svc-... --photo face.jpg --server-pid PID
+//   node scripts/image-smoke-checks.mjs --base http://127.0.0.1:8080 --key svc-... --photo face.jpg --server-pid PID --wyoming-port 10200
 // Checks, in order: /healthz, /readyz (with the recognizer), a request without a key (refused in the
 // spec's error shape), speech (mp3 through the image's ffmpeg), a transcription of synthesized speech,
-// a live video stream (fMP4, then the same video stored), and last SIGTERM to the server's PID 1
+// a live video stream (fMP4, then the same video stored), Wyoming's describe, and last SIGTERM to the server's PID 1
 // while a streamed speech response is in flight (`docker stop`): the response must arrive whole and
 // the server must refuse new connections. Prints "N passed, N failed" last; exits 1 on any failure.
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 
-const { values: args } = parseArgs({ options: { base: { type: 'string' }, key: { type: 'string' }, photo: { type: 'string' }, 'server-pid': { type: 'string' } } });
-for (const name of ['base', 'key', 'photo', 'server-pid']) if (!args[name]) throw new Error(`missing --${name}`);
+const { values: args } = parseArgs({ options: { base: { type: 'string' }, key: { type: 'string' }, photo: { type: 'string' }, 'server-pid': { type: 'string' }, 'wyoming-port': { type: 'string' } } });
+for (const name of ['base', 'key', 'photo', 'server-pid', 'wyoming-port']) if (!args[name]) throw new Error(`missing --${name}`);
 const base = args.base;
 const auth = { Authorization: `Bearer ${args.key}` };
 
@@ -127,6 +128,25 @@ await check('POST /v1/videos/stream (live fMP4), then the same video stored', as
   const stored = await bytesOf(await fetch(`${base}/v1/videos/${id}/content`, { headers: auth }));
   expect(stored.equals(streamed), `stored ${stored.length} bytes, streamed ${streamed.length}`);
   return `${streamed.length} bytes, ${boxes.filter((b) => b === 'moof').length} fragments`;
+});
+
+await check('Wyoming describe on the optional port (as Home Assistant asks)', async () => {
+  const line = await new Promise((resolve, reject) => {
+    const socket = connect(Number(args['wyoming-port']), '127.0.0.1', () => socket.write('{"type":"describe"}\n'));
+    let text = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+    socket.on('data', (chunk) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n')) {
+        socket.destroy();
+        resolve(text.slice(0, text.indexOf('\n')));
+      }
+    });
+    socket.on('error', reject);
+  });
+  const header = JSON.parse(line);
+  expect(header.type === 'info', `answered ${line.slice(0, 200)}`);
+  return `info, ${header.data_length ?? 0} bytes of data`;
 });
 
 await check('SIGTERM to PID 1 (docker stop) drains a streamed response, then refuses connections', async () => {

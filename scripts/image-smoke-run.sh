@@ -8,6 +8,8 @@ set -euo pipefail
 root="$1"
 launch="$2"
 port=8080
+# As `docker run -e SVC_WYOMING_PORT=10200`: the optional Wyoming port is checked too.
+wyoming_port=10200
 log="$launch/server.log"
 
 ip link set lo up
@@ -38,7 +40,8 @@ mapfile -t argv <"$launch/argv"
 # PID namespace: the entrypoint (tini) is PID 1 and receives the stop signal, as under `docker stop`.
 unshare --pid --fork --kill-child --mount-proc="$root/proc" \
   chroot --userspec="$uid:$gid" "$root" \
-  /usr/bin/env -i -C "$(cat "$launch/workdir")" HOME="$home" HOSTNAME=svc-image-test "${env[@]}" "${argv[@]}" \
+  /usr/bin/env -i -C "$(cat "$launch/workdir")" HOME="$home" HOSTNAME=svc-image-test "${env[@]}" \
+  SVC_WYOMING_PORT="$wyoming_port" "${argv[@]}" \
   >"$log" 2>&1 &
 runner=$!
 stop() {
@@ -66,12 +69,14 @@ init="${init%% *}"
 echo "image-smoke-run: started in $(ps -o etimes= -p "$init" | tr -d ' ') s; PID 1 is $(tr '\0' ' ' <"/proc/$init/cmdline")"
 [ "$(stat -c %u "/proc/$init")" = "$uid" ] && [ "$uid" != 0 ] || fail "the server does not run as the image's non-root user ($user)"
 grep -q "listening on http://0.0.0.0:$port" "$log" || fail "the server does not listen on 0.0.0.0:$port"
+# Published ports reach the container's own interface, not its loopback.
+grep -q "tcp://0.0.0.0:$wyoming_port" "$log" || fail "Wyoming does not listen on 0.0.0.0:$wyoming_port"
 
 # The client: this machine's Node when there is one, else the image's (a static client, same checks).
 node="$(command -v node || echo "$root/usr/local/bin/node")"
 checks=0
 "$node" scripts/image-smoke-checks.mjs --base "http://127.0.0.1:$port" --key "$key" \
-  --photo "$root/app/node_modules/@vladmandic/face-api/demo/sample1.jpg" --server-pid "$init" || checks=$?
+  --photo "$root/app/node_modules/@vladmandic/face-api/demo/sample1.jpg" --server-pid "$init" --wyoming-port "$wyoming_port" || checks=$?
 
 # After the checks' SIGTERM (always sent, last) the server exits by itself within its grace period (0: drained cleanly).
 code=""

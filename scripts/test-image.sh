@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the container image (Containerfile) from a Debian base made locally and smoke-tests it: the
 # server is started from the image's own filesystem as its entrypoint would start it, and real
-# requests check /healthz, speech, a transcription, a video stream and the drain on SIGTERM
+# requests check /healthz, speech, a transcription, a video stream, the Wyoming port and the drain on SIGTERM
 # (scripts/image-smoke-checks.mjs). compose.yaml is validated first (scripts/compose/check-compose.sh).
 # Exits non-zero on any failure. Needs root (or password-less sudo
 # for apt-get, and root for podman and the namespaces); installs its Debian tools when missing.
