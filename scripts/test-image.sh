@@ -57,13 +57,14 @@ if podman history --no-trunc --format '{{.CreatedBy}}' "$image" | grep -q -e 'ex
 fi
 
 container=$(podman create "$image")
+launch=$(mktemp -d)
 cleanup() {
   podman umount "$container" >/dev/null 2>&1 || true
   podman rm -f -v "$container" >/dev/null 2>&1 || true
+  rm -rf "$launch"
 }
 trap cleanup EXIT
 root=$(podman mount "$container")
-launch=$(mktemp -d)
 # What a container runtime reads from the image: user, environment, working directory, entrypoint + command.
 podman image inspect --format '{{.Config.User}}' "$image" >"$launch/user"
 podman image inspect --format '{{.Config.WorkingDir}}' "$image" >"$launch/workdir"
