@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SipCall } from '@svc/adapters-sip';
+import { SERVER_TOKENS } from '../../src/tokens.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { librivoxSentences } from '../helpers/librivox.js';
+import { hasBaresip, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
+
+/** The real server with its SIP port on, acting as a key made on the same data beforehand. */
+export async function startSipServer(env: Record<string, string> = {}): Promise<{ t: TestServer; dataDir: string; keyId: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-sip-'));
+  const first = await startTestServer({ dataDir });
+  const keyId = (await first.server.services.get(SERVER_TOKENS.ManageApiKeys).create('phone')).record.id;
+  await first.close();
+  const t = await startTestServer({ dataDir, env: { SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: keyId, ...env } });
+  return { t, dataDir, keyId };
+}
+
+/** The next call the server answers. */
+function nextCall(t: TestServer, timeoutMs: number): Promise<SipCall> {
+  const sip = t.server.sip!.server;
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`no call was answered within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const poll = setInterval(() => {
+      const call = sip.liveCalls()[0];
+      if (!call) return;
+      clearInterval(poll);
+      clearTimeout(deadline);
+      resolve(call);
+    }, 20);
+  });
+}
+
+/** Resolves with the first session event of `type` on the call. */
+function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    call.onEvent((e) => {
+      if (e.type !== type) return;
+      clearTimeout(deadline);
+      resolve();
+    });
+  });
+}
+
+describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine over loopback', function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let dataDir: string;
+
+  before(async function () {
+    if (!hasBaresip()) {
+      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
+      this.skip();
+    }
+    ({ t, dataDir } = await startSipServer());
+  });
+  after(async () => {
+    await t?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers the call, hears a recorded sentence, and the phone hears a spoken reply; the phone hangs up and the slot is freed', async () => {
+    const sentence = librivoxSentences()[0]!;
+    // the sentence, then silence: the voice activity detector hears the turn end, and the phone
+    // (which hangs up at the end of its file) stays on for the reply
+    const microphone = new Int16Array(sentence.samples.length / 2 + 8000 * 40);
+    microphone.set(telephoneRate(sentence.samples));
+    const { port } = t.server.sip!.server.address;
+    const phone = placeCall({ host: '127.0.0.1', port, microphone });
+    try {
+      const call = await nextCall(t, 15_000);
+      const spoke = eventOf(call, 'input_audio_buffer.speech_stopped', 30_000);
+      const started = eventOf(call, 'output_audio_buffer.started', 40_000);
+      const replied = eventOf(call, 'output_audio_buffer.stopped', 60_000);
+      await spoke;
+      const stoppedAt = performance.now();
+      await started;
+      console.log(`      end of speech (speech_stopped) to the first reply packet: ${Math.round(performance.now() - stoppedAt)} ms`);
+      await replied;
+      expect(call.rtp.packetsReceived, 'RTP packets from the phone').to.be.above(50);
+      expect(call.rtp.packetsSent, 'reply RTP packets to the phone').to.be.above(10);
+      const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
+      await phone.stop();
+      expect(await ended).to.equal('hangup');
+      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+      const heard = phone.heard();
+      // the reply is speech: well above the silence (and the G.711 idle pattern) around it
+      expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
+      const loudest = Math.max(...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))));
+      expect(loudest, 'the loudest 200 ms the phone heard').to.be.above(500);
+    } catch (err) {
+      console.log(phone.output().slice(-4000));
+      throw err;
+    } finally {
+      await phone.stop();
+      phone.cleanup();
+    }
+  });
+});
