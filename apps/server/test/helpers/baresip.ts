@@ -30,6 +30,8 @@ export interface BaresipCall {
   heard(): Int16Array;
   /** Everything baresip printed (SIP trace included), for failures. */
   output(): string;
+  /** Resolves when baresip has printed something matching `pattern` (its SIP trace, its call states). */
+  printed(pattern: RegExp, timeoutMs: number): Promise<void>;
   cleanup(): void;
 }
 
@@ -79,8 +81,13 @@ export function placeCall(options: BaresipOptions): BaresipCall {
   writeFileSync(join(dir, 'contacts'), '');
   const child: ChildProcess = spawn('baresip', ['-f', dir, '-s', '-e', `/dial sip:svc@${options.host}:${options.port}`, '-t', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = '';
-  child.stdout!.on('data', (d: Buffer) => (printed += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (printed += d.toString()));
+  const watchers = new Set<() => void>();
+  const onData = (d: Buffer) => {
+    printed += d.toString();
+    for (const w of [...watchers]) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     exited,
@@ -96,6 +103,21 @@ export function placeCall(options: BaresipOptions): BaresipCall {
       return new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
     },
     output: () => printed,
+    printed: (pattern, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(printed)) return;
+          watchers.delete(check);
+          clearTimeout(deadline);
+          resolve();
+        };
+        const deadline = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`baresip did not print ${pattern} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      }),
     cleanup() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -103,3 +103,54 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
     }
   });
 });
+
+describe('SIP phone calls: digest credentials and a hang-up from the service (baresip)', function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let dataDir: string;
+  let keyId: string;
+  const microphone = new Int16Array(8000 * 40);
+
+  before(async function () {
+    if (!hasBaresip()) {
+      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
+      this.skip();
+    }
+    ({ t, dataDir, keyId } = await startSipServer({ SVC_SIP_USERNAME: 'pbx', SVC_SIP_PASSWORD: 'a-long-secret' }));
+  });
+  after(async () => {
+    await t?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a phone without the credentials is refused with 401 and no call starts', async () => {
+    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone });
+    try {
+      await phone.printed(/SIP\/2\.0 401 Unauthorized/, 15_000);
+      await phone.printed(/terminated|failed|401/i, 15_000);
+      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+    } finally {
+      await phone.stop();
+      phone.cleanup();
+    }
+  });
+
+  it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
+    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone, auth: { username: 'pbx', password: 'a-long-secret' } });
+    try {
+      const call = await nextCall(t, 15_000);
+      const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
+      await t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(keyId);
+      expect(await ended).to.equal('key_revoked');
+      await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
+      await phone.printed(/terminated/, 15_000);
+      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+    } catch (err) {
+      console.log(phone.output().replace(/\[\d+:\d+:\d+\] audio=[^\n]*?\s{2,}/g, '').slice(-4000));
+      throw err;
+    } finally {
+      await phone.stop();
+      phone.cleanup();
+    }
+  });
+});
