@@ -1,11 +1,12 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, createServer, isIP, type Server, type Socket as TcpSocket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { silentLogger, type Logger, type Principal, type RateLimiter, type RealtimeAdmission, type RealtimeOutput, type SessionMedia, type AdmittedSession } from '@svc/core';
 import { DigestAuth, type DigestCredentials } from './digest-auth.js';
 import { cseqOf, headerParam, parseSipMessage, serializeSip, SipParseError, type SipParseLimits, type SipRequest, type SipResponse, DEFAULT_PARSE_LIMITS } from './sip-message.js';
 import { buildAudioAnswer, parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
 import { SipCall, type SipCallEnding, type SipCallSession } from './sip-call.js';
+import { SipStreamFramer } from './sip-stream-framer.js';
 
 export interface SipServerDeps {
   /** The same admission (capacity, fairness, caps, revocation) as the WebSocket and WebRTC sessions. */
@@ -46,12 +47,24 @@ const MAX_REMEMBERED = 1024;
 const REMEMBER_MS = 32_000;
 const ALLOW = 'INVITE, ACK, BYE, CANCEL, OPTIONS';
 const SERVER_NAME = 'svc-realtime';
+/** TCP connections at once (each holds a buffer of up to one message). */
+const MAX_TCP_CONNECTIONS = 256;
+/** A TCP connection with no call and nothing sent for this long is closed (a PBX's keep-alives are OPTIONS every 30-60 s). */
+const TCP_IDLE_MS = 5 * 60 * 1000;
+
+/** Where a request came from and its answers go: a UDP address, or the TCP connection it came on. */
+interface Peer {
+  address: string;
+  port: number;
+  transport: 'UDP' | 'TCP';
+  stream?: TcpSocket;
+}
 
 interface Dialog {
   call: SipCall | null;
   admitted: AdmittedSession | null;
   /** The caller, where every response and our BYE go. */
-  peer: { address: string; port: number };
+  peer: Peer;
   invite: SipRequest;
   localTag: string;
   /** The last response to the INVITE (resent on a retransmitted INVITE). */
@@ -65,7 +78,7 @@ interface Dialog {
 }
 
 /**
- * A SIP user agent server over UDP (RFC 3261) that answers phone calls with realtime sessions:
+ * A SIP user agent server over UDP and TCP (RFC 3261) that answers phone calls with realtime sessions:
  * OPTIONS, INVITE (100, 180, 200 with an SDP answer; 401 digest challenge, 403, 488, 503 at
  * capacity), ACK, CANCEL, BYE both ways, re-INVITE (hold). It never relays, proxies or registers:
  * every response goes back to the address the request came from, and requests for other methods
@@ -73,6 +86,7 @@ interface Dialog {
  */
 export class SipServer {
   private socket: Socket | null = null;
+  private tcp: Server | null = null;
   private readonly dialogs = new Map<string, Dialog>();
   private readonly remembered = new Map<string, { response: Buffer; at: number }>();
   private readonly allowed = new BlockList();
@@ -118,18 +132,19 @@ export class SipServer {
     const socket = this.socket;
     this.socket = null;
     if (socket) await new Promise<void>((resolve) => socket.close(() => resolve()));
+    const tcp = this.tcp;
+    this.tcp = null;
+    if (tcp) {
+      const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+      for (const connection of this.connections) connection.destroy();
+      await closed;
+    }
   }
 
   private async open(): Promise<void> {
     const socket = createSocket({ type: isIP(this.options.host) === 6 ? 'udp6' : 'udp4' });
     this.socket = socket;
-    socket.on('message', (data, rinfo) => {
-      try {
-        this.onDatagram(data, rinfo);
-      } catch (err) {
-        this.logger.warn({ err: String(err), from: rinfo.address }, 'a SIP message could not be handled');
-      }
-    });
+    socket.on('message', (data, rinfo: RemoteInfo) => this.onMessage(data, { address: rinfo.address, port: rinfo.port, transport: 'UDP' }));
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.bind(this.options.port, this.options.host, () => {
@@ -140,9 +155,64 @@ export class SipServer {
     socket.on('error', (err) => this.logger.warn({ err: String(err) }, 'SIP socket error'));
     const { address, port } = socket.address();
     this.local = { address, port };
+    await this.openTcp();
   }
 
-  private onDatagram(data: Buffer, from: RemoteInfo): void {
+  private readonly connections = new Set<TcpSocket>();
+
+  /** The same port over TCP: each connection framed by Content-Length, answers on the connection. */
+  private async openTcp(): Promise<void> {
+    const tcp = createServer((connection) => this.onConnection(connection));
+    tcp.maxConnections = MAX_TCP_CONNECTIONS;
+    this.tcp = tcp;
+    await new Promise<void>((resolve, reject) => {
+      tcp.once('error', reject);
+      tcp.listen(this.local.port, this.options.host, () => {
+        tcp.off('error', reject);
+        resolve();
+      });
+    });
+    tcp.on('error', (err) => this.logger.warn({ err: String(err) }, 'SIP TCP server error'));
+  }
+
+  private onConnection(connection: TcpSocket): void {
+    const address = connection.remoteAddress ?? '';
+    if (!this.allowed.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')) {
+      this.logger.info({ from: address }, 'SIP connection refused: source address not allowed (SVC_SIP_ALLOWED_SOURCES)');
+      connection.destroy();
+      return;
+    }
+    this.connections.add(connection);
+    const framer = new SipStreamFramer(this.limits.maxMessageBytes);
+    const peer: Peer = { address, port: connection.remotePort ?? 0, transport: 'TCP', stream: connection };
+    connection.setTimeout(TCP_IDLE_MS, () => {
+      if (![...this.dialogs.values()].some((d) => d.peer.stream === connection)) connection.destroy();
+    });
+    connection.on('data', (chunk: Buffer) => {
+      let messages: Buffer[];
+      try {
+        messages = framer.push(chunk);
+      } catch (err) {
+        this.logger.debug({ from: address, reason: (err as Error).message }, 'closed a SIP connection that broke the framing');
+        connection.destroy();
+        return;
+      }
+      for (const message of messages) this.onMessage(message, peer);
+    });
+    connection.on('error', () => undefined);
+    connection.on('close', () => this.connections.delete(connection));
+  }
+
+  /** One message from either transport; whatever goes wrong handling it is logged, never thrown. */
+  private onMessage(data: Buffer, peer: Peer): void {
+    try {
+      this.handle(data, peer);
+    } catch (err) {
+      this.logger.warn({ err: String(err), from: peer.address }, 'a SIP message could not be handled');
+    }
+  }
+
+  private handle(data: Buffer, peer: Peer): void {
     // keep-alives (CRLF pings, RFC 5626) and stray bytes
     if (data.length <= 4) return;
     let message;
@@ -150,10 +220,9 @@ export class SipServer {
       message = parseSipMessage(data, this.limits);
     } catch (err) {
       if (!(err instanceof SipParseError)) throw err;
-      this.logger.debug({ from: from.address, reason: err.message }, 'dropped a malformed SIP message');
+      this.logger.debug({ from: peer.address, reason: err.message }, 'dropped a malformed SIP message');
       return;
     }
-    const peer = { address: from.address, port: from.port };
     if (message.kind === 'response') return this.onResponse(message);
     if (!this.allowed.check(peer.address, isIP(peer.address) === 6 ? 'ipv6' : 'ipv4')) {
       if (message.method !== 'ACK') this.reply(message, peer, 403, 'Forbidden');
@@ -179,7 +248,7 @@ export class SipServer {
     }
   }
 
-  private async onInvite(invite: SipRequest, peer: Dialog['peer']): Promise<void> {
+  private async onInvite(invite: SipRequest, peer: Peer): Promise<void> {
     const callId = invite.headers.get('call-id')!;
     const existing = this.dialogs.get(callId);
     const toTag = headerParam(invite.headers.get('to'), 'tag');
@@ -281,7 +350,7 @@ export class SipServer {
   }
 
   /** A re-INVITE in the dialog (hold, resume, a moved endpoint): the media follows, the same answer comes back. */
-  private onReInvite(dialog: Dialog, invite: SipRequest, peer: Dialog['peer']): void {
+  private onReInvite(dialog: Dialog, invite: SipRequest, peer: Peer): void {
     if (!dialog.call || dialog.state === 'ended') return void this.reply(invite, peer, 481, 'Call/Transaction Does Not Exist');
     let offer: AudioOffer;
     try {
@@ -293,10 +362,10 @@ export class SipServer {
     dialog.call.rtp.update(offer);
     dialog.sdpVersion++;
     dialog.answerSdp = dialog.answerSdp.replace(/^o=svc (\d+) \d+/m, `o=svc $1 ${dialog.sdpVersion}`).replace(/^a=(sendrecv|sendonly|recvonly|inactive)$/m, `a=${{ sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction]}`);
-    this.reply(invite, peer, 200, 'OK', [['Contact', this.contact()], ['Content-Type', 'application/sdp']], true, dialog.localTag, dialog.answerSdp);
+    this.reply(invite, peer, 200, 'OK', [['Contact', this.contact(dialog)], ['Content-Type', 'application/sdp']], true, dialog.localTag, dialog.answerSdp);
   }
 
-  private onCancel(cancel: SipRequest, peer: Dialog['peer']): void {
+  private onCancel(cancel: SipRequest, peer: Peer): void {
     const callId = cancel.headers.get('call-id')!;
     const dialog = this.dialogs.get(callId);
     if (!dialog || dialog.state !== 'proceeding') return void this.reply(cancel, peer, 481, 'Call/Transaction Does Not Exist');
@@ -304,7 +373,7 @@ export class SipServer {
     this.fail(callId, dialog, 487, 'Request Terminated', 'cancelled by the caller');
   }
 
-  private onBye(bye: SipRequest, peer: Dialog['peer']): void {
+  private onBye(bye: SipRequest, peer: Peer): void {
     const callId = bye.headers.get('call-id')!;
     const dialog = this.dialogs.get(callId);
     if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding') return void this.reply(bye, peer, 481, 'Call/Transaction Does Not Exist');
@@ -334,7 +403,7 @@ export class SipServer {
     const invite = dialog.invite;
     const target = /<([^>]+)>/.exec(invite.headers.get('contact') ?? '')?.[1] ?? invite.headers.get('contact') ?? invite.uri;
     const bye = serializeSip(`BYE ${target.trim()} SIP/2.0`, [
-      ['Via', `SIP/2.0/UDP ${hostPort(this.advertised(dialog), this.local.port)};branch=z9hG4bK${randomBytes(8).toString('hex')};rport`],
+      ['Via', `SIP/2.0/${dialog.peer.transport} ${hostPort(this.advertised(dialog), this.local.port)};branch=z9hG4bK${randomBytes(8).toString('hex')};rport`],
       ['Max-Forwards', '70'],
       ['From', withTag(invite.headers.get('to')!, dialog.localTag)],
       ['To', invite.headers.get('from')!],
@@ -370,7 +439,7 @@ export class SipServer {
   }
 
   /** A final refusal, with the reason in a Warning header, remembered for the retransmitted INVITE. */
-  private refuse(invite: SipRequest, peer: Dialog['peer'], status: number, phrase: string, reason: string, extra: Array<[string, string]> = [], tag?: string): void {
+  private refuse(invite: SipRequest, peer: Peer, status: number, phrase: string, reason: string, extra: Array<[string, string]> = [], tag?: string): void {
     const response = this.reply(invite, peer, status, phrase, [...extra, ['Warning', `399 ${SERVER_NAME} "${reason.replace(/"/g, "'")}"`]], true, tag ?? randomBytes(8).toString('hex'));
     this.remember(transactionKey(invite), response);
   }
@@ -380,7 +449,7 @@ export class SipServer {
   }
 
   /** Answers a request: its Via, From, Call-ID and CSeq copied, To tagged (RFC 3261 section 8.2.6). */
-  private reply(request: SipRequest, peer: Dialog['peer'], status: number, phrase: string, extra: Array<[string, string]> = [], tagTo = true, tag?: string, body = ''): Buffer {
+  private reply(request: SipRequest, peer: Peer, status: number, phrase: string, extra: Array<[string, string]> = [], tagTo = true, tag?: string, body = ''): Buffer {
     const to = request.headers.get('to')!;
     const headers: Array<[string, string]> = [
       ...request.headers.all('via').map((v, i): [string, string] => ['Via', i === 0 ? withReceived(v, peer) : v]),
@@ -405,12 +474,17 @@ export class SipServer {
     this.remembered.set(key, { response, at: now });
   }
 
-  private send(message: Buffer, peer: Dialog['peer']): void {
+  private send(message: Buffer, peer: Peer): void {
+    if (peer.stream) {
+      if (!peer.stream.destroyed) peer.stream.write(message);
+      return;
+    }
     this.socket?.send(message, peer.port, peer.address);
   }
 
   private contact(dialog?: Dialog): string {
-    return `<sip:svc@${hostPort(dialog ? this.advertised(dialog) : (this.options.advertisedAddress ?? this.local.address), this.local.port)}>`;
+    const transport = dialog?.peer.transport === 'TCP' ? ';transport=tcp' : '';
+    return `<sip:svc@${hostPort(dialog ? this.advertised(dialog) : (this.options.advertisedAddress ?? this.local.address), this.local.port)}${transport}>`;
   }
 
   /** The address put in SDP and Contact: the configured one, the bound one, or (bound to any, none configured) loopback. */
@@ -430,7 +504,7 @@ function withTag(header: string, tag: string): string {
 }
 
 /** The top Via with `received` and `rport` filled in (RFC 3261 18.2.1, RFC 3581): the response goes where the request came from. */
-function withReceived(via: string, peer: { address: string; port: number }): string {
+function withReceived(via: string, peer: Peer): string {
   return via.replace(/;rport(?=;|$)/, `;rport=${peer.port}`) + `;received=${peer.address}`;
 }
 

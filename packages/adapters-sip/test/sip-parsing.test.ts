@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { JitterBuffer, parseAudioOffer, parseRtp, parseSipMessage, SdpError, SipParseError } from '../src/index.js';
+import { JitterBuffer, parseAudioOffer, parseRtp, parseSipMessage, SdpError, SipParseError, SipStreamFramer } from '../src/index.js';
 
 const INVITE = [
   'INVITE sip:svc@127.0.0.1 SIP/2.0',
@@ -87,5 +87,20 @@ describe('SIP parsing (adversarial input)', () => {
     expect(out).to.deep.equal([10, 11, 12, 13, 15, 16, 17, 18]);
     const wrap = new JitterBuffer<number>(3);
     expect([65535, 0, 1].flatMap((s) => wrap.push(s, s))).to.deep.equal([65535, 0, 1]);
+  });
+
+  it('TCP framing: messages cut at Content-Length across chunks, keep-alive CRLFs skipped; no length or an endless header is an error', () => {
+    const one = `${INVITE}\r\nContent-Length: 5\r\n\r\nv=0\r\n`;
+    const stream = Buffer.from(`\r\n\r\n${one}${one}`);
+    const framer = new SipStreamFramer(16_384);
+    const out: Buffer[] = [];
+    for (let i = 0; i < stream.length; i += 7) out.push(...framer.push(stream.subarray(i, i + 7)));
+    expect(out.map((b) => b.toString())).to.deep.equal([one, one]);
+    expect(() => new SipStreamFramer(16_384).push(Buffer.from(`${INVITE}\r\n\r\n`))).to.throw(SipParseError, /Content-Length/);
+    const endless = new SipStreamFramer(1024);
+    expect(() => {
+      for (let i = 0; i < 100; i++) endless.push(Buffer.from('X-Header: yyyyyyyyyyyyyyyy\r\n'));
+    }).to.throw(SipParseError, /longer than/);
+    expect(() => new SipStreamFramer(1024).push(Buffer.from(`${INVITE}\r\nContent-Length: 999999\r\n\r\n`))).to.throw(SipParseError, /over the limit/);
   });
 });

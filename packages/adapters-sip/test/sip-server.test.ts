@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
+import { connect } from 'node:net';
 import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal, type RateLimiter } from '@svc/core';
-import { parseSipMessage, SipServer, type SipCallSession, type SipMessage, type SipServerOptions } from '../src/index.js';
+import { parseSipMessage, SipServer, SipStreamFramer, type SipCallSession, type SipMessage, type SipServerOptions } from '../src/index.js';
 
 const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
 
@@ -248,6 +249,29 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect(phone.received.filter((m) => m.kind === 'response' && m.status === 200).length, '200 OK resent').to.be.at.least(2);
     await until(() => registry.localSessions() === 0);
     expect(sessions[0]!.closed).to.equal(true);
+  });
+
+  it('over TCP: the INVITE, its answers and the BYE travel on the connection; a framing error closes it', async () => {
+    await start();
+    const received: SipMessage[] = [];
+    const socket = connect(server.address.port, '127.0.0.1');
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    const framer = new SipStreamFramer(65_536);
+    socket.on('data', (chunk: Buffer) => received.push(...framer.push(chunk).map((m) => parseSipMessage(m))));
+    const localPort = socket.localPort!;
+    const text = invite({ port: localPort } as Phone, 't1').replace('SIP/2.0/UDP', 'SIP/2.0/TCP');
+    socket.write(text.slice(0, 50));
+    socket.write(text.slice(50));
+    await until(() => received.some((m) => m.kind === 'response' && m.status === 200));
+    expect(received.map((m) => (m.kind === 'response' ? m.status : 0))).to.include.members([100, 180, 200]);
+    const ok = received.find((m) => m.kind === 'response' && m.status === 200)!;
+    expect(ok.headers.get('contact')).to.include('transport=tcp');
+    socket.write(inDialog('BYE', { port: localPort } as Phone, 't1', toTagOf(ok), 2));
+    await until(() => received.filter((m) => m.kind === 'response' && m.status === 200).some((m) => m.headers.get('cseq') === '2 BYE'));
+    await until(() => registry.localSessions() === 0);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.write('INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n');
+    await closed;
   });
 
   it('CANCEL of an unknown transaction: 481; malformed datagrams are dropped and the server keeps answering', async () => {

@@ -43,6 +43,8 @@ export interface BaresipOptions {
   microphone: Int16Array;
   /** Digest credentials, when the service asks. */
   auth?: { username: string; password: string };
+  /** SIP over TCP instead of UDP. */
+  tcp?: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export function placeCall(options: BaresipOptions): BaresipCall {
   const auth = options.auth ? `;auth_user=${options.auth.username};auth_pass=${options.auth.password}` : '';
   writeFileSync(join(dir, 'accounts'), `<sip:phone@127.0.0.1>${auth};regint=0;audio_codecs=PCMU,PCMA\n`);
   writeFileSync(join(dir, 'contacts'), '');
-  const child: ChildProcess = spawn('baresip', ['-f', dir, '-s', '-e', `/dial sip:svc@${options.host}:${options.port}`, '-t', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('baresip', ['-f', dir, '-s', '-e', `/dial sip:svc@${options.host}:${options.port}${options.tcp ? ';transport=tcp' : ''}`, '-t', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = '';
   const watchers = new Set<() => void>();
   const onData = (d: Buffer) => {

@@ -104,6 +104,43 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
   });
 });
 
+describe('SIP phone calls over TCP (baresip)', function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  let dataDir: string;
+
+  before(async function () {
+    if (!hasBaresip()) {
+      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
+      this.skip();
+    }
+    ({ t, dataDir } = await startSipServer());
+  });
+  after(async () => {
+    await t?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
+    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40), tcp: true });
+    try {
+      const call = await nextCall(t, 15_000);
+      await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
+      const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
+      await phone.printed(/incoming rtp for 'audio' established|audio=\d+\/\d+/, 15_000);
+      await phone.stop();
+      expect(await ended).to.equal('hangup');
+      expect(call.rtp.packetsReceived).to.be.above(0);
+    } catch (err) {
+      console.log(phone.output().slice(-3000));
+      throw err;
+    } finally {
+      await phone.stop();
+      phone.cleanup();
+    }
+  });
+});
+
 describe('SIP phone calls: digest credentials and a hang-up from the service (baresip)', function () {
   this.timeout(120_000);
   let t: TestServer;
