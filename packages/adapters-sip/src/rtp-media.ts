@@ -40,6 +40,8 @@ export class RtpMedia {
   private lastTimestamp: number | null = null;
   packetsSent = 0;
   packetsReceived = 0;
+  /** When the caller's first audio packet came (performance.now()), null before. */
+  firstAudioAt: number | null = null;
 
   constructor(
     private offer: AudioOffer,
@@ -111,6 +113,7 @@ export class RtpMedia {
     // telephone-event and comfort noise (PT 13) are tolerated, not played
     if (packet.payloadType !== this.offer.payloadType) return;
     this.packetsReceived++;
+    this.firstAudioAt ??= performance.now();
     for (const payload of this.jitter.push(packet.sequence, packet.payload)) this.events.audio(DECODE[this.offer.codec](payload));
   }
 }

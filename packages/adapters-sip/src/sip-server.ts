@@ -121,6 +121,17 @@ export class SipServer {
     return this.liveCalls().length;
   }
 
+  private readonly answeredListeners: Array<(call: SipCall) => void> = [];
+
+  /** Hears every call answered from now on (tests, benchmarks, diagnostics). */
+  onCallAnswered(listener: (call: SipCall) => void): () => void {
+    this.answeredListeners.push(listener);
+    return () => {
+      const i = this.answeredListeners.indexOf(listener);
+      if (i >= 0) this.answeredListeners.splice(i, 1);
+    };
+  }
+
   /** The calls with a session now (tests and diagnostics). */
   liveCalls(): SipCall[] {
     return [...this.dialogs.values()].flatMap((d) => (d.call && !d.call.isEnded ? [d.call] : []));
@@ -322,6 +333,7 @@ export class SipServer {
     dialog.state = 'answered';
     dialog.lastResponse = this.okWithSdp(dialog);
     this.resendUntilAck(callId, dialog);
+    for (const listener of [...this.answeredListeners]) listener(call);
     this.logger.info({ callId, sipCallId: call.id, from: dialog.peer.address, codec: offer.codec }, 'SIP call answered');
   }
 

@@ -1,40 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import type { TestServer } from '../helpers/test-server.js';
+import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { hasBaresip, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
-
-/** The real server with its SIP port on, acting as a key made on the same data beforehand. */
-export async function startSipServer(env: Record<string, string> = {}): Promise<{ t: TestServer; dataDir: string; keyId: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-sip-'));
-  const first = await startTestServer({ dataDir });
-  const keyId = (await first.server.services.get(SERVER_TOKENS.ManageApiKeys).create('phone')).record.id;
-  await first.close();
-  const t = await startTestServer({ dataDir, env: { SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: keyId, ...env } });
-  return { t, dataDir, keyId };
-}
-
-/** The next call the server answers. */
-function nextCall(t: TestServer, timeoutMs: number): Promise<SipCall> {
-  const sip = t.server.sip!.server;
-  return new Promise((resolve, reject) => {
-    const deadline = setTimeout(() => {
-      clearInterval(poll);
-      reject(new Error(`no call was answered within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const poll = setInterval(() => {
-      const call = sip.liveCalls()[0];
-      if (!call) return;
-      clearInterval(poll);
-      clearTimeout(deadline);
-      resolve(call);
-    }, 20);
-  });
-}
 
 /** Resolves with the first session event of `type` on the call. */
 function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
@@ -72,9 +43,10 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
     const microphone = new Int16Array(sentence.samples.length / 2 + 8000 * 40);
     microphone.set(telephoneRate(sentence.samples));
     const { port } = t.server.sip!.server.address;
+    const answered = nextCall(t, 15_000);
     const phone = placeCall({ host: '127.0.0.1', port, microphone });
     try {
-      const call = await nextCall(t, 15_000);
+      const call = await answered;
       const spoke = eventOf(call, 'input_audio_buffer.speech_stopped', 30_000);
       const started = eventOf(call, 'output_audio_buffer.started', 40_000);
       const replied = eventOf(call, 'output_audio_buffer.stopped', 60_000);
@@ -122,9 +94,10 @@ describe('SIP phone calls over TCP (baresip)', function () {
   });
 
   it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
+    const answered = nextCall(t, 15_000);
     const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40), tcp: true });
     try {
-      const call = await nextCall(t, 15_000);
+      const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await phone.printed(/incoming rtp for 'audio' established|audio=\d+\/\d+/, 15_000);
@@ -173,9 +146,10 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
   });
 
   it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
+    const answered = nextCall(t, 15_000);
     const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone, auth: { username: 'pbx', password: 'a-long-secret' } });
     try {
-      const call = await nextCall(t, 15_000);
+      const call = await answered;
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(keyId);
       expect(await ended).to.equal('key_revoked');
