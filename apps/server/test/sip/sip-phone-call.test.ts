@@ -19,22 +19,33 @@ function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> 
   });
 }
 
-describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine over loopback', function () {
-  this.timeout(120_000);
-  let t: TestServer;
-  let dataDir: string;
-
+/** The suite's server with its SIP port (a new one per suite), or the suite skipped, saying why, without baresip. */
+function sipServerForSuite(env: Record<string, string> = {}): { readonly t: TestServer; readonly keyId: string } {
+  let started: { t: TestServer; dataDir: string; keyId: string } | null = null;
   before(async function () {
     if (!hasBaresip()) {
       console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
       this.skip();
     }
-    ({ t, dataDir } = await startSipServer());
+    started = await startSipServer(env);
   });
   after(async () => {
-    await t?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await started?.t.close();
+    if (started) rmSync(started.dataDir, { recursive: true, force: true });
   });
+  return {
+    get t() {
+      return started!.t;
+    },
+    get keyId() {
+      return started!.keyId;
+    },
+  };
+}
+
+describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine over loopback', function () {
+  this.timeout(120_000);
+  const sip = sipServerForSuite();
 
   it('answers the call, hears a recorded sentence, and the phone hears a spoken reply; the phone hangs up and the slot is freed', async () => {
     const sentence = librivoxSentences()[0]!;
@@ -42,8 +53,8 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
     // (which hangs up at the end of its file) stays on for the reply
     const microphone = new Int16Array(sentence.samples.length / 2 + 8000 * 40);
     microphone.set(telephoneRate(sentence.samples));
-    const { port } = t.server.sip!.server.address;
-    const answered = nextCall(t, 15_000);
+    const { port } = sip.t.server.sip!.server.address;
+    const answered = nextCall(sip.t, 15_000);
     const phone = placeCall({ host: '127.0.0.1', port, microphone });
     try {
       const call = await answered;
@@ -60,7 +71,7 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await phone.stop();
       expect(await ended).to.equal('hangup');
-      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+      expect(sip.t.server.sip!.server.activeCalls()).to.equal(0);
       const heard = phone.heard();
       // the reply is speech: well above the silence (and the G.711 idle pattern) around it
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
@@ -78,24 +89,11 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
 
 describe('SIP phone calls over TCP (baresip)', function () {
   this.timeout(120_000);
-  let t: TestServer;
-  let dataDir: string;
-
-  before(async function () {
-    if (!hasBaresip()) {
-      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
-      this.skip();
-    }
-    ({ t, dataDir } = await startSipServer());
-  });
-  after(async () => {
-    await t?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  const sip = sipServerForSuite();
 
   it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
-    const answered = nextCall(t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40), tcp: true });
+    const answered = nextCall(sip.t, 15_000);
+    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40), tcp: true });
     try {
       const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
@@ -116,29 +114,15 @@ describe('SIP phone calls over TCP (baresip)', function () {
 
 describe('SIP phone calls: digest credentials and a hang-up from the service (baresip)', function () {
   this.timeout(120_000);
-  let t: TestServer;
-  let dataDir: string;
-  let keyId: string;
+  const sip = sipServerForSuite({ SVC_SIP_USERNAME: 'pbx', SVC_SIP_PASSWORD: 'a-long-secret' });
   const microphone = new Int16Array(8000 * 40);
 
-  before(async function () {
-    if (!hasBaresip()) {
-      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
-      this.skip();
-    }
-    ({ t, dataDir, keyId } = await startSipServer({ SVC_SIP_USERNAME: 'pbx', SVC_SIP_PASSWORD: 'a-long-secret' }));
-  });
-  after(async () => {
-    await t?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
-
   it('a phone without the credentials is refused with 401 and no call starts', async () => {
-    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone });
+    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone });
     try {
       await phone.printed(/SIP\/2\.0 401 Unauthorized/, 15_000);
       await phone.printed(/terminated|failed|401/i, 15_000);
-      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+      expect(sip.t.server.sip!.server.activeCalls()).to.equal(0);
     } finally {
       await phone.stop();
       phone.cleanup();
@@ -146,16 +130,16 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
   });
 
   it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
-    const answered = nextCall(t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone, auth: { username: 'pbx', password: 'a-long-secret' } });
+    const answered = nextCall(sip.t, 15_000);
+    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone, auth: { username: 'pbx', password: 'a-long-secret' } });
     try {
       const call = await answered;
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
-      await t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(keyId);
+      await sip.t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(sip.keyId);
       expect(await ended).to.equal('key_revoked');
       await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
       await phone.printed(/terminated/, 15_000);
-      expect(t.server.sip!.server.activeCalls()).to.equal(0);
+      expect(sip.t.server.sip!.server.activeCalls()).to.equal(0);
     } catch (err) {
       console.log(phone.output().replace(/\[\d+:\d+:\d+\] audio=[^\n]*?\s{2,}/g, '').slice(-4000));
       throw err;
