@@ -132,6 +132,9 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   let sessions: FakeSession[];
   let registry: InMemorySessionRegistry;
 
+  /** Holds each call's key lookup until released (a slow key store), to CANCEL a call being answered. */
+  let holdPrincipal: Promise<void> | null = null;
+
   async function start(options: Partial<SipServerOptions> = {}, limiter = burstLimiter(1000), maxSessions = 4): Promise<void> {
     sessions = [];
     registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
@@ -139,7 +142,10 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     server = await SipServer.listen(
       {
         admission,
-        principal: async () => PRINCIPAL,
+        principal: async () => {
+          await holdPrincipal;
+          return PRINCIPAL;
+        },
         createSession: () => {
           const s = new FakeSession();
           sessions.push(s);
@@ -272,6 +278,40 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     socket.write('INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n');
     await closed;
+  });
+
+  it('CANCEL while the call is being answered: 200 for the CANCEL, 487 for the INVITE, no session and no slot', async () => {
+    await start();
+    let release!: () => void;
+    holdPrincipal = new Promise<void>((r) => (release = r));
+    try {
+      phone.send(invite(phone, 'k1'), server.address.port);
+      await phone.response(100, 'k1');
+      phone.send(inDialog('CANCEL', phone, 'k1', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+      const terminated = await phone.response(487, 'k1');
+      expect(terminated.headers.get('cseq')).to.equal('1 INVITE');
+      expect(phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '1 CANCEL')).to.equal(true);
+    } finally {
+      release();
+      holdPrincipal = null;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sessions).to.have.length(0);
+    expect(registry.localSessions()).to.equal(0);
+  });
+
+  it('a re-INVITE holding the call (sendonly) is answered recvonly with a new SDP version; the call goes on', async () => {
+    await start();
+    phone.send(invite(phone, 'h1'), server.address.port);
+    const ok = await phone.response(200, 'h1');
+    phone.send(inDialog('ACK', phone, 'h1', toTagOf(ok), 1), server.address.port);
+    const hold = invite(phone, 'h1', offer().replace('t=0 0', 't=0 0\r\na=sendonly'), [], 2).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    phone.send(hold, server.address.port);
+    await until(() => phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '2 INVITE'));
+    const held = phone.received.find((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE')!;
+    expect(held.body).to.include('a=recvonly');
+    expect(/^o=svc \d+ (\d+)/m.exec(held.body)![1]).to.equal('2');
+    expect(server.activeCalls()).to.equal(1);
   });
 
   it('CANCEL of an unknown transaction: 481; malformed datagrams are dropped and the server keeps answering', async () => {
