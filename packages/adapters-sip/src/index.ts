@@ -6,4 +6,5 @@ export { DigestAuth, type DigestCredentials } from './digest-auth.js';
 export { JitterBuffer } from './jitter-buffer.js';
 export { SipStreamFramer } from './sip-stream-framer.js';
 export { G711ReplyTrack } from './g711-reply-track.js';
+export { RtpMedia } from './rtp-media.js';
 export { parseRtp, serializeRtp, type RtpPacket } from './rtp-packet.js';

@@ -26,11 +26,12 @@ const ENCODE: Record<G711Codec, (s: Int16Array) => Uint8Array> = { PCMU: muLawEn
  * buffer, the reply's frames encoded and sent. Symmetric RTP (RFC 4961): replies go to where the
  * caller's packets come from (a caller behind NAT is reached), once one has come from the address
  * its SIP or its SDP came from; packets from any other address are dropped, so a stranger cannot
- * inject audio or steal the reply stream.
+ * inject audio or steal the reply stream. Nothing is sent before the caller's first packet: an SDP
+ * naming someone else's address cannot aim the reply stream at them.
  */
 export class RtpMedia {
   private socket: Socket | null = null;
-  private remote: { address: string; port: number };
+  private remote: { address: string; port: number } = { address: '', port: 0 };
   private latched = false;
   private readonly jitter = new JitterBuffer<Buffer>(JITTER_DEPTH);
   private readonly ssrc = randomInt(0, 0xffffffff);
@@ -49,7 +50,6 @@ export class RtpMedia {
     private readonly trusted: Set<string>,
     private readonly events: RtpMediaEvents,
   ) {
-    this.remote = { address: offer.address, port: offer.port };
   }
 
   /** Binds the call's port on `host` (any free one). */
@@ -72,7 +72,6 @@ export class RtpMedia {
   update(offer: AudioOffer): void {
     this.offer = { ...offer, codec: this.offer.codec, payloadType: this.offer.payloadType };
     this.trusted.add(offer.address);
-    if (!this.latched) this.remote = { address: offer.address, port: offer.port };
   }
 
   get codec(): G711Codec {
@@ -81,7 +80,7 @@ export class RtpMedia {
 
   /** Sends one 20 ms frame of the reply (nothing while the caller holds the call). */
   sendFrame(frame: Int16Array, marker: boolean): void {
-    if (!this.socket || this.offer.direction === 'sendonly' || this.offer.direction === 'inactive') return;
+    if (!this.socket || !this.latched || this.offer.direction === 'sendonly' || this.offer.direction === 'inactive') return;
     // A new talk spurt's timestamp follows the wall clock (the gap is silence to the caller).
     const elapsed = Math.round(((performance.now() - this.origin) * 8000) / 1000);
     const timestamp = marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + FRAME_SAMPLES) >>> 0;
@@ -105,10 +104,8 @@ export class RtpMedia {
     if (data.length > MAX_RTP_BYTES || !this.trusted.has(from.address)) return;
     const packet = parseRtp(data);
     if (!packet) return;
-    if (!this.latched || this.remote.address !== from.address || this.remote.port !== from.port) {
-      this.remote = { address: from.address, port: from.port };
-      this.latched = true;
-    }
+    this.remote = { address: from.address, port: from.port };
+    this.latched = true;
     this.events.heard();
     // telephone-event and comfort noise (PT 13) are tolerated, not played
     if (packet.payloadType !== this.offer.payloadType) return;
