@@ -106,10 +106,22 @@ export class SipServer {
     for (const entry of options.allowedSources) addSource(this.allowed, entry);
   }
 
+  /**
+   * Binds UDP and TCP on one port. With port 0 the UDP port is any free one, and its number may be
+   * taken for TCP by another program: then both are tried again on another number.
+   */
   static async listen(deps: SipServerDeps, options: SipServerOptions): Promise<SipServer> {
-    const server = new SipServer(deps, options);
-    await server.open();
-    return server;
+    for (let attempt = 1; ; attempt++) {
+      const server = new SipServer(deps, options);
+      try {
+        await server.open();
+        return server;
+      } catch (err) {
+        await server.close();
+        const taken = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        if (options.port !== 0 || !taken || attempt >= 5) throw err;
+      }
+    }
   }
 
   get address(): { address: string; port: number } {

@@ -23,6 +23,15 @@ function sessionOf(text: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** A failed bind said in the settings' words (Node's message names neither SVC_SIP_PORT nor a way out). */
+function sipListenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') return new Error(`SIP port ${port} (UDP or TCP) is already in use on ${host} (SVC_SIP_PORT=${port}): stop what holds it, or set SVC_SIP_PORT to a free port`, { cause: err });
+  if (code === 'EACCES') return new Error(`not allowed to listen on ${host}:${port} (SVC_SIP_PORT=${port}): ports below 1024 need root; 5060 is SIP's usual port`, { cause: err });
+  if (code === 'EADDRNOTAVAIL') return new Error(`${host} is not an address of this machine (SVC_SIP_HOST=${host})`, { cause: err });
+  return err instanceof Error ? err : new Error(String(err));
+}
+
 /**
  * Phone calls over SIP (docs/sip.md, an extension beyond the service interface): a SIP user agent
  * server on SVC_SIP_PORT (UDP; none unless set, loopback unless SVC_SIP_HOST says otherwise) whose
@@ -93,7 +102,9 @@ export const realtimeSipModule = defineModule({
         audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
         limits: { maxMessageBytes: s.SVC_SIP_MAX_MESSAGE_BYTES, maxHeaders: 64 },
       },
-    );
+    ).catch((err: unknown) => {
+      throw sipListenError(err, s.SVC_SIP_HOST, s.SVC_SIP_PORT!);
+    });
     const { address, port } = server.address;
     logger.info({ address, port, key: keyId, digest: !!s.SVC_SIP_PASSWORD, allowed: s.SVC_SIP_ALLOWED_SOURCES }, `SIP server listening on udp://${address}:${port}`);
     return { server, close: () => server.close() };
