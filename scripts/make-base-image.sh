@@ -15,7 +15,7 @@ mirror="${SVC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 security="${SVC_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 
 here="$(dirname "$0")"
-bash "$here/install-debian-packages.sh" mmdebstrap podman
+bash "$here/install-debian-packages.sh" make-base-image mmdebstrap podman
 
 # The same dpkg filters as the official slim image, kept in the image (/etc/dpkg/dpkg.cfg.d) so that
 # packages installed later on it are slimmed too.

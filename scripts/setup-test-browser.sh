@@ -6,19 +6,4 @@
 #                       no browser of its own
 #   fonts-dejavu-core   a font for the pages' text (headless Chromium draws boxes without one)
 set -euo pipefail
-PACKAGES=(chromium fonts-dejavu-core)
-
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup-test-browser: present (${PACKAGES[*]})"
-  exit 0
-fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "setup-test-browser: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup-test-browser: done"
+exec bash "$(dirname "$0")/install-debian-packages.sh" setup-test-browser chromium fonts-dejavu-core

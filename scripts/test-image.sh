@@ -33,7 +33,7 @@ case "${1:-}" in
   *) echo "usage: bash scripts/test-image.sh [--no-build | --no-cache]" >&2; exit 2 ;;
 esac
 
-bash scripts/install-debian-packages.sh podman mmdebstrap iproute2
+bash scripts/install-debian-packages.sh test-image podman mmdebstrap iproute2
 bash scripts/compose/check-compose.sh compose.yaml
 
 if [ "$build" -eq 1 ]; then

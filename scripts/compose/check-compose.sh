@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 file="${1:-compose.yaml}"
-bash scripts/install-debian-packages.sh python3-yaml python3-jsonschema
+bash scripts/install-debian-packages.sh check-compose python3-yaml python3-jsonschema
 python3 scripts/compose/check-compose.py "$file"
 unknown=0
 for setting in $(grep -oE '^ +SVC_[A-Z0-9_]+:' "$file" | tr -d ' :' | sort -u); do

@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     ['webrtc', async () => (await import('./webrtc.js')).benchWebrtc as Bench],
     // Starts its own server with the Wyoming port open (SVC_WYOMING_PORT=0).
     ['wyoming', async () => (await import('./wyoming.js')).benchWyoming as unknown as Bench],
+    // Starts its own server with the SIP port open; real phones (baresip) call it.
+    ['sip', async () => (await import('./sip.js')).benchSip as unknown as Bench],
     // Component benchmarks: no server (they start what they measure).
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'sip', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     ...(server.wyoming
       ? [`Wyoming (Home Assistant): tcp://${server.wyoming.server.address.host}:${server.wyoming.server.address.port}  (docs/wyoming.md)`]
       : []),
+    ...(server.sip ? [`SIP phone calls: udp://${server.sip.server.address.address}:${server.sip.server.address.port}  (docs/sip.md)`] : []),
     `Try it:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$SVC_API_KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',
   ];

@@ -11,6 +11,7 @@ import type { Attachment, ModuleContext, ServerModule } from './composition/modu
 import { SERVER_MODULES } from './composition/modules.js';
 import type { RealtimeAttachment } from './composition/realtime.js';
 import type { WyomingAttachment } from './composition/wyoming.js';
+import type { SipAttachment } from './composition/realtime-sip.js';
 import { SERVER_TOKENS } from './tokens.js';
 import { answerClientErrorsAsJson } from './runtime/http-client-errors.js';
 import { clearScratchDir } from './runtime/scratch-dir.js';
@@ -47,6 +48,8 @@ export interface RunningServer {
   realtime: RealtimeAttachment;
   /** The Wyoming server, when SVC_WYOMING_PORT is set. */
   wyoming: WyomingAttachment | null;
+  /** The SIP server (phone calls), when SVC_SIP_PORT is set. */
+  sip: SipAttachment | null;
   close(): Promise<void>;
 }
 
@@ -133,6 +136,7 @@ export async function startServer(
     // Absent on a worker process (it serves no WebSocket).
     realtime: attachments.get('realtime') as RealtimeAttachment,
     wyoming: (attachments.get('wyoming') as WyomingAttachment | undefined) ?? null,
+    sip: (attachments.get('realtime-sip') as SipAttachment | undefined) ?? null,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,4 +1,4 @@
-import type { OpusCodec, ReplyAudioPlayout, ReplyAudioTrack } from '@svc/core';
+import { FramePlayout, type OpusCodec, type ReplyAudioPlayout, type ReplyAudioTrack } from '@svc/core';
 import { RtpHeader, RtpPacket } from 'werift';
 
 /** Opus at 48 kHz, 20 ms per RTP packet (what browsers send and expect). */
@@ -9,6 +9,7 @@ const FRAME_SAMPLES = (RTP_SAMPLE_RATE * FRAME_MS) / 1000;
 const TICK_MS = 10;
 /** Most audio sent at once to catch up after a stall. */
 const MAX_BURST_MS = 100;
+const OPUS_FRAMES = { sampleRate: RTP_SAMPLE_RATE, frameSamples: FRAME_SAMPLES };
 
 /**
  * Who gets the reply audio ahead of the wire with the moment each sample will be played (the live
@@ -33,120 +34,6 @@ export interface RtpAudioTrackOptions {
   now?: () => number;
 }
 
-/** What a playout tells its track: samples to schedule, and that its unsent audio changed (cleared, paused, resumed). */
-interface PlayoutHooks {
-  queued(playout: Playout, samples: Int16Array): void;
-  /** Its unsent samples were dropped, or held back, or may go again: what the listener was told of them is redone. */
-  changed(playout: Playout): void;
-}
-
-/** One response's audio: queued samples, what was written and sent, and who waits. */
-class Playout implements ReplyAudioPlayout {
-  chunks: Int16Array[] = [];
-  queued = 0;
-  written = 0;
-  sent = 0;
-  finished = false;
-  cleared = false;
-  /** A barge-in is being judged: nothing is sent (nor shown to the avatar) until `resume()`. */
-  paused = false;
-  private waiters = new Set<() => void>();
-
-  constructor(
-    private readonly leadSamples: number,
-    private readonly hooks: PlayoutHooks | null = null,
-  ) {}
-
-  async write(samples: Int16Array, signal: AbortSignal): Promise<void> {
-    if (this.cleared || this.finished || samples.length === 0) return;
-    this.chunks.push(samples);
-    // while it (or a playout before it) is paused the samples wait unscheduled: the resume schedules them
-    this.hooks?.queued(this, samples);
-    this.queued += samples.length;
-    this.written += samples.length;
-    await this.until(() => this.cleared || this.queued <= this.leadSamples, signal);
-  }
-
-  writtenMs(): number {
-    return (this.written / RTP_SAMPLE_RATE) * 1000;
-  }
-
-  sentMs(): number {
-    return (this.sent / RTP_SAMPLE_RATE) * 1000;
-  }
-
-  finish(): Promise<void> {
-    this.finished = true;
-    this.wake();
-    return this.until(() => this.cleared || this.queued === 0);
-  }
-
-  clear(): void {
-    const dropped = !this.cleared && this.queued > 0;
-    this.cleared = true;
-    this.chunks = [];
-    this.queued = 0;
-    if (dropped) this.hooks?.changed(this);
-    this.wake();
-  }
-
-  pause(): void {
-    if (this.paused || this.done) return;
-    this.paused = true;
-    this.hooks?.changed(this);
-  }
-
-  resume(): void {
-    if (!this.paused) return;
-    this.paused = false;
-    if (!this.cleared) this.hooks?.changed(this);
-    this.wake();
-  }
-
-  /** Whether the track has nothing more to send of it (all sent, or cleared). */
-  get done(): boolean {
-    return this.cleared || (this.finished && this.queued === 0);
-  }
-
-  /** Takes one frame; a short last frame is padded with silence once the playout is finished. */
-  takeFrame(): Int16Array | null {
-    if (this.paused) return null;
-    if (this.queued < FRAME_SAMPLES && !(this.finished && this.queued > 0)) return null;
-    const frame = new Int16Array(FRAME_SAMPLES);
-    let filled = 0;
-    while (filled < FRAME_SAMPLES && this.chunks.length > 0) {
-      const head = this.chunks[0]!;
-      const n = Math.min(head.length, FRAME_SAMPLES - filled);
-      frame.set(head.subarray(0, n), filled);
-      filled += n;
-      if (n === head.length) this.chunks.shift();
-      else this.chunks[0] = head.subarray(n);
-    }
-    this.queued -= filled;
-    this.sent += filled;
-    this.wake();
-    return frame;
-  }
-
-  private until(done: () => boolean, signal?: AbortSignal): Promise<void> {
-    if (done() || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!done() && !signal?.aborted) return;
-        this.waiters.delete(check);
-        signal?.removeEventListener('abort', check);
-        resolve();
-      };
-      this.waiters.add(check);
-      signal?.addEventListener('abort', check, { once: true });
-    });
-  }
-
-  private wake(): void {
-    for (const check of [...this.waiters]) check();
-  }
-}
-
 /**
  * The call's outgoing audio: spoken replies (48 kHz samples) encoded to Opus and sent as RTP in
  * real time, one 20 ms packet per frame, one response after another. Sending is the pacing: what
@@ -161,7 +48,7 @@ class Playout implements ReplyAudioPlayout {
  */
 export class RtpAudioTrack implements ReplyAudioTrack {
   readonly sampleRate = RTP_SAMPLE_RATE;
-  private readonly playouts: Playout[] = [];
+  private readonly playouts: FramePlayout[] = [];
   private readonly encoder: { encode(pcm: Int16Array): Uint8Array[] };
   private readonly now: () => number;
   private readonly leadSamples: number;
@@ -196,13 +83,13 @@ export class RtpAudioTrack implements ReplyAudioTrack {
 
   open(): ReplyAudioPlayout {
     if (this.closed) {
-      const dead = new Playout(0);
+      const dead = new FramePlayout(OPUS_FRAMES, 0);
       dead.clear();
       return dead;
     }
     // a playout's last frame is padded with silence: the next one starts on a frame boundary
     this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
-    const playout = new Playout(this.leadSamples, {
+    const playout = new FramePlayout(OPUS_FRAMES, this.leadSamples, {
       queued: (p, samples) => {
         if (!this.heldBack(p)) this.schedule(samples);
       },
@@ -297,7 +184,7 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   }
 
   /** Whether a playout's samples wait unscheduled: it, or one before it, is paused. */
-  private heldBack(playout: Playout): boolean {
+  private heldBack(playout: FramePlayout): boolean {
     for (const p of this.playouts) {
       if (!p.done && p.paused) return true;
       if (p === playout) return false;
@@ -314,7 +201,7 @@ export class RtpAudioTrack implements ReplyAudioTrack {
    * that far ahead) can show it; a change further back keeps the spurt sending (the re-told samples
    * land where they were).
    */
-  private retell(changed: Playout): void {
+  private retell(changed: FramePlayout): void {
     if (this.closed) return;
     const wireMs = this.talking ? this.spurtStart + this.spurtFrames * FRAME_MS : this.now();
     // everything before the wire's next frame has left (or, in the start delay, nothing has)

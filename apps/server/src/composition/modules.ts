@@ -6,6 +6,7 @@ import { playgroundModule } from './playground.js';
 import { realtimeModule } from './realtime.js';
 import { realtimeAudioModule } from './realtime-audio.js';
 import { realtimeWebrtcModule } from './realtime-webrtc.js';
+import { realtimeSipModule } from './realtime-sip.js';
 import { transcriptionModule } from './transcription.js';
 import { speechModule } from './speech.js';
 import { videoModule } from './video.js';
@@ -29,6 +30,7 @@ export const SERVER_MODULES = [
   transcriptionModule,
   realtimeModule,
   realtimeWebrtcModule,
+  realtimeSipModule,
   compatibilityModule,
   wyomingModule,
   playgroundModule,

@@ -21,6 +21,7 @@ export * from './client-secrets/client-secret.js';
 export * from './client-secrets/mint-client-secret.js';
 export * from './client-secrets/redeem-client-secret.js';
 export * from './audio/g711.js';
+export * from './audio/frame-playout.js';
 export * from './audio/sentence-chunker.js';
 export * from './audio/playback-clock.js';
 export * from './audio/word-marks.js';

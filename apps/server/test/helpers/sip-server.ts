@@ -1,0 +1,31 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SipCall } from '@svc/adapters-sip';
+import { SERVER_TOKENS } from '../../src/tokens.js';
+import { startTestServer, type TestServer } from './test-server.js';
+
+/** The real server with its SIP port on, acting as a key made on the same data beforehand. */
+export async function startSipServer(env: Record<string, string> = {}): Promise<{ t: TestServer; dataDir: string; keyId: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-sip-'));
+  const first = await startTestServer({ dataDir });
+  const keyId = (await first.server.services.get(SERVER_TOKENS.ManageApiKeys).create('phone')).record.id;
+  await first.close();
+  const t = await startTestServer({ dataDir, env: { SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: keyId, ...env } });
+  return { t, dataDir, keyId };
+}
+
+/** The next call the server answers. */
+export function nextCall(t: TestServer, timeoutMs: number): Promise<SipCall> {
+  return new Promise((resolve, reject) => {
+    const stop = t.server.sip!.server.onCallAnswered((call) => {
+      stop();
+      clearTimeout(deadline);
+      resolve(call);
+    });
+    const deadline = setTimeout(() => {
+      stop();
+      reject(new Error(`no call was answered within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+}

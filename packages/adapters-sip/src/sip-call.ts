@@ -1,0 +1,100 @@
+import type { Logger, RealtimeOutput, RealtimeServerEvent, SessionEnding, SessionMedia } from '@svc/core';
+import { G711ReplyTrack, G711_RATE } from './g711-reply-track.js';
+import { RtpMedia } from './rtp-media.js';
+import type { AudioOffer } from './sdp.js';
+
+/** The session side of a call (RealtimeSessionEngine implements it). */
+export interface SipCallSession {
+  handle(event: unknown): Promise<void>;
+  appendInputSamples(samples: Int16Array): Promise<void>;
+  transportClosed(): void;
+}
+
+/** Why a call ended, beyond the session's own endings. */
+export type SipCallEnding = SessionEnding | 'hangup' | 'cancelled' | 'no_ack' | 'media_timeout' | 'key_revoked' | 'server_shutdown';
+
+export interface SipCallOptions {
+  /** How far reply audio may be queued ahead of what RTP sent. */
+  audioLeadMs: number;
+  /** A confirmed call from which no RTP came for this long is gone (its BYE was lost, or the phone died). */
+  mediaTimeoutMs: number;
+  logger: Logger;
+}
+
+/**
+ * One phone call's media and session: the caller's RTP decoded into the session's input, the
+ * session's replies sent as RTP (G711ReplyTrack), the session's events kept out of the call (a
+ * phone has no data channel; they are logged at debug). It is the session's RealtimeOutput: when
+ * the session ends, the call ends (the server then sends BYE).
+ */
+export class SipCall implements RealtimeOutput {
+  readonly media: SessionMedia;
+  readonly rtp: RtpMedia;
+  private readonly track: G711ReplyTrack;
+  private session: SipCallSession | null = null;
+  private lastHeardAt = performance.now();
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private ended = false;
+  private readonly endedListeners: Array<(ending: SipCallEnding, reason: string) => void> = [];
+  private readonly eventListeners: Array<(event: RealtimeServerEvent) => void> = [];
+
+  constructor(
+    readonly id: string,
+    offer: AudioOffer,
+    trustedMediaSources: Set<string>,
+    private readonly options: SipCallOptions,
+  ) {
+    this.rtp = new RtpMedia(offer, trustedMediaSources, {
+      audio: (samples) => void this.session?.appendInputSamples(samples),
+      heard: () => (this.lastHeardAt = performance.now()),
+    });
+    this.track = new G711ReplyTrack((frame, marker) => this.rtp.sendFrame(frame, marker), options.audioLeadMs);
+    this.media = { inputSampleRate: G711_RATE, replyTrack: this.track };
+  }
+
+  /** Starts the session on the call and the media watchdog. */
+  start(session: SipCallSession): void {
+    this.session = session;
+    this.lastHeardAt = performance.now();
+    this.watchdog = setInterval(() => {
+      if (performance.now() - this.lastHeardAt > this.options.mediaTimeoutMs) this.end('media_timeout', `no RTP for ${this.options.mediaTimeoutMs} ms`);
+    }, Math.min(1000, this.options.mediaTimeoutMs));
+    this.watchdog.unref?.();
+  }
+
+  onEnded(listener: (ending: SipCallEnding, reason: string) => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  /** Hears the session's events (diagnostics, tests; the control plane of a later version). */
+  onEvent(listener: (event: RealtimeServerEvent) => void): void {
+    this.eventListeners.push(listener);
+  }
+
+  /** RealtimeOutput: a phone has no event channel; errors are worth a log line. */
+  send(event: RealtimeServerEvent): void {
+    for (const listener of this.eventListeners) listener(event);
+    if (event.type === 'error') this.options.logger.info({ callId: this.id, error: event.error }, 'realtime session error on a SIP call');
+    else this.options.logger.debug({ callId: this.id, type: event.type }, 'realtime event on a SIP call');
+  }
+
+  /** RealtimeOutput: the session ended (its own limits, an error): the call ends. */
+  close(ending: SessionEnding, reason: string): void {
+    this.end(ending, reason);
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Ends the call once: media stops, the session is told, listeners learn why. */
+  end(ending: SipCallEnding, reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.track.close();
+    this.rtp.close();
+    this.session?.transportClosed();
+    for (const listener of this.endedListeners) listener(ending, reason);
+  }
+}

@@ -1,0 +1,333 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { createSocket, type Socket } from 'node:dgram';
+import { connect } from 'node:net';
+import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal, type RateLimiter } from '@svc/core';
+import { parseSipMessage, SipServer, SipStreamFramer, type SipCallSession, type SipMessage, type SipServerOptions } from '../src/index.js';
+
+const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
+
+/** A stand-in session (the engine is tested elsewhere; here only signalling and limits are). */
+class FakeSession implements SipCallSession {
+  closed = false;
+  samples = 0;
+  async handle(): Promise<void> {}
+  async appendInputSamples(s: Int16Array): Promise<void> {
+    this.samples += s.length;
+  }
+  transportClosed(): void {
+    this.closed = true;
+  }
+}
+
+/** A counting per-source limiter: `burst` INVITEs per source, then refusals. */
+function burstLimiter(burst: number): RateLimiter {
+  const taken = new Map<string, number>();
+  return {
+    take(bucket) {
+      const n = (taken.get(bucket) ?? 0) + 1;
+      taken.set(bucket, n);
+      return { allowed: n <= burst, retryAfterSeconds: n <= burst ? 0 : 5 };
+    },
+  };
+}
+
+/** A bare UDP SIP client: sends text, collects what comes back. */
+class Phone {
+  readonly socket: Socket = createSocket('udp4');
+  readonly received: SipMessage[] = [];
+  private waiters: Array<() => void> = [];
+
+  async open(): Promise<this> {
+    this.socket.on('message', (data) => {
+      this.received.push(parseSipMessage(data));
+      for (const w of this.waiters.splice(0)) w();
+    });
+    await new Promise<void>((r) => this.socket.bind(0, '127.0.0.1', () => r()));
+    return this;
+  }
+
+  get port(): number {
+    return this.socket.address().port;
+  }
+
+  send(text: string, port: number): void {
+    this.socket.send(Buffer.from(text), port, '127.0.0.1');
+  }
+
+  /** The first response with this status (and, when given, for this Call-ID), waiting for it. */
+  async response(status: number, callId?: string, timeoutMs = 5000): Promise<SipMessage> {
+    const find = () => this.received.find((m) => m.kind === 'response' && m.status === status && (!callId || m.headers.get('call-id') === callId));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = find();
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${status} within ${timeoutMs} ms; got ${this.received.map((m) => (m.kind === 'response' ? m.status : m.method)).join(', ')}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+  }
+
+  /** The first request of this method the server sent (its BYE). */
+  async request(method: string, timeoutMs = 5000): Promise<SipMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find((m) => m.kind === 'request' && m.method === method);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${method} within ${timeoutMs} ms`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+const offer = (codecs = '0 8') => ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio 40000 RTP/AVP ${codecs}`, ''].join('\r\n');
+
+function invite(phone: Phone, callId: string, body = offer(), extra: string[] = [], cseq = 1): string {
+  return [
+    'INVITE sip:svc@127.0.0.1 SIP/2.0',
+    `Via: SIP/2.0/UDP 127.0.0.1:${phone.port};branch=z9hG4bK${callId}${cseq};rport`,
+    'Max-Forwards: 70',
+    `From: <sip:phone@127.0.0.1>;tag=ph${callId}`,
+    'To: <sip:svc@127.0.0.1>',
+    `Call-ID: ${callId}`,
+    `CSeq: ${cseq} INVITE`,
+    `Contact: <sip:phone@127.0.0.1:${phone.port}>`,
+    'Content-Type: application/sdp',
+    ...extra,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    '',
+    body,
+  ].join('\r\n');
+}
+
+function inDialog(method: string, phone: Phone, callId: string, toTag: string, cseq: number): string {
+  return [
+    `${method} sip:svc@127.0.0.1 SIP/2.0`,
+    `Via: SIP/2.0/UDP 127.0.0.1:${phone.port};branch=z9hG4bK${method}${callId}${cseq}`,
+    `From: <sip:phone@127.0.0.1>;tag=ph${callId}`,
+    `To: <sip:svc@127.0.0.1>;tag=${toTag}`,
+    `Call-ID: ${callId}`,
+    `CSeq: ${cseq} ${method}`,
+    'Content-Length: 0',
+    '',
+    '',
+  ].join('\r\n');
+}
+
+const toTagOf = (m: SipMessage) => /tag=([^;\s]+)/.exec(m.headers.get('to')!)![1]!;
+
+describe('SipServer over UDP (real sockets, a stand-in session)', function () {
+  this.timeout(20_000);
+  let server: SipServer;
+  let phone: Phone;
+  let sessions: FakeSession[];
+  let registry: InMemorySessionRegistry;
+
+  /** Holds each call's key lookup until released (a slow key store), to CANCEL a call being answered. */
+  let holdPrincipal: Promise<void> | null = null;
+
+  async function start(options: Partial<SipServerOptions> = {}, limiter = burstLimiter(1000), maxSessions = 4): Promise<void> {
+    sessions = [];
+    registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
+    const admission = new RealtimeAdmission({ registry, clock: { now: () => Date.now(), setTimer: () => () => undefined }, logger: silentLogger });
+    server = await SipServer.listen(
+      {
+        admission,
+        principal: async () => {
+          await holdPrincipal;
+          return PRINCIPAL;
+        },
+        createSession: () => {
+          const s = new FakeSession();
+          sessions.push(s);
+          return s;
+        },
+        session: {},
+        rateLimiter: limiter,
+        newCallId: () => `sip_${sessions.length}`,
+        logger: silentLogger,
+      },
+      { host: '127.0.0.1', port: 0, allowedSources: ['127.0.0.1'], ackTimeoutMs: 1500, mediaTimeoutMs: 60_000, audioLeadMs: 200, ...options },
+    );
+    phone = await new Phone().open();
+  }
+
+  afterEach(async () => {
+    phone?.close();
+    await server?.close();
+  });
+
+  it('OPTIONS: 200 with what it allows', async () => {
+    await start();
+    phone.send(inDialog('OPTIONS', phone, 'o1', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+    const ok = await phone.response(200, 'o1');
+    expect(ok.headers.get('allow')).to.include('INVITE');
+  });
+
+  it('INVITE -> 100, 180, 200 with an SDP answer; ACK confirms; BYE from the phone ends the call and frees the slot', async () => {
+    await start();
+    phone.send(invite(phone, 'c1'), server.address.port);
+    await phone.response(100, 'c1');
+    await phone.response(180, 'c1');
+    const ok = await phone.response(200, 'c1');
+    expect(ok.body).to.match(/^m=audio \d+ RTP\/AVP 0/m);
+    expect(ok.body).to.include('a=rtpmap:0 PCMU/8000');
+    expect(registry.localSessions()).to.equal(1);
+    phone.send(inDialog('ACK', phone, 'c1', toTagOf(ok), 1), server.address.port);
+    phone.send(inDialog('BYE', phone, 'c1', toTagOf(ok), 2), server.address.port);
+    const byeOk = await phone.response(200, 'c1');
+    expect(byeOk).to.exist;
+    await until(() => registry.localSessions() === 0);
+    expect(sessions[0]!.closed).to.equal(true);
+    expect(server.activeCalls()).to.equal(0);
+  });
+
+  it('no common codec: 488, and no session is started', async () => {
+    await start();
+    phone.send(invite(phone, 'c2', offer('96 97')), server.address.port);
+    const refused = await phone.response(488, 'c2');
+    expect(refused.headers.get('warning')).to.include('no common codec');
+    expect(sessions).to.have.length(0);
+  });
+
+  it('a source outside the allowlist: 403 before anything is set up', async () => {
+    await start({ allowedSources: ['10.9.8.7'] });
+    phone.send(invite(phone, 'c3'), server.address.port);
+    await phone.response(403, 'c3');
+    expect(sessions).to.have.length(0);
+    expect(registry.localSessions()).to.equal(0);
+  });
+
+  it('digest: no credentials 401 with a challenge; the right answer is admitted, a wrong one is not', async () => {
+    await start({ credentials: { username: 'pbx', password: 'secret' } });
+    phone.send(invite(phone, 'c4'), server.address.port);
+    const challenge = (await phone.response(401, 'c4')).headers.get('www-authenticate')!;
+    expect(sessions).to.have.length(0);
+    const nonce = /nonce="([^"]+)"/.exec(challenge)![1]!;
+    const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+    const answer = (password: string) => md5(`${md5(`pbx:svc:${password}`)}:${nonce}:00000001:abc:auth:${md5('INVITE:sip:svc@127.0.0.1')}`);
+    const auth = (password: string) => `Authorization: Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${answer(password)}", qop=auth, nc=00000001, cnonce="abc"`;
+    phone.send(invite(phone, 'c5', offer(), [auth('wrong')], 2), server.address.port);
+    await phone.response(401, 'c5');
+    phone.send(invite(phone, 'c6', offer(), [auth('secret')], 2), server.address.port);
+    await phone.response(200, 'c6');
+    expect(sessions).to.have.length(1);
+  });
+
+  it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {
+    await start({}, burstLimiter(1000), 1);
+    phone.send(invite(phone, 'c7'), server.address.port);
+    await phone.response(200, 'c7');
+    phone.send(invite(phone, 'c8'), server.address.port);
+    const refused = await phone.response(503, 'c8');
+    expect(refused.headers.get('warning')).to.match(/capacity/);
+    expect(registry.localSessions()).to.equal(1);
+  });
+
+  it('an INVITE flood from one source is bounded by its rate limit: the rest get 503 with Retry-After', async () => {
+    await start({}, burstLimiter(3), 100);
+    for (let i = 0; i < 40; i++) phone.send(invite(phone, `f${i}`), server.address.port);
+    await until(() => phone.received.filter((m) => m.kind === 'response' && m.status >= 200).length >= 40);
+    const finals = phone.received.filter((m) => m.kind === 'response' && m.status >= 200) as Array<SipMessage & { status: number }>;
+    expect(finals.filter((m) => m.status === 200)).to.have.length(3);
+    const limited = finals.filter((m) => m.status === 503);
+    expect(limited).to.have.length(37);
+    expect(limited[0]!.headers.get('retry-after')).to.equal('5');
+    expect(sessions).to.have.length(3);
+  });
+
+  it('a call that never ACKs: the 200 is resent, then the call ends with BYE and its slot is freed', async () => {
+    await start({ ackTimeoutMs: 1200 });
+    phone.send(invite(phone, 'c9'), server.address.port);
+    await phone.response(200, 'c9');
+    expect(registry.localSessions()).to.equal(1);
+    const bye = await phone.request('BYE', 5000);
+    expect(bye.headers.get('call-id')).to.equal('c9');
+    expect(phone.received.filter((m) => m.kind === 'response' && m.status === 200).length, '200 OK resent').to.be.at.least(2);
+    await until(() => registry.localSessions() === 0);
+    expect(sessions[0]!.closed).to.equal(true);
+  });
+
+  it('over TCP: the INVITE, its answers and the BYE travel on the connection; a framing error closes it', async () => {
+    await start();
+    const received: SipMessage[] = [];
+    const socket = connect(server.address.port, '127.0.0.1');
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    const framer = new SipStreamFramer(65_536);
+    socket.on('data', (chunk: Buffer) => received.push(...framer.push(chunk).map((m) => parseSipMessage(m))));
+    const localPort = socket.localPort!;
+    const text = invite({ port: localPort } as Phone, 't1').replace('SIP/2.0/UDP', 'SIP/2.0/TCP');
+    socket.write(text.slice(0, 50));
+    socket.write(text.slice(50));
+    await until(() => received.some((m) => m.kind === 'response' && m.status === 200));
+    expect(received.map((m) => (m.kind === 'response' ? m.status : 0))).to.include.members([100, 180, 200]);
+    const ok = received.find((m) => m.kind === 'response' && m.status === 200)!;
+    expect(ok.headers.get('contact')).to.include('transport=tcp');
+    socket.write(inDialog('BYE', { port: localPort } as Phone, 't1', toTagOf(ok), 2));
+    await until(() => received.filter((m) => m.kind === 'response' && m.status === 200).some((m) => m.headers.get('cseq') === '2 BYE'));
+    await until(() => registry.localSessions() === 0);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.write('INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n');
+    await closed;
+  });
+
+  it('CANCEL while the call is being answered: 200 for the CANCEL, 487 for the INVITE, no session and no slot', async () => {
+    await start();
+    let release!: () => void;
+    holdPrincipal = new Promise<void>((r) => (release = r));
+    try {
+      phone.send(invite(phone, 'k1'), server.address.port);
+      await phone.response(100, 'k1');
+      phone.send(inDialog('CANCEL', phone, 'k1', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+      const terminated = await phone.response(487, 'k1');
+      expect(terminated.headers.get('cseq')).to.equal('1 INVITE');
+      expect(phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '1 CANCEL')).to.equal(true);
+    } finally {
+      release();
+      holdPrincipal = null;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sessions).to.have.length(0);
+    expect(registry.localSessions()).to.equal(0);
+  });
+
+  it('a re-INVITE holding the call (sendonly) is answered recvonly with a new SDP version; the call goes on', async () => {
+    await start();
+    phone.send(invite(phone, 'h1'), server.address.port);
+    const ok = await phone.response(200, 'h1');
+    phone.send(inDialog('ACK', phone, 'h1', toTagOf(ok), 1), server.address.port);
+    const hold = invite(phone, 'h1', offer().replace('t=0 0', 't=0 0\r\na=sendonly'), [], 2).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    phone.send(hold, server.address.port);
+    await until(() => phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '2 INVITE'));
+    const held = phone.received.find((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE')!;
+    expect(held.body).to.include('a=recvonly');
+    expect(/^o=svc \d+ (\d+)/m.exec(held.body)![1]).to.equal('2');
+    expect(server.activeCalls()).to.equal(1);
+  });
+
+  it('CANCEL of an unknown transaction: 481; malformed datagrams are dropped and the server keeps answering', async () => {
+    await start();
+    for (const junk of ['', 'x', '\r\n\r\n', 'INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n', 'A'.repeat(40_000).slice(0, 60_000)]) phone.send(junk, server.address.port);
+    phone.send(inDialog('CANCEL', phone, 'c10', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+    await phone.response(481, 'c10');
+    phone.send(inDialog('REGISTER', phone, 'c11', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+    await phone.response(405, 'c11');
+  });
+});
+
+async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
