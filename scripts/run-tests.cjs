@@ -42,14 +42,19 @@ function main(argv) {
 
 /** Groups in order; each group's runs (one mocha process each) go `concurrency` at a time. */
 function planOf(t, tierName, jobs) {
-  if (tierName === 'fast') return [{ name: 'fast tier', concurrency: jobs, runs: shards(t.fast, jobs) }];
+  const lone = (f) => ({ files: [f], exclusive: t.exclusive.get(f) || [] });
+  // a file that holds something exclusively runs in a process of its own, so that the hold is short
+  const shardable = (f) => !t.exclusive.has(f);
+  if (tierName === 'fast') {
+    return [{ name: 'fast tier', concurrency: jobs, runs: [...t.fast.filter((f) => !shardable(f)).map(lone), ...shards(t.fast.filter(shardable), jobs)] }];
+  }
   const fast = new Set(t.fast);
-  const shared = t.concurrent.filter((f) => fast.has(f));
-  const alone = bySizeDescending(t.concurrent.filter((f) => !fast.has(f)));
+  const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
+  const alone = bySizeDescending(t.concurrent.filter((f) => !fast.has(f) || !shardable(f)));
   return [
     // the long single files first, so the shards fill the gaps at the end
-    { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map((f) => ({ files: [f] })), ...shards(shared, jobs)] },
-    { name: 'serial (browser, real-time, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map((f) => ({ files: [f] })) },
+    { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
+    { name: 'serial (browser, real-time, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map(lone) },
   ];
 }
 
@@ -61,7 +66,7 @@ function shards(files, n) {
     lightest.files.push(file);
     lightest.size += fs.statSync(file).size;
   }
-  return runs.map((r) => ({ files: r.files.sort() }));
+  return runs.map((r) => ({ files: r.files.sort(), exclusive: [] }));
 }
 
 function bySizeDescending(files) {
@@ -78,23 +83,47 @@ async function runPlan(plan, jobs) {
   let index = 0;
   for (const group of plan) {
     const groupStarted = process.hrtime.bigint();
-    const queue = [...group.runs];
-    const lane = async () => {
-      for (let run = queue.shift(); run; run = queue.shift()) {
-        const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
-        totals.passed += result.passed;
-        totals.failed += result.failed;
-        totals.skipped += result.skipped;
-        fileSeconds.push(...result.fileSeconds);
-        printRun(run.files, result);
-      }
-    };
-    await Promise.all(Array.from({ length: group.concurrency }, lane));
+    await runConcurrently(group.runs, group.concurrency, async (run) => {
+      const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
+      totals.passed += result.passed;
+      totals.failed += result.failed;
+      totals.skipped += result.skipped;
+      fileSeconds.push(...result.fileSeconds);
+      printRun(run.files, result);
+    });
     groupSeconds.push([group.name, secondsSince(groupStarted)]);
   }
   fs.rmSync(timingsDir, { recursive: true, force: true });
   printSummary(groupSeconds, secondsSince(started), fileSeconds, totals);
   return totals.failed > 0 ? 1 : 0;
+}
+
+/**
+ * Runs `runs` in order, `concurrency` at a time, never two that hold the same thing (`exclusive`) at
+ * once: a run whose holds are taken waits and a later one goes first.
+ */
+function runConcurrently(runs, concurrency, execute) {
+  const queue = [...runs];
+  const held = new Set();
+  let active = 0;
+  return new Promise((resolve, reject) => {
+    const next = () => {
+      if (queue.length === 0 && active === 0) return resolve();
+      while (active < concurrency) {
+        const i = queue.findIndex((r) => r.exclusive.every((x) => !held.has(x)));
+        if (i < 0) return;
+        const [run] = queue.splice(i, 1);
+        active += 1;
+        for (const x of run.exclusive) held.add(x);
+        execute(run).then(() => {
+          active -= 1;
+          for (const x of run.exclusive) held.delete(x);
+          next();
+        }, reject);
+      }
+    };
+    next();
+  });
 }
 
 /** One mocha process over `files`; its counts from the reporter's last line, its files' times. */

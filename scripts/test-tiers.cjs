@@ -5,7 +5,10 @@
 //     drive a browser (playwright-core): the pure and in-process tests of every package;
 //   - `npm test` runs a file alone, with nothing beside it (the serial group), when its source says
 //     `// @test-tier serial` (real-time audio, CPU ratios, anything that contention would make flaky)
-//     or it drives a browser; every other file runs beside others (the concurrent group).
+//     or it drives a browser; every other file runs beside others (the concurrent group);
+//   - files that use the shared PostgreSQL database (SVC_TEST_POSTGRES_URL, directly or through
+//     test/database-targets.ts or test/scale/scale-stack.ts) never run at the same time as each
+//     other: their suites migrate and drop the same tables.
 // The tag is read from the TypeScript source beside the compiled file (test/x.test.ts for
 // dist/test/x.test.js), so a comment the compiler drops still counts.
 const fs = require('fs');
@@ -13,6 +16,7 @@ const path = require('path');
 
 const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial)\b/m;
 const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
+const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
 
 /** Every compiled test file under `<root>/<workspace>/*\/dist/test`, sorted. */
 function testFiles(root) {
@@ -52,13 +56,16 @@ function classify(root, file) {
     file,
     fast: inPackage && tag === null && !browser,
     serial: tag === 'serial' || browser,
+    /** What the file holds while it runs, that no other file may hold at the same time. */
+    exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
   };
 }
 
-/** The tiers and npm test's groups: fast, all; concurrent + serial = all. */
+/** The tiers and npm test's groups: fast, all; concurrent + serial = all; exclusive: file -> what it holds. */
 function tiers(root) {
   const classified = testFiles(root).map((f) => classify(root, f));
   return {
+    exclusive: new Map(classified.filter((c) => c.exclusive.length > 0).map((c) => [c.file, c.exclusive])),
     all: classified.map((c) => c.file),
     fast: classified.filter((c) => c.fast).map((c) => c.file),
     serial: classified.filter((c) => c.serial).map((c) => c.file),
