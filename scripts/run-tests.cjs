@@ -9,7 +9,7 @@
 // real-time audio must not share the machine with a CPU ratio. Here:
 //   - the fast files run as a few mocha processes (shards), each over a share of the files;
 //   - every other file that tolerates neighbours runs in a process of its own, up to SVC_TEST_JOBS at
-//     once (default: the number of CPUs, at least 2), beside the shards;
+//     once (default: the number of CPUs plus one), beside the shards;
 //   - then the serial files, one at a time, with nothing beside them.
 // Exit status 1 when anything failed, a process crashed (no summary line) or outlived its time.
 const { spawn } = require('child_process');
@@ -31,7 +31,8 @@ function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
   if (!['fast', 'all'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast or all)`);
   const t = tiers(ROOT);
-  const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || Math.max(2, os.availableParallelism()));
+  // one more process than CPUs: most files spend much of their time waiting on servers and sockets
+  const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || os.availableParallelism() + 1);
   const plan = planOf(t, tierName, jobs);
   if (argv.includes('--list')) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
@@ -94,6 +95,7 @@ async function runPlan(plan, jobs) {
     groupSeconds.push([group.name, secondsSince(groupStarted)]);
   }
   fs.rmSync(timingsDir, { recursive: true, force: true });
+  writeTimes(fileSeconds);
   printSummary(groupSeconds, secondsSince(started), fileSeconds, totals);
   return totals.failed > 0 ? 1 : 0;
 }
@@ -196,6 +198,14 @@ function printRun(files, result) {
   const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
   process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
   process.stdout.write(result.output + '\n');
+}
+
+/** Every file's time, slowest first, in test-artifacts/test-times.json (ignored by git): for tuning the tiers. */
+function writeTimes(fileSeconds) {
+  const dir = path.join(ROOT, 'test-artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  const sorted = [...fileSeconds].sort((a, b) => b[1] - a[1]).map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
+  fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
 }
 
 function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {

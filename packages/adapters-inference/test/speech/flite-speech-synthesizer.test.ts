@@ -1,3 +1,4 @@
+// @test-tier slow: synthesizes long texts with the real engine
 import { expect } from 'chai';
 import { NEUTRAL_PROSODY, rms, type PresetVoice, type Prosody, type SynthesisRequest } from '@svc/core';
 import { FliteSpeechSynthesizer } from '../../src/index.js';
