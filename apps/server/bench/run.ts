@@ -38,10 +38,11 @@ async function main(): Promise<void> {
     ['language-model', async () => (await import('./language-model.js')).benchLanguageModel as unknown as Bench],
     ['rate-limit', async () => (await import('./rate-limit.js')).benchRateLimit as unknown as Bench],
     ['live-avatar', async () => (await import('./live-avatar.js')).benchLiveAvatar as unknown as Bench],
+    ['realtime-factors', async () => (await import('./realtime-factors.js')).benchRealtimeFactors as unknown as Bench],
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'footprint', 'voice-loop', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'realtime-factors']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({
