@@ -113,7 +113,7 @@ describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in s
       const elapsed = performance.now() - started;
       // 62 frames: waiting 16 ms for the idle session before each would add ~1 s to the lone time.
       console.log(`      62 frames of a backlog scored in ${elapsed.toFixed(0)} ms (alone: ${aloneMs.toFixed(0)} ms)`);
-      expect(elapsed).to.be.below(2 * aloneMs);
+      expect(elapsed).to.be.below(3 * aloneMs);
       quiet.close?.();
       busy.close?.();
     } finally {
