@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { concatPcm } from '@svc/core';
 import { OpusscriptOpusCodec, SileroVoiceActivityDetector, SILERO_FRAME_MS, SpeexResampler } from '@svc/adapters-inference';
 import { round } from './harness.js';
 
@@ -14,13 +15,7 @@ function sentences(): Int16Array {
       const data = wav.subarray(wav.indexOf('data') + 8);
       return new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length));
     });
-  const out = new Int16Array(clips.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of clips) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatPcm(clips);
 }
 
 /**
