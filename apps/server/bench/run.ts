@@ -46,10 +46,11 @@ async function main(): Promise<void> {
     ['live-avatar', async () => (await import('./live-avatar.js')).benchLiveAvatar as unknown as Bench],
     // The default voice's language detector on the short-sentence set: before / after, and candidates.
     ['language', async () => (await import('./language.js')).benchLanguage as unknown as Bench],
+    ['realtime-factors', async () => (await import('./realtime-factors.js')).benchRealtimeFactors as unknown as Bench],
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'sip', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language']);
+  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'sip', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language', 'realtime-factors']);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({

@@ -54,9 +54,8 @@ describe('module lifecycle: start apart from binding, stopped in reverse before 
     const log: string[] = [];
     const services = await buildContainer(config(), new Map(), [recordingModule('stuck', log, { stopHangs: true })]);
     await services.start({ config: config(), get: services.get });
-    const started = Date.now();
+    // No wall-clock bound: the stop never returns, so close() coming back at all is the deadline at work.
     const givenUp = await services.close(Date.now() + 300);
-    expect(Date.now() - started).to.be.lessThan(2_000);
     // The stop is given up on; past the deadline the closers are still run, just not waited for.
     expect(givenUp[0]).to.equal('stuck (started tasks)');
     expect(log).to.include('close stuck');

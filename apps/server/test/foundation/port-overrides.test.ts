@@ -97,6 +97,9 @@ const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_0
 const ENV = {
   SVC_LLM_CONTEXT_WINDOW_TOKENS: '400', // small enough that a few long items get summarized
   SVC_RATE_LIMIT_BURST: '1000',
+  // The stand-ins are built from this environment too (not only the test server's defaults): a
+  // loaded machine must not drop the realtime turn as server_overloaded.
+  SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '120000',
 };
 
 async function exercise(t: TestServer, what: Exercise): Promise<void> {

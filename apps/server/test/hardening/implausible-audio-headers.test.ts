@@ -1,3 +1,4 @@
+// @test-tier serial: bounds the server's CPU for a refused upload
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';

@@ -88,6 +88,7 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     SVC_FLITE_WORKERS: '2',
     // As in startTestServer: capacity admission only where a test turns it on.
     SVC_REALTIME_CAPACITY: 'off',
+    SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '120000',
     ...options.env,
   };
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? SERVER_ENTRY], {

@@ -39,6 +39,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Admission by capacity measures this machine's load, which on a busy CI machine is other
     // tests' work: tests of other features must not be refused by it. Its own tests turn it on.
     SVC_REALTIME_CAPACITY: 'off',
+    // Likewise the realtime transcript deadline (3 s by default) drops turns whose recognition a
+    // loaded machine slowed down: a generous one unless a test is about the deadline itself.
+    SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '120000',
     ...options.env,
   });
   const overrides: Overrides = new Map(options.overrides ?? []);

@@ -76,8 +76,8 @@ describe('upstream speech server voices in the real server (local fake OpenAI-co
       first ??= { ms: performance.now() - started, upstreamFinished: slow.finished };
       bytes += chunk.length;
     }
+    // the event is the proof (first audio while the upstream still speaks); no wall-clock bound
     expect(first!.upstreamFinished, `first audio after ${first!.ms.toFixed(0)} ms`).to.equal(false);
-    expect(first!.ms).to.be.lessThan(1200);
     expect(slow.finished).to.equal(true);
     expect(bytes).to.be.closeTo(48000, 100); // 1 s at 24 kHz, 16-bit
   });

@@ -1,3 +1,4 @@
+// @test-tier serial: measures the server's CPU share under a flood
 import { expect } from 'chai';
 import { INBOUND_BURST_SECONDS } from '@svc/core';
 import { DEFAULT_INBOUND_EVENTS_PER_SECOND } from '@svc/adapters-ws';

@@ -1,3 +1,4 @@
+// @test-tier serial: speaks at real-time pace and bounds the reply's latency
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
@@ -6,6 +7,7 @@ import { OpusscriptOpusCodec, SpeexResampler, type PocketsphinxSpeechRecognizer 
 import { REALTIME_TOKENS, muLawEncode } from '@svc/core';
 import { wordErrorRate } from '../helpers/wer.js';
 import { postJson } from '../helpers/http.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const CLIP_0920 = { file: `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0920.wav`, words: 'had he married a more amiable woman he might have been made still more respectable than he was' };
@@ -283,10 +285,10 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
       await sleep(round * 30);
       await client.close();
     }
-    const deadline = Date.now() + 3000;
-    while (s.activeSessions() > 0 && Date.now() < deadline) await sleep(20);
-    await sleep(300);
+    await waitUntil(() => s.activeSessions() === 0, 'the sessions to end');
+    // The decoders are handed back after the sessions end: waited for, not a fixed 300 ms.
     const recognizer = s.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer;
+    await waitUntil(() => recognizer.load.busy === 0 && recognizer.load.waiting === 0, 'the decoders to be handed back');
     expect(recognizer.load).to.deep.include({ busy: 0, waiting: 0 });
   });
 });

@@ -1,3 +1,4 @@
+// @test-tier serial: busy loops measured against the machine's load
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { ServerLoadMonitor } from '../../src/runtime/server-load-monitor.js';

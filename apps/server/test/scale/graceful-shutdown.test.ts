@@ -1,3 +1,4 @@
+// @test-tier serial: a stop's duration against the grace period, with several server processes
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';

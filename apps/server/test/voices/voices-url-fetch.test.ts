@@ -96,11 +96,10 @@ describe('ref_audio URLs are fetched safely (real server, local media host)', fu
   });
 
   it('a slow server times out (400 media_fetch_timeout)', async () => {
-    const started = performance.now();
+    // No wall-clock bound: the timeout error is the proof that the deadline fired (the server would answer later).
     const res = await registerJson(allowing, allowing.apiKey, { ref_audio: url('/slow') });
     expect(res.status).to.equal(400);
     expect(res.body.error.type).to.equal('media_fetch_timeout');
-    expect(performance.now() - started).to.be.lessThan(5000);
   });
 
   it('a URL that answers an HTTP error is media_fetch_failed', async () => {

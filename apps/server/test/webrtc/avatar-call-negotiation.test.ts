@@ -1,3 +1,4 @@
+// @test-tier serial: a keyframe's latency after the request, in real time
 import { expect } from 'chai';
 import { WebRtcTestClient } from '../helpers/webrtc-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -1,3 +1,4 @@
+// @test-tier serial: compares the first call's connect time with the second's
 import { expect } from 'chai';
 import { warmUpWebRtc } from '@svc/adapters-webrtc/media';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';

@@ -12,6 +12,7 @@ import { wordErrorRate } from '../helpers/wer.js';
 import { decodeWithFfmpeg, postJson } from '../helpers/http.js';
 import { audioOf, sendRecording, WyomingClient } from '../helpers/wyoming-client.js';
 import { registerJson, b64 } from '../voices/voice-helpers.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** The id a key given in SVC_API_KEYS gets (ManageApiKeys): `key_cfg_` and the first 16 hex digits of its SHA-256. */
 const configuredKeyId = (secret: string) => `key_cfg_${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
@@ -215,9 +216,8 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     const deadline = performance.now() + 5000;
     while (wyoming.activeConnections > 1 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(wyoming.activeConnections).to.equal(1);
-    await new Promise((r) => setTimeout(r, 300));
     const recognizer = t.server.services.get(REALTIME_TOKENS.SpeechRecognizer) as PocketsphinxSpeechRecognizer;
-    expect(recognizer.load).to.deep.include({ busy: 0, waiting: 0 });
+    await waitUntil(() => recognizer.load.busy === 0 && recognizer.load.waiting === 0, 'the decoders to be handed back');
     // The bystander's connection still answers.
     bystander.send('ping', { text: 'still there' });
     expect((await bystander.until('pong')).data).to.deep.equal({ text: 'still there' });

@@ -1,3 +1,4 @@
+// @test-tier slow: decodes real speech with pocketsphinx
 import { expect } from 'chai';
 import type { Principal, TranscriptSegment } from '@svc/core';
 import { compressionRatio, PocketsphinxSpeechRecognizer } from '../../src/index.js';

@@ -1,3 +1,4 @@
+// @test-tier slow: transcribes a minute of audio twice
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// @test-tier slow: runs the whisper test model
 import { expect } from 'chai';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

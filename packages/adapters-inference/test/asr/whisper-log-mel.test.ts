@@ -1,3 +1,4 @@
+// @test-tier slow: computes reference spectrograms of 30 s windows
 import { expect } from 'chai';
 import { MixedRadixFft } from '../../src/asr/features/mixed-radix-fft.js';
 import { slaneyMelFilterbank, WhisperLogMel, WHISPER_FRAMES } from '../../src/asr/features/whisper-log-mel.js';

@@ -1,3 +1,4 @@
+// @test-tier slow: renders avatar frames
 import { expect } from 'chai';
 import { LandmarkAvatarRenderer, detectFaces, loadFaceApi, type RgbImage } from '../../src/index.js';
 import { concatAudio, eyeBox, librivoxClip, median, mouthJawBox, psnrOutside, samplePhoto } from './avatar-measures.js';

@@ -1,3 +1,4 @@
+// @test-tier serial: compares the main thread's stall with and without the worker
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { crc32, deflateSync } from 'node:zlib';

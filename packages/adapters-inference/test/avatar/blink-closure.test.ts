@@ -1,3 +1,4 @@
+// @test-tier slow: renders avatar frames
 import { expect } from 'chai';
 import { LandmarkAvatarRenderer } from '../../src/avatar/landmark-avatar-renderer.js';
 import { blinkClosure, blinkSchedule } from '../../src/avatar/blinks.js';

@@ -1,3 +1,4 @@
+// @test-tier slow: runs face detection on photos
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// @test-tier serial: compares the CPU of decode paths on a 4000 px photo
 import { InvalidParameterError, NoFaceDetectedError } from '@svc/core';
 import { expect } from 'chai';
 import sharp from 'sharp';

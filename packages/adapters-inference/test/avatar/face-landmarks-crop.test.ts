@@ -1,3 +1,4 @@
+// @test-tier slow: runs face detection on photos
 import { expect } from 'chai';
 import { decodeImage, downscale } from '../../src/avatar/decode-image.js';
 import { loadFaceApi } from '../../src/avatar/face-api-runtime.js';

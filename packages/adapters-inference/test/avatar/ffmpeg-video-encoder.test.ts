@@ -1,3 +1,4 @@
+// @test-tier slow: encodes video with real ffmpeg
 import { expect } from 'chai';
 import { FfmpegVideoEncoder, padToFrames } from '../../src/codec/ffmpeg-video-encoder.js';
 import { AVATAR_VIDEO_CODECS, aacCodecString, avcCodecString } from '../../src/codec/mp4-codec-string.js';

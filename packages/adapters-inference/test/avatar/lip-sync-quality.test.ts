@@ -1,3 +1,4 @@
+// @test-tier slow: renders and analyses whole clips of avatar video
 import { expect } from 'chai';
 import { NEUTRAL_PROSODY, type PcmAudio, type PreparedAvatar, type WordTiming } from '@svc/core';
 import { FfmpegVideoEncoder, FliteSpeechSynthesizer, LandmarkAvatarRenderer, runFfmpeg } from '../../src/index.js';

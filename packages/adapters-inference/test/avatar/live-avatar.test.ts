@@ -1,3 +1,4 @@
+// @test-tier slow: renders a live avatar stream
 import { expect } from 'chai';
 import { audioMouthTrack } from '../../src/avatar/audio-mouth-track.js';
 import { LandmarkAvatarRenderer } from '../../src/avatar/landmark-avatar-renderer.js';

@@ -1,3 +1,4 @@
+// @test-tier slow: renders avatar frames
 import { expect } from 'chai';
 import { loadFaceApi } from '../../src/avatar/face-api-runtime.js';
 import { detectFaces } from '../../src/avatar/face-detection.js';

@@ -1,3 +1,4 @@
+// @test-tier slow: analyses speech clips for motion
 import { expect } from 'chai';
 import type { DrivingSpeech } from '@svc/core';
 import { LandmarkAvatarRenderer } from '../../src/avatar/landmark-avatar-renderer.js';

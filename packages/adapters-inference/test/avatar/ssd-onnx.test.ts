@@ -1,3 +1,4 @@
+// @test-tier slow: runs two face detectors many times to compare their CPU
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

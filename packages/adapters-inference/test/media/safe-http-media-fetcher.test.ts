@@ -93,11 +93,9 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
 
   it('refuses an oversize body while streaming, without downloading the rest', async () => {
     const cap = 256 * 1024;
-    const started = performance.now();
     const err = await failure(allowing({ maxDownloadBytes: cap }).fetch(`${base}/endless`, opts));
     expect(err).to.be.instanceOf(MediaTooLargeError);
     expect(err.identifier).to.equal('media_too_large');
-    expect(performance.now() - started).to.be.lessThan(3000);
     await new Promise((r) => setTimeout(r, 200));
     // The server wrote at most what fits in socket buffers after the cap, nowhere near its 200 MB.
     expect(server.endlessBytesSent()).to.be.lessThan(16 * 1024 * 1024);
@@ -108,21 +106,27 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
   });
 
   it('times out a server that does not answer, and one that trickles its body', async () => {
+    // No wall-clock bound: without the deadline /slow-headers answers (after 5 s) and /slow-body never
+    // ends, so a timeout error is itself the proof that the deadline fired.
     for (const route of ['/slow-headers', '/slow-body']) {
-      const started = performance.now();
       const err = await failure(allowing({ timeoutMs: 400 }).fetch(`${base}${route}`, opts));
       expect(err, route).to.be.instanceOf(MediaFetchTimeoutError);
       expect(err.identifier).to.equal('media_fetch_timeout');
-      expect(performance.now() - started).to.be.lessThan(2000);
     }
   });
 
   it('the deadline covers a slow name lookup', async () => {
-    const slowDns = (host: string) => new Promise<string[]>((resolve) => setTimeout(() => resolve(host === 'media.test' ? ['127.0.0.1'] : []), 3000));
-    const started = performance.now();
+    let answered = false;
+    const slowDns = (host: string) =>
+      new Promise<string[]>((resolve) =>
+        setTimeout(() => {
+          answered = true;
+          resolve(host === 'media.test' ? ['127.0.0.1'] : []);
+        }, 3000),
+      );
     const err = await failure(allowing({ timeoutMs: 300, resolve: slowDns }).fetch(`${base}/audio.wav`, opts));
     expect(err.identifier).to.equal('media_fetch_timeout');
-    expect(performance.now() - started).to.be.lessThan(1500);
+    expect(answered, 'the deadline fired while the name lookup was still pending').to.equal(false);
   });
 
   it('reports HTTP errors and unreachable hosts as media_fetch_failed', async () => {

@@ -143,13 +143,18 @@ describe('EspeakSpeechSynthesizer (real espeak-ng WASM in a worker thread)', fun
   });
 
   it('rejects promptly when aborted mid-way and stays usable', async () => {
+    const long = request({ text: `${ENGLISH} `.repeat(60) });
+    // The baseline, measured in this run: the same text synthesized to the end.
+    let started = performance.now();
+    await espeak.synthesize(long);
+    const wholeMs = performance.now() - started;
     const controller = new AbortController();
-    const pending = espeak.synthesize(request({ text: `${ENGLISH} `.repeat(60) }), controller.signal);
+    const pending = espeak.synthesize(long, controller.signal);
     setTimeout(() => controller.abort(), 10);
-    const started = performance.now();
+    started = performance.now();
     const err = await rejectionOf(pending);
     expect(err.name).to.equal('AbortError');
-    expect(performance.now() - started).to.be.below(200);
+    expect(performance.now() - started, `the whole text takes ${wholeMs.toFixed(0)} ms`).to.be.below(wholeMs / 4);
     const after = await espeak.synthesize(request());
     expect(after.samples.length).to.be.greaterThan(0);
   });

@@ -1,3 +1,4 @@
+// @test-tier slow: synthesizes with the real engine
 import { readdirSync } from 'node:fs';
 import { expect } from 'chai';
 import { NEUTRAL_PROSODY } from '@svc/core';

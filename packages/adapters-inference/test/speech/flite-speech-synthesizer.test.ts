@@ -1,3 +1,4 @@
+// @test-tier slow: synthesizes long texts with the real engine
 import { expect } from 'chai';
 import { NEUTRAL_PROSODY, rms, type PresetVoice, type Prosody, type SynthesisRequest } from '@svc/core';
 import { FliteSpeechSynthesizer } from '../../src/index.js';
@@ -172,14 +173,18 @@ describe('FliteSpeechSynthesizer (real flite.wasm in worker threads)', function 
   });
 
   it('rejects promptly when aborted mid-way (the busy worker finishes, its result is discarded)', async () => {
-    const controller = new AbortController();
     const long = `${TEXT} `.repeat(20);
+    // The baseline, measured in this run: the same text synthesized to the end.
+    let started = performance.now();
+    await flite.synthesize(request({ text: long }));
+    const wholeMs = performance.now() - started;
+    const controller = new AbortController();
     const pending = flite.synthesize(request({ text: long }), controller.signal);
     setTimeout(() => controller.abort(), 20);
-    const started = performance.now();
+    started = performance.now();
     const err = await rejectionOf(pending);
     expect(err.name).to.equal('AbortError');
-    expect(performance.now() - started).to.be.below(200);
+    expect(performance.now() - started, `the whole text takes ${wholeMs.toFixed(0)} ms`).to.be.below(wholeMs / 4);
     // The pool keeps serving afterwards.
     const after = await flite.synthesize(request());
     expect(after.samples.length).to.be.greaterThan(0);

@@ -1,3 +1,4 @@
+// @test-tier slow: clones voices and compares them with the real engines
 import { expect } from 'chai';
 import {
   BaseVoiceLibrary,

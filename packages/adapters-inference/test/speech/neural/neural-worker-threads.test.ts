@@ -1,3 +1,4 @@
+// @test-tier slow: synthesizes a minute of neural speech
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -47,7 +48,7 @@ describe('neural engines run their models in worker threads', function () {
       expect(control.busyMs, report).to.be.greaterThan(150);
       // Synthesis on the main thread would hold it at least as long as the control (it includes that
       // resampling); a stray GC pause of a big test process may add some tens of ms, hence the margin.
-      expect(neural.busyMs, report).to.be.lessThan(Math.min(250, control.busyMs / 2));
+      expect(neural.busyMs, report).to.be.lessThan(control.busyMs / 2);
     } finally {
       await synth.close();
     }

@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
+const RUNNER = join(ROOT, 'scripts', 'run-tests.cjs');
+const MOCHA = join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
+
+function list(tier: string, root = ROOT): string[] {
+  const run = spawnSync(process.execPath, [RUNNER, tier, '--list'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
+  expect(run.status, run.stderr).to.equal(0);
+  return run.stdout.split('\n').filter(Boolean);
+}
+
+/** Every compiled test file of a workspace folder ("packages" or "apps"), found here independently of the runner. */
+function compiledTests(workspace: string): string[] {
+  return readdirSync(join(ROOT, workspace)).flatMap((pkg) => {
+    const dir = join(ROOT, workspace, pkg, 'dist', 'test');
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir, { recursive: true }) as string[];
+    } catch {
+      return [];
+    }
+    return names.filter((n) => n.endsWith('.test.js')).map((n) => relative(ROOT, join(dir, n)));
+  });
+}
+
+const sourceOf = (file: string) => readFileSync(join(ROOT, file.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts')), 'utf8');
+
+describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function () {
+  this.timeout(60_000);
+
+  it('npm test runs every compiled test file of every package and app, each once', () => {
+    const all = list('all');
+    expect(new Set(all).size, 'no file twice').to.equal(all.length);
+    expect([...all].sort()).to.deep.equal([...compiledTests('packages'), ...compiledTests('apps')].sort());
+  });
+
+  it('the fast tier is the packages\' in-process tests: every core test, no app test, no browser, nothing tagged slow or serial', () => {
+    const fast = list('fast');
+    const packages = compiledTests('packages');
+    expect(fast.filter((f) => !f.startsWith('packages/')), 'only package tests').to.deep.equal([]);
+    const core = packages.filter((f) => f.startsWith('packages/core/'));
+    expect(core.length).to.be.greaterThan(10);
+    expect(core.filter((f) => !fast.includes(f)), 'core is pure: all of it is fast').to.deep.equal([]);
+    for (const file of fast) {
+      const source = sourceOf(file);
+      expect(source, file).not.to.match(/playwright-core|helpers\/browser/);
+      expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial)/m);
+    }
+    const left = packages.filter((f) => !fast.includes(f));
+    for (const file of left) expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(/@test-tier\s+(slow|serial)|playwright-core/);
+  });
+
+  it('a tier runs only its files: mocha with the shared config and one file named loads that file alone', () => {
+    const file = 'packages/core/dist/test/speech/sentence-splitter.test.js';
+    const run = spawnSync(process.execPath, [MOCHA, '--config', join(ROOT, '.mocharc.cjs'), '--dry-run', '--reporter', 'json', file], { cwd: ROOT, encoding: 'utf8' });
+    const report = JSON.parse(run.stdout) as { tests: { file: string }[] };
+    expect(report.tests.length).to.be.greaterThan(0);
+    expect([...new Set(report.tests.map((t) => relative(ROOT, t.file)))]).to.deep.equal([file]);
+  });
+
+  describe('the runner over a tree of its own', () => {
+    let root = '';
+    before(() => {
+      root = mkdtempSync(join(tmpdir(), 'svc-tiers-'));
+      const put = (path: string, body: string) => {
+        mkdirSync(join(root, path, '..'), { recursive: true });
+        writeFileSync(join(root, path), body);
+      };
+      put('packages/a/dist/test/passes.test.js', "describe('a', () => { it('passes', () => {}); it('also passes', () => {}); });\n");
+      put('packages/a/dist/test/fails.test.js', "describe('b', () => { it('fails', () => { throw new Error('no'); }); });\n");
+      put('packages/a/test/slow.test.ts', '// @test-tier slow\n');
+      put('packages/a/dist/test/slow.test.js', "describe('slow', () => { it('passes', () => {}); it.skip('skipped', () => {}); });\n");
+      put('apps/s/test/crash.test.ts', '// @test-tier serial: exits mid-run\n');
+      put('apps/s/dist/test/crash.test.js', "describe('c', () => { it('exits', () => process.exit(3)); });\n");
+      put('apps/s/dist/test/app.test.js', "describe('d', () => { it('passes', () => {}); });\n");
+    });
+    after(() => rmSync(root, { recursive: true, force: true }));
+
+    it('lists by rule: the fast tier leaves out apps and tagged files; the serial group comes last', () => {
+      expect(list('fast', root)).to.have.members(['packages/a/dist/test/fails.test.js', 'packages/a/dist/test/passes.test.js']);
+      const all = list('all', root);
+      expect(all).to.have.length(5);
+      expect(all[all.length - 1]).to.equal('apps/s/dist/test/crash.test.js');
+    });
+
+    it('adds up every process into one last line, counts a crash as a failure, lists the slowest files and exits 1', () => {
+      const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root, SVC_TEST_JOBS: '2' }, encoding: 'utf8' });
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines[lines.length - 1]).to.equal('4 passed, 2 failed, 1 skipped');
+      expect(run.stdout).to.contain('The 10 slowest test files:');
+      expect(run.stdout).to.match(/apps\/s\/dist\/test\/crash\.test\.js: 0 passed, 1 failed.*without a summary/);
+      expect(run.status).to.equal(1);
+    });
+  });
+});

@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+// Runs a test tier (scripts/test-tiers.cjs decides which files) as several mocha processes and
+// prints one summary: each group's time, the 10 slowest files, then "N passed, N failed" last.
+//   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
+//   node scripts/run-tests.cjs all      everything (npm test)
+//   add --list to print the files a tier runs, one a line, and run nothing.
+// Why processes and not mocha --parallel: a reporter in parallel mode gets a file's events in one
+// batch after the file ran (no per-file times), and a file that starts a real server, a browser or
+// real-time audio must not share the machine with a CPU ratio. Here:
+//   - the fast files run as a few mocha processes (shards), each over a share of the files;
+//   - every other file that tolerates neighbours runs in a process of its own, up to SVC_TEST_JOBS at
+//     once (default: the number of CPUs plus one), beside the shards;
+//   - then the serial files, one at a time, with nothing beside them.
+// Exit status 1 when anything failed, a process crashed (no summary line) or outlived its time.
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { tiers } = require('./test-tiers.cjs');
+
+const REPO = path.resolve(__dirname, '..');
+// The tree whose tests are run: this repository, or (for the runner's own test) another folder.
+const ROOT = process.env.SVC_TEST_ROOT ? path.resolve(process.env.SVC_TEST_ROOT) : REPO;
+const MOCHA = require.resolve('mocha/bin/mocha.js');
+const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
+// A process that has not finished after this long is stopped and counted as a failure (a hang must
+// not eat CI's whole budget).
+const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
+
+function main(argv) {
+  const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
+  if (!['fast', 'all'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast or all)`);
+  const t = tiers(ROOT);
+  // one more process than CPUs: most files spend much of their time waiting on servers and sockets
+  const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || os.availableParallelism() + 1);
+  const plan = planOf(t, tierName, jobs);
+  if (argv.includes('--list')) {
+    for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
+    return Promise.resolve(0);
+  }
+  return runPlan(plan, jobs);
+}
+
+/** Groups in order; each group's runs (one mocha process each) go `concurrency` at a time. */
+function planOf(t, tierName, jobs) {
+  const lone = (f) => ({ files: [f], exclusive: t.exclusive.get(f) || [] });
+  // a file that holds something exclusively runs in a process of its own, so that the hold is short
+  const shardable = (f) => !t.exclusive.has(f);
+  if (tierName === 'fast') {
+    return [{ name: 'fast tier', concurrency: jobs, runs: [...t.fast.filter((f) => !shardable(f)).map(lone), ...shards(t.fast.filter(shardable), jobs)] }];
+  }
+  const fast = new Set(t.fast);
+  const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
+  const alone = bySizeDescending(t.concurrent.filter((f) => !fast.has(f) || !shardable(f)));
+  return [
+    // the long single files first, so the shards fill the gaps at the end
+    { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
+    { name: 'serial (browser, real-time, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map(lone) },
+  ];
+}
+
+/** `files` dealt into `n` runs of similar total source size. */
+function shards(files, n) {
+  const runs = Array.from({ length: Math.min(n, files.length) }, () => ({ files: [], size: 0 }));
+  for (const file of bySizeDescending(files)) {
+    const lightest = runs.reduce((a, b) => (b.size < a.size ? b : a));
+    lightest.files.push(file);
+    lightest.size += fs.statSync(file).size;
+  }
+  return runs.map((r) => ({ files: r.files.sort(), exclusive: [] }));
+}
+
+function bySizeDescending(files) {
+  return files.map((f) => [f, fs.statSync(f).size]).sort((a, b) => b[1] - a[1]).map(([f]) => f);
+}
+
+async function runPlan(plan, jobs) {
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  const fileSeconds = [];
+  const groupSeconds = [];
+  const timingsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-timings-'));
+  const started = process.hrtime.bigint();
+  process.stdout.write(`${plan.reduce((n, g) => n + g.runs.reduce((m, r) => m + r.files.length, 0), 0)} test files, up to ${jobs} processes at once\n`);
+  let index = 0;
+  for (const group of plan) {
+    const groupStarted = process.hrtime.bigint();
+    await runConcurrently(group.runs, group.concurrency, async (run) => {
+      const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
+      totals.passed += result.passed;
+      totals.failed += result.failed;
+      totals.skipped += result.skipped;
+      fileSeconds.push(...result.fileSeconds);
+      printRun(run.files, result);
+    });
+    groupSeconds.push([group.name, secondsSince(groupStarted)]);
+  }
+  fs.rmSync(timingsDir, { recursive: true, force: true });
+  writeTimes(fileSeconds);
+  printSummary(groupSeconds, secondsSince(started), fileSeconds, totals);
+  return totals.failed > 0 ? 1 : 0;
+}
+
+/**
+ * Runs `runs` in order, `concurrency` at a time, never two that hold the same thing (`exclusive`) at
+ * once: a run whose holds are taken waits and a later one goes first.
+ */
+function runConcurrently(runs, concurrency, execute) {
+  const queue = [...runs];
+  const held = new Set();
+  let active = 0;
+  return new Promise((resolve, reject) => {
+    const next = () => {
+      if (queue.length === 0 && active === 0) return resolve();
+      while (active < concurrency) {
+        const i = queue.findIndex((r) => r.exclusive.every((x) => !held.has(x)));
+        if (i < 0) return;
+        const [run] = queue.splice(i, 1);
+        active += 1;
+        for (const x of run.exclusive) held.add(x);
+        execute(run).then(() => {
+          active -= 1;
+          for (const x of run.exclusive) held.delete(x);
+          next();
+        }, reject);
+      }
+    };
+    next();
+  });
+}
+
+/** One mocha process over `files`; its counts from the reporter's last line, its files' times. */
+function runMocha(files, timingsPath) {
+  return new Promise((resolve) => {
+    const began = process.hrtime.bigint();
+    const child = spawn(process.execPath, [MOCHA, '--config', path.join(REPO, '.mocharc.cjs'), ...files], {
+      cwd: ROOT,
+      env: { ...process.env, SVC_TEST_TIMINGS: timingsPath },
+      // its own process group, so that a hung run is stopped with the servers it started
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    let timedOut = false;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, PROCESS_LIMIT_S * 1000);
+    running.add(child.pid);
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      running.delete(child.pid);
+      const wall = secondsSince(began);
+      const m = SUMMARY.exec(output.split('\n').filter((l) => SUMMARY.test(l)).pop() || '');
+      const counts = m ? { passed: +m[1], failed: +m[2], skipped: +(m[3] || 0) } : { passed: 0, failed: 0, skipped: 0 };
+      // a crash, a hang or a non-zero exit with no failure counted is one failure
+      let problem = '';
+      if (timedOut) problem = `stopped after ${PROCESS_LIMIT_S} s`;
+      else if (!m) problem = `exited ${code} without a summary (crashed?)`;
+      else if (code !== 0 && counts.failed === 0) problem = `exited ${code}`;
+      if (problem) counts.failed += 1;
+      resolve({ ...counts, output: output.replace(new RegExp(SUMMARY.source, 'gm'), '').trimEnd(), problem, wall, fileSeconds: fileTimes(files, timingsPath, wall) });
+    });
+  });
+}
+
+/** Per-file seconds: the reporter's record for a shard; a lone file's whole process time. */
+function fileTimes(files, timingsPath, wall) {
+  if (files.length === 1) return [[files[0], wall]];
+  const sums = new Map();
+  if (fs.existsSync(timingsPath)) {
+    for (const line of fs.readFileSync(timingsPath, 'utf8').split('\n').filter(Boolean)) {
+      const { file, seconds } = JSON.parse(line);
+      sums.set(file, (sums.get(file) || 0) + seconds);
+    }
+  }
+  return [...sums];
+}
+
+const running = new Set();
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(130);
+  });
+}
+
+function printRun(files, result) {
+  const label = files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
+  const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
+  process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
+  process.stdout.write(result.output + '\n');
+}
+
+/** Every file's time, slowest first, in test-artifacts/test-times.json (ignored by git): for tuning the tiers. */
+function writeTimes(fileSeconds) {
+  const dir = path.join(ROOT, 'test-artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  const sorted = [...fileSeconds].sort((a, b) => b[1] - a[1]).map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
+  fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
+}
+
+function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
+  const out = ['', 'Time by group:'];
+  for (const [name, s] of groupSeconds) out.push(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
+  out.push(`  ${totalSeconds.toFixed(1).padStart(7)} s  total (tests only; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  out.push('The 10 slowest test files:');
+  for (const [file, s] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10)) out.push(`  ${s.toFixed(1).padStart(7)} s  ${path.relative(ROOT, file)}`);
+  out.push('', `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+function secondsSince(t) {
+  return Number(process.hrtime.bigint() - t) / 1e9;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`${err.stack || err}\n0 passed, 1 failed\n`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { planOf };

@@ -1,0 +1,76 @@
+// Which compiled test files each tier runs, by rule (no list to keep up to date):
+//   - every `*.test.js` under `packages/*/dist/test/` and `apps/*/dist/test/` is in `npm test`;
+//   - the fast tier (`npm run test:fast`) is every file under `packages/*/dist/test/` whose source
+//     does not opt out with a `// @test-tier slow` or `// @test-tier serial` comment and does not
+//     drive a browser (playwright-core): the pure and in-process tests of every package;
+//   - `npm test` runs a file alone, with nothing beside it (the serial group), when its source says
+//     `// @test-tier serial` (real-time audio, CPU ratios, anything that contention would make flaky)
+//     or it drives a browser; every other file runs beside others (the concurrent group);
+//   - files that use the shared PostgreSQL database (SVC_TEST_POSTGRES_URL, directly or through
+//     test/database-targets.ts or test/scale/scale-stack.ts) never run at the same time as each
+//     other: their suites migrate and drop the same tables.
+// The tag is read from the TypeScript source beside the compiled file (test/x.test.ts for
+// dist/test/x.test.js), so a comment the compiler drops still counts.
+const fs = require('fs');
+const path = require('path');
+
+const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial)\b/m;
+const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
+const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
+
+/** Every compiled test file under `<root>/<workspace>/*\/dist/test`, sorted. */
+function testFiles(root) {
+  const files = [];
+  for (const workspace of ['packages', 'apps']) {
+    const parent = path.join(root, workspace);
+    if (!fs.existsSync(parent)) continue;
+    for (const pkg of fs.readdirSync(parent).sort()) {
+      const dir = path.join(parent, pkg, 'dist', 'test');
+      if (fs.existsSync(dir)) walk(dir, files);
+    }
+  }
+  return files.sort();
+}
+
+function walk(dir, into) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, into);
+    else if (entry.name.endsWith('.test.js')) into.push(full);
+  }
+}
+
+/** The source a compiled test came from (its .ts beside the package's test folder), else the .js itself. */
+function sourceOf(file) {
+  const ts = file.replace(`${path.sep}dist${path.sep}test${path.sep}`, `${path.sep}test${path.sep}`).replace(/\.js$/, '.ts');
+  return fs.existsSync(ts) ? ts : file;
+}
+
+/** How a file is to be run: its tag, whether it drives a browser, whether it is a package's test. */
+function classify(root, file) {
+  const source = fs.readFileSync(sourceOf(file), 'utf8');
+  const tag = (TAG.exec(source) || [])[1] || null;
+  const browser = BROWSER.test(source);
+  const inPackage = path.relative(root, file).split(path.sep)[0] === 'packages';
+  return {
+    file,
+    fast: inPackage && tag === null && !browser,
+    serial: tag === 'serial' || browser,
+    /** What the file holds while it runs, that no other file may hold at the same time. */
+    exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
+  };
+}
+
+/** The tiers and npm test's groups: fast, all; concurrent + serial = all; exclusive: file -> what it holds. */
+function tiers(root) {
+  const classified = testFiles(root).map((f) => classify(root, f));
+  return {
+    exclusive: new Map(classified.filter((c) => c.exclusive.length > 0).map((c) => [c.file, c.exclusive])),
+    all: classified.map((c) => c.file),
+    fast: classified.filter((c) => c.fast).map((c) => c.file),
+    serial: classified.filter((c) => c.serial).map((c) => c.file),
+    concurrent: classified.filter((c) => !c.serial).map((c) => c.file),
+  };
+}
+
+module.exports = { tiers, testFiles, classify };
