@@ -12,7 +12,15 @@ export default [
     files: ['packages/*/src/**/*.ts', 'packages/*/test/**/*.ts', 'apps/*/src/**/*.ts', 'apps/*/test/**/*.ts', 'apps/*/bench/**/*.ts'],
     languageOptions: {
       parser: babelParser,
-      parserOptions: { requireConfigFile: false, babelOptions: { babelrc: false, configFile: false, presets: ['@babel/preset-typescript'], parserOpts: { plugins: ['decorators-legacy'] } } },
+      parserOptions: {
+        requireConfigFile: false,
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          presets: ['@babel/preset-typescript'],
+          parserOpts: { plugins: ['decorators-legacy'] },
+        },
+      },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     plugins: { svc: { rules: { 'package-boundaries': packageBoundaries } } },

@@ -10,7 +10,15 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 
-const { values: args } = parseArgs({ options: { base: { type: 'string' }, key: { type: 'string' }, photo: { type: 'string' }, 'server-pid': { type: 'string' }, 'wyoming-port': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    key: { type: 'string' },
+    photo: { type: 'string' },
+    'server-pid': { type: 'string' },
+    'wyoming-port': { type: 'string' },
+  },
+});
 for (const name of ['base', 'key', 'photo', 'server-pid', 'wyoming-port']) if (!args[name]) throw new Error(`missing --${name}`);
 const base = args.base;
 const auth = { Authorization: `Bearer ${args.key}` };
@@ -36,7 +44,8 @@ async function check(name, body) {
 function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
-const postJson = (path, body, headers = auth) => fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const postJson = (path, body, headers = auth) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 async function bytesOf(res) {
   return Buffer.from(await res.arrayBuffer());
 }
@@ -48,7 +57,7 @@ async function expectOk(res) {
 /** Top-level ISO BMFF boxes (ftyp, moov, moof, mdat...) of an MP4 byte stream. */
 function topLevelBoxes(bytes) {
   const boxes = [];
-  for (let at = 0; at + 8 <= bytes.length; ) {
+  for (let at = 0; at + 8 <= bytes.length;) {
     const size = bytes.readUInt32BE(at);
     boxes.push(bytes.toString('latin1', at + 4, at + 8));
     if (size < 8) break;
@@ -58,8 +67,12 @@ function topLevelBoxes(bytes) {
 }
 
 const SENTENCE = 'Seven green apples are on the table.';
-const SPEECH_WORDS = SENTENCE.toLowerCase().replace(/[^a-z ]/g, '').split(' ');
-const LONG_TEXT = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a streamed answer that must arrive whole.`).join(' ');
+const SPEECH_WORDS = SENTENCE.toLowerCase()
+  .replace(/[^a-z ]/g, '')
+  .split(' ');
+const LONG_TEXT = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a streamed answer that must arrive whole.`).join(
+  ' ',
+);
 
 await check('GET /healthz', async () => {
   const res = await fetch(`${base}/healthz`);
@@ -67,7 +80,7 @@ await check('GET /healthz', async () => {
   expect((await res.json()).status === 'ok', 'status is not ok');
 });
 
-await check('GET /readyz names the image\'s speech recognizer', async () => {
+await check("GET /readyz names the image's speech recognizer", async () => {
   const res = await fetch(`${base}/readyz`);
   const body = await res.json();
   expect(res.status === 200 && body.status === 'ready', JSON.stringify(body));
@@ -84,7 +97,7 @@ await check('POST /v1/audio/speech without a key: 401 in the error shape', async
   return body.error.type;
 });
 
-await check('POST /v1/audio/speech (mp3, encoded by the image\'s ffmpeg)', async () => {
+await check("POST /v1/audio/speech (mp3, encoded by the image's ffmpeg)", async () => {
   const res = await postJson('/v1/audio/speech', { input: SENTENCE, response_format: 'mp3' });
   await expectOk(res);
   expect(res.headers.get('content-type') === 'audio/mpeg', `content-type ${res.headers.get('content-type')}`);
@@ -150,21 +163,25 @@ await check('Wyoming describe on the optional port (as Home Assistant asks)', as
 });
 
 await check('SIGTERM to PID 1 (docker stop) drains a streamed response, then refuses connections', async () => {
-  const streamed = (signal) => postJson('/v1/audio/speech', { input: LONG_TEXT, response_format: 'pcm', stream: true }).then(async (res) => {
-    await expectOk(res);
-    const reader = res.body.getReader();
-    let bytes = 0;
-    for (let first = true; ; first = false) {
-      const { done, value } = await reader.read();
-      if (done) return bytes;
-      bytes += value.length;
-      if (first && signal) signal();
-    }
-  });
+  const streamed = (signal) =>
+    postJson('/v1/audio/speech', { input: LONG_TEXT, response_format: 'pcm', stream: true }).then(async (res) => {
+      await expectOk(res);
+      const reader = res.body.getReader();
+      let bytes = 0;
+      for (let first = true; ; first = false) {
+        const { done, value } = await reader.read();
+        if (done) return bytes;
+        bytes += value.length;
+        if (first && signal) signal();
+      }
+    });
   const whole = await streamed();
   const drained = await streamed(stopServer);
   expect(drained === whole, `the response during shutdown had ${drained} bytes, ${whole} without it`);
-  const after = await fetch(`${base}/healthz`).then((r) => `answered ${r.status}`, () => 'refused');
+  const after = await fetch(`${base}/healthz`).then(
+    (r) => `answered ${r.status}`,
+    () => 'refused',
+  );
   expect(after === 'refused', `a new request after the drain was ${after}`);
   return `${drained} bytes of PCM, whole`;
 });

@@ -47,7 +47,13 @@ function planOf(t, tierName, jobs) {
   // a file that holds something exclusively runs in a process of its own, so that the hold is short
   const shardable = (f) => !t.exclusive.has(f);
   if (tierName === 'fast') {
-    return [{ name: 'fast tier', concurrency: jobs, runs: [...t.fast.filter((f) => !shardable(f)).map(lone), ...shards(t.fast.filter(shardable), jobs)] }];
+    return [
+      {
+        name: 'fast tier',
+        concurrency: jobs,
+        runs: [...t.fast.filter((f) => !shardable(f)).map(lone), ...shards(t.fast.filter(shardable), jobs)],
+      },
+    ];
   }
   const fast = new Set(t.fast);
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
@@ -71,7 +77,10 @@ function shards(files, n) {
 }
 
 function bySizeDescending(files) {
-  return files.map((f) => [f, fs.statSync(f).size]).sort((a, b) => b[1] - a[1]).map(([f]) => f);
+  return files
+    .map((f) => [f, fs.statSync(f).size])
+    .sort((a, b) => b[1] - a[1])
+    .map(([f]) => f);
 }
 
 async function runPlan(plan, jobs) {
@@ -80,7 +89,9 @@ async function runPlan(plan, jobs) {
   const groupSeconds = [];
   const timingsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-timings-'));
   const started = process.hrtime.bigint();
-  process.stdout.write(`${plan.reduce((n, g) => n + g.runs.reduce((m, r) => m + r.files.length, 0), 0)} test files, up to ${jobs} processes at once\n`);
+  process.stdout.write(
+    `${plan.reduce((n, g) => n + g.runs.reduce((m, r) => m + r.files.length, 0), 0)} test files, up to ${jobs} processes at once\n`,
+  );
   let index = 0;
   for (const group of plan) {
     const groupStarted = process.hrtime.bigint();
@@ -152,7 +163,12 @@ function runMocha(files, timingsPath) {
       clearTimeout(limit);
       running.delete(child.pid);
       const wall = secondsSince(began);
-      const m = SUMMARY.exec(output.split('\n').filter((l) => SUMMARY.test(l)).pop() || '');
+      const m = SUMMARY.exec(
+        output
+          .split('\n')
+          .filter((l) => SUMMARY.test(l))
+          .pop() || '',
+      );
       const counts = m ? { passed: +m[1], failed: +m[2], skipped: +(m[3] || 0) } : { passed: 0, failed: 0, skipped: 0 };
       // a crash, a hang or a non-zero exit with no failure counted is one failure
       let problem = '';
@@ -160,7 +176,13 @@ function runMocha(files, timingsPath) {
       else if (!m) problem = `exited ${code} without a summary (crashed?)`;
       else if (code !== 0 && counts.failed === 0) problem = `exited ${code}`;
       if (problem) counts.failed += 1;
-      resolve({ ...counts, output: output.replace(new RegExp(SUMMARY.source, 'gm'), '').trimEnd(), problem, wall, fileSeconds: fileTimes(files, timingsPath, wall) });
+      resolve({
+        ...counts,
+        output: output.replace(new RegExp(SUMMARY.source, 'gm'), '').trimEnd(),
+        problem,
+        wall,
+        fileSeconds: fileTimes(files, timingsPath, wall),
+      });
     });
   });
 }
@@ -204,16 +226,24 @@ function printRun(files, result) {
 function writeTimes(fileSeconds) {
   const dir = path.join(ROOT, 'test-artifacts');
   fs.mkdirSync(dir, { recursive: true });
-  const sorted = [...fileSeconds].sort((a, b) => b[1] - a[1]).map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
+  const sorted = [...fileSeconds]
+    .sort((a, b) => b[1] - a[1])
+    .map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
   fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
 }
 
 function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
   const out = ['', 'Time by group:'];
   for (const [name, s] of groupSeconds) out.push(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
-  out.push(`  ${totalSeconds.toFixed(1).padStart(7)} s  total (tests only; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  out.push(
+    `  ${totalSeconds.toFixed(1).padStart(7)} s  total (tests only; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   out.push('The 10 slowest test files:');
-  for (const [file, s] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10)) out.push(`  ${s.toFixed(1).padStart(7)} s  ${path.relative(ROOT, file)}`);
+  for (const [file, s] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    out.push(`  ${s.toFixed(1).padStart(7)} s  ${path.relative(ROOT, file)}`);
   out.push('', `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.stdout.write(out.join('\n') + '\n');
 }

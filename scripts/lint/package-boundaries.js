@@ -23,7 +23,12 @@ function locate(path) {
   const rel = relative(ROOT, path).split(sep);
   if (rel[0] === 'packages' && rel[1]) {
     const name = rel[1];
-    return { kind: name === 'core' ? 'core' : name.startsWith('adapters-') ? 'adapter' : 'other', name, part: rel[2], pkg: `packages/${name}` };
+    return {
+      kind: name === 'core' ? 'core' : name.startsWith('adapters-') ? 'adapter' : 'other',
+      name,
+      part: rel[2],
+      pkg: `packages/${name}`,
+    };
   }
   if (rel[0] === 'apps' && rel[1]) return { kind: 'app', name: rel[1], part: rel[2], pkg: `apps/${rel[1]}` };
   return { kind: 'other', name: rel[0] ?? '', part: undefined, pkg: null };
@@ -52,7 +57,8 @@ function violation(from, to) {
   if (to.relative && to.pkg !== null && to.pkg !== from.pkg && from.kind !== 'core') {
     return `another workspace package is imported by its name (@svc/...), not by a path into its folder (found '${to.label}')`;
   }
-  if (to.deep) return `a workspace package is imported by its name only, not by a path into its files (found '${to.label}'): use what its package.json exports`;
+  if (to.deep)
+    return `a workspace package is imported by its name only, not by a path into its files (found '${to.label}'): use what its package.json exports`;
   if (from.kind === 'core' && from.part === 'src' && !(to.kind === 'core' && to.name === 'core' && !to.label.startsWith('@svc/'))) {
     return `packages/core imports nothing outside itself (found '${to.label}'): declare a port in the core and implement it in an adapter`;
   }
@@ -77,11 +83,16 @@ export const packageBoundaries = {
     };
     // Names bound to a CommonJS require: `require` itself and whatever createRequire(...) returned.
     const requires = new Set(['require']);
-    const isCreateRequire = (node) => node?.type === 'CallExpression' && ((node.callee.type === 'Identifier' && node.callee.name === 'createRequire') || (node.callee.type === 'MemberExpression' && node.callee.property.name === 'createRequire'));
+    const isCreateRequire = (node) =>
+      node?.type === 'CallExpression' &&
+      ((node.callee.type === 'Identifier' && node.callee.name === 'createRequire') ||
+        (node.callee.type === 'MemberExpression' && node.callee.property.name === 'createRequire'));
     const isRequire = (callee) =>
       (callee.type === 'Identifier' && requires.has(callee.name)) ||
       isCreateRequire(callee) ||
-      (callee.type === 'MemberExpression' && callee.property.name === 'resolve' && (isRequire(callee.object) || isCreateRequire(callee.object)));
+      (callee.type === 'MemberExpression' &&
+        callee.property.name === 'resolve' &&
+        (isRequire(callee.object) || isCreateRequire(callee.object)));
     return {
       ImportDeclaration: (node) => check(node, node.source),
       ExportNamedDeclaration: (node) => check(node, node.source),

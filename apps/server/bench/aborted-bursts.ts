@@ -47,7 +47,9 @@ async function abandoned(server: ServerProcess, i: number): Promise<void> {
  * ABORT_AFTER_MS, the RSS of the process tree, of node alone and the V8 heap read SETTLE_MS after each burst.
  */
 export async function benchAbortedBursts(): Promise<Record<string, number | string>> {
-  const server = await startServerProcess({ env: { SVC_RATE_LIMIT_PER_MINUTE: '100000', SVC_RATE_LIMIT_BURST: '1000', SVC_SPEECH_WARM_UP: 'blocking' } });
+  const server = await startServerProcess({
+    env: { SVC_RATE_LIMIT_PER_MINUTE: '100000', SVC_RATE_LIMIT_BURST: '1000', SVC_SPEECH_WARM_UP: 'blocking' },
+  });
   const results: Record<string, number | string> = {};
   // The V8 heap beside the RSS: a heap that keeps growing is retained JavaScript objects (a leak);
   // a flat heap under a growing RSS is native memory (engines' arenas, the allocator).

@@ -35,8 +35,13 @@ export async function benchDecoder(): Promise<Record<string, number | string>> {
   const rounds = Number(process.env.SVC_BENCH_DECODER_ROUNDS ?? 3);
   const conversations = await librivoxConversations();
   const audioSeconds = conversations.reduce((s, c) => s + c.turns.reduce((t, turn) => t + turn.length / 16000, 0), 0);
-  const out: Record<string, number | string> = { 'load average at start': round(loadavg()[0]!, 1), 'audio per round (s)': round(audioSeconds, 1) };
-  const recognizers = await Promise.all(variants.map((v) => PocketsphinxSpeechRecognizer.create({ decoders: 1, warmDecoders: 1, extraArgs: v ? v.split(/\s+/) : [] })));
+  const out: Record<string, number | string> = {
+    'load average at start': round(loadavg()[0]!, 1),
+    'audio per round (s)': round(audioSeconds, 1),
+  };
+  const recognizers = await Promise.all(
+    variants.map((v) => PocketsphinxSpeechRecognizer.create({ decoders: 1, warmDecoders: 1, extraArgs: v ? v.split(/\s+/) : [] })),
+  );
   try {
     const cpu: number[][] = variants.map(() => []);
     const heard: string[][] = variants.map(() => []);
@@ -52,7 +57,8 @@ export async function benchDecoder(): Promise<Record<string, number | string>> {
     for (let v = 0; v < variants.length; v++) {
       const label = variants[v] || 'server settings';
       const sorted = [...cpu[v]!].sort((a, b) => a - b);
-      out[`${label}: decoder CPU per second of audio, best / median`] = `${round(sorted[0]!, 3)} / ${round(sorted[Math.floor(sorted.length / 2)]!, 3)}`;
+      out[`${label}: decoder CPU per second of audio, best / median`] =
+        `${round(sorted[0]!, 3)} / ${round(sorted[Math.floor(sorted.length / 2)]!, 3)}`;
       for (let c = 0; c < conversations.length; c++) {
         const conversation = conversations[c]!;
         const text = heard[v]![c]!;
@@ -62,7 +68,8 @@ export async function benchDecoder(): Promise<Record<string, number | string>> {
       }
       // The Opus conversation once more on this decoder, which has just decoded the others: as on a fresh one?
       const again = (await converse(recognizers[v]!, conversations[conversations.length - 1]!.turns)).join(' ');
-      out[`${label}: carried over (same turns after other callers, same words)`] = again === heard[v]![conversations.length - 1] ? 'no' : `YES: "${again}"`;
+      out[`${label}: carried over (same turns after other callers, same words)`] =
+        again === heard[v]![conversations.length - 1] ? 'no' : `YES: "${again}"`;
     }
     out['load average at end'] = round(loadavg()[0]!, 1);
     return out;
@@ -76,7 +83,10 @@ async function converse(recognizer: PocketsphinxSpeechRecognizer, turns: Int16Ar
   const speaker = {};
   const texts: string[] = [];
   for (const turn of turns) {
-    const stream = recognizer.openStream({ language: null, principal: PRINCIPAL, speaker, sampleRate: 16000 }, new AbortController().signal);
+    const stream = recognizer.openStream(
+      { language: null, principal: PRINCIPAL, speaker, sampleRate: 16000 },
+      new AbortController().signal,
+    );
     for (let at = 0; at < turn.length; at += WRITE_SAMPLES) stream.write(turn.subarray(at, at + WRITE_SAMPLES));
     texts.push((await stream.finish()).text);
   }

@@ -9,7 +9,12 @@ import { TEXT_300 } from './speech.js';
 /** Time for anything started in the background to settle before RSS is read. */
 const SETTLE_MS = 4000;
 const LIBRIVOX_WAV = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';
-const WARM_EVERYTHING = { SVC_SPEECH_WARM_UP: 'blocking', SVC_VIDEO_WARM_UP: 'blocking', SVC_REALTIME_WARM_UP: 'blocking', SVC_VOICE_WARM_UP: 'blocking' };
+const WARM_EVERYTHING = {
+  SVC_SPEECH_WARM_UP: 'blocking',
+  SVC_VIDEO_WARM_UP: 'blocking',
+  SVC_REALTIME_WARM_UP: 'blocking',
+  SVC_VOICE_WARM_UP: 'blocking',
+};
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 const treeMb = (server: ServerProcess) => megabytes(processTreeMemory(server.pid).rssBytes);
@@ -35,7 +40,11 @@ async function transcribe(server: ServerProcess): Promise<number> {
   const form = new FormData();
   form.append('file', new Blob([readFileSync(LIBRIVOX_WAV)], { type: 'audio/wav' }), 'clip.wav');
   const started = performance.now();
-  const res = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${server.apiKey}` }, body: form });
+  const res = await fetch(`${server.url}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.apiKey}` },
+    body: form,
+  });
   const answer = await res.text();
   if (res.status !== 200) throw new Error(`transcription answered ${res.status} ${answer.slice(0, 300)}`);
   return performance.now() - started;
@@ -49,9 +58,20 @@ async function firstUses(env: Record<string, string>): Promise<Record<string, st
     const out: Record<string, string> = { idle: describeTree(server) };
     const steps: Array<[string, () => Promise<number>]> = [
       ['speech (300 chars, mp3)', () => post(server, '/v1/audio/speech', { input: TEXT_300 })],
-      ['speech in French (espeak-ng)', () => post(server, '/v1/audio/speech', { input: 'Bonjour, je suis une voix de synthèse.', voice: 'espeak-fr', response_format: 'pcm' })],
+      [
+        'speech in French (espeak-ng)',
+        () =>
+          post(server, '/v1/audio/speech', { input: 'Bonjour, je suis une voix de synthèse.', voice: 'espeak-fr', response_format: 'pcm' }),
+      ],
       ['transcription (pocketsphinx decoder)', () => transcribe(server)],
-      ['video stream, new photo (detector + render threads)', () => post(server, '/v1/videos/stream', { ref_image: dataUri(samplePhoto(2), 'image/jpeg'), input_tts: { input: 'Hello there, this is a short test of the avatar.' } })],
+      [
+        'video stream, new photo (detector + render threads)',
+        () =>
+          post(server, '/v1/videos/stream', {
+            ref_image: dataUri(samplePhoto(2), 'image/jpeg'),
+            input_tts: { input: 'Hello there, this is a short test of the avatar.' },
+          }),
+      ],
     ];
     for (const [what, run] of steps) {
       const before = treeMb(server);
@@ -94,7 +114,12 @@ export async function benchFootprint(): Promise<Record<string, number | string>>
     for (const role of ['api', 'worker']) {
       const prefix = `svc-bench:${randomUUID()}:`;
       results[`role ${role}, defaults: idle`] = await idle({ SVC_ROLE: role, SVC_REDIS_URL: redis, SVC_REDIS_KEY_PREFIX: prefix });
-      results[`role ${role}, SVC_*_WARM_UP=blocking: idle`] = await idle({ ...WARM_EVERYTHING, SVC_ROLE: role, SVC_REDIS_URL: redis, SVC_REDIS_KEY_PREFIX: prefix });
+      results[`role ${role}, SVC_*_WARM_UP=blocking: idle`] = await idle({
+        ...WARM_EVERYTHING,
+        SVC_ROLE: role,
+        SVC_REDIS_URL: redis,
+        SVC_REDIS_KEY_PREFIX: prefix,
+      });
     }
   } else {
     results['roles api / worker'] = 'skipped (set SVC_BENCH_REDIS_URL)';

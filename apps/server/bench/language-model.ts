@@ -79,29 +79,58 @@ export async function benchLanguageModel(): Promise<Record<string, number | stri
     const paced = new OpenAiCompatibleLanguageModel({ baseUrl: `${base}/paced/v1`, model: 'm' });
     for (let i = 0; i < 30; i++) await timedStream(text); // warm up (JIT, keep-alive sockets)
     const results: Record<string, number | string> = {};
-    for (const [name, model, n] of [['text', text, 300], ['tool calls', tools, 300], ['text, one read per event', paced, 100]] as const) {
+    for (const [name, model, n] of [
+      ['text', text, 300],
+      ['tool calls', tools, 300],
+      ['text, one read per event', paced, 100],
+    ] as const) {
       const cpu = process.cpuUsage();
       const runs = [];
       for (let i = 0; i < n; i++) runs.push(await timedStream(model));
       const used = process.cpuUsage(cpu);
       results[`${name}: events per stream`] = runs[0]!.events;
-      results[`${name}: first event p50 / p95 (ms)`] = `${round(percentile(runs.map((r) => r.firstMs), 50))} / ${round(percentile(runs.map((r) => r.firstMs), 95))}`;
-      results[`${name}: whole stream p50 / p95 (ms)`] = `${round(percentile(runs.map((r) => r.totalMs), 50))} / ${round(percentile(runs.map((r) => r.totalMs), 95))}`;
+      results[`${name}: first event p50 / p95 (ms)`] = `${round(
+        percentile(
+          runs.map((r) => r.firstMs),
+          50,
+        ),
+      )} / ${round(
+        percentile(
+          runs.map((r) => r.firstMs),
+          95,
+        ),
+      )}`;
+      results[`${name}: whole stream p50 / p95 (ms)`] = `${round(
+        percentile(
+          runs.map((r) => r.totalMs),
+          50,
+        ),
+      )} / ${round(
+        percentile(
+          runs.map((r) => r.totalMs),
+          95,
+        ),
+      )}`;
       results[`${name}: client CPU per stream (ms)`] = round((used.user + used.system) / 1000 / n, 3);
     }
     // Eight streams at once: what a busy voice server does.
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const concurrent = await Promise.all(Array.from({ length: 200 }, (_, i) => i).reduce<Promise<unknown>[]>((lanes, i) => {
-      const lane = i % 8;
-      lanes[lane] = (lanes[lane] ?? Promise.resolve()).then(() => timedStream(text));
-      return lanes;
-    }, []));
+    const concurrent = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => i).reduce<Promise<unknown>[]>((lanes, i) => {
+        const lane = i % 8;
+        lanes[lane] = (lanes[lane] ?? Promise.resolve()).then(() => timedStream(text));
+        return lanes;
+      }, []),
+    );
     const used = process.cpuUsage(cpu);
     results['8 concurrent: streams per second'] = round(200 / ((performance.now() - started) / 1000), 1);
     results['8 concurrent: client CPU per stream (ms)'] = round((used.user + used.system) / 1000 / 200, 3);
     void concurrent;
-    results['load average'] = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ');
+    results['load average'] = (await import('node:os'))
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
     return results;
   } finally {
     upstream.child.kill();

@@ -31,7 +31,8 @@ export async function benchLanguage(): Promise<Record<string, number | string>> 
     const before = languageAccuracy(new FrancLanguageDetector(), set, 'en');
     const after = languageAccuracy(detector, set);
     for (const [i, row] of after.entries()) {
-      out[`${name}: ${row.language} (${row.sentences} sentences), before / after %`] = `${round(before[i]!.percent, 1)} / ${round(row.percent, 1)}`;
+      out[`${name}: ${row.language} (${row.sentences} sentences), before / after %`] =
+        `${round(before[i]!.percent, 1)} / ${round(row.percent, 1)}`;
     }
   }
 
@@ -39,7 +40,9 @@ export async function benchLanguage(): Promise<Record<string, number | string>> 
   const started = performance.now();
   for (let i = 0; i < 5; i++) for (const s of all) detector.detect(s);
   out['ShortTextLanguageDetector: load (ms)'] = round(loadMs, 0);
-  out['ShortTextLanguageDetector: heap / RSS grown by the load (MB)'] = gc ? `${grewMb('heapUsed')} / ${grewMb('rss')}` : 'n/a (run with --expose-gc)';
+  out['ShortTextLanguageDetector: heap / RSS grown by the load (MB)'] = gc
+    ? `${grewMb('heapUsed')} / ${grewMb('rss')}`
+    : 'n/a (run with --expose-gc)';
   out['ShortTextLanguageDetector: time per sentence (ms)'] = round((performance.now() - started) / (5 * all.length), 3);
 
   for (const [candidate, load] of CANDIDATES) {
@@ -49,14 +52,28 @@ export async function benchLanguage(): Promise<Record<string, number | string>> 
       continue;
     }
     const rows = languageAccuracy(bare, SHORT_SENTENCES);
-    out[`candidate ${candidate}: % per language (${rows.map((r) => r.language).join(' ')})`] = rows.map((r) => round(r.percent, 1)).join(' ');
+    out[`candidate ${candidate}: % per language (${rows.map((r) => r.language).join(' ')})`] = rows
+      .map((r) => round(r.percent, 1))
+      .join(' ');
   }
   return out;
 }
 
 /** ISO 639-3 -> 639-1 for franc's answers in this set's languages. */
 const FRANC_CODES: Record<string, string> = {
-  eng: 'en', fra: 'fr', deu: 'de', spa: 'es', ita: 'it', por: 'pt', nld: 'nl', pol: 'pl', swe: 'sv', tur: 'tr', rus: 'ru', jpn: 'ja', cmn: 'zh',
+  eng: 'en',
+  fra: 'fr',
+  deu: 'de',
+  spa: 'es',
+  ita: 'it',
+  por: 'pt',
+  nld: 'nl',
+  pol: 'pl',
+  swe: 'sv',
+  tur: 'tr',
+  rus: 'ru',
+  jpn: 'ja',
+  cmn: 'zh',
 };
 
 type Loaded = Record<string, unknown>;
@@ -77,7 +94,11 @@ const CANDIDATES: [string, () => Promise<LanguageDetector>][] = [
   [
     'languagedetect',
     async () => {
-      const LanguageDetect = ((await optional('languagedetect')) as { default: new () => { setLanguageType(t: string): void; detect(t: string, n: number): [string, number][] } }).default;
+      const LanguageDetect = (
+        (await optional('languagedetect')) as {
+          default: new () => { setLanguageType(t: string): void; detect(t: string, n: number): [string, number][] };
+        }
+      ).default;
       const ld = new LanguageDetect();
       ld.setLanguageType('iso2');
       return detectorOf((t) => ld.detect(t, 1)[0]?.[0] ?? null);
@@ -86,7 +107,9 @@ const CANDIDATES: [string, () => Promise<LanguageDetector>][] = [
   [
     'cld3-asm',
     async () => {
-      const cld3 = (await optional('cld3-asm')) as { loadModule: () => Promise<{ create(min: number, max: number): { findLanguage(t: string): { language: string } } }> };
+      const cld3 = (await optional('cld3-asm')) as {
+        loadModule: () => Promise<{ create(min: number, max: number): { findLanguage(t: string): { language: string } } }>;
+      };
       const identifier = (await cld3.loadModule()).create(0, 1000);
       return detectorOf((t) => identifier.findLanguage(t).language.replace(/^zh.*/, 'zh'));
     },

@@ -4,7 +4,14 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger, type VideoSize } from '@svc/core';
-import { FfmpegLiveH264Encoder, LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer, OpusscriptOpusCodec, readWav, SpeexResampler } from '@svc/adapters-inference';
+import {
+  FfmpegLiveH264Encoder,
+  LandmarkAvatarRenderer,
+  LandmarkLiveAvatarRenderer,
+  OpusscriptOpusCodec,
+  readWav,
+  SpeexResampler,
+} from '@svc/adapters-inference';
 import { CallVideo, mediaClock, RtpAudioTrack, RtpVideoTrack } from '@svc/adapters-webrtc/media';
 import { percentile, round } from './harness.js';
 
@@ -22,7 +29,9 @@ const AUDIO_LEAD_MS = 200;
 
 /** CPU seconds a process has used so far (utime + stime of /proc/<pid>/stat, clock ticks of 10 ms). */
 function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -116,9 +125,18 @@ async function benchCallPump(
   const resampler = await SpeexResampler.create();
   const reply = resampler.resample(speech.samples.subarray(0, Math.round((speech.sampleRate * REPLY_MS) / 1000)), speech.sampleRate, 48000);
   let pid = 0;
-  const audio = new RtpAudioTrack({ sendRtp: () => undefined }, 111, { opus: new OpusscriptOpusCodec(), leadMs: AUDIO_LEAD_MS, now: () => mediaClock.now() });
+  const audio = new RtpAudioTrack({ sendRtp: () => undefined }, 111, {
+    opus: new OpusscriptOpusCodec(),
+    leadMs: AUDIO_LEAD_MS,
+    now: () => mediaClock.now(),
+  });
   const track = new RtpVideoTrack({ sendRtp: () => undefined }, 96, mediaClock.now());
-  const video = new CallVideo(audio, track, { encoder: new FfmpegLiveH264Encoder({ onSpawn: (p) => (pid = p) }), clock: mediaClock, leadMs: LEAD_MS, logger: silentLogger });
+  const video = new CallVideo(audio, track, {
+    encoder: new FfmpegLiveH264Encoder({ onSpawn: (p) => (pid = p) }),
+    clock: mediaClock,
+    leadMs: LEAD_MS,
+    logger: silentLogger,
+  });
   const loop = monitorEventLoopDelay({ resolution: 5 });
   const load = loadavg()[0]!;
   video.show(avatar);
@@ -144,12 +162,16 @@ async function benchCallPump(
   const fps = (from: number, to: number) => (stats.sent.filter((f) => f.atMs >= from && f.atMs < to).length * 1000) / (to - from);
   const key = `call ${size}`;
   return {
-    [`${key}: frames sent per second, idle / reply`]: first ? `${round(fps(first.audioAtMs - IDLE_MS + 500, first.audioAtMs - 200), 1)} / ${round(fps(first.audioAtMs, first.audioAtMs + REPLY_MS - 200), 1)}` : 'no reply seen',
+    [`${key}: frames sent per second, idle / reply`]: first
+      ? `${round(fps(first.audioAtMs - IDLE_MS + 500, first.audioAtMs - 200), 1)} / ${round(fps(first.audioAtMs, first.audioAtMs + REPLY_MS - 200), 1)}`
+      : 'no reply seen',
     [`${key}: frames skipped / late / sent`]: `${stats.framesSkipped} / ${stats.framesLate} / ${stats.framesSent}`,
     [`${key}: render / encode wall p50 (ms)`]: `${stats.renderP50Ms} / ${stats.encodeP50Ms}`,
     [`${key}: send lag p50 / p95 (ms)`]: `${stats.sendLagP50Ms} / ${stats.sendLagP95Ms}`,
     [`${key}: event loop delay p50 / p99 (ms)`]: `${round(loop.percentile(50) / 1e6, 1)} / ${round(loop.percentile(99) / 1e6, 1)}`,
-    [`${key}: first reply frame after first reply audio, RTP / sent (ms)`]: first ? `${round(first.frameAfterAudioMs, 0)} / ${round(first.sentAfterAudioMs, 0)}` : 'no reply seen',
+    [`${key}: first reply frame after first reply audio, RTP / sent (ms)`]: first
+      ? `${round(first.frameAfterAudioMs, 0)} / ${round(first.sentAfterAudioMs, 0)}`
+      : 'no reply seen',
     [`${key}: CPU per second of call, node (main + render thread) / encoder (ms)`]: `${Math.round((cpuTo.main - cpuFrom.main) / wallS)} / ${Math.round((cpuTo.child - cpuFrom.child) / wallS)}`,
     [`${key}: load average`]: round(load, 1),
   };

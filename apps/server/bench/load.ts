@@ -73,7 +73,11 @@ const LOAD_ENV = {
 
 async function prepare(urls: string[], apiKey: string): Promise<{ videoId: string }> {
   const post = (path: string, body: unknown) =>
-    fetch(urls[0] + path, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(urls[0] + path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const voice = await post('/v1/audio/voices', { ref_audio: readFileSync(REFERENCE_CLIP).toString('base64') });
   if (!voice.ok) throw new Error(`voice registration: ${voice.status} ${await voice.text()}`);
   const video = await post('/v1/videos', { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hello.' } });
@@ -81,14 +85,23 @@ async function prepare(urls: string[], apiKey: string): Promise<{ videoId: strin
   if (!video.ok) throw new Error(`video: ${video.status}`);
   // Wait for the render to end so it does not eat the CPU of the steps.
   for (const started = Date.now(); Date.now() - started < 300_000; await new Promise((r) => setTimeout(r, 500))) {
-    const status = ((await (await fetch(`${urls[urls.length - 1]}/v1/videos/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { status: string }).status;
+    const status = (
+      (await (await fetch(`${urls[urls.length - 1]}/v1/videos/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as {
+        status: string;
+      }
+    ).status;
     if (status === 'completed' || status === 'failed') break;
   }
   return { videoId: id };
 }
 
 function httpScenario(name: 'speech' | 'voices' | 'videos', videoId: string): HttpScenario {
-  if (name === 'speech') return { method: 'POST', path: '/v1/audio/speech', body: { input: 'The quick brown fox jumps over the lazy dog.', response_format: 'pcm' } };
+  if (name === 'speech')
+    return {
+      method: 'POST',
+      path: '/v1/audio/speech',
+      body: { input: 'The quick brown fox jumps over the lazy dog.', response_format: 'pcm' },
+    };
   if (name === 'voices') return { method: 'GET', path: '/v1/audio/voices' };
   return { method: 'GET', path: `/v1/videos/${videoId}` };
 }
@@ -104,7 +117,12 @@ async function runSetup(setup: string, procs: ServerProcess[], apiKey: string): 
       const started = performance.now();
       const sample: StepSample =
         scenario === 'realtime'
-          ? await realtimeStep(procs.map((p) => p.wsUrl), apiKey, c, STEP_S)
+          ? await realtimeStep(
+              procs.map((p) => p.wsUrl),
+              apiKey,
+              c,
+              STEP_S,
+            )
           : await httpStep(urls, apiKey, httpScenario(scenario, videoId), c, STEP_S);
       const seconds = (performance.now() - started) / 1000;
       const machineAfter = machineCpu();
@@ -148,7 +166,10 @@ async function runRenders(setup: string, urls: string[], apiKey: string): Promis
 }
 
 function renderMarkdown(rows: RenderRow[]): string {
-  const out = ['| setup | short videos at once | completed | time to completed p50 s | p95 s | renders/min | machine busy % |', '|---|---|---|---|---|---|---|'];
+  const out = [
+    '| setup | short videos at once | completed | time to completed p50 s | p95 s | renders/min | machine busy % |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) out.push(`| ${r.setup} | ${r.videos} | ${r.completed} | ${r.p50} | ${r.p95} | ${r.perMinute} | ${r.machineBusy} |`);
   return out.join('\n');
 }
@@ -164,8 +185,14 @@ function saturation(rows: Row[]): string {
 }
 
 function markdown(rows: Row[]): string {
-  const out = ['| setup | scenario | clients | ok/s | p50 ms | p95 ms | p99 ms | errors % | server CPU % | machine busy % |', '|---|---|---|---|---|---|---|---|---|---|'];
-  for (const r of rows) out.push(`| ${r.setup} | ${r.scenario} | ${r.concurrency} | ${r.throughput} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errorRate} | ${r.serverCpu} | ${r.machineBusy} |`);
+  const out = [
+    '| setup | scenario | clients | ok/s | p50 ms | p95 ms | p99 ms | errors % | server CPU % | machine busy % |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows)
+    out.push(
+      `| ${r.setup} | ${r.scenario} | ${r.concurrency} | ${r.throughput} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errorRate} | ${r.serverCpu} | ${r.machineBusy} |`,
+    );
   out.push('', '| setup | scenario | saturates at |', '|---|---|---|');
   for (const setup of [...new Set(rows.map((r) => r.setup))]) {
     for (const s of SCENARIOS) {
@@ -179,7 +206,10 @@ function markdown(rows: Row[]): string {
 function plot(rows: Row[]): string {
   const colors: Record<string, string> = { 'one process': '#1f77b4', 'two APIs': '#d62728' };
   const panels: Panel[] = [];
-  for (const [measure, label] of [['throughput', 'ok responses/s'], ['p95', 'p95 latency (ms)']] as const) {
+  for (const [measure, label] of [
+    ['throughput', 'ok responses/s'],
+    ['p95', 'p95 latency (ms)'],
+  ] as const) {
     for (const s of SCENARIOS) {
       panels.push({
         title: `${s}: ${measure === 'throughput' ? 'throughput' : 'p95 latency'}`,
@@ -209,13 +239,22 @@ async function main(): Promise<void> {
     }
   }
   if (setups.includes('two')) {
-    const postgres = process.env.SVC_TEST_POSTGRES_URL || execFileSync('bash', ['scripts/start-postgres.sh'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const redis = process.env.SVC_TEST_REDIS_URL || execFileSync('bash', ['scripts/start-redis.sh'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const postgres =
+      process.env.SVC_TEST_POSTGRES_URL || execFileSync('bash', ['scripts/start-postgres.sh'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const redis =
+      process.env.SVC_TEST_REDIS_URL || execFileSync('bash', ['scripts/start-redis.sh'], { cwd: ROOT, encoding: 'utf8' }).trim();
     const key = newKey('load');
     const cluster = await startApiCluster(2, { ...LOAD_ENV, SVC_API_KEYS: key }, { postgres, redis });
     try {
       rows.push(...(await runSetup('two APIs', cluster.apis, key)));
-      if (ALL_SCENARIOS.includes('renders')) renderRows.push(await runRenders('two APIs', cluster.apis.map((p) => p.url), key));
+      if (ALL_SCENARIOS.includes('renders'))
+        renderRows.push(
+          await runRenders(
+            'two APIs',
+            cluster.apis.map((p) => p.url),
+            key,
+          ),
+        );
     } finally {
       await cluster.stop();
     }
@@ -224,7 +263,10 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   if (rows.length) {
     writeFileSync(join(dir, 'load.svg'), plot(rows));
-    writeFileSync(join(dir, 'load-rows.json'), JSON.stringify({ at: new Date().toISOString(), levels: LEVELS, stepSeconds: STEP_S, rows }, null, 1));
+    writeFileSync(
+      join(dir, 'load-rows.json'),
+      JSON.stringify({ at: new Date().toISOString(), levels: LEVELS, stepSeconds: STEP_S, rows }, null, 1),
+    );
     process.stdout.write(`\n## load (${STEP_S} s per step; plot: docs/load/load.svg)\n\n${markdown(rows)}\n`);
   }
   if (renderRows.length) process.stdout.write(`\n## renders (${RENDERS} short videos created at once)\n\n${renderMarkdown(renderRows)}\n`);

@@ -49,7 +49,14 @@ export async function benchNeural(): Promise<Record<string, number | string>> {
       for (let i = 0; i < 10; i++) {
         const elu = performance.eventLoopUtilization();
         const t0 = performance.now();
-        for (const text of sentences) await engine.synthesize({ text, voice, prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 }, sampleRate: 24000, wordTimings: false });
+        for (const text of sentences)
+          await engine.synthesize({
+            text,
+            voice,
+            prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 },
+            sampleRate: 24000,
+            wordTimings: false,
+          });
         engineMs.push(performance.now() - t0);
         busyMs.push(performance.eventLoopUtilization(elu).active);
       }

@@ -34,7 +34,8 @@ export async function benchPhonemizer(): Promise<Record<string, number | string>
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
       out[`${workers} worker(s): sentences/s`] = round(total / seconds, 1);
-      out[`${workers} worker(s): latency p50 / p95 (ms)`] = `${round(percentile(latencies, 50), 1)} / ${round(percentile(latencies, 95), 1)}`;
+      out[`${workers} worker(s): latency p50 / p95 (ms)`] =
+        `${round(percentile(latencies, 50), 1)} / ${round(percentile(latencies, 95), 1)}`;
       out[`${workers} worker(s): CPU ms per sentence`] = round((used.user + used.system) / 1000 / total, 2);
     } finally {
       await phonemizer.release();

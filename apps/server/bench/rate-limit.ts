@@ -3,10 +3,21 @@ import { openRedis, RedisRateLimiter, TokenBucketRateLimiter, waitForRedis } fro
 import type { Clock, RateLimiter } from '@svc/core';
 import { round } from './harness.js';
 
-const clock: Clock = { now: () => Date.now(), setTimer: (ms, fn) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } };
+const clock: Clock = {
+  now: () => Date.now(),
+  setTimer: (ms, fn) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
 
 /** `takes` decisions spread over `keys` keys, `concurrency` in flight: decisions/s and CPU µs per decision. */
-async function measure(limiter: RateLimiter, takes: number, keys: number, concurrency: number): Promise<{ perSecond: number; cpuMicros: number; allowed: number }> {
+async function measure(
+  limiter: RateLimiter,
+  takes: number,
+  keys: number,
+  concurrency: number,
+): Promise<{ perSecond: number; cpuMicros: number; allowed: number }> {
   let next = 0;
   let allowed = 0;
   const cpu = process.cpuUsage();
@@ -58,7 +69,10 @@ export async function benchRateLimit(): Promise<Record<string, number | string>>
         const cpuBefore = await serverCpu();
         const r = await measure(new RedisRateLimiter(redis, clock, 600, 20, prefix), 20_000, 1_000, concurrency);
         const bytes = ((await received()) - before) / 20_000;
-        results[`redis, ${concurrency} in flight: Redis server CPU per decision (µs)`] = round((((await serverCpu()) - cpuBefore) * 1e6) / 20_000, 1);
+        results[`redis, ${concurrency} in flight: Redis server CPU per decision (µs)`] = round(
+          (((await serverCpu()) - cpuBefore) * 1e6) / 20_000,
+          1,
+        );
         results[`redis, ${concurrency} in flight: decisions/s`] = Math.round(r.perSecond);
         results[`redis, ${concurrency} in flight: client CPU per decision (µs)`] = round(r.cpuMicros, 1);
         results[`redis, ${concurrency} in flight: bytes sent to Redis per decision`] = Math.round(bytes);
@@ -71,6 +85,8 @@ export async function benchRateLimit(): Promise<Record<string, number | string>>
   } else {
     results.redis = 'skipped (set SVC_BENCH_REDIS_URL)';
   }
-  results['load average'] = loadavg().map((x) => x.toFixed(2)).join(' ');
+  results['load average'] = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   return results;
 }

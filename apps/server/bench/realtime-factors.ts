@@ -32,7 +32,14 @@ export async function benchRealtimeFactors(): Promise<Record<string, number | st
   try {
     for (const rate of [16000, 24000]) {
       const signal = rate === 16000 ? speech16k : resampler.resample(speech16k, 16000, rate);
-      const stream = detector.open({ sampleRate: rate, threshold: 0.5, prefixPaddingMs: 300, silenceDurationMs: 500, minSpeechDurationMs: 125, mode: 'server_vad' });
+      const stream = detector.open({
+        sampleRate: rate,
+        threshold: 0.5,
+        prefixPaddingMs: 300,
+        silenceDurationMs: 500,
+        minSpeechDurationMs: 125,
+        mode: 'server_vad',
+      });
       await stream.push(signal.subarray(0, rate)); // warm-up: the first runs allocate
       const chunk = rate / 50;
       const started = performance.now();
@@ -40,7 +47,8 @@ export async function benchRealtimeFactors(): Promise<Record<string, number | st
       const ms = performance.now() - started;
       const frames = (signal.length - rate) / rate / (SILERO_FRAME_MS / 1000);
       stream.close?.();
-      out[`Silero VAD at ${rate / 1000} kHz: ms per 32 ms frame (real-time factor)`] = `${round(ms / frames, 3)} (${round(ms / frames / SILERO_FRAME_MS, 4)})`;
+      out[`Silero VAD at ${rate / 1000} kHz: ms per 32 ms frame (real-time factor)`] =
+        `${round(ms / frames, 3)} (${round(ms / frames / SILERO_FRAME_MS, 4)})`;
     }
   } finally {
     await detector.close();
@@ -58,6 +66,7 @@ export async function benchRealtimeFactors(): Promise<Record<string, number | st
   started = performance.now();
   await codec.decode(packets, 20);
   const decodeS = (performance.now() - started) / 1000;
-  out[`Opus 20 ms frames on ${round(seconds, 1)} s of speech: real-time factor encode / decode`] = `${round(encodeS / seconds, 4)} / ${round(decodeS / seconds, 4)}`;
+  out[`Opus 20 ms frames on ${round(seconds, 1)} s of speech: real-time factor encode / decode`] =
+    `${round(encodeS / seconds, 4)} / ${round(decodeS / seconds, 4)}`;
   return out;
 }

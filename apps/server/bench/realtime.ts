@@ -23,13 +23,18 @@ class BenchClient {
   }
 
   static async open(wsUrl: string, apiKey: string, session: Record<string, unknown> = {}): Promise<BenchClient> {
-    const client = new BenchClient(new WebSocket(`${wsUrl}/v1/realtime`, { headers: { Authorization: `Bearer ${apiKey}` }, perMessageDeflate: false }));
+    const client = new BenchClient(
+      new WebSocket(`${wsUrl}/v1/realtime`, { headers: { Authorization: `Bearer ${apiKey}` }, perMessageDeflate: false }),
+    );
     await new Promise<void>((resolve, reject) => {
       client.ws.once('open', () => resolve());
       client.ws.once('error', reject);
     });
     const created = client.wait('session.created');
-    client.send({ type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, ...session } });
+    client.send({
+      type: 'session.update',
+      session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, ...session },
+    });
     await Promise.race([created, client.closed.then((code) => Promise.reject(new Error(`closed ${code} before session.created`)))]);
     return client;
   }
@@ -68,7 +73,10 @@ async function eventsPerSecond(wsUrl: string, apiKey: string, count: number): Pr
   });
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `message ${i}` }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `message ${i}` }] },
+    });
   }
   await done;
   const seconds = (performance.now() - started) / 1000;
@@ -79,7 +87,10 @@ async function eventsPerSecond(wsUrl: string, apiKey: string, count: number): Pr
 /** Milliseconds from sending response.create to the first response.output_text.delta. */
 async function firstDeltaLatencies(wsUrl: string, apiKey: string, runs: number): Promise<number[]> {
   const client = await BenchClient.open(wsUrl, apiKey);
-  client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What time is it?' }] } });
+  client.send({
+    type: 'conversation.item.create',
+    item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What time is it?' }] },
+  });
   await client.wait('conversation.item.added');
   const latencies: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -50,7 +50,22 @@ async function main(): Promise<void> {
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
-  const STANDALONE = new Set(['language-model', 'rate-limit', 'wyoming', 'sip', 'footprint', 'aborted-bursts', 'voice-loop', 'turn-latency', 'decoder', 'neural', 'phonemizer', 'live-avatar', 'language', 'realtime-factors']);
+  const STANDALONE = new Set([
+    'language-model',
+    'rate-limit',
+    'wyoming',
+    'sip',
+    'footprint',
+    'aborted-bursts',
+    'voice-loop',
+    'turn-latency',
+    'decoder',
+    'neural',
+    'phonemizer',
+    'live-avatar',
+    'language',
+    'realtime-factors',
+  ]);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))
     ? await startBenchServer({
@@ -65,7 +80,9 @@ async function main(): Promise<void> {
         SVC_VIDEO_MAX_STREAMS: '8',
         // The realtime suites measure warm decoders and a loaded VAD, as before engines loaded on first
         // use; the video suite keeps the default (lazy), so its COLD figure includes loading the detector.
-        ...(['realtime', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s)) ? { SVC_REALTIME_WARM_UP: 'blocking' } : {}),
+        ...(['realtime', 'voice-wer', 'vad-noise'].some((s) => wanted.size === 0 || wanted.has(s))
+          ? { SVC_REALTIME_WARM_UP: 'blocking' }
+          : {}),
       })
     : null;
   try {
@@ -78,7 +95,9 @@ async function main(): Promise<void> {
         continue;
       }
       const started = performance.now();
-      const results = await fn((bench ? { baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } : {}) as never);
+      const results = await fn(
+        (bench ? { baseUrl: bench.baseUrl, wsUrl: bench.wsUrl, apiKey: bench.apiKey, server: bench.server } : {}) as never,
+      );
       process.stdout.write(`\n## ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n| measure | value |\n|---|---|\n`);
       for (const [k, v] of Object.entries(results)) process.stdout.write(`| ${k} | ${v} |\n`);
     }

@@ -30,7 +30,11 @@ function firstReply(call: SipCall, timeoutMs: number): Promise<number | null> {
 export async function benchSip(): Promise<Record<string, number | string>> {
   if (!hasBaresip()) return { skipped: 'baresip is not installed (bash scripts/setup-test-sip.sh)' };
   const out: Record<string, number | string> = { 'load average at start (1/5/15 min)': loadAverage() };
-  const { t, dataDir } = await startSipServer({ SVC_REALTIME_MAX_SESSIONS: '64', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '64', SVC_SIP_INVITE_BURST: '64' });
+  const { t, dataDir } = await startSipServer({
+    SVC_REALTIME_MAX_SESSIONS: '64',
+    SVC_REALTIME_MAX_SESSIONS_PER_KEY: '64',
+    SVC_SIP_INVITE_BURST: '64',
+  });
   const sentences = librivoxSentences();
   try {
     for (const n of LEVELS) {
@@ -57,7 +61,9 @@ export async function benchSip(): Promise<Record<string, number | string>> {
       const measured = (await Promise.all(latencies)).filter((x): x is number => x !== null);
       stop();
       out[`${n} call(s): answered / replied within 30 s`] = `${latencies.length}/${n} / ${measured.length}/${n}`;
-      if (measured.length > 0) out[`${n} call(s): end of speech -> first reply packet p50 / max (ms)`] = `${round(percentile(measured, 50))} / ${round(Math.max(...measured))}`;
+      if (measured.length > 0)
+        out[`${n} call(s): end of speech -> first reply packet p50 / max (ms)`] =
+          `${round(percentile(measured, 50))} / ${round(Math.max(...measured))}`;
       out[`${n} call(s): load average after`] = loadAverage();
       for (const p of phones) {
         await p.stop();

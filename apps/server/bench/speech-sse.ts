@@ -17,7 +17,14 @@ export async function benchSpeechSse(bench: BenchServer): Promise<Record<string,
     await timedSpeech(bench, pcm);
     await timedFirstEvent(bench, ssePcm);
   }
-  const runs = { pcm: [] as number[], ssePcm: [] as number[], sseMp3: [] as number[], mp3: [] as number[], ssePcmTotal: [] as number[], pcmTotal: [] as number[] };
+  const runs = {
+    pcm: [] as number[],
+    ssePcm: [] as number[],
+    sseMp3: [] as number[],
+    mp3: [] as number[],
+    ssePcmTotal: [] as number[],
+    pcmTotal: [] as number[],
+  };
   const load = loadavg()[0]!;
   const cpuStart = process.cpuUsage();
   for (let i = 0; i < 30; i++) {
@@ -45,7 +52,10 @@ export async function benchSpeechSse(bench: BenchServer): Promise<Record<string,
 }
 
 /** Time to the first complete SSE event (up to its blank line) and to the end of the stream. */
-async function timedFirstEvent(ctx: { baseUrl: string; apiKey: string }, body: Record<string, unknown>): Promise<{ firstEventMs: number; totalMs: number }> {
+async function timedFirstEvent(
+  ctx: { baseUrl: string; apiKey: string },
+  body: Record<string, unknown>,
+): Promise<{ firstEventMs: number; totalMs: number }> {
   const started = performance.now();
   const reader = (await postSpeech(ctx, body)).body!.getReader();
   const decoder = new TextDecoder();

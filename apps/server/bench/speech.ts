@@ -23,7 +23,13 @@ export async function benchSpeechFirstByte(bench: BenchServer): Promise<Record<s
   const clause: number[] = [];
   for (let i = 0; i < 30; i++) {
     const t0 = performance.now();
-    await engine.synthesize({ text: FIRST_CLAUSE, voice, prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 }, sampleRate: 24000, wordTimings: false });
+    await engine.synthesize({
+      text: FIRST_CLAUSE,
+      voice,
+      prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 },
+      sampleRate: 24000,
+      wordTimings: false,
+    });
     clause.push(performance.now() - t0);
   }
   return {
@@ -66,7 +72,13 @@ export async function benchSpeech(bench: BenchServer): Promise<Record<string, nu
   for (let i = 0; i < 20; i++) {
     let t0 = performance.now();
     for (const text of sentences) {
-      await engine.synthesize({ text, voice, prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 }, sampleRate: 24000, wordTimings: false });
+      await engine.synthesize({
+        text,
+        voice,
+        prosody: { rate: 1, pitch: 1, pitchRange: 1, volume: 1 },
+        sampleRate: 24000,
+        wordTimings: false,
+      });
     }
     engineMs.push(performance.now() - t0);
     t0 = performance.now();

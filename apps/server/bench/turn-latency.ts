@@ -62,7 +62,10 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
           const calls = await Promise.all(
             Array.from({ length: callers }, async (_, i) => {
               await sleep((i * 1500) / callers);
-              return converse(server, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], 20, { turnDetection, pauseMs: PAUSE_MS });
+              return converse(server, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], 20, {
+                turnDetection,
+                pauseMs: PAUSE_MS,
+              });
             }),
           );
           for (const c of calls) {
@@ -83,8 +86,11 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
           : 'none';
         out[`${label}: turns answered / with an error / reply not started before the next sentence / missed`] =
           `${turns.length} / ${outcomes.explained} / ${outcomes.interrupted} / ${outcomes.missed} of ${sentences}${outcomes.errors.length ? ` (errors: ${[...new Set(outcomes.errors)].join(', ')})` : ''}`;
-        if (stopped.length) out[`${label}: speech_stopped -> first delta p50 / p95 (ms)`] = `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
-        if (silence.length) out[`${label}: reply's leading silence p50 / max (ms)`] = `${round(percentile(silence, 50))} / ${round(Math.max(...silence))}`;
+        if (stopped.length)
+          out[`${label}: speech_stopped -> first delta p50 / p95 (ms)`] =
+            `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
+        if (silence.length)
+          out[`${label}: reply's leading silence p50 / max (ms)`] = `${round(percentile(silence, 50))} / ${round(Math.max(...silence))}`;
         await sleep(1000);
       }
     }

@@ -5,12 +5,19 @@ import { round } from './harness.js';
 const RATE = 16000;
 const SECONDS = 30;
 /** The server's default server_vad settings (docs/realtime.md). */
-const VAD = { sampleRate: RATE, threshold: 0.55, prefixPaddingMs: 300, silenceDurationMs: 500, minSpeechDurationMs: 125, mode: 'server_vad' as const };
+const VAD = {
+  sampleRate: RATE,
+  threshold: 0.55,
+  prefixPaddingMs: 300,
+  silenceDurationMs: 500,
+  minSpeechDurationMs: 125,
+  mode: 'server_vad' as const,
+};
 
 /** A deterministic uniform generator in [-1, 1) (the same noise on every run). */
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x40000000) - 1;
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x40000000 - 1;
 }
 
 /** Noise shapes at unit-ish scale; each is normalized to the wanted RMS level afterwards. */
@@ -125,7 +132,8 @@ export async function benchVadNoise(): Promise<Record<string, number | string>> 
         totals[reduction] += count;
       }
       cases++;
-      out[`${name} at ${dbfs} dBFS: false starts in ${SECONDS} s, noise_reduction null / near_field`] = `${starts.none} / ${starts.near_field}`;
+      out[`${name} at ${dbfs} dBFS: false starts in ${SECONDS} s, noise_reduction null / near_field`] =
+        `${starts.none} / ${starts.near_field}`;
     }
   }
   out[`all ${cases} noise cases: false starts per minute, noise_reduction null / near_field`] =

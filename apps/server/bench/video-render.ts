@@ -79,7 +79,11 @@ export async function benchVideoRender(): Promise<Record<string, number | string
   const head: Uint8Array[] = [];
   t = performance.now();
   const encoder = new FfmpegVideoEncoder();
-  for await (const chunk of encoder.encodeFragmentedMp4(timedFrames(avatar.render({ audio })), audio, { fps: avatar.fps, width: avatar.width, height: avatar.height })) {
+  for await (const chunk of encoder.encodeFragmentedMp4(timedFrames(avatar.render({ audio })), audio, {
+    fps: avatar.fps,
+    width: avatar.width,
+    height: avatar.height,
+  })) {
     if (!codec && head.length < 4) {
       head.push(chunk);
       codec = avcCodecString(Buffer.concat(head)) ?? '';
@@ -98,13 +102,13 @@ export async function benchVideoRender(): Promise<Record<string, number | string
     'render only, one thread (fps, 640x640)': round(renderOnlyFps, 1),
     'render only ms/frame p50 / p95': `${round(percentile(renderOnly, 50), 1)} / ${round(percentile(renderOnly, 95), 1)}`,
     'clip (s)': round(seconds, 2),
-    'frames': frameMs.length,
+    frames: frameMs.length,
     'render (worker thread) + encode (fps, 640x640)': round(frameMs.length / totalS, 1),
     'render + encode x real time': round(seconds / totalS, 2),
     'frame pull ms p50 / p95 (frames come in batches of 5)': `${round(percentile(frameMs, 50), 1)} / ${round(percentile(frameMs, 95), 1)}`,
     'time to first fragment (ms)': round(firstFragmentMs, 0),
     'fMP4 size (KB)': round(bytes / 1024, 0),
-    'codec': codec,
+    codec: codec,
     'peak RSS during the job (MB)': round(peakRss / 2 ** 20, 0),
     'RSS growth over the job (MB)': round((peakRss - baseline.rss) / 2 ** 20, 0),
     'peak JS heap growth (MB)': round((peakHeap - baseline.heapUsed) / 2 ** 20, 0),

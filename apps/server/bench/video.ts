@@ -34,7 +34,10 @@ const post = (ctx: Ctx, path: string, body: unknown, signal?: AbortSignal) =>
   });
 
 /** Stream request -> headers and first `moof` (ms), and the whole stream. */
-async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number; firstFragmentMs: number; totalMs: number; startedAt: number }> {
+async function streamOnce(
+  ctx: Ctx,
+  body: unknown,
+): Promise<{ headersMs: number; firstFragmentMs: number; totalMs: number; startedAt: number }> {
   const startedAt = Date.now();
   const t0 = performance.now();
   const res = await post(ctx, '/v1/videos/stream', body);
@@ -53,7 +56,11 @@ async function streamOnce(ctx: Ctx, body: unknown): Promise<{ headersMs: number;
 }
 
 /** POST /v1/videos, then poll until completed; resolves the timings and the video length. */
-async function jobOnce(ctx: Ctx, body: unknown, onPoll?: () => void): Promise<{ acceptedMs: number; completedMs: number; seconds: number }> {
+async function jobOnce(
+  ctx: Ctx,
+  body: unknown,
+  onPoll?: () => void,
+): Promise<{ acceptedMs: number; completedMs: number; seconds: number }> {
   const t0 = performance.now();
   const res = await post(ctx, '/v1/videos', body);
   const created = (await res.json()) as any;
@@ -61,7 +68,9 @@ async function jobOnce(ctx: Ctx, body: unknown, onPoll?: () => void): Promise<{ 
   const acceptedMs = performance.now() - t0;
   for (;;) {
     onPoll?.();
-    const v = (await (await fetch(`${ctx.baseUrl}/v1/videos/${created.id}`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } })).json()) as any;
+    const v = (await (
+      await fetch(`${ctx.baseUrl}/v1/videos/${created.id}`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } })
+    ).json()) as any;
     if (v.status === 'completed') return { acceptedMs, completedMs: performance.now() - t0, seconds: Number(v.seconds) };
     if (v.status === 'failed') throw new Error(`video failed: ${v.error}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -100,7 +109,11 @@ export async function benchVideoStream(ctx: Ctx): Promise<Record<string, number 
     return {
       runs,
       stages: stageMedians(timelines),
-      cpu: stageCpu(sampler, timelines, runs.map((r) => r.startedAt)),
+      cpu: stageCpu(
+        sampler,
+        timelines,
+        runs.map((r) => r.startedAt),
+      ),
       first: runs.map((r) => r.firstFragmentMs),
       headers: runs.map((r) => r.headersMs),
     };
@@ -122,12 +135,19 @@ export async function benchVideoStream(ctx: Ctx): Promise<Record<string, number 
       'stream: ... COLD, stages (ms)': cold.stages,
       'stream: request -> first fMP4 fragment, warm, new photo each time (samples 2-5, 1), p50 / min / max (ms)': spread(fresh.first),
       'stream: ... warm, new photo, stage medians (ms)': fresh.stages,
-      'stream: ... warm, new photo, CPU per stage, medians (ms: main thread / other threads / ffmpeg, main thread waiting for a core)': fresh.cpu,
+      'stream: ... warm, new photo, CPU per stage, medians (ms: main thread / other threads / ffmpeg, main thread waiting for a core)':
+        fresh.cpu,
       'stream: request -> first fMP4 fragment, warm, same photo (face cached), p50 / min / max (ms)': spread(same.first),
       'stream: ... same photo, stage medians (ms)': same.stages,
       'stream: ... same photo, CPU per stage, medians (ms: main / threads / ffmpeg, main waiting)': same.cpu,
       'stream: same photo, request -> response headers p50 (ms; sent with the first bytes)': round(percentile(same.headers, 50), 0),
-      'stream: whole ~10 s stream p50 (s)': round(percentile(same.runs.map((s) => s.totalMs), 50) / 1000, 1),
+      'stream: whole ~10 s stream p50 (s)': round(
+        percentile(
+          same.runs.map((s) => s.totalMs),
+          50,
+        ) / 1000,
+        1,
+      ),
     };
   } finally {
     unwatch();
@@ -153,7 +173,10 @@ function stageCpu(sampler: ThreadCpuSampler, timelines: Array<readonly StageMark
   });
   const med = (v: number[]) => round(percentile(v, 50), 0);
   return [...byStage]
-    .map(([stage, v]) => `${stage} ${med(v.map((x) => x.main))}/${med(v.map((x) => x.threads))}/${med(v.map((x) => x.children))} (${med(v.map((x) => x.mainWaiting))})`)
+    .map(
+      ([stage, v]) =>
+        `${stage} ${med(v.map((x) => x.main))}/${med(v.map((x) => x.threads))}/${med(v.map((x) => x.children))} (${med(v.map((x) => x.mainWaiting))})`,
+    )
     .join('; ');
 }
 
@@ -176,7 +199,9 @@ export async function benchVideo(ctx: Ctx): Promise<Record<string, number | stri
 
   const together = async (n: number, path: 'job' | 'stream') => {
     const t0 = performance.now();
-    const runs = await Promise.all(Array.from({ length: n }, () => (path === 'job' ? jobOnce(ctx, tenSeconds) : streamOnce(ctx, tenSeconds))));
+    const runs = await Promise.all(
+      Array.from({ length: n }, () => (path === 'job' ? jobOnce(ctx, tenSeconds) : streamOnce(ctx, tenSeconds))),
+    );
     const wall = (performance.now() - t0) / 1000;
     return { wall, runs };
   };
@@ -184,7 +209,14 @@ export async function benchVideo(ctx: Ctx): Promise<Record<string, number | stri
   const jobs4 = await together(4, 'job');
   const streams2 = await together(2, 'stream');
   const streams4 = await together(4, 'stream');
-  const firstOf = (r: { runs: unknown[] }) => round(percentile((r.runs as Array<{ firstFragmentMs?: number }>).map((x) => x.firstFragmentMs ?? 0), 50), 0);
+  const firstOf = (r: { runs: unknown[] }) =>
+    round(
+      percentile(
+        (r.runs as Array<{ firstFragmentMs?: number }>).map((x) => x.firstFragmentMs ?? 0),
+        50,
+      ),
+      0,
+    );
 
   return {
     ...stream,

@@ -103,7 +103,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * the realtime WebSocket, server VAD; each turn timed from `speech_stopped` to its first reply
  * audio. The next sentence barges into the reply, as an impatient caller does.
  */
-export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip[], appendMs: number, options: ConverseOptions = {}): Promise<CallResult> {
+export function converse(
+  ctx: { wsUrl: string; apiKey: string },
+  sentences: Clip[],
+  appendMs: number,
+  options: ConverseOptions = {},
+): Promise<CallResult> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${ctx.wsUrl}/v1/realtime?model=svc-realtime`, { headers: { Authorization: `Bearer ${ctx.apiKey}` } });
     const result: CallResult = {
@@ -159,10 +164,13 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
       result.explained = sentences.filter((_, i) => !replied.has(i) && failed.has(i)).length;
       resolve(result);
     };
-    const timer = setTimeout(() => {
-      ws.terminate();
-      reject(new Error('voice loop conversation timed out'));
-    }, audio.length / BYTES_PER_MS + 90_000);
+    const timer = setTimeout(
+      () => {
+        ws.terminate();
+        reject(new Error('voice loop conversation timed out'));
+      },
+      audio.length / BYTES_PER_MS + 90_000,
+    );
     const stream = async () => {
       streamStart = performance.now();
       const step = appendMs * BYTES_PER_MS;
@@ -205,7 +213,13 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
     });
     ws.on('message', (data) => {
       const now = performance.now();
-      const event = JSON.parse(data.toString()) as { type: string; item_id?: string; transcript?: string; error?: { code?: string }; response?: { id: string; status: string } };
+      const event = JSON.parse(data.toString()) as {
+        type: string;
+        item_id?: string;
+        transcript?: string;
+        error?: { code?: string };
+        response?: { id: string; status: string };
+      };
       if (event.type === 'session.created') {
         created = true;
         void stream();
@@ -230,7 +244,13 @@ export function converse(ctx: { wsUrl: string; apiKey: string }, sentences: Clip
       } else if (event.type === 'response.output_audio.delta' && sentence >= 0 && !replied.has(sentence)) {
         replied.add(sentence);
         const speechEndAt = streamStart + speechEnds[sentence]!;
-        const timing = { fromStopped: now - stoppedAt, fromSpeechEnd: now - speechEndAt, transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt, heard: NaN, leadingSilence: NaN };
+        const timing = {
+          fromStopped: now - stoppedAt,
+          fromSpeechEnd: now - speechEndAt,
+          transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt,
+          heard: NaN,
+          leadingSilence: NaN,
+        };
         result.turns.push(timing);
         listening = { sentence, firstAt: now, samples: 0, timing };
         listen(listening, (event as { delta?: string }).delta ?? '', now);

@@ -32,7 +32,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function benchVoiceLoop(): Promise<Record<string, number | string>> {
   const appendMs = Number(process.env.SVC_BENCH_APPEND_MS ?? 20);
   const levels = (process.env.SVC_BENCH_VOICE_SESSIONS ?? '1,5,10,16').split(',').map(Number);
-  const passed = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('SVC_') && !k.startsWith('SVC_BENCH_') && v !== undefined)) as Record<string, string>;
+  const passed = Object.fromEntries(
+    Object.entries(process.env).filter(([k, v]) => k.startsWith('SVC_') && !k.startsWith('SVC_BENCH_') && v !== undefined),
+  ) as Record<string, string>;
   const server = await startServerProcess({
     env: {
       SVC_LOG_LEVEL: 'warn',
@@ -69,7 +71,10 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
     for (const sessions of levels) {
       // A server that has just started is still warming engines in its threads (the avatar models:
       // seconds of CPU); a level measured then would charge that to its sessions.
-      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(server.pid, avatar?.settledMs);
+      out[`${sessions} session${sessions === 1 ? '' : 's'}: waited for the server to settle (s)`] = await settle(
+        server.pid,
+        avatar?.settledMs,
+      );
       const framesBefore = avatar ? frames(avatar.client) : 0;
       const levelStarted = performance.now();
       // A single conversation runs three times (15 turns) so its p95 means something.
@@ -98,16 +103,34 @@ export async function benchVoiceLoop(): Promise<Record<string, number | string>>
       const audio = await audioTotals(server);
       const decodedPerInput = (audio.decoded - audioBefore.decoded) / Math.max(1e-9, audio.input - audioBefore.input);
       const vadFramesPerRun = (audio.vadFrames - audioBefore.vadFrames) / Math.max(1, audio.vadRuns - audioBefore.vadRuns);
-      report(out, sessions, calls, { load, loadEnd: loadavg()[0]!, cpu, clientMs: (client.user + client.system) / 1000, health, decodedPerInput, vadFramesPerRun });
-      if (avatar) out[`${sessions} session${sessions === 1 ? '' : 's'}: avatar call beside: frames received per second`] = round(((frames(avatar.client) - framesBefore) * 1000) / (performance.now() - levelStarted), 1);
+      report(out, sessions, calls, {
+        load,
+        loadEnd: loadavg()[0]!,
+        cpu,
+        clientMs: (client.user + client.system) / 1000,
+        health,
+        decodedPerInput,
+        vadFramesPerRun,
+      });
+      if (avatar)
+        out[`${sessions} session${sessions === 1 ? '' : 's'}: avatar call beside: frames received per second`] = round(
+          ((frames(avatar.client) - framesBefore) * 1000) / (performance.now() - levelStarted),
+          1,
+        );
       // Sessions close and decoders settle before the next level.
       await sleep(2000);
     }
-    const warnings = server.logs().split('\n').filter((l) => l.includes('"level":40'));
+    const warnings = server
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"level":40'));
     out['server warnings logged'] = warnings.length;
   } catch (err) {
     // A server that died mid-level fails the next request with a bare "fetch failed": say what it said.
-    if (!server.alive()) throw new Error(`The server process exited (${JSON.stringify(await server.exited(1000))}); its last log lines:\n${server.tail(30)}`, { cause: err });
+    if (!server.alive())
+      throw new Error(`The server process exited (${JSON.stringify(await server.exited(1000))}); its last log lines:\n${server.tail(30)}`, {
+        cause: err,
+      });
     throw err;
   } finally {
     await avatar?.client.close();
@@ -125,7 +148,12 @@ const frames = (client: WebRtcTestClient) => client.videoRtp.filter((p) => p.mar
  */
 async function avatarCallBeside(server: ServerProcess, size: string): Promise<{ client: WebRtcTestClient; settledMs: number }> {
   const client = new WebRtcTestClient({ video: true });
-  const session = { type: 'realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, avatar: { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size } };
+  const session = {
+    type: 'realtime',
+    output_modalities: ['text'],
+    audio: { input: { turn_detection: null } },
+    avatar: { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size },
+  };
   const res = await client.call(server.url, server.apiKey, session);
   if (res.status !== 201) throw new Error(`the avatar call was refused: ${res.status} ${res.body}`);
   await client.waitUntil(() => frames(client) > 50, 60_000, "the avatar call's first 50 frames");
@@ -159,23 +187,28 @@ function report(out: Record<string, number | string>, sessions: number, calls: C
   if (turns.length > 0) {
     const stopped = turns.map((x) => x.fromStopped);
     const end = turns.map((x) => x.fromSpeechEnd);
-    out[`${label}: speech_stopped -> first audio delta p50 / p95 (ms, n=${turns.length})`] = `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
-    out[`${label}: end of speech -> first audio delta p50 / p95 (ms, silence_duration_ms ${SILENCE_DURATION_MS})`] = `${round(percentile(end, 50))} / ${round(percentile(end, 95))}`;
+    out[`${label}: speech_stopped -> first audio delta p50 / p95 (ms, n=${turns.length})`] =
+      `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
+    out[`${label}: end of speech -> first audio delta p50 / p95 (ms, silence_duration_ms ${SILENCE_DURATION_MS})`] =
+      `${round(percentile(end, 50))} / ${round(percentile(end, 95))}`;
     out[`${label}: speech_stopped -> transcript p50 (ms)`] = round(percentile(turns.map((x) => x.transcript).filter(Number.isFinite), 50));
   }
   const explained = admitted.reduce((n, c) => n + c.explained, 0);
   const missed = admitted.reduce((n, c) => n + c.missed, 0);
   const interrupted = admitted.reduce((n, c) => n + c.interrupted, 0);
-  out[`${label}: turns answered / with an error event / reply not started before the next sentence / silently missed`] = `${turns.length} / ${explained} / ${interrupted} / ${missed} of ${sentences}`;
+  out[`${label}: turns answered / with an error event / reply not started before the next sentence / silently missed`] =
+    `${turns.length} / ${explained} / ${interrupted} / ${missed} of ${sentences}`;
   const errors = admitted.flatMap((c) => c.errors);
-  if (errors.length) out[`${label}: error events`] = [...new Set(errors)].map((code) => `${code} x${errors.filter((e) => e === code).length}`).join(', ');
+  if (errors.length)
+    out[`${label}: error events`] = [...new Set(errors)].map((code) => `${code} x${errors.filter((e) => e === code).length}`).join(', ');
   const wer = wordErrorRate(admitted.flatMap((c) => c.reference).join(' '), admitted.flatMap((c) => c.heard).join(' '));
   out[`${label}: WER of the turns' transcripts`] = `${round(wer * 100, 1)} %`;
   const sessionSeconds = admitted.reduce((s, c) => s + c.streamedSeconds, 0);
   if (sessionSeconds > 0) {
     const per = (ms: number) => round(ms / sessionSeconds, 1);
     const { process: node, children: decoders } = m.cpu;
-    out[`${label}: server CPU per session-second, total / node process / decoders (ms)`] = `${per(node + decoders)} / ${per(node)} / ${per(decoders)}`;
+    out[`${label}: server CPU per session-second, total / node process / decoders (ms)`] =
+      `${per(node + decoders)} / ${per(node)} / ${per(decoders)}`;
     out[`${label}: node process by thread (ms per session-second)`] = Object.entries(m.cpu.threads)
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1])
@@ -185,7 +218,9 @@ function report(out: Record<string, number | string>, sessions: number, calls: C
     out[`${label}: audio decoded per second of input audio (s)`] = round(m.decodedPerInput, 3);
     out[`${label}: VAD frames per model run`] = round(m.vadFramesPerRun, 2);
   }
-  if (m.health.length) out[`${label}: /healthz latency p50 / p99 / max (ms, every 200 ms)`] = `${round(percentile(m.health, 50))} / ${round(percentile(m.health, 99))} / ${round(Math.max(...m.health))}`;
+  if (m.health.length)
+    out[`${label}: /healthz latency p50 / p99 / max (ms, every 200 ms)`] =
+      `${round(percentile(m.health, 50))} / ${round(percentile(m.health, 99))} / ${round(Math.max(...m.health))}`;
 }
 
 /** Waits (up to 2 minutes) until the server uses under `maxMs` of CPU over 2 s (5 % of a core); returns the seconds waited. */

@@ -16,7 +16,8 @@ export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Pro
   const speex = await SpeexResampler.create();
   const opus = new OpusscriptOpusCodec();
   const pcmBytes = (s: Int16Array) => Buffer.from(s.buffer, s.byteOffset, s.byteLength);
-  const chunks = (b: Buffer, size: number) => Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
+  const chunks = (b: Buffer, size: number) =>
+    Array.from({ length: Math.ceil(b.length / size) }, (_, i) => b.subarray(i * size, (i + 1) * size));
   const formats: Format[] = [
     ...[16000, 24000, 48000].map((rate) => ({
       label: `pcm ${rate / 1000} kHz`,
@@ -65,7 +66,11 @@ function transcribe(ctx: { wsUrl: string; apiKey: string }, format: Record<strin
       ws.send(
         JSON.stringify({
           type: 'session.update',
-          session: { type: 'realtime', output_modalities: ['text'], audio: { input: { ...format, turn_detection: null, transcription: { model: 'svc-stt-3.1' } } } },
+          session: {
+            type: 'realtime',
+            output_modalities: ['text'],
+            audio: { input: { ...format, turn_detection: null, transcription: { model: 'svc-stt-3.1' } } },
+          },
         }),
       ),
     );

@@ -24,7 +24,12 @@ async function tenSecondReference(ctx: Ctx): Promise<{ samples: Int16Array; sour
     }
   } else {
     source = 'Flite kal16';
-    parts.push(await decodeWithFfmpeg(await speechBytes(ctx, ctx.apiKey, { input: `${REFERENCE_TEXT} ${REFERENCE_TEXT}`, voice: 'kal16', response_format: 'wav' }), 16000));
+    parts.push(
+      await decodeWithFfmpeg(
+        await speechBytes(ctx, ctx.apiKey, { input: `${REFERENCE_TEXT} ${REFERENCE_TEXT}`, voice: 'kal16', response_format: 'wav' }),
+        16000,
+      ),
+    );
   }
   const all = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
@@ -94,10 +99,26 @@ export async function benchVoices(ctx: Ctx): Promise<Record<string, number | str
 
   // Conversion alone, in process, on 24 kHz speech: real-time factor without synthesis or HTTP.
   const converter = await RubberbandVoiceConverter.create();
-  const base = await analyzer.analyze({ samples: await decodeWithFfmpeg(await speechBytes(ctx, ctx.apiKey, { input: CALIBRATION_TEXT, voice: 'slt', response_format: 'wav' })), sampleRate: 16000 }, CALIBRATION_TEXT);
+  const base = await analyzer.analyze(
+    {
+      samples: await decodeWithFfmpeg(
+        await speechBytes(ctx, ctx.apiKey, { input: CALIBRATION_TEXT, voice: 'slt', response_format: 'wav' }),
+      ),
+      sampleRate: 16000,
+    },
+    CALIBRATION_TEXT,
+  );
   const target = await analyzer.analyze({ samples: await decodeWithFfmpeg(high), sampleRate: 16000 }, REFERENCE_TEXT);
-  const profile: VoiceProfile = { version: VOICE_PROFILE_VERSION, analyzer: analyzer.name, speaker: target, base: { preset: 'slt', speaker: base } };
-  const speech24k = await decodeWithFfmpeg(await speechBytes(ctx, ctx.apiKey, { input: TEXT_300, voice: 'slt', response_format: 'wav' }), 24000);
+  const profile: VoiceProfile = {
+    version: VOICE_PROFILE_VERSION,
+    analyzer: analyzer.name,
+    speaker: target,
+    base: { preset: 'slt', speaker: base },
+  };
+  const speech24k = await decodeWithFfmpeg(
+    await speechBytes(ctx, ctx.apiKey, { input: TEXT_300, voice: 'slt', response_format: 'wav' }),
+    24000,
+  );
   const convertMs: number[] = [];
   for (let i = 0; i < 10; i++) {
     const conversion = converter.start(profile, 24000);
@@ -115,7 +136,12 @@ export async function benchVoices(ctx: Ctx): Promise<Record<string, number | str
     'register 10 s WAV over HTTP p50 (ms)': round(p50(registerMs)),
     'stream TTFB p50 (ms), preset slt': round(p50(preset.map((r) => r.ttfbMs))),
     'stream TTFB p50 (ms), registered cloned voice': round(p50(cloned.map((r) => r.ttfbMs))),
-    'stream TTFB p95 (ms), registered cloned voice': round(percentile(cloned.map((r) => r.ttfbMs), 95)),
+    'stream TTFB p95 (ms), registered cloned voice': round(
+      percentile(
+        cloned.map((r) => r.ttfbMs),
+        95,
+      ),
+    ),
     'extra TTFB from conversion p50 (ms)': round(p50(cloned.map((r) => r.ttfbMs)) - p50(preset.map((r) => r.ttfbMs))),
     'stream TTFB p50 (ms), inline ref_audio (decode + analysis per request)': round(p50(inlineTtfb)),
     'audio seconds, 300 chars': round(audioSeconds),

@@ -4,13 +4,28 @@ import { mediaClock } from '@svc/adapters-webrtc/media';
 import type { RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
 import { askForReply, placeAvatarCall } from '../test/helpers/avatar-call-page.js';
-import { decodedFps, firstFrameAfterFirstAudio, rtpAudioVideoOffset, sentFps, soundSpans, startAvatarRecording, stopAvatarRecording } from '../test/helpers/avatar-call-probe.js';
+import {
+  decodedFps,
+  firstFrameAfterFirstAudio,
+  rtpAudioVideoOffset,
+  sentFps,
+  soundSpans,
+  startAvatarRecording,
+  stopAvatarRecording,
+} from '../test/helpers/avatar-call-probe.js';
 import { launchBrowser, waitForPageEvent } from '../test/helpers/browser.js';
 import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
 
 // page.evaluate bodies run in the browser (no DOM library in the server's compilation).
-declare const window: any, navigator: any, RTCPeerConnection: any, AudioContext: any, AudioWorkletNode: any, WebSocket: any, performance: any, document: any;
+declare const window: any,
+  navigator: any,
+  RTCPeerConnection: any,
+  AudioContext: any,
+  AudioWorkletNode: any,
+  WebSocket: any,
+  performance: any,
+  document: any;
 
 /**
  * The sessions' turn detection: `BENCH_WEBRTC_TURN_DETECTION=semantic_vad` measures semantic_vad
@@ -38,7 +53,12 @@ interface Turn {
  * with WebAudio). Also the server process's CPU per turn for each (werift's DTLS/SRTP and Opus are
  * JavaScript and WASM in the server's process).
  */
-export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey: string; server: RunningServer }): Promise<Record<string, number | string>> {
+export async function benchWebrtc(ctx: {
+  baseUrl: string;
+  wsUrl: string;
+  apiKey: string;
+  server: RunningServer;
+}): Promise<Record<string, number | string>> {
   const browser = await launchBrowser();
   const results: Record<string, number | string> = {};
   try {
@@ -67,18 +87,27 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
         await new Promise((r) => setTimeout(r, 500));
       }
       const turns: Turn[] = ((await page.evaluate(() => window.__bench.stop())) as Turn[]).slice(1);
-      process.stderr.write(`webrtc bench: ${transport}: ${turns.length} turns (${turns.map((x) => Math.round(x.latency)).join(', ')} ms)\n`);
+      process.stderr.write(
+        `webrtc bench: ${transport}: ${turns.length} turns (${turns.map((x) => Math.round(x.latency)).join(', ')} ms)\n`,
+      );
       const used = process.cpuUsage(cpu);
       perTransport[transport] = turns;
       const latencies = turns.map((t) => t.latency);
       const after = turns.map((t) => t.afterStopped);
       results[`${transport}: turns measured`] = `${turns.length} of ${TURNS}`;
-      results[`${transport}: speech end -> first reply sound, p50 / p95 (ms)`] = `${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 95))}`;
+      results[`${transport}: speech end -> first reply sound, p50 / p95 (ms)`] =
+        `${Math.round(percentile(latencies, 50))} / ${Math.round(percentile(latencies, 95))}`;
       results[`${transport}: speech_stopped -> first reply sound, p50 (ms)`] = Math.round(percentile(after, 50));
-      results[`${transport}: server process CPU per turn, silences included (ms)`] = Math.round((used.user + used.system) / 1000 / (turns.length + 1));
+      results[`${transport}: server process CPU per turn, silences included (ms)`] = Math.round(
+        (used.user + used.system) / 1000 / (turns.length + 1),
+      );
       results[`${transport}: load average at start`] = round(load, 1);
     }
-    const p50 = (t: string) => percentile(perTransport[t]!.map((x) => x.latency), 50);
+    const p50 = (t: string) =>
+      percentile(
+        perTransport[t]!.map((x) => x.latency),
+        50,
+      );
     results['WebRTC p50 / WebSocket p50'] = round(p50('webrtc') / p50('websocket'), 2);
     await page.close();
     Object.assign(results, await benchAvatarCall(ctx, await context.newPage()));
@@ -91,7 +120,11 @@ export async function benchWebrtc(ctx: { baseUrl: string; wsUrl: string; apiKey:
 }
 
 async function mintSecret(ctx: { baseUrl: string; apiKey: string }): Promise<string> {
-  const res = await fetch(`${ctx.baseUrl}/v1/realtime/client_secrets`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${ctx.baseUrl}/v1/realtime/client_secrets`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   return ((await res.json()) as { value: string }).value;
 }
 
@@ -99,7 +132,12 @@ async function mintSecret(ctx: { baseUrl: string; apiKey: string }): Promise<str
 function installClients(turnDetection: Record<string, unknown>): void {
   const VOICE = 0.02;
   const SOUND = 0.01;
-  const session = { type: 'realtime', model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: turnDetection } } };
+  const session = {
+    type: 'realtime',
+    model: 'svc-realtime',
+    output_modalities: ['audio'],
+    audio: { input: { turn_detection: turnDetection } },
+  };
   const state: any = { turns: [], lastVoiceAt: 0, awaiting: null, stop: null };
   const meter = (analyser: any) => {
     const buf = new Float32Array(analyser.fftSize);
@@ -131,7 +169,9 @@ function installClients(turnDetection: Record<string, unknown>): void {
   };
 
   async function startWebRtc(secret: string): Promise<() => void> {
-    const mic = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+    const mic = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
     const ctx = new AudioContext();
     const micAnalyser = newAnalyser(ctx);
     ctx.createMediaStreamSource(mic).connect(micAnalyser);
@@ -151,7 +191,11 @@ function installClients(turnDetection: Record<string, unknown>): void {
     dc.onopen = () => dc.send(JSON.stringify({ type: 'session.update', session }));
     const offer = await pc.createOffer();
     await pc.setLocalDescription(offer);
-    const res = await fetch('/v1/realtime/calls', { method: 'POST', body: offer.sdp, headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' } });
+    const res = await fetch('/v1/realtime/calls', {
+      method: 'POST',
+      body: offer.sdp,
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' },
+    });
     await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
     await ctx.resume();
     const unwatch = watch(meter(micAnalyser), meter(replyAnalyser));
@@ -164,7 +208,9 @@ function installClients(turnDetection: Record<string, unknown>): void {
   }
 
   async function startWebSocket(secret: string, wsUrl: string): Promise<() => void> {
-    const mic = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+    const mic = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
     const ctx = new AudioContext();
     await ctx.audioWorklet.addModule('/playground/js/capture-worklet.js');
     const micAnalyser = newAnalyser(ctx);
@@ -233,7 +279,9 @@ function installClients(turnDetection: Record<string, unknown>): void {
   };
 }
 
-const AVATAR_REPLY = Array.from({ length: 3 }, (_, i) => `This is sentence number ${i + 1} of a reply that keeps going for a while.`).join(' ');
+const AVATAR_REPLY = Array.from({ length: 3 }, (_, i) => `This is sentence number ${i + 1} of a reply that keeps going for a while.`).join(
+  ' ',
+);
 
 /**
  * A live avatar call (docs/live-avatar.md) in the same browser: face-api's sample photo at
@@ -243,7 +291,10 @@ const AVATAR_REPLY = Array.from({ length: 3 }, (_, i) => `This is sentence numbe
  * timestamps mapped back to the server's media clock) and the first reply frame after the first
  * reply sound as it presented and played them (helpers/avatar-call-probe.ts).
  */
-async function benchAvatarCall(ctx: { baseUrl: string; apiKey: string; server: RunningServer }, page: Page): Promise<Record<string, number | string>> {
+async function benchAvatarCall(
+  ctx: { baseUrl: string; apiKey: string; server: RunningServer },
+  page: Page,
+): Promise<Record<string, number | string>> {
   await page.goto(`${ctx.baseUrl}/playground`);
   const load = loadavg()[0]!;
   const session = {
@@ -256,7 +307,11 @@ async function benchAvatarCall(ctx: { baseUrl: string; apiKey: string; server: R
   if (setup.status !== 201) return { 'avatar call': `refused: ${setup.status} ${setup.answer.slice(0, 200)}` };
   const call = ctx.server.services.get(SERVER_TOKENS.RealtimeCalls)!.find(setup.location.split('/').pop()!)!;
   process.stderr.write('webrtc bench: avatar call connected\n');
-  await startAvatarRecording(page, { pcExpression: 'window.__pc', videoSelector: '#bench-avatar', mouth: { x0: 268, y0: 218, x1: 358, y1: 292 } });
+  await startAvatarRecording(page, {
+    pcExpression: 'window.__pc',
+    videoSelector: '#bench-avatar',
+    mouth: { x0: 268, y0: 218, x1: 358, y1: 292 },
+  });
   const idleFrom = await page.evaluate(() => performance.now() as number);
   const idleFromMedia = mediaClock.now();
   await page.waitForTimeout(3000);

@@ -12,7 +12,11 @@ const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice
 const p50p95 = (xs: number[], digits = 0) => `${round(percentile(xs, 50), digits)} / ${round(percentile(xs, 95), digits)}`;
 
 /** Time from `send()` to the first `audio-chunk`, and to the end (`audio-stop`, or `synthesize-stopped` for a stream). */
-async function firstAudio(port: number, send: (c: WyomingClient, started: () => void) => Promise<void>, end: string): Promise<{ firstMs: number; totalMs: number; audioSeconds: number }> {
+async function firstAudio(
+  port: number,
+  send: (c: WyomingClient, started: () => void) => Promise<void>,
+  end: string,
+): Promise<{ firstMs: number; totalMs: number; audioSeconds: number }> {
   const c = await WyomingClient.connect(port);
   let t0 = 0;
   const sending = send(c, () => (t0 = performance.now()));
@@ -71,9 +75,19 @@ export async function benchWyoming(): Promise<Record<string, number | string>> {
     const cpuBefore = cpuMs().own;
     let spoken = 0;
     for (let i = 0; i < ROUNDS; i++) spoken = (await firstAudio(port, oneShot, 'audio-stop')).audioSeconds;
-    out[`synthesize (300 chars, ${round(spoken, 1)} s of audio): CPU per request (ms, server + client process)`] = round((cpuMs().own - cpuBefore) / ROUNDS, 0);
+    out[`synthesize (300 chars, ${round(spoken, 1)} s of audio): CPU per request (ms, server + client process)`] = round(
+      (cpuMs().own - cpuBefore) / ROUNDS,
+      0,
+    );
 
-    const runs = { oneShot: [] as number[], oneShotTotal: [] as number[], rest: [] as number[], streamed: [] as number[], waited: [] as number[], oneChunk: [] as number[] };
+    const runs = {
+      oneShot: [] as number[],
+      oneShotTotal: [] as number[],
+      rest: [] as number[],
+      streamed: [] as number[],
+      waited: [] as number[],
+      oneChunk: [] as number[],
+    };
     for (let r = 0; r < ROUNDS; r++) {
       const a = await firstAudio(port, oneShot, 'audio-stop');
       runs.oneShot.push(a.firstMs);
@@ -89,7 +103,9 @@ export async function benchWyoming(): Promise<Record<string, number | string>> {
     out['synthesize (300 chars at once): last audio p50 / p95 (ms)'] = p50p95(runs.oneShotTotal);
     out['the same text through POST /v1/audio/speech (stream, pcm): first byte p50 / p95 (ms)'] = p50p95(runs.rest);
     out['synthesize-start + the same text in one chunk + stop: first audio p50 / p95 (ms)'] = p50p95(runs.oneChunk);
-    out[`reply streamed word by word (${words.length} words, ${WORD_INTERVAL_MS} ms apart, ${replyMs} ms in all): first audio after its first chunk, streaming p50 / p95 (ms)`] = p50p95(runs.streamed);
+    out[
+      `reply streamed word by word (${words.length} words, ${WORD_INTERVAL_MS} ms apart, ${replyMs} ms in all): first audio after its first chunk, streaming p50 / p95 (ms)`
+    ] = p50p95(runs.streamed);
     out['the same reply sent as one synthesize once it has ended: first audio after its first word p50 / p95 (ms)'] = p50p95(runs.waited);
     out['streaming: first audio sooner by (p50 ratio)'] = `${round(percentile(runs.waited, 50) / percentile(runs.streamed, 50), 1)}x`;
 
@@ -130,7 +146,8 @@ export async function benchWyoming(): Promise<Record<string, number | string>> {
     out['transcription at real-time pace (100 ms chunks): audio-stop -> transcript p50 / p95 (ms)'] = p50p95(afterStop);
     out['transcription sent at once: ms per second of audio p50 / p95 (3-7 s clips)'] = p50p95(perSecond);
     const cpuEnd = cpuMs();
-    out['transcription: CPU per second of audio, node / decoders (ms)'] = `${round((cpuEnd.own - cpuStart.own) / audioSeconds, 0)} / ${round((cpuEnd.decoders - cpuStart.decoders) / audioSeconds, 0)}`;
+    out['transcription: CPU per second of audio, node / decoders (ms)'] =
+      `${round((cpuEnd.own - cpuStart.own) / audioSeconds, 0)} / ${round((cpuEnd.decoders - cpuStart.decoders) / audioSeconds, 0)}`;
     out['load average at end (1/5/15 min)'] = loadAverage();
   } finally {
     await bench.close();

@@ -78,7 +78,9 @@ export async function buildContainer(
     for (const { name, close: closer } of closers.splice(0).reverse()) {
       const started = Date.now();
       // Past the deadline the rest are still started (a quick one may finish) but not waited for.
-      const closing = Promise.resolve().then(closer).catch(() => undefined);
+      const closing = Promise.resolve()
+        .then(closer)
+        .catch(() => undefined);
       if (deadline === Infinity) await closing;
       else if (Date.now() >= deadline || !(await settlesBy(closing, deadline))) givenUp.push(name);
       else onClosed?.(name, Date.now() - started);

@@ -19,7 +19,12 @@ export const setting = {
   list: (def: readonly string[] = []) =>
     z
       .string()
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .default([...def]),
   /** true/false, 1/0, yes/no (an empty value is false). */
   bool: (def: boolean) =>

@@ -23,11 +23,16 @@ async function main(): Promise<void> {
     firstKey = (await keys.create('bootstrap')).secret;
   }
   const recognition = server.services.get(REALTIME_TOKENS.SpeechRecognitionStatus);
-  logger.info({ role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.settings.SVC_DATA_DIR }, 'listening');
+  logger.info(
+    { role: config.settings.SVC_ROLE, url: server.url, ws: `${server.wsUrl}/v1/realtime`, dataDir: config.settings.SVC_DATA_DIR },
+    'listening',
+  );
   const lines = [
     '',
     `svc is listening on ${server.url}  (realtime: ${server.wsUrl}/v1/realtime)`,
-    ...(config.settings.SVC_PLAYGROUND ? [`Playground: ${server.url}/playground  (paste the key there; API reference: ${server.url}/docs)`] : []),
+    ...(config.settings.SVC_PLAYGROUND
+      ? [`Playground: ${server.url}/playground  (paste the key there; API reference: ${server.url}/docs)`]
+      : []),
     firstKey
       ? `First start: created an API key. It is shown ONCE; store it now:\n\n    ${firstKey}\n`
       : 'Authenticate with an existing key (create more with: npm run keys -- create --name NAME).',

@@ -80,9 +80,7 @@ export async function startServer(
   // upgrade event, the REST app to its request event.
   const { SVC_TLS_CERT: tlsCert, SVC_TLS_KEY: tlsKey } = config.settings;
   const tls = Boolean(tlsCert); // foundation's check: the two are set together
-  const httpServer: Server = tls
-    ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) })
-    : createHttpServer();
+  const httpServer: Server = tls ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) }) : createHttpServer();
   httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
   httpServer.keepAliveTimeout = 5_000;
   answerClientErrorsAsJson(httpServer, services.get(SHARED_TOKENS.Logger));
@@ -147,7 +145,11 @@ export async function startServer(
       httpServer.closeIdleConnections();
       // 2. Realtime sessions are told (close 1001, see docs/deployment.md); the Wyoming port closes (busy connections get the grace).
       const requestsEnd = deadline - closeReserveMs(config.settings.SVC_SHUTDOWN_GRACE_MS);
-      for (const a of [...attachments.values()].reverse()) await settlesBy(Promise.resolve().then(() => a.close()), requestsEnd);
+      for (const a of [...attachments.values()].reverse())
+        await settlesBy(
+          Promise.resolve().then(() => a.close()),
+          requestsEnd,
+        );
       // 3. In-flight requests finish, until the grace minus what closing needs; then they are cut.
       const cut = setTimeout(() => httpServer.closeAllConnections(), Math.max(0, requestsEnd - Date.now()));
       await drained;
@@ -156,9 +158,14 @@ export async function startServer(
       //    end), then engines and connections close; what does not answer by the deadline (a Redis
       //    or database that is down) is left behind.
       const logger = services.get(SHARED_TOKENS.Logger);
-      const givenUp = await services.close(deadline - closeExitMarginMs(config.settings.SVC_SHUTDOWN_GRACE_MS), (name, ms) => logger.debug({ closed: name, ms }, 'shutdown: closed'));
+      const givenUp = await services.close(deadline - closeExitMarginMs(config.settings.SVC_SHUTDOWN_GRACE_MS), (name, ms) =>
+        logger.debug({ closed: name, ms }, 'shutdown: closed'),
+      );
       if (givenUp.length > 0) {
-        logger.warn({ givenUp }, 'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)');
+        logger.warn(
+          { givenUp },
+          'shutdown: these did not close within the grace period and were left behind (a dependency that does not answer?)',
+        );
       }
     },
   };

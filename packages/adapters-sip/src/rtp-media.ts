@@ -49,8 +49,7 @@ export class RtpMedia {
     /** The addresses the caller's media may come from (its SIP source, its SDP address). */
     private readonly trusted: Set<string>,
     private readonly events: RtpMediaEvents,
-  ) {
-  }
+  ) {}
 
   /** Binds the call's port on `host` (any free one). */
   async open(host: string): Promise<number> {
@@ -83,9 +82,17 @@ export class RtpMedia {
     if (!this.socket || !this.latched || this.offer.direction === 'sendonly' || this.offer.direction === 'inactive') return;
     // A new talk spurt's timestamp follows the wall clock (the gap is silence to the caller).
     const elapsed = Math.round(((performance.now() - this.origin) * 8000) / 1000);
-    const timestamp = marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + FRAME_SAMPLES) >>> 0;
+    const timestamp =
+      marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + FRAME_SAMPLES) >>> 0;
     this.lastTimestamp = timestamp;
-    const packet = serializeRtp({ payloadType: this.offer.payloadType, sequence: this.sequence, timestamp, ssrc: this.ssrc, marker, payload: Buffer.from(ENCODE[this.offer.codec](frame)) });
+    const packet = serializeRtp({
+      payloadType: this.offer.payloadType,
+      sequence: this.sequence,
+      timestamp,
+      ssrc: this.ssrc,
+      marker,
+      payload: Buffer.from(ENCODE[this.offer.codec](frame)),
+    });
     this.sequence = (this.sequence + 1) & 0xffff;
     this.packetsSent++;
     this.socket.send(packet, this.remote.port, this.remote.address);

@@ -42,7 +42,13 @@ export function parseAudioOffer(sdp: string): AudioOffer {
   let sessionAddress: string | null = null;
   let sessionDirection: AudioOffer['direction'] = 'sendrecv';
   let media = 0;
-  let audio: { port: number; formats: number[]; address: string | null; rtpmap: Map<number, string>; direction: AudioOffer['direction'] | null } | null = null;
+  let audio: {
+    port: number;
+    formats: number[];
+    address: string | null;
+    rtpmap: Map<number, string>;
+    direction: AudioOffer['direction'] | null;
+  } | null = null;
   let inAudio = false;
   for (const line of lines) {
     if (!/^[a-z]=/.test(line)) throw new SdpError('an SDP line that is not type=value', 400);
@@ -84,7 +90,14 @@ export function parseAudioOffer(sdp: string): AudioOffer {
   const chosen = audio.formats.find((pt) => codecOf(pt) !== null);
   if (chosen === undefined) throw new SdpError('no common codec: this service speaks PCMU and PCMA (G.711, 8 kHz)', 488);
   const telephoneEvent = audio.formats.find((pt) => audio.rtpmap.get(pt) === 'TELEPHONE-EVENT/8000') ?? null;
-  return { address, port: audio.port, codec: codecOf(chosen)!, payloadType: chosen, telephoneEvent, direction: audio.direction ?? sessionDirection };
+  return {
+    address,
+    port: audio.port,
+    codec: codecOf(chosen)!,
+    payloadType: chosen,
+    telephoneEvent,
+    direction: audio.direction ?? sessionDirection,
+  };
 }
 
 /** The answer: one audio m-line with the chosen codec (and telephone-event when offered), from `address:port`. */
@@ -100,7 +113,9 @@ export function buildAudioAnswer(offer: AudioOffer, local: { address: string; po
     't=0 0',
     `m=audio ${local.port} RTP/AVP ${formats.join(' ')}`,
     `a=rtpmap:${offer.payloadType} ${offer.codec}/8000`,
-    ...(offer.telephoneEvent !== null ? [`a=rtpmap:${offer.telephoneEvent} telephone-event/8000`, `a=fmtp:${offer.telephoneEvent} 0-16`] : []),
+    ...(offer.telephoneEvent !== null
+      ? [`a=rtpmap:${offer.telephoneEvent} telephone-event/8000`, `a=fmtp:${offer.telephoneEvent} 0-16`]
+      : []),
     'a=ptime:20',
     `a=${direction}`,
     '',

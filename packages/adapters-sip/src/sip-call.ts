@@ -56,9 +56,13 @@ export class SipCall implements RealtimeOutput {
   start(session: SipCallSession): void {
     this.session = session;
     this.lastHeardAt = performance.now();
-    this.watchdog = setInterval(() => {
-      if (performance.now() - this.lastHeardAt > this.options.mediaTimeoutMs) this.end('media_timeout', `no RTP for ${this.options.mediaTimeoutMs} ms`);
-    }, Math.min(1000, this.options.mediaTimeoutMs));
+    this.watchdog = setInterval(
+      () => {
+        if (performance.now() - this.lastHeardAt > this.options.mediaTimeoutMs)
+          this.end('media_timeout', `no RTP for ${this.options.mediaTimeoutMs} ms`);
+      },
+      Math.min(1000, this.options.mediaTimeoutMs),
+    );
     this.watchdog.unref?.();
   }
 

@@ -35,8 +35,17 @@ export class SipParseError extends Error {}
 
 /** The compact forms of RFC 3261 section 7.3.3 (and RFC 3515's `r`), to their long names. */
 const COMPACT: Record<string, string> = {
-  i: 'call-id', m: 'contact', e: 'content-encoding', l: 'content-length', c: 'content-type',
-  f: 'from', s: 'subject', k: 'supported', t: 'to', v: 'via', r: 'refer-to',
+  i: 'call-id',
+  m: 'contact',
+  e: 'content-encoding',
+  l: 'content-length',
+  c: 'content-type',
+  f: 'from',
+  s: 'subject',
+  k: 'supported',
+  t: 'to',
+  v: 'via',
+  r: 'refer-to',
 };
 
 /** Headers by lower-case name; a header may appear several times (Via, Record-Route). */
@@ -67,7 +76,8 @@ export class SipHeaders {
 const TOKEN = /^[A-Za-z0-9.!%*_+`'~-]+$/;
 
 export function parseSipMessage(data: Buffer, limits: SipParseLimits = DEFAULT_PARSE_LIMITS): SipMessage {
-  if (data.length > limits.maxMessageBytes) throw new SipParseError(`message of ${data.length} bytes is over the limit of ${limits.maxMessageBytes}`);
+  if (data.length > limits.maxMessageBytes)
+    throw new SipParseError(`message of ${data.length} bytes is over the limit of ${limits.maxMessageBytes}`);
   const text = data.toString('utf8');
   const split = text.indexOf('\r\n\r\n');
   if (split < 0) throw new SipParseError('no empty line ends the headers');

@@ -1,9 +1,28 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { BlockList, createServer, isIP, type Server, type Socket as TcpSocket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { silentLogger, type Logger, type Principal, type RateLimiter, type RealtimeAdmission, type RealtimeOutput, type SessionMedia, type AdmittedSession } from '@svc/core';
+import {
+  silentLogger,
+  type Logger,
+  type Principal,
+  type RateLimiter,
+  type RealtimeAdmission,
+  type RealtimeOutput,
+  type SessionMedia,
+  type AdmittedSession,
+} from '@svc/core';
 import { DigestAuth, type DigestCredentials } from './digest-auth.js';
-import { cseqOf, headerParam, parseSipMessage, serializeSip, SipParseError, type SipParseLimits, type SipRequest, type SipResponse, DEFAULT_PARSE_LIMITS } from './sip-message.js';
+import {
+  cseqOf,
+  headerParam,
+  parseSipMessage,
+  serializeSip,
+  SipParseError,
+  type SipParseLimits,
+  type SipRequest,
+  type SipResponse,
+  DEFAULT_PARSE_LIMITS,
+} from './sip-message.js';
 import { buildAudioAnswer, parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
 import { SipCall, type SipCallEnding, type SipCallSession } from './sip-call.js';
 import { SipStreamFramer } from './sip-stream-framer.js';
@@ -249,12 +268,18 @@ export class SipServer {
     if (message.kind === 'response') return this.onResponse(message);
     if (!this.allowed.check(peer.address, isIP(peer.address) === 6 ? 'ipv6' : 'ipv4')) {
       if (message.method !== 'ACK') this.reply(message, peer, 403, 'Forbidden');
-      this.logger.info({ from: peer.address, method: message.method }, 'SIP request refused: source address not allowed (SVC_SIP_ALLOWED_SOURCES)');
+      this.logger.info(
+        { from: peer.address, method: message.method },
+        'SIP request refused: source address not allowed (SVC_SIP_ALLOWED_SOURCES)',
+      );
       return;
     }
     switch (message.method) {
       case 'OPTIONS':
-        return void this.reply(message, peer, 200, 'OK', [['Allow', ALLOW], ['Accept', 'application/sdp']]);
+        return void this.reply(message, peer, 200, 'OK', [
+          ['Allow', ALLOW],
+          ['Accept', 'application/sdp'],
+        ]);
       case 'INVITE':
         return void this.onInvite(message, peer).catch((err: unknown) => this.logger.warn({ err: String(err) }, 'an INVITE failed'));
       case 'ACK':
@@ -288,20 +313,36 @@ export class SipServer {
     const rate = await this.deps.rateLimiter.take(`sip:${peer.address}`);
     if (!rate.allowed) {
       this.logger.info({ from: peer.address }, 'SIP INVITE refused: too many from this address');
-      return this.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls from this address', [['Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterSeconds)))]]);
+      return this.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls from this address', [
+        ['Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterSeconds)))],
+      ]);
     }
     if (this.digest && !this.digest.verify(invite.headers.get('authorization'), 'INVITE')) {
       return this.refuse(invite, peer, 401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
     }
     let offer: AudioOffer;
     try {
-      if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '') throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
+      if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
+        throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
       offer = parseAudioOffer(invite.body);
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return this.refuse(invite, peer, err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
     }
-    const dialog: Dialog = { call: null, admitted: null, peer, invite, localTag: randomBytes(8).toString('hex'), lastResponse: null, state: 'proceeding', timers: [], localCseq: 1, answerSdp: '', sdpVersion: 1, offer };
+    const dialog: Dialog = {
+      call: null,
+      admitted: null,
+      peer,
+      invite,
+      localTag: randomBytes(8).toString('hex'),
+      lastResponse: null,
+      state: 'proceeding',
+      timers: [],
+      localCseq: 1,
+      answerSdp: '',
+      sdpVersion: 1,
+      offer,
+    };
     this.dialogs.set(callId, dialog);
     dialog.lastResponse = this.reply(invite, peer, 100, 'Trying', [], false);
     try {
@@ -322,12 +363,18 @@ export class SipServer {
       return;
     }
     if (!outcome.admitted) {
-      const reason = outcome.reason ?? (outcome.refusal === 'dependency_unavailable' ? 'admission could not be decided; retry later' : 'the server is at capacity');
+      const reason =
+        outcome.reason ??
+        (outcome.refusal === 'dependency_unavailable' ? 'admission could not be decided; retry later' : 'the server is at capacity');
       this.logger.info({ callId, refusal: outcome.refusal, reason }, 'SIP call refused at admission');
       return this.fail(callId, dialog, 503, 'Service Unavailable', reason);
     }
     dialog.admitted = outcome.session;
-    const call = new SipCall(this.deps.newCallId(), offer, new Set([dialog.peer.address, offer.address]), { audioLeadMs: this.options.audioLeadMs, mediaTimeoutMs: this.options.mediaTimeoutMs, logger: this.logger });
+    const call = new SipCall(this.deps.newCallId(), offer, new Set([dialog.peer.address, offer.address]), {
+      audioLeadMs: this.options.audioLeadMs,
+      mediaTimeoutMs: this.options.mediaTimeoutMs,
+      logger: this.logger,
+    });
     dialog.call = call;
     const port = await call.rtp.open(this.local.address);
     if ((dialog.state as Dialog['state']) === 'ended') return call.end('cancelled', 'cancelled while answering');
@@ -385,8 +432,25 @@ export class SipServer {
     }
     dialog.call.rtp.update(offer);
     dialog.sdpVersion++;
-    dialog.answerSdp = dialog.answerSdp.replace(/^o=svc (\d+) \d+/m, `o=svc $1 ${dialog.sdpVersion}`).replace(/^a=(sendrecv|sendonly|recvonly|inactive)$/m, `a=${{ sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction]}`);
-    this.reply(invite, peer, 200, 'OK', [['Contact', this.contact(dialog)], ['Content-Type', 'application/sdp']], true, dialog.localTag, dialog.answerSdp);
+    dialog.answerSdp = dialog.answerSdp
+      .replace(/^o=svc (\d+) \d+/m, `o=svc $1 ${dialog.sdpVersion}`)
+      .replace(
+        /^a=(sendrecv|sendonly|recvonly|inactive)$/m,
+        `a=${{ sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction]}`,
+      );
+    this.reply(
+      invite,
+      peer,
+      200,
+      'OK',
+      [
+        ['Contact', this.contact(dialog)],
+        ['Content-Type', 'application/sdp'],
+      ],
+      true,
+      dialog.localTag,
+      dialog.answerSdp,
+    );
   }
 
   private onCancel(cancel: SipRequest, peer: Peer): void {
@@ -400,7 +464,8 @@ export class SipServer {
   private onBye(bye: SipRequest, peer: Peer): void {
     const callId = bye.headers.get('call-id')!;
     const dialog = this.dialogs.get(callId);
-    if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding') return void this.reply(bye, peer, 481, 'Call/Transaction Does Not Exist');
+    if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding')
+      return void this.reply(bye, peer, 481, 'Call/Transaction Does Not Exist');
     this.reply(bye, peer, 200, 'OK', [], true, dialog.localTag);
     this.finish(callId, dialog);
     dialog.call?.end('hangup', 'the caller hung up');
@@ -417,7 +482,14 @@ export class SipServer {
   /** Ends a call from this side: BYE when it was answered (resent until answered, a few times), 487/503 before. */
   private hangUp(callId: string, dialog: Dialog, ending: SipCallEnding, reason: string): void {
     if (dialog.state === 'ended') return;
-    if (dialog.state === 'proceeding') return this.fail(callId, dialog, ending === 'server_shutdown' ? 503 : 487, ending === 'server_shutdown' ? 'Service Unavailable' : 'Request Terminated', reason);
+    if (dialog.state === 'proceeding')
+      return this.fail(
+        callId,
+        dialog,
+        ending === 'server_shutdown' ? 503 : 487,
+        ending === 'server_shutdown' ? 'Service Unavailable' : 'Request Terminated',
+        reason,
+      );
     this.finish(callId, dialog);
     dialog.call?.end(ending, reason);
     this.sendBye(callId, dialog);
@@ -427,7 +499,10 @@ export class SipServer {
     const invite = dialog.invite;
     const target = /<([^>]+)>/.exec(invite.headers.get('contact') ?? '')?.[1] ?? invite.headers.get('contact') ?? invite.uri;
     const bye = serializeSip(`BYE ${target.trim()} SIP/2.0`, [
-      ['Via', `SIP/2.0/${dialog.peer.transport} ${hostPort(this.advertised(dialog), this.local.port)};branch=z9hG4bK${randomBytes(8).toString('hex')};rport`],
+      [
+        'Via',
+        `SIP/2.0/${dialog.peer.transport} ${hostPort(this.advertised(dialog), this.local.port)};branch=z9hG4bK${randomBytes(8).toString('hex')};rport`,
+      ],
       ['Max-Forwards', '70'],
       ['From', withTag(invite.headers.get('to')!, dialog.localTag)],
       ['To', invite.headers.get('from')!],
@@ -463,17 +538,55 @@ export class SipServer {
   }
 
   /** A final refusal, with the reason in a Warning header, remembered for the retransmitted INVITE. */
-  private refuse(invite: SipRequest, peer: Peer, status: number, phrase: string, reason: string, extra: Array<[string, string]> = [], tag?: string): void {
-    const response = this.reply(invite, peer, status, phrase, [...extra, ['Warning', `399 ${SERVER_NAME} "${reason.replace(/"/g, "'")}"`]], true, tag ?? randomBytes(8).toString('hex'));
+  private refuse(
+    invite: SipRequest,
+    peer: Peer,
+    status: number,
+    phrase: string,
+    reason: string,
+    extra: Array<[string, string]> = [],
+    tag?: string,
+  ): void {
+    const response = this.reply(
+      invite,
+      peer,
+      status,
+      phrase,
+      [...extra, ['Warning', `399 ${SERVER_NAME} "${reason.replace(/"/g, "'")}"`]],
+      true,
+      tag ?? randomBytes(8).toString('hex'),
+    );
     this.remember(transactionKey(invite), response);
   }
 
   private okWithSdp(dialog: Dialog): Buffer {
-    return this.reply(dialog.invite, dialog.peer, 200, 'OK', [['Contact', this.contact(dialog)], ['Allow', ALLOW], ['Content-Type', 'application/sdp']], true, dialog.localTag, dialog.answerSdp);
+    return this.reply(
+      dialog.invite,
+      dialog.peer,
+      200,
+      'OK',
+      [
+        ['Contact', this.contact(dialog)],
+        ['Allow', ALLOW],
+        ['Content-Type', 'application/sdp'],
+      ],
+      true,
+      dialog.localTag,
+      dialog.answerSdp,
+    );
   }
 
   /** Answers a request: its Via, From, Call-ID and CSeq copied, To tagged (RFC 3261 section 8.2.6). */
-  private reply(request: SipRequest, peer: Peer, status: number, phrase: string, extra: Array<[string, string]> = [], tagTo = true, tag?: string, body = ''): Buffer {
+  private reply(
+    request: SipRequest,
+    peer: Peer,
+    status: number,
+    phrase: string,
+    extra: Array<[string, string]> = [],
+    tagTo = true,
+    tag?: string,
+    body = '',
+  ): Buffer {
     const to = request.headers.get('to')!;
     const headers: Array<[string, string]> = [
       ...request.headers.all('via').map((v, i): [string, string] => ['Via', i === 0 ? withReceived(v, peer) : v]),

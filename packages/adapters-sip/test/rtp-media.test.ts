@@ -23,11 +23,18 @@ async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
 }
 
 describe('RtpMedia (real UDP on loopback)', () => {
-  it('sends nothing before the caller\'s first packet, then replies to where it came from; strangers are ignored', async () => {
+  it("sends nothing before the caller's first packet, then replies to where it came from; strangers are ignored", async () => {
     const sdpTarget = await listener();
     const caller = await listener();
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = { address: '127.0.0.1', port: sdpTarget.port, codec: 'PCMU', payloadType: 0, telephoneEvent: null, direction: 'sendrecv' };
+    const offer: AudioOffer = {
+      address: '127.0.0.1',
+      port: sdpTarget.port,
+      codec: 'PCMU',
+      payloadType: 0,
+      telephoneEvent: null,
+      direction: 'sendrecv',
+    };
     const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     try {
@@ -48,14 +55,18 @@ describe('RtpMedia (real UDP on loopback)', () => {
     }
   });
 
-  it('drops packets from an address that is neither the caller\'s signalling nor its SDP address', async () => {
+  it("drops packets from an address that is neither the caller's signalling nor its SDP address", async () => {
     const heard: Int16Array[] = [];
     const offer: AudioOffer = { address: '127.0.0.9', port: 9, codec: 'PCMA', payloadType: 8, telephoneEvent: null, direction: 'sendrecv' };
     const media = new RtpMedia(offer, new Set(['127.0.0.9']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     const stranger = await listener();
     try {
-      stranger.socket.send(serializeRtp({ payloadType: 8, sequence: 1, timestamp: 0, ssrc: 7, marker: true, payload: Buffer.alloc(160, 0xd5) }), port, '127.0.0.1');
+      stranger.socket.send(
+        serializeRtp({ payloadType: 8, sequence: 1, timestamp: 0, ssrc: 7, marker: true, payload: Buffer.alloc(160, 0xd5) }),
+        port,
+        '127.0.0.1',
+      );
       await settle();
       expect(heard).to.have.length(0);
     } finally {

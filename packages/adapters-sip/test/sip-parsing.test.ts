@@ -12,7 +12,8 @@ const INVITE = [
   'Content-Type: application/sdp',
 ].join('\r\n');
 
-const sdp = (media: string, extra: string[] = []) => ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', media, ...extra, ''].join('\r\n');
+const sdp = (media: string, extra: string[] = []) =>
+  ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', media, ...extra, ''].join('\r\n');
 
 describe('SIP parsing (adversarial input)', () => {
   it('parses a request, its compact headers and a body cut at Content-Length', () => {
@@ -47,26 +48,49 @@ describe('SIP parsing (adversarial input)', () => {
   });
 
   it('refuses a message over the size limit and a header flood before reading them', () => {
-    expect(() => parseSipMessage(Buffer.alloc(20_000, 'a'), { maxMessageBytes: 16_384, maxHeaders: 64 })).to.throw(SipParseError, /over the limit/);
+    expect(() => parseSipMessage(Buffer.alloc(20_000, 'a'), { maxMessageBytes: 16_384, maxHeaders: 64 })).to.throw(
+      SipParseError,
+      /over the limit/,
+    );
     const flood = `${INVITE}\r\n${Array.from({ length: 100 }, (_, i) => `X-${i}: y`).join('\r\n')}\r\n\r\n`;
     expect(() => parseSipMessage(Buffer.from(flood))).to.throw(SipParseError, /header lines/);
   });
 
-  it('SDP: picks the caller\'s first G.711 format, telephone-event, and the media address', () => {
-    const offer = parseAudioOffer(sdp('m=audio 4000 RTP/AVP 96 8 0 101', ['c=IN IP4 127.0.0.2', 'a=rtpmap:96 opus/48000/2', 'a=rtpmap:101 telephone-event/8000']));
-    expect(offer).to.include({ codec: 'PCMA', payloadType: 8, telephoneEvent: 101, address: '127.0.0.2', port: 4000, direction: 'sendrecv' });
+  it("SDP: picks the caller's first G.711 format, telephone-event, and the media address", () => {
+    const offer = parseAudioOffer(
+      sdp('m=audio 4000 RTP/AVP 96 8 0 101', ['c=IN IP4 127.0.0.2', 'a=rtpmap:96 opus/48000/2', 'a=rtpmap:101 telephone-event/8000']),
+    );
+    expect(offer).to.include({
+      codec: 'PCMA',
+      payloadType: 8,
+      telephoneEvent: 101,
+      address: '127.0.0.2',
+      port: 4000,
+      direction: 'sendrecv',
+    });
   });
 
   it('SDP: no common codec is a 488; a bomb of m-lines or formats and a non-SDP are 400', () => {
     const noCodec = () => parseAudioOffer(sdp('m=audio 4000 RTP/AVP 96', ['a=rtpmap:96 opus/48000/2']));
     expect(noCodec).to.throw(SdpError).with.property('status', 488);
     const manyMedia = sdp(Array.from({ length: 50 }, () => 'm=audio 4000 RTP/AVP 0').join('\r\n'));
-    expect(() => parseAudioOffer(manyMedia)).to.throw(SdpError).with.property('status', 400);
+    expect(() => parseAudioOffer(manyMedia))
+      .to.throw(SdpError)
+      .with.property('status', 400);
     const manyFormats = sdp(`m=audio 4000 RTP/AVP ${Array.from({ length: 100 }, (_, i) => i).join(' ')}`);
-    expect(() => parseAudioOffer(manyFormats)).to.throw(SdpError).with.property('status', 400);
-    const manyLines = sdp('m=audio 4000 RTP/AVP 0', Array.from({ length: 1000 }, () => 'a=x'));
-    expect(() => parseAudioOffer(manyLines)).to.throw(SdpError).with.property('status', 400);
-    expect(() => parseAudioOffer('hello')).to.throw(SdpError).with.property('status', 400);
+    expect(() => parseAudioOffer(manyFormats))
+      .to.throw(SdpError)
+      .with.property('status', 400);
+    const manyLines = sdp(
+      'm=audio 4000 RTP/AVP 0',
+      Array.from({ length: 1000 }, () => 'a=x'),
+    );
+    expect(() => parseAudioOffer(manyLines))
+      .to.throw(SdpError)
+      .with.property('status', 400);
+    expect(() => parseAudioOffer('hello'))
+      .to.throw(SdpError)
+      .with.property('status', 400);
   });
 
   it('RTP: short, wrong-version and lying packets are dropped (null)', () => {
@@ -101,6 +125,9 @@ describe('SIP parsing (adversarial input)', () => {
     expect(() => {
       for (let i = 0; i < 100; i++) endless.push(Buffer.from('X-Header: yyyyyyyyyyyyyyyy\r\n'));
     }).to.throw(SipParseError, /longer than/);
-    expect(() => new SipStreamFramer(1024).push(Buffer.from(`${INVITE}\r\nContent-Length: 999999\r\n\r\n`))).to.throw(SipParseError, /over the limit/);
+    expect(() => new SipStreamFramer(1024).push(Buffer.from(`${INVITE}\r\nContent-Length: 999999\r\n\r\n`))).to.throw(
+      SipParseError,
+      /over the limit/,
+    );
   });
 });

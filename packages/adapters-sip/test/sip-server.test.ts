@@ -57,12 +57,16 @@ class Phone {
 
   /** The first response with this status (and, when given, for this Call-ID), waiting for it. */
   async response(status: number, callId?: string, timeoutMs = 5000): Promise<SipMessage> {
-    const find = () => this.received.find((m) => m.kind === 'response' && m.status === status && (!callId || m.headers.get('call-id') === callId));
+    const find = () =>
+      this.received.find((m) => m.kind === 'response' && m.status === status && (!callId || m.headers.get('call-id') === callId));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = find();
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${status} within ${timeoutMs} ms; got ${this.received.map((m) => (m.kind === 'response' ? m.status : m.method)).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no ${status} within ${timeoutMs} ms; got ${this.received.map((m) => (m.kind === 'response' ? m.status : m.method)).join(', ')}`,
+        );
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, 200);
@@ -89,7 +93,8 @@ class Phone {
   }
 }
 
-const offer = (codecs = '0 8') => ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio 40000 RTP/AVP ${codecs}`, ''].join('\r\n');
+const offer = (codecs = '0 8') =>
+  ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio 40000 RTP/AVP ${codecs}`, ''].join('\r\n');
 
 function invite(phone: Phone, callId: string, body = offer(), extra: string[] = [], cseq = 1): string {
   return [
@@ -138,7 +143,11 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   async function start(options: Partial<SipServerOptions> = {}, limiter = burstLimiter(1000), maxSessions = 4): Promise<void> {
     sessions = [];
     registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
-    const admission = new RealtimeAdmission({ registry, clock: { now: () => Date.now(), setTimer: () => () => undefined }, logger: silentLogger });
+    const admission = new RealtimeAdmission({
+      registry,
+      clock: { now: () => Date.now(), setTimer: () => () => undefined },
+      logger: silentLogger,
+    });
     server = await SipServer.listen(
       {
         admission,
@@ -156,7 +165,15 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
         newCallId: () => `sip_${sessions.length}`,
         logger: silentLogger,
       },
-      { host: '127.0.0.1', port: 0, allowedSources: ['127.0.0.1'], ackTimeoutMs: 1500, mediaTimeoutMs: 60_000, audioLeadMs: 200, ...options },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        allowedSources: ['127.0.0.1'],
+        ackTimeoutMs: 1500,
+        mediaTimeoutMs: 60_000,
+        audioLeadMs: 200,
+        ...options,
+      },
     );
     phone = await new Phone().open();
   }
@@ -215,7 +232,8 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     const nonce = /nonce="([^"]+)"/.exec(challenge)![1]!;
     const md5 = (s: string) => createHash('md5').update(s).digest('hex');
     const answer = (password: string) => md5(`${md5(`pbx:svc:${password}`)}:${nonce}:00000001:abc:auth:${md5('INVITE:sip:svc@127.0.0.1')}`);
-    const auth = (password: string) => `Authorization: Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${answer(password)}", qop=auth, nc=00000001, cnonce="abc"`;
+    const auth = (password: string) =>
+      `Authorization: Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${answer(password)}", qop=auth, nc=00000001, cnonce="abc"`;
     phone.send(invite(phone, 'c5', offer(), [auth('wrong')], 2), server.address.port);
     await phone.response(401, 'c5');
     phone.send(invite(phone, 'c6', offer(), [auth('secret')], 2), server.address.port);
@@ -305,7 +323,10 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     phone.send(invite(phone, 'h1'), server.address.port);
     const ok = await phone.response(200, 'h1');
     phone.send(inDialog('ACK', phone, 'h1', toTagOf(ok), 1), server.address.port);
-    const hold = invite(phone, 'h1', offer().replace('t=0 0', 't=0 0\r\na=sendonly'), [], 2).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    const hold = invite(phone, 'h1', offer().replace('t=0 0', 't=0 0\r\na=sendonly'), [], 2).replace(
+      'To: <sip:svc@127.0.0.1>',
+      `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`,
+    );
     phone.send(hold, server.address.port);
     await until(() => phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '2 INVITE'));
     const held = phone.received.find((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE')!;
@@ -316,7 +337,8 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
 
   it('CANCEL of an unknown transaction: 481; malformed datagrams are dropped and the server keeps answering', async () => {
     await start();
-    for (const junk of ['', 'x', '\r\n\r\n', 'INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n', 'A'.repeat(40_000).slice(0, 60_000)]) phone.send(junk, server.address.port);
+    for (const junk of ['', 'x', '\r\n\r\n', 'INVITE sip:x SIP/2.0\r\nVia: a\r\n\r\n', 'A'.repeat(40_000).slice(0, 60_000)])
+      phone.send(junk, server.address.port);
     phone.send(inDialog('CANCEL', phone, 'c10', 'x', 1).replace(/;tag=x/, ''), server.address.port);
     await phone.response(481, 'c10');
     phone.send(inDialog('REGISTER', phone, 'c11', 'x', 1).replace(/;tag=x/, ''), server.address.port);

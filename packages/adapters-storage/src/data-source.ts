@@ -53,7 +53,11 @@ export function createDataSource(config: DatabaseConfig): DataSource {
       url,
       ...common,
       connectTimeoutMS: POSTGRES_CONNECT_TIMEOUT_MS,
-      extra: { connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, query_timeout: POSTGRES_QUERY_TIMEOUT_MS, statement_timeout: POSTGRES_QUERY_TIMEOUT_MS },
+      extra: {
+        connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+        query_timeout: POSTGRES_QUERY_TIMEOUT_MS,
+        statement_timeout: POSTGRES_QUERY_TIMEOUT_MS,
+      },
     };
   } else if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);

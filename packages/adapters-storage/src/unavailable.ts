@@ -24,7 +24,12 @@ const DATABASE_DOWN = [
 const DATABASE_DOWN_CODES = /^(08|57P0[1-3])/;
 
 /** ioredis: the client is not connected (fail-fast mode) or gave up on this command. */
-const REDIS_DOWN = [/Stream isn't writeable/i, /Connection is closed/i, /Reached the max retries per request limit/i, /enableOfflineQueue/i];
+const REDIS_DOWN = [
+  /Stream isn't writeable/i,
+  /Connection is closed/i,
+  /Reached the max retries per request limit/i,
+  /enableOfflineQueue/i,
+];
 
 /**
  * The failure of a dependency that does not answer, as ServiceUnavailableError (database or redis);

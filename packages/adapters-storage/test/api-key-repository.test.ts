@@ -16,7 +16,14 @@ for (const target of databaseTargets()) {
     });
     afterEach(async () => cleanup());
 
-    const record = (id: string, hash: string, createdAt: number) => ({ id, name: `n-${id}`, secretHash: hash, prefix: 'svc-abc', createdAt, revokedAt: null });
+    const record = (id: string, hash: string, createdAt: number) => ({
+      id,
+      name: `n-${id}`,
+      secretHash: hash,
+      prefix: 'svc-abc',
+      createdAt,
+      revokedAt: null,
+    });
 
     it('inserts, finds by digest and id, lists in creation order, counts', async () => {
       await repo.insert(record('key_b', 'b'.repeat(64), 1_800_000_000_002));
@@ -58,7 +65,14 @@ describe('migrations', function () {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mig-'));
     try {
       const first = await openDatabase({ url: 'sqlite:m.sqlite', dataDir: dir });
-      await new TypeOrmApiKeyRepository(first).insert({ id: 'key_1', name: 'n', secretHash: 'f'.repeat(64), prefix: 'p', createdAt: 1, revokedAt: null });
+      await new TypeOrmApiKeyRepository(first).insert({
+        id: 'key_1',
+        name: 'n',
+        secretHash: 'f'.repeat(64),
+        prefix: 'p',
+        createdAt: 1,
+        revokedAt: null,
+      });
       const applied = await first.query('SELECT name FROM migrations');
       await first.destroy();
       const second = await openDatabase({ url: 'sqlite:m.sqlite', dataDir: dir });

@@ -31,7 +31,12 @@ export function sessionRegistryContract(make: (caps: SessionCaps) => Promise<[Re
   it('refuses over the global cap whatever the key', async () => {
     const [a, b] = await make({ maxSessions: 3, maxSessionsPerKey: 3 });
     const leases = [];
-    for (const [r, key] of [[a, 'k1'], [b, 'k2'], [a, 'k3']] as const) leases.push(leaseOf(await r.admit({ apiKeyId: key, secretSessionId: null })));
+    for (const [r, key] of [
+      [a, 'k1'],
+      [b, 'k2'],
+      [a, 'k3'],
+    ] as const)
+      leases.push(leaseOf(await r.admit({ apiKeyId: key, secretSessionId: null })));
     expect(refusalOf(await b.admit({ apiKeyId: 'k4', secretSessionId: null }))).to.equal('at_capacity');
     await leases[1]!.release();
     expect(refusalOf(await b.admit({ apiKeyId: 'k4', secretSessionId: null }))).to.equal('admitted');
@@ -49,7 +54,9 @@ export function sessionRegistryContract(make: (caps: SessionCaps) => Promise<[Re
 
   it('never overfills a cap under concurrent admissions from both', async () => {
     const [a, b] = await make({ maxSessions: 100, maxSessionsPerKey: 7 });
-    const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).admit({ apiKeyId: 'k', secretSessionId: null })));
+    const decisions = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).admit({ apiKeyId: 'k', secretSessionId: null })),
+    );
     expect(decisions.filter((d) => d.admitted)).to.have.length(7);
     const dup = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).admit({ apiKeyId: 'k2', secretSessionId: 'same' })));
     expect(dup.filter((d) => d.admitted)).to.have.length(1);

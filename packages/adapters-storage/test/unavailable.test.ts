@@ -21,7 +21,11 @@ describe('dependencyUnavailable: which failures mean "a dependency does not answ
   });
 
   it('recognizes ioredis failing fast while Redis is unreachable', () => {
-    for (const err of [named("Stream isn't writeable and enableOfflineQueue options is false"), named('Connection is closed.'), Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' })]) {
+    for (const err of [
+      named("Stream isn't writeable and enableOfflineQueue options is false"),
+      named('Connection is closed.'),
+      Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }),
+    ]) {
       expect(dependencyUnavailable(err)?.dependency, err.message).to.equal('redis');
     }
   });

@@ -4,4 +4,5 @@
  * `session.max_duration_reached`), goes out on the data channel, then the peer connection closes.
  * The mapping to the WebSocket's close codes is in docs/realtime.md ("How a call ends").
  */
-export type CallEnding = 'hangup' | 'ice_timeout' | 'peer_gone' | 'slow_reader' | 'inbound_rate_exceeded' | 'server_shutdown' | 'key_revoked' | 'internal_error';
+export type CallEnding =
+  'hangup' | 'ice_timeout' | 'peer_gone' | 'slow_reader' | 'inbound_rate_exceeded' | 'server_shutdown' | 'key_revoked' | 'internal_error';

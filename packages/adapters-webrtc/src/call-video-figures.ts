@@ -62,7 +62,12 @@ export class CallVideoFigures {
     const p = this.pending;
     if (!p || frame.posedAt < p.scheduledAt || frame.atMs + periodMs <= p.audioAtMs) return;
     this.pending = null;
-    this.replies.push({ audioAtMs: p.audioAtMs, frameAtMs: frame.atMs, frameAfterAudioMs: frame.atMs - p.audioAtMs, sentAfterAudioMs: frame.sentAt - p.audioAtMs });
+    this.replies.push({
+      audioAtMs: p.audioAtMs,
+      frameAtMs: frame.atMs,
+      frameAfterAudioMs: frame.atMs - p.audioAtMs,
+      sentAfterAudioMs: frame.sentAt - p.audioAtMs,
+    });
     if (this.replies.length > KEPT_SPURTS) this.replies.shift();
   }
 

@@ -1,4 +1,13 @@
-import { LiveAvatarVideo, type Clock, type LiveAvatar, type LiveVideoEncoder, type LiveVideoStream, type Logger, type SentVideoFrame, type SessionVideoOutput } from '@svc/core';
+import {
+  LiveAvatarVideo,
+  type Clock,
+  type LiveAvatar,
+  type LiveVideoEncoder,
+  type LiveVideoStream,
+  type Logger,
+  type SentVideoFrame,
+  type SessionVideoOutput,
+} from '@svc/core';
 import { CallVideoFigures, type CallVideoStats } from './call-video-figures.js';
 import type { RtpAudioTrack, ScheduledAudioListener } from './rtp-audio-track.js';
 import type { RtpVideoTrack } from './rtp-video-track.js';
@@ -97,11 +106,19 @@ export class CallVideo implements SessionVideoOutput, ScheduledAudioListener {
     const stream = this.options.encoder.open({ width: avatar.width, height: avatar.height, fps: avatar.fps });
     const periodMs = 1000 / avatar.fps;
     const onSent = (frame: SentVideoFrame): void => this.figures.frameSent(frame, periodMs);
-    const video = new LiveAvatarVideo(avatar, stream, this.track, { clock: this.options.clock, leadMs: this.options.leadMs, logger: this.options.logger, onSent });
+    const video = new LiveAvatarVideo(avatar, stream, this.track, {
+      clock: this.options.clock,
+      leadMs: this.options.leadMs,
+      logger: this.options.logger,
+      onSent,
+    });
     this.running = { video, stream, avatar };
     this.startedAt = this.options.clock.now();
     video.start();
-    this.options.logger.info({ width: avatar.width, height: avatar.height, fps: avatar.fps, leadMs: this.options.leadMs }, 'live avatar video started');
+    this.options.logger.info(
+      { width: avatar.width, height: avatar.height, fps: avatar.fps, leadMs: this.options.leadMs },
+      'live avatar video started',
+    );
   }
 
   private stopFrames(): void {
@@ -113,7 +130,17 @@ export class CallVideo implements SessionVideoOutput, ScheduledAudioListener {
     this.figures.runEnded(running.video.stats);
     const { framesSent, framesSkipped, framesLate, renderP50Ms, encodeP50Ms, sendLagP95Ms, replies } = this.figures.snapshot();
     this.options.logger.info(
-      { framesSent, framesSkipped, framesLate, renderP50Ms, encodeP50Ms, sendLagP95Ms, firstReplyFrameMs: replies.map((r) => r.frameAfterAudioMs), packets: this.track.packetsSent, bytes: this.track.bytesSent },
+      {
+        framesSent,
+        framesSkipped,
+        framesLate,
+        renderP50Ms,
+        encodeP50Ms,
+        sendLagP95Ms,
+        firstReplyFrameMs: replies.map((r) => r.frameAfterAudioMs),
+        packets: this.track.packetsSent,
+        bytes: this.track.bytesSent,
+      },
       'live avatar video stopped',
     );
   }

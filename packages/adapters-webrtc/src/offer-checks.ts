@@ -9,10 +9,13 @@ export function checkOffer(sdp: string): void {
   const text = sdp.trimStart();
   if (!text.startsWith('v=0')) throw new InvalidSdpOfferError('The body is not an SDP offer (it must start with "v=0").');
   const lines = text.split(/\r?\n/);
-  if (!lines.some((l) => l.startsWith('m=audio '))) throw new InvalidSdpOfferError('The SDP offer has no audio m-line (the microphone track).');
+  if (!lines.some((l) => l.startsWith('m=audio ')))
+    throw new InvalidSdpOfferError('The SDP offer has no audio m-line (the microphone track).');
   if (!lines.some((l) => l.startsWith('a=ice-ufrag:')) || !lines.some((l) => l.startsWith('a=ice-pwd:'))) {
     throw new InvalidSdpOfferError('The SDP offer has no ICE credentials (a=ice-ufrag, a=ice-pwd).');
   }
-  if (!lines.some((l) => l.startsWith('a=fingerprint:'))) throw new InvalidSdpOfferError('The SDP offer has no DTLS fingerprint (a=fingerprint).');
-  if (!lines.some((l) => /^a=rtpmap:\d+ opus\/48000/i.test(l))) throw new InvalidSdpOfferError('The SDP offer does not offer Opus (a=rtpmap:<pt> opus/48000/2).');
+  if (!lines.some((l) => l.startsWith('a=fingerprint:')))
+    throw new InvalidSdpOfferError('The SDP offer has no DTLS fingerprint (a=fingerprint).');
+  if (!lines.some((l) => /^a=rtpmap:\d+ opus\/48000/i.test(l)))
+    throw new InvalidSdpOfferError('The SDP offer does not offer Opus (a=rtpmap:<pt> opus/48000/2).');
 }

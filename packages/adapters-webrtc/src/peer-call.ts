@@ -14,7 +14,16 @@ import {
   type SessionVideoOutput,
   serverEventJson,
 } from '@svc/core';
-import { PictureLossIndication, RTCPeerConnection, RTCRtpCodecParameters, RtcpPayloadSpecificFeedback, type RTCDataChannel, type RTCRtpTransceiver, type RtcpPacket, type RtpPacket } from 'werift';
+import {
+  PictureLossIndication,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RtcpPayloadSpecificFeedback,
+  type RTCDataChannel,
+  type RTCRtpTransceiver,
+  type RtcpPacket,
+  type RtpPacket,
+} from 'werift';
 import { withoutRejectedFromBundle } from './answer-bundle.js';
 import type { CallEnding } from './call-endings.js';
 import { CallVideo } from './call-video.js';
@@ -73,7 +82,8 @@ export interface PeerCallOptions {
 /** What a peer connection can refuse in an offer (the service answers 400 with this text). */
 export class UnusableOfferError extends Error {}
 
-const OPUS = () => new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: RTP_SAMPLE_RATE, channels: 2, rtcpFeedback: [{ type: 'transport-cc' }] });
+const OPUS = () =>
+  new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: RTP_SAMPLE_RATE, channels: 2, rtcpFeedback: [{ type: 'transport-cc' }] });
 /**
  * H.264 constrained baseline 3.1 with packetization mode 1 (STAP-A, FU-A): what the live encoder
  * makes and every WebRTC browser decodes. Offered variants with another mode or profile are
@@ -193,7 +203,10 @@ export class PeerCall implements RealtimeOutput {
     // under load is handled cleanly, where werift as DTLS client fails on a retransmitted
     // HelloVerifyRequest (seen under load: calls failed often).
     // A refused video m-line (port 0) leaves the BUNDLE group (see withoutRejectedFromBundle).
-    await this.pc.setLocalDescription({ type: 'answer', sdp: withoutRejectedFromBundle(answer.sdp.replace(/^a=setup:active$/gm, 'a=setup:passive')) });
+    await this.pc.setLocalDescription({
+      type: 'answer',
+      sdp: withoutRejectedFromBundle(answer.sdp.replace(/^a=setup:active$/gm, 'a=setup:passive')),
+    });
     await iceGathered(this.pc);
     this.answer = this.pc.localDescription!.sdp;
   }
@@ -241,7 +254,8 @@ export class PeerCall implements RealtimeOutput {
     const text = serverEventJson(event, (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'));
     const channel = this.channel;
     if (!channel || channel.readyState !== 'open') {
-      if (this.early.length >= (this.options.maxEventsBeforeOpen ?? 256)) return this.close('slow_reader', 'too many events before the data channel opened');
+      if (this.early.length >= (this.options.maxEventsBeforeOpen ?? 256))
+        return this.close('slow_reader', 'too many events before the data channel opened');
       this.early.push(text);
       return;
     }
@@ -307,7 +321,9 @@ export class PeerCall implements RealtimeOutput {
     // The SCTP association is aborted while DTLS is still up: werift's close() stops DTLS and ICE
     // first and its SCTP ABORT then goes nowhere, so the client's data channel stayed open until
     // its consent checks failed (Chromium: over 10 s after a refused configuration).
-    await this.pc.sctpTransport?.stop().catch((err: unknown) => this.options.logger.debug({ err: String(err) }, 'aborting the SCTP association failed'));
+    await this.pc.sctpTransport
+      ?.stop()
+      .catch((err: unknown) => this.options.logger.debug({ err: String(err) }, 'aborting the SCTP association failed'));
     await this.pc.close().catch((err: unknown) => this.options.logger.debug({ err: String(err) }, 'closing a peer connection failed'));
   }
 
@@ -356,7 +372,10 @@ export class PeerCall implements RealtimeOutput {
   /** Over the inbound budget: one `error` saying so, then the end; nothing more it sends is read. */
   private dropFlooder(): void {
     const { eventsPerSecond, bytesPerSecond } = this.options.inbound;
-    this.options.logger.warn({ callId: this.id, eventsPerSecond, bytesPerSecond }, 'closing a realtime call that sends faster than its inbound budget');
+    this.options.logger.warn(
+      { callId: this.id, eventsPerSecond, bytesPerSecond },
+      'closing a realtime call that sends faster than its inbound budget',
+    );
     this.send({ type: 'error', event_id: `event_${randomBytes(12).toString('hex')}`, error: inboundBudgetError(this.options.inbound) });
     this.close('inbound_rate_exceeded', 'inbound rate limit exceeded');
   }
@@ -398,8 +417,17 @@ export class PeerCall implements RealtimeOutput {
     const stream = this.audio!.sender.streamId ?? `call-${this.id}`;
     this.audio!.sender.streamId = stream;
     video.sender.streamId = stream;
-    const track = new RtpVideoTrack({ sendRtp: (packet: RtpPacket) => video.sender.sendRtp(packet) }, video.sender.codec?.payloadType ?? 0, mediaClock.now());
-    const callVideo = new CallVideo(this.replyTrack, track, { encoder: avatar.encoder, leadMs: avatar.leadMs, clock: mediaClock, logger: this.options.logger.child({ callId: this.id }) });
+    const track = new RtpVideoTrack(
+      { sendRtp: (packet: RtpPacket) => video.sender.sendRtp(packet) },
+      video.sender.codec?.payloadType ?? 0,
+      mediaClock.now(),
+    );
+    const callVideo = new CallVideo(this.replyTrack, track, {
+      encoder: avatar.encoder,
+      leadMs: avatar.leadMs,
+      clock: mediaClock,
+      logger: this.options.logger.child({ callId: this.id }),
+    });
     // werift routes a PLI by the packet's sender SSRC before the media SSRC it is about: a client
     // whose feedback leaves from the SSRC of a stream it sends (werift's own client does) has its
     // PLI handed to one of our receivers, so it is looked for there too (restarts are throttled)
@@ -407,7 +435,8 @@ export class PeerCall implements RealtimeOutput {
     const onRtcp = (packet: RtcpPacket): void => {
       if (packet.type !== RtcpPayloadSpecificFeedback.type) return;
       const { feedback } = packet as RtcpPayloadSpecificFeedback;
-      if (feedback.count === PictureLossIndication.count && (feedback as PictureLossIndication).mediaSsrc === video.sender.ssrc) callVideo.keyframeRequested();
+      if (feedback.count === PictureLossIndication.count && (feedback as PictureLossIndication).mediaSsrc === video.sender.ssrc)
+        callVideo.keyframeRequested();
     };
     for (const t of this.pc.getTransceivers()) t.receiver.onRtcp.subscribe(onRtcp);
     this.callVideo = callVideo;

@@ -38,11 +38,18 @@ export class RtpVideoTrack implements VideoFrameSink {
     const timestamp = (this.timestampBase + Math.round(((atMs - this.origin) * VIDEO_CLOCK_RATE) / 1000)) >>> 0;
     const payloads = packetizeH264(frame.nalUnits);
     payloads.forEach((payload, i) => {
-      const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: this.sequence, timestamp, marker: i === payloads.length - 1 });
+      const header = new RtpHeader({
+        payloadType: this.payloadType,
+        sequenceNumber: this.sequence,
+        timestamp,
+        marker: i === payloads.length - 1,
+      });
       this.sequence = (this.sequence + 1) & 0xffff;
       this.packetsSent++;
       this.bytesSent += payload.length;
-      void Promise.resolve(this.sink.sendRtp(new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.length)))).catch(() => undefined);
+      void Promise.resolve(this.sink.sendRtp(new RtpPacket(header, Buffer.from(payload.buffer, payload.byteOffset, payload.length)))).catch(
+        () => undefined,
+      );
     });
     this.framesSent++;
   }

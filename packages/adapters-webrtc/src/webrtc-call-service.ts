@@ -204,7 +204,9 @@ export class WebRtcCallService implements WebRtcCalls {
     let waiting = this.placing.get(apiKeyId) ?? 0;
     for (const { call, admitted } of this.calls.values()) if (admitted.principal.apiKeyId === apiKeyId && !call.isConnected) waiting++;
     if (waiting >= MAX_UNCONNECTED_CALLS_PER_KEY) {
-      throw new RealtimeCapacityError(`This key has ${waiting} calls that have not connected yet; connect or hang up one of them, then retry.`);
+      throw new RealtimeCapacityError(
+        `This key has ${waiting} calls that have not connected yet; connect or hang up one of them, then retry.`,
+      );
     }
   }
 
@@ -237,7 +239,9 @@ export class WebRtcCallService implements WebRtcCalls {
     if (outcome.admitted) return outcome.session;
     switch (outcome.refusal) {
       case 'dependency_unavailable':
-        throw outcome.cause instanceof ServiceUnavailableError ? outcome.cause : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
+        throw outcome.cause instanceof ServiceUnavailableError
+          ? outcome.cause
+          : new ServiceUnavailableError('realtime session registry', 'Admission could not be decided; retry later.');
       case 'duplicate_session':
         throw new RealtimeSessionActiveError();
       case 'flood_cooldown':
@@ -261,4 +265,3 @@ async function closeUnstarted(call: PeerCall): Promise<void> {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-

@@ -8,7 +8,7 @@ function depacketize(payloads: Uint8Array[]): Uint8Array[] {
   for (const p of payloads) {
     const type = p[0]! & 0x1f;
     if (type === 24) {
-      for (let at = 1; at < p.length; ) {
+      for (let at = 1; at < p.length;) {
         const size = (p[at]! << 8) | p[at + 1]!;
         out.push(p.subarray(at + 2, at + 2 + size));
         at += 2 + size;

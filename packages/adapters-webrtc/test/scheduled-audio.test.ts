@@ -11,7 +11,11 @@ const FRAME_CODEC = {
 function setUp(startDelayMs: number) {
   let now = 1000;
   const packets: { at: number; packet: RtpPacket }[] = [];
-  const t = new RtpAudioTrack({ sendRtp: (p) => packets.push({ at: now, packet: p }) }, 111, { opus: FRAME_CODEC, leadMs: 10_000, now: () => now });
+  const t = new RtpAudioTrack({ sendRtp: (p) => packets.push({ at: now, packet: p }) }, 111, {
+    opus: FRAME_CODEC,
+    leadMs: 10_000,
+    now: () => now,
+  });
   const told: { speak: Array<{ atMs: number; samples: number; first: number }>; cut: number[] } = { speak: [], cut: [] };
   const listener: ScheduledAudioListener = {
     speak: (samples, rate, atMs) => {
@@ -132,7 +136,11 @@ describe('RtpAudioTrack with a live avatar listening: every sample scheduled bef
     const sent = s.packets.length;
     first.clear();
     expect(s.told.cut).to.deep.equal([1160 + sent * 20]);
-    expect(s.told.speak.at(-1), 'the second reply from now plus the start delay').to.deep.equal({ atMs: 1260 + 160, samples: 4800, first: 8 });
+    expect(s.told.speak.at(-1), 'the second reply from now plus the start delay').to.deep.equal({
+      atMs: 1260 + 160,
+      samples: 4800,
+      first: 8,
+    });
     s.until(1700);
     expect(s.packets.find((p) => p.packet.payload[0] === 8)!.at).to.equal(1420);
     s.t.close();
@@ -149,7 +157,10 @@ describe('RtpAudioTrack with a live avatar listening: every sample scheduled bef
     expect(retold.atMs + retold.samples / 48).to.equal(1460);
     s.until(1500);
     expect(s.packets.filter((p) => p.packet.payload[0] === 3)).to.have.length(15);
-    expect(s.packets.filter((p) => p.packet.payload[0] === 8), 'the paused second waits').to.have.length(0);
+    expect(
+      s.packets.filter((p) => p.packet.payload[0] === 8),
+      'the paused second waits',
+    ).to.have.length(0);
     s.t.close();
   });
 

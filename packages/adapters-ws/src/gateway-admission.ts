@@ -5,7 +5,10 @@ import type { Credentials } from './credentials.js';
 import type { RealtimeGatewayDeps, RealtimeGatewayOptions } from './gateway-types.js';
 
 /** A refusal the gateway closes with (its close code is in CLOSE_CODES). */
-export type GatewayRefusal = Extract<GatewayEnding, 'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'flood_cooldown' | 'dependency_unavailable'>;
+export type GatewayRefusal = Extract<
+  GatewayEnding,
+  'invalid_credentials' | 'duplicate_session' | 'at_capacity' | 'over_capacity' | 'flood_cooldown' | 'dependency_unavailable'
+>;
 
 /** What the gateway decided before the upgrade: refused (with its close) or admitted. */
 export type GatewayAdmission = { refused: GatewayRefusal; reason?: string } | { refused: null; session: AdmittedSession };
@@ -35,10 +38,20 @@ const timerClock: Clock = {
  * (default: this process's counts) whose revocation watch the gateway runs. Returns it with the
  * stop of what the gateway started.
  */
-export function gatewayAdmission(deps: RealtimeGatewayDeps, options: RealtimeGatewayOptions, logger: Logger): { admission: RealtimeAdmission; stop: () => void } {
+export function gatewayAdmission(
+  deps: RealtimeGatewayDeps,
+  options: RealtimeGatewayOptions,
+  logger: Logger,
+): { admission: RealtimeAdmission; stop: () => void } {
   if (options.admission) return { admission: options.admission, stop: () => undefined };
-  const registry = options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
-  const admission = new RealtimeAdmission({ registry, clock: timerClock, logger, ...(deps.isKeyActive ? { isKeyActive: deps.isKeyActive } : {}) });
+  const registry =
+    options.registry ?? new InMemorySessionRegistry({ maxSessions: options.maxSessions, maxSessionsPerKey: options.maxSessionsPerKey });
+  const admission = new RealtimeAdmission({
+    registry,
+    clock: timerClock,
+    logger,
+    ...(deps.isKeyActive ? { isKeyActive: deps.isKeyActive } : {}),
+  });
   const watch = admission.watchRevocations(options.keyCheckIntervalMs);
   return { admission, stop: () => void watch?.stop() };
 }

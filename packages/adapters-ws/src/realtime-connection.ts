@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { InboundBudget, inboundBudgetError, serverEventJson, type InboundBudgetLimits, type Logger, type RealtimeOutput, type RealtimeServerEvent } from '@svc/core';
+import {
+  InboundBudget,
+  inboundBudgetError,
+  serverEventJson,
+  type InboundBudgetLimits,
+  type Logger,
+  type RealtimeOutput,
+  type RealtimeServerEvent,
+} from '@svc/core';
 import { CLOSE_CODES, type GatewayEnding } from './close-codes.js';
 import type { SessionEnding } from '@svc/core';
 import WebSocket from 'ws';

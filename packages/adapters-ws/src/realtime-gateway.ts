@@ -26,13 +26,22 @@ import { RealtimeConnection, type ConnectionLimits } from './realtime-connection
  * completes; refusals that have a WebSocket close code (3000, 4009, 1013) are sent as a close right
  * after the upgrade, as clients expect them there.
  */
-export function attachRealtimeGateway(server: HttpServer | HttpsServer, deps: RealtimeGatewayDeps, options: RealtimeGatewayOptions): RealtimeGateway {
+export function attachRealtimeGateway(
+  server: HttpServer | HttpsServer,
+  deps: RealtimeGatewayDeps,
+  options: RealtimeGatewayOptions,
+): RealtimeGateway {
   const path = options.path ?? '/v1/realtime';
   const logger = deps.logger ?? silentLogger;
   const { admission, stop: stopAdmission } = gatewayAdmission(deps, options, logger);
   const limits = connectionLimits(options);
   const sockets = new Map<WebSocket, RealtimeConnection>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false, handleProtocols: selectProtocol });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxFrameBytes,
+    perMessageDeflate: false,
+    handleProtocols: selectProtocol,
+  });
   // With a listener, ws leaves the answer to us (else it writes a text/html page).
   wss.on('wsClientError', (err: Error, socket: Duplex) => rejectInvalidHandshake(socket, err));
 
@@ -119,6 +128,10 @@ function connectionLimits(options: RealtimeGatewayOptions): ConnectionLimits & {
     maxFrameBytes,
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
     maxPendingEvents: options.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS,
-    inbound: inboundBudgetLimits(options.inboundEventsPerSecond ?? DEFAULT_INBOUND_EVENTS_PER_SECOND, options.inboundBytesPerSecond ?? DEFAULT_INBOUND_BYTES_PER_SECOND, maxFrameBytes),
+    inbound: inboundBudgetLimits(
+      options.inboundEventsPerSecond ?? DEFAULT_INBOUND_EVENTS_PER_SECOND,
+      options.inboundBytesPerSecond ?? DEFAULT_INBOUND_BYTES_PER_SECOND,
+      maxFrameBytes,
+    ),
   };
 }

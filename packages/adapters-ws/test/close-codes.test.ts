@@ -30,7 +30,12 @@ describe('WebSocket close codes: one table (packages/adapters-ws/src/close-codes
   it('no other file of the adapter closes a socket with a numeric literal', () => {
     const offenders = readdirSync(SRC)
       .filter((f) => f.endsWith('.js') && f !== 'close-codes.js')
-      .flatMap((f) => readFileSync(resolve(SRC, f), 'utf8').split('\n').filter((l) => /\.close\(\s*\d/.test(l)).map((l) => `${f}: ${l.trim()}`));
+      .flatMap((f) =>
+        readFileSync(resolve(SRC, f), 'utf8')
+          .split('\n')
+          .filter((l) => /\.close\(\s*\d/.test(l))
+          .map((l) => `${f}: ${l.trim()}`),
+      );
     expect(offenders).to.deep.equal([]);
   });
 });

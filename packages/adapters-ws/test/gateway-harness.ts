@@ -62,7 +62,10 @@ export interface GatewayHarness {
 }
 
 let counter = 0;
-const ids = { id: (p: string) => `${p}${(++counter).toString(36)}${randomBytes(4).toString('hex')}`, secret: (p: string) => `${p}${randomBytes(16).toString('hex')}` };
+const ids = {
+  id: (p: string) => `${p}${(++counter).toString(36)}${randomBytes(4).toString('hex')}`,
+  secret: (p: string) => `${p}${randomBytes(16).toString('hex')}`,
+};
 const hasher = { sha256: (d: string | Uint8Array) => createHash('sha256').update(d).digest('hex') };
 
 /** A real HTTP server with the gateway and real engines (echo language model). */
@@ -90,7 +93,14 @@ export async function startGateway(
         createSession ??
         ((ctx) =>
           new RealtimeSessionEngine(
-            { clock, ids, logger: silentLogger, languageModel: echoModel, voices: { exists: async () => false }, quota: { consume: async () => ({ allowed: true }) } },
+            {
+              clock,
+              ids,
+              logger: silentLogger,
+              languageModel: echoModel,
+              voices: { exists: async () => false },
+              quota: { consume: async () => ({ allowed: true }) },
+            },
             { principal: ctx.principal, urlModel: ctx.urlModel, sessionId: ctx.sessionId, maxDurationSec: 600 },
             ctx.output,
           )),
@@ -126,9 +136,7 @@ export class TestClient {
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: (() => void)[] = [];
 
-  constructor(
-    readonly ws: WebSocket,
-  ) {
+  constructor(readonly ws: WebSocket) {
     this.opened = new Promise((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);

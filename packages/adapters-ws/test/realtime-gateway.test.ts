@@ -4,7 +4,10 @@ import { ServiceUnavailableError, type RealtimeOutput, type RealtimeSessionRegis
 import { CLOSE_CODES, type SessionContext } from '../src/index.js';
 import { sleep, startGateway, TestClient, type GatewayHarness } from './gateway-harness.js';
 
-const configure = { type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } };
+const configure = {
+  type: 'session.update',
+  session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+};
 
 describe('realtime WebSocket gateway', () => {
   let h: GatewayHarness;
@@ -14,7 +17,17 @@ describe('realtime WebSocket gateway', () => {
     h = await startGateway();
     const port = new URL(h.url).port;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/v1/other', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        path: '/v1/other',
+        headers: {
+          Connection: 'Upgrade',
+          Upgrade: 'websocket',
+          'Sec-WebSocket-Version': '13',
+          'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      });
       req.on('response', (res) => resolve(res.statusCode!));
       req.on('upgrade', () => reject(new Error('upgraded')));
       req.on('error', reject);
@@ -257,7 +270,11 @@ describe('realtime WebSocket gateway', () => {
       outstanding--;
       rejected++;
     };
-    h = await startGateway({ maxPendingEvents: 8, inboundBytesPerSecond: 64 * 1024 * 1024 }, () => ({ handle: slowly, rejectFrame: slowly, transportClosed: () => undefined }));
+    h = await startGateway({ maxPendingEvents: 8, inboundBytesPerSecond: 64 * 1024 * 1024 }, () => ({
+      handle: slowly,
+      rejectFrame: slowly,
+      transportClosed: () => undefined,
+    }));
     const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
     await client.opened;
     // 20 KB each, as in the test above: the pause acts between socket reads, not inside one.
@@ -270,7 +287,11 @@ describe('realtime WebSocket gateway', () => {
 
   for (const [what, options, frame] of [
     ['frames', { inboundEventsPerSecond: 20 }, '{bad'],
-    ['bytes', { inboundBytesPerSecond: 1024, maxFrameBytes: 4096 }, JSON.stringify({ type: 'input_audio_buffer.append', audio: 'A'.repeat(3000) })],
+    [
+      'bytes',
+      { inboundBytesPerSecond: 1024, maxFrameBytes: 4096 },
+      JSON.stringify({ type: 'input_audio_buffer.append', audio: 'A'.repeat(3000) }),
+    ],
   ] as const) {
     it(`a client over its inbound budget of ${what} gets one error rate_limit_exceeded, then close 1008, and nothing more is handled`, async () => {
       let handled = 0;
@@ -300,7 +321,10 @@ describe('realtime WebSocket gateway', () => {
     h = await startGateway({ inboundEventsPerSecond: 60 });
     const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
     await client.opened;
-    client.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+    client.send({
+      type: 'session.update',
+      session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+    });
     const chunk = Buffer.alloc(960).toString('base64'); // 20 ms of 24 kHz PCM16
     for (let i = 0; i < 100; i++) {
       client.send({ type: 'input_audio_buffer.append', audio: chunk });

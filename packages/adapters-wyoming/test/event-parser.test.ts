@@ -14,7 +14,11 @@ describe('EventParser (Wyoming framing)', () => {
   it('merges the data block over the header data and cuts the payload, whatever the chunking (every split point)', () => {
     const payload = Buffer.from([1, 2, 3, 4, 5, 6]);
     const bytes = Buffer.concat([
-      wire({ type: 'audio-chunk', data: { rate: 16000, width: 1 }, data_length: 24, payload_length: 6, version: '1.9.0' }, JSON.stringify({ width: 2, channels: 1 }).padEnd(24), payload),
+      wire(
+        { type: 'audio-chunk', data: { rate: 16000, width: 1 }, data_length: 24, payload_length: 6, version: '1.9.0' },
+        JSON.stringify({ width: 2, channels: 1 }).padEnd(24),
+        payload,
+      ),
       wire({ type: 'describe' }),
     ]);
     for (let split = 0; split <= bytes.length; split++) {
@@ -38,8 +42,14 @@ describe('EventParser (Wyoming framing)', () => {
 
   it('refuses a declared payload or data block over the limit as soon as the header line is in', () => {
     const parser = new EventParser(LIMITS);
-    expect(() => parser.push(Buffer.from(JSON.stringify({ type: 'audio-chunk', payload_length: 2 * 1024 ** 3 }) + '\n'))).to.throw(PayloadTooLargeError, /payload_length/);
-    expect(() => new EventParser(LIMITS).push(Buffer.from(JSON.stringify({ type: 'info', data_length: 4097 }) + '\n'))).to.throw(PayloadTooLargeError, /data_length/);
+    expect(() => parser.push(Buffer.from(JSON.stringify({ type: 'audio-chunk', payload_length: 2 * 1024 ** 3 }) + '\n'))).to.throw(
+      PayloadTooLargeError,
+      /payload_length/,
+    );
+    expect(() => new EventParser(LIMITS).push(Buffer.from(JSON.stringify({ type: 'info', data_length: 4097 }) + '\n'))).to.throw(
+      PayloadTooLargeError,
+      /data_length/,
+    );
   });
 
   it('refuses a header line past its limit before the newline arrives', () => {

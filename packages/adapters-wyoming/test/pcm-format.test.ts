@@ -14,7 +14,11 @@ describe('PcmInput (client audio to mono 16-bit)', () => {
     const s32 = Buffer.alloc(4);
     s32.writeInt32LE(value * 65536);
     expect([...new PcmInput({ rate: 16000, width: 1, channels: 1 }).convert(s8)]).to.deep.equal([(value >> 8) * 256]);
-    for (const [width, bytes] of [[2, s16], [3, s24], [4, s32]] as const) {
+    for (const [width, bytes] of [
+      [2, s16],
+      [3, s24],
+      [4, s32],
+    ] as const) {
       expect([...new PcmInput({ rate: 16000, width, channels: 1 }).convert(bytes)], `width ${width}`).to.deep.equal([value]);
     }
   });

@@ -1,13 +1,30 @@
 import { expect } from 'chai';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { TranscribeAudio, silentLogger, type AudioCodec, type DetailedTranscript, type PcmAudio, type Principal, type SynthesizeSpeech, type Transcriber, type VoiceCatalog } from '@svc/core';
+import {
+  TranscribeAudio,
+  silentLogger,
+  type AudioCodec,
+  type DetailedTranscript,
+  type PcmAudio,
+  type Principal,
+  type SynthesizeSpeech,
+  type Transcriber,
+  type VoiceCatalog,
+} from '@svc/core';
 import { encodeEvent } from '../src/framing/event-encoder.js';
 import { EventParser } from '../src/framing/event-parser.js';
 import type { WyomingEvent } from '../src/framing/wyoming-event.js';
 import type { WyomingLimits, WyomingServices } from '../src/ports.js';
 import { WyomingConnection } from '../src/server/wyoming-connection.js';
 
-const LIMITS: WyomingLimits = { maxLineBytes: 64 * 1024, maxDataBytes: 64 * 1024, maxPayloadBytes: 1024 * 1024, maxAudioSeconds: 30, maxConnections: 4, idleTimeoutMs: 10_000 };
+const LIMITS: WyomingLimits = {
+  maxLineBytes: 64 * 1024,
+  maxDataBytes: 64 * 1024,
+  maxPayloadBytes: 1024 * 1024,
+  maxAudioSeconds: 30,
+  maxConnections: 4,
+  idleTimeoutMs: 10_000,
+};
 
 /** Hears every recording as the same words, and keeps what it was given. */
 class FixedTranscriber implements Transcriber {
@@ -41,7 +58,8 @@ class Client {
     for (;;) {
       const found = this.events.find((e) => e.type === type);
       if (found) return found;
-      if (this.socket.destroyed || this.socket.readableEnded) throw new Error(`closed before '${type}'; got ${this.events.map((e) => `${e.type} ${JSON.stringify(e.data)}`).join(', ')}`);
+      if (this.socket.destroyed || this.socket.readableEnded)
+        throw new Error(`closed before '${type}'; got ${this.events.map((e) => `${e.type} ${JSON.stringify(e.data)}`).join(', ')}`);
       await new Promise<void>((resolve) => (this.waiter = resolve));
     }
   }
@@ -148,7 +166,15 @@ describe('WyomingConnection: the protocol state machine (loopback socket, in-mem
     expect(await refused([['synthesize-chunk', { text: 'hi' }]], 'invalid_request_error')).to.match(/outside a stream/);
     expect(await refused([['synthesize-stop']], 'invalid_request_error')).to.match(/outside a stream/);
     const format = { rate: 16000, width: 2, channels: 1 };
-    expect(await refused([['audio-start', format], ['audio-start', format]], 'invalid_request_error')).to.match(/while a recording is open/);
+    expect(
+      await refused(
+        [
+          ['audio-start', format],
+          ['audio-start', format],
+        ],
+        'invalid_request_error',
+      ),
+    ).to.match(/while a recording is open/);
     expect(await refused([['audio-start', format], ['transcribe']], 'invalid_request_error')).to.match(/while a recording is open/);
     expect(await refused([['frobnicate']], 'invalid_request_error')).to.match(/Unknown event type 'frobnicate'/);
   });

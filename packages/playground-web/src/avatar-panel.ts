@@ -167,7 +167,13 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
     jobButton.disabled = !available;
     renderHistory();
   };
-  showCode('avatar', videoCode({ model: 'svc-avatar', size: '640x640', ref_image: 'data:image/jpeg;base64,…', input_tts: { input: text.value, voice: 'default' } }, true));
+  showCode(
+    'avatar',
+    videoCode(
+      { model: 'svc-avatar', size: '640x640', ref_image: 'data:image/jpeg;base64,…', input_tts: { input: text.value, voice: 'default' } },
+      true,
+    ),
+  );
   return { refresh };
 }
 

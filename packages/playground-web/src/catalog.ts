@@ -55,7 +55,8 @@ class VoiceCatalog {
     select.append(element('option', { value: 'default', text: 'default (follows the language)' }));
     if (this.own.length > 0) {
       const group = element('optgroup', { label: 'Your voices' });
-      for (const v of this.own) group.append(element('option', { value: v.voice, text: v.description ? `${v.description} (${v.voice})` : v.voice }));
+      for (const v of this.own)
+        group.append(element('option', { value: v.voice, text: v.description ? `${v.description} (${v.voice})` : v.voice }));
       select.append(group);
     }
     const names = new Intl.DisplayNames(['en'], { type: 'language' });

@@ -64,7 +64,11 @@ async function loadSamples(container: HTMLElement, choose: (url: string, button:
   if (!res.ok) return;
   const { faces } = (await res.json()) as { faces: string[] };
   for (const [i, url] of faces.entries()) {
-    const button = element('button', { type: 'button', 'aria-pressed': 'false', title: `Sample photo ${i + 1}` }, element('img', { src: url, alt: `Sample photo ${i + 1}`, loading: 'lazy' }));
+    const button = element(
+      'button',
+      { type: 'button', 'aria-pressed': 'false', title: `Sample photo ${i + 1}` },
+      element('img', { src: url, alt: `Sample photo ${i + 1}`, loading: 'lazy' }),
+    );
     button.addEventListener('click', () => void choose(url, button));
     container.append(button);
   }

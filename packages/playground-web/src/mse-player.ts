@@ -5,7 +5,11 @@ import { mseTypeOf } from './mp4-codecs.js';
  * slow player slows the download (backpressure); played-out media is removed when the buffer is
  * full. Returns false (after reading the body to its end) when MSE cannot play these codecs.
  */
-export async function playStream(body: ReadableStream<Uint8Array<ArrayBuffer>>, video: HTMLVideoElement, onFirstFrame: () => void): Promise<boolean> {
+export async function playStream(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  video: HTMLVideoElement,
+  onFirstFrame: () => void,
+): Promise<boolean> {
   const reader = body.getReader();
   let head: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   let type: string | null = null;

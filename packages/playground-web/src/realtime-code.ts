@@ -11,7 +11,11 @@ curl ${baseUrl}/v1/realtime/client_secrets \\
   -H "Content-Type: application/json" \\
   -d '{"expires_after":{"seconds":600}}'`;
 
-export function realtimeCode(session: Record<string, unknown>, transport: string, avatar: { size: string } | null): { curl: string; js: string } {
+export function realtimeCode(
+  session: Record<string, unknown>,
+  transport: string,
+  avatar: { size: string } | null,
+): { curl: string; js: string } {
   if (transport === 'webrtc') return avatar ? avatarCallCode(session, avatar) : webrtcCode(session);
   return {
     curl: `${MINT_SECRET}

@@ -21,7 +21,8 @@ type ServerEvent = { type: string; [field: string]: any };
 /** What the user should do about a refused face (the session.update error identifiers of docs/live-avatar.md). */
 const AVATAR_ERRORS: Record<string, string> = {
   no_face_detected: 'No face was found in that photo: pick another one (a face seen from the front, not too small).',
-  avatar_unavailable: 'This server runs without the live avatar (SVC_LIVE_AVATAR_ENABLED=false): choose "Voice only" to talk without a face.',
+  avatar_unavailable:
+    'This server runs without the live avatar (SVC_LIVE_AVATAR_ENABLED=false): choose "Voice only" to talk without a face.',
   avatar_requires_video: 'The avatar needs a WebRTC call that receives video (this browser offered none).',
 };
 
@@ -107,7 +108,9 @@ export function initRealtimePanel(): void {
       // One line per second of microphone audio, not one per 40 ms chunk.
       if (appendsLogged++ % 25 !== 0) return;
     }
-    const shown = JSON.stringify(event, (k, v) => ((k === 'audio' || k === 'delta') && typeof v === 'string' && v.length > 60 ? `${v.slice(0, 24)}… (${v.length} chars)` : v));
+    const shown = JSON.stringify(event, (k, v) =>
+      (k === 'audio' || k === 'delta') && typeof v === 'string' && v.length > 60 ? `${v.slice(0, 24)}… (${v.length} chars)` : v,
+    );
     log.append(element('li', { class: direction, text: `${direction === 'in' ? '↓' : '↑'} ${shown}` }));
     while (log.childElementCount > LOG_LIMIT) log.firstElementChild!.remove();
     log.scrollTop = log.scrollHeight;
@@ -182,7 +185,12 @@ export function initRealtimePanel(): void {
   const recordLatency = (soundAt: number) => {
     if (turnEndedAt === null) return;
     const ms = Math.max(0, Math.round(soundAt - turnEndedAt));
-    latencyList.append(element('li', { 'data-latency-ms': String(ms), text: `${turnKind} turn: ${ms} ms to first ${mode.value === 'audio' ? 'audio' : 'text'}` }));
+    latencyList.append(
+      element('li', {
+        'data-latency-ms': String(ms),
+        text: `${turnKind} turn: ${ms} ms to first ${mode.value === 'audio' ? 'audio' : 'text'}`,
+      }),
+    );
     turnEndedAt = null;
   };
 
@@ -329,7 +337,12 @@ export function initRealtimePanel(): void {
       case 'response.output_audio.delta': {
         let current = reply;
         if (!current || current.itemId !== event.item_id) {
-          current = { itemId: event.item_id, responseId: event.response_id, player: new PcmStreamPlayer(await playbackContext(), RATE), done: false };
+          current = {
+            itemId: event.item_id,
+            responseId: event.response_id,
+            player: new PcmStreamPlayer(await playbackContext(), RATE),
+            done: false,
+          };
           reply = current;
         }
         const soundAt = current.player.push(bytesFromBase64(event.delta));
@@ -415,7 +428,10 @@ export function initRealtimePanel(): void {
         break;
       case 'session.idle_timeout':
       case 'session.max_duration_reached':
-        setStatus(status, event.type === 'session.idle_timeout' ? 'Closed after 5 minutes without speech.' : 'The session reached its maximum duration.');
+        setStatus(
+          status,
+          event.type === 'session.idle_timeout' ? 'Closed after 5 minutes without speech.' : 'The session reached its maximum duration.',
+        );
         break;
     }
   };

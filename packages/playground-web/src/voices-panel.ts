@@ -76,7 +76,12 @@ export function initVoicesPanel(): void {
     }
     for (const v of catalog.own) {
       const tryButton = element('button', { type: 'button', class: 'secondary small', 'aria-label': `Try ${v.voice}`, text: 'Try' });
-      const deleteButton = element('button', { type: 'button', class: 'secondary small', 'aria-label': `Delete ${v.voice}`, text: 'Delete' });
+      const deleteButton = element('button', {
+        type: 'button',
+        class: 'secondary small',
+        'aria-label': `Delete ${v.voice}`,
+        text: 'Delete',
+      });
       const item = element(
         'li',
         { 'data-voice': v.voice },

@@ -57,7 +57,8 @@ export class RealtimeCall {
   ) {}
 
   static async open(secret: string, handlers: RealtimeCallHandlers, options: RealtimeCallOptions = {}): Promise<RealtimeCall> {
-    if (!navigator.mediaDevices?.getUserMedia) throw new Error('This browser gives no microphone access here (it needs https or localhost).');
+    if (!navigator.mediaDevices?.getUserMedia)
+      throw new Error('This browser gives no microphone access here (it needs https or localhost).');
     const mic = await navigator.mediaDevices.getUserMedia({
       audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
@@ -102,7 +103,11 @@ export class RealtimeCall {
     try {
       const offer = await pc.createOffer();
       await pc.setLocalDescription(offer);
-      const res = await fetch('/v1/realtime/calls', { method: 'POST', body: callBody(offer.sdp!, session), headers: { Authorization: `Bearer ${secret}` } });
+      const res = await fetch('/v1/realtime/calls', {
+        method: 'POST',
+        body: callBody(offer.sdp!, session),
+        headers: { Authorization: `Bearer ${secret}` },
+      });
       if (res.status !== 201) throw await apiErrorOf(res);
       await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
       const callId = res.headers.get('Location')?.split('/').pop() ?? null;

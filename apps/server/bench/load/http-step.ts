@@ -18,7 +18,13 @@ export interface StepSample {
  * `connections` concurrent clients for `durationS`, split evenly over the given servers (one
  * autocannon per server, run together); every response's latency and status is kept.
  */
-export async function httpStep(urls: string[], apiKey: string, scenario: HttpScenario, connections: number, durationS: number): Promise<StepSample> {
+export async function httpStep(
+  urls: string[],
+  apiKey: string,
+  scenario: HttpScenario,
+  connections: number,
+  durationS: number,
+): Promise<StepSample> {
   const sample: StepSample = { latenciesMs: [], ok: 0, errors: 0, durationS };
   const runs = urls.map((url, i) => {
     const share = Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);

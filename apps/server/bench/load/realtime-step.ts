@@ -24,12 +24,22 @@ function oneTurn(wsUrl: string, apiKey: string): Promise<number> {
     ws.on('error', (err) => fail(String(err)));
     ws.on('close', (code) => fail(`closed ${code}`));
     ws.on('open', () =>
-      ws.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } })),
+      ws.send(
+        JSON.stringify({
+          type: 'session.update',
+          session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+        }),
+      ),
     );
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString()) as Event;
       if (event.type === 'session.created') {
-        ws.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello, how are you today?' }] } }));
+        ws.send(
+          JSON.stringify({
+            type: 'conversation.item.create',
+            item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello, how are you today?' }] },
+          }),
+        );
         ws.send(JSON.stringify({ type: 'response.create' }));
       } else if (event.type === 'error') {
         fail(`error event ${JSON.stringify(event.error)}`);

@@ -21,7 +21,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 function niceMax(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
-  return ([1, 2, 5, 10].map((m) => m * p).find((m) => m >= v) ?? 10 * p);
+  return [1, 2, 5, 10].map((m) => m * p).find((m) => m >= v) ?? 10 * p;
 }
 
 /** One panel: x on a log2 scale (the concurrency steps double), y linear from 0. */
@@ -62,7 +62,10 @@ export function svgPlot(title: string, panels: Panel[], columns: number): string
   const width = columns * W;
   const height = rows * H + 50;
   const parts = panels.map((p, i) => panel(p, (i % columns) * W, 30 + Math.floor(i / columns) * H));
-  const keys = legend.map(([label, color], i) => `<rect x="${10 + i * 190}" y="${height - 16}" width="12" height="4" fill="${color}"/><text x="${28 + i * 190}" y="${height - 11}" font-size="11">${esc(label)}</text>`);
+  const keys = legend.map(
+    ([label, color], i) =>
+      `<rect x="${10 + i * 190}" y="${height - 16}" width="12" height="4" fill="${color}"/><text x="${28 + i * 190}" y="${height - 11}" font-size="11">${esc(label)}</text>`,
+  );
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,

@@ -14,7 +14,12 @@ const USAGE = `Usage:
 
 /** API key administration against the same database the server uses. */
 export async function runKeysCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<number> {
-  const parsed = parseCliArgs(argv, { name: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE, out);
+  const parsed = parseCliArgs(
+    argv,
+    { name: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean', default: false } },
+    USAGE,
+    out,
+  );
   if ('exit' in parsed) return parsed.exit;
   const { positionals, values } = parsed.args;
   const command = positionals[0];
@@ -41,7 +46,11 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
       if (values.json) out(JSON.stringify(rows.map(({ secretHash: _h, ...r }) => r)));
       // An empty table says nothing; a newcomer needs to hear there is none and how to make one.
       else if (rows.length === 0) out('No API keys yet. Create one with: npm run keys -- create --name NAME');
-      else for (const r of rows) out(`${r.id}\t${r.name}\t${r.prefix}…\t${new Date(r.createdAt).toISOString()}\t${r.revokedAt ? 'revoked ' + new Date(r.revokedAt).toISOString() : 'active'}`);
+      else
+        for (const r of rows)
+          out(
+            `${r.id}\t${r.name}\t${r.prefix}…\t${new Date(r.createdAt).toISOString()}\t${r.revokedAt ? 'revoked ' + new Date(r.revokedAt).toISOString() : 'active'}`,
+          );
       return 0;
     }
     if (!values.id) {

@@ -41,13 +41,29 @@ type Out = (line: string) => void;
 /** Model directory administration: the same scan the server does at start-up. */
 const defaultOut: Out = (l) => process.stdout.write(l + '\n');
 
-export async function runModelsCli(argv: string[], out: Out = defaultOut, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const parsed = parseCliArgs(argv, { json: { type: 'boolean', default: false }, variant: { type: 'string' }, name: { type: 'string' } }, USAGE, out);
+export async function runModelsCli(
+  argv: string[],
+  out: Out = defaultOut,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
+  const parsed = parseCliArgs(
+    argv,
+    { json: { type: 'boolean', default: false }, variant: { type: 'string' }, name: { type: 'string' } },
+    USAGE,
+    out,
+  );
   if ('exit' in parsed) return parsed.exit;
   const { positionals, values } = parsed.args;
   const [command, arg] = positionals;
-  if (!command || !['list', 'add', 'remove', 'verify', 'catalog', 'pull'].includes(command) || (['add', 'remove', 'pull'].includes(command) && !arg)) {
-    if (command) out(`error: ${['add', 'remove', 'pull'].includes(command) ? `${command} needs a ${command === 'remove' ? 'NAME' : command === 'add' ? 'PATH' : 'model'}` : `unknown command '${command}'`}.`);
+  if (
+    !command ||
+    !['list', 'add', 'remove', 'verify', 'catalog', 'pull'].includes(command) ||
+    (['add', 'remove', 'pull'].includes(command) && !arg)
+  ) {
+    if (command)
+      out(
+        `error: ${['add', 'remove', 'pull'].includes(command) ? `${command} needs a ${command === 'remove' ? 'NAME' : command === 'add' ? 'PATH' : 'model'}` : `unknown command '${command}'`}.`,
+      );
     out(USAGE);
     return USAGE_EXIT_CODE;
   }
@@ -60,7 +76,8 @@ export async function runModelsCli(argv: string[], out: Out = defaultOut, env: R
     if (values.json) out(JSON.stringify({ dir, models: manifests, warnings: scan.warnings }));
     else {
       out(`${dir}: ${manifests.length} model(s)`);
-      for (const m of manifests) out(`${m.name}\t${m.kind}\t${m.engine}\t${m.languages.join(',')}\t${m.sampleRate} Hz\tsha256:${m.checksum.slice(0, 16)}`);
+      for (const m of manifests)
+        out(`${m.name}\t${m.kind}\t${m.engine}\t${m.languages.join(',')}\t${m.sampleRate} Hz\tsha256:${m.checksum.slice(0, 16)}`);
       for (const w of scan.warnings) out(`warning: ${w}`);
     }
     return 0;
@@ -80,13 +97,25 @@ export async function runModelsCli(argv: string[], out: Out = defaultOut, env: R
 
 function catalog(out: Out, json: boolean): number {
   if (json) out(JSON.stringify(MODEL_CATALOG));
-  else for (const e of MODEL_CATALOG) out(`${e.name}\t${e.engine}\t${e.repo}@${e.revision.slice(0, 12)}\t${Object.keys(e.variants).join('/')}\t${e.languages.join(',')}\t${e.licence}`);
+  else
+    for (const e of MODEL_CATALOG)
+      out(
+        `${e.name}\t${e.engine}\t${e.repo}@${e.revision.slice(0, 12)}\t${Object.keys(e.variants).join('/')}\t${e.languages.join(',')}\t${e.licence}`,
+      );
   return 0;
 }
 
 /** Downloads, installs, then loads the model once (as add does); a model that does not load is removed again. */
-async function pull(request: Parameters<typeof pullModel>[0], dir: string, out: Out, env: Record<string, string | undefined>): Promise<number> {
-  const hub = { hubUrl: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''), ...(env.HF_TOKEN ? { accessToken: env.HF_TOKEN } : {}) };
+async function pull(
+  request: Parameters<typeof pullModel>[0],
+  dir: string,
+  out: Out,
+  env: Record<string, string | undefined>,
+): Promise<number> {
+  const hub = {
+    hubUrl: (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, ''),
+    ...(env.HF_TOKEN ? { accessToken: env.HF_TOKEN } : {}),
+  };
   const terminal = process.stdout.isTTY && out === defaultOut ? process.stdout : null;
   const restoreDispatcher = useProxyFromEnv(env, hub.hubUrl);
   let result: Awaited<ReturnType<typeof pullModel>>;
@@ -95,7 +124,8 @@ async function pull(request: Parameters<typeof pullModel>[0], dir: string, out: 
   } catch (error) {
     if (!(error instanceof ModelPullError)) throw error;
     out(`not pulled: ${error.message}`);
-    if (error.reason === 'network' || error.reason === 'stalled') for (const line of offlineAdvice(hub.hubUrl, request.source, env)) out(line);
+    if (error.reason === 'network' || error.reason === 'stalled')
+      for (const line of offlineAdvice(hub.hubUrl, request.source, env)) out(line);
     return error.reason === 'unknown_model' ? 2 : 1;
   } finally {
     await restoreDispatcher();
@@ -108,14 +138,18 @@ async function pull(request: Parameters<typeof pullModel>[0], dir: string, out: 
     out(`not added: ${name} was downloaded but does not load (removed)`);
     return 1;
   }
-  out(`pulled ${name} (${megabytes(result.plan.bytes)}, ${result.plan.repo}@${result.plan.commit.slice(0, 12)}) into ${dir}; checksums verified, loads (restart the server to use it)`);
+  out(
+    `pulled ${name} (${megabytes(result.plan.bytes)}, ${result.plan.repo}@${result.plan.commit.slice(0, 12)}) into ${dir}; checksums verified, loads (restart the server to use it)`,
+  );
   return 0;
 }
 
 async function add(source: string, dir: string, out: Out): Promise<number> {
   // The service never downloads at run time (only npm and apt are used): say how to do it instead.
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
-    out(`models add takes a local path, not ${source}: to download a model from the Hugging Face hub use "npm run models -- pull NAME" (npm run models -- catalog lists them)`);
+    out(
+      `models add takes a local path, not ${source}: to download a model from the Hugging Face hub use "npm run models -- pull NAME" (npm run models -- catalog lists them)`,
+    );
     return 2;
   }
   const info = await stat(source).catch(() => null);
@@ -211,7 +245,9 @@ async function verify(dir: string, out: Out, threads: number): Promise<number> {
   const problems = await loadProblems(dir, threads);
   const scan = await scanModelDirectory(dir);
   for (const p of problems) out(`problem: ${p}`);
-  out(`${scan.piper.length + scan.kokoro.length + scan.asr.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)|the (de|en)coder/.test(p)).length} model(s) load, ${problems.length} problem(s)`);
+  out(
+    `${scan.piper.length + scan.kokoro.length + scan.asr.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)|the (de|en)coder/.test(p)).length} model(s) load, ${problems.length} problem(s)`,
+  );
   return problems.length > 0 ? 1 : 0;
 }
 

@@ -27,7 +27,13 @@ export function useProxyFromEnv(env: Env, hubUrl: string): () => Promise<void> {
 function bypassesProxy(hostname: string, noProxy: string): boolean {
   return noProxy
     .split(',')
-    .map((entry) => entry.trim().replace(/^\*?\./, '').replace(/:\d+$/, '').toLowerCase())
+    .map((entry) =>
+      entry
+        .trim()
+        .replace(/^\*?\./, '')
+        .replace(/:\d+$/, '')
+        .toLowerCase(),
+    )
     .some((entry) => entry === '*' || (entry !== '' && (hostname === entry || hostname.endsWith(`.${entry}`))));
 }
 

@@ -19,10 +19,15 @@ export function pullProgress(out: Out, terminal: { write(text: string): void } |
     const share = file.size > 0 ? bytes / file.size : 1;
     const filled = Math.round(share * BAR);
     const rate = (bytes - startBytes) / Math.max(0.001, (now - started) / 1000);
-    terminal.write(`\r  ${file.path}  [${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ${megabytes(bytes)} / ${megabytes(file.size)}  ${megabytes(rate)}/s\u001b[K`);
+    terminal.write(
+      `\r  ${file.path}  [${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ${megabytes(bytes)} / ${megabytes(file.size)}  ${megabytes(rate)}/s\u001b[K`,
+    );
   };
   return {
-    onPlan: (plan) => out(`pulling ${plan.name} from ${plan.repo}@${plan.revision} (commit ${plan.commit.slice(0, 12)}): ${plan.files.length} files, ${megabytes(plan.bytes)}`),
+    onPlan: (plan) =>
+      out(
+        `pulling ${plan.name} from ${plan.repo}@${plan.revision} (commit ${plan.commit.slice(0, 12)}): ${plan.files.length} files, ${megabytes(plan.bytes)}`,
+      ),
     onFile: (file, have) => {
       started = performance.now();
       startBytes = have;

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
-import {
-  openDatabase,
-  RedisRateLimiter,
-  TokenBucketRateLimiter,
-  TypeOrmApiKeyRepository,
-} from '@svc/adapters-storage';
+import { openDatabase, RedisRateLimiter, TokenBucketRateLimiter, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -57,12 +52,19 @@ export const foundationModule = defineModule({
     provide(SHARED_TOKENS.IdGenerator, () => new CryptoIdGenerator());
     provide(SHARED_TOKENS.Hasher, () => new Sha256Hasher());
     // Files in the data directory (or SVC_BLOB_DIR), or an S3-compatible bucket (docs/deployment.md).
-    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.settings.SVC_DATA_DIR, config.settings), { close: (store) => store.close?.() });
+    provide(SHARED_TOKENS.BlobStore, () => openBlobStore(config.settings.SVC_DATA_DIR, config.settings), {
+      close: (store) => store.close?.(),
+    });
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
     provide(
       SERVER_TOKENS.DataSource,
       // Migrations at start by default (one machine); a multi-process setup runs `npm run migrate` once.
-      () => openDatabase({ url: config.settings.SVC_DATABASE_URL, dataDir: config.settings.SVC_DATA_DIR, migrate: config.settings.SVC_MIGRATE_ON_START }),
+      () =>
+        openDatabase({
+          url: config.settings.SVC_DATABASE_URL,
+          dataDir: config.settings.SVC_DATA_DIR,
+          migrate: config.settings.SVC_MIGRATE_ON_START,
+        }),
       { close: (ds: DataSource) => ds.destroy() },
     );
     provide(SHARED_TOKENS.ApiKeyRepository, async (get) => new TypeOrmApiKeyRepository(await get(SERVER_TOKENS.DataSource)));
@@ -98,23 +100,26 @@ export const foundationModule = defineModule({
     const observability = metricsRoute(get(SERVER_TOKENS.Metrics));
     return {
       public: [
-        healthRoutes([
-          { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
-          ...(redis.client ? [{ name: 'redis', check: () => redis.ping() }] : []),
-          { name: 'blob_store', check: () => blobs.checkWritable() },
-        ], () => {
-          // Degraded, not unready: without a recognizer, audio turns get a transcription_unavailable error.
-          // (A server built without the realtime-audio module has no such status.)
-          let detail: string | undefined;
-          try {
-            detail = get(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
-          } catch {
-            detail = undefined;
-          }
-          const details: Record<string, string> = {};
-          if (detail !== undefined) details.speech_recognition = detail;
-          return details;
-        }),
+        healthRoutes(
+          [
+            { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+            ...(redis.client ? [{ name: 'redis', check: () => redis.ping() }] : []),
+            { name: 'blob_store', check: () => blobs.checkWritable() },
+          ],
+          () => {
+            // Degraded, not unready: without a recognizer, audio turns get a transcription_unavailable error.
+            // (A server built without the realtime-audio module has no such status.)
+            let detail: string | undefined;
+            try {
+              detail = get(REALTIME_TOKENS.SpeechRecognitionStatus).detail;
+            } catch {
+              detail = undefined;
+            }
+            const details: Record<string, string> = {};
+            if (detail !== undefined) details.speech_recognition = detail;
+            return details;
+          },
+        ),
         ...(metricsPublic ? [observability] : []),
       ],
       authenticated: [...(api ? [openApiRoute(SERVICE_INFO)] : []), ...(metricsPublic ? [] : [observability])],

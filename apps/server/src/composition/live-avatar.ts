@@ -1,4 +1,13 @@
-import { ReferenceImageLoader, SHARED_TOKENS, VIDEO_TOKENS, type AvatarRenderer, type LiveAvatarServices, type LiveVideoEncoder, type Logger, type MediaFetcher } from '@svc/core';
+import {
+  ReferenceImageLoader,
+  SHARED_TOKENS,
+  VIDEO_TOKENS,
+  type AvatarRenderer,
+  type LiveAvatarServices,
+  type LiveVideoEncoder,
+  type Logger,
+  type MediaFetcher,
+} from '@svc/core';
 import { FfmpegLiveH264Encoder, LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -28,7 +37,8 @@ export const liveAvatarModule = defineModule({
   },
   bind(provide, config) {
     const s = config.settings;
-    provide(SERVER_TOKENS.LiveAvatar,
+    provide(
+      SERVER_TOKENS.LiveAvatar,
       async (get) => {
         if (!s.SVC_LIVE_AVATAR_ENABLED) return null;
         const faces = await get(VIDEO_TOKENS.AvatarRenderer);

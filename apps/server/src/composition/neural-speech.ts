@@ -1,5 +1,13 @@
 import { DEFAULT_BASE_PRESETS, primaryLanguage, type Logger, type PresetVoice, type SpeechSynthesizer } from '@svc/core';
-import { EspeakPhonemizer, KokoroSpeechSynthesizer, PiperSpeechSynthesizer, scanModelDirectory, UpstreamSpeechSynthesizer, type KokoroEnglishG2P, type NeuralEngine } from '@svc/adapters-inference';
+import {
+  EspeakPhonemizer,
+  KokoroSpeechSynthesizer,
+  PiperSpeechSynthesizer,
+  scanModelDirectory,
+  UpstreamSpeechSynthesizer,
+  type KokoroEnglishG2P,
+  type NeuralEngine,
+} from '@svc/adapters-inference';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;
@@ -20,14 +28,27 @@ export async function neuralSynthesizers(options: NeuralSpeechOptions): Promise<
   const scan = await scanModelDirectory(modelsDir);
   for (const warning of scan.warnings) logger.warn({ modelsDir }, warning);
   for (const { model } of scan.kokoro) {
-    if (model.skipped.length > 0) logger.info({ modelsDir, voices: model.skipped.map((s) => s.voice) }, `kokoro ${model.name}: voices skipped (${[...new Set(model.skipped.map((s) => s.reason))].join('; ')})`);
+    if (model.skipped.length > 0)
+      logger.info(
+        { modelsDir, voices: model.skipped.map((s) => s.voice) },
+        `kokoro ${model.name}: voices skipped (${[...new Set(model.skipped.map((s) => s.reason))].join('; ')})`,
+      );
   }
   if (scan.piper.length === 0 && scan.kokoro.length === 0) return [];
   const phonemizer = await EspeakPhonemizer.create(options.phonemizerWorkers);
   const onSkipped = (name: string, reason: string) => logger.warn({ modelsDir }, `model ${name}: skipped, ${reason}`);
   const engines: NeuralEngine[] = [];
   if (scan.piper.length > 0) engines.push(await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads, onSkipped }));
-  if (scan.kokoro.length > 0) engines.push(await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer, threads, onSkipped, englishG2P: options.kokoroEnglish }));
+  if (scan.kokoro.length > 0)
+    engines.push(
+      await KokoroSpeechSynthesizer.create({
+        models: scan.kokoro.map((k) => k.model),
+        phonemizer,
+        threads,
+        onSkipped,
+        englishG2P: options.kokoroEnglish,
+      }),
+    );
   await phonemizer.release(); // the engines hold it now; it stops with the last one
   const usable: NeuralEngine[] = [];
   for (const engine of engines) {
@@ -49,13 +70,20 @@ export interface UpstreamSettings {
 /** The upstream speech server engine when SVC_UPSTREAM_TTS_URL and its voices are set. */
 export async function upstreamSynthesizer(s: UpstreamSettings): Promise<SpeechSynthesizer | null> {
   if (!s.SVC_UPSTREAM_TTS_URL) return null;
-  if (s.SVC_UPSTREAM_TTS_VOICES.length === 0) throw new Error('Invalid configuration SVC_UPSTREAM_TTS_VOICES: SVC_UPSTREAM_TTS_URL is set but no voice is listed');
+  if (s.SVC_UPSTREAM_TTS_VOICES.length === 0)
+    throw new Error('Invalid configuration SVC_UPSTREAM_TTS_VOICES: SVC_UPSTREAM_TTS_URL is set but no voice is listed');
   // `voice` or `voice:language` (language defaults to en)
   const voices = s.SVC_UPSTREAM_TTS_VOICES.map((entry) => {
     const [voice, language] = entry.split(':');
     return { voice: voice!, language: (language || 'en').toLowerCase() };
   });
-  return UpstreamSpeechSynthesizer.create({ baseUrl: s.SVC_UPSTREAM_TTS_URL, apiKey: s.SVC_UPSTREAM_TTS_KEY || undefined, model: s.SVC_UPSTREAM_TTS_MODEL, voices, timeoutMs: s.SVC_UPSTREAM_TTS_TIMEOUT_MS });
+  return UpstreamSpeechSynthesizer.create({
+    baseUrl: s.SVC_UPSTREAM_TTS_URL,
+    apiKey: s.SVC_UPSTREAM_TTS_KEY || undefined,
+    model: s.SVC_UPSTREAM_TTS_MODEL,
+    voices,
+    timeoutMs: s.SVC_UPSTREAM_TTS_TIMEOUT_MS,
+  });
 }
 
 /** Neural engines whose voices run here (upstream voices are not calibrated: that would call the remote server). */

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  REALTIME_TOKENS,
-  SHARED_TOKENS,
-  type VoiceActivityDetector,
-} from '@svc/core';
+import { REALTIME_TOKENS, SHARED_TOKENS, type VoiceActivityDetector } from '@svc/core';
 import { OpusscriptOpusCodec, PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
@@ -31,7 +27,10 @@ export const realtimeAudioModule = defineModule({
      */
     SVC_VAD_BATCH_WAIT_MS: setting.int(16, 0, 32),
     /** auto | pocketsphinx | off | upstream | whisper:<model> | moonshine:<model> (see speech-recognition.ts). */
-    SVC_ASR_ENGINE: z.string().regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>').default('auto'),
+    SVC_ASR_ENGINE: z
+      .string()
+      .regex(ASR_ENGINE_PATTERN, 'must be auto, pocketsphinx, off, upstream, whisper:<model> or moonshine:<model>')
+      .default('auto'),
     /**
      * Most decoders shared by all sessions: turns recognized at once (a process each, started on
      * demand; their memory: docs/deployment.md, Memory and warm-up).
@@ -75,7 +74,11 @@ export const realtimeAudioModule = defineModule({
         }
         try {
           // Lazy: one decoder loads now to prove the installation works, then stops until the first turn.
-          const selected = await selectSpeechRecognizer({ ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS }, config.settings.SVC_DATA_DIR, logger);
+          const selected = await selectSpeechRecognizer(
+            { ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS },
+            config.settings.SVC_DATA_DIR,
+            logger,
+          );
           if (policy === 'lazy') selected?.recognizer.releaseIdleDecoders?.();
           if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;

@@ -19,15 +19,24 @@ function sessionOf(text: string): Record<string, unknown> {
   } catch (err) {
     throw new Error(`Invalid configuration SVC_SIP_SESSION: not JSON (${(err as Error).message}).`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('Invalid configuration SVC_SIP_SESSION: must be a JSON object (session.update\'s "session").');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('Invalid configuration SVC_SIP_SESSION: must be a JSON object (session.update\'s "session").');
   return parsed as Record<string, unknown>;
 }
 
 /** A failed bind said in the settings' words (Node's message names neither SVC_SIP_PORT nor a way out). */
 function sipListenError(err: unknown, host: string, port: number): Error {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === 'EADDRINUSE') return new Error(`SIP port ${port} (UDP or TCP) is already in use on ${host} (SVC_SIP_PORT=${port}): stop what holds it, or set SVC_SIP_PORT to a free port`, { cause: err });
-  if (code === 'EACCES') return new Error(`not allowed to listen on ${host}:${port} (SVC_SIP_PORT=${port}): ports below 1024 need root; 5060 is SIP's usual port`, { cause: err });
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `SIP port ${port} (UDP or TCP) is already in use on ${host} (SVC_SIP_PORT=${port}): stop what holds it, or set SVC_SIP_PORT to a free port`,
+      { cause: err },
+    );
+  if (code === 'EACCES')
+    return new Error(
+      `not allowed to listen on ${host}:${port} (SVC_SIP_PORT=${port}): ports below 1024 need root; 5060 is SIP's usual port`,
+      { cause: err },
+    );
   if (code === 'EADDRNOTAVAIL') return new Error(`${host} is not an address of this machine (SVC_SIP_HOST=${host})`, { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -60,10 +69,14 @@ export const realtimeSipModule = defineModule({
   },
   check(s) {
     if (s.SVC_SIP_API_KEY_ID.startsWith(API_KEY_PREFIX)) {
-      throw new Error('Invalid configuration SVC_SIP_API_KEY_ID: name the key by its id (key_..., as `npm run keys -- list` shows it), not by its secret.');
+      throw new Error(
+        'Invalid configuration SVC_SIP_API_KEY_ID: name the key by its id (key_..., as `npm run keys -- list` shows it), not by its secret.',
+      );
     }
     if (s.SVC_SIP_PORT !== undefined && !s.SVC_SIP_API_KEY_ID) {
-      throw new Error('Invalid configuration SVC_SIP_API_KEY_ID: SIP calls act as an API key; name one by its id (see `npm run keys -- list`).');
+      throw new Error(
+        'Invalid configuration SVC_SIP_API_KEY_ID: SIP calls act as an API key; name one by its id (see `npm run keys -- list`).',
+      );
     }
     applySessionUpdate(sessionOf(s.SVC_SIP_SESSION), null, REALTIME_MODEL);
   },
@@ -106,7 +119,10 @@ export const realtimeSipModule = defineModule({
       throw sipListenError(err, s.SVC_SIP_HOST, s.SVC_SIP_PORT!);
     });
     const { address, port } = server.address;
-    logger.info({ address, port, key: keyId, digest: !!s.SVC_SIP_PASSWORD, allowed: s.SVC_SIP_ALLOWED_SOURCES }, `SIP server listening on udp://${address}:${port}`);
+    logger.info(
+      { address, port, key: keyId, digest: !!s.SVC_SIP_PASSWORD, allowed: s.SVC_SIP_ALLOWED_SOURCES },
+      `SIP server listening on udp://${address}:${port}`,
+    );
     return { server, close: () => server.close() };
   },
 });

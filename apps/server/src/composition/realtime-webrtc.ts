@@ -63,7 +63,8 @@ export const realtimeWebrtcModule = defineModule({
   },
   bind(provide, config): void {
     const s = config.settings;
-    provide(SERVER_TOKENS.RealtimeCalls,
+    provide(
+      SERVER_TOKENS.RealtimeCalls,
       async (get) => {
         if (!s.SVC_WEBRTC_ENABLED) return null;
         const ids = await get(SHARED_TOKENS.IdGenerator);
@@ -89,7 +90,11 @@ export const realtimeWebrtcModule = defineModule({
             maxPendingEvents: 256,
             ...(liveAvatar ? { avatarVideo: { encoder: liveAvatar.encoder, leadMs: liveAvatar.leadMs } } : {}),
             // The WebSocket's budget per connection, for the data channel's messages.
-            inbound: inboundBudgetLimits(s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC, s.SVC_REALTIME_INBOUND_BYTES_PER_SEC, s.SVC_REALTIME_MAX_FRAME_BYTES),
+            inbound: inboundBudgetLimits(
+              s.SVC_REALTIME_INBOUND_EVENTS_PER_SEC,
+              s.SVC_REALTIME_INBOUND_BYTES_PER_SEC,
+              s.SVC_REALTIME_MAX_FRAME_BYTES,
+            ),
           },
         );
         await warmUp(warmUpOnThisProcess(config, s.SVC_WEBRTC_WARM_UP), 'WebRTC (werift)', () => calls.warmUp(), logger);
@@ -111,6 +116,15 @@ export const realtimeWebrtcModule = defineModule({
       }
       return { principal: await keys.authenticate(secret).catch(rethrowUnavailable), secretSessionId: null };
     };
-    return { public: [realtimeCallRoutes({ calls, authenticateCaller, maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES, maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES })] };
+    return {
+      public: [
+        realtimeCallRoutes({
+          calls,
+          authenticateCaller,
+          maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES,
+          maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES,
+        }),
+      ],
+    };
   },
 });

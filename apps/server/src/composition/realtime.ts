@@ -36,10 +36,7 @@ import {
   DEFAULT_INBOUND_EVENTS_PER_SECOND,
   type RealtimeGateway,
 } from '@svc/adapters-ws';
-import {
-  EmbeddedDemoLanguageModel,
-  OpenAiCompatibleLanguageModel,
-} from '@svc/adapters-inference';
+import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-inference';
 import {
   dependencyUnavailable,
   InMemoryQuotaGuard,
@@ -160,7 +157,11 @@ export const realtimeModule = defineModule({
     bindGatewayDeps(provide);
   },
   routes({ config, get }): ModuleRoutes {
-    return { authenticated: [clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES })] };
+    return {
+      authenticated: [
+        clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES }),
+      ],
+    };
   },
   /**
    * Where the API is served (sessions run, secrets are minted and redeemed there): the load monitor
@@ -232,9 +233,7 @@ function bindLanguageModel(provide: Provide, s: Settings): void {
 
 /** Ephemeral keys: their table, minting (POST /v1/realtime/client_secrets) and redemption at connect. */
 function bindClientSecrets(provide: Provide): void {
-  provide(REALTIME_TOKENS.ClientSecretRepository,
-    async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)),
-  );
+  provide(REALTIME_TOKENS.ClientSecretRepository, async (get) => new TypeOrmClientSecretRepository(await get(SERVER_TOKENS.DataSource)));
   provide(
     REALTIME_TOKENS.MintClientSecret,
     async (get) =>
@@ -262,7 +261,9 @@ function bindSessionServices(provide: Provide, s: Settings): void {
   // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
   provide(REALTIME_TOKENS.QuotaGuard, async (get) => {
     const { client } = await get(SERVER_TOKENS.SharedRedis);
-    return client ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`) : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
+    return client
+      ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`)
+      : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
   });
   provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
   // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).

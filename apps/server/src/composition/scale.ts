@@ -41,7 +41,9 @@ export const scaleModule = defineModule({
     const queue = jobQueueKind(s);
     if (queue === 'redis' && !s.SVC_REDIS_URL) throw new Error('Invalid configuration: SVC_JOB_QUEUE=redis needs SVC_REDIS_URL.');
     if (s.SVC_ROLE !== 'both' && queue !== 'redis') {
-      throw new Error(`Invalid configuration: SVC_ROLE=${s.SVC_ROLE} needs the shared job queue (set SVC_REDIS_URL; SVC_JOB_QUEUE must not be memory).`);
+      throw new Error(
+        `Invalid configuration: SVC_ROLE=${s.SVC_ROLE} needs the shared job queue (set SVC_REDIS_URL; SVC_JOB_QUEUE must not be memory).`,
+      );
     }
   },
   bind(provide, config) {

@@ -43,14 +43,30 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
   if (engine === 'off') return null;
   if (engine === 'upstream') {
     if (!s.SVC_UPSTREAM_ASR_URL) throw new Error('Invalid configuration SVC_ASR_ENGINE: upstream needs SVC_UPSTREAM_ASR_URL');
-    const recognizer = new UpstreamSpeechRecognizer({ baseUrl: s.SVC_UPSTREAM_ASR_URL, apiKey: s.SVC_UPSTREAM_ASR_KEY || undefined, model: s.SVC_UPSTREAM_ASR_MODEL, timeoutMs: s.SVC_UPSTREAM_ASR_TIMEOUT_MS });
+    const recognizer = new UpstreamSpeechRecognizer({
+      baseUrl: s.SVC_UPSTREAM_ASR_URL,
+      apiKey: s.SVC_UPSTREAM_ASR_KEY || undefined,
+      model: s.SVC_UPSTREAM_ASR_MODEL,
+      timeoutMs: s.SVC_UPSTREAM_ASR_TIMEOUT_MS,
+    });
     // The upstream server does not say which languages it knows: English is the one promised.
-    return { recognizer, name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`, detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn`, languages: ['en'], languagesComplete: false, partialResults: false };
+    return {
+      recognizer,
+      name: `upstream:${s.SVC_UPSTREAM_ASR_MODEL}`,
+      detail: `upstream ${s.SVC_UPSTREAM_ASR_URL} (${s.SVC_UPSTREAM_ASR_MODEL}), per turn`,
+      languages: ['en'],
+      languagesComplete: false,
+      partialResults: false,
+    };
   }
   const neural = /^(whisper|moonshine):(.+)$/.exec(engine);
   if (neural) {
     const [, family, model] = neural;
-    const recognizer = await TransformersSpeechRecognizer.create({ dir: join(modelsDirOf(s.SVC_MODELS_DIR, dataDir), model!), name: model, threads: s.SVC_ONNX_THREADS });
+    const recognizer = await TransformersSpeechRecognizer.create({
+      dir: join(modelsDirOf(s.SVC_MODELS_DIR, dataDir), model!),
+      name: model,
+      threads: s.SVC_ONNX_THREADS,
+    });
     if (recognizer.engine !== family) {
       await recognizer.close();
       throw new Error(`Invalid configuration SVC_ASR_ENGINE: model ${model} is a ${recognizer.engine} model, not ${family}`);
@@ -70,19 +86,36 @@ export async function selectSpeechRecognizer(s: RecognizerSettings, dataDir: str
     decoders: s.SVC_ASR_DECODERS,
     warmDecoders: s.SVC_ASR_WARM_DECODERS,
     onDecoderWait: ({ waitedMs, queued }) =>
-      logger.warn({ waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS }, 'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)'),
+      logger.warn(
+        { waitedMs: Math.round(waitedMs), queued, decoders: s.SVC_ASR_DECODERS },
+        'a realtime turn waited for a speech decoder (raise SVC_ASR_DECODERS)',
+      ),
   });
   if (!recognizer.speakerNormalization) {
     // Said once, where an operator looks: recognition still works, but one caller's channel shapes the next caller's first turn.
-    logger.warn({ engine: 'pocketsphinx' }, 'this sphinxbase build does not let the decoders set their cepstral mean; speaker normalization carries across callers');
+    logger.warn(
+      { engine: 'pocketsphinx' },
+      'this sphinxbase build does not let the decoders set their cepstral mean; speaker normalization carries across callers',
+    );
   }
-  return { recognizer, name: 'pocketsphinx', detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})`, languages: ['en'], languagesComplete: true, partialResults: true };
+  return {
+    recognizer,
+    name: 'pocketsphinx',
+    detail: `pocketsphinx, streaming decoders (up to ${s.SVC_ASR_DECODERS})`,
+    languages: ['en'],
+    languagesComplete: true,
+    partialResults: true,
+  };
 }
 
-type Detailed = SpeechRecognizer & { transcribeDetailed?(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> };
+type Detailed = SpeechRecognizer & {
+  transcribeDetailed?(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript>;
+};
 
 /** The recognizer seen whole (the transcription endpoint): its own details where it has them, else one segment. */
-export function asTranscriber(selected: Pick<SelectedRecognizer, 'recognizer' | 'name' | 'languages' | 'languagesComplete' | 'partialResults'>): Transcriber {
+export function asTranscriber(
+  selected: Pick<SelectedRecognizer, 'recognizer' | 'name' | 'languages' | 'languagesComplete' | 'partialResults'>,
+): Transcriber {
   const { recognizer, name } = selected;
   const r = recognizer as Detailed;
   return {

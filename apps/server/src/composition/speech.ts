@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { SHARED_TOKENS, SPEECH_TOKENS, SynthesizeSpeech, VOICE_TOKENS, VoiceCatalog, type SpeechSynthesizer } from '@svc/core';
 import {
-  SHARED_TOKENS,
-  SPEECH_TOKENS,
-  SynthesizeSpeech,
-  VOICE_TOKENS,
-  VoiceCatalog,
-  type SpeechSynthesizer,
-} from '@svc/core';
-import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, KOKORO_ENGLISH_G2P, ShortTextLanguageDetector, useProcessLauncher } from '@svc/adapters-inference';
+  EspeakSpeechSynthesizer,
+  FfmpegAudioCodec,
+  FliteSpeechSynthesizer,
+  KOKORO_ENGLISH_G2P,
+  ShortTextLanguageDetector,
+  useProcessLauncher,
+} from '@svc/adapters-inference';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -25,7 +25,9 @@ export const speechModule = defineModule({
   name: 'speech',
   docs: 'README.md',
   settings: {
-    SVC_TTS_ENGINES: setting.list(ENGINES).pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
+    SVC_TTS_ENGINES: setting
+      .list(ENGINES)
+      .pipe(z.array(z.enum(ENGINES, { error: `known engines: ${ENGINES.join(', ')}` })).min(1, 'names no engine')),
     SVC_FLITE_WORKERS: setting.int(2, 1, 32),
     // Flite's threads before listening by default: the first request's time to first byte (their
     // memory: docs/deployment.md, Memory and warm-up).
@@ -38,7 +40,9 @@ export const speechModule = defineModule({
     // espeak-ng threads phonemizing for the neural voices (docs/neural-engines.md, benchmarked in docs/benchmarks.md).
     SVC_PHONEMIZER_WORKERS: setting.int(2, 1, 16),
     // An OpenAI-compatible speech server as an engine (docs/neural-engines.md): its voices become upstream-* presets.
-    SVC_UPSTREAM_TTS_URL: setting.string('').pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
+    SVC_UPSTREAM_TTS_URL: setting
+      .string('')
+      .pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
     SVC_UPSTREAM_TTS_KEY: setting.string(''),
     SVC_UPSTREAM_TTS_MODEL: setting.string('tts-1'),
     SVC_UPSTREAM_TTS_VOICES: setting.list([]),
@@ -48,16 +52,30 @@ export const speechModule = defineModule({
     SVC_PROCESS_LAUNCHER: setting.bool(true),
   },
   bind(provide, config) {
-    const { SVC_TTS_ENGINES: engines, SVC_FLITE_WORKERS: fliteWorkers, SVC_MODELS_DIR: modelsDir, SVC_ONNX_THREADS: onnxThreads, SVC_PHONEMIZER_WORKERS: phonemizerWorkers } = config.settings;
+    const {
+      SVC_TTS_ENGINES: engines,
+      SVC_FLITE_WORKERS: fliteWorkers,
+      SVC_MODELS_DIR: modelsDir,
+      SVC_ONNX_THREADS: onnxThreads,
+      SVC_PHONEMIZER_WORKERS: phonemizerWorkers,
+    } = config.settings;
     provide(
       SPEECH_TOKENS.SpeechSynthesizers,
       async (get) => {
         const logger = await get(SHARED_TOKENS.Logger);
         // WARM-UP (speech): the embedded engines load as SVC_SPEECH_WARM_UP says (a worker process never speaks).
         const policy = warmUpOnThisProcess(config, config.settings.SVC_SPEECH_WARM_UP);
-        const embedded = await Promise.all(engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) })));
+        const embedded = await Promise.all(
+          engines.map((name) => embeddedEngine(name, policy, { fliteWorkers, scratchDir: scratchDirOf(config.settings.SVC_DATA_DIR) })),
+        );
         await warmUp(policy, 'speech engines', () => Promise.all(embedded.map((e) => e.warmUp())), logger);
-        const neural = await neuralSynthesizers({ modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR), threads: onnxThreads, phonemizerWorkers, kokoroEnglish: config.settings.SVC_KOKORO_ENGLISH, logger });
+        const neural = await neuralSynthesizers({
+          modelsDir: modelsDirOf(modelsDir, config.settings.SVC_DATA_DIR),
+          threads: onnxThreads,
+          phonemizerWorkers,
+          kokoroEnglish: config.settings.SVC_KOKORO_ENGLISH,
+          logger,
+        });
         (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(() => neural.flatMap((e) => e.loadedModels()));
         const upstream = await upstreamSynthesizer(config.settings);
         return [...embedded, ...neural, ...(upstream ? [upstream] : [])];
@@ -88,8 +106,7 @@ export const speechModule = defineModule({
         get(SERVER_TOKENS.Metrics),
         get(SHARED_TOKENS.Clock),
       ]);
-      return (sampleRate?: number) =>
-        new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
+      return (sampleRate?: number) => new SynthesizeSpeech(catalog, codec, detector, cloner, metrics.speechObserver, { sampleRate, clock });
     });
   },
   routes({ config, get }): ModuleRoutes {
@@ -116,7 +133,8 @@ async function embeddedEngine(
   policy: WarmUpPolicy,
   options: { fliteWorkers: number; scratchDir: string },
 ): Promise<SpeechSynthesizer & { warmUp(): Promise<void> }> {
-  if (name === 'flite') return FliteSpeechSynthesizer.create({ poolSize: options.fliteWorkers, scratchDir: options.scratchDir, warm: policy === 'blocking' });
+  if (name === 'flite')
+    return FliteSpeechSynthesizer.create({ poolSize: options.fliteWorkers, scratchDir: options.scratchDir, warm: policy === 'blocking' });
   return EspeakSpeechSynthesizer.create({ warm: policy !== 'lazy' });
 }
 

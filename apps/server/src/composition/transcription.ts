@@ -18,7 +18,9 @@ export const transcriptionModule = defineModule({
   settings: {
     /** Longest recording POST /v1/audio/transcriptions accepts, in seconds of decoded audio. */
     SVC_TRANSCRIPTION_MAX_SECONDS: setting.int(300, 1, 7200),
-    SVC_UPSTREAM_ASR_URL: setting.string('').pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
+    SVC_UPSTREAM_ASR_URL: setting
+      .string('')
+      .pipe(z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })])),
     SVC_UPSTREAM_ASR_KEY: setting.string(''),
     SVC_UPSTREAM_ASR_MODEL: setting.string('whisper-1'),
     SVC_UPSTREAM_ASR_TIMEOUT_MS: setting.int(60000, 1000, 600000),

@@ -81,7 +81,10 @@ export const videoModule = defineModule({
     provide(
       VIDEO_TOKENS.AvatarRenderer,
       async (get) => {
-        const renderer = new LandmarkAvatarRenderer({ renderThreads: s.SVC_VIDEO_RENDER_THREADS, faceCacheEntries: s.SVC_VIDEO_FACE_CACHE });
+        const renderer = new LandmarkAvatarRenderer({
+          renderThreads: s.SVC_VIDEO_RENDER_THREADS,
+          faceCacheEntries: s.SVC_VIDEO_FACE_CACHE,
+        });
         // WARM-UP (video): the detector and render threads, the WASM backend and the weights load
         // on the first photo (lazy), or at start (background / blocking: the cold first request's extra
         // time moves to start; docs/benchmarks.md, Avatar video).
@@ -182,9 +185,21 @@ export const videoModule = defineModule({
     await video.resume.execute();
     const onError = (err: unknown, what: string) => logger.warn({ err: String(err) }, `${what} failed`);
     const tasks = [
-      ...(durable ? [repeatEvery(clock, { name: 'video queue repair scan', firstMs: REPAIR_SCAN_MS, everyMs: REPAIR_SCAN_MS, onError }, () => video.resume.execute())] : []),
+      ...(durable
+        ? [
+            repeatEvery(clock, { name: 'video queue repair scan', firstMs: REPAIR_SCAN_MS, everyMs: REPAIR_SCAN_MS, onError }, () =>
+              video.resume.execute(),
+            ),
+          ]
+        : []),
       repeatEvery(clock, { name: 'video retention sweep', firstMs: 0, everyMs: HOUR_MS, onError }, () => video.sweep.execute()),
-      ...(video.orphans ? [repeatEvery(clock, { name: 'orphaned blob sweep', firstMs: ORPHAN_SWEEP_FIRST_MS, everyMs: HOUR_MS, onError }, () => video.orphans!.execute())] : []),
+      ...(video.orphans
+        ? [
+            repeatEvery(clock, { name: 'orphaned blob sweep', firstMs: ORPHAN_SWEEP_FIRST_MS, everyMs: HOUR_MS, onError }, () =>
+              video.orphans!.execute(),
+            ),
+          ]
+        : []),
     ];
     return async () => {
       await Promise.all([stopConsuming(), ...tasks.map((task) => task.stop())]);

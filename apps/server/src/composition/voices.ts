@@ -86,7 +86,12 @@ export const voicesModule = defineModule({
       // A stored voice keeps its base preset as long as the engine offers it.
       const isPresetConfigured = (name: string) => catalog.get(name) !== undefined;
       // WARM-UP (voices): Rubber Band's WASM engine and the base presets' calibration (a worker never clones).
-      await warmUp(warmUpOnThisProcess(config, s.SVC_VOICE_WARM_UP), 'voice cloning (base voice calibration)', () => Promise.all([converter.warmUp?.(), baseVoices.warm()]), logger);
+      await warmUp(
+        warmUpOnThisProcess(config, s.SVC_VOICE_WARM_UP),
+        'voice cloning (base voice calibration)',
+        () => Promise.all([converter.warmUp?.(), baseVoices.warm()]),
+        logger,
+      );
       const clock = await get(SHARED_TOKENS.Clock);
       const ids = await get(SHARED_TOKENS.IdGenerator);
       return {

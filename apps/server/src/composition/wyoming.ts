@@ -59,7 +59,9 @@ export const wyomingModule = defineModule({
     const keys = get(SERVER_TOKENS.ManageApiKeys);
     const keyId = s.SVC_WYOMING_API_KEY_ID;
     if (keyId && !(await keys.principalOf(keyId))) {
-      throw new Error(`Invalid configuration SVC_WYOMING_API_KEY_ID: no active API key has the id '${keyId}' (see \`npm run keys -- list\`).`);
+      throw new Error(
+        `Invalid configuration SVC_WYOMING_API_KEY_ID: no active API key has the id '${keyId}' (see \`npm run keys -- list\`).`,
+      );
     }
     const catalog = get(SPEECH_TOKENS.VoiceCatalog);
     const metrics = get(SERVER_TOKENS.Metrics);
@@ -92,7 +94,13 @@ export const wyomingModule = defineModule({
     metrics.trackWyomingConnections(() => server.activeConnections);
     const { host, port } = server.address;
     services.logger.info(
-      { host, port, key: s.SVC_WYOMING_API_KEY_ID || null, sampleRate: s.SVC_WYOMING_SAMPLE_RATE, recognizer: services.transcription.describe()?.name ?? null },
+      {
+        host,
+        port,
+        key: s.SVC_WYOMING_API_KEY_ID || null,
+        sampleRate: s.SVC_WYOMING_SAMPLE_RATE,
+        recognizer: services.transcription.describe()?.name ?? null,
+      },
       `wyoming server listening on tcp://${host}:${port}`,
     );
     return { server, close: () => server.close(config.settings.SVC_SHUTDOWN_GRACE_MS) };
@@ -105,7 +113,8 @@ function keyIdentity(keys: ManageApiKeys, keyId: string): WyomingIdentity {
     async principal() {
       if (!keyId) return null;
       const principal = await keys.principalOf(keyId).catch(rethrowUnavailable);
-      if (!principal) throw new InvalidApiKeyError(`The API key the Wyoming port acts as (${keyId}, SVC_WYOMING_API_KEY_ID) has been revoked.`);
+      if (!principal)
+        throw new InvalidApiKeyError(`The API key the Wyoming port acts as (${keyId}, SVC_WYOMING_API_KEY_ID) has been revoked.`);
       return principal;
     },
   };

@@ -30,6 +30,8 @@ export function openBlobStore(dataDir: string, s: BlobStoreSettings): Configured
     forcePathStyle: s.SVC_S3_FORCE_PATH_STYLE,
     keyPrefix: s.SVC_S3_KEY_PREFIX,
     ...(s.SVC_S3_ENDPOINT ? { endpoint: s.SVC_S3_ENDPOINT } : {}),
-    ...(s.SVC_S3_ACCESS_KEY_ID ? { credentials: { accessKeyId: s.SVC_S3_ACCESS_KEY_ID, secretAccessKey: s.SVC_S3_SECRET_ACCESS_KEY } } : {}),
+    ...(s.SVC_S3_ACCESS_KEY_ID
+      ? { credentials: { accessKeyId: s.SVC_S3_ACCESS_KEY_ID, secretAccessKey: s.SVC_S3_SECRET_ACCESS_KEY } }
+      : {}),
   });
 }

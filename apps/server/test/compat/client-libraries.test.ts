@@ -37,7 +37,10 @@ describe('client libraries used unchanged against the real server', function () 
     const provider = () => createOpenAI({ apiKey: t.apiKey, baseURL: `${t.baseUrl}/v1` });
 
     it('generateSpeech with the defaults (voice alloy, mp3) gives speech pocketsphinx understands', async () => {
-      const { audio, warnings } = await generateSpeech({ model: provider().speech('tts-1'), text: 'Please call me back when you get home tonight.' });
+      const { audio, warnings } = await generateSpeech({
+        model: provider().speech('tts-1'),
+        text: 'Please call me back when you get home tonight.',
+      });
       expect(warnings).to.deep.equal([]);
       expect(audio.mediaType).to.equal('audio/mpeg');
       const pcm = await decodeWithFfmpeg(Buffer.from(audio.uint8Array), 16000);
@@ -46,7 +49,13 @@ describe('client libraries used unchanged against the real server', function () 
     });
 
     it('generateSpeech with instructions and another voice name', async () => {
-      const { audio } = await generateSpeech({ model: provider().speech('gpt-4o-mini-tts'), text: 'Good evening.', voice: 'onyx', instructions: 'Speak slowly, like a news anchor.', outputFormat: 'wav' });
+      const { audio } = await generateSpeech({
+        model: provider().speech('gpt-4o-mini-tts'),
+        text: 'Good evening.',
+        voice: 'onyx',
+        instructions: 'Speak slowly, like a news anchor.',
+        outputFormat: 'wav',
+      });
       expect(audio.mediaType).to.equal('audio/wav');
       expect(audio.uint8Array.length).to.be.above(10_000);
     });
@@ -77,10 +86,16 @@ describe('client libraries used unchanged against the real server', function () 
 
     it('speech with stream_format "sse", consumed as events, carries the same audio as the pcm stream', async () => {
       const input = 'The weather will be sunny and warm tomorrow morning. We need to buy some milk and bread at the store.';
-      const response = await client().audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'coral', input, response_format: 'pcm', stream_format: 'sse' }).asResponse();
+      const response = await client()
+        .audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'coral', input, response_format: 'pcm', stream_format: 'sse' })
+        .asResponse();
       expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
       const events: Array<{ type: string; audio?: string; usage?: Record<string, number> }> = [];
-      for await (const event of Stream.fromSSEResponse<{ type: string; audio?: string; usage?: Record<string, number> }>(response, new AbortController())) events.push(event);
+      for await (const event of Stream.fromSSEResponse<{ type: string; audio?: string; usage?: Record<string, number> }>(
+        response,
+        new AbortController(),
+      ))
+        events.push(event);
       const deltas = events.filter((e) => e.type === 'speech.audio.delta');
       expect(deltas.length).to.be.at.least(2); // one per sentence at least
       expect(events.at(-1)!.type).to.equal('speech.audio.done');
@@ -101,7 +116,11 @@ describe('client libraries used unchanged against the real server', function () 
     });
 
     it('transcriptions with stream: true yield transcript.text.delta events as pocketsphinx decodes, then done with usage', async () => {
-      const stream = await client().audio.transcriptions.create({ file: await toFile(clip.wav, 'clip.wav'), model: 'gpt-4o-mini-transcribe', stream: true });
+      const stream = await client().audio.transcriptions.create({
+        file: await toFile(clip.wav, 'clip.wav'),
+        model: 'gpt-4o-mini-transcribe',
+        stream: true,
+      });
       const events: Array<{ type: string; delta?: string; text?: string; usage?: Record<string, unknown> }> = [];
       for await (const event of stream) events.push(event as (typeof events)[number]);
       const done = events.at(-1)!;
@@ -111,19 +130,34 @@ describe('client libraries used unchanged against the real server', function () 
       expect(deltas.length).to.be.at.least(2); // words as they settle, then the rest
       expect(deltas.map((d) => d.delta).join('')).to.equal(done.text);
       expect(wordErrorRate(clip.words, done.text!)).to.be.below(0.5);
-      expect(done.usage).to.deep.include({ type: 'tokens', input_tokens: Math.ceil(clip.seconds * 10), output_tokens: done.text!.split(' ').length });
+      expect(done.usage).to.deep.include({
+        type: 'tokens',
+        input_tokens: Math.ceil(clip.seconds * 10),
+        output_tokens: done.text!.split(' ').length,
+      });
     });
 
-    it('models.list() and models.retrieve() in OpenAI\'s list shape', async () => {
+    it("models.list() and models.retrieve() in OpenAI's list shape", async () => {
       const ids: string[] = [];
       for await (const model of client().models.list()) {
         expect(model.object).to.equal('model');
         expect(model.created).to.be.a('number');
         ids.push(model.id);
       }
-      expect(ids).to.include.members(['svc-audio-v3-tts', 'svc-stt-3.1', 'svc-realtime', 'svc-avatar', 'pocketsphinx', 'tts-1', 'whisper-1', 'gpt-realtime']);
+      expect(ids).to.include.members([
+        'svc-audio-v3-tts',
+        'svc-stt-3.1',
+        'svc-realtime',
+        'svc-avatar',
+        'pocketsphinx',
+        'tts-1',
+        'whisper-1',
+        'gpt-realtime',
+      ]);
       expect((await client().models.retrieve('gpt-4o-mini-tts-2025-12-15')).id).to.equal('gpt-4o-mini-tts-2025-12-15');
-      const missing = await client().models.retrieve('gpt-5').catch((e: unknown) => e);
+      const missing = await client()
+        .models.retrieve('gpt-5')
+        .catch((e: unknown) => e);
       expect(missing).to.be.instanceOf(OpenAI.NotFoundError);
     });
   });
@@ -177,7 +211,11 @@ describe('client libraries used unchanged against the real server', function () 
 async function expectUnderstood(t: TestServer, pcm16k: Int16Array, words: string): Promise<void> {
   const form = new FormData();
   form.append('file', new Blob([wavFile(pcm16k, 16000)], { type: 'audio/wav' }), 'speech.wav');
-  const res = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form });
+  const res = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.apiKey}` },
+    body: form,
+  });
   const { text } = (await res.json()) as { text: string };
   expect(wordErrorRate(words, text), `heard "${text}"`).to.be.at.most(0.34);
 }

@@ -21,7 +21,11 @@ async function sseEvents(res: Response): Promise<Array<{ event: string | null; d
     .filter((block) => block.trim() !== '')
     .map((block) => {
       const event = /^event: (.*)$/m.exec(block)?.[1] ?? null;
-      const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) as Record<string, any> };
     });
 }
@@ -49,9 +53,20 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
       const audio = await speech(t, { input: 'Hello.', stream_format: 'audio', response_format: 'wav' });
       expect(audio.status).to.equal(200);
       expect(audio.headers.get('content-type')).to.equal('audio/wav');
-      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'websocket' }))).to.deep.equal({ status: 400, type: 'invalid_parameter', param: 'stream_format' });
-      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'sse', stream: false }))).to.deep.equal({ status: 400, type: 'invalid_parameter', param: 'stream_format' });
-      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'sse', speed: 2 }))).to.deep.include({ status: 400, param: 'speed' });
+      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'websocket' }))).to.deep.equal({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'stream_format',
+      });
+      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'sse', stream: false }))).to.deep.equal({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'stream_format',
+      });
+      expect(await errorOf(await speech(t, { input: 'Hello.', stream_format: 'sse', speed: 2 }))).to.deep.include({
+        status: 400,
+        param: 'speed',
+      });
     });
 
     it("'sse' in mp3: the deltas joined are one playable mp3 file; an error before the first delta is a plain error response", async () => {
@@ -96,7 +111,11 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
 
       const ignored = await speech(t, { input, response_format: 'wav', instructions: 'Sound like a pirate captain.' });
       expect(ignored.headers.get('x-instructions-applied')).to.equal('none');
-      expect(await errorOf(await speech(t, { input, instructions: 'x'.repeat(4097) }))).to.deep.equal({ status: 400, type: 'invalid_parameter', param: 'instructions' });
+      expect(await errorOf(await speech(t, { input, instructions: 'x'.repeat(4097) }))).to.deep.equal({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'instructions',
+      });
       expect(await errorOf(await speech(t, { input, instructions: 42 }))).to.deep.include({ status: 400, param: 'instructions' });
     });
   });
@@ -120,19 +139,33 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
       const french = await speech(t, { input: 'Bonjour à tous.', voice: 'nova', tn_language: 'fr', response_format: 'wav' });
       expect(french.status).to.equal(200);
       expect(french.headers.get('x-voice')).to.equal('espeak-fr');
-      expect(await errorOf(await speech(t, { input: 'Kia ora.', voice: 'nova', tn_language: 'xx' }))).to.deep.equal({ status: 400, type: 'voice_language_unsupported', param: 'tn_language' });
+      expect(await errorOf(await speech(t, { input: 'Kia ora.', voice: 'nova', tn_language: 'xx' }))).to.deep.equal({
+        status: 400,
+        type: 'voice_language_unsupported',
+        param: 'tn_language',
+      });
     });
 
-    it('work in a realtime session (audio.output.voice) and in a video\'s input_tts', async () => {
-      const { client, created } = await openSession(t.wsUrl, t.apiKey, { output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { voice: 'marin' } } });
+    it("work in a realtime session (audio.output.voice) and in a video's input_tts", async () => {
+      const { client, created } = await openSession(t.wsUrl, t.apiKey, {
+        output_modalities: ['audio'],
+        audio: { input: { turn_detection: null }, output: { voice: 'marin' } },
+      });
       expect(created.session.audio.output.voice).to.equal('marin');
-      client.send({ type: 'response.create', response: { input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] }] } });
+      client.send({
+        type: 'response.create',
+        response: { input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] }] },
+      });
       const { skipped } = await client.until('response.done', 30_000);
       expect(skipped.some((e) => e.type === 'response.output_audio.delta')).to.equal(true);
       await client.close();
       expect(violations.splice(0)).to.deep.equal([]);
 
-      const video = await createVideo(t.baseUrl, t.apiKey, { ref_image: dataUri(samplePhoto(3), 'image/jpeg'), input_tts: { input: 'Hi.', voice: 'cedar' }, size: '480x640' });
+      const video = await createVideo(t.baseUrl, t.apiKey, {
+        ref_image: dataUri(samplePhoto(3), 'image/jpeg'),
+        input_tts: { input: 'Hi.', voice: 'cedar' },
+        size: '480x640',
+      });
       expect(video.status).to.equal(200);
       const { id } = (await video.json()) as { id: string };
       const states = await pollVideo(t.baseUrl, t.apiKey, id);
@@ -142,7 +175,11 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
 
   describe('model names', () => {
     it("OpenAI's names are refused by default, for speech and realtime; /v1/models lists only the service's own", async () => {
-      expect(await errorOf(await speech(t, { input: 'Hello.', model: 'tts-1' }))).to.deep.include({ status: 400, type: 'invalid_parameter', param: 'model' });
+      expect(await errorOf(await speech(t, { input: 'Hello.', model: 'tts-1' }))).to.deep.include({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'model',
+      });
       const client = RealtimeClient.connect(t.wsUrl, { apiKey: t.apiKey, query: '?model=gpt-realtime' });
       client.send({ type: 'session.update', session: { type: 'realtime' } });
       expect((await client.next()).error).to.deep.include({ param: 'session.model' });
@@ -152,8 +189,14 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
       expect(list.body.object).to.equal('list');
       const ids = (list.body.data as Array<{ id: string }>).map((m) => m.id);
       expect(ids).to.deep.equal(['svc-audio-v3-tts', 'svc-stt-3.1', 'svc-realtime', 'svc-avatar', 'pocketsphinx']);
-      expect((await getJson(`${t.baseUrl}/v1/models/svc-realtime`, t.apiKey)).body).to.deep.include({ id: 'svc-realtime', object: 'model', owned_by: 'svc' });
-      expect(await errorOf(await fetch(`${t.baseUrl}/v1/models/tts-1`, { headers: { Authorization: `Bearer ${t.apiKey}` } }))).to.deep.equal({ status: 404, type: 'model_not_found', param: 'model' });
+      expect((await getJson(`${t.baseUrl}/v1/models/svc-realtime`, t.apiKey)).body).to.deep.include({
+        id: 'svc-realtime',
+        object: 'model',
+        owned_by: 'svc',
+      });
+      expect(
+        await errorOf(await fetch(`${t.baseUrl}/v1/models/tts-1`, { headers: { Authorization: `Bearer ${t.apiKey}` } })),
+      ).to.deep.equal({ status: 404, type: 'model_not_found', param: 'model' });
       expect((await fetch(`${t.baseUrl}/v1/models`)).status).to.equal(401);
     });
   });
@@ -164,7 +207,18 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
     it("verbose_json segments carry every field of OpenAI's shape, as numbers, with pocketsphinx's figures", async () => {
       const body = (await (await transcribe(t, { response_format: 'verbose_json' }, clip().wav)).json()) as Record<string, any>;
       const [segment] = body.segments as Array<Record<string, unknown>>;
-      expect(Object.keys(segment!)).to.deep.equal(['id', 'seek', 'start', 'end', 'text', 'tokens', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob']);
+      expect(Object.keys(segment!)).to.deep.equal([
+        'id',
+        'seek',
+        'start',
+        'end',
+        'text',
+        'tokens',
+        'temperature',
+        'avg_logprob',
+        'compression_ratio',
+        'no_speech_prob',
+      ]);
       expect(segment).to.deep.include({ id: 0, seek: 0, start: 0, tokens: [], temperature: 0 });
       expect(segment!.avg_logprob).to.be.within(-3, 0);
       expect(segment!.compression_ratio).to.be.within(0.5, 2.4);
@@ -172,19 +226,36 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
       expect(body.usage).to.deep.equal({ type: 'duration', seconds: Math.ceil(clip().seconds) });
     });
 
-    it('stream: true gives OpenAI\'s events; only json and text stream; a bad value or bad audio is a plain error', async () => {
+    it("stream: true gives OpenAI's events; only json and text stream; a bad value or bad audio is a plain error", async () => {
       const res = await transcribe(t, { stream: 'true', response_format: 'text' }, clip().wav);
       expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
       const events = await sseEvents(res);
       const done = events.at(-1)!.data;
       expect(done.type).to.equal('transcript.text.done');
       expect(Object.keys(events[0]!.data)).to.deep.equal(['type', 'delta']);
-      expect(events.slice(0, -1).map((e) => e.data.delta).join('')).to.equal(done.text);
-      expect(done.usage).to.deep.include({ type: 'tokens', input_tokens: Math.ceil(clip().seconds * 10), total_tokens: done.usage.input_tokens + done.usage.output_tokens });
+      expect(
+        events
+          .slice(0, -1)
+          .map((e) => e.data.delta)
+          .join(''),
+      ).to.equal(done.text);
+      expect(done.usage).to.deep.include({
+        type: 'tokens',
+        input_tokens: Math.ceil(clip().seconds * 10),
+        total_tokens: done.usage.input_tokens + done.usage.output_tokens,
+      });
       expect(done.usage.input_token_details).to.deep.equal({ audio_tokens: Math.ceil(clip().seconds * 10), text_tokens: 0 });
 
-      expect(await errorOf(await transcribe(t, { stream: 'true', response_format: 'srt' }, clip().wav))).to.deep.equal({ status: 400, type: 'invalid_parameter', param: 'stream' });
-      expect(await errorOf(await transcribe(t, { stream: 'yes' }, clip().wav))).to.deep.equal({ status: 400, type: 'invalid_parameter', param: 'stream' });
+      expect(await errorOf(await transcribe(t, { stream: 'true', response_format: 'srt' }, clip().wav))).to.deep.equal({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'stream',
+      });
+      expect(await errorOf(await transcribe(t, { stream: 'yes' }, clip().wav))).to.deep.equal({
+        status: 400,
+        type: 'invalid_parameter',
+        param: 'stream',
+      });
       const notAudio = await transcribe(t, { stream: 'true' }, Buffer.from('this is not audio at all, just some text bytes'));
       expect(notAudio.headers.get('content-type')).to.match(/^application\/json/);
       expect(await errorOf(notAudio)).to.deep.include({ status: 400, type: 'invalid_audio' });

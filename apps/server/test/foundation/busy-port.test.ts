@@ -27,7 +27,14 @@ describe('a busy port', function () {
     const port = (holder.address() as AddressInfo).port;
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...inherited, SVC_HOST: '127.0.0.1', SVC_PORT: String(port), SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'warn', SVC_SPEECH_WARM_UP: 'lazy' },
+      env: {
+        ...inherited,
+        SVC_HOST: '127.0.0.1',
+        SVC_PORT: String(port),
+        SVC_DATA_DIR: dir,
+        SVC_LOG_LEVEL: 'warn',
+        SVC_SPEECH_WARM_UP: 'lazy',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -58,7 +58,10 @@ describe('CLIs as real processes: --help, unknown flags, failures without stack 
   }
 
   it('a CLI whose database cannot be reached says so in one line and exits 1, no stack', () => {
-    for (const [cli, args] of [['keys', ['list']], ['migrate', ['--check']]] as const) {
+    for (const [cli, args] of [
+      ['keys', ['list']],
+      ['migrate', ['--check']],
+    ] as const) {
       const r = run(cli, [...args], { SVC_DATABASE_URL: 'postgres://svc:svc@127.0.0.1:9/none' });
       expect(r.code, `${cli}: ${r.all}`).to.equal(1);
       expect(r.stderr).to.match(new RegExp(`^${cli} failed: .+`, 'm'));

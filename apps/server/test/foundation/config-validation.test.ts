@@ -67,11 +67,18 @@ describe('configuration is validated once, before anything opens', function () {
       SVC_S3_ENDPOINT: 'http://127.0.0.1:9000',
     };
     expect(loadConfig(good).settings).to.include(good);
-    for (const database of ['sqlite:svc.sqlite', 'sqlite:/var/lib/svc/svc.sqlite', 'sqlite::memory:', 'postgres:///svc?host=/var/run/postgresql']) {
+    for (const database of [
+      'sqlite:svc.sqlite',
+      'sqlite:/var/lib/svc/svc.sqlite',
+      'sqlite::memory:',
+      'postgres:///svc?host=/var/run/postgresql',
+    ]) {
       expect(loadConfig({ SVC_DATABASE_URL: database }).settings.SVC_DATABASE_URL).to.equal(database);
     }
     expect(loadConfig({}).settings.SVC_REDIS_URL).to.equal('');
-    expect(() => loadConfig({ SVC_REDIS_URL: 'redis.internal:6379' })).to.throw('Invalid configuration SVC_REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(() => loadConfig({ SVC_REDIS_URL: 'redis.internal:6379' })).to.throw(
+      'Invalid configuration SVC_REDIS_URL: must be a redis:// or rediss:// URL',
+    );
     expect(() => loadConfig({ SVC_LLM_BASE_URL: 'http://' })).to.throw(/SVC_LLM_BASE_URL: must be an http\(s\) URL/);
     expect(() => loadConfig({ SVC_DATABASE_URL: 'svc.sqlite' })).to.throw(/SVC_DATABASE_URL: must be sqlite:<path> or a postgres:\/\/ URL/);
   });

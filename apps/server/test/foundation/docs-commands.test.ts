@@ -51,14 +51,30 @@ function fencedBlocks(file: string): Block[] {
     if (!open) continue;
     const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
     if (end < 0) break;
-    const before = lines.slice(0, i).reverse().find((l) => l.trim() !== '') ?? '';
-    blocks.push({ file, line: i + 1, tag: open[1]!, body: lines.slice(i + 1, end).join('\n'), skip: SKIP_MARKER.exec(before)?.[1] ?? null });
+    const before =
+      lines
+        .slice(0, i)
+        .reverse()
+        .find((l) => l.trim() !== '') ?? '';
+    blocks.push({
+      file,
+      line: i + 1,
+      tag: open[1]!,
+      body: lines.slice(i + 1, end).join('\n'),
+      skip: SKIP_MARKER.exec(before)?.[1] ?? null,
+    });
     i = end;
   }
   return blocks;
 }
 
-const DOCS = ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(resolve(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const ALL = DOCS.flatMap(fencedBlocks);
 const SHELL = ALL.filter((b) => SHELL_TAGS.has(b.tag));
 const RUNNABLE = SHELL.filter((b) => b.skip === null);
@@ -79,9 +95,22 @@ async function writeExampleFiles(dir: string): Promise<void> {
   writeFileSync(join(dir, 'me.wav'), wavFile(joined, 16000));
   writeFileSync(join(dir, 'clip.wav'), byId('0880').wav);
   writeFileSync(join(dir, 'speech.wav'), byId('0930').wav);
-  const mp3 = spawnSync(ffmpeg.path, ['-v', 'error', '-i', join(dir, 'clip.wav'), '-codec:a', 'libmp3lame', '-b:a', '64k', join(dir, 'clip.mp3')]);
+  const mp3 = spawnSync(ffmpeg.path, [
+    '-v',
+    'error',
+    '-i',
+    join(dir, 'clip.wav'),
+    '-codec:a',
+    'libmp3lame',
+    '-b:a',
+    '64k',
+    join(dir, 'clip.mp3'),
+  ]);
   if (mp3.status !== 0) throw new Error(`ffmpeg could not make clip.mp3: ${mp3.stderr}`);
-  writeFileSync(join(dir, 'face.jpg'), readFileSync(join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg')));
+  writeFileSync(
+    join(dir, 'face.jpg'),
+    readFileSync(join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg')),
+  );
 }
 
 function runBlock(block: Block, server: ServerProcess, dir: string): Promise<{ code: number | null; output: string }> {
@@ -89,7 +118,10 @@ function runBlock(block: Block, server: ServerProcess, dir: string): Promise<{ c
     // curl fails on an HTTP error status; npm runs where a reader types it, the repository root.
     'curl() { command curl --fail-with-body "$@"; }',
     `npm() { (cd ${JSON.stringify(ROOT)} && command npm "$@"); }`,
-    block.body.replace(/(https?|wss?):\/\/(?:localhost|127\.0\.0\.1):8080/g, (_m, scheme: string) => `${scheme}://127.0.0.1:${server.port}`),
+    block.body.replace(
+      /(https?|wss?):\/\/(?:localhost|127\.0\.0\.1):8080/g,
+      (_m, scheme: string) => `${scheme}://127.0.0.1:${server.port}`,
+    ),
   ].join('\n');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
   return new Promise((done) => {
@@ -144,12 +176,17 @@ describe('the shell examples of README.md and docs/ work when pasted (one real s
   it('finds the examples: every shell block runs or says why it cannot', () => {
     expect(RUNNABLE.length).to.be.at.least(10);
     const untagged = ALL.filter((b) => b.tag === '' && COMMAND_LINE.test(b.body.trimStart()));
-    expect(untagged.map((b) => `${b.file}:${b.line}`), 'commands in a block without a shell tag: tag it bash (and mark it skip if it cannot run here)').to.deep.equal([]);
+    expect(
+      untagged.map((b) => `${b.file}:${b.line}`),
+      'commands in a block without a shell tag: tag it bash (and mark it skip if it cannot run here)',
+    ).to.deep.equal([]);
     const orphanMarkers = DOCS.flatMap((file) =>
       readFileSync(resolve(ROOT, file), 'utf8')
         .split('\n')
         .map((l, i) => ({ l, i }))
-        .filter(({ l, i }) => /docs-test:/.test(l) && !SHELL.some((b) => b.file === file && b.skip !== null && b.line > i + 1 && b.line <= i + 3))
+        .filter(
+          ({ l, i }) => /docs-test:/.test(l) && !SHELL.some((b) => b.file === file && b.skip !== null && b.line > i + 1 && b.line <= i + 3),
+        )
         .map(({ i }) => `${file}:${i + 1}`),
     );
     expect(orphanMarkers, 'a docs-test marker not right before a shell block').to.deep.equal([]);

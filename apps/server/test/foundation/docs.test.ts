@@ -30,7 +30,12 @@ describe('docs stay true to the code', () => {
     const blocks = [...doc.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]!);
     const tree = blocks.find((b) => b.startsWith('packages/core'))!;
     const composition = blocks.find((b) => b.startsWith('apps/server/src/'))!;
-    const dirs = (path: string) => (existsSync(resolve(ROOT, path)) ? readdirSync(resolve(ROOT, path), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name) : []);
+    const dirs = (path: string) =>
+      existsSync(resolve(ROOT, path))
+        ? readdirSync(resolve(ROOT, path), { withFileTypes: true })
+            .filter((e) => e.isDirectory())
+            .map((e) => e.name)
+        : [];
     /** The lines of one package's entry: from its name at the line start to the next one. */
     const entry = (pkg: string) => {
       const lines = tree.split('\n');
@@ -58,22 +63,34 @@ describe('docs stay true to the code', () => {
     it('names no folder that does not exist', () => {
       const stale: string[] = [];
       for (const pkg of packages) {
-        for (const [, dir] of (entry(pkg) ?? '').matchAll(/\bsrc\/([a-z0-9-]+)\//g)) if (!existsSync(resolve(ROOT, pkg, 'src', dir!))) stale.push(`${pkg}/src/${dir}/`);
+        for (const [, dir] of (entry(pkg) ?? '').matchAll(/\bsrc\/([a-z0-9-]+)\//g))
+          if (!existsSync(resolve(ROOT, pkg, 'src', dir!))) stale.push(`${pkg}/src/${dir}/`);
       }
       expect(stale).to.deep.equal([]);
     });
 
     it('lists every composition module and server file, and only existing ones', () => {
       const files = readdirSync(resolve(ROOT, 'apps/server/src/composition')).filter((f) => f.endsWith('.ts'));
-      expect(files.filter((f) => !composition.includes(`composition/${f}`)), 'composition modules missing from the list').to.deep.equal([]);
+      expect(
+        files.filter((f) => !composition.includes(`composition/${f}`)),
+        'composition modules missing from the list',
+      ).to.deep.equal([]);
       const named = [...composition.matchAll(/^ {2}(\S+\.ts)\b/gm)].map((m) => m[1]!);
       expect(named.length).to.be.greaterThan(10);
-      expect(named.filter((f) => !existsSync(resolve(ROOT, 'apps/server/src', f))), 'listed but missing').to.deep.equal([]);
+      expect(
+        named.filter((f) => !existsSync(resolve(ROOT, 'apps/server/src', f))),
+        'listed but missing',
+      ).to.deep.equal([]);
     });
   });
 
   it('README.md and docs/ point at nothing outside the repository', () => {
-    for (const file of ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+    for (const file of [
+      'README.md',
+      ...readdirSync(resolve(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ]) {
       const text = read(file);
       expect(text, `${file}: an absolute path of this machine`).not.to.match(/\/work\/|\/root\/|\/tmp\/svc/);
       expect(text, `${file}: the shared folder is not part of the repository`).not.to.match(/\bshared\/spec\//);
@@ -97,7 +114,7 @@ describe('docs stay true to the code', () => {
     for (const text of [readme, compat]) expect(text).not.to.match(/work\s+\**unchanged/);
   });
 
-  it("docs/compatibility.md names every OpenAI model alias", () => {
+  it('docs/compatibility.md names every OpenAI model alias', () => {
     const doc = read('docs/compatibility.md');
     for (const names of Object.values(OPENAI_MODEL_ALIASES)) for (const name of names) expect(doc, name).to.contain(`\`${name}\``);
   });

@@ -19,7 +19,11 @@ describe('examples/', function () {
 
   it('synthesize-in-process.mjs speaks through the core without a server', async () => {
     const out = join(dir, 'bonjour.mp3');
-    const { stdout } = await run(process.execPath, [join(ROOT, 'examples/synthesize-in-process.mjs'), "Bonjour, je m'appelle Claire et j'habite à Lyon.", out], { cwd: ROOT });
+    const { stdout } = await run(
+      process.execPath,
+      [join(ROOT, 'examples/synthesize-in-process.mjs'), "Bonjour, je m'appelle Claire et j'habite à Lyon.", out],
+      { cwd: ROOT },
+    );
     expect(stdout).to.match(/of fr speech, voice espeak-fr/);
     const pcm = await decodeWithFfmpeg(new Uint8Array(readFileSync(out)), 16000);
     expect(pcm.length / 16000).to.be.within(1.5, 10);

@@ -29,6 +29,9 @@ describe('idle footprint after start (defaults: role both, embedded engines)', f
     console.log(`      idle: ${megabytes(tree.rssBytes)} MB in ${tree.processes.length} process(es)\n${detail.replace(/^/gm, '        ')}`);
     expect(megabytes(tree.rssBytes), detail).to.be.below(IDLE_RSS_BOUND_MB);
     // The decoder that proved pocketsphinx works at start has stopped again.
-    expect(tree.processes.filter((p) => /pocketsphinx/.test(p.command)), detail).to.deep.equal([]);
+    expect(
+      tree.processes.filter((p) => /pocketsphinx/.test(p.command)),
+      detail,
+    ).to.deep.equal([]);
   });
 });

@@ -23,7 +23,10 @@ describe('the Node version: README, engines, dependencies and this process agree
 
   // The oldest Node engines admits and the one running the tests (CI's): dependencies commonly skip
   // odd majors (21) or early minors of the next line, so "every Node >= X" is not the claim.
-  for (const [which, version] of [['the oldest Node engines.node admits', oldest], ['this Node', process.versions.node]] as const) {
+  for (const [which, version] of [
+    ['the oldest Node engines.node admits', oldest],
+    ['this Node', process.versions.node],
+  ] as const) {
     it(`every package in package-lock.json runs on ${which} (${version})`, () => {
       const lock = json('package-lock.json') as { packages: Record<string, { version?: string; engines?: unknown }> };
       const narrower: string[] = [];
@@ -32,7 +35,10 @@ describe('the Node version: README, engines, dependencies and this process agree
         if (typeof range !== 'string' || !semver.validRange(range)) continue;
         if (!semver.satisfies(version, range)) narrower.push(`${path}@${entry.version}: node ${range}`);
       }
-      expect(narrower, `needs a newer Node than ${version}: pick a release that supports it, or raise engines.node and the README`).to.deep.equal([]);
+      expect(
+        narrower,
+        `needs a newer Node than ${version}: pick a release that supports it, or raise engines.node and the README`,
+      ).to.deep.equal([]);
     });
   }
 

@@ -110,15 +110,24 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
   if (what === 'start') {
     await expectOk(await fetch(`${t.baseUrl}/readyz`), 'readyz');
   } else if (what === 'speech') {
-    await (await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello there.', response_format: 'mp3' }, t.apiKey), 'speech')).arrayBuffer();
+    await (
+      await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello there.', response_format: 'mp3' }, t.apiKey), 'speech')
+    ).arrayBuffer();
   } else if (what === 'voices') {
     const wav = readFileSync(CLIP);
-    const created = (await (await expectOk(await postJson(`${t.baseUrl}/v1/audio/voices`, { ref_audio: wav.toString('base64') }, t.apiKey), 'register')).json()) as { voice: string };
+    const created = (await (
+      await expectOk(await postJson(`${t.baseUrl}/v1/audio/voices`, { ref_audio: wav.toString('base64') }, t.apiKey), 'register')
+    ).json()) as { voice: string };
     await (
-      await expectOk(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello.', voice: created.voice, response_format: 'pcm' }, t.apiKey), 'cloned speech')
+      await expectOk(
+        await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello.', voice: created.voice, response_format: 'pcm' }, t.apiKey),
+        'cloned speech',
+      )
     ).arrayBuffer();
   } else if (what === 'video') {
-    const photo = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'));
+    const photo = readFileSync(
+      join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'),
+    );
     const body = { ref_image: photo.toString('base64'), input_tts: { input: 'Hi.' } };
     const created = (await (await expectOk(await postJson(`${t.baseUrl}/v1/videos`, body, t.apiKey), 'video')).json()) as { id: string };
     const deadline = Date.now() + 60_000;
@@ -129,7 +138,16 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
   } else if (what === 'transcription') {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(CLIP)], { type: 'audio/wav' }), 'clip.wav');
-    await (await expectOk(await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form }), 'transcription')).json();
+    await (
+      await expectOk(
+        await fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.apiKey}` },
+          body: form,
+        }),
+        'transcription',
+      )
+    ).json();
   } else if (what === 'webrtc') {
     const client = new WebRtcTestClient();
     try {
@@ -173,15 +191,23 @@ async function realtimeTour(t: TestServer): Promise<void> {
     if (created.type !== 'session.created') throw new Error(`session: ${JSON.stringify(created)}`);
     const wav = readFileSync(CLIP);
     const data = wav.subarray(wav.indexOf('data') + 8);
-    const at24k = (await SpeexResampler.create()).resample(new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)), 16000, 24000);
+    const at24k = (await SpeexResampler.create()).resample(
+      new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)),
+      16000,
+      24000,
+    );
     const pcm = Buffer.concat([Buffer.alloc(24000), Buffer.from(at24k.buffer, at24k.byteOffset, at24k.byteLength), Buffer.alloc(72000)]);
-    for (let i = 0; i < pcm.length; i += 4800) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 4800).toString('base64') });
+    for (let i = 0; i < pcm.length; i += 4800)
+      client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 4800).toString('base64') });
     await client.until('conversation.item.input_audio_transcription.completed', 30_000);
     const done = (await client.until('response.done', 30_000)).event;
     if (done.response.status !== 'completed') throw new Error(`response ${JSON.stringify(done.response.status_details)}`);
     const filler = 'more words follow here '.repeat(7);
     for (let i = 0; i < 8; i++) {
-      client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Fact ${i}. ${filler}` }] } });
+      client.send({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `Fact ${i}. ${filler}` }] },
+      });
     }
     await client.until('conversation.context.summarized', 10_000);
   } finally {

@@ -13,7 +13,9 @@ describe('childrenCpuMs: the CPU of the processes this one started, and of their
   it("counts a live grandchild's CPU (a decoder under the process launcher)", async () => {
     const before = childrenCpuMs(process.pid);
     // sh (the child) starts a busy loop (the grandchild) and waits for it; both live while measured.
-    const parent = spawn('/bin/sh', ['-c', '( i=0; while :; do i=$((i+1)); done ) & child=$!; echo $child; sleep 2; kill $child; wait'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const parent = spawn('/bin/sh', ['-c', '( i=0; while :; do i=$((i+1)); done ) & child=$!; echo $child; sleep 2; kill $child; wait'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const grandchild = Number(await new Promise<string>((r) => parent.stdout.once('data', (d: Buffer) => r(d.toString()))));
     await new Promise((r) => setTimeout(r, 1500));
     // The baseline, read in this run: what the grandchild itself has used so far (on a loaded

@@ -40,25 +40,35 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
     expect([...all].sort()).to.deep.equal([...compiledTests('packages'), ...compiledTests('apps')].sort());
   });
 
-  it('the fast tier is the packages\' in-process tests: every core test, no app test, no browser, nothing tagged slow or serial', () => {
+  it("the fast tier is the packages' in-process tests: every core test, no app test, no browser, nothing tagged slow or serial", () => {
     const fast = list('fast');
     const packages = compiledTests('packages');
-    expect(fast.filter((f) => !f.startsWith('packages/')), 'only package tests').to.deep.equal([]);
+    expect(
+      fast.filter((f) => !f.startsWith('packages/')),
+      'only package tests',
+    ).to.deep.equal([]);
     const core = packages.filter((f) => f.startsWith('packages/core/'));
     expect(core.length).to.be.greaterThan(10);
-    expect(core.filter((f) => !fast.includes(f)), 'core is pure: all of it is fast').to.deep.equal([]);
+    expect(
+      core.filter((f) => !fast.includes(f)),
+      'core is pure: all of it is fast',
+    ).to.deep.equal([]);
     for (const file of fast) {
       const source = sourceOf(file);
       expect(source, file).not.to.match(/playwright-core|helpers\/browser/);
       expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial)/m);
     }
     const left = packages.filter((f) => !fast.includes(f));
-    for (const file of left) expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(/@test-tier\s+(slow|serial)|playwright-core/);
+    for (const file of left)
+      expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(/@test-tier\s+(slow|serial)|playwright-core/);
   });
 
   it('a tier runs only its files: mocha with the shared config and one file named loads that file alone', () => {
     const file = 'packages/core/dist/test/speech/sentence-splitter.test.js';
-    const run = spawnSync(process.execPath, [MOCHA, '--config', join(ROOT, '.mocharc.cjs'), '--dry-run', '--reporter', 'json', file], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [MOCHA, '--config', join(ROOT, '.mocharc.cjs'), '--dry-run', '--reporter', 'json', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(run.stdout) as { tests: { file: string }[] };
     expect(report.tests.length).to.be.greaterThan(0);
     expect([...new Set(report.tests.map((t) => relative(ROOT, t.file)))]).to.deep.equal([file]);
@@ -90,7 +100,10 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
     });
 
     it('adds up every process into one last line, counts a crash as a failure, lists the slowest files and exits 1', () => {
-      const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root, SVC_TEST_JOBS: '2' }, encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [RUNNER, 'all'], {
+        env: { ...process.env, SVC_TEST_ROOT: root, SVC_TEST_JOBS: '2' },
+        encoding: 'utf8',
+      });
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines[lines.length - 1]).to.equal('4 passed, 2 failed, 1 skipped');
       expect(run.stdout).to.contain('The 10 slowest test files:');

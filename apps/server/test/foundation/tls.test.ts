@@ -14,11 +14,27 @@ describe('TLS', function () {
   let cert: Buffer;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     cert = readFileSync(join(dir, 'cert.pem'));
     t = await startTestServer({ env: { SVC_TLS_CERT: join(dir, 'cert.pem'), SVC_TLS_KEY: join(dir, 'key.pem') } });
   });

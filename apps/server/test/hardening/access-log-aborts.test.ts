@@ -73,7 +73,12 @@ describe('access log: client-aborted requests (a real server process, its own lo
     await new Promise<void>((resolve) => {
       const req = request(`${server.url}/v1/audio/speech`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${server.apiKey}`, 'Content-Type': 'application/json', 'Content-Length': '100000', 'X-Request-Id': 'req-abort-upload' },
+        headers: {
+          Authorization: `Bearer ${server.apiKey}`,
+          'Content-Type': 'application/json',
+          'Content-Length': '100000',
+          'X-Request-Id': 'req-abort-upload',
+        },
       });
       req.on('error', () => resolve());
       req.write('{"input": "Half a bo');

@@ -25,7 +25,9 @@ describe('hardening: deletes leave no empty blob folders (real server, filesyste
 
   it('DELETE /v1/videos/{id} removes the folder of the video and of its key once it is empty', async () => {
     const key = await t.createApiKey('video-folders');
-    const created = await json(await createVideo(t.baseUrl, key, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hi.' } }));
+    const created = await json(
+      await createVideo(t.baseUrl, key, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hi.' } }),
+    );
     expect(created.status).to.equal(200, JSON.stringify(created.body));
     const id = created.body.id as string;
     expect((await pollVideo(t.baseUrl, key, id)).at(-1)).to.include({ status: 'completed' });
@@ -33,7 +35,10 @@ describe('hardening: deletes leave no empty blob folders (real server, filesyste
     expect(folders(blobs).some((f) => f.endsWith(`/${id}`))).to.equal(true, 'the video has its folder while it exists');
     expect((await call(t, 'DELETE', `/v1/videos/${id}`, key)).status).to.equal(200);
     const left = folders(blobs).filter((f) => f.startsWith('videos/'));
-    expect(left.filter((f) => f.includes(id)), 'the folder of the deleted video').to.deep.equal([]);
+    expect(
+      left.filter((f) => f.includes(id)),
+      'the folder of the deleted video',
+    ).to.deep.equal([]);
     // The key has no other video: its folder went with the last one.
     for (const folder of left) expect(readdirSync(join(blobs, folder)), `${folder} is empty`).to.not.deep.equal([]);
   });

@@ -28,7 +28,9 @@ describe('hardening: realtime conversations are capped, and a closed one is free
       const { client } = await openSession(s.wsUrl, s.apiKey);
       for (let i = 0; i < 3; i++) {
         client.send({ type: 'conversation.item.create', item: userText(`item ${i}`, `item_${i}`) });
-        expect((await waitFor(client, (e) => e.type === 'conversation.item.added' || e.type === 'error')).type).to.equal('conversation.item.added');
+        expect((await waitFor(client, (e) => e.type === 'conversation.item.added' || e.type === 'error')).type).to.equal(
+          'conversation.item.added',
+        );
       }
       client.send({ type: 'conversation.item.create', item: userText('one too many', 'item_3') });
       const error = await waitFor(client, (e) => e.type === 'error');
@@ -49,7 +51,11 @@ describe('hardening: realtime conversations are capped, and a closed one is free
     // 60 MiB sent as fast as possible is a flood by the default inbound budget (1 MiB/s): this test is about
     // what the conversation holds, so it lifts the byte budget.
     const s = await startRealtimeServer({
-      env: { SVC_REALTIME_MAX_CONVERSATION_BYTES: String(24 * 1024 * 1024), SVC_REALTIME_MAX_FRAME_BYTES: String(4 * 1024 * 1024), SVC_REALTIME_INBOUND_BYTES_PER_SEC: String(1024 * 1024 * 1024) },
+      env: {
+        SVC_REALTIME_MAX_CONVERSATION_BYTES: String(24 * 1024 * 1024),
+        SVC_REALTIME_MAX_FRAME_BYTES: String(4 * 1024 * 1024),
+        SVC_REALTIME_INBOUND_BYTES_PER_SEC: String(1024 * 1024 * 1024),
+      },
     });
     try {
       gc();
@@ -79,7 +85,10 @@ describe('hardening: realtime conversations are capped, and a closed one is free
       await sleep(100);
       gc();
       const after = process.memoryUsage().heapUsed - baseline;
-      expect(after, `heap above baseline after close: ${(after / 1048576).toFixed(1)} MiB (held ${(held / 1048576).toFixed(1)} MiB)`).to.be.lessThan(held / 4);
+      expect(
+        after,
+        `heap above baseline after close: ${(after / 1048576).toFixed(1)} MiB (held ${(held / 1048576).toFixed(1)} MiB)`,
+      ).to.be.lessThan(held / 4);
     } finally {
       await s.close();
     }

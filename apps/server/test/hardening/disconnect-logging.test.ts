@@ -61,7 +61,10 @@ describe('hardening: refusals and departures are info, not warnings (real server
   after(async () => t?.close());
   beforeEach(() => void entries.splice(0));
 
-  const warnings = () => entries.filter((e) => e.level === 'error' || e.level === 'warn').map((e) => `${e.level} ${e.msg} ${JSON.stringify(e.obj).slice(0, 300)}`);
+  const warnings = () =>
+    entries
+      .filter((e) => e.level === 'error' || e.level === 'warn')
+      .map((e) => `${e.level} ${e.msg} ${JSON.stringify(e.obj).slice(0, 300)}`);
 
   it('a client that leaves /v1/videos/stream after the first bytes: info, no warning, no ERR_STREAM_PREMATURE_CLOSE; the video still completes', async () => {
     const { dataUri, samplePhoto, pollVideo } = await import('../video/video-helpers.js');
@@ -69,7 +72,10 @@ describe('hardening: refusals and departures are info, not warnings (real server
     const res = await fetch(`${t.baseUrl}/v1/videos/stream`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hello there, this is a live video that the client will not watch to the end.' } }),
+      body: JSON.stringify({
+        ref_image: dataUri(samplePhoto(1), 'image/jpeg'),
+        input_tts: { input: 'Hello there, this is a live video that the client will not watch to the end.' },
+      }),
       signal: abort.signal,
     });
     expect(res.status).to.equal(200);
@@ -82,7 +88,10 @@ describe('hardening: refusals and departures are info, not warnings (real server
     await sleep(300);
     expect(warnings()).to.deep.equal([]);
     expect(JSON.stringify(entries)).to.not.include('ERR_STREAM_PREMATURE_CLOSE');
-    expect(entries.some((e) => e.level === 'info' && e.obj.video === id && /client left/.test(e.msg ?? ''))).to.equal(true, 'the departure is logged at info');
+    expect(entries.some((e) => e.level === 'info' && e.obj.video === id && /client left/.test(e.msg ?? ''))).to.equal(
+      true,
+      'the departure is logged at info',
+    );
   });
 
   it('response.create on a full conversation: the client gets conversation_full, the log says refused at info, never "language model failed"', async () => {
@@ -100,6 +109,9 @@ describe('hardening: refusals and departures are info, not warnings (real server
     await sleep(200);
     expect(warnings()).to.deep.equal([]);
     expect(entries.some((e) => /language model failed/.test(e.msg ?? ''))).to.equal(false);
-    expect(entries.some((e) => e.level === 'info' && e.obj.code === 'conversation_full')).to.equal(true, 'the refusal is logged at info with its code');
+    expect(entries.some((e) => e.level === 'info' && e.obj.code === 'conversation_full')).to.equal(
+      true,
+      'the refusal is logged at info with its code',
+    );
   });
 });

@@ -40,7 +40,9 @@ describe('hardening: errors answered before any route runs are JSON too (real se
   });
 
   it('a WebSocket upgrade with an unsupported version: 426 with the versions, JSON', async () => {
-    const res = await upgrade('Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n');
+    const res = await upgrade(
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 99\r\n',
+    );
     expect(res.status).to.equal(426);
     expect(res.headers).to.match(/sec-websocket-version: 13, 8/i);
     expectRestError(JSON.parse(res.body));

@@ -46,7 +46,9 @@ describe('implausible WAV headers are refused in milliseconds on every path (rea
     server = await startServerProcess();
     // The first video request loads the face detector (about 1.5 s of CPU): not what is measured here.
     const { createVideo, pollVideo } = await import('../video/video-helpers.js');
-    const warm = (await (await createVideo(server.url, server.apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hi.' } })).json()) as { id: string };
+    const warm = (await (
+      await createVideo(server.url, server.apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'Hi.' } })
+    ).json()) as { id: string };
     await pollVideo(server.url, server.apiKey, warm.id);
   });
   after(async () => server?.stop());
@@ -56,11 +58,20 @@ describe('implausible WAV headers are refused in milliseconds on every path (rea
     ['a WAV declaring 5000 channels', wavDeclaring(16000, 5000, 200_000), /5000 channels/],
   ];
   const auth = () => ({ Authorization: `Bearer ${server.apiKey}` });
-  const json = (body: unknown) => ({ method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (body: unknown) => ({
+    method: 'POST',
+    headers: { ...auth(), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const paths: Array<[string, string, (wav: Buffer) => RequestInit, string]> = [
     ['voice registration', '/v1/audio/voices', (wav) => json({ ref_audio: wav.toString('base64') }), 'ref_audio'],
     ['speech ref_audio', '/v1/audio/speech', (wav) => json({ input: 'Hello there.', ref_audio: wav.toString('base64') }), 'ref_audio'],
-    ['video input', '/v1/videos', (wav) => json({ ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input: wav.toString('base64') }), 'input'],
+    [
+      'video input',
+      '/v1/videos',
+      (wav) => json({ ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input: wav.toString('base64') }),
+      'input',
+    ],
     [
       'transcription',
       '/v1/audio/transcriptions',

@@ -41,7 +41,9 @@ describe('hardening: a media host that refuses or resets the connection is 400 m
   let t: TestServer;
   let reset: Awaited<ReturnType<typeof resettingServer>>;
   let refusedUrl: string;
-  const photo = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg')).toString('base64');
+  const photo = readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample1.jpg'),
+  ).toString('base64');
 
   before(async () => {
     t = await startTestServer({ env: { SVC_MEDIA_ALLOWED_HOSTS: HOST } });
@@ -67,7 +69,11 @@ describe('hardening: a media host that refuses or resets the connection is 400 m
   ] as const) {
     it(`a ${connection} connection: 400 media_fetch_failed naming it, for every field`, async () => {
       for (const [what, path, body, param] of requests(urlOf())) {
-        const res = await fetch(`${t.baseUrl}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${t.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const text = await res.text();
         expect(res.status, `${what}: ${text}`).to.equal(400);
         const { error } = JSON.parse(text) as { error: { type: string; message: string; param?: string } };

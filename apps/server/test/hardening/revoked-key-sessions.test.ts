@@ -21,7 +21,10 @@ describe('hardening: revoking an API key closes its open realtime sessions (real
     });
     const ephemeral = ((await res.json()) as { value: string }).value;
     const viaSecret = RealtimeClient.connect(s.wsUrl, { protocols: ['realtime', `svc-client-secret.${ephemeral}`] });
-    viaSecret.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+    viaSecret.send({
+      type: 'session.update',
+      session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+    });
     expect((await viaSecret.next()).type).to.equal('session.created');
     const bystander = await openSession(s.wsUrl, s.apiKey);
 

@@ -45,14 +45,29 @@ describe('robustness: property-based fuzzing (fast-check)', function () {
   const jsonish = fc.oneof(
     fc.string({ maxLength: 200 }),
     fc.json({ maxDepth: 3 }),
-    fc.record({ input: fc.oneof(fc.string({ maxLength: 60 }), fc.anything({ maxDepth: 1 })), voice: fc.oneof(fc.constant('alloy'), fc.string({ maxLength: 20 }), fc.anything({ maxDepth: 1 })), response_format: fc.constantFrom('mp3', 'wav', 'pcm', 'x', 42), speed: fc.oneof(fc.double(), fc.string()), tn_language: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('en')) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+    fc
+      .record(
+        {
+          input: fc.oneof(fc.string({ maxLength: 60 }), fc.anything({ maxDepth: 1 })),
+          voice: fc.oneof(fc.constant('alloy'), fc.string({ maxLength: 20 }), fc.anything({ maxDepth: 1 })),
+          response_format: fc.constantFrom('mp3', 'wav', 'pcm', 'x', 42),
+          speed: fc.oneof(fc.double(), fc.string()),
+          tn_language: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('en')),
+        },
+        { requiredKeys: [] },
+      )
+      .map((o) => JSON.stringify(o)),
   );
 
   it('JSON body reader (/v1/audio/speech, /v1/audio/voices): any body is a success or a 4xx in the error shape', async () => {
     await fc.assert(
-      fc.asyncProperty(jsonish, fc.constantFrom('/v1/audio/speech', '/v1/audio/voices', '/v1/realtime/client_secrets'), async (body, path) => {
-        await expectWellFormed(await post(path, body, 'application/json'));
-      }),
+      fc.asyncProperty(
+        jsonish,
+        fc.constantFrom('/v1/audio/speech', '/v1/audio/voices', '/v1/realtime/client_secrets'),
+        async (body, path) => {
+          await expectWellFormed(await post(path, body, 'application/json'));
+        },
+      ),
       budget,
     );
   });
@@ -66,23 +81,31 @@ describe('robustness: property-based fuzzing (fast-check)', function () {
 
   it('multipart reader: random parts, truncated or not, random bytes around them: never a crash, never a 5xx', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 100 }), fc.array(part, { maxLength: 4 }), fc.uint8Array({ maxLength: 100 }), fc.boolean(), async (before, parts, afterBytes, end) => {
-        const chunks: Buffer[] = [Buffer.from(before)];
-        for (const p of parts) {
-          const disposition = `form-data; name="${p.name.replace(/["\r\n]/g, '')}"${p.file ? '; filename="a.wav"' : ''}`;
-          chunks.push(Buffer.from(`\r\n--B\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.from(p.bytes));
-          if (!p.closed) break; // the body ends inside this part
-        }
-        if (end) chunks.push(Buffer.from('\r\n--B--\r\n'));
-        chunks.push(Buffer.from(afterBytes));
-        await expectWellFormed(await post('/v1/audio/voices', Buffer.concat(chunks), 'multipart/form-data; boundary=B'));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 100 }),
+        fc.array(part, { maxLength: 4 }),
+        fc.uint8Array({ maxLength: 100 }),
+        fc.boolean(),
+        async (before, parts, afterBytes, end) => {
+          const chunks: Buffer[] = [Buffer.from(before)];
+          for (const p of parts) {
+            const disposition = `form-data; name="${p.name.replace(/["\r\n]/g, '')}"${p.file ? '; filename="a.wav"' : ''}`;
+            chunks.push(Buffer.from(`\r\n--B\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.from(p.bytes));
+            if (!p.closed) break; // the body ends inside this part
+          }
+          if (end) chunks.push(Buffer.from('\r\n--B--\r\n'));
+          chunks.push(Buffer.from(afterBytes));
+          await expectWellFormed(await post('/v1/audio/voices', Buffer.concat(chunks), 'multipart/form-data; boundary=B'));
+        },
+      ),
       budget,
     );
   });
 
   it('media sniffer: detectAudioFormat never throws on any bytes, including mutated real headers', () => {
-    const headers = ['RIFF\0\0\0\0WAVE', 'ID3', 'fLaC', 'OggS', '\0\0\0\x20ftypM4A ', '\x1aE\xdf\xa3', 'FORM\0\0\0\0AIFF', '\xff\xf1'].map((h) => Buffer.from(h, 'latin1'));
+    const headers = ['RIFF\0\0\0\0WAVE', 'ID3', 'fLaC', 'OggS', '\0\0\0\x20ftypM4A ', '\x1aE\xdf\xa3', 'FORM\0\0\0\0AIFF', '\xff\xf1'].map(
+      (h) => Buffer.from(h, 'latin1'),
+    );
     fc.assert(
       fc.property(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 64 }), fc.nat(16), (header, tail, cut) => {
         const bytes = new Uint8Array(Buffer.concat([header.subarray(0, header.length - Math.min(cut, header.length)), Buffer.from(tail)]));
@@ -95,7 +118,9 @@ describe('robustness: property-based fuzzing (fast-check)', function () {
 
   it('ffmpeg decoder: any bytes decode or fail with a ServiceError, leaving no ffmpeg process and no descriptor behind', async () => {
     const codec = new FfmpegAudioCodec();
-    const headers = ['RIFF\x24\0\0\0WAVEfmt ', 'ID3\x03\0\0\0\0\0\0', 'fLaC\0\0\0\x22', 'OggS\0\x02', '\xff\xfb\x90\x64'].map((h) => Buffer.from(h, 'latin1'));
+    const headers = ['RIFF\x24\0\0\0WAVEfmt ', 'ID3\x03\0\0\0\0\0\0', 'fLaC\0\0\0\x22', 'OggS\0\x02', '\xff\xfb\x90\x64'].map((h) =>
+      Buffer.from(h, 'latin1'),
+    );
     const fdsBefore = openDescriptorCount();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...headers), fc.uint8Array({ maxLength: 2000 }), async (header, tail) => {
@@ -116,10 +141,26 @@ describe('robustness: property-based fuzzing (fast-check)', function () {
   });
 
   it('realtime event parser: any JSON value parses to an event or throws a 400 ServiceError, nothing else', () => {
-    const types = ['session.update', 'input_audio_buffer.append', 'conversation.item.create', 'response.create', 'response.cancel', 'conversation.item.truncate'];
+    const types = [
+      'session.update',
+      'input_audio_buffer.append',
+      'conversation.item.create',
+      'response.create',
+      'response.cancel',
+      'conversation.item.truncate',
+    ];
     const eventish = fc.oneof(
       fc.anything({ maxDepth: 3 }),
-      fc.record({ type: fc.oneof(fc.constantFrom(...types), fc.string({ maxLength: 20 })), event_id: fc.anything({ maxDepth: 0 }), item: fc.anything({ maxDepth: 3 }), session: fc.anything({ maxDepth: 3 }), audio: fc.anything({ maxDepth: 1 }) }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: fc.oneof(fc.constantFrom(...types), fc.string({ maxLength: 20 })),
+          event_id: fc.anything({ maxDepth: 0 }),
+          item: fc.anything({ maxDepth: 3 }),
+          session: fc.anything({ maxDepth: 3 }),
+          audio: fc.anything({ maxDepth: 1 }),
+        },
+        { requiredKeys: ['type'] },
+      ),
     );
     fc.assert(
       fc.property(eventish, (raw) => {

@@ -9,7 +9,7 @@ import { postJson } from '../helpers/http.js';
 describe('hardening: engine scratch space lives under the data directory and is cleared at start-up', function () {
   this.timeout(60_000);
 
-  it('what dead processes left in <dataDir>/tmp is removed at start; the flite work directory is made in this process\'s folder', async () => {
+  it("what dead processes left in <dataDir>/tmp is removed at start; the flite work directory is made in this process's folder", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-scratch-'));
     // A dead process's folder (pid 2^22 + 1 is above Linux's pid_max) and a loose leftover.
     const stale = join(dataDir, 'tmp', 'p4194305', 'svc-flite-left-by-kill-9');

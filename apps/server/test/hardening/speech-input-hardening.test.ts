@@ -11,7 +11,8 @@ describe('hardening: speech input that used to be a 500 or an empty 200 (real se
     t = await startTestServer();
   });
   after(async () => t?.close());
-  const speech = async (body: object) => json(await postJson(`${t.baseUrl}/v1/audio/speech`, { response_format: 'wav', ...body }, t.apiKey));
+  const speech = async (body: object) =>
+    json(await postJson(`${t.baseUrl}/v1/audio/speech`, { response_format: 'wav', ...body }, t.apiKey));
 
   for (const tag of ['日本', 'en\u0000', 'en\r\nX-Injected: 1', 'e', 'en-' + 'x'.repeat(40), 'en us', '', 'fr-CA-' + 'a1'.repeat(20)]) {
     it(`tn_language ${JSON.stringify(tag).slice(0, 30)} is a 400 invalid_language_tag`, async () => {
@@ -24,7 +25,11 @@ describe('hardening: speech input that used to be a 500 or an empty 200 (real se
   }
 
   it('a well-formed tag still works and is echoed as X-Language', async () => {
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello there.', tn_language: 'en-US', response_format: 'wav' }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'Hello there.', tn_language: 'en-US', response_format: 'wav' },
+      t.apiKey,
+    );
     expect(res.status).to.equal(200);
     expect(res.headers.get('x-language')).to.equal('en-us');
     expect((await res.arrayBuffer()).byteLength).to.be.greaterThan(1000);

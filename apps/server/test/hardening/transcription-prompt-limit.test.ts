@@ -25,8 +25,15 @@ describe('POST /v1/audio/transcriptions: the prompt limit is 4096 bytes, inclusi
     form.append('file', new Blob([toneWav()], { type: 'audio/wav' }), 'tone.wav');
     form.append('model', 'whisper-1');
     form.append('prompt', prompt);
-    const res = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form });
-    return { status: res.status, body: (await res.json()) as { text?: string; error?: { type: string; code: string; param: string | null; message: string } } };
+    const res = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}` },
+      body: form,
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { text?: string; error?: { type: string; code: string; param: string | null; message: string } },
+    };
   };
 
   it('exactly 4096 bytes (ASCII, and 2048 two-byte characters) is accepted', async () => {

@@ -24,7 +24,10 @@ export interface AvatarCallSetup {
  * `window.__pc`, `window.__dc`, every server event in `window.__events` with its arrival time
  * (`__at`, page clock), and `window.__dcClosedAt` once the data channel reports closed.
  */
-export async function placeAvatarCall(page: Page, options: { apiKey: string; session: Record<string, unknown>; videoId: string; waitForFrame?: boolean }): Promise<AvatarCallSetup> {
+export async function placeAvatarCall(
+  page: Page,
+  options: { apiKey: string; session: Record<string, unknown>; videoId: string; waitForFrame?: boolean },
+): Promise<AvatarCallSetup> {
   return page.evaluate(
     async ({ apiKey, session, videoId, waitForFrame }) => {
       const w = window;
@@ -73,7 +76,12 @@ export async function placeAvatarCall(page: Page, options: { apiKey: string; ses
 /** Asks for a reply to `text` on the page's call (a user item and response.create on `window.__dc`). */
 export async function askForReply(page: Page, text: string): Promise<void> {
   await page.evaluate((text) => {
-    window.__dc.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } }));
+    window.__dc.send(
+      JSON.stringify({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+      }),
+    );
     window.__dc.send(JSON.stringify({ type: 'response.create' }));
   }, text);
 }

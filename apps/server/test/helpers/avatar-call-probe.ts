@@ -33,68 +33,73 @@ declare const document: { querySelector(selector: string): unknown };
  * green channel), the level of the stream's audio every 5 ms (a WebAudio analyser), and the
  * inbound-rtp stats of `pc` once a second. `pcExpression` and `videoSelector` name them in the page.
  */
-export async function startAvatarRecording(page: Page, options: { pcExpression: string; videoSelector: string; mouth: PixelBox }): Promise<void> {
-  await page.evaluate(
-    ({ pcExpression, videoSelector, mouth }) => {
-      type Any = any;
-      const w = globalThis as Any;
-      const pc = new Function(`return ${pcExpression}`)() as Any;
-      const video = document.querySelector(videoSelector) as Any;
-      const rec = { frames: [] as Any[], audio: [] as Any[], audioSync: [] as Any[], stats: [] as Any[] };
-      const audioReceiver = pc.getReceivers().find((r: Any) => r.track.kind === 'audio');
-      w.__avatarRecording = rec;
-      const canvas = new w.OffscreenCanvas(video.videoWidth || 640, video.videoHeight || 640);
-      const ctx = canvas.getContext('2d', { willReadFrequently: true });
-      let rest: Uint8ClampedArray | null = null;
-      const onFrame = (_now: number, meta: Any) => {
-        if (canvas.width !== video.videoWidth && video.videoWidth > 0) {
-          canvas.width = video.videoWidth;
-          canvas.height = video.videoHeight;
-        }
-        ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
-        const px = ctx.getImageData(mouth.x0, mouth.y0, mouth.x1 - mouth.x0, mouth.y1 - mouth.y0).data as Uint8ClampedArray;
-        rest ??= new Uint8ClampedArray(px);
-        let d = 0;
-        for (let i = 1; i < px.length; i += 4) d += Math.abs(px[i]! - rest[i]!);
-        rec.frames.push({ at: meta.expectedDisplayTime, rtp: meta.rtpTimestamp ?? 0, mouth: d / (px.length / 4) });
-        video.requestVideoFrameCallback(onFrame);
-      };
+export async function startAvatarRecording(
+  page: Page,
+  options: { pcExpression: string; videoSelector: string; mouth: PixelBox },
+): Promise<void> {
+  await page.evaluate(({ pcExpression, videoSelector, mouth }) => {
+    type Any = any;
+    const w = globalThis as Any;
+    const pc = new Function(`return ${pcExpression}`)() as Any;
+    const video = document.querySelector(videoSelector) as Any;
+    const rec = { frames: [] as Any[], audio: [] as Any[], audioSync: [] as Any[], stats: [] as Any[] };
+    const audioReceiver = pc.getReceivers().find((r: Any) => r.track.kind === 'audio');
+    w.__avatarRecording = rec;
+    const canvas = new w.OffscreenCanvas(video.videoWidth || 640, video.videoHeight || 640);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true });
+    let rest: Uint8ClampedArray | null = null;
+    const onFrame = (_now: number, meta: Any) => {
+      if (canvas.width !== video.videoWidth && video.videoWidth > 0) {
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+      }
+      ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+      const px = ctx.getImageData(mouth.x0, mouth.y0, mouth.x1 - mouth.x0, mouth.y1 - mouth.y0).data as Uint8ClampedArray;
+      rest ??= new Uint8ClampedArray(px);
+      let d = 0;
+      for (let i = 1; i < px.length; i += 4) d += Math.abs(px[i]! - rest[i]!);
+      rec.frames.push({ at: meta.expectedDisplayTime, rtp: meta.rtpTimestamp ?? 0, mouth: d / (px.length / 4) });
       video.requestVideoFrameCallback(onFrame);
-      const stream = video.srcObject as Any;
-      const audio = new w.AudioContext();
-      const analyser = audio.createAnalyser();
-      analyser.fftSize = 256;
-      audio.createMediaStreamSource(stream).connect(analyser);
-      const buffer = new Float32Array(analyser.fftSize);
-      w.__avatarTimers = [
-        setInterval(() => {
-          const source = audioReceiver?.getSynchronizationSources()[0];
-          if (!source) return;
-          // Chromium gives this on the epoch clock; the frames' times are on the page's performance clock
-          const at = Math.abs(source.timestamp - performance.now()) < 1e6 ? source.timestamp : source.timestamp - performance.timeOrigin;
-          const last = rec.audioSync[rec.audioSync.length - 1];
-          if (!last || last.rtp !== source.rtpTimestamp) rec.audioSync.push({ at, rtp: source.rtpTimestamp });
-        }, 10),
-        setInterval(() => {
-          analyser.getFloatTimeDomainData(buffer);
-          let s = 0;
-          for (let i = buffer.length - 240 > 0 ? buffer.length - 240 : 0; i < buffer.length; i++) s += buffer[i]! * buffer[i]!;
-          rec.audio.push({ at: performance.now(), rms: Math.sqrt(s / Math.min(240, buffer.length)) });
-        }, 5),
-        setInterval(async () => {
-          const report = await pc.getStats();
-          const entry = { at: performance.now(), framesDecoded: 0, framesDropped: 0, framesPerSecond: 0, audioSamples: 0 };
-          report.forEach((s: Any) => {
-            if (s.type !== 'inbound-rtp') return;
-            if (s.kind === 'video') Object.assign(entry, { framesDecoded: s.framesDecoded ?? 0, framesDropped: s.framesDropped ?? 0, framesPerSecond: s.framesPerSecond ?? 0 });
-            if (s.kind === 'audio') entry.audioSamples = s.totalSamplesReceived ?? 0;
-          });
-          rec.stats.push(entry);
-        }, 1000),
-      ];
-    },
-    options,
-  );
+    };
+    video.requestVideoFrameCallback(onFrame);
+    const stream = video.srcObject as Any;
+    const audio = new w.AudioContext();
+    const analyser = audio.createAnalyser();
+    analyser.fftSize = 256;
+    audio.createMediaStreamSource(stream).connect(analyser);
+    const buffer = new Float32Array(analyser.fftSize);
+    w.__avatarTimers = [
+      setInterval(() => {
+        const source = audioReceiver?.getSynchronizationSources()[0];
+        if (!source) return;
+        // Chromium gives this on the epoch clock; the frames' times are on the page's performance clock
+        const at = Math.abs(source.timestamp - performance.now()) < 1e6 ? source.timestamp : source.timestamp - performance.timeOrigin;
+        const last = rec.audioSync[rec.audioSync.length - 1];
+        if (!last || last.rtp !== source.rtpTimestamp) rec.audioSync.push({ at, rtp: source.rtpTimestamp });
+      }, 10),
+      setInterval(() => {
+        analyser.getFloatTimeDomainData(buffer);
+        let s = 0;
+        for (let i = buffer.length - 240 > 0 ? buffer.length - 240 : 0; i < buffer.length; i++) s += buffer[i]! * buffer[i]!;
+        rec.audio.push({ at: performance.now(), rms: Math.sqrt(s / Math.min(240, buffer.length)) });
+      }, 5),
+      setInterval(async () => {
+        const report = await pc.getStats();
+        const entry = { at: performance.now(), framesDecoded: 0, framesDropped: 0, framesPerSecond: 0, audioSamples: 0 };
+        report.forEach((s: Any) => {
+          if (s.type !== 'inbound-rtp') return;
+          if (s.kind === 'video')
+            Object.assign(entry, {
+              framesDecoded: s.framesDecoded ?? 0,
+              framesDropped: s.framesDropped ?? 0,
+              framesPerSecond: s.framesPerSecond ?? 0,
+            });
+          if (s.kind === 'audio') entry.audioSamples = s.totalSamplesReceived ?? 0;
+        });
+        rec.stats.push(entry);
+      }, 1000),
+    ];
+  }, options);
 }
 
 export async function stopAvatarRecording(page: Page): Promise<AvatarCallRecording> {

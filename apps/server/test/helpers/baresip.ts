@@ -81,7 +81,11 @@ export function placeCall(options: BaresipOptions): BaresipCall {
   const auth = options.auth ? `;auth_user=${options.auth.username};auth_pass=${options.auth.password}` : '';
   writeFileSync(join(dir, 'accounts'), `<sip:phone@127.0.0.1>${auth};regint=0;audio_codecs=PCMU,PCMA\n`);
   writeFileSync(join(dir, 'contacts'), '');
-  const child: ChildProcess = spawn('baresip', ['-f', dir, '-s', '-e', `/dial sip:svc@${options.host}:${options.port}${options.tcp ? ';transport=tcp' : ''}`, '-t', '60'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'baresip',
+    ['-f', dir, '-s', '-e', `/dial sip:svc@${options.host}:${options.port}${options.tcp ? ';transport=tcp' : ''}`, '-t', '60'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let printed = '';
   const watchers = new Set<() => void>();
   const onData = (d: Buffer) => {

@@ -158,7 +158,16 @@ export interface AccessibilityViolation {
 export async function accessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
@@ -174,7 +183,8 @@ export async function waitForPageEvent(page: Page, predicate: (e: any) => boolea
     const events: any[] = await page.evaluate(() => window.__events);
     const found = events.find(predicate);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${predicate.toString()}; events: ${events.map((e) => e.type).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${predicate.toString()}; events: ${events.map((e) => e.type).join(', ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -54,7 +54,12 @@ function flood(options: FloodOptions): Promise<FloodResult> {
       resolve(result);
     });
     ws.on('open', () => {
-      ws.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } }));
+      ws.send(
+        JSON.stringify({
+          type: 'session.update',
+          session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+        }),
+      );
     });
     const pump = () => {
       const deadline = started + options.seconds * 1000;

@@ -15,7 +15,12 @@ const EVENTS: Record<string, Record<string, Kind>> = {
   'conversation.item.retrieved': { item: 'item' },
   'conversation.item.deleted': { item_id: 'string' },
   'conversation.item.truncated': { item_id: 'string', content_index: 'number', audio_end_ms: 'number' },
-  'conversation.item.input_audio_transcription.completed': { item_id: 'string', content_index: 'number', transcript: 'string', usage: 'usage' },
+  'conversation.item.input_audio_transcription.completed': {
+    item_id: 'string',
+    content_index: 'number',
+    transcript: 'string',
+    usage: 'usage',
+  },
   'input_audio_buffer.cleared': {},
   'input_audio_buffer.committed': { item_id: 'string', previous_item_id: 'string|null?' },
   'input_audio_buffer.speech_started': { item_id: 'string', audio_start_ms: 'number' },
@@ -32,8 +37,21 @@ const EVENTS: Record<string, Record<string, Kind>> = {
   'response.output_audio.done': { ...PART_FIELDS },
   'response.output_audio_transcript.delta': { ...PART_FIELDS, delta: 'string' },
   'response.output_audio_transcript.done': { ...PART_FIELDS, transcript: 'string' },
-  'response.function_call_arguments.delta': { response_id: 'string', item_id: 'string', output_index: 'number', call_id: 'string', delta: 'string' },
-  'response.function_call_arguments.done': { response_id: 'string', item_id: 'string', output_index: 'number', call_id: 'string', name: 'string', arguments: 'string' },
+  'response.function_call_arguments.delta': {
+    response_id: 'string',
+    item_id: 'string',
+    output_index: 'number',
+    call_id: 'string',
+    delta: 'string',
+  },
+  'response.function_call_arguments.done': {
+    response_id: 'string',
+    item_id: 'string',
+    output_index: 'number',
+    call_id: 'string',
+    name: 'string',
+    arguments: 'string',
+  },
 };
 
 /** The spec's extension events: not in the GA schema, checked for what the spec says they carry. */
@@ -86,7 +104,8 @@ function check(problems: string[], path: string, value: unknown, kind: Kind): vo
       else for (const f of ['text', 'transcript', 'audio']) if (value[f] !== undefined) check(problems, `${path}.${f}`, value[f], 'string');
       return;
     case 'usage':
-      if (!isObject(value) || !((value.type === 'duration' && typeof value.seconds === 'number') || value.type === 'tokens')) problems.push(`${path} must be duration or tokens usage`);
+      if (!isObject(value) || !((value.type === 'duration' && typeof value.seconds === 'number') || value.type === 'tokens'))
+        problems.push(`${path} must be duration or tokens usage`);
       return;
     case 'error':
       if (!isObject(value)) return void problems.push(`${path} must be an object`);
@@ -107,13 +126,15 @@ function checkResponse(problems: string[], path: string, value: unknown): void {
   if (!isObject(value)) return void problems.push(`${path} must be an object`);
   check(problems, `${path}.id`, value.id, 'string');
   if (value.object !== 'realtime.response') problems.push(`${path}.object must be realtime.response`);
-  if (!['completed', 'cancelled', 'failed', 'incomplete', 'in_progress'].includes(value.status as string)) problems.push(`${path}.status is not a GA status`);
+  if (!['completed', 'cancelled', 'failed', 'incomplete', 'in_progress'].includes(value.status as string))
+    problems.push(`${path}.status is not a GA status`);
   if (value.output !== undefined) {
     if (!Array.isArray(value.output)) problems.push(`${path}.output must be an array`);
     else value.output.forEach((item, i) => checkItem(problems, `${path}.output[${i}]`, item));
   }
   // usage and status_details: objects in the GA schema; the interface says they are always null.
-  for (const f of ['usage', 'status_details', 'metadata']) if (value[f] !== undefined && value[f] !== null && !isObject(value[f])) problems.push(`${path}.${f} must be an object or null`);
+  for (const f of ['usage', 'status_details', 'metadata'])
+    if (value[f] !== undefined && value[f] !== null && !isObject(value[f])) problems.push(`${path}.${f} must be an object or null`);
 }
 
 function checkItem(problems: string[], path: string, value: unknown): void {
@@ -133,12 +154,14 @@ function checkItem(problems: string[], path: string, value: unknown): void {
     return;
   }
   if (value.type !== 'message') return void problems.push(`${path}.type is not a GA item type`);
-  const allowed = value.role === 'user' ? USER_CONTENT : value.role === 'assistant' ? ASSISTANT_CONTENT : value.role === 'system' ? ['input_text'] : null;
+  const allowed =
+    value.role === 'user' ? USER_CONTENT : value.role === 'assistant' ? ASSISTANT_CONTENT : value.role === 'system' ? ['input_text'] : null;
   if (!allowed) return void problems.push(`${path}.role is not a GA role`);
   if (!Array.isArray(value.content)) return void problems.push(`${path}.content must be an array`);
   value.content.forEach((c: unknown, i: number) => {
     const at = `${path}.content[${i}]`;
-    if (!isObject(c) || !allowed.includes(c.type as string)) return void problems.push(`${at}.type is not allowed for a ${String(value.role)} message`);
+    if (!isObject(c) || !allowed.includes(c.type as string))
+      return void problems.push(`${at}.type is not allowed for a ${String(value.role)} message`);
     // Optional strings in the GA schema: a null fails it (a user audio part's transcript too).
     for (const f of ['text', 'transcript', 'audio']) check(problems, `${at}.${f}`, c[f], 'string?');
   });

@@ -36,7 +36,20 @@ export async function getJson<T = any>(url: string, key: string | null): Promise
 /** Decodes any audio bytes with the real ffmpeg to mono s16le at `rate`. */
 export function decodeWithFfmpeg(bytes: Uint8Array, rate = 16000): Promise<Int16Array> {
   return new Promise((resolve, reject) => {
-    const p = spawn(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(rate), 'pipe:1']);
+    const p = spawn(ffmpeg.path, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      'pipe:0',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      String(rate),
+      'pipe:1',
+    ]);
     const out: Buffer[] = [];
     let err = '';
     p.stdout.on('data', (d: Buffer) => out.push(d));

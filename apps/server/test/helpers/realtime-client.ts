@@ -110,7 +110,12 @@ export class RealtimeClient {
   async expectQuiet(ms = 150): Promise<void> {
     await new Promise((r) => setTimeout(r, ms));
     if (this.events.length > this.consumed) {
-      throw new Error(`unexpected events: ${this.events.slice(this.consumed).map((e) => e.type).join(', ')}`);
+      throw new Error(
+        `unexpected events: ${this.events
+          .slice(this.consumed)
+          .map((e) => e.type)
+          .join(', ')}`,
+      );
     }
   }
 
@@ -143,11 +148,21 @@ export class RealtimeClient {
 }
 
 /** A started session: connected and configured, session.created consumed. */
-export async function openSession(wsBase: string, apiKey: string, session: Record<string, unknown> = {}): Promise<{ client: RealtimeClient; created: ServerEvent }> {
+export async function openSession(
+  wsBase: string,
+  apiKey: string,
+  session: Record<string, unknown> = {},
+): Promise<{ client: RealtimeClient; created: ServerEvent }> {
   const client = RealtimeClient.connect(wsBase, { apiKey });
   client.send({
     type: 'session.update',
-    session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, ...session },
+    session: {
+      type: 'realtime',
+      model: 'svc-realtime',
+      output_modalities: ['text'],
+      audio: { input: { turn_detection: null } },
+      ...session,
+    },
   });
   const created = await client.next();
   if (created.type !== 'session.created') throw new Error(`expected session.created, got ${JSON.stringify(created)}`);

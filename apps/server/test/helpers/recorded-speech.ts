@@ -44,8 +44,7 @@ export const recordedOh = (): Int16Array => cut(recording('numbers.raw'), 1.7, 1
  * A LibriVox reader's "not" (330 ms), a one-word false start: "he was not an ill disposed young
  * man", "not" at 0.55-0.97 s, cut at 0.55-0.88 s (the energy falls 27 dB there).
  */
-export const recordedNot = (): Int16Array =>
-  cut(recording('librivox/sense_and_sensibility_01_austen_64kb-0880.wav'), 0.55, 0.88);
+export const recordedNot = (): Int16Array => cut(recording('librivox/sense_and_sensibility_01_austen_64kb-0880.wav'), 0.55, 0.88);
 
 /**
  * A laugh with no words in it, made of a real voice: three "ha"s, each a LibriVox reader's vowel

@@ -118,7 +118,10 @@ export async function startServerProcess(options: ServerProcessOptions = {}): Pr
     exit
       ? Promise.resolve(exit)
       : new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`server process ${child.pid} did not exit within ${timeoutMs} ms\n${tail()}`)), timeoutMs);
+          const timer = setTimeout(
+            () => reject(new Error(`server process ${child.pid} did not exit within ${timeoutMs} ms\n${tail()}`)),
+            timeoutMs,
+          );
           void exitPromise.then((s) => {
             clearTimeout(timer);
             resolve(s);

@@ -39,16 +39,32 @@ export class WebRtcTestClient {
   constructor(options: { video?: boolean } = {}) {
     // No STUN server: loopback needs none, and werift's default is a public one.
     const video = options.video
-      ? [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack', parameter: 'pli' }], parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })]
+      ? [
+          new RTCRtpCodecParameters({
+            mimeType: 'video/H264',
+            clockRate: 90000,
+            rtcpFeedback: [{ type: 'nack', parameter: 'pli' }],
+            parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+          }),
+        ]
       : [];
-    this.pc = new RTCPeerConnection({ iceServers: [], codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })], video } });
+    this.pc = new RTCPeerConnection({
+      iceServers: [],
+      codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })], video },
+    });
     this.channel = this.pc.createDataChannel('oai-events');
     this.pc.addTransceiver(this.mic, { direction: 'sendrecv' });
     if (options.video) this.pc.addTransceiver('video', { direction: 'recvonly' });
     this.pc.onTrack.subscribe((track) =>
       track.onReceiveRtp.subscribe((rtp) => {
         if (track.kind === 'video') {
-          this.videoRtp.push({ at: performance.now(), ssrc: rtp.header.ssrc, timestamp: rtp.header.timestamp, marker: rtp.header.marker, payload: rtp.payload });
+          this.videoRtp.push({
+            at: performance.now(),
+            ssrc: rtp.header.ssrc,
+            timestamp: rtp.header.timestamp,
+            marker: rtp.header.marker,
+            payload: rtp.payload,
+          });
           return;
         }
         this.heard.push({ at: performance.now(), samples: this.decoder.decode(new Uint8Array(rtp.payload)) });
@@ -68,7 +84,10 @@ export class WebRtcTestClient {
       if (this.pc.iceGatheringState === 'complete') return resolve();
       this.pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
     });
-    return this.pc.localDescription!.sdp.split('\r\n').filter((l) => !l.startsWith('a=candidate') && l !== 'a=end-of-candidates').join('\r\n');
+    return this.pc
+      .localDescription!.sdp.split('\r\n')
+      .filter((l) => !l.startsWith('a=candidate') && l !== 'a=end-of-candidates')
+      .join('\r\n');
   }
 
   /** POSTs the offer (SDP, or multipart with a session) and applies a 201's answer. */
@@ -129,7 +148,12 @@ export class WebRtcTestClient {
       const chunk = new Int16Array(frame);
       chunk.set(pcm48k.subarray(i, i + frame));
       for (const payload of this.encoder.encode(chunk)) {
-        this.mic.writeRtp(new RtpPacket(new RtpHeader({ payloadType: 111, sequenceNumber: this.seq++ & 0xffff, timestamp: (this.ts += frame) >>> 0 }), Buffer.from(payload)));
+        this.mic.writeRtp(
+          new RtpPacket(
+            new RtpHeader({ payloadType: 111, sequenceNumber: this.seq++ & 0xffff, timestamp: (this.ts += frame) >>> 0 }),
+            Buffer.from(payload),
+          ),
+        );
       }
     }
   }

@@ -13,4 +13,9 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   return ref.length ? d[ref.length]![hyp.length]! / ref.length : 0;
 }
 
-const words = (s: string): string[] => s.toLowerCase().replace(/[^a-z0-9' ]+/g, ' ').split(/\s+/).filter(Boolean);
+const words = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);

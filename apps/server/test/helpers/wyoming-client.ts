@@ -111,7 +111,12 @@ export class WyomingClient {
       const end = this.buffer.indexOf(0x0a);
       if (end < 0) return;
       const headerLine = this.buffer.subarray(0, end).toString('utf8');
-      const header = JSON.parse(headerLine) as { type: string; data?: Record<string, unknown>; data_length?: number; payload_length?: number };
+      const header = JSON.parse(headerLine) as {
+        type: string;
+        data?: Record<string, unknown>;
+        data_length?: number;
+        payload_length?: number;
+      };
       const dataLength = header.data_length ?? 0;
       const payloadLength = header.payload_length ?? 0;
       if (this.buffer.length < end + 1 + dataLength + payloadLength) return;
@@ -154,7 +159,13 @@ export function audioOf(events: ReceivedEvent[]): Int16Array {
 }
 
 /** Sends `pcm` (16 kHz s16 mono unless told) as `audio-start`, chunks of `samplesPerChunk` frames, `audio-stop`. */
-export function sendRecording(client: WyomingClient, pcm: Buffer, format = { rate: 16000, width: 2, channels: 1 }, samplesPerChunk = 1024, stop = true): void {
+export function sendRecording(
+  client: WyomingClient,
+  pcm: Buffer,
+  format = { rate: 16000, width: 2, channels: 1 },
+  samplesPerChunk = 1024,
+  stop = true,
+): void {
   client.send('audio-start', format);
   const step = samplesPerChunk * format.width * format.channels;
   for (let i = 0; i < pcm.length; i += step) client.send('audio-chunk', format, pcm.subarray(i, i + step));

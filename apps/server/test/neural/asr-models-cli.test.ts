@@ -31,11 +31,26 @@ describe('models CLI with Whisper and Moonshine folders (kind asr)', function ()
     expect((await cli('add', join(sources, 'whisper-tiny-test'))).code).to.equal(0);
     expect((await cli('add', join(sources, 'moonshine-tiny-test'))).code).to.equal(0);
     const parsed = JSON.parse((await cli('list', '--json')).out);
-    expect(parsed.models.map((m: { name: string; kind: string; engine: string; languages: string[]; sampleRate: number }) => [m.name, m.kind, m.engine, m.languages.join(','), m.sampleRate])).to.deep.equal([
+    expect(
+      parsed.models.map((m: { name: string; kind: string; engine: string; languages: string[]; sampleRate: number }) => [
+        m.name,
+        m.kind,
+        m.engine,
+        m.languages.join(','),
+        m.sampleRate,
+      ]),
+    ).to.deep.equal([
       ['moonshine-tiny-test', 'asr', 'moonshine', 'en', 16000],
       ['whisper-tiny-test', 'asr', 'whisper', 'en,de', 16000],
     ]);
-    expect(parsed.models[0].files).to.deep.equal(['config.json', 'generation_config.json', 'tokenizer.json', 'onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_quantized.onnx', 'onnx/decoder_with_past_model_quantized.onnx']);
+    expect(parsed.models[0].files).to.deep.equal([
+      'config.json',
+      'generation_config.json',
+      'tokenizer.json',
+      'onnx/encoder_model_quantized.onnx',
+      'onnx/decoder_model_quantized.onnx',
+      'onnx/decoder_with_past_model_quantized.onnx',
+    ]);
     expect(parsed.models[1].checksum).to.match(/^[0-9a-f]{64}$/);
     const text = await cli('list');
     expect(text.out).to.match(/whisper-tiny-test\tasr\twhisper\ten,de\t16000 Hz/);
@@ -49,7 +64,9 @@ describe('models CLI with Whisper and Moonshine folders (kind asr)', function ()
   it('refuses a folder onnxruntime cannot load or one missing a file, naming the file, and keeps nothing', async () => {
     const broken = await cli('add', join(sources, 'whisper-broken'));
     expect(broken.code).to.equal(1);
-    expect(broken.out).to.match(/decoder_model_merged\.onnx: onnxruntime cannot load it/).and.match(/not added: whisper-broken/);
+    expect(broken.out)
+      .to.match(/decoder_model_merged\.onnx: onnxruntime cannot load it/)
+      .and.match(/not added: whisper-broken/);
     const incomplete = await cli('add', join(sources, 'whisper-incomplete'));
     expect(incomplete.code).to.equal(1);
     expect(incomplete.out).to.include(join(sources, 'whisper-incomplete', 'onnx', 'encoder_model.onnx'));

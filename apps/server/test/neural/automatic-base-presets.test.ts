@@ -2,11 +2,22 @@ import { expect } from 'chai';
 import type { PresetVoice } from '@svc/core';
 import { automaticBasePresets, NEURAL_BASE_LIMIT } from '../../src/composition/neural-speech.js';
 
-const voice = (name: string, engine: string, language: string, gender: PresetVoice['gender']): PresetVoice => ({ name, engine, engineVoice: name, language, gender, description: '' });
+const voice = (name: string, engine: string, language: string, gender: PresetVoice['gender']): PresetVoice => ({
+  name,
+  engine,
+  engineVoice: name,
+  language,
+  gender,
+  description: '',
+});
 
 describe('automatic base voices for cloning (SVC_VOICE_BASE_PRESETS unset)', () => {
   it("without neural voices: Flite's slt, rms, awb", () => {
-    expect(automaticBasePresets([voice('slt', 'flite', 'en-us', 'female'), voice('espeak-en', 'espeak', 'en', 'neutral')])).to.deep.equal(['slt', 'rms', 'awb']);
+    expect(automaticBasePresets([voice('slt', 'flite', 'en-us', 'female'), voice('espeak-en', 'espeak', 'en', 'neutral')])).to.deep.equal([
+      'slt',
+      'rms',
+      'awb',
+    ]);
   });
 
   it('with neural voices: English ones first, genders alternating, at most the limit; never upstream voices', () => {
@@ -25,6 +36,8 @@ describe('automatic base voices for cloning (SVC_VOICE_BASE_PRESETS unset)', () 
   });
 
   it('neural voices in other languages only: those', () => {
-    expect(automaticBasePresets([voice('kokoro-ff_siwis', 'kokoro', 'fr', 'female'), voice('slt', 'flite', 'en-us', 'female')])).to.deep.equal(['kokoro-ff_siwis']);
+    expect(
+      automaticBasePresets([voice('kokoro-ff_siwis', 'kokoro', 'fr', 'female'), voice('slt', 'flite', 'en-us', 'female')]),
+    ).to.deep.equal(['kokoro-ff_siwis']);
   });
 });

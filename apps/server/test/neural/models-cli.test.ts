@@ -35,7 +35,9 @@ describe('models CLI (npm run models)', function () {
     const list = await cli('list', '--json');
     expect(list.code).to.equal(0);
     const parsed = JSON.parse(list.out);
-    expect(parsed.models.map((m: { name: string; engine: string; languages: string[] }) => [m.name, m.engine, m.languages[0]])).to.deep.equal([
+    expect(
+      parsed.models.map((m: { name: string; engine: string; languages: string[] }) => [m.name, m.engine, m.languages[0]]),
+    ).to.deep.equal([
       ['en_US-cli-medium', 'piper', 'en-us'],
       ['kokoro-v1', 'kokoro', 'en-us'],
     ]);
@@ -51,7 +53,9 @@ describe('models CLI (npm run models)', function () {
   it('refuses a model onnxruntime cannot load, a .onnx without its .json, and leaves nothing behind', async () => {
     const broken = await cli('add', join(sources, 'broken.onnx'));
     expect(broken.code).to.equal(1);
-    expect(broken.out).to.match(/model broken: skipped, onnxruntime cannot load it/).and.match(/not added: broken/);
+    expect(broken.out)
+      .to.match(/model broken: skipped, onnxruntime cannot load it/)
+      .and.match(/not added: broken/);
     const alone = await cli('add', join(sources, 'alone.onnx'));
     expect(alone.code).to.equal(1);
     expect(alone.out).to.match(/alone\.onnx\.json is missing/);
@@ -72,8 +76,12 @@ describe('models CLI (npm run models)', function () {
     expect(requests, 'requests the CLI made for a URL').to.equal(0);
     const url = await cli('add', 'https://example.com/voices/en_US-lessac-medium.onnx');
     expect(url.code).to.equal(2);
-    expect(url.out).to.match(/takes a local path/).and.match(/models -- pull NAME/);
-    expect((await cli('frobnicate')).out).to.match(/^error: unknown command 'frobnicate'/).and.match(/^Usage:/m);
+    expect(url.out)
+      .to.match(/takes a local path/)
+      .and.match(/models -- pull NAME/);
+    expect((await cli('frobnicate')).out)
+      .to.match(/^error: unknown command 'frobnicate'/)
+      .and.match(/^Usage:/m);
     expect((await cli('add')).code).to.equal(2);
     expect((await cli('remove', '../etc')).code).to.equal(2);
   });

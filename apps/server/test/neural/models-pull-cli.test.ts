@@ -57,7 +57,13 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     root = mkdtempSync(join(tmpdir(), 'svc-pull-cli-'));
     await writeTestAsrFolder(join(root, 'src'), { family: 'whisper' });
     // whisper-tiny is pinned in the catalog: the hub serves the repository at that commit.
-    hub = await TestHubServer.start([{ id: 'onnx-community/whisper-tiny', commit: catalogEntry('whisper-tiny')!.revision, files: await hubFilesFromFolder(join(root, 'src')) }]);
+    hub = await TestHubServer.start([
+      {
+        id: 'onnx-community/whisper-tiny',
+        commit: catalogEntry('whisper-tiny')!.revision,
+        files: await hubFilesFromFolder(join(root, 'src')),
+      },
+    ]);
   });
   after(async () => {
     await hub.close();
@@ -70,14 +76,17 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     const env = { SVC_DATA_DIR: dataDir, HF_ENDPOINT: hub.url };
     const pulled = await modelsCliWithEnv(env, 'pull', 'whisper-tiny');
     expect(pulled.code, pulled.out).to.equal(0);
-    expect(pulled.out).to.match(/^pulling whisper-tiny from onnx-community\/whisper-tiny@ff4177021cc41f7db950912b73ea4fdf7d01d8e7 \(commit ff4177021cc4\): 7 files/);
+    expect(pulled.out).to.match(
+      /^pulling whisper-tiny from onnx-community\/whisper-tiny@ff4177021cc41f7db950912b73ea4fdf7d01d8e7 \(commit ff4177021cc4\): 7 files/,
+    );
     expect(pulled.out).to.match(/onnx\/decoder_model_merged\.onnx done/);
     expect(pulled.out).to.match(/pulled whisper-tiny .* checksums verified, loads/);
     const list = await modelsCliWithEnv(env, 'list');
     expect(list.out).to.match(/whisper-tiny\tasr\twhisper\ten,de/);
     expect((await modelsCliWithEnv(env, 'pull', 'whisper-tiny')).out).to.match(/already exists/);
     const catalog = await modelsCliWithEnv(env, 'catalog');
-    for (const name of ['kokoro-82m-v1.0', 'en_US-lessac-medium', 'whisper-base.en', 'moonshine-tiny']) expect(catalog.out).to.include(name);
+    for (const name of ['kokoro-82m-v1.0', 'en_US-lessac-medium', 'whisper-base.en', 'moonshine-tiny'])
+      expect(catalog.out).to.include(name);
     expect((await modelsCliWithEnv(env, 'pull', 'whisper-tiny', '--variant', 'fp16')).code).to.equal(2);
     expect((await modelsCliWithEnv(env, 'pull', 'not-a-catalog-name')).code).to.equal(2);
   });
@@ -113,10 +122,17 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     try {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       const dataDir = mkdtempSync(join(root, 'data-'));
-      const result = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: `http://hub.svc-proxy-test:${hubPort}`, HTTP_PROXY: proxyUrl }, 'pull', 'whisper-tiny');
+      const result = await modelsCliWithEnv(
+        { SVC_DATA_DIR: dataDir, HF_ENDPOINT: `http://hub.svc-proxy-test:${hubPort}`, HTTP_PROXY: proxyUrl },
+        'pull',
+        'whisper-tiny',
+      );
       expect(result.code, result.out).to.equal(0);
       expect(asked.length).to.be.greaterThan(0);
-      expect(asked.every((a) => a === `hub.svc-proxy-test:${hubPort}`), asked.join(' ')).to.equal(true);
+      expect(
+        asked.every((a) => a === `hub.svc-proxy-test:${hubPort}`),
+        asked.join(' '),
+      ).to.equal(true);
       // The CLI ran in this process: its proxy must not stay in the way of every later fetch.
       const before = asked.length;
       expect((await fetch(`${hub.url}/api/models/onnx-community/whisper-tiny`)).status).to.be.below(500);
@@ -132,7 +148,9 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     hub.faults = { corrupt: new Set(['onnx/encoder_model.onnx']) };
     const result = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: hub.url }, 'pull', 'whisper-tiny');
     expect(result.code).to.equal(1);
-    expect(result.out).to.match(/not pulled: onnx\/encoder_model\.onnx: sha256 [0-9a-f]+ does not match the hub's [0-9a-f]+: refused and deleted/);
+    expect(result.out).to.match(
+      /not pulled: onnx\/encoder_model\.onnx: sha256 [0-9a-f]+ does not match the hub's [0-9a-f]+: refused and deleted/,
+    );
     expect(readdirSync(join(dataDir, 'models')).filter((e) => e !== '.partial')).to.deep.equal([]);
     expect(readdirSync(join(dataDir, 'models', '.partial'))).to.deep.equal([]);
   });
@@ -143,17 +161,27 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
     if (!result) return this.skip(); // no user namespaces here: see the report
     expect(result.code, result.out).to.equal(1);
     expect(result.out).to.match(/not pulled: whisper-tiny needs [\d.]+ MB more and .* has [\d.]+ MB free: free space/);
-    expect(hub.requests.filter((r) => r.url.startsWith('/cdn-lfs/') || (r.url.includes('/resolve/') && r.range !== 'bytes=0-0'))).to.deep.equal([]);
+    expect(
+      hub.requests.filter((r) => r.url.startsWith('/cdn-lfs/') || (r.url.includes('/resolve/') && r.range !== 'bytes=0-0')),
+    ).to.deep.equal([]);
   });
 
   it('disk full during the download (the tmpfs filled while a slow hub sends): a clear message, the part kept for a later resume, nothing installed', async function () {
     hub.faults = { bytesPerSecond: 8000 };
     // Once the download has started (the tokenizer's part exists), fill the disk.
-    const fill = 'for i in $(seq 1 1500); do [ -e $MNT/.partial/whisper-tiny/tokenizer.json ] && break; sleep 0.02; done; dd if=/dev/zero of=$MNT/filler bs=4k 2>/dev/null';
+    const fill =
+      'for i in $(seq 1 1500); do [ -e $MNT/.partial/whisper-tiny/tokenizer.json ] && break; sleep 0.02; done; dd if=/dev/zero of=$MNT/filler bs=4k 2>/dev/null';
     const result = await pullOnTinyDisk('1m', hub.url, fill);
     if (!result) return this.skip();
     expect(result.code, result.out).to.equal(1);
-    expect(result.out, result.out).to.match(/not pulled: .*the disk is full writing \S+ \(\d+ of \d+ bytes written, kept: free space, then run pull again to resume\)/);
-    expect(result.left.split('\n').filter(Boolean).every((f) => f.startsWith('.partial/whisper-tiny/'))).to.equal(true);
+    expect(result.out, result.out).to.match(
+      /not pulled: .*the disk is full writing \S+ \(\d+ of \d+ bytes written, kept: free space, then run pull again to resume\)/,
+    );
+    expect(
+      result.left
+        .split('\n')
+        .filter(Boolean)
+        .every((f) => f.startsWith('.partial/whisper-tiny/')),
+    ).to.equal(true);
   });
 });

@@ -8,7 +8,7 @@ import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtim
 
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 
@@ -46,10 +46,16 @@ describe('neural voices in realtime sessions (test-built Kokoro model)', functio
   });
 
   it('a session speaks its replies with a Kokoro voice and with a blend of two', async () => {
-    const plain = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { voice: 'kokoro-af_low' } } });
+    const plain = await openSession(s.wsUrl, s.apiKey, {
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: null }, output: { voice: 'kokoro-af_low' } },
+    });
     const low = await spokenReply(plain.client);
     await plain.client.close();
-    const mixed = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { voice: 'kokoro-af_low+am_high' } } });
+    const mixed = await openSession(s.wsUrl, s.apiKey, {
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: null }, output: { voice: 'kokoro-af_low+am_high' } },
+    });
     expect(mixed.created.session.audio.output.voice).to.equal('kokoro-af_low+am_high');
     const blend = await spokenReply(mixed.client);
     await mixed.client.close();

@@ -15,7 +15,8 @@ const clipWav = () => readFileSync(CLIP);
 const silence = (ms: number) => Buffer.alloc(Math.round((16000 * ms) / 1000) * 2);
 
 function speak(client: RealtimeClient, pcm: Buffer): void {
-  for (let i = 0; i < pcm.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
+  for (let i = 0; i < pcm.length; i += 3200)
+    client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
 }
 
 async function post(baseUrl: string, key: string, fields: Record<string, string>): Promise<Response> {
@@ -41,8 +42,12 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
     const t = await startTestServer({ env: { SVC_MODELS_DIR: modelsDir, SVC_ASR_ENGINE: 'whisper:whisper-test' } });
     try {
       const started = performance.now();
-      const en = (await (await post(t.baseUrl, t.apiKey, { model: 'whisper-1', language: 'en', response_format: 'verbose_json' })).json()) as Record<string, any>;
-      console.log(`      whisper test model via the endpoint: ${(performance.now() - started).toFixed(0)} ms for a ${en.duration.toFixed(1)} s clip`);
+      const en = (await (
+        await post(t.baseUrl, t.apiKey, { model: 'whisper-1', language: 'en', response_format: 'verbose_json' })
+      ).json()) as Record<string, any>;
+      console.log(
+        `      whisper test model via the endpoint: ${(performance.now() - started).toFixed(0)} ms for a ${en.duration.toFixed(1)} s clip`,
+      );
       expect(en).to.deep.include({ task: 'transcribe', language: 'english', text: 'hello world caf dear' });
       const detected = (await (await post(t.baseUrl, t.apiKey, { response_format: 'verbose_json' })).json()) as Record<string, any>;
       expect(detected.language).to.equal('german');
@@ -92,15 +97,27 @@ describe('Whisper / Moonshine as the server recognizer (SVC_ASR_ENGINE=whisper:<
       const real = await TransformersSpeechRecognizer.create({ dir: join(modelsDir, 'whisper-test') });
       const noting: SpeechRecognizer = {
         transcribe: (audio, options, signal) => (languages.push(options.language), real.transcribe(audio, options, signal)),
-        openStream: (options: RecognitionOptions & { sampleRate: number }, signal) => (languages.push(options.language), real.openStream(options, signal)),
+        openStream: (options: RecognitionOptions & { sampleRate: number }, signal) => (
+          languages.push(options.language),
+          real.openStream(options, signal)
+        ),
       };
-      s = await startRealtimeServer({ env: { SVC_MODELS_DIR: modelsDir }, overrides: new Map([[REALTIME_TOKENS.SpeechRecognizer, noting]]) });
+      s = await startRealtimeServer({
+        env: { SVC_MODELS_DIR: modelsDir },
+        overrides: new Map([[REALTIME_TOKENS.SpeechRecognizer, noting]]),
+      });
     });
     after(async () => s?.close());
 
-    it('a server-VAD turn is buffered and transcribed at its end with the session\'s language hint', async () => {
+    it("a server-VAD turn is buffered and transcribed at its end with the session's language hint", async () => {
       const { client } = await openSession(s.wsUrl, s.apiKey, {
-        audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad', silence_duration_ms: 500, create_response: false }, transcription: { model: 'svc-stt-3.1', language: 'de' } } },
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: 16000 },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 500, create_response: false },
+            transcription: { model: 'svc-stt-3.1', language: 'de' },
+          },
+        },
       });
       speak(client, Buffer.concat([silence(500), clipWav().subarray(44), silence(1200)]));
       const done = (await client.until('conversation.item.input_audio_transcription.completed', 60_000)).event;

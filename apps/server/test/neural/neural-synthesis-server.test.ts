@@ -10,7 +10,7 @@ import { b64, registerJson, speechBytes } from '../voices/voice-helpers.js';
 /** Dominant frequency from zero crossings (the test models speak a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 
@@ -43,7 +43,8 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
     rmSync(modelsDir, { recursive: true, force: true });
   });
 
-  const pcmOf = async (body: Record<string, unknown>) => decodeWithFfmpeg(await speechBytes(t, t.apiKey, { response_format: 'wav', ...body }), 24000);
+  const pcmOf = async (body: Record<string, unknown>) =>
+    decodeWithFfmpeg(await speechBytes(t, t.apiKey, { response_format: 'wav', ...body }), 24000);
 
   it('inline prosody tags: pitch shifts the neural voice, rate changes its length, pauses insert silence', async () => {
     const voice = 'piper-en_us-test-medium';
@@ -69,7 +70,11 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
   });
 
   it('word timestamps of a neural voice through the API', async () => {
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello world. Second sentence.', voice: 'kokoro-af_low', timestamps: true }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'Hello world. Second sentence.', voice: 'kokoro-af_low', timestamps: true },
+      t.apiKey,
+    );
     expect(res.status).to.equal(200);
     const body = (await res.json()) as { words: { word: string; start: number; end: number }[]; duration: number };
     expect(body.words.map((w) => w.word.replace(/\W/g, ''))).to.deep.equal(['Hello', 'world', 'Second', 'sentence']);
@@ -88,7 +93,10 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
       const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input, voice, timestamps: true }, t.apiKey);
       expect(res.status, voice).to.equal(200);
       const body = (await res.json()) as { words: { word: string; start: number; end: number }[]; duration: number };
-      expect(body.words.map((w) => w.word.replace(/[^\p{L}\p{N}-]/gu, '')), voice).to.deep.equal(expected);
+      expect(
+        body.words.map((w) => w.word.replace(/[^\p{L}\p{N}-]/gu, '')),
+        voice,
+      ).to.deep.equal(expected);
       body.words.forEach((w, i) => {
         expect(w.end, `${voice} ${w.word}`).to.be.greaterThan(w.start);
         if (i > 0) expect(w.start, `${voice} ${w.word}`).to.be.at.least(body.words[i - 1]!.end - 1e-6);
@@ -99,7 +107,11 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
 
   it('Kokoro blends by name: the style is mixed; an unknown part is voice_not_found', async () => {
     const low = await pcmOf({ input: TEXT, voice: 'kokoro-af_low' });
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: TEXT, voice: 'kokoro-af_low*0.6+am_high*0.4', response_format: 'wav' }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: TEXT, voice: 'kokoro-af_low*0.6+am_high*0.4', response_format: 'wav' },
+      t.apiKey,
+    );
     expect(res.status).to.equal(200);
     expect(res.headers.get('x-voice')).to.equal('kokoro-af_low*0.6+am_high*0.4');
     const blend = await decodeWithFfmpeg(Buffer.from(await res.arrayBuffer()), 24000);
@@ -118,7 +130,11 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
       const refWav = await speechBytes(t, t.apiKey, { input: `<|prosody:high|>${TEXT} ${TEXT}`, voice: reference, response_format: 'wav' });
       const registered = await registerJson(t, t.apiKey, { ref_audio: b64(refWav) });
       expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
-      const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: TEXT, voice: registered.body.voice, response_format: 'wav' }, t.apiKey);
+      const res = await postJson(
+        `${t.baseUrl}/v1/audio/speech`,
+        { input: TEXT, voice: registered.body.voice, response_format: 'wav' },
+        t.apiKey,
+      );
       expect(res.status).to.equal(200);
       expect(res.headers.get('x-voice')).to.equal(expected);
       const pcm = await decodeWithFfmpeg(Buffer.from(await res.arrayBuffer()), 24000);
@@ -130,6 +146,8 @@ describe('neural synthesis in the real server: tags, blends, cloning on a neural
     const text = await (await fetch(`${t.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${t.apiKey}` } })).text();
     const lines = text.split('\n').filter((l) => l.startsWith('svc_neural_model_bytes{'));
     expect(lines).to.have.length(2);
-    expect(lines.join('\n')).to.match(/engine="piper",model="en_US-test-medium"} \d{3,}/).and.match(/engine="kokoro",model="kokoro"} \d{3,}/);
+    expect(lines.join('\n'))
+      .to.match(/engine="piper",model="en_US-test-medium"} \d{3,}/)
+      .and.match(/engine="kokoro",model="kokoro"} \d{3,}/);
   });
 });

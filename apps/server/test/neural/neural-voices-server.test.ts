@@ -31,7 +31,10 @@ describe('Piper and Kokoro voices in the real server (test-built model in SVC_MO
     writeFileSync(join(modelsDir, 'corrupt.onnx'), 'not an onnx file');
     writeFileSync(join(modelsDir, 'half.onnx'), 'no config beside it');
     await writeKokoroModel(join(modelsDir, 'kokoro'), { af_test: () => 0.1 });
-    t = await startTestServer({ env: { SVC_MODELS_DIR: modelsDir }, overrides: new Map<symbol, unknown>([[SHARED_TOKENS.Logger, warnings(warned)]]) });
+    t = await startTestServer({
+      env: { SVC_MODELS_DIR: modelsDir },
+      overrides: new Map<symbol, unknown>([[SHARED_TOKENS.Logger, warnings(warned)]]),
+    });
   });
   after(async () => {
     await t?.close();
@@ -41,7 +44,9 @@ describe('Piper and Kokoro voices in the real server (test-built model in SVC_MO
   it('starts despite broken models, with one warning per broken model', () => {
     const models = warned.filter((w) => w.startsWith('model '));
     expect(models).to.have.length(2);
-    expect(models.join('\n')).to.match(/model corrupt: skipped, onnxruntime cannot load it/).and.match(/model half: skipped.*no half\.onnx\.json/);
+    expect(models.join('\n'))
+      .to.match(/model corrupt: skipped, onnxruntime cannot load it/)
+      .and.match(/model half: skipped.*no half\.onnx\.json/);
   });
 
   it('lists the Piper voice in GET /v1/audio/presets with engine and language', async () => {
@@ -57,21 +62,33 @@ describe('Piper and Kokoro voices in the real server (test-built model in SVC_MO
   });
 
   it('speaks a Kokoro voice through POST /v1/audio/speech', async () => {
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello world.', voice: 'kokoro-af_test', response_format: 'wav' }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'Hello world.', voice: 'kokoro-af_test', response_format: 'wav' },
+      t.apiKey,
+    );
     expect(res.status).to.equal(200);
     const pcm = await decodeWithFfmpeg(Buffer.from(await res.arrayBuffer()), 24000);
     expect(pcm.length).to.be.greaterThan(1000);
   });
 
   it('speaks through POST /v1/audio/speech, whole and streamed, with the model output', async () => {
-    const whole = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello world. Second sentence here.', voice: 'piper-en_us-test-medium', response_format: 'wav' }, t.apiKey);
+    const whole = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'Hello world. Second sentence here.', voice: 'piper-en_us-test-medium', response_format: 'wav' },
+      t.apiKey,
+    );
     expect(whole.status).to.equal(200);
     const wav = Buffer.from(await whole.arrayBuffer());
     const pcm = await decodeWithFfmpeg(wav, 24000);
     // two sentences of tone (hop samples per phoneme id at 22.05 kHz) plus the pause between them
     expect(pcm.length / 24000).to.be.greaterThan((40 * PIPER_TEST_MODEL.hop) / 22050);
 
-    const streamed = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello world. Second sentence here.', voice: 'piper-en_us-test-medium', response_format: 'pcm', stream: true }, t.apiKey);
+    const streamed = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'Hello world. Second sentence here.', voice: 'piper-en_us-test-medium', response_format: 'pcm', stream: true },
+      t.apiKey,
+    );
     expect(streamed.status).to.equal(200);
     // streamed: sent as it is produced (chunked, no length known up front)
     expect(streamed.headers.get('content-length')).to.equal(null);

@@ -31,7 +31,9 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
     requireRecognizer();
     scan = await scanModelDirectory(REAL_MODELS);
     const asr = scan.asr[0];
-    t = await startTestServer({ env: { SVC_MODELS_DIR: REAL_MODELS, ...(asr ? { SVC_ASR_ENGINE: `${asr.manifest.engine}:${asr.manifest.name}` } : {}) } });
+    t = await startTestServer({
+      env: { SVC_MODELS_DIR: REAL_MODELS, ...(asr ? { SVC_ASR_ENGINE: `${asr.manifest.engine}:${asr.manifest.name}` } : {}) },
+    });
   });
   after(async () => t?.close());
 
@@ -58,9 +60,14 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
     if (voices.length === 0) return this.skip();
     const text = EVERYDAY_SENTENCES[1]!;
     for (const voice of voices) {
-      const result = await catalog.engineFor(voice).synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+      const result = await catalog
+        .engineFor(voice)
+        .synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
       const seconds = result.samples.length / 24000;
-      expect(result.words.map((w) => w.word), voice.name).to.deep.equal(text.split(' '));
+      expect(
+        result.words.map((w) => w.word),
+        voice.name,
+      ).to.deep.equal(text.split(' '));
       result.words.forEach((w, i) => {
         expect(w.end, `${voice.name} ${w.word}`).to.be.greaterThan(w.start);
         if (i > 0) expect(w.start).to.be.at.least(result.words[i - 1]!.end - 1e-6);
@@ -75,13 +82,22 @@ describe('real published models (SVC_TEST_REAL_MODELS_DIR)', function () {
     if (voices.length === 0) return this.skip();
     const text = 'It was a well-known fact, I think.';
     for (const voice of voices) {
-      const result = await catalog.engineFor(voice).synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
-      expect(result.words.map((w) => w.word), voice.name).to.deep.equal(text.split(' '));
+      const result = await catalog
+        .engineFor(voice)
+        .synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+      expect(
+        result.words.map((w) => w.word),
+        voice.name,
+      ).to.deep.equal(text.split(' '));
       result.words.forEach((w, i) => {
         expect(w.end, `${voice.name} ${w.word}`).to.be.greaterThan(w.start);
         if (i > 0) expect(w.start).to.be.at.least(result.words[i - 1]!.end - 1e-6);
       });
-      if (voice.engine === 'piper') expect(result.samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0), voice.name).to.equal(32767);
+      if (voice.engine === 'piper')
+        expect(
+          result.samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0),
+          voice.name,
+        ).to.equal(32767);
     }
   });
 

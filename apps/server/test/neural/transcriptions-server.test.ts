@@ -11,14 +11,22 @@ import { wordErrorRate } from '../helpers/wer.js';
 const librivox = librivoxSentences;
 
 /** A multipart POST as curl -F sends it. */
-async function transcribe(t: TestServer, parts: Record<string, string | string[] | Blob>, key: string | null = t.apiKey): Promise<Response> {
+async function transcribe(
+  t: TestServer,
+  parts: Record<string, string | string[] | Blob>,
+  key: string | null = t.apiKey,
+): Promise<Response> {
   const form = new FormData();
   for (const [name, value] of Object.entries(parts)) {
     if (Array.isArray(value)) for (const v of value) form.append(name, v);
     else if (value instanceof Blob) form.append(name, value, 'audio.wav');
     else form.append(name, value);
   }
-  return fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: key ? { Authorization: `Bearer ${key}` } : {}, body: form });
+  return fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+    method: 'POST',
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+    body: form,
+  });
 }
 
 const wavBlob = (wav: Buffer) => new Blob([wav], { type: 'audio/wav' });
@@ -56,14 +64,18 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
       words += n;
     }
     const wer = errors / words;
-    console.log(`      pocketsphinx via /v1/audio/transcriptions: WER ${(wer * 100).toFixed(1)} % on ${words} words; latency ms ${latencies.map((l) => l.toFixed(0)).join(', ')}`);
+    console.log(
+      `      pocketsphinx via /v1/audio/transcriptions: WER ${(wer * 100).toFixed(1)} % on ${words} words; latency ms ${latencies.map((l) => l.toFixed(0)).join(', ')}`,
+    );
     // pocketsphinx's known level on these clips is ~27 %: far above means the audio did not arrive right.
     expect(wer).to.be.below(0.4);
   });
 
   it('verbose_json (task, language, duration, segments), text, srt and vtt', async () => {
     const clip = librivox().find((c) => c.id.endsWith('0880'))!;
-    const verbose = (await (await transcribe(t, { file: wavBlob(clip.wav), response_format: 'verbose_json', language: 'en' })).json()) as Record<string, any>;
+    const verbose = (await (
+      await transcribe(t, { file: wavBlob(clip.wav), response_format: 'verbose_json', language: 'en' })
+    ).json()) as Record<string, any>;
     expect(verbose.task).to.equal('transcribe');
     expect(verbose.language).to.equal('english');
     expect(verbose.duration).to.be.closeTo((clip.wav.length - 44) / 32000, 0.05);
@@ -86,7 +98,9 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     const clip = librivox().find((c) => c.id.endsWith('0930'))!;
     const plain = await client.audio.transcriptions.create({ file: await toFile(clip.wav, 'clip.wav'), model: 'whisper-1' });
     expect(wordErrorRate(clip.words, plain.text)).to.be.below(0.5);
-    const words = (await (await transcribe(t, { file: wavBlob(clip.wav), response_format: 'verbose_json', 'timestamp_granularities[]': ['word'] })).json()) as Record<string, any>;
+    const words = (await (
+      await transcribe(t, { file: wavBlob(clip.wav), response_format: 'verbose_json', 'timestamp_granularities[]': ['word'] })
+    ).json()) as Record<string, any>;
     expect(words.segments).to.equal(undefined); // only words were asked for
     expect(words.words.length).to.equal(plain.text.split(' ').length);
     const verbose = await client.audio.transcriptions.create({
@@ -102,7 +116,11 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     expect(verbose.words!.map((w) => w.word).join(' ')).to.equal(verbose.text);
     expect(verbose.words![0]!.start).to.be.below(verbose.words!.at(-1)!.start);
     expect(verbose.words!.at(-1)!.end).to.be.at.most(verbose.duration + 0.01);
-    const text = await client.audio.transcriptions.create({ file: await toFile(clip.wav, 'clip.wav'), model: 'whisper-1', response_format: 'text' });
+    const text = await client.audio.transcriptions.create({
+      file: await toFile(clip.wav, 'clip.wav'),
+      model: 'whisper-1',
+      response_format: 'text',
+    });
     expect(String(text).trim()).to.equal(plain.text);
   });
 
@@ -110,14 +128,40 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     const clip = librivox()[1]!;
     expect((await transcribe(t, { file: wavBlob(clip.wav) }, null)).status).to.equal(401);
     expect((await transcribe(t, { file: wavBlob(clip.wav) }, 'sk-wrong')).status).to.equal(401);
-    expect(await errorOf(await transcribe(t, { model: 'whisper-1' }))).to.deep.equal({ status: 400, type: 'missing_required_parameter', param: 'file' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), language: 'english!' }))).to.include({ status: 400, param: 'language' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), response_format: 'mp3' }))).to.include({ status: 400, param: 'response_format' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), 'timestamp_granularities[]': ['word'] }))).to.include({ status: 400, param: 'timestamp_granularities[]' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), chunking_strategy: 'auto' }))).to.include({ status: 400, type: 'unknown_parameter' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(Buffer.alloc(0)) }))).to.deep.equal({ status: 400, type: 'media_empty', param: 'file' });
-    expect(await errorOf(await transcribe(t, { file: wavBlob(Buffer.from('this is not audio at all, just text '.repeat(50))) }))).to.include({ status: 400, type: 'invalid_audio', param: 'file' });
-    const json = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' }, body: '{"file":"x"}' });
+    expect(await errorOf(await transcribe(t, { model: 'whisper-1' }))).to.deep.equal({
+      status: 400,
+      type: 'missing_required_parameter',
+      param: 'file',
+    });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), language: 'english!' }))).to.include({
+      status: 400,
+      param: 'language',
+    });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), response_format: 'mp3' }))).to.include({
+      status: 400,
+      param: 'response_format',
+    });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), 'timestamp_granularities[]': ['word'] }))).to.include({
+      status: 400,
+      param: 'timestamp_granularities[]',
+    });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), chunking_strategy: 'auto' }))).to.include({
+      status: 400,
+      type: 'unknown_parameter',
+    });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(Buffer.alloc(0)) }))).to.deep.equal({
+      status: 400,
+      type: 'media_empty',
+      param: 'file',
+    });
+    expect(
+      await errorOf(await transcribe(t, { file: wavBlob(Buffer.from('this is not audio at all, just text '.repeat(50))) })),
+    ).to.include({ status: 400, type: 'invalid_audio', param: 'file' });
+    const json = await fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+      body: '{"file":"x"}',
+    });
     expect(await errorOf(json)).to.include({ status: 400, type: 'invalid_request_error' });
   });
 
@@ -132,7 +176,8 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
       expect(error.message).to.contain('npm run models -- pull whisper-base');
       expect(error.message).to.contain('SVC_ASR_ENGINE=whisper:whisper-base');
     }
-    for (const language of ['en', 'EN']) expect((await transcribe(t, { file: wavBlob(clip.wav), language })).status, language).to.equal(200);
+    for (const language of ['en', 'EN'])
+      expect((await transcribe(t, { file: wavBlob(clip.wav), language })).status, language).to.equal(200);
   });
 
   it('limits: an upload over 10 MB is refused while it streams in (413), audio over SVC_TRANSCRIPTION_MAX_SECONDS is audio_too_long', async () => {
@@ -145,7 +190,11 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     // 25 s of audio (the limit here is 20 s): five clips back to back.
     const pcm = Buffer.concat(librivox().map((c) => c.wav.subarray(44)));
     const long = wavFile(new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2), 16000);
-    expect(await errorOf(await transcribe(t, { file: wavBlob(long) }))).to.deep.equal({ status: 400, type: 'audio_too_long', param: 'file' });
+    expect(await errorOf(await transcribe(t, { file: wavBlob(long) }))).to.deep.equal({
+      status: 400,
+      type: 'audio_too_long',
+      param: 'file',
+    });
   });
 });
 

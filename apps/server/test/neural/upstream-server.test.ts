@@ -38,7 +38,9 @@ describe('upstream speech server voices in the real server (local fake OpenAI-co
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
-    t = await startTestServer({ env: { SVC_UPSTREAM_TTS_URL: url, SVC_UPSTREAM_TTS_VOICES: 'af_heart:en-us,ff_siwis:fr,slowpoke', SVC_UPSTREAM_TTS_MODEL: 'kokoro' } });
+    t = await startTestServer({
+      env: { SVC_UPSTREAM_TTS_URL: url, SVC_UPSTREAM_TTS_VOICES: 'af_heart:en-us,ff_siwis:fr,slowpoke', SVC_UPSTREAM_TTS_MODEL: 'kokoro' },
+    });
   });
   after(async () => {
     await t?.close();
@@ -49,13 +51,19 @@ describe('upstream speech server voices in the real server (local fake OpenAI-co
   it('lists the upstream voices and speaks through them, sentence by sentence', async () => {
     const presets = await getJson(`${t.baseUrl}/v1/audio/presets`, t.apiKey);
     // OpenAI's names that alias these voices are listed too (with alias_of): the engine's own presets here.
-    const mine = presets.body.data.filter((v: { engine: string; alias_of?: string }) => v.engine === 'upstream' && !v.alias_of).map((v: { voice: string; language: string }) => [v.voice, v.language]);
+    const mine = presets.body.data
+      .filter((v: { engine: string; alias_of?: string }) => v.engine === 'upstream' && !v.alias_of)
+      .map((v: { voice: string; language: string }) => [v.voice, v.language]);
     expect(mine).to.deep.equal([
       ['upstream-af_heart', 'en-us'],
       ['upstream-ff_siwis', 'fr'],
       ['upstream-slowpoke', 'en'],
     ]);
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'First sentence. Second one.', voice: 'upstream-af_heart', response_format: 'pcm', stream: true }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'First sentence. Second one.', voice: 'upstream-af_heart', response_format: 'pcm', stream: true },
+      t.apiKey,
+    );
     expect(res.status, await res.clone().text()).to.equal(200);
     const bytes = Buffer.from(await res.arrayBuffer());
     const pcm = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
@@ -68,7 +76,11 @@ describe('upstream speech server voices in the real server (local fake OpenAI-co
 
   it('passes the upstream bytes on as they arrive: our client hears the sentence before the upstream has finished it', async () => {
     const started = performance.now();
-    const res = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'One slow sentence.', voice: 'upstream-slowpoke', response_format: 'pcm', stream: true }, t.apiKey);
+    const res = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: 'One slow sentence.', voice: 'upstream-slowpoke', response_format: 'pcm', stream: true },
+      t.apiKey,
+    );
     expect(res.status).to.equal(200);
     let first: { ms: number; upstreamFinished: boolean } | null = null;
     let bytes = 0;

@@ -5,7 +5,15 @@ import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, MIC_CLIP_WORDS, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import {
+  accessibilityViolations,
+  launchBrowser,
+  MIC_CLIP_WORDS,
+  screenshot,
+  watchPage,
+  type PageProblems,
+  type TestBrowser,
+} from '../helpers/browser.js';
 import { concat, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { getJson } from '../helpers/http.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
@@ -133,7 +141,9 @@ describe('playground in a real browser', function () {
     await page.click('#speech-play');
     await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
     // The audio element plays: its clock moves.
-    await page.waitForFunction(() => (document.getElementById('speech-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (document.getElementById('speech-audio') as HTMLAudioElement).currentTime > 0.2, undefined, {
+      timeout: 10_000,
+    });
     const duration = await page.evaluate(() => (document.getElementById('speech-audio') as HTMLAudioElement).duration);
     expect(duration).to.be.greaterThan(2);
     expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"response_format":"mp3"');
@@ -186,7 +196,9 @@ describe('playground in a real browser', function () {
     await screenshot(page, 'voices-desktop');
 
     await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Try")`);
-    await page.waitForFunction(() => (document.getElementById('voice-try-audio') as HTMLAudioElement).currentTime > 0.2, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (document.getElementById('voice-try-audio') as HTMLAudioElement).currentTime > 0.2, undefined, {
+      timeout: 30_000,
+    });
 
     page.once('dialog', (d) => void d.accept());
     await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Delete")`);
@@ -207,7 +219,9 @@ describe('playground in a real browser', function () {
     await page.waitForSelector('#rt-send:not([disabled])', { timeout: 15_000 });
     await page.fill('#rt-text', 'hello there');
     await page.click('#rt-send');
-    await page.waitForFunction(() => document.querySelector('#rt-transcript li.assistant')?.textContent?.length, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelector('#rt-transcript li.assistant')?.textContent?.length, undefined, {
+      timeout: 15_000,
+    });
     await page.waitForSelector('#rt-latency li[data-latency-ms]');
     expect(await page.locator('#rt-transcript li.user').first().textContent()).to.equal('hello there');
 
@@ -252,7 +266,10 @@ describe('playground in a real browser', function () {
   it('realtime: talking over a long spoken reply interrupts it, and the page stops playing it', async () => {
     // The embedded model follows `Say exactly: "…"`: a reply of ~20 s, longer than the 7 s of
     // silence before the fake microphone's sentence comes round again.
-    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+    ).join(' ');
     await openTab(page, 'realtime');
     await page.selectOption('#rt-transport', 'websocket');
     await page.fill('#rt-instructions', `Say exactly: "${long}"`);
@@ -290,7 +307,10 @@ describe('playground in a real browser', function () {
    * the reply); it always hears the "not", so at least one pause is judged.
    */
   async function backchannelsOverTheReply(transport: 'websocket' | 'webrtc') {
-    const long = Array.from({ length: 8 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const long = Array.from(
+      { length: 8 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+    ).join(' ');
     // WebSocket: the file starts when the microphone button is pressed, once the agent speaks (1.5 s
     // into the reply). WebRTC: the call captures from its start (the button unmutes the track), so the
     // "oh" comes 12 s after connecting, well inside a ~27 s reply that starts a few seconds in.
@@ -349,14 +369,20 @@ describe('playground in a real browser', function () {
       // WebRTC: the track plays the reply's last 500 ms after response.done; wait for it to end.
       if (transport === 'webrtc') await p.waitForSelector('#rt-status[data-agent-speaking="false"]', { timeout: 30_000 });
       const all = await events();
-      const shown = `${all.map((e) => e.type).filter((x) => !x.endsWith('.delta')).join(' ')}; errors: ${JSON.stringify(all.filter((e) => e.type === 'error'))}`;
+      const shown = `${all
+        .map((e) => e.type)
+        .filter((x) => !x.endsWith('.delta'))
+        .join(' ')}; errors: ${JSON.stringify(all.filter((e) => e.type === 'error'))}`;
       expect(done.response.status, shown).to.equal('completed');
       const reply = done.response.id;
       const paused = all.filter((e) => e.type === 'response.output_audio.paused' && e.response_id === reply);
       const resumed = all.filter((e) => e.type === 'response.output_audio.resumed' && e.response_id === reply);
       expect(paused.length, `the recorded speech was heard over the reply: ${shown}`).to.be.at.least(1);
       expect(resumed.length).to.equal(paused.length);
-      expect(all.map((e) => e.type), 'no utterance became a turn').not.to.include('input_audio_buffer.committed');
+      expect(
+        all.map((e) => e.type),
+        'no utterance became a turn',
+      ).not.to.include('input_audio_buffer.committed');
       if (transport === 'webrtc') expect(all.map((e) => e.type)).not.to.include('output_audio_buffer.cleared');
       expect(done.response.output[0].content[0].transcript).to.equal(long);
       // Once the page has played it all: the agent stops speaking, the bubble holds the whole reply,
@@ -367,7 +393,9 @@ describe('playground in a real browser', function () {
       expect(await bubble.textContent()).to.equal(long);
       const sent = await p.evaluate(() => (globalThis as any).__sent as any[]);
       expect(sent.map((e) => e.type)).not.to.include('conversation.item.truncate');
-      console.log(`      browser (${transport}): ${paused.length} of 2 recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(' + ')} ms, reply completed whole`);
+      console.log(
+        `      browser (${transport}): ${paused.length} of 2 recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(' + ')} ms, reply completed whole`,
+      );
       await screenshot(p, `realtime-backchannel-${transport}`);
       await p.click('#rt-disconnect');
       expect(seen.consoleErrors, 'console errors').to.deep.equal([]);
@@ -411,7 +439,10 @@ describe('playground in a real browser', function () {
   });
 
   it('realtime over WebRTC: talking over a long spoken reply cuts it off (output_audio_buffer.cleared)', async () => {
-    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+    ).join(' ');
     await openTab(page, 'realtime');
     await page.selectOption('#rt-transport', 'webrtc');
     await page.fill('#rt-instructions', `Say exactly: "${long}"`);
@@ -443,7 +474,9 @@ describe('playground in a real browser', function () {
       return !img.hidden && img.complete && img.naturalWidth > 0;
     });
     expect(await page.locator('#rt-face-none').isDisabled(), 'voice only offered once a face is chosen').to.equal(false);
-    expect(await page.locator('[data-code="realtime"]').textContent(), 'the code sample places an avatar call').to.contain('the session naming the face');
+    expect(await page.locator('[data-code="realtime"]').textContent(), 'the code sample places an avatar call').to.contain(
+      'the session naming the face',
+    );
     await page.click('#rt-connect');
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 30_000 });
     expect(await page.locator('#rt-status').getAttribute('data-avatar')).to.equal('true');
@@ -482,7 +515,9 @@ describe('playground in a real browser', function () {
     try {
       await page.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 60_000 });
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-3000)}`);
+      throw new Error(
+        `${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-3000)}`,
+      );
     }
     await page.click('#rt-mic'); // the user listens (the microphone's next sentence would barge in)
     await screenshot(page, 'realtime-avatar-talking');
@@ -504,8 +539,13 @@ describe('playground in a real browser', function () {
     const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
     expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
     const replies = await page.locator('#rt-transcript li.assistant').allTextContents();
-    expect(replies.some((r) => r.startsWith('Hello! I am the face')), `the reply's transcript: ${JSON.stringify(replies)}`).to.equal(true);
-    console.log(`      browser: avatar call, frames decoded (painted) in 2 s: idle ${idle.frames} (${idle.painted}), talking ${talking.frames} (${talking.painted}); end of speech to first reply sound ${latency} ms`);
+    expect(
+      replies.some((r) => r.startsWith('Hello! I am the face')),
+      `the reply's transcript: ${JSON.stringify(replies)}`,
+    ).to.equal(true);
+    console.log(
+      `      browser: avatar call, frames decoded (painted) in 2 s: idle ${idle.frames} (${idle.painted}), talking ${talking.frames} (${talking.painted}); end of speech to first reply sound ${latency} ms`,
+    );
 
     await page.click('#rt-disconnect');
     expect(await page.locator('#rt-video').isHidden(), 'the video goes with the call').to.equal(true);
@@ -513,7 +553,9 @@ describe('playground in a real browser', function () {
   });
 
   it('talk to the avatar: a photo without a face is refused with a message that says so', async () => {
-    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } })
+      .png()
+      .toBuffer();
     await openTab(page, 'realtime');
     await page.setInputFiles('#rt-face-image', { name: 'wall.png', mimeType: 'image/png', buffer: blank });
     expect(await page.locator('#rt-face-samples button[aria-pressed="true"]').count(), 'the upload replaces the sample').to.equal(0);
@@ -522,7 +564,9 @@ describe('playground in a real browser', function () {
       await page.waitForSelector('#rt-status[data-error-code="no_face_detected"]', { timeout: 30_000 });
       await page.waitForSelector('#rt-connect:not([disabled])', { timeout: 10_000 });
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-2000)}`);
+      throw new Error(
+        `${(err as Error).message}\nstatus: ${await statusOf('#rt-status')}\nevents: ${(await page.locator('#rt-log').textContent())?.slice(-2000)}`,
+      );
     }
     expect(await statusOf('#rt-status'), 'the message stays after the server ends the call').to.contain('No face was found in that photo');
     await page.click('#rt-face-none');
@@ -545,7 +589,9 @@ describe('playground in a real browser', function () {
         await p.waitForSelector('#rt-status[data-error-code="avatar_unavailable"]', { timeout: 30_000 });
         await p.waitForSelector('#rt-connect:not([disabled])', { timeout: 10_000 });
       } catch (err) {
-        throw new Error(`${(err as Error).message}\nstatus: ${await p.locator('#rt-status').textContent()}\nevents: ${(await p.locator('#rt-log').textContent())?.slice(-2000)}`);
+        throw new Error(
+          `${(err as Error).message}\nstatus: ${await p.locator('#rt-status').textContent()}\nevents: ${(await p.locator('#rt-log').textContent())?.slice(-2000)}`,
+        );
       }
       expect(await p.locator('#rt-status').textContent()).to.contain('without the live avatar');
       expect([...own.consoleErrors, ...own.failedRequests, ...own.foreignRequests]).to.deep.equal([]);
@@ -588,7 +634,9 @@ describe('playground in a real browser', function () {
     expect(await statusOf('#avatar-status')).to.match(/stream complete|completed/);
     const played = await page.evaluate(() => (document.getElementById('avatar-video') as any).currentTime);
     expect(played).to.be.greaterThan(0.5);
-    console.log(`      browser: live avatar video, click to first frame ${await page.locator('#avatar-status').getAttribute('data-first-frame-ms')} ms`);
+    console.log(
+      `      browser: live avatar video, click to first frame ${await page.locator('#avatar-status').getAttribute('data-first-frame-ms')} ms`,
+    );
     await screenshot(page, 'avatar-live-desktop');
 
     await page.click('#avatar-job');
@@ -604,12 +652,44 @@ describe('playground in a real browser', function () {
   it('avatar player: a live fragmented MP4 plays through MSE before its stream ends (real ffmpeg fMP4, real Chromium MSE)', async () => {
     // The video routes belong to the avatar issue; this runs the page's own stream player on the
     // kind of body the interface describes: fragmented MP4, H.264 + AAC, fragments of 0.5 s.
-    const made = spawnSync(ffmpeg.path, [
-      '-hide_banner', '-loglevel', 'error',
-      '-f', 'lavfi', '-i', 'testsrc=size=640x640:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '4',
-      '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-g', '12',
-      '-c:a', 'aac', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1',
-    ], { maxBuffer: 16 * 1024 * 1024 });
+    const made = spawnSync(
+      ffmpeg.path,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=640x640:rate=25',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000',
+        '-t',
+        '4',
+        '-c:v',
+        'libx264',
+        '-profile:v',
+        'baseline',
+        '-preset',
+        'veryfast',
+        '-tune',
+        'zerolatency',
+        '-pix_fmt',
+        'yuv420p',
+        '-g',
+        '12',
+        '-c:a',
+        'aac',
+        '-movflags',
+        'frag_keyframe+empty_moov+default_base_moof',
+        '-f',
+        'mp4',
+        'pipe:1',
+      ],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
     expect(made.status, made.stderr?.toString()).to.equal(0);
     const fmp4 = made.stdout.toString('base64');
     await openTab(page, 'avatar');
@@ -634,7 +714,14 @@ describe('playground in a real browser', function () {
       video.muted = true;
       const played = await playStream(body, video, () => (firstFrameAt = performance.now()));
       await new Promise((r) => setTimeout(r, 300));
-      return { type: mseTypeOf(bytes), played, firstFrameAt, streamEndedAt, currentTime: video.currentTime, buffered: video.buffered.length ? video.buffered.end(0) : 0 };
+      return {
+        type: mseTypeOf(bytes),
+        played,
+        firstFrameAt,
+        streamEndedAt,
+        currentTime: video.currentTime,
+        buffered: video.buffered.length ? video.buffered.end(0) : 0,
+      };
     }, fmp4);
     expect(result.type).to.equal('video/mp4; codecs="avc1.42C01E, mp4a.40.2"');
     expect(result.played).to.equal(true);

@@ -43,7 +43,12 @@ describe('playground modules in Node (the DOM parts apart)', function () {
 
   before(async () => {
     Object.assign(globalThis, { location: new URL('http://127.0.0.1:8080/playground'), sessionStorage: new MemoryStorage() });
-    [wav, mp4, api, samples] = await Promise.all([load<Wav>('wav.js'), load<Mp4>('mp4-codecs.js'), load<Api>('api.js'), load<Samples>('code-samples.js')]);
+    [wav, mp4, api, samples] = await Promise.all([
+      load<Wav>('wav.js'),
+      load<Mp4>('mp4-codecs.js'),
+      load<Api>('api.js'),
+      load<Samples>('code-samples.js'),
+    ]);
   });
   after(() => {
     delete (globalThis as Record<string, unknown>).location;
@@ -59,9 +64,18 @@ describe('playground modules in Node (the DOM parts apart)', function () {
     const view = new DataView(bytes.buffer);
     expect(Buffer.from(bytes.subarray(0, 4)).toString()).to.equal('RIFF');
     expect(view.getUint32(4, true)).to.equal(36 + 3200);
-    expect([view.getUint16(22, true), view.getUint32(24, true), view.getUint16(34, true), view.getUint32(40, true)]).to.deep.equal([1, 16000, 16, 3200]);
+    expect([view.getUint16(22, true), view.getUint32(24, true), view.getUint16(34, true), view.getUint32(40, true)]).to.deep.equal([
+      1, 16000, 16, 3200,
+    ]);
     // a real decoder agrees: back to the same samples
-    const decoded = await bytesOf(runFfmpeg({ args: ['-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], stdin: (async function* () { yield bytes; })() }));
+    const decoded = await bytesOf(
+      runFfmpeg({
+        args: ['-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'],
+        stdin: (async function* () {
+          yield bytes;
+        })(),
+      }),
+    );
     expect(Array.from(new Int16Array(decoded.buffer, decoded.byteOffset, decoded.length / 2))).to.deep.equal(Array.from(samples16));
   });
 
@@ -76,7 +90,33 @@ describe('playground modules in Node (the DOM parts apart)', function () {
   it('mseTypeOf: the codec string from a real fragmented MP4 (H.264 baseline + AAC), null until the moov is whole', async () => {
     const movie = await bytesOf(
       runFfmpeg({
-        args: ['-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '1', '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '3.1', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1'],
+        args: [
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=size=64x64:rate=10',
+          '-f',
+          'lavfi',
+          '-i',
+          'sine=frequency=440',
+          '-t',
+          '1',
+          '-c:v',
+          'libx264',
+          '-profile:v',
+          'baseline',
+          '-level',
+          '3.1',
+          '-pix_fmt',
+          'yuv420p',
+          '-c:a',
+          'aac',
+          '-movflags',
+          'frag_keyframe+empty_moov+default_base_moof',
+          '-f',
+          'mp4',
+          'pipe:1',
+        ],
       }),
     );
     expect(mp4.mseTypeOf(movie)).to.equal('video/mp4; codecs="avc1.42C01F, mp4a.40.2"');
@@ -92,7 +132,12 @@ describe('playground modules in Node (the DOM parts apart)', function () {
     before(async () => {
       server = createServer((req, res) => {
         seen.push(req.headers);
-        if (req.url === '/fails') res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'No voice found.', type: 'voice_not_found', code: 'voice_not_found', param: 'voice' } }));
+        if (req.url === '/fails')
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({ error: { message: 'No voice found.', type: 'voice_not_found', code: 'voice_not_found', param: 'voice' } }),
+            );
         else if (req.url === '/broken') res.writeHead(502).end('<html>bad gateway</html>');
         else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
@@ -127,7 +172,11 @@ describe('playground modules in Node (the DOM parts apart)', function () {
     it('the base URL code samples show is the page origin', () => {
       expect(api.BASE_URL).to.equal('http://127.0.0.1:8080');
       expect(api.WS_URL).to.equal('ws://127.0.0.1:8080');
-      expect(api.jsonRequest('POST', { a: 1 })).to.deep.equal({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
+      expect(api.jsonRequest('POST', { a: 1 })).to.deep.equal({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":1}',
+      });
     });
   });
 

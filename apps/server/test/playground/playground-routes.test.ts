@@ -44,11 +44,13 @@ describe('playground and reference routes (real server)', function () {
     // Revalidation: an unchanged file is a 304 (fetch adds `Cache-Control: no-cache` to a conditional
     // request unless told otherwise, and no-cache rightly forbids a 304).
     const first = await get('/playground/style.css');
-    const again = await get('/playground/style.css', { headers: { 'If-Modified-Since': first.headers.get('last-modified')!, 'Cache-Control': 'max-age=0' } });
+    const again = await get('/playground/style.css', {
+      headers: { 'If-Modified-Since': first.headers.get('last-modified')!, 'Cache-Control': 'max-age=0' },
+    });
     expect(again.status).to.equal(304);
   });
 
-  it('serves the limits the page enforces from the API\'s own rules, and the page copies none of them', async () => {
+  it("serves the limits the page enforces from the API's own rules, and the page copies none of them", async () => {
     const res = await get('/playground/limits.json');
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({ speech: { max_input_chars: MAX_INPUT_CHARS } });

@@ -4,7 +4,14 @@ import { SileroVoiceActivityDetector } from '@svc/adapters-inference';
 import { LazyVoiceActivityDetector } from '../../src/runtime/lazy-voice-activity-detector.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 
-const OPTIONS: VoiceActivityOptions = { sampleRate: 16000, threshold: 0.5, prefixPaddingMs: 0, silenceDurationMs: 500, minSpeechDurationMs: 0, mode: 'server_vad' };
+const OPTIONS: VoiceActivityOptions = {
+  sampleRate: 16000,
+  threshold: 0.5,
+  prefixPaddingMs: 0,
+  silenceDurationMs: 500,
+  minSpeechDurationMs: 0,
+  mode: 'server_vad',
+};
 const silence = (ms: number) => new Int16Array(16 * ms);
 const concat = (...parts: Int16Array[]): Int16Array => concatPcm(parts);
 

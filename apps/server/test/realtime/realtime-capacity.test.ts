@@ -81,7 +81,12 @@ describe('realtime e2e: admission by capacity (speaking sessions past what the s
         expect(turn.transcript.split(' ').length, turn.transcript).to.be.greaterThan(2);
       }
     }
-    console.log(`      admitted callers heard: ${results.flat().map((t) => `"${t.transcript}"`).join(', ')}`);
+    console.log(
+      `      admitted callers heard: ${results
+        .flat()
+        .map((t) => `"${t.transcript}"`)
+        .join(', ')}`,
+    );
     // One caller leaves: the next one is admitted.
     await admitted[0]!.client.close();
     await sleep(200);

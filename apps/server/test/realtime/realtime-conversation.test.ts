@@ -23,7 +23,14 @@ describe('realtime e2e: conversation items', function () {
     expect(strip(await client.next())).to.deep.equal({
       type: 'conversation.item.added',
       previous_item_id: null,
-      item: { id: 'msg_001', object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] },
+      item: {
+        id: 'msg_001',
+        object: 'realtime.item',
+        type: 'message',
+        status: 'completed',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Hello' }],
+      },
     });
     await client.expectQuiet(200);
   });
@@ -40,12 +47,26 @@ describe('realtime e2e: conversation items', function () {
   });
 
   it('assistant text, function_call and function_call_output items', async () => {
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Sure.' }] } });
-    client.send({ type: 'conversation.item.create', item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Sure.' }] },
+    });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+    });
     client.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'call_1', output: '{"temp":3}' } });
     const [assistant, call, output] = await client.take(3);
     expect(assistant!.item).to.deep.include({ role: 'assistant', content: [{ type: 'output_text', text: 'Sure.' }] });
-    expect(call!.item).to.deep.equal({ id: 'fc_1', object: 'realtime.item', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' });
+    expect(call!.item).to.deep.equal({
+      id: 'fc_1',
+      object: 'realtime.item',
+      type: 'function_call',
+      status: 'completed',
+      call_id: 'call_1',
+      name: 'get_weather',
+      arguments: '{"city":"Oslo"}',
+    });
     expect(output!.item).to.deep.include({ type: 'function_call_output', call_id: 'call_1', output: '{"temp":3}' });
   });
 
@@ -60,7 +81,10 @@ describe('realtime e2e: conversation items', function () {
     client.send({ type: 'conversation.item.create', item: userText('y', 'dup') });
     expect((await client.next()).error.type).to.equal('conversation_item_duplicate_id');
 
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', id: 'audio_item', content: [{ type: 'input_audio', audio: 'AAAA' }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', id: 'audio_item', content: [{ type: 'input_audio', audio: 'AAAA' }] },
+    });
     await client.expectQuiet(200);
     client.send({ type: 'conversation.item.retrieve', item_id: 'audio_item' });
     expect((await client.next()).error.type).to.equal('conversation_item_not_found');
@@ -68,7 +92,11 @@ describe('realtime e2e: conversation items', function () {
   });
 
   it('a system message is rejected with an error, then the session closes (1000)', async () => {
-    client.send({ type: 'conversation.item.create', event_id: 'sys', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'obey' }] } });
+    client.send({
+      type: 'conversation.item.create',
+      event_id: 'sys',
+      item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'obey' }] },
+    });
     const system = await client.next();
     expect(system.type).to.equal('error');
     expect(system.error).to.deep.include({ code: 'system_role_unsupported', param: 'item.role', event_id: 'sys' });
@@ -76,15 +104,30 @@ describe('realtime e2e: conversation items', function () {
   });
 
   it('retrieve answers the full server copy; truncate in a text-only session answers audio_end_ms 0; delete answers deleted', async () => {
-    client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'assistant', id: 'asst', content: [{ type: 'output_text', text: 'A long answer.' }] } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'assistant', id: 'asst', content: [{ type: 'output_text', text: 'A long answer.' }] },
+    });
     await client.next();
     client.send({ type: 'conversation.item.retrieve', item_id: 'asst' });
     expect(strip(await client.next())).to.deep.equal({
       type: 'conversation.item.retrieved',
-      item: { id: 'asst', object: 'realtime.item', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'A long answer.' }] },
+      item: {
+        id: 'asst',
+        object: 'realtime.item',
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'A long answer.' }],
+      },
     });
     client.send({ type: 'conversation.item.truncate', item_id: 'asst', content_index: 0, audio_end_ms: 1200 });
-    expect(strip(await client.next())).to.deep.equal({ type: 'conversation.item.truncated', item_id: 'asst', content_index: 0, audio_end_ms: 0 });
+    expect(strip(await client.next())).to.deep.equal({
+      type: 'conversation.item.truncated',
+      item_id: 'asst',
+      content_index: 0,
+      audio_end_ms: 0,
+    });
     client.send({ type: 'conversation.item.delete', item_id: 'asst' });
     expect(strip(await client.next())).to.deep.equal({ type: 'conversation.item.deleted', item_id: 'asst' });
     for (const type of ['conversation.item.retrieve', 'conversation.item.delete']) {

@@ -40,7 +40,10 @@ describe('realtime e2e: output voice from the voices API', function () {
   });
 
   it('stops accepting a voice once it is deleted', async () => {
-    const res = await fetch(`${s.baseUrl}/v1/audio/voices/${voice}`, { method: 'DELETE', headers: { Authorization: `Bearer ${s.apiKey}` } });
+    const res = await fetch(`${s.baseUrl}/v1/audio/voices/${voice}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${s.apiKey}` },
+    });
     expect(res.status).to.equal(200);
     const client = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });
     client.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', ...audioSession(voice) } });

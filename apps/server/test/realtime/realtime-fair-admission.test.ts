@@ -9,7 +9,10 @@ import { SERVER_TOKENS } from '../../src/tokens.js';
 const TEXT_SESSION = { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } };
 
 /** A WebSocket session that sends one session.update and then idles: its first event, or its close. */
-async function idleSession(t: TestServer, key: string): Promise<{ client: RealtimeClient; admitted: boolean; close: { code: number; reason: string } | null }> {
+async function idleSession(
+  t: TestServer,
+  key: string,
+): Promise<{ client: RealtimeClient; admitted: boolean; close: { code: number; reason: string } | null }> {
   const client = RealtimeClient.connect(t.wsUrl, { headers: { Authorization: `Bearer ${key}` } });
   client.send({ type: 'session.update', session: TEXT_SESSION });
   const first = await Promise.race([client.next(10_000).then(() => 'created' as const), client.closed.then(() => 'closed' as const)]);
@@ -23,12 +26,21 @@ async function postOffer(t: TestServer, key: string): Promise<{ status: number; 
   const peer = new WebRtcTestClient();
   peers.push(peer);
   const sdp = await peer.offer();
-  const res = await fetch(`${t.baseUrl}/v1/realtime/calls`, { method: 'POST', body: sdp, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/sdp' } });
+  const res = await fetch(`${t.baseUrl}/v1/realtime/calls`, {
+    method: 'POST',
+    body: sdp,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/sdp' },
+  });
   const text = await res.text();
-  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text, callId: res.headers.get('location')?.split('/').pop() ?? null };
+  return {
+    status: res.status,
+    body: text.startsWith('{') ? JSON.parse(text) : text,
+    callId: res.headers.get('location')?.split('/').pop() ?? null,
+  };
 }
 
-const hangUp = (t: TestServer, key: string, callId: string) => fetch(`${t.baseUrl}/v1/realtime/calls/${callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } });
+const hangUp = (t: TestServer, key: string, callId: string) =>
+  fetch(`${t.baseUrl}/v1/realtime/calls/${callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${key}` } });
 
 /**
  * Issue 33, defects 1 and 3, on the real server: one key cannot take every realtime slot (the last
@@ -87,7 +99,7 @@ describe('realtime admission is fair across keys (issue 33, real server)', funct
     // Posted together: the offers being answered count too, so exactly two get through.
     const offers = await Promise.all([postOffer(t, t.apiKey), postOffer(t, t.apiKey), postOffer(t, t.apiKey)]);
     expect(offers.map((o) => o.status).sort(), JSON.stringify(offers.map((o) => o.body))).to.deep.equal([201, 201, 429]);
-    const [first, second] = offers.filter((o) => o.status === 201) as [typeof offers[0], typeof offers[0]];
+    const [first, second] = offers.filter((o) => o.status === 201) as [(typeof offers)[0], (typeof offers)[0]];
     const third = offers.find((o) => o.status === 429)!;
     expect(third.body.error.type).to.equal('concurrency_limit_exceeded');
     expect(third.body.error.message).to.match(/2 calls that have not connected yet/);

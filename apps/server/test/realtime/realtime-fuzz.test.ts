@@ -32,14 +32,29 @@ type Frame = { text: string; mustErrorId: string | null; mustErrorJson: boolean 
 function randomFrame(r: () => number, n: number): Frame {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const id = `fz_${n}`;
-  const junk = (): unknown => pick([null, true, 42, -1, 1e308, 'x', '', 'A'.repeat(Math.floor(r() * 300)), [], [1, 'a'], {}, { a: { b: [null] } }]);
+  const junk = (): unknown =>
+    pick([null, true, 42, -1, 1e308, 'x', '', 'A'.repeat(Math.floor(r() * 300)), [], [1, 'a'], {}, { a: { b: [null] } }]);
   const roll = r();
-  if (roll < 0.08) return { text: pick(['{', '}', '{"type":', 'not json', '[1,2', '"unterminated', '\u0000', '{"type":"response.create",}']), mustErrorId: null, mustErrorJson: true };
+  if (roll < 0.08)
+    return {
+      text: pick(['{', '}', '{"type":', 'not json', '[1,2', '"unterminated', '\u0000', '{"type":"response.create",}']),
+      mustErrorId: null,
+      mustErrorJson: true,
+    };
   if (roll < 0.14) return { text: JSON.stringify(pick([null, 5, 'str', [1, 2], true])), mustErrorId: null, mustErrorJson: false };
   if (roll < 0.2) return { text: JSON.stringify({ event_id: id, foo: junk() }), mustErrorId: id, mustErrorJson: false };
-  if (roll < 0.26) return { text: JSON.stringify({ type: pick(['nope', 'session.create', 'output_audio_buffer.clear', 'transcription_session.update', '', 'RESPONSE.CREATE']), event_id: id }), mustErrorId: id, mustErrorJson: false };
+  if (roll < 0.26)
+    return {
+      text: JSON.stringify({
+        type: pick(['nope', 'session.create', 'output_audio_buffer.clear', 'transcription_session.update', '', 'RESPONSE.CREATE']),
+        event_id: id,
+      }),
+      mustErrorId: id,
+      mustErrorJson: false,
+    };
   if (roll < 0.3) return { text: JSON.stringify({ type: junk(), event_id: id }), mustErrorId: id, mustErrorJson: false };
-  if (roll < 0.35) return { text: JSON.stringify({ type: pick(TYPES), event_id: id, unexpected_field: junk() }), mustErrorId: id, mustErrorJson: false };
+  if (roll < 0.35)
+    return { text: JSON.stringify({ type: pick(TYPES), event_id: id, unexpected_field: junk() }), mustErrorId: id, mustErrorJson: false };
   // A known event with random (often wrong) fields: an error may or may not be due.
   const type = pick(TYPES);
   const event: Record<string, unknown> = { type, event_id: id };
@@ -50,7 +65,11 @@ function randomFrame(r: () => number, n: number): Frame {
     case 'conversation.item.create':
       event.item = pick([
         // (`system` ends the session by design; it has its own test.)
-        { type: 'message', role: pick(['user', 'assistant', 'tool', junk()]), content: pick([[{ type: 'input_text', text: 'hi' }], [{ type: 'text', text: 'yo' }], junk()]) },
+        {
+          type: 'message',
+          role: pick(['user', 'assistant', 'tool', junk()]),
+          content: pick([[{ type: 'input_text', text: 'hi' }], [{ type: 'text', text: 'yo' }], junk()]),
+        },
         { type: 'function_call', call_id: pick(['c1', junk()]), name: 'f', arguments: '{}' },
         { type: 'function_call_output', call_id: 'c1', output: pick(['ok', junk()]) },
         { type: pick(['message', 'reasoning', junk()]), id: pick([`i${n % 7}`, junk()]) },
@@ -63,10 +82,21 @@ function randomFrame(r: () => number, n: number): Frame {
       event.item_id = pick([`i${n % 7}`, junk(), undefined]);
       break;
     case 'conversation.item.truncate':
-      Object.assign(event, { item_id: pick([`i${n % 7}`, junk()]), content_index: pick([0, -1, junk()]), audio_end_ms: pick([0, 100, -5, junk()]) });
+      Object.assign(event, {
+        item_id: pick([`i${n % 7}`, junk()]),
+        content_index: pick([0, -1, junk()]),
+        audio_end_ms: pick([0, 100, -5, junk()]),
+      });
       break;
     case 'response.create':
-      if (r() < 0.5) event.response = pick([junk(), { instructions: junk() }, { max_output_tokens: pick([1, 0, 'inf', junk()]) }, { metadata: junk() }, { input: junk() }]);
+      if (r() < 0.5)
+        event.response = pick([
+          junk(),
+          { instructions: junk() },
+          { max_output_tokens: pick([1, 0, 'inf', junk()]) },
+          { metadata: junk() },
+          { input: junk() },
+        ]);
       break;
     case 'response.cancel':
       if (r() < 0.5) event.response_id = junk();
@@ -81,7 +111,9 @@ describe('realtime e2e: fuzzing with 10,000 random and malformed events', functi
   before(async () => {
     // 2,400 frames per session in one go is a flood by the default inbound budget (1000-frame burst,
     // realtime-inbound-flood.test.ts): this test is about what each frame holds, so it lifts the budget.
-    s = await startRealtimeServer({ env: { SVC_REALTIME_MAX_SESSIONS_PER_KEY: '8', SVC_REALTIME_QUOTA: '', SVC_REALTIME_INBOUND_EVENTS_PER_SEC: '100000' } });
+    s = await startRealtimeServer({
+      env: { SVC_REALTIME_MAX_SESSIONS_PER_KEY: '8', SVC_REALTIME_QUOTA: '', SVC_REALTIME_INBOUND_EVENTS_PER_SEC: '100000' },
+    });
   });
   after(async () => s?.close());
 
@@ -120,7 +152,11 @@ describe('realtime e2e: fuzzing with 10,000 random and malformed events', functi
     // Invalid session.update frames end their sessions; each must say why first.
     for (let i = 0; i < 16 * 25; i++) {
       const client = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });
-      client.send({ type: 'session.update', event_id: `su_${i}`, session: randomFrame(r, i).text.length % 2 ? { tracing: 'auto' } : 'not an object' });
+      client.send({
+        type: 'session.update',
+        event_id: `su_${i}`,
+        session: randomFrame(r, i).text.length % 2 ? { tracing: 'auto' } : 'not an object',
+      });
       sent++;
       const event = await client.next();
       expect(event.type).to.equal('error');
@@ -135,7 +171,11 @@ describe('realtime e2e: fuzzing with 10,000 random and malformed events', functi
     again[0]!.client.send({ type: 'response.create' });
     expect((await again[0]!.client.until('response.done')).event.response.status).to.equal('completed');
     for (const { client } of again) await client.close();
-    const health = await fetch(`${s.baseUrl}/v1/realtime/client_secrets`, { method: 'POST', headers: { Authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' }, body: '{}' });
+    const health = await fetch(`${s.baseUrl}/v1/realtime/client_secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(health.status).to.equal(200);
     await sleep(50);
     expect(s.activeSessions()).to.equal(0);

@@ -84,8 +84,10 @@ function pingSession(client: RealtimeClient, itemId: string): Sampler {
   });
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
-const summary = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms (${values.length} samples)`;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
+const summary = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms (${values.length} samples)`;
 
 /**
  * Issue 17, defect 1: one realtime client sending frames at full speed (invalid JSON, binary, or
@@ -150,7 +152,6 @@ describe('realtime inbound budget: a flooding client is closed, and HTTP and oth
     });
   }
 });
-
 
 describe('realtime inbound budget: the key of a flooding session waits before its next one (real server process)', function () {
   this.timeout(120_000);

@@ -48,7 +48,6 @@ function noiseBurst(): Int16Array {
   return out;
 }
 
-
 /**
  * A microphone: 100 ms appends in real time, silence unless `say()` queued something. Real time
  * matters here: the reply is paced at the listener's playback clock, and the speech over it
@@ -94,7 +93,9 @@ function stamp(client: RealtimeClient): Map<ServerEvent, number> {
 }
 
 const audioBytes = (events: ServerEvent[], responseId: string) =>
-  events.filter((e) => e.type === 'response.output_audio.delta' && e.response_id === responseId).reduce((n, e) => n + Buffer.from(e.delta, 'base64').length, 0);
+  events
+    .filter((e) => e.type === 'response.output_audio.delta' && e.response_id === responseId)
+    .reduce((n, e) => n + Buffer.from(e.delta, 'base64').length, 0);
 
 /**
  * Interruptions with real engines (Silero VAD, pocketsphinx, the reply voice) over a real
@@ -115,7 +116,13 @@ describe('realtime e2e: interruptions that feel human (pause, judge, cancel or r
     // The server's log is kept: a verdict names the rule that decided it.
     s = await startRealtimeServer({ overrides: new Map<symbol, unknown>([[SHARED_TOKENS.Logger, recordingLogger(log)]]) });
     // "Mm-hmm." at speed 2: the voice spells it out over 1.15 s at speed 1, a person hums it in 0.3-0.6 s.
-    for (const [text, speed] of [['Mm-hmm.', 1], ['Mm-hmm.', 2], ['Uh-huh.', 1], ['Yeah.', 1], ['Okay.', 1]] as const) {
+    for (const [text, speed] of [
+      ['Mm-hmm.', 1],
+      ['Mm-hmm.', 2],
+      ['Uh-huh.', 1],
+      ['Yeah.', 1],
+      ['Okay.', 1],
+    ] as const) {
       const res = await fetch(`${s.baseUrl}/v1/audio/speech`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${s.apiKey}`, 'Content-Type': 'application/json' },
@@ -245,9 +252,18 @@ describe('realtime e2e: interruptions that feel human (pause, judge, cancel or r
     mic.stop();
     const types = client.types();
     const shown = types.filter((t) => !t.endsWith('.delta')).join(' ');
-    expect(types.filter((t) => t === 'input_audio_buffer.speech_started'), shown).to.have.length(2);
-    expect(types.filter((t) => t === 'response.output_audio.paused'), shown).to.have.length(2);
-    expect(types.filter((t) => t === 'response.output_audio.resumed'), shown).to.have.length(2);
+    expect(
+      types.filter((t) => t === 'input_audio_buffer.speech_started'),
+      shown,
+    ).to.have.length(2);
+    expect(
+      types.filter((t) => t === 'response.output_audio.paused'),
+      shown,
+    ).to.have.length(2);
+    expect(
+      types.filter((t) => t === 'response.output_audio.resumed'),
+      shown,
+    ).to.have.length(2);
     expect(types, 'neither is a turn').not.to.include('input_audio_buffer.committed');
     expect(done.response.status).to.equal('completed');
     expect(done.response.output[0].content[0].transcript).to.equal(REPLY);

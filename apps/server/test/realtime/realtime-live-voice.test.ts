@@ -10,7 +10,10 @@ import { postJson } from '../helpers/http.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
-const CLIP_0920 = { file: `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0920.wav`, words: 'had he married a more amiable woman he might have been made still more respectable than he was' };
+const CLIP_0920 = {
+  file: `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0920.wav`,
+  words: 'had he married a more amiable woman he might have been made still more respectable than he was',
+};
 
 function clip(file: string): Buffer {
   const wav = readFileSync(file);
@@ -97,13 +100,22 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
   });
 
   it('barge-in during a long reply with min_interruption_duration 0 (the modelled API): cancelled within 100 ms of speech_started, no later deltas, the item cut to what was played', async () => {
-    const immediate = { ...voiceSession.audio.input, turn_detection: { ...voiceSession.audio.input.turn_detection, min_interruption_duration: 0 } };
-    const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, audio: { input: immediate }, instructions: 'Answer at length.' });
+    const immediate = {
+      ...voiceSession.audio.input,
+      turn_detection: { ...voiceSession.audio.input.turn_detection, min_interruption_duration: 0 },
+    };
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      ...voiceSession,
+      audio: { input: immediate },
+      instructions: 'Answer at length.',
+    });
     const at = arrivals(client);
     // A text turn asks for the reply, so the user can talk over it.
     client.send({
       type: 'response.create',
-      response: { input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me a long story about the sea, please.' }] }] },
+      response: {
+        input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me a long story about the sea, please.' }] }],
+      },
     });
     const firstDelta = (await client.until('response.output_audio.delta', 20_000)).event;
     await sleep(1500);
@@ -117,9 +129,14 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     console.log(`      speech_started -> response.done (cancelled) ${latency.toFixed(0)} ms`);
     expect(latency).to.be.lessThan(100);
     const doneIndex = client.events.indexOf(done);
-    expect(client.events.slice(doneIndex).filter((e) => e.type === 'response.output_audio.delta' && e.response_id === firstDelta.response_id)).to.deep.equal([]);
+    expect(
+      client.events.slice(doneIndex).filter((e) => e.type === 'response.output_audio.delta' && e.response_id === firstDelta.response_id),
+    ).to.deep.equal([]);
     // What was played: the audio sent up to the cut, less the lead the player had not played yet.
-    const fullText = client.events.filter((e) => e.type === 'response.output_audio_transcript.delta' && e.response_id === firstDelta.response_id).map((e) => e.delta).join('');
+    const fullText = client.events
+      .filter((e) => e.type === 'response.output_audio_transcript.delta' && e.response_id === firstDelta.response_id)
+      .map((e) => e.delta)
+      .join('');
     const item = done.response.output[0];
     client.send({ type: 'conversation.item.retrieve', item_id: item.id });
     const retrieved = (await client.until('conversation.item.retrieved', 10_000)).event;
@@ -140,7 +157,10 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     padded.set(at48k, 24000);
     const encoder = new OpusscriptOpusCodec().createEncoder(20);
     const packets = [...encoder.encode(padded), ...encoder.flush()];
-    const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, audio: { ...voiceSession.audio, input: { ...voiceSession.audio.input, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      ...voiceSession,
+      audio: { ...voiceSession.audio, input: { ...voiceSession.audio.input, format: { type: 'audio/opus', frame_size_ms: 20 } } },
+    });
     const started = performance.now();
     for (let i = 0; i < packets.length; i++) {
       client.send({ type: 'input_audio_buffer.append', audio: Buffer.from(packets[i]!).toString('base64') });
@@ -175,18 +195,38 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     };
     const results: Record<string, { turns: number; transcript: string }> = {};
     for (const nr of [null, { type: 'near_field' }]) {
-      const { client } = await openSession(s.wsUrl, s.apiKey, { ...voiceSession, output_modalities: ['text'], audio: { input: { ...voiceSession.audio.input, noise_reduction: nr } } });
+      const { client } = await openSession(s.wsUrl, s.apiKey, {
+        ...voiceSession,
+        output_modalities: ['text'],
+        audio: { input: { ...voiceSession.audio.input, noise_reduction: nr } },
+      });
       // Two turns in the same noise: the recognizer's speaker normalization adapts to the caller's
       // channel over the first (a session starts from the model's clean-speech mean); the second is measured.
-      const audio = Buffer.concat([noisy(16000 * 3), noisy(first.length, first), noisy(16000 * 2), noisy(samples.length, samples), noisy(16000 * 2)]);
-      for (let i = 0; i < audio.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + 3200).toString('base64') });
+      const audio = Buffer.concat([
+        noisy(16000 * 3),
+        noisy(first.length, first),
+        noisy(16000 * 2),
+        noisy(samples.length, samples),
+        noisy(16000 * 2),
+      ]);
+      for (let i = 0; i < audio.length; i += 3200)
+        client.send({ type: 'input_audio_buffer.append', audio: audio.subarray(i, i + 3200).toString('base64') });
       const of = (type: string) => client.events.filter((e) => e.type === type);
       const deadline = performance.now() + 30_000;
-      while ((of('input_audio_buffer.committed').length < 2 || of('conversation.item.input_audio_transcription.completed').length < of('input_audio_buffer.committed').length) && performance.now() < deadline) await sleep(50);
+      while (
+        (of('input_audio_buffer.committed').length < 2 ||
+          of('conversation.item.input_audio_transcription.completed').length < of('input_audio_buffer.committed').length) &&
+        performance.now() < deadline
+      )
+        await sleep(50);
       const lastTurn = of('input_audio_buffer.committed').at(-1)?.item_id;
-      const transcript = (of('conversation.item.input_audio_transcription.completed').find((e) => e.item_id === lastTurn)?.transcript ?? '') as string;
+      const transcript = (of('conversation.item.input_audio_transcription.completed').find((e) => e.item_id === lastTurn)?.transcript ??
+        '') as string;
       await sleep(300);
-      results[nr ? 'near_field' : 'none'] = { turns: client.events.filter((e) => e.type === 'input_audio_buffer.speech_started').length, transcript };
+      results[nr ? 'near_field' : 'none'] = {
+        turns: client.events.filter((e) => e.type === 'input_audio_buffer.speech_started').length,
+        transcript,
+      };
       await client.close();
     }
     console.log(`      ${JSON.stringify(results)}`);
@@ -203,12 +243,24 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
       return Buffer.from(await res.arrayBuffer());
     };
     const pause = (ms: number) => Buffer.alloc(Math.round((24000 * ms) / 1000) * 2);
-    const audio = Buffer.concat([pause(500), await say('I would like a cup of coffee and'), pause(900), await say('a glass of water please.'), pause(2500)]);
+    const audio = Buffer.concat([
+      pause(500),
+      await say('I would like a cup of coffee and'),
+      pause(900),
+      await say('a glass of water please.'),
+      pause(2500),
+    ]);
     const turns: Record<string, number> = {};
     for (const type of ['server_vad', 'semantic_vad']) {
       const { client } = await openSession(s.wsUrl, s.apiKey, {
         output_modalities: ['text'],
-        audio: { input: { format: { type: 'audio/pcm', rate: 24000 }, turn_detection: { type, silence_duration_ms: 500 }, transcription: { model: 'svc-stt-3.1' } } },
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: 24000 },
+            turn_detection: { type, silence_duration_ms: 500 },
+            transcription: { model: 'svc-stt-3.1' },
+          },
+        },
       });
       const started = performance.now();
       for (let i = 0, n = 0; i < audio.length; i += 4800, n++) {
@@ -237,9 +289,27 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     // What each client sends per 100 ms, and the bound: measured on this machine (docs/realtime.md) plus a margin.
     const formats = [
       { label: 'pcm 16 kHz', format: { type: 'audio/pcm', rate: 16000 }, audio: bytes(samples), per100ms: 3200, bound: 0.42 },
-      { label: 'pcm 24 kHz', format: { type: 'audio/pcm', rate: 24000 }, audio: bytes(speex.resample(samples, 16000, 24000)), per100ms: 4800, bound: 0.42 },
-      { label: 'pcm 48 kHz', format: { type: 'audio/pcm', rate: 48000 }, audio: bytes(speex.resample(samples, 16000, 48000)), per100ms: 9600, bound: 0.42 },
-      { label: 'pcmu', format: { type: 'audio/pcmu' }, audio: Buffer.from(muLawEncode(speex.resample(samples, 16000, 8000))), per100ms: 800, bound: 0.52 },
+      {
+        label: 'pcm 24 kHz',
+        format: { type: 'audio/pcm', rate: 24000 },
+        audio: bytes(speex.resample(samples, 16000, 24000)),
+        per100ms: 4800,
+        bound: 0.42,
+      },
+      {
+        label: 'pcm 48 kHz',
+        format: { type: 'audio/pcm', rate: 48000 },
+        audio: bytes(speex.resample(samples, 16000, 48000)),
+        per100ms: 9600,
+        bound: 0.42,
+      },
+      {
+        label: 'pcmu',
+        format: { type: 'audio/pcmu' },
+        audio: Buffer.from(muLawEncode(speex.resample(samples, 16000, 8000))),
+        per100ms: 800,
+        bound: 0.52,
+      },
     ];
     const wers = await Promise.all(
       formats.map(async (f) => {
@@ -268,7 +338,8 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
         return { ...f, turns: turns(), heard, errors, wer: wordErrorRate(sentences.map((x) => x.words).join(' '), heard) };
       }),
     );
-    for (const w of wers) console.log(`      ${w.label}: ${w.turns} turns, WER ${(w.wer * 100).toFixed(1)} %: "${w.heard}" ${w.errors.join(' ')}`);
+    for (const w of wers)
+      console.log(`      ${w.label}: ${w.turns} turns, WER ${(w.wer * 100).toFixed(1)} %: "${w.heard}" ${w.errors.join(' ')}`);
     for (const w of wers) {
       expect(w.errors, w.label).to.deep.equal([]);
       expect(w.wer, `${w.label}: ${w.heard}`).to.be.lessThan(w.bound);
@@ -280,7 +351,8 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
     for (let round = 0; round < 4; round++) {
       const { client } = await openSession(s.wsUrl, s.apiKey, voiceSession);
       // Speech in progress (a streaming turn holds a decoder) ...
-      for (let i = 0; i < speech.length / 2; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: speech.subarray(i, i + 3200).toString('base64') });
+      for (let i = 0; i < speech.length / 2; i += 3200)
+        client.send({ type: 'input_audio_buffer.append', audio: speech.subarray(i, i + 3200).toString('base64') });
       client.send({ type: 'input_audio_buffer.commit' });
       await sleep(round * 30);
       await client.close();
@@ -307,7 +379,9 @@ describe('realtime e2e: without a speech recognizer (SVC_ASR_ENGINE=off)', funct
     const ready = (await (await fetch(`${s.baseUrl}/readyz`)).json()) as { status: string; details: Record<string, string> };
     expect(ready.status).to.equal('ready');
     expect(ready.details.speech_recognition).to.match(/^off/);
-    const { client } = await openSession(s.wsUrl, s.apiKey, { audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null } } });
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null } },
+    });
     client.send({ type: 'input_audio_buffer.append', audio: clip(CLIP_0920.file).toString('base64') });
     client.send({ type: 'input_audio_buffer.commit' });
     const { event: error } = await client.until('error');

@@ -8,7 +8,6 @@ import { serverVadVoiceSession, speakAtRealTimePace } from '../helpers/spoken-au
 /** Long enough for a turn on a loaded CI machine (a stopped decoder never answers, whatever the deadline). */
 const DEADLINE_MS = 5000;
 
-
 /** Silence, the sentence, silence: one server-VAD turn. */
 function speak(client: RealtimeClient, sentence: Int16Array): Promise<void> {
   return speakAtRealTimePace(client, Int16Array.from([...new Int16Array(4800), ...sentence, ...new Int16Array(16000)]));
@@ -40,7 +39,13 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
   const stopped: number[] = [];
   before(async () => {
     s = await startRealtimeServer({
-      env: { SVC_ASR_ENGINE: 'pocketsphinx', SVC_ASR_DECODERS: '1', SVC_ASR_WARM_DECODERS: '1', SVC_REALTIME_WARM_UP: 'blocking', SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: String(DEADLINE_MS) },
+      env: {
+        SVC_ASR_ENGINE: 'pocketsphinx',
+        SVC_ASR_DECODERS: '1',
+        SVC_ASR_WARM_DECODERS: '1',
+        SVC_REALTIME_WARM_UP: 'blocking',
+        SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: String(DEADLINE_MS),
+      },
     });
   });
   afterEach(() => {
@@ -71,12 +76,17 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
     expect(errors[0]!.error).to.deep.include({ type: 'server_error', code: 'server_overloaded' });
     expect(errors[0]!.error.message).to.include(turn.itemId).and.to.include(`${DEADLINE_MS} ms`);
     expect(turn.done.response).to.deep.include({ status: 'cancelled', output: [] });
-    expect(turn.events.map((e) => e.type)).to.not.include.members(['response.output_audio.delta', 'conversation.item.input_audio_transcription.completed']);
+    expect(turn.events.map((e) => e.type)).to.not.include.members([
+      'response.output_audio.delta',
+      'conversation.item.input_audio_transcription.completed',
+    ]);
     for (const pid of stopped.splice(0)) process.kill(pid, 'SIGCONT');
     // The decoder is free again (the late turn's utterance dropped, or the decoder replaced): the next turn gets its reply.
     const next = speak(client, second!.samples);
     const answered = await client.until('response.done', 60_000);
-    const transcript = answered.skipped.find((e) => e.type === 'conversation.item.input_audio_transcription.completed') ?? { transcript: '' };
+    const transcript = answered.skipped.find((e) => e.type === 'conversation.item.input_audio_transcription.completed') ?? {
+      transcript: '',
+    };
     await next;
     expect(answered.event.response.status).to.equal('completed');
     expect(answered.skipped.filter((e) => e.type === 'response.output_audio.delta')).to.not.be.empty;

@@ -16,7 +16,9 @@ function clip(): { samples: Int16Array; words: string[] } {
   const wav = readFileSync(`${LIBRIVOX}/${CLIP_ID}.wav`);
   const data = wav.subarray(wav.indexOf('data') + 8);
   const samples = new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
-  const line = readFileSync(`${LIBRIVOX}/transcription`, 'utf8').split('\n').find((l) => l.includes(`(${CLIP_ID})`))!;
+  const line = readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
+    .split('\n')
+    .find((l) => l.includes(`(${CLIP_ID})`))!;
   const words = /^<s> (.*) <\/s>/.exec(line.trim())![1]!.split(' ');
   return { samples, words };
 }
@@ -57,14 +59,19 @@ describe('realtime e2e: opus audio', function () {
       output_modalities: ['audio'],
       audio: { input: { turn_detection: null }, output: { format: OPUS_20MS } },
     });
-    client.send({ type: 'conversation.item.create', item: userText('Please repeat after me. The quick brown fox jumps over the lazy dog.') });
+    client.send({
+      type: 'conversation.item.create',
+      item: userText('Please repeat after me. The quick brown fox jumps over the lazy dog.'),
+    });
     await client.until('conversation.item.added');
     client.send({ type: 'response.create' });
     const events = await collectUntil(client, 'response.done');
     expect(events.filter((e) => e.type === 'error')).to.deep.equal([]);
     expect(events.at(-1)!.response.status).to.equal('completed');
 
-    const packets = events.filter((e) => e.type === 'response.output_audio.delta').map((e) => new Uint8Array(Buffer.from(e.delta, 'base64')));
+    const packets = events
+      .filter((e) => e.type === 'response.output_audio.delta')
+      .map((e) => new Uint8Array(Buffer.from(e.delta, 'base64')));
     expect(packets.length).to.be.greaterThan(50);
     for (const packet of packets) expect(packet.length).to.be.within(1, 1275);
     const decoded = await codec.decode(packets, 20);
@@ -124,7 +131,12 @@ describe('realtime e2e: opus audio', function () {
     const { client } = await openSession(s.wsUrl, s.apiKey, {
       audio: { input: { format: OPUS_20MS, turn_detection: null, transcription: { model: 'svc-stt-3.1' } } },
     });
-    for (const packet of packets) client.send({ type: 'input_audio_buffer.append', event_id: `a${packets.indexOf(packet)}`, audio: Buffer.from(packet).toString('base64') });
+    for (const packet of packets)
+      client.send({
+        type: 'input_audio_buffer.append',
+        event_id: `a${packets.indexOf(packet)}`,
+        audio: Buffer.from(packet).toString('base64'),
+      });
     client.send({ type: 'input_audio_buffer.commit' });
     // Packets are decoded as they arrive: the corrupt one is refused at its append, the rest is kept.
     const { event: error } = await client.until('error', 10_000);

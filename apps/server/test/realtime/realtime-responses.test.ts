@@ -36,12 +36,26 @@ describe('realtime e2e: responses with the embedded model', function () {
     expect(types.slice(0, 5)).to.deep.equal(TEXT_RESPONSE);
     expect(types.slice(-4)).to.deep.equal(TEXT_RESPONSE_END);
     expect(new Set(types.slice(4, -4))).to.deep.equal(new Set(['response.output_text.delta']));
-    const deltas = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+    const deltas = events
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
     expect(deltas).to.equal('You said: "The sky is blue".');
     expect(events.find((e) => e.type === 'response.output_text.done')!.text).to.equal(deltas);
     expect(events[2]!.previous_item_id).to.equal('u1');
-    expect(done.response).to.deep.include({ object: 'realtime.response', status: 'completed', status_details: null, usage: null, metadata: null });
-    expect(done.response.output[0]).to.deep.include({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: deltas }] });
+    expect(done.response).to.deep.include({
+      object: 'realtime.response',
+      status: 'completed',
+      status_details: null,
+      usage: null,
+      metadata: null,
+    });
+    expect(done.response.output[0]).to.deep.include({
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: deltas }],
+    });
     for (const e of events) expect(e.event_id).to.be.a('string');
     await client.close();
   });
@@ -76,25 +90,49 @@ describe('realtime e2e: responses with the embedded model', function () {
   });
 
   it('streams a function call when the user names a session tool, then answers from the tool output', async () => {
-    const tool = { type: 'function', name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather for a city',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
     const { client } = await openSession(s.wsUrl, s.apiKey, { tools: [tool] });
     client.send({ type: 'conversation.item.create', item: userText('Please use get_weather for Paris') });
     await client.next();
     const { events, done } = await response(client);
     const types = events.map((e) => e.type);
     expect(types.slice(0, 3)).to.deep.equal(['response.created', 'response.output_item.added', 'conversation.item.added']);
-    expect(types.slice(-4)).to.deep.equal(['response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.output_item.done', 'response.done']);
+    expect(types.slice(-4)).to.deep.equal([
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.done',
+    ]);
     const added = events[1]!;
     expect(added.item).to.deep.include({ type: 'function_call', status: 'in_progress', name: 'get_weather', arguments: '' });
     const argsDone = events.find((e) => e.type === 'response.function_call_arguments.done')!;
-    const joined = events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('');
-    expect(argsDone).to.deep.include({ item_id: added.item.id, call_id: added.item.call_id, name: 'get_weather', arguments: joined, output_index: 0 });
+    const joined = events
+      .filter((e) => e.type === 'response.function_call_arguments.delta')
+      .map((e) => e.delta)
+      .join('');
+    expect(argsDone).to.deep.include({
+      item_id: added.item.id,
+      call_id: added.item.call_id,
+      name: 'get_weather',
+      arguments: joined,
+      output_index: 0,
+    });
     expect(JSON.parse(joined)).to.deep.equal({ city: 'Paris' });
     expect(done.response.output[0]).to.deep.include({ type: 'function_call', status: 'completed', arguments: joined });
-    client.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: added.item.call_id, output: '{"temperature":18}' } });
+    client.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call_output', call_id: added.item.call_id, output: '{"temperature":18}' },
+    });
     await client.next();
     const answer = await response(client);
-    expect(answer.events.find((e) => e.type === 'response.output_text.done')!.text).to.equal('I called the get_weather tool. It returned: {"temperature":18}');
+    expect(answer.events.find((e) => e.type === 'response.output_text.done')!.text).to.equal(
+      'I called the get_weather tool. It returned: {"temperature":18}',
+    );
     await client.close();
   });
 
@@ -130,7 +168,12 @@ describe('realtime e2e: responses with the embedded model', function () {
     client.send({ type: 'input_audio_buffer.commit', event_id: 'commit' });
     const { event: e1 } = await client.until('error');
     const { event: e2 } = await client.until('error');
-    expect([e1.error.type, e1.error.event_id, e2.error.type, e2.error.event_id]).to.deep.equal(['voice_output_task_ongoing', 'second', 'voice_output_task_ongoing', 'commit']);
+    expect([e1.error.type, e1.error.event_id, e2.error.type, e2.error.event_id]).to.deep.equal([
+      'voice_output_task_ongoing',
+      'second',
+      'voice_output_task_ongoing',
+      'commit',
+    ]);
     const { event: done } = await client.until('response.done');
     expect(done.response.status).to.equal('completed');
     await client.close();
@@ -153,7 +196,9 @@ describe('realtime e2e: responses with the embedded model', function () {
   });
 
   it('input_audio_buffer append/commit/clear: committed + item added (no response), cleared, empty commit error, oversize append error', async () => {
-    const { client } = await openSession(s.wsUrl, s.apiKey, { audio: { input: { turn_detection: null, format: { type: 'audio/pcm', rate: 16000 } } } });
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      audio: { input: { turn_detection: null, format: { type: 'audio/pcm', rate: 16000 } } },
+    });
     client.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 16000) });
     await client.expectQuiet(100);
     client.send({ type: 'input_audio_buffer.commit' });
@@ -161,7 +206,14 @@ describe('realtime e2e: responses with the embedded model', function () {
     expect(committed!.type).to.equal('input_audio_buffer.committed');
     expect(committed!.previous_item_id).to.equal(null);
     expect(added!.type).to.equal('conversation.item.added');
-    expect(added!.item).to.deep.equal({ id: committed!.item_id, object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_audio', transcript: '' }] });
+    expect(added!.item).to.deep.equal({
+      id: committed!.item_id,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript: '' }],
+    });
     await client.expectQuiet(200);
     client.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 16000) });
     client.send({ type: 'input_audio_buffer.clear' });
@@ -182,7 +234,9 @@ describe('realtime e2e: responses with the embedded model', function () {
   });
 
   it('conversation.item.input_audio_transcription.completed only when transcription.model is set', async () => {
-    const { client } = await openSession(s.wsUrl, s.apiKey, { audio: { input: { turn_detection: null, transcription: { model: 'svc-stt-3.1', language: 'en' } } } });
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      audio: { input: { turn_detection: null, transcription: { model: 'svc-stt-3.1', language: 'en' } } },
+    });
     client.send({ type: 'input_audio_buffer.append', audio: pcmBase64(250) });
     client.send({ type: 'input_audio_buffer.commit' });
     const [committed, added, transcribed] = await client.take(3);
@@ -220,10 +274,21 @@ describe('realtime e2e: responses with the embedded model', function () {
     await client.next();
     const { events, done } = await response(client);
     const types = events.map((e) => e.type);
-    expect(types.slice(0, 4)).to.deep.equal(['response.created', 'response.output_item.added', 'conversation.item.added', 'response.content_part.added']);
+    expect(types.slice(0, 4)).to.deep.equal([
+      'response.created',
+      'response.output_item.added',
+      'conversation.item.added',
+      'response.content_part.added',
+    ]);
     expect(events[3]!.part).to.deep.equal({ type: 'audio', transcript: '' });
     expect(types).to.include('response.output_audio_transcript.delta');
-    expect(types.slice(-5)).to.deep.equal(['response.output_audio.done', 'response.output_audio_transcript.done', 'response.content_part.done', 'response.output_item.done', 'response.done']);
+    expect(types.slice(-5)).to.deep.equal([
+      'response.output_audio.done',
+      'response.output_audio_transcript.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.done',
+    ]);
     expect(done.response.output[0].content[0].type).to.equal('output_audio');
     await client.close();
   });

@@ -33,7 +33,24 @@ describe('realtime e2e: session configuration (session.update)', function () {
     expect(first.type).to.equal('session.created');
     const session = first.session;
     expect(Object.keys(session).sort()).to.deep.equal(
-      ['audio', 'expires_at', 'id', 'include', 'instructions', 'max_output_tokens', 'model', 'object', 'output_modalities', 'prompt', 'temperature', 'tool_choice', 'tools', 'tracing', 'truncation', 'type'].sort(),
+      [
+        'audio',
+        'expires_at',
+        'id',
+        'include',
+        'instructions',
+        'max_output_tokens',
+        'model',
+        'object',
+        'output_modalities',
+        'prompt',
+        'temperature',
+        'tool_choice',
+        'tools',
+        'tracing',
+        'truncation',
+        'type',
+      ].sort(),
     );
     expect(session).to.deep.include({
       type: 'realtime',
@@ -55,7 +72,12 @@ describe('realtime e2e: session configuration (session.update)', function () {
 
   it('later updates answer session.updated with the merged configuration', async () => {
     const { client } = await openSession(s.wsUrl, s.apiKey);
-    const tool = { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    };
     client.send({
       type: 'session.update',
       session: {
@@ -70,7 +92,15 @@ describe('realtime e2e: session configuration (session.update)', function () {
             format: { type: 'audio/pcmu' },
             noise_reduction: { type: 'near_field' },
             transcription: { model: 'svc-stt-3.1', language: 'en', prompt: 'ignored', keywords: ['x'], languages: ['en'], delay: 'low' },
-            turn_detection: { type: 'server_vad', threshold: 0.7, prefix_padding_ms: 200, silence_duration_ms: 800, min_speech_duration: 0.3, create_response: false, interrupt_response: false },
+            turn_detection: {
+              type: 'server_vad',
+              threshold: 0.7,
+              prefix_padding_ms: 200,
+              silence_duration_ms: 800,
+              min_speech_duration: 0.3,
+              create_response: false,
+              interrupt_response: false,
+            },
           },
           output: { format: { type: 'audio/opus', frame_size_ms: 20 }, voice: 'slt' },
         },
@@ -79,7 +109,13 @@ describe('realtime e2e: session configuration (session.update)', function () {
     const updated = await client.next();
     expect(updated.type).to.equal('session.updated');
     const session = updated.session;
-    expect(session).to.deep.include({ instructions: 'Be brief.', temperature: 1.1, max_output_tokens: 4096, truncation: 'disabled', output_modalities: ['text'] });
+    expect(session).to.deep.include({
+      instructions: 'Be brief.',
+      temperature: 1.1,
+      max_output_tokens: 4096,
+      truncation: 'disabled',
+      output_modalities: ['text'],
+    });
     expect(session.tools).to.deep.equal([tool]);
     expect(session.audio.input).to.deep.equal({
       format: { type: 'audio/pcmu' },
@@ -101,7 +137,10 @@ describe('realtime e2e: session configuration (session.update)', function () {
       },
     });
     expect(session.audio.output).to.deep.equal({ format: { type: 'audio/opus', frame_size_ms: 20 }, voice: 'slt', speed: 1 });
-    client.send({ type: 'session.update', session: { max_output_tokens: 'inf', audio: { input: { turn_detection: { type: 'semantic_vad', eagerness: 'low' } } } } });
+    client.send({
+      type: 'session.update',
+      session: { max_output_tokens: 'inf', audio: { input: { turn_detection: { type: 'semantic_vad', eagerness: 'low' } } } },
+    });
     const again = (await client.next()).session;
     expect(again.max_output_tokens).to.equal('inf');
     expect(again.audio.input.turn_detection).to.deep.include({ type: 'semantic_vad', eagerness: 'low' });
@@ -120,10 +159,18 @@ describe('realtime e2e: session configuration (session.update)', function () {
     ['include', { include: ['item.input_audio_transcription.logprobs'] }, 'session.include'],
     ['prompt', { prompt: { id: 'pmpt_123' } }, 'session.prompt'],
     ['tracing', { tracing: 'auto' }, 'session.tracing'],
-    ['turn_detection.idle_timeout_ms', { audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 6000 } } } }, 'session.audio.input.turn_detection.idle_timeout_ms'],
+    [
+      'turn_detection.idle_timeout_ms',
+      { audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 6000 } } } },
+      'session.audio.input.turn_detection.idle_timeout_ms',
+    ],
     ['audio/pcma', { audio: { input: { format: { type: 'audio/pcma' } } } }, 'session.audio.input.format.type'],
     ['mixed output modalities', { output_modalities: ['text', 'audio'] }, 'session.output_modalities'],
-    ['MCP tools', { tools: [{ type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp', require_approval: 'never' }] }, 'session.tools[0].type'],
+    [
+      'MCP tools',
+      { tools: [{ type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp', require_approval: 'never' }] },
+      'session.tools[0].type',
+    ],
     ['transcription-only sessions', { type: 'transcription' }, 'session.type'],
     ['an unknown output voice', { audio: { output: { voice: 'voice_doesnotexist' } } }, 'session.audio.output.voice'],
     ['an unsupported model', { model: 'gpt-realtime' }, 'session.model'],

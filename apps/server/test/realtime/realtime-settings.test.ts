@@ -24,7 +24,12 @@ describe('realtime settings (SVC_REALTIME_*, SVC_LLM_*)', () => {
 
   it('an OpenAI-compatible model when SVC_LLM_BASE_URL is set', () => {
     const model = createLanguageModel(
-      settings({ SVC_LLM_BASE_URL: 'http://localhost:8080/v1', SVC_LLM_MODEL: 'qwen', SVC_LLM_API_KEY: 'k', SVC_LLM_CONTEXT_WINDOW_TOKENS: '32768' }),
+      settings({
+        SVC_LLM_BASE_URL: 'http://localhost:8080/v1',
+        SVC_LLM_MODEL: 'qwen',
+        SVC_LLM_API_KEY: 'k',
+        SVC_LLM_CONTEXT_WINDOW_TOKENS: '32768',
+      }),
     );
     expect(model).to.be.instanceOf(OpenAiCompatibleLanguageModel);
     expect(model.id).to.equal('openai-compatible:qwen');

@@ -18,7 +18,8 @@ const silence = (ms: number) => Buffer.alloc(Math.round((16000 * ms) / 1000) * 2
 
 /** Streams PCM like a microphone: 100 ms appends. */
 function speak(client: RealtimeClient, pcm: Buffer): void {
-  for (let i = 0; i < pcm.length; i += 3200) client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
+  for (let i = 0; i < pcm.length; i += 3200)
+    client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 3200).toString('base64') });
 }
 
 async function until(client: RealtimeClient, type: string, timeoutMs = 30_000): Promise<ServerEvent> {

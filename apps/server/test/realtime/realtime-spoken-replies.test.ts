@@ -28,7 +28,10 @@ describe('realtime e2e: spoken replies', function () {
 
   it('streams 24 kHz PCM audio deltas with transcript-length marks, then truncates at a playback position', async () => {
     const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'] });
-    client.send({ type: 'conversation.item.create', item: userText('Please repeat after me. The quick brown fox jumps over the lazy dog.') });
+    client.send({
+      type: 'conversation.item.create',
+      item: userText('Please repeat after me. The quick brown fox jumps over the lazy dog.'),
+    });
     await client.next();
     const { events, audio } = await spokenResponse(client);
     const pcm = new Int16Array(audio.buffer, audio.byteOffset, audio.length / 2);
@@ -56,7 +59,7 @@ describe('realtime e2e: spoken replies', function () {
     await client.close();
   });
 
-  it("a reply starts with the voice: its first delta carries sound within 30 ms, and it ends with the voice", async () => {
+  it('a reply starts with the voice: its first delta carries sound within 30 ms, and it ends with the voice', async () => {
     const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'] });
     client.send({ type: 'conversation.item.create', item: userText('Hello there. How are you today?') });
     await client.next();
@@ -72,7 +75,10 @@ describe('realtime e2e: spoken replies', function () {
   });
 
   it('speaks in the session format: G.711 mu-law at 8 kHz is one byte per sample', async () => {
-    const { client } = await openSession(s.wsUrl, s.apiKey, { output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { format: { type: 'audio/pcmu' } } } });
+    const { client } = await openSession(s.wsUrl, s.apiKey, {
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: null }, output: { format: { type: 'audio/pcmu' } } },
+    });
     client.send({ type: 'conversation.item.create', item: userText('Say something short.') });
     await client.next();
     const { events, audio } = await spokenResponse(client);

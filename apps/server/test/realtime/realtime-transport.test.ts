@@ -4,7 +4,10 @@ import { ManualClock } from '../helpers/manual-clock.js';
 import { RealtimeClient, openSession, violations, sleep } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
-const configure = { type: 'session.update', session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } };
+const configure = {
+  type: 'session.update',
+  session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+};
 
 async function mint(s: RealtimeTestServer, body: unknown = {}, apiKey = s.apiKey): Promise<{ status: number; json: any }> {
   const res = await fetch(`${s.baseUrl}/v1/realtime/client_secrets`, {
@@ -56,7 +59,18 @@ describe('realtime e2e: transport, authentication, client secrets and close code
     it('answers other paths with 404 and upgrades /v1/realtime (101) with a Bearer key', async () => {
       const port = new URL(s.baseUrl).port;
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path: '/v1/realtime-nope', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', Authorization: `Bearer ${s.apiKey}` } });
+        const req = request({
+          host: '127.0.0.1',
+          port,
+          path: '/v1/realtime-nope',
+          headers: {
+            Connection: 'Upgrade',
+            Upgrade: 'websocket',
+            'Sec-WebSocket-Version': '13',
+            'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+            Authorization: `Bearer ${s.apiKey}`,
+          },
+        });
         req.on('response', (res) => resolve(res.statusCode!));
         req.on('upgrade', (res) => resolve(res.statusCode!));
         req.on('error', reject);
@@ -80,7 +94,11 @@ describe('realtime e2e: transport, authentication, client secrets and close code
     it('holds events sent before session.update (even malformed ones) and answers them after session.created', async () => {
       const client = RealtimeClient.connect(s.wsUrl, { apiKey: s.apiKey });
       await client.opened;
-      client.send({ type: 'conversation.item.create', event_id: 'early_item', item: { type: 'message', role: 'user', id: 'early', content: [{ type: 'input_text', text: 'hi' }] } });
+      client.send({
+        type: 'conversation.item.create',
+        event_id: 'early_item',
+        item: { type: 'message', role: 'user', id: 'early', content: [{ type: 'input_text', text: 'hi' }] },
+      });
       client.ws.send('{broken');
       await client.expectQuiet(300);
       client.send(configure);

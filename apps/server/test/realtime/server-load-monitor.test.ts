@@ -64,7 +64,9 @@ describe('ServerLoadMonitor: what a speaking session costs and how late the even
       for (const m of [voiceOnly, withAvatar]) m.sample();
       const without = voiceOnly.measuredSessionCores!;
       const withIt = withAvatar.measuredSessionCores!;
-      console.log(`      ${windowMs} ms window, 8 s of audio: ${without.toFixed(3)} cores per session, ${withIt.toFixed(3)} with the avatar's 0.45 cores left out`);
+      console.log(
+        `      ${windowMs} ms window, 8 s of audio: ${without.toFixed(3)} cores per session, ${withIt.toFixed(3)} with the avatar's 0.45 cores left out`,
+      );
       // 0.45 cores over the window, per second of audio, comes off (or all of it, when less was used).
       const expected = Math.max(0, without - (0.45 * windowMs) / 8000);
       expect(withIt).to.be.closeTo(expected, 0.02);

@@ -22,7 +22,11 @@ export function stopOwnRedis(port: number): void {
 
 /** A Postgres cluster of this test's own (scripts/start-postgres.sh PORT: cluster svc<PORT>), never the shared one. */
 export function startOwnPostgres(port: number): string {
-  return execFileSync('bash', ['scripts/start-postgres.sh', String(port)], { encoding: 'utf8', cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  return execFileSync('bash', ['scripts/start-postgres.sh', String(port)], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
 }
 
 export function stopOwnPostgres(port: number): void {

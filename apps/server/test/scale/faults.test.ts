@@ -47,7 +47,13 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
     try {
       cluster = await startApiCluster(
         2,
-        { SVC_API_KEYS: key, SVC_RATE_LIMIT_PER_MINUTE: '600000', SVC_RATE_LIMIT_BURST: '100000', SVC_REALTIME_QUOTA: '100000', SVC_REALTIME_LEASE_MS: '3000' },
+        {
+          SVC_API_KEYS: key,
+          SVC_RATE_LIMIT_PER_MINUTE: '600000',
+          SVC_RATE_LIMIT_BURST: '100000',
+          SVC_REALTIME_QUOTA: '100000',
+          SVC_REALTIME_LEASE_MS: '3000',
+        },
         { redis: redisUrl },
       );
       const [a, b] = cluster.apis as [ServerProcess, ServerProcess];
@@ -85,11 +91,17 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
 
       startOwnRedis(port);
       const upAt = load.now();
-      const recovery = await timeUntil(async () => {
-        const [ra, rb] = await Promise.all([a, b].map((p) => postJson(`${p.url}/v1/audio/speech`, { input: 'Hi.', response_format: 'pcm' }, key)));
-        await Promise.all([ra!.arrayBuffer(), rb!.arrayBuffer()]);
-        return ra!.status === 200 && rb!.status === 200;
-      }, 20_000, 'speech after Redis came back');
+      const recovery = await timeUntil(
+        async () => {
+          const [ra, rb] = await Promise.all(
+            [a, b].map((p) => postJson(`${p.url}/v1/audio/speech`, { input: 'Hi.', response_format: 'pcm' }, key)),
+          );
+          await Promise.all([ra!.arrayBuffer(), rb!.arrayBuffer()]);
+          return ra!.status === 200 && rb!.status === 200;
+        },
+        20_000,
+        'speech after Redis came back',
+      );
       await timeUntil(async () => (await fetch(`${a.url}/readyz`)).status === 200, 10_000, '/readyz after Redis came back');
       live.client.send({ type: 'response.create' });
       const done = (await live.client.until('response.done', 20_000)).event;
@@ -101,12 +113,21 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
       const samples = await load.stop();
 
       expectCleanFailures(samples, 'speech during the Redis outage');
-      expect(samples.filter((s) => s.end < downAt).every((s) => s.status === 200), 'all 200 before').to.equal(true);
+      expect(
+        samples.filter((s) => s.end < downAt).every((s) => s.status === 200),
+        'all 200 before',
+      ).to.equal(true);
       const during = samples.filter((s) => s.start > downAt + 500 && s.end < upAt);
       expect(during.length).to.be.above(5);
-      expect(during.every((s) => s.status === 503), JSON.stringify(tally(during))).to.equal(true);
+      expect(
+        during.every((s) => s.status === 503),
+        JSON.stringify(tally(during)),
+      ).to.equal(true);
       const recovered = upAt + recovery;
-      expect(samples.filter((s) => s.start > recovered).every((s) => s.status === 200), JSON.stringify(tally(samples.filter((s) => s.start > recovered)))).to.equal(true);
+      expect(
+        samples.filter((s) => s.start > recovered).every((s) => s.status === 200),
+        JSON.stringify(tally(samples.filter((s) => s.start > recovered))),
+      ).to.equal(true);
       REPORT.push(`Redis outage: ${JSON.stringify(tally(samples))}; speech 200 on both APIs ${recovery} ms after Redis restarted`);
     } finally {
       await cluster?.stop();
@@ -121,7 +142,11 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
     const key = newKey('pg-fault');
     let cluster: ApiCluster | null = null;
     try {
-      cluster = await startApiCluster(2, { SVC_API_KEYS: key, SVC_RATE_LIMIT_BURST: '100000', SVC_RATE_LIMIT_PER_MINUTE: '600000' }, { postgres: postgresUrl });
+      cluster = await startApiCluster(
+        2,
+        { SVC_API_KEYS: key, SVC_RATE_LIMIT_BURST: '100000', SVC_RATE_LIMIT_PER_MINUTE: '600000' },
+        { postgres: postgresUrl },
+      );
       const [a, b] = cluster.apis as [ServerProcess, ServerProcess];
       // Before the outage: an ephemeral key and a registered voice, both kept in the database.
       const secret = ((await (await postJson(`${a.url}/v1/realtime/client_secrets`, {}, key)).json()) as { value: string }).value;
@@ -164,10 +189,16 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
 
       startOwnPostgres(port);
       const upAt = load.now();
-      const recovery = await timeUntil(async () => {
-        const [ra, rb] = await Promise.all([a, b].map((p) => fetch(`${p.url}/v1/audio/voices`, { headers: { Authorization: `Bearer ${key}` } })));
-        return ra!.status === 200 && rb!.status === 200;
-      }, 30_000, 'voices after Postgres came back');
+      const recovery = await timeUntil(
+        async () => {
+          const [ra, rb] = await Promise.all(
+            [a, b].map((p) => fetch(`${p.url}/v1/audio/voices`, { headers: { Authorization: `Bearer ${key}` } })),
+          );
+          return ra!.status === 200 && rb!.status === 200;
+        },
+        30_000,
+        'voices after Postgres came back',
+      );
       await timeUntil(async () => (await fetch(`${b.url}/readyz`)).status === 200, 10_000, '/readyz after Postgres came back');
       expect((await postJson(`${a.url}/v1/realtime/client_secrets`, {}, key)).status).to.equal(200);
       await sleep(1000);
@@ -177,7 +208,10 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
       expect(samples.filter((s) => s.end < downAt).every((s) => s.status === 200)).to.equal(true);
       const during = samples.filter((s) => s.start > downAt + 1000 && s.end < upAt);
       expect(during.length).to.be.above(5);
-      expect(during.every((s) => s.status === 503), JSON.stringify(tally(during))).to.equal(true);
+      expect(
+        during.every((s) => s.status === 503),
+        JSON.stringify(tally(during)),
+      ).to.equal(true);
       const recovered = upAt + recovery;
       expect(samples.filter((s) => s.start > recovered).every((s) => s.status === 200)).to.equal(true);
       REPORT.push(`Postgres outage: ${JSON.stringify(tally(samples))}; voices 200 on both APIs ${recovery} ms after Postgres restarted`);
@@ -251,7 +285,9 @@ describeWithScaleStack('faults: dependencies down, processes killed', function (
         const samples = await decodeWithFfmpeg(readFileSync(f));
         expect(samples.length, `${f} decodes to the whole clip`).to.be.above(16000 * 3);
       }
-      REPORT.push(`kill -9 during 8 registrations: ${answered.length} answered, ${voices.length} listed and usable, ${named.length} blob(s), ${files.length - named.length} temporary file(s) left`);
+      REPORT.push(
+        `kill -9 during 8 registrations: ${answered.length} answered, ${voices.length} listed and usable, ${named.length} blob(s), ${files.length - named.length} temporary file(s) left`,
+      );
     } finally {
       await cluster.stop();
     }

@@ -10,25 +10,29 @@ import { randomPort, startOwnRedis, stopOwnRedis } from './dependency-control.js
 /** Starts a speech request and resolves its status once the headers are in; `body` resolves the byte count. */
 function speechInFlight(url: string, key: string, input: string, readDelayMs = 0) {
   return new Promise<{ status: number; body: Promise<number> }>((resolve, reject) => {
-    const req = request(`${url}/v1/audio/speech`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } }, (res) => {
-      const body = new Promise<number>((done, fail) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (readDelayMs > 0) {
-            res.pause();
-            setTimeout(() => res.resume(), readDelayMs);
-          }
+    const req = request(
+      `${url}/v1/audio/speech`,
+      { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } },
+      (res) => {
+        const body = new Promise<number>((done, fail) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (readDelayMs > 0) {
+              res.pause();
+              setTimeout(() => res.resume(), readDelayMs);
+            }
+          });
+          res.on('end', () => (res.complete ? done(bytes) : fail(new Error(`cut after ${bytes} bytes`))));
+          res.on('error', fail);
+          res.on('aborted', () => fail(new Error(`cut after ${bytes} bytes`)));
         });
-        res.on('end', () => (res.complete ? done(bytes) : fail(new Error(`cut after ${bytes} bytes`))));
-        res.on('error', fail);
-        res.on('aborted', () => fail(new Error(`cut after ${bytes} bytes`)));
-      });
-      // Awaited later (or never, when an earlier expectation fails): a cut must not surface as an
-      // unhandled rejection of the test process meanwhile.
-      body.catch(() => undefined);
-      resolve({ status: res.statusCode ?? 0, body });
-    });
+        // Awaited later (or never, when an earlier expectation fails): a cut must not surface as an
+        // unhandled rejection of the test process meanwhile.
+        body.catch(() => undefined);
+        resolve({ status: res.statusCode ?? 0, body });
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify({ input, response_format: 'pcm' }));
   });
@@ -61,7 +65,9 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
       const status = await server.exited(40_000);
       const tookMs = Date.now() - signalledAt;
       expect(status).to.deep.equal({ code: 0, signal: null });
-      expect(server.logs()).to.match(/"shutting down"/).and.match(/"stopped"/);
+      expect(server.logs())
+        .to.match(/"shutting down"/)
+        .and.match(/"stopped"/);
       process.stdout.write(`      (SIGTERM -> exit 0 in ${tookMs} ms with one streamed speech response in flight)\n`);
     } finally {
       await server.stop();
@@ -93,7 +99,10 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
 
   /** How long the process took to stop, by its own "stopped" log line. */
   const stoppedAfterMs = (p: ServerProcess): number | null => {
-    const line = p.logs().split('\n').find((l) => l.includes('"msg":"stopped"'));
+    const line = p
+      .logs()
+      .split('\n')
+      .find((l) => l.includes('"msg":"stopped"'));
     return line ? (JSON.parse(line) as { tookMs: number }).tookMs : null;
   };
 
@@ -108,7 +117,9 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
     afterEach(() => stopOwnRedis(port));
 
     it('an idle worker exits 0 within SVC_SHUTDOWN_GRACE_MS', async () => {
-      const worker = await startServerProcess({ env: { SVC_ROLE: 'worker', SVC_REDIS_URL: redisUrl, SVC_SHUTDOWN_GRACE_MS: String(GRACE_MS) } });
+      const worker = await startServerProcess({
+        env: { SVC_ROLE: 'worker', SVC_REDIS_URL: redisUrl, SVC_SHUTDOWN_GRACE_MS: String(GRACE_MS) },
+      });
       try {
         await sleep(2000); // a worker that has been running a moment (its engines warmed up)
         stopOwnRedis(port);
@@ -117,7 +128,9 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
         worker.kill('SIGTERM');
         const status = await worker.exited(60_000);
         const tookMs = Date.now() - signalledAt;
-        process.stdout.write(`      (Redis down: SIGTERM -> exit ${JSON.stringify(status)} after ${tookMs} ms; the process says ${stoppedAfterMs(worker)} ms; grace ${GRACE_MS} ms)\n`);
+        process.stdout.write(
+          `      (Redis down: SIGTERM -> exit ${JSON.stringify(status)} after ${tookMs} ms; the process says ${stoppedAfterMs(worker)} ms; grace ${GRACE_MS} ms)\n`,
+        );
         expect(status, worker.tail(10)).to.deep.equal({ code: 0, signal: null });
         expect(stoppedAfterMs(worker)).to.be.at.most(GRACE_MS);
         expect(tookMs, 'observed from outside, with a second for a loaded machine to reap it').to.be.below(GRACE_MS + 1000);
@@ -131,7 +144,12 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
       const api = await startServerProcess({ env: { ...env, SVC_ROLE: 'api' } });
       const worker = await startServerProcess({ dataDir: api.dataDir, apiKey: api.apiKey, env: { ...env, SVC_ROLE: 'worker' } });
       try {
-        const created = await json(await createVideo(api.url, api.apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` } }));
+        const created = await json(
+          await createVideo(api.url, api.apiKey, {
+            ref_image: dataUri(samplePhoto(1), 'image/jpeg'),
+            input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` },
+          }),
+        );
         expect(created.status, JSON.stringify(created.body)).to.equal(200);
         for (let i = 0; i < 1200; i++) {
           const v = (await getJson(`${api.url}/v1/videos/${created.body.id}`, api.apiKey)).body;
@@ -142,12 +160,17 @@ describe('graceful shutdown on SIGTERM (a real server process)', function () {
         await sleep(300);
         const { execFileSync } = await import('node:child_process');
         // Its children now (ffmpeg, the recognizer's helpers): none may outlive it.
-        const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(worker.pid)], { encoding: 'utf8' }).split('\n').map(Number).filter((n) => n > 0);
+        const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(worker.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .map(Number)
+          .filter((n) => n > 0);
         const signalledAt = Date.now();
         worker.kill('SIGTERM');
         const status = await worker.exited(60_000);
         const tookMs = Date.now() - signalledAt;
-        process.stdout.write(`      (Redis down mid-render: SIGTERM -> exit ${JSON.stringify(status)} after ${tookMs} ms; the process says ${stoppedAfterMs(worker)} ms)\n`);
+        process.stdout.write(
+          `      (Redis down mid-render: SIGTERM -> exit ${JSON.stringify(status)} after ${tookMs} ms; the process says ${stoppedAfterMs(worker)} ms)\n`,
+        );
         expect(status, worker.tail(10)).to.deep.equal({ code: 0, signal: null });
         expect(stoppedAfterMs(worker)).to.be.at.most(GRACE_MS);
         expect(tookMs).to.be.below(GRACE_MS + 1000);

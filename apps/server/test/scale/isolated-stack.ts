@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { scalePostgresUrl } from './scale-stack.js';
 
 /** psql without its NOTICE lines. */
-const QUIET = { env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' }, stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[] };
+const QUIET = {
+  env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
+  stdio: ['ignore', 'ignore', 'inherit'] as ('ignore' | 'inherit')[],
+};
 
 /**
  * A Postgres schema of its own on the test database, as a URL every process of one test uses: the

@@ -33,7 +33,9 @@ describe('npm run migrate and SVC_MIGRATE_ON_START (real processes)', function (
         (err: Error) => err.message,
       );
       expect(refused).to.match(/exited before it was ready \(\{"code":1/);
-      expect(refused).to.match(/svc failed to start: The database schema is behind this version \(\d+ migration\(s\) pending: .*Run `npm run migrate`/);
+      expect(refused).to.match(
+        /svc failed to start: The database schema is behind this version \(\d+ migration\(s\) pending: .*Run `npm run migrate`/,
+      );
 
       const applied = migrateCli(env);
       expect(applied.code, applied.out).to.equal(0);

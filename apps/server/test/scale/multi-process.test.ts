@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { getJson, postJson } from '../helpers/http.js';
 import type { RealtimeClient } from '../helpers/realtime-client.js';
-import { connectRealtime, connectWhenFreed, describeWithScaleStack, newKey, REFERENCE_CLIP, startApiCluster, type ApiCluster } from './scale-stack.js';
+import {
+  connectRealtime,
+  connectWhenFreed,
+  describeWithScaleStack,
+  newKey,
+  REFERENCE_CLIP,
+  startApiCluster,
+  type ApiCluster,
+} from './scale-stack.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,7 +45,8 @@ describeWithScaleStack('two API processes share state', function (this: Mocha.Su
   after(async () => {
     await cluster?.stop();
   });
-  const failWithLogs = (label: string) => `${label}\n--- API 1 ---\n${cluster.apis[0]!.tail(20)}\n--- API 2 ---\n${cluster.apis[1]!.tail(20)}`;
+  const failWithLogs = (label: string) =>
+    `${label}\n--- API 1 ---\n${cluster.apis[0]!.tail(20)}\n--- API 2 ---\n${cluster.apis[1]!.tail(20)}`;
 
   it('a voice registered through API 1 is listed, fetched and spoken through API 2', async () => {
     const [a, b] = cluster.apis as [NonNullable<ApiCluster['apis'][0]>, NonNullable<ApiCluster['apis'][0]>];
@@ -48,7 +57,11 @@ describeWithScaleStack('two API processes share state', function (this: Mocha.Su
     expect(listed.body.data.map((v: { voice: string }) => v.voice)).to.include(created.voice);
     expect((await getJson(`${b.url}/v1/audio/voices/${created.voice}`, voiceKey)).status).to.equal(200);
     expect((await getJson(`${b.url}/v1/audio/voices/${created.voice}`, otherKey)).status, 'still scoped to its key').to.equal(404);
-    const speech = await postJson(`${b.url}/v1/audio/speech`, { input: 'Hello from the other process.', voice: created.voice, response_format: 'wav' }, voiceKey);
+    const speech = await postJson(
+      `${b.url}/v1/audio/speech`,
+      { input: 'Hello from the other process.', voice: created.voice, response_format: 'wav' },
+      voiceKey,
+    );
     const audio = Buffer.from(await speech.arrayBuffer());
     expect(speech.status, audio.toString().slice(0, 300)).to.equal(200);
     expect(audio.length).to.be.above(10_000);

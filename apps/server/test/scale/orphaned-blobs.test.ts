@@ -27,13 +27,22 @@ describe('orphaned blobs are swept (real server, real files)', function () {
       const reference = await speechBytes(t, t.apiKey, { input: REFERENCE_TEXT, response_format: 'wav' });
       const voice = await registerJson(t, t.apiKey, { ref_audio: b64(reference) });
       expect(voice.status).to.equal(200);
-      const created = await json(await createVideo(t.baseUrl, t.apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: 'A short video.' } }));
+      const created = await json(
+        await createVideo(t.baseUrl, t.apiKey, {
+          ref_image: dataUri(samplePhoto(1), 'image/jpeg'),
+          input_tts: { input: 'A short video.' },
+        }),
+      );
       expect((await pollVideo(t.baseUrl, t.apiKey, created.body.id)).at(-1).status).to.equal('completed');
 
       const live = blobKeys(blobs);
       const videoDir = dirname(live.find((k) => k.endsWith('/video.mp4'))!);
       const keyDir = dirname(videoDir).split('/')[1];
-      const orphans = [`videos/${keyDir}/video_0000dead/ref_image`, `${videoDir}/video.mp4.1a2b3c.tmp`, `voices/${keyDir}/voice_gone/ref_lost`];
+      const orphans = [
+        `videos/${keyDir}/video_0000dead/ref_image`,
+        `${videoDir}/video.mp4.1a2b3c.tmp`,
+        `voices/${keyDir}/voice_gone/ref_lost`,
+      ];
       const young = `videos/${keyDir}/video_0000young/ref_image`;
       for (const key of [...orphans, young]) {
         mkdirSync(dirname(join(blobs, key)), { recursive: true });
@@ -47,7 +56,9 @@ describe('orphaned blobs are swept (real server, real files)', function () {
       expect(blobKeys(blobs).sort()).to.deep.equal([...live, young].sort());
       for (const key of orphans) expect(existsSync(join(blobs, key)), key).to.equal(false);
 
-      const content = await fetch(`${t.baseUrl}/v1/videos/${created.body.id}/content`, { headers: { Authorization: `Bearer ${t.apiKey}` } });
+      const content = await fetch(`${t.baseUrl}/v1/videos/${created.body.id}/content`, {
+        headers: { Authorization: `Bearer ${t.apiKey}` },
+      });
       expect(content.status).to.equal(200);
       const speech = await fetch(`${t.baseUrl}/v1/audio/speech`, {
         method: 'POST',

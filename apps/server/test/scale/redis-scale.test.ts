@@ -10,7 +10,8 @@ import { postJson } from '../helpers/http.js';
 const redisUrl = process.env.SVC_TEST_REDIS_URL;
 const describeWithRedis = redisUrl
   ? describe
-  : (title: string, body: (this: Mocha.Suite) => void) => describe.skip(`${title} (Redis: pending, set SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh) to run)`, body);
+  : (title: string, body: (this: Mocha.Suite) => void) =>
+      describe.skip(`${title} (Redis: pending, set SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh) to run)`, body);
 
 const speak = (t: TestServer, key: string) => postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hi.', response_format: 'pcm' }, key);
 

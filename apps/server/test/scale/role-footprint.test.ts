@@ -7,7 +7,8 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 const redisUrl = process.env.SVC_TEST_REDIS_URL;
 const describeWithRedis = redisUrl
   ? describe
-  : (title: string, body: (this: Mocha.Suite) => void) => describe.skip(`${title} (Redis: pending, set SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh) to run)`, body);
+  : (title: string, body: (this: Mocha.Suite) => void) =>
+      describe.skip(`${title} (Redis: pending, set SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh) to run)`, body);
 
 /**
  * A worker process (SVC_ROLE=worker) renders queued videos and nothing else, so it loads no speech,
@@ -25,7 +26,13 @@ describeWithRedis('a worker process loads only what rendering needs (real Redis 
 
   it(`holds under ${WORKER_IDLE_RSS_BOUND_MB} MB idle, with no speech thread, no decoder process, and says why it has no recognizer`, async () => {
     worker = await startServerProcess({
-      env: { SVC_ROLE: 'worker', SVC_REDIS_URL: redisUrl!, SVC_REDIS_KEY_PREFIX: `svc-test:${randomUUID()}:`, SVC_SPEECH_WARM_UP: 'blocking', SVC_REALTIME_WARM_UP: 'blocking' },
+      env: {
+        SVC_ROLE: 'worker',
+        SVC_REDIS_URL: redisUrl!,
+        SVC_REDIS_KEY_PREFIX: `svc-test:${randomUUID()}:`,
+        SVC_SPEECH_WARM_UP: 'blocking',
+        SVC_REALTIME_WARM_UP: 'blocking',
+      },
       readyTimeoutMs: 120_000,
     });
     await new Promise((resolve) => setTimeout(resolve, 3000));

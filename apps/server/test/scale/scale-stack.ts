@@ -12,7 +12,11 @@ export const scaleRedisUrl = process.env.SVC_TEST_REDIS_URL;
 /** `describe` for suites that need the real Postgres AND Redis; pending (with the reason) otherwise. */
 export function describeWithScaleStack(title: string, body: (this: Mocha.Suite) => void): void {
   if (scalePostgresUrl && scaleRedisUrl) describe(`${title} (Postgres + Redis)`, body);
-  else describe.skip(`${title} (pending: set SVC_TEST_POSTGRES_URL=$(bash scripts/start-postgres.sh) SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh))`, body);
+  else
+    describe.skip(
+      `${title} (pending: set SVC_TEST_POSTGRES_URL=$(bash scripts/start-postgres.sh) SVC_TEST_REDIS_URL=$(bash scripts/start-redis.sh))`,
+      body,
+    );
 }
 
 export const newKey = (label: string) => `sk-${label}-${randomBytes(10).toString('hex')}`;
@@ -32,7 +36,11 @@ export interface ApiCluster {
  * (the filesystem blob store on a shared volume). Started one after the other so migrations never race.
  * A Redis key prefix of their own keeps them apart from every other suite on the same Redis.
  */
-export async function startApiCluster(count: number, env: Record<string, string>, urls: { postgres?: string; redis?: string } = {}): Promise<ApiCluster> {
+export async function startApiCluster(
+  count: number,
+  env: Record<string, string>,
+  urls: { postgres?: string; redis?: string } = {},
+): Promise<ApiCluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
   const shared = {
     SVC_DATABASE_URL: urls.postgres ?? scalePostgresUrl!,
@@ -64,7 +72,10 @@ export async function connectRealtime(
       ? RealtimeClient.connect(proc.wsUrl, { apiKey: auth.apiKey })
       : RealtimeClient.connect(proc.wsUrl, { protocols: ['realtime', `svc-client-secret.${auth.clientSecret}`] });
   await client.opened;
-  client.send({ type: 'session.update', session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+  client.send({
+    type: 'session.update',
+    session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } },
+  });
   // A refusal is a close right after the upgrade (1013, 4009, 3000): next() fails with closeInfo set.
   const first: string | number = await client.next(15_000).then(
     (e) => e.type,

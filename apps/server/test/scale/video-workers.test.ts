@@ -5,7 +5,16 @@ import { getJson, json, sleep } from '../helpers/http.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { freshPostgresSchema, freshRedisPrefix } from './isolated-stack.js';
 import { describeWithScaleStack, scaleRedisUrl } from './scale-stack.js';
-import { createVideo, dataUri, pollVideo, probeMp4, samplePhoto, TEN_SECONDS, topLevelBoxes, wentBackwards } from '../video/video-helpers.js';
+import {
+  createVideo,
+  dataUri,
+  pollVideo,
+  probeMp4,
+  samplePhoto,
+  TEN_SECONDS,
+  topLevelBoxes,
+  wentBackwards,
+} from '../video/video-helpers.js';
 
 /** About 30 s of speech: a render of several seconds, long enough to interrupt. */
 const LONG_INPUT = `${TEN_SECONDS} ${TEN_SECONDS} ${TEN_SECONDS}`;
@@ -73,7 +82,13 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
   /** The worker whose log shows it started the job (its `delivery`-th start), once it has. */
   const rendererOf = async (id: string, starts = 1): Promise<ServerProcess> => {
     for (let i = 0; i < 600; i++) {
-      const w = workers.find((p) => p.logs().split('\n').filter((l) => l.includes('"job started"') && l.includes(id)).length >= starts);
+      const w = workers.find(
+        (p) =>
+          p
+            .logs()
+            .split('\n')
+            .filter((l) => l.includes('"job started"') && l.includes(id)).length >= starts,
+      );
       if (w) return w;
       await sleep(50);
     }
@@ -99,12 +114,21 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     const id = await create(TEN_SECONDS);
     // Both API processes watched at once, each from a status that must only move forward.
     const [seen1, seen2] = await Promise.all([pollVideo(api.url, key, id, 180_000), pollVideo(api2.url, key, id, 180_000)]);
-    for (const [name, seen] of [['API 1', seen1], ['API 2', seen2]] as const) {
+    for (const [name, seen] of [
+      ['API 1', seen1],
+      ['API 2', seen2],
+    ] as const) {
       const done = seen.at(-1);
       expect(done, `${name}: ${JSON.stringify(done)}`).to.include({ id, status: 'completed', progress: 100, error: null });
-      expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(true, `progress is visible on ${name} while a worker renders`);
+      expect(seen.some((v) => v.status === 'in_progress' && v.progress > 0 && v.progress < 100)).to.equal(
+        true,
+        `progress is visible on ${name} while a worker renders`,
+      );
       const progress = seen.map((v) => v.progress as number);
-      expect(progress.every((p, i) => i === 0 || p >= progress[i - 1]!), `${name} progress went back: ${progress.join(',')}`).to.equal(true);
+      expect(
+        progress.every((p, i) => i === 0 || p >= progress[i - 1]!),
+        `${name} progress went back: ${progress.join(',')}`,
+      ).to.equal(true);
     }
     const done = seen2.at(-1);
     const fromApi2 = await download(api2.url, id);
@@ -121,12 +145,23 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     expect((await fetch(`${worker.url}/healthz`)).status).to.equal(200);
     const ready = await fetch(`${worker.url}/readyz`);
     expect(ready.status).to.equal(200);
-    expect(((await ready.json()) as { checks: Record<string, string> }).checks).to.include({ database: 'ok', redis: 'ok', blob_store: 'ok' });
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks).to.include({
+      database: 'ok',
+      redis: 'ok',
+      blob_store: 'ok',
+    });
     expect((await fetch(`${worker.url}/metrics`, { headers: { Authorization: `Bearer ${key}` } })).status).to.equal(200);
     for (const path of ['/v1/videos', '/v1/audio/presets', '/v1/openapi.json']) {
       expect((await fetch(`${worker.url}${path}`, { headers: { Authorization: `Bearer ${key}` } })).status, path).to.equal(404);
     }
-    const ws = await fetch(`${worker.url}/v1/realtime`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' } }).catch(() => null);
+    const ws = await fetch(`${worker.url}/v1/realtime`, {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    }).catch(() => null);
     expect(ws?.status ?? 0).to.not.equal(101, 'a worker accepts no realtime session');
   });
 
@@ -148,7 +183,9 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     expect(done, JSON.stringify(done)).to.include({ status: 'completed', progress: 100, error: null });
     expect(wentBackwards(seen)).to.equal(null);
     expect(survivor.logs()).to.match(/video taken over from a worker that stopped during its render/);
-    process.stdout.write(`      (killed at ${before.progress}%, taken over after ${takeoverMs} ms, lock ${LOCK_MS} ms; completed ${Date.now() - killedAt} ms after the kill)\n`);
+    process.stdout.write(
+      `      (killed at ${before.progress}%, taken over after ${takeoverMs} ms, lock ${LOCK_MS} ms; completed ${Date.now() - killedAt} ms after the kill)\n`,
+    );
     expect(takeoverMs).to.be.below(4 * LOCK_MS + 5_000);
     const content = await fetch(`${api.url}/v1/videos/${id}/content`, { headers: { Authorization: `Bearer ${key}` } });
     expect((await probeMp4(new Uint8Array(await content.arrayBuffer()))).audioSeconds).to.be.closeTo(Number(done.seconds), 0.15);
@@ -178,7 +215,10 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
   it('kill -9 with the retry budget spent: the job ends failed with a message saying so, never stuck in_progress', async () => {
     // Workers allowed one render per video.
     await Promise.all(workers.map((w) => w.stop(5_000)));
-    workers = await Promise.all([start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }), start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' })]);
+    workers = await Promise.all([
+      start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }),
+      start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }),
+    ]);
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
     await waitRendering(id, 5);

@@ -83,7 +83,9 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
       const heard = phone.heard();
       // the reply is speech: well above the silence (and the G.711 idle pattern) around it
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
-      const loudest = Math.max(...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))));
+      const loudest = Math.max(
+        ...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))),
+      );
       expect(loudest, 'the loudest 200 ms the phone heard').to.be.above(500);
     } catch (err) {
       console.log(phone.output().slice(-4000));
@@ -101,12 +103,17 @@ describe('SIP phone calls over TCP (baresip)', function () {
 
   it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40), tcp: true });
+    const phone = placeCall({
+      host: '127.0.0.1',
+      port: sip.t.server.sip!.server.address.port,
+      microphone: new Int16Array(8000 * 40),
+      tcp: true,
+    });
     try {
       const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
-      await until(() => call.rtp.packetsReceived > 0, 15_000, 'the phone\'s first RTP packet');
+      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
       await phone.stop();
       expect(await ended).to.equal('hangup');
       expect(call.rtp.packetsReceived).to.be.above(0);
@@ -139,7 +146,12 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
 
   it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone, auth: { username: 'pbx', password: 'a-long-secret' } });
+    const phone = placeCall({
+      host: '127.0.0.1',
+      port: sip.t.server.sip!.server.address.port,
+      microphone,
+      auth: { username: 'pbx', password: 'a-long-secret' },
+    });
     try {
       const call = await answered;
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
@@ -149,7 +161,12 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
       await phone.printed(/terminated/, 15_000);
       expect(sip.t.server.sip!.server.activeCalls()).to.equal(0);
     } catch (err) {
-      console.log(phone.output().replace(/\[\d+:\d+:\d+\] audio=[^\n]*?\s{2,}/g, '').slice(-4000));
+      console.log(
+        phone
+          .output()
+          .replace(/\[\d+:\d+:\d+\] audio=[^\n]*?\s{2,}/g, '')
+          .slice(-4000),
+      );
       throw err;
     } finally {
       await phone.stop();

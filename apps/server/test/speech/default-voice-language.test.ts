@@ -33,7 +33,13 @@ describe('the default voice speaks the language of a short sentence (real server
 
   describe('POST /v1/audio/speech', () => {
     it("speaks the issue's short English sentences in English (slt), headers and JSON agreeing", async () => {
-      for (const input of ['Hello from svc!', 'Hello, world.', 'What time is it?', 'Good morning, how are you today?', 'Hello! I am a talking head.']) {
+      for (const input of [
+        'Hello from svc!',
+        'Hello, world.',
+        'What time is it?',
+        'Good morning, how are you today?',
+        'Hello! I am a talking head.',
+      ]) {
         expect(await chosen({ input }), input).to.deep.equal({ voice: 'slt', language: 'en' });
       }
     });
@@ -121,7 +127,8 @@ describe('the default voice speaks the language of a short sentence (real server
     for (const other of others) expect(Math.abs(actual.length / other.length - 1), `${what}: not another voice`).to.be.greaterThan(0.1);
   }
 
-  const restPcm = async (input: string, voice: string) => Buffer.from(await (await speech({ input, voice, response_format: 'pcm' })).arrayBuffer());
+  const restPcm = async (input: string, voice: string) =>
+    Buffer.from(await (await speech({ input, voice, response_format: 'pcm' })).arrayBuffer());
 
   it('a realtime reply with the default voice is spoken by the voice the speech endpoint chooses', async () => {
     for (const [text, voice, others] of [
@@ -158,6 +165,12 @@ describe('the default voice speaks the language of a short sentence (real server
       expectSpokenBy(unnamed, voice, await wyomingSpeech(text, { name: voice }), others$, `Wyoming: ${text}`);
     }
     const hinted = await wyomingSpeech('Hello from svc!', { language: 'fr' });
-    expectSpokenBy(hinted, 'espeak-fr', await wyomingSpeech('Hello from svc!', { name: 'espeak-fr' }), [await wyomingSpeech('Hello from svc!', { name: 'slt' })], 'Wyoming fr hint');
+    expectSpokenBy(
+      hinted,
+      'espeak-fr',
+      await wyomingSpeech('Hello from svc!', { name: 'espeak-fr' }),
+      [await wyomingSpeech('Hello from svc!', { name: 'slt' })],
+      'Wyoming fr hint',
+    );
   });
 });

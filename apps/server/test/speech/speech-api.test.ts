@@ -10,7 +10,8 @@ const SENTENCES =
 describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', function () {
   this.timeout(120_000);
   let t: TestServer;
-  const speech = (body: unknown, key: string | null = t.apiKey, init?: RequestInit) => postJson(`${t.baseUrl}/v1/audio/speech`, body, key, init);
+  const speech = (body: unknown, key: string | null = t.apiKey, init?: RequestInit) =>
+    postJson(`${t.baseUrl}/v1/audio/speech`, body, key, init);
 
   before(async () => {
     t = await startTestServer();
@@ -23,7 +24,13 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
     it('401 without a key, with an unknown key and with a malformed header, in the REST error shape', async () => {
       const variants: Array<Record<string, string>> = [{}, { Authorization: 'Bearer svc-wrong' }, { Authorization: 'Basic abc' }];
       for (const headers of variants) {
-        const res = await json(await fetch(`${t.baseUrl}/v1/audio/speech`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{"input":"hi"}' }));
+        const res = await json(
+          await fetch(`${t.baseUrl}/v1/audio/speech`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...headers },
+            body: '{"input":"hi"}',
+          }),
+        );
         expect(res.status).to.equal(401);
         expect(res.body.error.type).to.equal('invalid_api_key');
         expect(res.body.error.code).to.equal('invalid_api_key');
@@ -170,7 +177,12 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
     it('a named preset is used as is; speed 2 makes speech clearly shorter', async () => {
       const normal = await speech({ input: 'Counting the seconds of this sentence carefully.', voice: 'rms', response_format: 'pcm' });
       expect(normal.headers.get('x-voice')).to.equal('rms');
-      const fast = await speech({ input: 'Counting the seconds of this sentence carefully.', voice: 'rms', response_format: 'pcm', speed: 2 });
+      const fast = await speech({
+        input: 'Counting the seconds of this sentence carefully.',
+        voice: 'rms',
+        response_format: 'pcm',
+        speed: 2,
+      });
       const a = (await normal.arrayBuffer()).byteLength;
       const b = (await fast.arrayBuffer()).byteLength;
       expect(b / a).to.be.within(0.35, 0.75);
@@ -253,7 +265,7 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       expect(firstAt).to.be.lessThan(total / 3);
     });
 
-    it('stream: the first clause, spoken on its own for a sooner first byte, joins the rest of its sentence without a longer pause than a comma\'s', async () => {
+    it("stream: the first clause, spoken on its own for a sooner first byte, joins the rest of its sentence without a longer pause than a comma's", async () => {
       const input = 'The morning train was late again, so Maria walked to the office along the river.';
       const pcmOf = async (stream: boolean) => {
         const res = await speech({ input, response_format: 'pcm', stream });
@@ -279,7 +291,9 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       const streamed = await pcmOf(true);
       const wholeLongest = Math.max(...innerPauses(whole));
       const streamedLongest = Math.max(...innerPauses(streamed));
-      console.log(`      longest pause: whole ${wholeLongest.toFixed(0)} ms, streamed ${streamedLongest.toFixed(0)} ms; lengths ${(whole.length / 24).toFixed(0)} / ${(streamed.length / 24).toFixed(0)} ms`);
+      console.log(
+        `      longest pause: whole ${wholeLongest.toFixed(0)} ms, streamed ${streamedLongest.toFixed(0)} ms; lengths ${(whole.length / 24).toFixed(0)} / ${(streamed.length / 24).toFixed(0)} ms`,
+      );
       // Two utterances back to back left ~320 ms of silence at the cut where the sentence spoken
       // whole pauses ~100 ms at the comma.
       expect(streamedLongest).to.be.below(wholeLongest + 60);
@@ -287,7 +301,7 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
     });
 
     it('a client that disconnects mid-stream stops synthesis', async () => {
-      const metrics = async () => (await (await fetch(`${t.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${t.apiKey}` } })).text());
+      const metrics = async () => await (await fetch(`${t.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${t.apiKey}` } })).text();
       // The counter is the server's total: what earlier tests synthesized is the baseline.
       const synthesized = async () => metricValue(await metrics(), 'svc_speech_synthesized_audio_seconds_total', 'engine="flite"');
       const before = await synthesized().catch(() => 0); // no sample yet: nothing synthesized so far
@@ -329,7 +343,9 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
       expect(res.status).to.equal(200);
       const names = res.body.data.map((v: { voice: string }) => v.voice);
       expect(names).to.include.members(['default', 'slt', 'rms', 'espeak-fr']);
-      const languages = new Set(res.body.data.filter((v: any) => v.language !== 'auto').map((v: { language: string }) => v.language.split('-')[0]));
+      const languages = new Set(
+        res.body.data.filter((v: any) => v.language !== 'auto').map((v: { language: string }) => v.language.split('-')[0]),
+      );
       expect(languages.size).to.be.at.least(100);
     });
 
@@ -360,8 +376,12 @@ describe('POST /v1/audio/speech (real server, real engines, real ffmpeg)', funct
     });
 
     it('every documented operation is routed: without a key each answers 401 (public ones answer), none 404 or 405', async () => {
-      const doc = (await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey)).body as { paths: Record<string, Record<string, { security?: unknown[] }>> };
-      const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, isPublic: Array.isArray(op.security) && op.security.length === 0 })));
+      const doc = (await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey)).body as {
+        paths: Record<string, Record<string, { security?: unknown[] }>>;
+      };
+      const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, isPublic: Array.isArray(op.security) && op.security.length === 0 })),
+      );
       expect(operations.length).to.be.at.least(10);
       for (const { path, method, isPublic } of operations) {
         // A parameter value that names nothing: the route must still be the one answering.

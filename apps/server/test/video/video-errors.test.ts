@@ -31,7 +31,10 @@ describe('/v1/videos refusals: each a 400 with its own identifier, before any jo
   });
   after(() => server?.close());
 
-  async function refused(body: unknown, path = '/v1/videos'): Promise<{ status: number; type: string; param: string | null; message: string }> {
+  async function refused(
+    body: unknown,
+    path = '/v1/videos',
+  ): Promise<{ status: number; type: string; param: string | null; message: string }> {
     const res = await json(await postJson(`${server.baseUrl}${path}`, body, server.apiKey));
     expect(res.headers.get('content-type')).to.match(/application\/json/);
     return { status: res.status, type: res.body.error?.type, param: res.body.error?.param ?? null, message: res.body.error?.message };
@@ -43,20 +46,56 @@ describe('/v1/videos refusals: each a 400 with its own identifier, before any jo
     ['no ref_image', () => ({ input: shortAudio }), 'missing_required_parameter'],
     ['a wrong size', () => ({ ref_image: photo, input: shortAudio, size: '1280x720' }), 'invalid_video_size'],
     ['a wrong model', () => ({ ref_image: photo, input: shortAudio, model: 'sora-2' }), 'invalid_video_model'],
-    ['an image that is not an image (a GIF named .png)', () => ({ ref_image: dataUri(Buffer.from('GIF89a\x01\x00\x01\x00'), 'image/png'), input: shortAudio }), 'invalid_image'],
-    ['a decompression bomb (30000x30000 PNG of 64 bytes)', () => ({ ref_image: pngBomb().toString('base64'), input: shortAudio }), 'image_dimensions_too_large'],
+    [
+      'an image that is not an image (a GIF named .png)',
+      () => ({ ref_image: dataUri(Buffer.from('GIF89a\x01\x00\x01\x00'), 'image/png'), input: shortAudio }),
+      'invalid_image',
+    ],
+    [
+      'a decompression bomb (30000x30000 PNG of 64 bytes)',
+      () => ({ ref_image: pngBomb().toString('base64'), input: shortAudio }),
+      'image_dimensions_too_large',
+    ],
     ['a truncated JPEG', () => ({ ref_image: samplePhoto(1).subarray(0, 2000).toString('base64'), input: shortAudio }), 'invalid_image'],
     [
       'a photo without a face',
-      async () => ({ ref_image: dataUri(await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } }).png().toBuffer(), 'image/png'), input: shortAudio }),
+      async () => ({
+        ref_image: dataUri(
+          await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } })
+            .png()
+            .toBuffer(),
+          'image/png',
+        ),
+        input: shortAudio,
+      }),
       'no_face_detected',
     ],
     ['audio over 60 s', () => ({ ref_image: photo, input: dataUri(wavFile(tone(70), 16000), 'audio/wav') }), 'video_input_too_long'],
-    ['input that is not audio', () => ({ ref_image: photo, input: Buffer.from('just some text, not audio').toString('base64') }), 'invalid_audio'],
-    ['an input_tts that would last over 60 s', () => ({ ref_image: photo, input_tts: { input: 'The quick brown fox jumps over the lazy dog again and again. '.repeat(25) } }), 'input_tts_too_long'],
-    ['a nested stream', () => ({ ref_image: photo, input_tts: { input: 'Hi', stream: true, response_format: 'pcm' } }), 'input_tts_stream_unsupported'],
-    ['input_tts over 5000 characters (speech rule)', () => ({ ref_image: photo, input_tts: { input: 'a'.repeat(5001) } }), 'input_too_long'],
-    ['input_tts with an unknown voice (speech rule)', () => ({ ref_image: photo, input_tts: { input: 'Hi', voice: 'nobody' } }), 'voice_not_found'],
+    [
+      'input that is not audio',
+      () => ({ ref_image: photo, input: Buffer.from('just some text, not audio').toString('base64') }),
+      'invalid_audio',
+    ],
+    [
+      'an input_tts that would last over 60 s',
+      () => ({ ref_image: photo, input_tts: { input: 'The quick brown fox jumps over the lazy dog again and again. '.repeat(25) } }),
+      'input_tts_too_long',
+    ],
+    [
+      'a nested stream',
+      () => ({ ref_image: photo, input_tts: { input: 'Hi', stream: true, response_format: 'pcm' } }),
+      'input_tts_stream_unsupported',
+    ],
+    [
+      'input_tts over 5000 characters (speech rule)',
+      () => ({ ref_image: photo, input_tts: { input: 'a'.repeat(5001) } }),
+      'input_too_long',
+    ],
+    [
+      'input_tts with an unknown voice (speech rule)',
+      () => ({ ref_image: photo, input_tts: { input: 'Hi', voice: 'nobody' } }),
+      'voice_not_found',
+    ],
     ['an unknown field', () => ({ ref_image: photo, input: shortAudio, seconds: '8' }), 'unknown_parameter'],
     ['a file: URL', () => ({ ref_image: 'file:///etc/passwd', input: shortAudio }), 'invalid_media_url'],
     ['a private-address URL', () => ({ ref_image: 'http://127.0.0.1:1/face.jpg', input: shortAudio }), 'media_url_not_allowed'],
@@ -70,11 +109,16 @@ describe('/v1/videos refusals: each a 400 with its own identifier, before any jo
       expect(err.type).to.equal(type, err.message);
       expect(err.status).to.be.oneOf([400, 404]);
       if (type !== 'voice_not_found') expect(err.status).to.equal(400);
-      expect(err.message).to.be.a('string').and.not.match(/\n\s+at /);
+      expect(err.message)
+        .to.be.a('string')
+        .and.not.match(/\n\s+at /);
       // The stream endpoint refuses the same body the same way, as a REST error (no video bytes).
       const streamed = await refused(payload, '/v1/videos/stream');
       expect(streamed.type).to.equal(type);
-      expect((await getJson(`${server.baseUrl}/v1/videos?limit=100`, server.apiKey)).body.data.length).to.equal(before, 'no job was created');
+      expect((await getJson(`${server.baseUrl}/v1/videos?limit=100`, server.apiKey)).body.data.length).to.equal(
+        before,
+        'no job was created',
+      );
     });
   }
 

@@ -35,8 +35,29 @@ export async function probeMp4(bytes: Uint8Array): Promise<Probe> {
     const stream = /Video: (\w+)[^\n]*?, (\d{2,5})x(\d{2,5})/.exec(video.stderr);
     const frames = [...video.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1])).at(-1);
     if (!stream || frames === undefined) throw new Error(`ffmpeg could not read the video: ${video.stderr.slice(-500)}`);
-    const audio = await run(['-hide_banner', '-loglevel', 'error', '-i', file, '-map', '0:a:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1']);
-    return { videoCodec: stream[1]!, width: Number(stream[2]), height: Number(stream[3]), frames, audioSeconds: audio.stdout.length / 2 / 16000 };
+    const audio = await run([
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      file,
+      '-map',
+      '0:a:0',
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      'pipe:1',
+    ]);
+    return {
+      videoCodec: stream[1]!,
+      width: Number(stream[2]),
+      height: Number(stream[3]),
+      frames,
+      audioSeconds: audio.stdout.length / 2 / 16000,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -50,7 +71,9 @@ function run(args: string[]): Promise<{ stdout: Buffer; stderr: string }> {
     p.stdout.on('data', (d: Buffer) => out.push(d));
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
     p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve({ stdout: Buffer.concat(out), stderr: err }) : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-500)}`))));
+    p.on('close', (code) =>
+      code === 0 ? resolve({ stdout: Buffer.concat(out), stderr: err }) : reject(new Error(`ffmpeg exited ${code}: ${err.slice(-500)}`)),
+    );
   });
 }
 
@@ -58,7 +81,7 @@ function run(args: string[]): Promise<{ stdout: Buffer; stderr: string }> {
 export function topLevelBoxes(bytes: Uint8Array): string[] {
   const boxes: string[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = 0; at + 8 <= bytes.length; ) {
+  for (let at = 0; at + 8 <= bytes.length;) {
     const size = view.getUint32(at);
     boxes.push(String.fromCharCode(...bytes.subarray(at + 4, at + 8)));
     if (size < 8) break;
@@ -108,13 +131,18 @@ export async function childProcesses(): Promise<string[]> {
     p.on('close', () => resolve(text));
   });
   // This process's descendants (ffmpeg runs under the process launcher), zombies and ps itself left out.
-  const rows = out.split('\n').map((l) => l.trim().split(/\s+/)).filter((r) => r.length >= 4);
+  const rows = out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((r) => r.length >= 4);
   const parentOf = new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
   const descends = (pid: number): boolean => {
     for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8; p = parentOf.get(p), hops++) if (p === process.pid) return true;
     return false;
   };
-  return rows.filter((r) => descends(Number(r[0])) && !r[2]!.startsWith('Z') && r[3] !== 'ps').map((r) => `${r[0]} ${r.slice(3).join(' ')}`);
+  return rows
+    .filter((r) => descends(Number(r[0])) && !r[2]!.startsWith('Z') && r[3] !== 'ps')
+    .map((r) => `${r[0]} ${r.slice(3).join(' ')}`);
 }
 
 /** About 10 s of speech from the default voice. */

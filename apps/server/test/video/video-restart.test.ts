@@ -16,7 +16,10 @@ describe('video jobs survive a restart (real server, same data directory)', func
       let server = await startTestServer({ dataDir });
       const key = server.apiKey;
       const created = await json(
-        await createVideo(server.baseUrl, key, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` } }),
+        await createVideo(server.baseUrl, key, {
+          ref_image: dataUri(samplePhoto(1), 'image/jpeg'),
+          input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` },
+        }),
       );
       expect(created.status).to.equal(200);
       const id = created.body.id;
@@ -54,7 +57,10 @@ describe('video jobs survive a restart (real server, same data directory)', func
     try {
       let server = await startServerProcess({ dataDir, apiKey });
       const created = await json(
-        await createVideo(server.url, apiKey, { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` } }),
+        await createVideo(server.url, apiKey, {
+          ref_image: dataUri(samplePhoto(1), 'image/jpeg'),
+          input_tts: { input: `${TEN_SECONDS} ${TEN_SECONDS}` },
+        }),
       );
       expect(created.status).to.equal(200);
       const id = created.body.id;
@@ -77,7 +83,12 @@ describe('video jobs survive a restart (real server, same data directory)', func
         expect(after[0]!.progress).to.be.at.least(killedAt);
         expect(after.at(-1)).to.include({ status: 'completed', progress: 100, error: null });
         expect(wentBackwards(seen)).to.equal(null);
-        process.stdout.write(`      (killed at ${killedAt} %, then ${after.map((v) => v.progress).filter((p, i, a) => i === 0 || p !== a[i - 1]).join(' -> ')})\n`);
+        process.stdout.write(
+          `      (killed at ${killedAt} %, then ${after
+            .map((v) => v.progress)
+            .filter((p, i, a) => i === 0 || p !== a[i - 1])
+            .join(' -> ')})\n`,
+        );
       } finally {
         await server.stop();
       }

@@ -45,9 +45,18 @@ export async function shiftSpeaker(wav: Uint8Array, factor: number): Promise<Buf
   const ffmpeg = (await import('@ffmpeg-installer/ffmpeg')).default;
   return new Promise((resolve, reject) => {
     const p = spawn(ffmpeg.path, [
-      '-hide_banner', '-loglevel', 'error', '-i', 'pipe:0',
-      '-af', `asetrate=24000*${factor},aresample=24000,atempo=${(1 / factor).toFixed(6)}`,
-      '-f', 'wav', '-ac', '1', 'pipe:1',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      'pipe:0',
+      '-af',
+      `asetrate=24000*${factor},aresample=24000,atempo=${(1 / factor).toFixed(6)}`,
+      '-f',
+      'wav',
+      '-ac',
+      '1',
+      'pipe:1',
     ]);
     const out: Buffer[] = [];
     p.stdout.on('data', (d: Buffer) => out.push(d));

@@ -56,7 +56,11 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
 
     it('accepts WAV, MP3, FLAC, OPUS and AAC, recognised from the content', async () => {
       for (const format of ['mp3', 'opus', 'aac', 'flac', 'wav']) {
-        const audio = await speechBytes(t, t.apiKey, { input: `Testing the ${format} format. ${REFERENCE_TEXT}`, voice: 'awb', response_format: format });
+        const audio = await speechBytes(t, t.apiKey, {
+          input: `Testing the ${format} format. ${REFERENCE_TEXT}`,
+          voice: 'awb',
+          response_format: format,
+        });
         const res = await registerJson(t, t.apiKey, { ref_audio: `data:application/octet-stream;base64,${b64(audio)}` });
         expect(res.status, `${format}: ${JSON.stringify(res.body)}`).to.equal(200);
         await call(t, 'DELETE', `/v1/audio/voices/${res.body.voice}`, t.apiKey);
@@ -127,7 +131,9 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
         expect(res.body.error.message).to.be.a('string');
       }
       // The preset still speaks.
-      expect((await speechBytes(t, t.apiKey, { input: 'Still here.', voice: 'slt', response_format: 'wav' })).length).to.be.greaterThan(1000);
+      expect((await speechBytes(t, t.apiKey, { input: 'Still here.', voice: 'slt', response_format: 'wav' })).length).to.be.greaterThan(
+        1000,
+      );
     });
   });
 
@@ -197,7 +203,11 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
       const key = await t.createApiKey('lister');
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const audio = await speechBytes(t, t.apiKey, { input: `Voice number ${i}. ${REFERENCE_TEXT}`, voice: 'rms', response_format: 'wav' });
+        const audio = await speechBytes(t, t.apiKey, {
+          input: `Voice number ${i}. ${REFERENCE_TEXT}`,
+          voice: 'rms',
+          response_format: 'wav',
+        });
         ids.push((await registerJson(t, key, { ref_audio: b64(audio), description: `v${i}` })).body.voice);
         await new Promise((r) => setTimeout(r, 1050)); // distinct creation seconds
       }
@@ -226,18 +236,45 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
 
   describe('invalid reference audio: a clear 400 and nothing stored', () => {
     const cases: Array<[string, () => unknown, number, string]> = [
-      ['text that is not audio', () => ({ ref_audio: b64(Buffer.from('Hello, I am definitely not an audio file. '.repeat(20))) }), 400, 'invalid_audio'],
-      ['an HTML page', () => ({ ref_audio: `data:audio/wav;base64,${b64(Buffer.from('<!doctype html><html><body>nope</body></html>'))}` }), 400, 'invalid_audio'],
+      [
+        'text that is not audio',
+        () => ({ ref_audio: b64(Buffer.from('Hello, I am definitely not an audio file. '.repeat(20))) }),
+        400,
+        'invalid_audio',
+      ],
+      [
+        'an HTML page',
+        () => ({ ref_audio: `data:audio/wav;base64,${b64(Buffer.from('<!doctype html><html><body>nope</body></html>'))}` }),
+        400,
+        'invalid_audio',
+      ],
       ['an empty string', () => ({ ref_audio: '' }), 400, 'media_empty'],
       ['an empty data URI', () => ({ ref_audio: 'data:audio/wav;base64,' }), 400, 'media_empty'],
       ['silence', () => ({ ref_audio: b64(wavFile(new Int16Array(16000 * 3), 16000)) }), 400, 'audio_silent'],
-      ['a clip too short to analyse', () => ({ ref_audio: b64(wavFile(new Int16Array(8000).map((_, i) => 8000 * Math.sin(i / 5)), 16000)) }), 400, 'audio_too_short'],
+      [
+        'a clip too short to analyse',
+        () => ({
+          ref_audio: b64(
+            wavFile(
+              new Int16Array(8000).map((_, i) => 8000 * Math.sin(i / 5)),
+              16000,
+            ),
+          ),
+        }),
+        400,
+        'audio_too_short',
+      ],
       ['invalid base64', () => ({ ref_audio: 'this is ### not base64' }), 400, 'invalid_base64'],
       ['a file: URL', () => ({ ref_audio: 'file:///etc/passwd' }), 400, 'invalid_media_url'],
       ['no ref_audio', () => ({ ref_text: 'hello' }), 400, 'missing_required_parameter'],
       ['an unknown field', () => ({ ref_audio: 'AAAA', voice: 'x' }), 400, 'unknown_parameter'],
       ['a description over 1000 characters', () => ({ ref_audio: 'AAAA', description: 'x'.repeat(1001) }), 400, 'invalid_parameter'],
-      ['a NUL character in ref_text (Postgres cannot store it)', () => ({ ref_audio: 'AAAA', ref_text: 'a\u0000b' }), 400, 'invalid_parameter'],
+      [
+        'a NUL character in ref_text (Postgres cannot store it)',
+        () => ({ ref_audio: 'AAAA', ref_text: 'a\u0000b' }),
+        400,
+        'invalid_parameter',
+      ],
       ['an inline payload over 10 MB', () => ({ ref_audio: 'A'.repeat(10 * 1024 * 1024 + 4) }), 413, 'media_too_large'],
     ];
     for (const [name, body, status, type] of cases) {
@@ -254,9 +291,15 @@ describe('/v1/audio/voices (real server): the Voice state table and its errors',
     it('a small file holding a very long recording is refused as too long without decoding all of it', async () => {
       // 20 minutes of digital silence compress to a few hundred KB of FLAC (the length is checked first).
       const minute = new Int16Array(16000 * 60);
-      const flac = await collectBytes(new FfmpegAudioCodec().encode('flac', 16000, (async function* () {
-        for (let i = 0; i < 20; i++) yield minute;
-      })()));
+      const flac = await collectBytes(
+        new FfmpegAudioCodec().encode(
+          'flac',
+          16000,
+          (async function* () {
+            for (let i = 0; i < 20; i++) yield minute;
+          })(),
+        ),
+      );
       expect(flac.length).to.be.lessThan(3_000_000);
       const res = await registerJson(t, t.apiKey, { ref_audio: b64(flac) });
       expect(res.status).to.equal(400);

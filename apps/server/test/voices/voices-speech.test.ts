@@ -8,7 +8,11 @@ const SPOKEN = 'There is, according to legend, a boiling pot of gold at one end.
 
 async function f0Of(bytes: Uint8Array): Promise<number> {
   const pcm = await decodeWithFfmpeg(bytes, 16000);
-  return measureSpeaker(Float32Array.from(pcm, (s) => s / 32768), 16000, null).f0MedianHz;
+  return measureSpeaker(
+    Float32Array.from(pcm, (s) => s / 32768),
+    16000,
+    null,
+  ).f0MedianHz;
 }
 
 const semitones = (a: number, b: number) => Math.abs(12 * Math.log2(a / b));
@@ -88,17 +92,25 @@ describe('speech with cloned voices (real server, real engines, real conversion)
     const gone = await json(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, voice }, t.apiKey));
     expect(gone.status).to.equal(404);
     expect(gone.body.error.type).to.equal('voice_not_found');
-    const unknown = await json(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, voice: `voice_${'1'.repeat(32)}` }, t.apiKey));
+    const unknown = await json(
+      await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, voice: `voice_${'1'.repeat(32)}` }, t.apiKey),
+    );
     expect(unknown.status).to.equal(404);
   });
 
   it('bad inline references fail before any audio is sent', async () => {
-    const notAudio = await json(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, ref_audio: b64(Buffer.from('plain text, not audio')) }, t.apiKey));
+    const notAudio = await json(
+      await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, ref_audio: b64(Buffer.from('plain text, not audio')) }, t.apiKey),
+    );
     expect(notAudio.status).to.equal(400);
     expect(notAudio.body.error.type).to.equal('invalid_audio');
-    const both = await json(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, voice: 'slt', ref_audio: b64(highWav) }, t.apiKey));
+    const both = await json(
+      await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, voice: 'slt', ref_audio: b64(highWav) }, t.apiKey),
+    );
     expect(both.status).to.equal(400);
-    const privateUrl = await json(await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, ref_audio: 'http://127.0.0.1:1/a.wav' }, t.apiKey));
+    const privateUrl = await json(
+      await postJson(`${t.baseUrl}/v1/audio/speech`, { input: SPOKEN, ref_audio: 'http://127.0.0.1:1/a.wav' }, t.apiKey),
+    );
     expect(privateUrl.status).to.equal(400);
     expect(privateUrl.body.error.type).to.equal('media_url_not_allowed');
   });

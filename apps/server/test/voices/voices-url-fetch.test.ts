@@ -52,7 +52,11 @@ describe('ref_audio URLs are fetched safely (real server, local media host)', fu
     strict = await startTestServer();
     // Operators can open internal hosts; here `localhost` is allowed, its raw address is not.
     allowing = await startTestServer({
-      env: { SVC_MEDIA_ALLOWED_HOSTS: 'localhost', SVC_MEDIA_FETCH_TIMEOUT_MS: '1000', SVC_MEDIA_MAX_DOWNLOAD_BYTES: String(2 * 1024 * 1024) },
+      env: {
+        SVC_MEDIA_ALLOWED_HOSTS: 'localhost',
+        SVC_MEDIA_FETCH_TIMEOUT_MS: '1000',
+        SVC_MEDIA_MAX_DOWNLOAD_BYTES: String(2 * 1024 * 1024),
+      },
     });
     host = await startMediaHost(await speechBytes(strict, strict.apiKey, { input: REFERENCE_TEXT, voice: 'rms', response_format: 'wav' }));
   });
@@ -65,7 +69,13 @@ describe('ref_audio URLs are fetched safely (real server, local media host)', fu
   const url = (path: string) => `http://localhost:${host.port}${path}`;
 
   it('private and loopback addresses are refused by default', async () => {
-    for (const ref of [url('/ref.wav'), `http://127.0.0.1:${host.port}/ref.wav`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x.wav', 'http://10.0.0.1/x.wav']) {
+    for (const ref of [
+      url('/ref.wav'),
+      `http://127.0.0.1:${host.port}/ref.wav`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/x.wav',
+      'http://10.0.0.1/x.wav',
+    ]) {
       const res = await registerJson(strict, strict.apiKey, { ref_audio: ref });
       expect(res.status, ref).to.equal(400);
       expect(res.body.error.type).to.equal('media_url_not_allowed');

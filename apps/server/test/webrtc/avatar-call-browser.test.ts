@@ -4,7 +4,18 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
-import { audioVideoOffset, firstFrameAfterFirstAudio, rtpAudioVideoOffset, decodedFps, sentFps, soundSpans, startAvatarRecording, stopAvatarRecording, type AvatarCallRecording, type PixelBox } from '../helpers/avatar-call-probe.js';
+import {
+  audioVideoOffset,
+  firstFrameAfterFirstAudio,
+  rtpAudioVideoOffset,
+  decodedFps,
+  sentFps,
+  soundSpans,
+  startAvatarRecording,
+  stopAvatarRecording,
+  type AvatarCallRecording,
+  type PixelBox,
+} from '../helpers/avatar-call-probe.js';
 import { askForReply, placeAvatarCall } from '../helpers/avatar-call-page.js';
 import { ARTIFACTS_DIR, launchBrowser, waitForPageEvent, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -27,7 +38,10 @@ const SIZE = '640x480';
  * place after the size change, framed the chin and the collar and saw the mouth only at its edge.
  */
 const MOUTH: PixelBox = { x0: 268, y0: 218, x1: 358, y1: 292 };
-const LONG_REPLY = Array.from({ length: 5 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+const LONG_REPLY = Array.from(
+  { length: 5 },
+  (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+).join(' ');
 
 /** CPU ms used so far by this process (the server, its render thread) and by its ffmpeg children (the call's encoder). */
 function serverCpuMs(): { server: number; encoder: number } {
@@ -37,7 +51,9 @@ function serverCpuMs(): { server: number; encoder: number } {
     for (const pid of readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
       try {
         if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'ffmpeg') continue;
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          .replace(/^.*\) /, '')
+          .split(' ');
         encoder += (Number(fields[11]) + Number(fields[12])) * 10;
       } catch {
         // gone meanwhile
@@ -73,7 +89,10 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     page = await context.newPage();
     problems = watchPage(page, t.baseUrl);
     await page.route(`${t.baseUrl}/test-app`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>app</title><body><video id="avatar" autoplay playsinline muted></video></body></html>' }),
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><title>app</title><body><video id="avatar" autoplay playsinline muted></video></body></html>',
+      }),
     );
     await page.goto(`${t.baseUrl}/test-app`);
   });
@@ -145,7 +164,11 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     const sender = call.videoStats()!;
     const cpuTo = serverCpuMs();
     const wallS = (performance.now() - wallFrom) / 1000;
-    const cpu = { serverMsPerS: (cpuTo.server - cpuFrom.server) / wallS, encoderMsPerS: (cpuTo.encoder - cpuFrom.encoder) / wallS, load: loadavg()[0] };
+    const cpu = {
+      serverMsPerS: (cpuTo.server - cpuFrom.server) / wallS,
+      encoderMsPerS: (cpuTo.encoder - cpuFrom.encoder) / wallS,
+      load: loadavg()[0],
+    };
     writeFileSync(join(ARTIFACTS_DIR, 'avatar-call-recording.json'), JSON.stringify(rec));
 
     const speech = soundSpans(rec).filter(([a, b]) => b > started.__at && a < cutAt + 500);
@@ -242,8 +265,14 @@ describe('live avatar on a WebRTC call in Chromium (H.264 track, lip sync, barge
     expect(problems.failedRequests, 'failed requests').to.deep.equal([]);
   });
   it('a refused configuration (no face in the photo) ends the call: Chromium sees its data channel close within 3 s of the error', async () => {
-    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } }).png().toBuffer();
-    const session = { type: 'realtime', audio: { input: { turn_detection: null } }, avatar: { ref_image: dataUri(blank, 'image/png'), size: SIZE } };
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } })
+      .png()
+      .toBuffer();
+    const session = {
+      type: 'realtime',
+      audio: { input: { turn_detection: null } },
+      avatar: { ref_image: dataUri(blank, 'image/png'), size: SIZE },
+    };
     const setup = await placeAvatarCall(page, { apiKey: t.apiKey, session, videoId: 'refused', waitForFrame: false });
     expect(setup.status, setup.answer).to.equal(201);
     const error = await waitForEvent((e) => e.type === 'error', 30_000);

@@ -58,7 +58,10 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       expect(firstUnit, 'the first unit is the SPS of a keyframe').to.equal(7);
       const stamps = [...new Set(c.videoRtp.filter((p) => p.marker).map((p) => p.timestamp))];
       const steps = stamps.slice(1).map((ts, i) => (ts - stamps[i]!) >>> 0);
-      expect(steps.every((d) => d % 3600 === 0), `90 kHz timestamps on the 25 fps grid: ${steps.join(',')}`).to.equal(true);
+      expect(
+        steps.every((d) => d % 3600 === 0),
+        `90 kHz timestamps on the 25 fps grid: ${steps.join(',')}`,
+      ).to.equal(true);
     });
 
     it('a keyframe request (RTCP PLI) gets a keyframe at once instead of at the next one of the 2 s GOP', async () => {

@@ -21,7 +21,11 @@ async function mint(t: TestServer, key = t.apiKey, seconds = 600): Promise<strin
   return ((await res.json()) as { value: string }).value;
 }
 
-async function postOffer(t: TestServer, body: string | FormData, headers: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }> {
+async function postOffer(
+  t: TestServer,
+  body: string | FormData,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: any; headers: Headers }> {
   const res = await fetch(`${t.baseUrl}/v1/realtime/calls`, { method: 'POST', body, headers });
   const text = await res.text();
   return { status: res.status, json: text.startsWith('{') ? JSON.parse(text) : text, headers: res.headers };
@@ -90,7 +94,10 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     expect(created.session.id).to.match(/^sess_/);
     c.send({ type: 'session.update', session: TEXT_SESSION });
     await c.waitForType('session.updated');
-    c.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] } });
+    c.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] },
+    });
     c.send({ type: 'response.create' });
     const done = await c.waitForType('response.done');
     expect(done.response.status).to.equal('completed');
@@ -110,7 +117,12 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
 
   it('refuses missing, invalid and expired keys with 401 in the REST error shape', async () => {
     const sdp = await client().offer();
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer svc-not-a-key' }, { Authorization: 'Bearer svc-eph-unknown' }, { Authorization: 'Basic abc' }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer svc-not-a-key' },
+      { Authorization: 'Bearer svc-eph-unknown' },
+      { Authorization: 'Basic abc' },
+    ]) {
       const res = await postOffer(t, sdp, { 'Content-Type': 'application/sdp', ...headers });
       expect(res.status, JSON.stringify(headers)).to.equal(401);
       expect(res.json.error).to.include.keys('message', 'type');
@@ -118,7 +130,9 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     // An ephemeral key whose API key was revoked no longer authenticates.
     const revokedKey = await t.createApiKey('to-revoke');
     const orphan = await mint(t, revokedKey);
-    const keys = t.server.services.get<{ revoke(id: string): Promise<boolean>; list(): Promise<Array<{ id: string; name: string }>> }>(SERVER_TOKENS.ManageApiKeys);
+    const keys = t.server.services.get<{ revoke(id: string): Promise<boolean>; list(): Promise<Array<{ id: string; name: string }>> }>(
+      SERVER_TOKENS.ManageApiKeys,
+    );
     await keys.revoke((await keys.list()).find((k) => k.name === 'to-revoke')!.id);
     const res = await postOffer(t, sdp, { 'Content-Type': 'application/sdp', Authorization: `Bearer ${orphan}` });
     expect(res.status).to.equal(401);
@@ -167,12 +181,21 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     expect((await ws.closed).code).to.equal(4009);
     // Someone else's key cannot hang it up; the owner's can.
     const other = await t.createApiKey('other');
-    const foreign = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${other}` } });
+    const foreign = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${other}` },
+    });
     expect(foreign.status).to.equal(404);
-    const hangup = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` } });
+    const hangup = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}` },
+    });
     expect(hangup.status).to.equal(200);
     await until(() => calls().activeCalls() === 0 && registry().localSessions() === 0, 10_000, 'the hung-up call to end and free its slot');
-    const twice = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` } });
+    const twice = await fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}` },
+    });
     expect(twice.status).to.equal(404);
     const again = client();
     expect((await again.call(t.baseUrl, secret)).status).to.equal(201);
@@ -215,7 +238,11 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     for (let i = 0; i < 300; i++) c.send({ type: 'flood.event', n: i });
     const refused = await c.waitFor((e) => e.type === 'error' && e.error?.code === 'rate_limit_exceeded', 10_000, 'the budget error');
     expect(refused.error.message).to.match(/budget of 2 events/);
-    await until(() => calls().activeCalls() === 0 && registry().localSessions() === 0, 10_000, 'the flooding call to end and free its slot');
+    await until(
+      () => calls().activeCalls() === 0 && registry().localSessions() === 0,
+      10_000,
+      'the flooding call to end and free its slot',
+    );
     // Only about the burst was handled: the engine answered a few of the 300 unknown events, not all.
     expect(c.events.filter((e) => e.type === 'error' && e.error?.code !== 'rate_limit_exceeded').length).to.be.below(60);
   });
@@ -265,7 +292,12 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
 
   it('hears the caller, answers with audio on the track (output_audio_buffer.started/stopped, no delta events)', async () => {
     c = new WebRtcTestClient();
-    const session = { type: 'realtime', model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } } };
+    const session = {
+      type: 'realtime',
+      model: 'svc-realtime',
+      output_modalities: ['audio'],
+      audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } },
+    };
     expect((await c.call(t.baseUrl, t.apiKey, session)).status).to.equal(201);
     await c.waitForType('session.created');
     await c.waitUntil(() => c.pc.connectionState === 'connected', 10_000, 'ICE');
@@ -288,8 +320,17 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
 
   it('talking over a long reply clears it (output_audio_buffer.cleared), cancels the response, and the track goes quiet', async () => {
     c = new WebRtcTestClient();
-    const long = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
-    const session = { type: 'realtime', model: 'svc-realtime', instructions: `Say exactly: "${long}"`, output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } } };
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+    ).join(' ');
+    const session = {
+      type: 'realtime',
+      model: 'svc-realtime',
+      instructions: `Say exactly: "${long}"`,
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 500 } } },
+    };
     expect((await c.call(t.baseUrl, t.apiKey, session)).status).to.equal(201);
     await c.waitForType('session.created');
     await c.waitUntil(() => c.pc.connectionState === 'connected', 10_000, 'ICE');
@@ -300,7 +341,11 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
     await new Promise((r) => setTimeout(r, 1500));
     await c.speak(speech.subarray(0, 48000 * 1.5));
     const cleared = await c.waitForType('output_audio_buffer.cleared', 20_000);
-    const done = await c.waitFor((e) => e.type === 'response.done' && e.response.id === cleared.response_id, 20_000, 'the cancelled response.done');
+    const done = await c.waitFor(
+      (e) => e.type === 'response.done' && e.response.id === cleared.response_id,
+      20_000,
+      'the cancelled response.done',
+    );
     expect(done.response.status).to.equal('cancelled');
     // The item holds what was sent before the cut, which is less than the whole reply.
     const item = done.response.output[0];
@@ -332,7 +377,10 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
       for (const e of events) arrived.set(e, performance.now());
       return push(...events);
     };
-    const long = Array.from({ length: 4 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+    const long = Array.from(
+      { length: 4 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+    ).join(' ');
     const session = {
       type: 'realtime',
       model: 'svc-realtime',
@@ -368,6 +416,10 @@ describe('realtime over WebRTC: a spoken turn and a barge-in (Node peer, real sp
     expect(done.response.status).to.equal('completed');
     expect(done.response.output[0].content[0].transcript).to.equal(long);
     expect(c.events.map((e) => e.type)).not.to.include('output_audio_buffer.cleared');
-    await c.waitFor((e) => e.type === 'output_audio_buffer.stopped' && e.response_id === started.response_id, 30_000, 'output_audio_buffer.stopped');
+    await c.waitFor(
+      (e) => e.type === 'output_audio_buffer.stopped' && e.response_id === started.response_id,
+      30_000,
+      'output_audio_buffer.stopped',
+    );
   });
 });

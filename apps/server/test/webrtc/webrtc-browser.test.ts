@@ -12,10 +12,18 @@ declare const window: any, document: any, navigator: any, RTCPeerConnection: any
 
 /** The agents SDK's browser bundle (UMD: globalThis.OpenAIAgentsRealtime), as published on npm. */
 const SDK_BUNDLE = readFileSync(
-  join(createRequire(import.meta.url).resolve('@openai/agents-realtime').replace(/dist[\\/]index\.js$/, ''), 'dist/bundle/openai-realtime-agents.umd.js'),
+  join(
+    createRequire(import.meta.url)
+      .resolve('@openai/agents-realtime')
+      .replace(/dist[\\/]index\.js$/, ''),
+    'dist/bundle/openai-realtime-agents.umd.js',
+  ),
   'utf8',
 );
-const LONG_REPLY = Array.from({ length: 6 }, (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`).join(' ');
+const LONG_REPLY = Array.from(
+  { length: 6 },
+  (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
+).join(' ');
 
 /**
  * Installs the page-side probe: every realtime event with its arrival time, and a WebAudio
@@ -56,7 +64,10 @@ async function settled(page: Page, timeout = 40_000): Promise<void> {
     const busy: boolean = await page.evaluate(() => {
       const events: any[] = window.__events;
       const count = (type: string) => events.filter((e) => e.type === type).length;
-      return count('input_audio_buffer.speech_started') > count('input_audio_buffer.speech_stopped') || count('response.created') > count('response.done');
+      return (
+        count('input_audio_buffer.speech_started') > count('input_audio_buffer.speech_stopped') ||
+        count('response.created') > count('response.done')
+      );
     });
     if (!busy) return;
     if (Date.now() - start > timeout) throw new Error('the session did not settle (a turn or a response still under way)');
@@ -68,7 +79,10 @@ const eventTypes = (page: Page) => page.evaluate(() => window.__events.map((e: a
 
 /** Loudest reply level (RMS) between two page times. */
 const loudestBetween = (page: Page, from: number, to = Number.MAX_SAFE_INTEGER) =>
-  page.evaluate(([a, b]) => Math.max(0, ...window.__levels.filter((l: any) => l.at >= a && l.at <= b).map((l: any) => l.rms)), [from, to] as const);
+  page.evaluate(([a, b]) => Math.max(0, ...window.__levels.filter((l: any) => l.at >= a && l.at <= b).map((l: any) => l.rms)), [
+    from,
+    to,
+  ] as const);
 
 /**
  * Chromium against the real server over WebRTC, with a fake microphone playing a LibriVox reader
@@ -95,7 +109,9 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     problems = watchPage(page, t.baseUrl);
     // An application's page on the server's origin (the SDK's bundle needs eval, which the
     // service's own pages forbid by CSP; an app page sets its own policy).
-    await page.route(`${t.baseUrl}/test-app`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>app</title><body></body></html>' }));
+    await page.route(`${t.baseUrl}/test-app`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>app</title><body></body></html>' }),
+    );
     await page.goto(`${t.baseUrl}/test-app`);
     await installProbe(page);
   });
@@ -111,7 +127,11 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
   });
 
   const mint = async () => {
-    const res = await fetch(`${t.baseUrl}/v1/realtime/client_secrets`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${t.baseUrl}/v1/realtime/client_secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     return ((await res.json()) as { value: string }).value;
   };
 
@@ -120,7 +140,9 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     const setup = await page.evaluate(
       async ({ secret, instructions }) => {
         const w = window;
-        const mic = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+        const mic = await navigator.mediaDevices.getUserMedia({
+          audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+        });
         const pc = new RTCPeerConnection();
         const dc = pc.createDataChannel('oai-events');
         dc.onmessage = (m: any) => w.__record(JSON.parse(m.data));
@@ -128,14 +150,28 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
         pc.addTrack(mic.getAudioTracks()[0], mic);
         const offer = await pc.createOffer();
         await pc.setLocalDescription(offer);
-        const res = await fetch('/v1/realtime/calls', { method: 'POST', body: offer.sdp, headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' } });
+        const res = await fetch('/v1/realtime/calls', {
+          method: 'POST',
+          body: offer.sdp,
+          headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' },
+        });
         const answer = await res.text();
         await pc.setRemoteDescription({ type: 'answer', sdp: answer });
         await new Promise<void>((resolve) => (dc.readyState === 'open' ? resolve() : (dc.onopen = () => resolve())));
-        dc.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', instructions, audio: { input: { transcription: { model: 'svc-stt-3.1' } } } } }));
+        dc.send(
+          JSON.stringify({
+            type: 'session.update',
+            session: { type: 'realtime', instructions, audio: { input: { transcription: { model: 'svc-stt-3.1' } } } },
+          }),
+        );
         w.__dc = dc;
         w.__pc = pc;
-        return { status: res.status, type: res.headers.get('content-type'), location: res.headers.get('location'), echo: mic.getAudioTracks()[0].getSettings().echoCancellation };
+        return {
+          status: res.status,
+          type: res.headers.get('content-type'),
+          location: res.headers.get('location'),
+          echo: mic.getAudioTracks()[0].getSettings().echoCancellation,
+        };
       },
       { secret, instructions: 'You are a helpful voice assistant.' },
     );
@@ -150,8 +186,13 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
 
     // A spoken turn: the fake microphone's sentence, recognized, answered on the audio track. The
     // call may start mid-sentence (the microphone loops every ~11 s): a whole pass is recognized.
-    const heardWords = (e: any) => MIC_CLIP_WORDS.split(' ').filter((w) => String(e.transcript).toLowerCase().split(/\s+/).includes(w)).length;
-    const transcript = await waitForPageEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && heardWords(e) >= 3, 40_000);
+    const heardWords = (e: any) =>
+      MIC_CLIP_WORDS.split(' ').filter((w) => String(e.transcript).toLowerCase().split(/\s+/).includes(w)).length;
+    const transcript = await waitForPageEvent(
+      page,
+      (e) => e.type === 'conversation.item.input_audio_transcription.completed' && heardWords(e) >= 3,
+      40_000,
+    );
     expect(heardWords(transcript), transcript.transcript).to.be.at.least(3);
     const spokenStart = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
     // The microphone's next pass may talk over the reply (stopped or cleared); it was heard either way.
@@ -161,7 +202,12 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     // A text turn (between two passes of the microphone's loop), answered aloud too.
     const before = await page.evaluate(() => performance.now());
     await page.evaluate(() => {
-      window.__dc.send(JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] } }));
+      window.__dc.send(
+        JSON.stringify({
+          type: 'conversation.item.create',
+          item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello there' }] },
+        }),
+      );
       window.__dc.send(JSON.stringify({ type: 'response.create' }));
     });
     const textStart = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
@@ -177,10 +223,17 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
       window.__dc.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', instructions } }));
       return at;
     }, `Say exactly: "${LONG_REPLY}"`);
-    const updated = await waitForPageEvent(page, (e) => e.type === 'session.updated' && e.__at > mark && e.session.instructions.includes(LONG_REPLY));
+    const updated = await waitForPageEvent(
+      page,
+      (e) => e.type === 'session.updated' && e.__at > mark && e.session.instructions.includes(LONG_REPLY),
+    );
     const long = await waitForPageEvent(page, (e) => e.type === 'response.created' && e.__at > updated.__at, 40_000);
     // ~20 s of speech: the microphone's next pass (every ~11 s) comes while it is still generated.
-    const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.response_id === long.response.id, 60_000);
+    const cleared = await waitForPageEvent(
+      page,
+      (e) => e.type === 'output_audio_buffer.cleared' && e.response_id === long.response.id,
+      60_000,
+    );
     const done = await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === long.response.id);
     expect(done.response.status).to.equal('cancelled');
     const said = done.response.output[0].content[0].transcript as string;
@@ -222,10 +275,17 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     const types = await eventTypes(page);
     expect(types[0]).to.equal('session.created');
     expect(types).to.include('session.updated');
-    expect(types.filter((t) => t === 'error' || t === 'sdk.error'), JSON.stringify(await page.evaluate(() => window.__events.filter((e: any) => /error/.test(e.type))))).to.deep.equal([]);
+    expect(
+      types.filter((t) => t === 'error' || t === 'sdk.error'),
+      JSON.stringify(await page.evaluate(() => window.__events.filter((e: any) => /error/.test(e.type)))),
+    ).to.deep.equal([]);
 
     // A spoken turn through the SDK's own getUserMedia (the fake microphone).
-    const transcript = await waitForPageEvent(page, (e) => e.type === 'conversation.item.input_audio_transcription.completed' && String(e.transcript).split(' ').length >= 3, 40_000);
+    const transcript = await waitForPageEvent(
+      page,
+      (e) => e.type === 'conversation.item.input_audio_transcription.completed' && String(e.transcript).split(' ').length >= 3,
+      40_000,
+    );
     const spoken = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > transcript.__at, 30_000);
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, spoken.__at), 'spoken reply audible through the SDK (RMS)').to.be.greaterThan(0.01);
@@ -251,7 +311,11 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
     await page.waitForTimeout(1000);
     await page.evaluate(() => window.__session.interrupt());
     const cleared = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.cleared' && e.__at > before, 20_000);
-    await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === cleared.response_id && e.response.status === 'cancelled', 20_000);
+    await waitForPageEvent(
+      page,
+      (e) => e.type === 'response.done' && e.response.id === cleared.response_id && e.response.status === 'cancelled',
+      20_000,
+    );
     await page.waitForTimeout(1500);
     expect(await loudestBetween(page, cleared.__at + 700, cleared.__at + 1500), 'quiet after the interrupt').to.be.lessThan(0.01);
     await page.evaluate(() => window.__session.close());

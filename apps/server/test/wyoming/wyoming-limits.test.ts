@@ -36,7 +36,12 @@ describe('Wyoming port: limits and caps (real server)', function () {
 
   before(async () => {
     t = await startTestServer({
-      env: { SVC_WYOMING_PORT: '0', SVC_WYOMING_MAX_CONNECTIONS: '3', SVC_WYOMING_MAX_AUDIO_SECONDS: '2', SVC_WYOMING_IDLE_TIMEOUT_MS: '1500' },
+      env: {
+        SVC_WYOMING_PORT: '0',
+        SVC_WYOMING_MAX_CONNECTIONS: '3',
+        SVC_WYOMING_MAX_AUDIO_SECONDS: '2',
+        SVC_WYOMING_IDLE_TIMEOUT_MS: '1500',
+      },
     });
     port = t.server.wyoming!.server.address.port;
   });
@@ -154,11 +159,16 @@ describe('Wyoming port: the key it acts as (SVC_WYOMING_API_KEY_ID) and no port 
   });
 
   it('refuses a secret where the key id belongs, before starting anything', () => {
-    expect(() => loadConfig({ SVC_WYOMING_PORT: '0', SVC_WYOMING_API_KEY_ID: 'svc-abcdef' })).to.throw(/SVC_WYOMING_API_KEY_ID: name the key by its id/);
+    expect(() => loadConfig({ SVC_WYOMING_PORT: '0', SVC_WYOMING_API_KEY_ID: 'svc-abcdef' })).to.throw(
+      /SVC_WYOMING_API_KEY_ID: name the key by its id/,
+    );
   });
 
   it("counts Wyoming requests in the key's rate-limit bucket with its REST requests, and stops at once when the key is revoked", async () => {
-    const t = await startTestServer({ dataDir, env: { SVC_WYOMING_PORT: '0', SVC_WYOMING_API_KEY_ID: keyId, SVC_RATE_LIMIT_BURST: '2', SVC_RATE_LIMIT_PER_MINUTE: '1' } });
+    const t = await startTestServer({
+      dataDir,
+      env: { SVC_WYOMING_PORT: '0', SVC_WYOMING_API_KEY_ID: keyId, SVC_RATE_LIMIT_BURST: '2', SVC_RATE_LIMIT_PER_MINUTE: '1' },
+    });
     try {
       const port = t.server.wyoming!.server.address.port;
       const rest = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hi.', response_format: 'pcm' }, secret);

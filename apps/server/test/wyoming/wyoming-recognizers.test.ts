@@ -38,7 +38,13 @@ describe('Wyoming port with other recognizers (SVC_ASR_ENGINE)', function () {
       const form = new FormData();
       form.append('file', new Blob([wav], { type: 'audio/wav' }), 'clip.wav');
       form.append('language', 'en');
-      const rest = (await (await fetch(`${t.baseUrl}/v1/audio/transcriptions`, { method: 'POST', headers: { Authorization: `Bearer ${t.apiKey}` }, body: form })).json()) as { text: string };
+      const rest = (await (
+        await fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.apiKey}` },
+          body: form,
+        })
+      ).json()) as { text: string };
 
       const c = await WyomingClient.connect(port);
       c.send('transcribe', { language: 'en' });

@@ -33,12 +33,23 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     modelsDir = mkdtempSync(join(tmpdir(), 'svc-wyoming-models-'));
     await writePiperVoice(modelsDir, 'en_US-test-medium', { sampleRate: 22050 });
     t = await startTestServer({
-      env: { SVC_WYOMING_PORT: '0', SVC_API_KEYS: portKey, SVC_WYOMING_API_KEY_ID: configuredKeyId(portKey), SVC_MODELS_DIR: modelsDir, SVC_RATE_LIMIT_BURST: '1000', SVC_VOICE_BASE_PRESETS: 'slt,rms,awb' },
+      env: {
+        SVC_WYOMING_PORT: '0',
+        SVC_API_KEYS: portKey,
+        SVC_WYOMING_API_KEY_ID: configuredKeyId(portKey),
+        SVC_MODELS_DIR: modelsDir,
+        SVC_RATE_LIMIT_BURST: '1000',
+        SVC_VOICE_BASE_PRESETS: 'slt,rms,awb',
+      },
     });
     port = t.server.wyoming!.server.address.port;
     // A voice of the port's key, and one of another key, registered through the REST API from a real reader.
     const reference = librivoxSentences()[0]!;
-    const mine = await registerJson(t, portKey, { ref_audio: b64(reference.wav), ref_text: reference.words, description: 'LibriVox reader' });
+    const mine = await registerJson(t, portKey, {
+      ref_audio: b64(reference.wav),
+      ref_text: reference.words,
+      description: 'LibriVox reader',
+    });
     expect(mine.status, JSON.stringify(mine.body)).to.equal(200);
     clonedVoice = mine.body.voice;
     const theirs = await registerJson(t, t.apiKey, { ref_audio: b64(librivoxSentences()[1]!.wav) });
@@ -58,7 +69,7 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     return c;
   }
 
-  it('describe -> info: presets, the neural voice and the key\'s registered voice; the recognizer; all data in the data block', async () => {
+  it("describe -> info: presets, the neural voice and the key's registered voice; the recognizer; all data in the data block", async () => {
     const c = await WyomingClient.connect(port);
     c.send('describe');
     const info = await c.until('info');
@@ -73,14 +84,29 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
     expect(byName.get('slt').attribution).to.have.keys('name', 'url');
     expect(byName.get('piper-en_us-test-medium')).to.deep.include({ installed: true, languages: ['en-US'] });
     // OpenAI's voice names, as the catalog maps them (GET /v1/audio/presets lists the same).
-    expect(byName.get('alloy')).to.deep.include({ installed: true }).and.to.have.property('description').that.matches(/alias of /);
-    expect(byName.get(clonedVoice)).to.deep.include({ installed: true }).and.to.have.property('description').that.contains('LibriVox reader');
+    expect(byName.get('alloy'))
+      .to.deep.include({ installed: true })
+      .and.to.have.property('description')
+      .that.matches(/alias of /);
+    expect(byName.get(clonedVoice))
+      .to.deep.include({ installed: true })
+      .and.to.have.property('description')
+      .that.contains('LibriVox reader');
     expect(byName.get(clonedVoice).languages).to.have.length.above(0);
     // Another key's voice is not listed.
     expect(byName.has(otherKeysVoice)).to.equal(false);
     const asr = (info.data.asr as any[])[0];
     expect(asr).to.include({ installed: true, supports_transcript_streaming: true });
-    expect(asr.models).to.deep.equal([{ name: 'pocketsphinx', attribution: asr.models[0].attribution, installed: true, description: 'pocketsphinx', version: null, languages: ['en'] }]);
+    expect(asr.models).to.deep.equal([
+      {
+        name: 'pocketsphinx',
+        attribution: asr.models[0].attribution,
+        installed: true,
+        description: 'pocketsphinx',
+        version: null,
+        languages: ['en'],
+      },
+    ]);
   });
 
   it('synthesize with a preset: audio-start, audio-chunks (22.05 kHz, 16-bit mono, at most 1024 samples), audio-stop', async () => {
@@ -100,7 +126,11 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
   it('the neural test voice speaks what the REST API speaks (same duration)', async () => {
     const text = 'Hello world. Second sentence here.';
     const c = await synthesize(text, { name: 'piper-en_us-test-medium' });
-    const rest = await postJson(`${t.baseUrl}/v1/audio/speech`, { input: text, voice: 'piper-en_us-test-medium', response_format: 'wav' }, t.apiKey);
+    const rest = await postJson(
+      `${t.baseUrl}/v1/audio/speech`,
+      { input: text, voice: 'piper-en_us-test-medium', response_format: 'wav' },
+      t.apiKey,
+    );
     const restSeconds = (await decodeWithFfmpeg(Buffer.from(await rest.arrayBuffer()), 24000)).length / 24000;
     expect(seconds(audioOf(c.events))).to.be.closeTo(restSeconds, 0.05);
   });
@@ -169,7 +199,10 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
       expect(types.slice(-2)).to.deep.equal(['transcript', 'transcript-stop']);
       expect(transcript.data).to.include({ language: 'en' });
       const text = transcript.data.text as string;
-      const chunks = c.of('transcript-chunk').map((e) => e.data.text as string).join('');
+      const chunks = c
+        .of('transcript-chunk')
+        .map((e) => e.data.text as string)
+        .join('');
       // Chunks are appended by clients: what they add up to is the transcript, or a start of it.
       expect(text.startsWith(chunks) || wordErrorRate(text, chunks) < 0.5, `${chunks} / ${text}`).to.equal(true);
       const n = clip.words.split(' ').length;
@@ -243,13 +276,19 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
 
     it('a declared 2 GB payload, refused at once without being sent', async () => {
       const started = performance.now();
-      const error = await refused((c) => c.sendRaw(JSON.stringify({ type: 'audio-chunk', data: { rate: 16000, width: 2, channels: 1 }, payload_length: 2 * 1024 ** 3 }) + '\n'));
+      const error = await refused((c) =>
+        c.sendRaw(
+          JSON.stringify({ type: 'audio-chunk', data: { rate: 16000, width: 2, channels: 1 }, payload_length: 2 * 1024 ** 3 }) + '\n',
+        ),
+      );
       expect(error).to.include({ code: 'payload_too_large' });
       expect(performance.now() - started).to.be.below(3000);
     });
 
     it('a header line past 64 KiB without a newline', async () => {
-      expect(await refused((c) => c.sendRaw(`{"type": "synthesize", "data": {"text": "${'a'.repeat(70_000)}`))).to.include({ code: 'payload_too_large' });
+      expect(await refused((c) => c.sendRaw(`{"type": "synthesize", "data": {"text": "${'a'.repeat(70_000)}`))).to.include({
+        code: 'payload_too_large',
+      });
     });
 
     it('an unknown event type', async () => {
@@ -260,7 +299,9 @@ describe('Wyoming server (real server, a Wyoming client written from the protoco
 
     it('a chunk outside a stream, and text past the 5000-character limit', async () => {
       expect(await refused((c) => c.send('synthesize-chunk', { text: 'hello' }))).to.include({ code: 'invalid_request_error' });
-      expect(await refused((c) => c.send('synthesize', { text: 'x'.repeat(5001) }, null, { dataBlock: true }))).to.include({ code: 'input_too_long' });
+      expect(await refused((c) => c.send('synthesize', { text: 'x'.repeat(5001) }, null, { dataBlock: true }))).to.include({
+        code: 'input_too_long',
+      });
     });
 
     it('an implausible audio format', async () => {

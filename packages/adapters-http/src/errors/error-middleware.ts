@@ -17,7 +17,10 @@ export function errorMiddleware(translate?: (err: unknown) => ServiceError | nul
     } catch (err) {
       if (clientGone(ctx.req, ctx.res)) {
         // A client that hangs up is normal: what it interrupted is not an error of the service.
-        ctx.state.log?.info({ reason: err instanceof Error ? err.message : String(err) }, 'client disconnected before the response was complete');
+        ctx.state.log?.info(
+          { reason: err instanceof Error ? err.message : String(err) },
+          'client disconnected before the response was complete',
+        );
         ctx.req.socket?.destroy();
         return;
       }

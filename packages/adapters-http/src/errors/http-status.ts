@@ -155,7 +155,8 @@ export function httpStatusOf(err: ServiceError): number {
 
 /** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit, or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError || err instanceof RealtimeCapacityError) return { 'Retry-After': String(err.retryAfterSeconds) };
+  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError || err instanceof RealtimeCapacityError)
+    return { 'Retry-After': String(err.retryAfterSeconds) };
   if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
   return {};
 }

@@ -39,7 +39,6 @@ export function fromHttpLibraryError(err: unknown): ServiceError {
   return toServiceError(err);
 }
 
-
 function libraryIdentifier(status: number, type?: string): string {
   if (status === 413 || type === 'entity.too.large') return 'payload_too_large';
   if (status === 415) return 'unsupported_media_type';

@@ -32,9 +32,15 @@ export function modelsRoutes(deps: ModelsRoutesDeps): RouteModule {
         method: 'get',
         path: '/v1/models',
         summary: 'List models (extension)',
-        description: "The speech, transcription, realtime and avatar model ids, the recognizer and neural voice models installed, and OpenAI's names when SVC_OPENAI_MODEL_ALIASES is on.",
+        description:
+          "The speech, transcription, realtime and avatar model ids, the recognizer and neural voice models installed, and OpenAI's names when SVC_OPENAI_MODEL_ALIASES is on.",
         tags: ['models'],
-        responses: { '200': { description: 'Models', content: { 'application/json': z.object({ object: z.literal('list'), data: z.array(modelSchema) }) } } },
+        responses: {
+          '200': {
+            description: 'Models',
+            content: { 'application/json': z.object({ object: z.literal('list'), data: z.array(modelSchema) }) },
+          },
+        },
         handlers: [
           (ctx) => {
             ctx.body = { object: 'list', data: deps.models().map(present) };

@@ -1,12 +1,6 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import {
-  InvalidParameterError,
-  InvalidRequestError,
-  MediaTooLargeError,
-  PayloadTooLargeError,
-  UnknownParameterError,
-} from '@svc/core';
+import { InvalidParameterError, InvalidRequestError, MediaTooLargeError, PayloadTooLargeError, UnknownParameterError } from '@svc/core';
 
 export interface UploadedFile {
   bytes: Uint8Array;
@@ -101,8 +95,8 @@ export function readMultipartForm(ctx: Context, rules: MultipartRules): Promise<
       reject(err);
     };
     const accept = (name: string): boolean => {
-      if (!rules.allowed.includes(name)) return fail(new UnknownParameterError(name)), false;
-      if (seen.has(name)) return fail(new InvalidParameterError(`'${name}' was sent more than once.`, name)), false;
+      if (!rules.allowed.includes(name)) return (fail(new UnknownParameterError(name)), false);
+      if (seen.has(name)) return (fail(new InvalidParameterError(`'${name}' was sent more than once.`, name)), false);
       seen.add(name);
       return true;
     };

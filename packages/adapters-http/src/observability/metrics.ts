@@ -85,9 +85,21 @@ export class ServiceMetrics {
           if (figures) this.set(pick(figures));
         },
       });
-    realtimeFigure('svc_realtime_capacity_sessions', 'Speaking realtime sessions this process can serve at its current load (admission by capacity)', (f) => f.capacity);
-    realtimeFigure('svc_realtime_session_cpu_cores', 'CPU one speaking realtime session costs (cores): measured, never below SVC_REALTIME_SESSION_CPU', (f) => f.sessionCores);
-    realtimeFigure('svc_realtime_recognizer_backlog_seconds', 'Audio given to the speech decoders and not decoded yet (the worst decoder)', (f) => f.recognizerBacklogMs / 1000);
+    realtimeFigure(
+      'svc_realtime_capacity_sessions',
+      'Speaking realtime sessions this process can serve at its current load (admission by capacity)',
+      (f) => f.capacity,
+    );
+    realtimeFigure(
+      'svc_realtime_session_cpu_cores',
+      'CPU one speaking realtime session costs (cores): measured, never below SVC_REALTIME_SESSION_CPU',
+      (f) => f.sessionCores,
+    );
+    realtimeFigure(
+      'svc_realtime_recognizer_backlog_seconds',
+      'Audio given to the speech decoders and not decoded yet (the worst decoder)',
+      (f) => f.recognizerBacklogMs / 1000,
+    );
     const realtimeTotal = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) => {
       let counted = 0;
       return new Counter({
@@ -103,10 +115,18 @@ export class ServiceMetrics {
         },
       });
     };
-    realtimeTotal('svc_realtime_input_audio_seconds_total', 'Seconds of input audio realtime sessions sent (decoded, any format)', (f) => f.inputAudioSeconds);
+    realtimeTotal(
+      'svc_realtime_input_audio_seconds_total',
+      'Seconds of input audio realtime sessions sent (decoded, any format)',
+      (f) => f.inputAudioSeconds,
+    );
     realtimeTotal('svc_vad_frames_total', 'Voice activity frames (32 ms) scored', (f) => f.vadFrames);
     realtimeTotal('svc_vad_runs_total', 'Model runs that scored them (frames of sessions speaking at once share a run)', (f) => f.vadRuns);
-    realtimeTotal('svc_asr_decoded_audio_seconds_total', 'Seconds of audio the speech decoders decoded (their CPU follows it; compare with the input audio)', (f) => f.decodedAudioSeconds);
+    realtimeTotal(
+      'svc_asr_decoded_audio_seconds_total',
+      'Seconds of audio the speech decoders decoded (their CPU follows it; compare with the input audio)',
+      (f) => f.decodedAudioSeconds,
+    );
     new Gauge({
       name: 'svc_wyoming_connections',
       help: 'Open Wyoming (Home Assistant) connections',

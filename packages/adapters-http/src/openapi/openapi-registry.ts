@@ -32,15 +32,14 @@ export function pageParameters(query: z.ZodObject<{ limit: z.ZodType; after: z.Z
   ];
 }
 
-const errorBody = z
-  .object({
-    error: z.object({
-      message: z.string(),
-      type: z.string().describe('Identifier of the error, e.g. input_too_long, voice_not_found'),
-      code: z.string().describe('Same identifier as type'),
-      param: z.string().nullable(),
-    }),
-  });
+const errorBody = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.string().describe('Identifier of the error, e.g. input_too_long, voice_not_found'),
+    code: z.string().describe('Same identifier as type'),
+    param: z.string().nullable(),
+  }),
+});
 
 const toSchema = (schema: z.ZodType): unknown => z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' });
 
@@ -79,9 +78,7 @@ export class OpenApiRegistry {
           ? {
               requestBody: {
                 required: true,
-                content: Object.fromEntries(
-                  Object.entries(op.requestBody).map(([type, schema]) => [type, { schema: toSchema(schema) }]),
-                ),
+                content: Object.fromEntries(Object.entries(op.requestBody).map(([type, schema]) => [type, { schema: toSchema(schema) }])),
               },
             }
           : {}),

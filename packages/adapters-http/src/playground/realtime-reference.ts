@@ -3,7 +3,12 @@ import { CLIENT_EVENT_DOCS, CLOSE_ENDING_DOCS, SERVER_EVENT_DOCS } from './realt
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const anchor = (type: string) => `ev-${type.replace(/[^a-z0-9]+/gi, '-')}`;
-const EXTENSIONS = new Set(['response.output_audio_transcript.length', 'conversation.context.summarized', 'session.idle_timeout', 'session.max_duration_reached']);
+const EXTENSIONS = new Set([
+  'response.output_audio_transcript.length',
+  'conversation.context.summarized',
+  'session.idle_timeout',
+  'session.max_duration_reached',
+]);
 
 /**
  * /docs/realtime: the WebSocket protocol, which OpenAPI cannot describe, as one static HTML page
@@ -12,15 +17,28 @@ const EXTENSIONS = new Set(['response.output_audio_transcript.length', 'conversa
 export function renderRealtimeReference(closeCodes: Readonly<Record<string, number>>): string {
   const clientRows = CLIENT_EVENT_TYPES.map((type) => {
     const fields = (CLIENT_EVENT_FIELDS[type] as readonly string[]).map((f) => `<code>${f}</code>`).join(', ') || 'none';
-    return eventSection(type, `Fields: ${fields} (plus optional <code>event_id</code>)`, CLIENT_EVENT_DOCS[type].summary, CLIENT_EVENT_DOCS[type].example);
+    return eventSection(
+      type,
+      `Fields: ${fields} (plus optional <code>event_id</code>)`,
+      CLIENT_EVENT_DOCS[type].summary,
+      CLIENT_EVENT_DOCS[type].example,
+    );
   });
   const serverRows = SERVER_EVENT_TYPES.map((type) =>
-    eventSection(type, EXTENSIONS.has(type) ? 'Extension event of this service' : '', SERVER_EVENT_DOCS[type].summary, SERVER_EVENT_DOCS[type].example),
+    eventSection(
+      type,
+      EXTENSIONS.has(type) ? 'Extension event of this service' : '',
+      SERVER_EVENT_DOCS[type].summary,
+      SERVER_EVENT_DOCS[type].example,
+    ),
   );
   // One row per code, with every reason the transport closes with it.
   const byCode = new Map<number, string[]>();
   for (const [ending, code] of Object.entries(closeCodes)) {
-    byCode.set(code, [...(byCode.get(code) ?? []), `${escape(CLOSE_ENDING_DOCS[ending] ?? ending)} <span class="muted">(<code>${ending}</code>)</span>`]);
+    byCode.set(code, [
+      ...(byCode.get(code) ?? []),
+      `${escape(CLOSE_ENDING_DOCS[ending] ?? ending)} <span class="muted">(<code>${ending}</code>)</span>`,
+    ]);
   }
   // Not in the transport's table: the WebSocket library itself closes an oversized frame.
   byCode.set(1009, [...(byCode.get(1009) ?? []), "A frame larger than the server's frame limit (sent by the WebSocket library)."]);

@@ -38,7 +38,10 @@ export const PAGE_SECURITY_HEADERS: Record<string, string> = {
  * Resolves a request path inside one of `roots` (first match wins) to a regular file, or null.
  * Refuses what could leave a root: `..` segments, backslashes, NUL, absolute paths.
  */
-export async function findStaticFile(roots: readonly string[], relativePath: string): Promise<{ path: string; size: number; mtime: Date } | null> {
+export async function findStaticFile(
+  roots: readonly string[],
+  relativePath: string,
+): Promise<{ path: string; size: number; mtime: Date } | null> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(relativePath);

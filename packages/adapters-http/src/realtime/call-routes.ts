@@ -49,14 +49,25 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         tags: ['realtime'],
         authenticatesItself: true,
         requestBody: {
-          'application/sdp': z.string().describe('The complete SDP offer (no trickle ICE): an audio m-line (Opus) and the data channel the client opened as oai-events'),
+          'application/sdp': z
+            .string()
+            .describe(
+              'The complete SDP offer (no trickle ICE): an audio m-line (Opus) and the data channel the client opened as oai-events',
+            ),
           'multipart/form-data': z.object({
             sdp: z.string().describe('The SDP offer'),
-            session: z.string().optional().describe('JSON of a session configuration (the session object of session.update), applied before session.created'),
+            session: z
+              .string()
+              .optional()
+              .describe('JSON of a session configuration (the session object of session.update), applied before session.created'),
           }),
         },
         responses: {
-          '201': { description: 'The SDP answer', content: { 'application/sdp': null }, headers: { Location: '/v1/realtime/calls/{call_id}: the call id (rtc_…) for the hang-up' } },
+          '201': {
+            description: 'The SDP answer',
+            content: { 'application/sdp': null },
+            headers: { Location: '/v1/realtime/calls/{call_id}: the call id (rtc_…) for the hang-up' },
+          },
           '400': { description: 'Not an SDP offer (invalid_offer), or an invalid session' },
           '409': { description: 'The ephemeral key already has a live session (session_already_active)' },
           '413': { description: 'Offer larger than SVC_WEBRTC_MAX_OFFER_BYTES' },
@@ -80,7 +91,9 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         summary: 'End a realtime WebRTC call',
         tags: ['realtime'],
         authenticatesItself: true,
-        parameters: [{ name: 'call_id', in: 'path', required: true, description: 'The call id of the Location header (rtc_…)', schema: z.string() }],
+        parameters: [
+          { name: 'call_id', in: 'path', required: true, description: 'The call id of the Location header (rtc_…)', schema: z.string() },
+        ],
         responses: {
           '200': { description: 'The call was ended' },
           '404': { description: 'No such call under this API key (call_not_found)' },
@@ -108,7 +121,12 @@ async function callerOf(ctx: Context & { state: AppState }, deps: RealtimeCallRo
 async function readOffer(ctx: Context, limitBytes: number, sessionLimitBytes: number): Promise<{ sdp: string; session: unknown }> {
   if (isMultipart(ctx)) {
     const partLimit = Math.max(limitBytes, sessionLimitBytes);
-    const form = await readMultipartForm(ctx, { allowed: ['sdp', 'session'], maxFileBytes: partLimit, maxFieldBytes: partLimit, maxBodyBytes: limitBytes + sessionLimitBytes });
+    const form = await readMultipartForm(ctx, {
+      allowed: ['sdp', 'session'],
+      maxFileBytes: partLimit,
+      maxFieldBytes: partLimit,
+      maxBodyBytes: limitBytes + sessionLimitBytes,
+    });
     const sdp = form.fields.sdp ?? (form.files.sdp ? Buffer.from(form.files.sdp.bytes).toString('utf8') : undefined);
     if (sdp === undefined) throw new InvalidRequestError("Missing required parameter: 'sdp'.", 'sdp');
     if (Buffer.byteLength(sdp) > limitBytes) throw offerTooLarge(limitBytes);
@@ -117,7 +135,9 @@ async function readOffer(ctx: Context, limitBytes: number, sessionLimitBytes: nu
   }
   const type = ctx.request.type;
   if (type !== 'application/sdp') {
-    throw new InvalidRequestError(`Expected Content-Type application/sdp (or multipart/form-data with sdp and session), got '${type || 'none'}'.`);
+    throw new InvalidRequestError(
+      `Expected Content-Type application/sdp (or multipart/form-data with sdp and session), got '${type || 'none'}'.`,
+    );
   }
   const declared = Number(ctx.get('content-length') || NaN);
   if (Number.isFinite(declared) && declared > limitBytes) throw offerTooLarge(limitBytes);

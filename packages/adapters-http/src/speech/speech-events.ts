@@ -13,12 +13,18 @@ export async function* speechEvents(result: SpeechResult, input: string): AsyncG
   }
   const inputTokens = wordCount(input);
   const outputTokens = Math.ceil((result.stats.samples / result.sampleRate) * AUDIO_TOKENS_PER_SECOND);
-  yield { type: 'speech.audio.done', usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens } };
+  yield {
+    type: 'speech.audio.done',
+    usage: { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens },
+  };
 }
 
 /** OpenAI's published rate for generated audio (1 token per 50 ms). */
 const AUDIO_TOKENS_PER_SECOND = 20;
 
 function wordCount(text: string): number {
-  return text.replace(/<\|[^|]*\|>/g, ' ').split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  return text
+    .replace(/<\|[^|]*\|>/g, ' ')
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }

@@ -36,15 +36,23 @@ export function speechRoutes(deps: SpeechRoutesDeps): RouteModule {
         responses: {
           '200': {
             description: 'Audio (or JSON with timestamps=true)',
-            content: { ...Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, null])), 'application/json': speechTimestampsResponseSchema, 'text/event-stream': null },
+            content: {
+              ...Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, null])),
+              'application/json': speechTimestampsResponseSchema,
+              'text/event-stream': null,
+            },
             headers: {
               'X-Voice': 'preset that rendered the speech (for an alias such as alloy, the voice it stands for)',
-              'X-Language': 'language spoken (a lower-case tag: en, ja, pt-br): tn_language, else detected from the text for the default voice, else the named preset\'s own',
+              'X-Language':
+                "language spoken (a lower-case tag: en, ja, pt-br): tn_language, else detected from the text for the default voice, else the named preset's own",
               'X-Sample-Rate': 'sample rate in Hz',
               'X-Instructions-Applied': 'with instructions: the inline tags they became (e.g. "emotion:calm, prosody:slow"), or "none"',
             },
           },
-          '400': { description: 'Invalid request (input_too_long, input_empty, stream_requires_pcm, voice_conflict, voice_language_unsupported, invalid_parameter for model / stream_format / instructions, ...)' },
+          '400': {
+            description:
+              'Invalid request (input_too_long, input_empty, stream_requires_pcm, voice_conflict, voice_language_unsupported, invalid_parameter for model / stream_format / instructions, ...)',
+          },
           '404': { description: 'voice_not_found' },
           '429': { description: 'rate_limit_exceeded (Retry-After header)' },
         },
@@ -61,8 +69,16 @@ export function speechRoutes(deps: SpeechRoutesDeps): RouteModule {
             ctx.body = {
               object: 'list',
               data: [
-                { voice: 'default', language: 'auto', gender: 'neutral', engine: 'auto', description: 'Picks a voice for the language of the input (Flite slt for English)' },
-                ...deps.catalog.list().map((v) => ({ voice: v.name, language: v.language, gender: v.gender, engine: v.engine, description: v.description })),
+                {
+                  voice: 'default',
+                  language: 'auto',
+                  gender: 'neutral',
+                  engine: 'auto',
+                  description: 'Picks a voice for the language of the input (Flite slt for English)',
+                },
+                ...deps.catalog
+                  .list()
+                  .map((v) => ({ voice: v.name, language: v.language, gender: v.gender, engine: v.engine, description: v.description })),
                 // OpenAI's names: what each stands for (in English; another tn_language picks that language's voice).
                 ...deps.catalog.aliases().map((a) => ({
                   voice: a.name,

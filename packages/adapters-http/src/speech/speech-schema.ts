@@ -9,7 +9,9 @@ import { MAX_INPUT_CHARS, MAX_INSTRUCTIONS_CHARS, RESPONSE_FORMATS, SPEECH_MODEL
 export const speechRequestFields = {
   input: z
     .string()
-    .describe(`Text to speak, 1 to ${MAX_INPUT_CHARS} characters; may contain inline tags such as <|emotion:enthusiasm|> or <|prosody:pause|>`),
+    .describe(
+      `Text to speak, 1 to ${MAX_INPUT_CHARS} characters; may contain inline tags such as <|emotion:enthusiasm|> or <|prosody:pause|>`,
+    ),
   model: z
     .string()
     .optional()
@@ -17,18 +19,24 @@ export const speechRequestFields = {
   voice: z
     .union([z.string(), z.strictObject({ id: z.string() })])
     .optional()
-    .describe('`default`, a preset name (GET /v1/audio/presets; OpenAI names such as `alloy` alias installed voices) or a custom voice id `voice_...` (also as `{id}`)'),
+    .describe(
+      '`default`, a preset name (GET /v1/audio/presets; OpenAI names such as `alloy` alias installed voices) or a custom voice id `voice_...` (also as `{id}`)',
+    ),
   response_format: z.enum(RESPONSE_FORMATS).optional().describe('Audio format; default mp3. pcm is 24 kHz 16-bit mono little-endian'),
   stream: z.boolean().optional().describe('Stream raw PCM chunks as each sentence is synthesized; requires response_format pcm'),
   stream_format: z
     .enum(STREAM_FORMATS)
     .optional()
-    .describe("`audio` (default): audio bytes. `sse`: text/event-stream of speech.audio.delta events (base64 audio, one per synthesized piece, any response_format; wav comes whole) and a final speech.audio.done with usage; not with stream=false"),
+    .describe(
+      '`audio` (default): audio bytes. `sse`: text/event-stream of speech.audio.delta events (base64 audio, one per synthesized piece, any response_format; wav comes whole) and a final speech.audio.done with usage; not with stream=false',
+    ),
   instructions: z
     .string()
     .nullable()
     .optional()
-    .describe(`Delivery in words, at most ${MAX_INSTRUCTIONS_CHARS} characters (e.g. "speak slowly and calmly"): mapped onto inline tags (docs/speech.md); the X-Instructions-Applied header names the tags applied`),
+    .describe(
+      `Delivery in words, at most ${MAX_INSTRUCTIONS_CHARS} characters (e.g. "speak slowly and calmly"): mapped onto inline tags (docs/speech.md); the X-Instructions-Applied header names the tags applied`,
+    ),
   ref_audio: z
     .string()
     .nullable()
@@ -43,11 +51,15 @@ export const speechRequestFields = {
     .string()
     .nullable()
     .optional()
-    .describe('Language of the input (ISO 639-1 or BCP-47, e.g. fr, en-us): picks the voice for `default` and the normalization rules; detected when omitted'),
+    .describe(
+      'Language of the input (ISO 639-1 or BCP-47, e.g. fr, en-us): picks the voice for `default` and the normalization rules; detected when omitted',
+    ),
   timestamps: z
     .boolean()
     .optional()
-    .describe('Return JSON {audio (base64), content_type, sample_rate, duration, words: [{word, start, end}]} instead of raw audio; not with stream'),
+    .describe(
+      'Return JSON {audio (base64), content_type, sample_rate, duration, words: [{word, start, end}]} instead of raw audio; not with stream',
+    ),
   speed: z
     .number()
     .min(SPEED_RANGE.min)
@@ -58,28 +70,26 @@ export const speechRequestFields = {
 
 export const speechRequestSchema = z.strictObject(speechRequestFields);
 
-export const speechTimestampsResponseSchema = z
-  .object({
-    audio: z.string().describe('base64 of the encoded audio'),
-    content_type: z.string(),
-    sample_rate: z.number().int(),
-    duration: z.number().describe('seconds'),
-    voice: z.string(),
-    language: z.string(),
-    words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })),
-  });
+export const speechTimestampsResponseSchema = z.object({
+  audio: z.string().describe('base64 of the encoded audio'),
+  content_type: z.string(),
+  sample_rate: z.number().int(),
+  duration: z.number().describe('seconds'),
+  voice: z.string(),
+  language: z.string(),
+  words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })),
+});
 
-export const presetListSchema = z
-  .object({
-    object: z.literal('list'),
-    data: z.array(
-      z.object({
-        voice: z.string(),
-        language: z.string(),
-        gender: z.string(),
-        engine: z.string(),
-        description: z.string(),
-        alias_of: z.string().optional().describe('For OpenAI voice names: the installed preset this one stands for (English)'),
-      }),
-    ),
-  });
+export const presetListSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(
+    z.object({
+      voice: z.string(),
+      language: z.string(),
+      gender: z.string(),
+      engine: z.string(),
+      description: z.string(),
+      alias_of: z.string().optional().describe('For OpenAI voice names: the installed preset this one stands for (English)'),
+    }),
+  ),
+});

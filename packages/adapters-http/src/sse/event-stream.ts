@@ -26,7 +26,11 @@ export async function sendEventStream(ctx: Context & { state: AppState }, events
   ctx.body = Readable.from(frames(ctx, first, iterator), { objectMode: false });
 }
 
-async function* frames(ctx: Context & { state: AppState }, first: IteratorResult<object>, rest: AsyncIterator<object>): AsyncGenerator<string> {
+async function* frames(
+  ctx: Context & { state: AppState },
+  first: IteratorResult<object>,
+  rest: AsyncIterator<object>,
+): AsyncGenerator<string> {
   try {
     if (first.done) return;
     yield sseFrame(first.value);

@@ -32,7 +32,10 @@ export function healthRoutes(checks: ReadinessCheck[], details?: () => Record<st
         path: '/readyz',
         summary: 'Readiness',
         tags: ['operations'],
-        responses: { '200': { description: 'Every dependency answers' }, '503': { description: 'A dependency does not answer (its check says why)' } },
+        responses: {
+          '200': { description: 'Every dependency answers' },
+          '503': { description: 'A dependency does not answer (its check says why)' },
+        },
         handlers: [
           async (ctx) => {
             const results: Record<string, string> = {};

@@ -27,16 +27,32 @@ export function durationUsage(t: DetailedTranscript): { type: 'duration'; second
 }
 
 /** The body and content type of each response_format. */
-export function presentTranscript(t: DetailedTranscript, format: TranscriptionFormat, wantWords: boolean, wantSegments: boolean): { body: unknown; type: string } {
+export function presentTranscript(
+  t: DetailedTranscript,
+  format: TranscriptionFormat,
+  wantWords: boolean,
+  wantSegments: boolean,
+): { body: unknown; type: string } {
   if (format === 'text') return { body: t.text + '\n', type: 'text/plain; charset=utf-8' };
   if (format === 'srt') {
-    return { body: t.segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${s.text}\n`).join('\n'), type: 'application/x-subrip; charset=utf-8' };
+    return {
+      body: t.segments.map((s, i) => `${i + 1}\n${clock(s.start, ',')} --> ${clock(s.end, ',')}\n${s.text}\n`).join('\n'),
+      type: 'application/x-subrip; charset=utf-8',
+    };
   }
   if (format === 'vtt') {
-    return { body: `WEBVTT\n\n${t.segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${s.text}\n`).join('\n')}`, type: 'text/vtt; charset=utf-8' };
+    return {
+      body: `WEBVTT\n\n${t.segments.map((s) => `${clock(s.start, '.')} --> ${clock(s.end, '.')}\n${s.text}\n`).join('\n')}`,
+      type: 'text/vtt; charset=utf-8',
+    };
   }
   if (format === 'json') return { body: { text: t.text, usage: durationUsage(t) }, type: 'application/json' };
-  const body: Record<string, unknown> = { task: 'transcribe', language: languageName(t.language), duration: round(t.duration), text: t.text };
+  const body: Record<string, unknown> = {
+    task: 'transcribe',
+    language: languageName(t.language),
+    duration: round(t.duration),
+    text: t.text,
+  };
   if (wantSegments) body.segments = t.segments.map(presentSegment);
   // Words only where the engine timed them (an upstream server that returns them); never invented.
   if (wantWords && t.words) body.words = t.words.map((w) => ({ word: w.word, start: round(w.start), end: round(w.end) }));

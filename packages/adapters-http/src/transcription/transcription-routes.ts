@@ -1,6 +1,13 @@
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { AsyncChannel, InvalidParameterError, InvalidRequestError, MissingParameterError, type TranscribeAudio, type TranscribeAudioCommand } from '@svc/core';
+import {
+  AsyncChannel,
+  InvalidParameterError,
+  InvalidRequestError,
+  MissingParameterError,
+  type TranscribeAudio,
+  type TranscribeAudioCommand,
+} from '@svc/core';
 import type { AppState, RouteModule } from '../app-state.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
 import { clientDisconnectSignal } from '../routing/client-disconnect.js';
@@ -47,18 +54,40 @@ export function transcriptionRoutes(deps: TranscriptionRoutesDeps): RouteModule 
             model: z.string().optional().describe('Accepted and ignored: the server has one recognizer'),
             language: z.string().optional().describe('ISO 639-1 hint, e.g. en'),
             response_format: z.enum(TRANSCRIPTION_FORMATS).optional().describe('json (default), text, verbose_json, srt, vtt'),
-            prompt: z.string().optional().describe(`Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it. At most ${MAX_PROMPT_BYTES} bytes (UTF-8); more is a 400 invalid_parameter`),
-            temperature: z.number().optional().describe("Accepted and ignored: decoding is greedy first, then Whisper's temperature fallback (0.2 to 1.0) for a window too repetitive or unlikely"),
-            stream: z.boolean().optional().describe('true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only'),
-            'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional().describe('verbose_json only; words where the engine times them'),
+            prompt: z
+              .string()
+              .optional()
+              .describe(
+                `Whisper: earlier context (names, spellings), fed as <|startofprev|> tokens; other engines ignore it. At most ${MAX_PROMPT_BYTES} bytes (UTF-8); more is a 400 invalid_parameter`,
+              ),
+            temperature: z
+              .number()
+              .optional()
+              .describe(
+                "Accepted and ignored: decoding is greedy first, then Whisper's temperature fallback (0.2 to 1.0) for a window too repetitive or unlikely",
+              ),
+            stream: z
+              .boolean()
+              .optional()
+              .describe(
+                'true: text/event-stream of transcript.text.delta events as text is decoded (pocketsphinx streams; other engines send one delta at the end), then transcript.text.done with usage; json and text formats only',
+              ),
+            'timestamp_granularities[]': z
+              .array(z.enum(['word', 'segment']))
+              .optional()
+              .describe('verbose_json only; words where the engine times them'),
           }),
         },
         responses: {
           '200': {
-            description: 'The transcript: {text, usage} for json; task, language, duration, text, segments (id, seek, start, end, text, tokens, temperature, avg_logprob, compression_ratio, no_speech_prob), words and usage for verbose_json; events with stream=true',
+            description:
+              'The transcript: {text, usage} for json; task, language, duration, text, segments (id, seek, start, end, text, tokens, temperature, avg_logprob, compression_ratio, no_speech_prob), words and usage for verbose_json; events with stream=true',
             content: { 'application/json': null, 'text/plain': null, 'text/event-stream': null },
           },
-          '400': { description: 'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error' },
+          '400': {
+            description:
+              'invalid_audio, media_empty, audio_too_long, invalid_parameter, missing_required_parameter, unknown_parameter, invalid_request_error',
+          },
           '413': { description: 'media_too_large / payload_too_large: the upload is over the limit' },
           '503': { description: 'transcription_unavailable: no recognizer runs on this server' },
         },
@@ -93,7 +122,8 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
   }
   const granularities = form.lists[GRANULARITIES] ?? [];
   for (const g of granularities) {
-    if (g !== 'word' && g !== 'segment') throw new InvalidParameterError(`'${GRANULARITIES}' values must be 'word' or 'segment'.`, GRANULARITIES);
+    if (g !== 'word' && g !== 'segment')
+      throw new InvalidParameterError(`'${GRANULARITIES}' values must be 'word' or 'segment'.`, GRANULARITIES);
   }
   if (granularities.length > 0 && format !== 'verbose_json') {
     throw new InvalidParameterError(`'${GRANULARITIES}' needs response_format 'verbose_json'.`, GRANULARITIES);
@@ -106,14 +136,23 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
     throw new InvalidParameterError(`'stream' needs response_format 'json' or 'text' (the events carry text only).`, 'stream');
   }
   const signal = clientDisconnectSignal(ctx);
-  const command: TranscribeAudioCommand = { file: file.bytes, language: language?.toLowerCase() ?? null, ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}) };
+  const command: TranscribeAudioCommand = {
+    file: file.bytes,
+    language: language?.toLowerCase() ?? null,
+    ...(form.fields.prompt?.trim() ? { prompt: form.fields.prompt } : {}),
+  };
   if (stream) {
     await sendEventStream(ctx, transcriptionEvents(deps.transcribe, ctx.state, command, signal));
     return;
   }
   const transcript = await deps.transcribe.execute(ctx.state.principal, command, signal);
   // Segments come by default, words only when asked for (as the API this follows does).
-  const { body, type } = presentTranscript(transcript, format, granularities.includes('word'), granularities.length === 0 || granularities.includes('segment'));
+  const { body, type } = presentTranscript(
+    transcript,
+    format,
+    granularities.includes('word'),
+    granularities.length === 0 || granularities.includes('segment'),
+  );
   ctx.type = type;
   ctx.body = body;
 }
@@ -131,7 +170,12 @@ function parseStream(value: string | undefined): boolean {
  * then `transcript.text.done` with the text and usage. The final text wins: when the engine's last
  * pass revised a word already sent, the remaining deltas are not sent and `done` has the text.
  */
-async function* transcriptionEvents(transcribe: TranscribeAudio, state: AppState, command: TranscribeAudioCommand, signal: AbortSignal): AsyncGenerator<object> {
+async function* transcriptionEvents(
+  transcribe: TranscribeAudio,
+  state: AppState,
+  command: TranscribeAudioCommand,
+  signal: AbortSignal,
+): AsyncGenerator<object> {
   const queue = new AsyncChannel<object>();
   let sent = '';
   const delta = (text: string): void => {

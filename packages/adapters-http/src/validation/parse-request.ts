@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-import {
-  InvalidParameterError,
-  InvalidRequestError,
-  MissingParameterError,
-  UnknownParameterError,
-  type ServiceError,
-} from '@svc/core';
+import { InvalidParameterError, InvalidRequestError, MissingParameterError, UnknownParameterError, type ServiceError } from '@svc/core';
 
 /**
  * Validates a request against its zod schema (the same schema the OpenAPI document is generated

@@ -65,7 +65,8 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         method: 'post',
         path: '/v1/videos',
         summary: 'Create a talking-head video (job)',
-        description: 'Checks the request (every refusal is a 400 before a job exists), stores it as a queued job and returns it; poll GET /v1/videos/{id}, then download /content.',
+        description:
+          'Checks the request (every refusal is a 400 before a job exists), stores it as a queued job and returns it; poll GET /v1/videos/{id}, then download /content.',
         tags: ['videos'],
         requestBody,
         responses: {
@@ -92,10 +93,17 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         tags: ['videos'],
         requestBody,
         responses: {
-          '200': { description: 'Fragmented MP4 bytes', content: { 'video/mp4': null }, headers: { 'X-Video-Id': 'id of the stored video' } },
+          '200': {
+            description: 'Fragmented MP4 bytes',
+            content: { 'video/mp4': null },
+            headers: { 'X-Video-Id': 'id of the stored video' },
+          },
           '400': { description: CREATE_ERRORS },
           '413': { description: 'media_too_large' },
-          '429': { description: 'concurrency_limit_exceeded: this server already renders its maximum of live streams (Retry-After); rate_limit_exceeded' },
+          '429': {
+            description:
+              'concurrency_limit_exceeded: this server already renders its maximum of live streams (Retry-After); rate_limit_exceeded',
+          },
         },
         handlers: [...rateLimit, (ctx) => stream(ctx as VideoContext, deps)],
       });
@@ -182,7 +190,12 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
 async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
   const receivedAt = Date.now();
   // The body is read only once the stream has a slot (a refused stream costs no body read).
-  const { job, fragments } = await deps.stream.execute(ctx.state.principal, () => readCreateRequest(ctx, deps), clientDisconnectSignal(ctx, 'headers'), { receivedAt });
+  const { job, fragments } = await deps.stream.execute(
+    ctx.state.principal,
+    () => readCreateRequest(ctx, deps),
+    clientDisconnectSignal(ctx, 'headers'),
+    { receivedAt },
+  );
   ctx.status = 200;
   ctx.type = 'video/mp4';
   ctx.set('X-Video-Id', job.id);
@@ -192,7 +205,8 @@ async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
   // A failure after the headers can only end the body early; the job record says why. A client
   // that leaves is normal (its copy stops, the stored video completes): info, not a warning.
   (ctx.body as Readable).on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || clientGone(ctx.req, ctx.res)) ctx.state.log.info({ video: job.id }, 'video stream: the client left; the video completes in the background');
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || clientGone(ctx.req, ctx.res))
+      ctx.state.log.info({ video: job.id }, 'video stream: the client left; the video completes in the background');
     else ctx.state.log.warn({ video: job.id, err: String(err) }, 'video stream ended early');
   });
 }

@@ -12,19 +12,29 @@ const mb = MAX_INLINE_MEDIA_SIZE / (1024 * 1024);
 export const videoCreateFields = {
   ref_image: z
     .string()
-    .describe(`The face to animate: http(s) URL, data URI or base64 bytes; PNG, JPEG or WEBP (detected from the bytes); inline max ${mb} MB, at most ${VIDEO_LIMITS.maxImageSide} px a side and ${VIDEO_LIMITS.maxImagePixels / 1e6} MP`),
+    .describe(
+      `The face to animate: http(s) URL, data URI or base64 bytes; PNG, JPEG or WEBP (detected from the bytes); inline max ${mb} MB, at most ${VIDEO_LIMITS.maxImageSide} px a side and ${VIDEO_LIMITS.maxImagePixels / 1e6} MP`,
+    ),
   model: z.string().nullable().optional().describe(`Only ${VIDEO_MODEL} (default)`),
   input: z
     .string()
     .nullable()
     .optional()
-    .describe(`Driving speech audio: http(s) URL, data URI or base64 (AAC, WAV, MP3, FLAC, OPUS); max ${VIDEO_LIMITS.maxDrivingSeconds} s; its length is the video's. Exactly one of input / input_tts`),
+    .describe(
+      `Driving speech audio: http(s) URL, data URI or base64 (AAC, WAV, MP3, FLAC, OPUS); max ${VIDEO_LIMITS.maxDrivingSeconds} s; its length is the video's. Exactly one of input / input_tts`,
+    ),
   input_tts: z
     .strictObject(speechRequestFields)
     .nullable()
     .optional()
-    .describe('A speech request (every rule of POST /v1/audio/speech; stream unsupported; response_format ignored): the avatar speaks its audio'),
-  size: z.string().nullable().optional().describe(`${VIDEO_SIZES.join(', ')}; default ${DEFAULT_VIDEO_SIZE}`),
+    .describe(
+      'A speech request (every rule of POST /v1/audio/speech; stream unsupported; response_format ignored): the avatar speaks its audio',
+    ),
+  size: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(`${VIDEO_SIZES.join(', ')}; default ${DEFAULT_VIDEO_SIZE}`),
 };
 
 export const videoCreateSchema = z.strictObject(videoCreateFields).meta({ id: 'VideoCreateRequest' });

@@ -9,7 +9,10 @@ const LIMIT = 64;
 /** Echoes what readJsonBody made of the body (undefined as the string 'undefined'). */
 const echo: RouteModule = {
   register(routes) {
-    for (const [path, allowEmpty] of [['/echo', false], ['/echo-optional', true]] as const) {
+    for (const [path, allowEmpty] of [
+      ['/echo', false],
+      ['/echo-optional', true],
+    ] as const) {
       routes.add({
         method: 'post',
         path,
@@ -47,7 +50,10 @@ describe('readJsonBody: the JSON body reader of every JSON route', () => {
   it('refuses another content type with invalid_request_error, before reading', async () => {
     const res = await post('a=1', 'application/x-www-form-urlencoded');
     expect(res.status).to.equal(400);
-    expect(await errorOf(res)).to.include({ type: 'invalid_request_error', message: "Expected Content-Type application/json, got 'application/x-www-form-urlencoded'." });
+    expect(await errorOf(res)).to.include({
+      type: 'invalid_request_error',
+      message: "Expected Content-Type application/json, got 'application/x-www-form-urlencoded'.",
+    });
   });
 
   it('refuses malformed JSON and an empty body with invalid_json; an empty body is allowed where the route says so', async () => {
@@ -66,11 +72,18 @@ describe('readJsonBody: the JSON body reader of every JSON route', () => {
     expect((await errorOf(declared)).type).to.equal('payload_too_large');
     // Chunked: no Content-Length, so the limit stops the read itself.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${t.url}/echo`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${t.url}/echo`,
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"text":"');
       req.write('y'.repeat(LIMIT));

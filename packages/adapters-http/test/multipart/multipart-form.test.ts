@@ -14,11 +14,22 @@ const upload: RouteModule = {
       responses: {},
       handlers: [
         async (ctx) => {
-          const form = await readMultipartForm(ctx, { allowed: ['file', 'note', 'tag'], repeatable: ['tag'], maxFileBytes: 1000, maxFieldBytes: 50, maxBodyBytes: 4000 });
+          const form = await readMultipartForm(ctx, {
+            allowed: ['file', 'note', 'tag'],
+            repeatable: ['tag'],
+            maxFileBytes: 1000,
+            maxFieldBytes: 50,
+            maxBodyBytes: 4000,
+          });
           ctx.body = {
             fields: form.fields,
             lists: form.lists,
-            files: Object.fromEntries(Object.entries(form.files).map(([k, f]) => [k, { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, first: f.bytes[0] }])),
+            files: Object.fromEntries(
+              Object.entries(form.files).map(([k, f]) => [
+                k,
+                { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, first: f.bytes[0] },
+              ]),
+            ),
           };
         },
       ],
@@ -44,7 +55,14 @@ describe('readMultipartForm: uploads read with their limits enforced while they 
   const post = (body: FormData | string, headers: Record<string, string> = {}) => t.call('/upload', { method: 'POST', body, headers });
 
   it('reads text fields, repeatable fields in order, and a file with its claimed name and type', async () => {
-    const res = await post(form([['note', 'héllo'], ['tag', 'a'], ['tag', 'b'], ['file', new Blob([Uint8Array.of(7, 8, 9)], { type: 'audio/wav' }), 'clip.wav']]));
+    const res = await post(
+      form([
+        ['note', 'héllo'],
+        ['tag', 'a'],
+        ['tag', 'b'],
+        ['file', new Blob([Uint8Array.of(7, 8, 9)], { type: 'audio/wav' }), 'clip.wav'],
+      ]),
+    );
     expect(res.status).to.equal(200);
     expect(await res.json()).to.deep.equal({
       fields: { note: 'héllo', tag: 'a' },
@@ -57,7 +75,12 @@ describe('readMultipartForm: uploads read with their limits enforced while they 
     const unknown = await post(form([['colour', 'red']]));
     expect(unknown.status).to.equal(400);
     expect(await errorOf(unknown)).to.include({ type: 'unknown_parameter', param: 'colour' });
-    const twice = await post(form([['note', 'a'], ['note', 'b']]));
+    const twice = await post(
+      form([
+        ['note', 'a'],
+        ['note', 'b'],
+      ]),
+    );
     expect(twice.status).to.equal(400);
     expect(await errorOf(twice)).to.include({ type: 'invalid_parameter', param: 'note', message: "'note' was sent more than once." });
   });

@@ -15,8 +15,14 @@ const transcript = {
 
 describe('transcription presenter: each response_format', () => {
   it('json is {text, usage} (duration billed in whole seconds, rounded up); text is the text and a newline', () => {
-    expect(presentTranscript(transcript, 'json', false, true)).to.deep.equal({ body: { text: transcript.text, usage: { type: 'duration', seconds: 3724 } }, type: 'application/json' });
-    expect(presentTranscript(transcript, 'text', false, true)).to.deep.equal({ body: 'Hello there. General Kenobi.\n', type: 'text/plain; charset=utf-8' });
+    expect(presentTranscript(transcript, 'json', false, true)).to.deep.equal({
+      body: { text: transcript.text, usage: { type: 'duration', seconds: 3724 } },
+      type: 'application/json',
+    });
+    expect(presentTranscript(transcript, 'text', false, true)).to.deep.equal({
+      body: 'Hello there. General Kenobi.\n',
+      type: 'text/plain; charset=utf-8',
+    });
   });
 
   it('srt and vtt: numbered (srt) cues, hh:mm:ss,mmm (srt) or hh:mm:ss.mmm (vtt), past the hour', () => {
@@ -38,13 +44,35 @@ describe('transcription presenter: each response_format', () => {
       [0, 0, 0, 1.234, 'Hello there.'],
       [1, 360000, 3600, 3723.457, 'General Kenobi.'],
     ]);
-    for (const s of segments) expect(s).to.have.all.keys('id', 'seek', 'start', 'end', 'text', 'tokens', 'temperature', 'avg_logprob', 'compression_ratio', 'no_speech_prob');
+    for (const s of segments)
+      expect(s).to.have.all.keys(
+        'id',
+        'seek',
+        'start',
+        'end',
+        'text',
+        'tokens',
+        'temperature',
+        'avg_logprob',
+        'compression_ratio',
+        'no_speech_prob',
+      );
     expect(both.usage).to.deep.equal({ type: 'duration', seconds: 3724 });
     expect(both.words).to.deep.equal([{ word: 'Hello', start: 0.123, end: 0.5 }]);
     const wordsOnly = presentTranscript(transcript, 'verbose_json', true, false).body as Record<string, unknown>;
     expect(wordsOnly).not.to.have.property('segments');
-    const untimed = presentTranscript({ ...transcript, words: undefined } as DetailedTranscript, 'verbose_json', true, true).body as Record<string, unknown>;
+    const untimed = presentTranscript({ ...transcript, words: undefined } as DetailedTranscript, 'verbose_json', true, true).body as Record<
+      string,
+      unknown
+    >;
     expect(untimed).not.to.have.property('words');
-    expect((presentTranscript({ ...transcript, language: null } as unknown as DetailedTranscript, 'verbose_json', false, true).body as Record<string, unknown>).language).to.equal(null);
+    expect(
+      (
+        presentTranscript({ ...transcript, language: null } as unknown as DetailedTranscript, 'verbose_json', false, true).body as Record<
+          string,
+          unknown
+        >
+      ).language,
+    ).to.equal(null);
   });
 });

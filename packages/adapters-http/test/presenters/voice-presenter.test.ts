@@ -11,7 +11,12 @@ describe('voice presenter: the spec Voice objects', () => {
   });
 
   it('a voice, a page of voices (ids of the first and last, has_more) and a deletion', () => {
-    expect(presentVoice(voice('voice_a') as never)).to.deep.equal({ voice: 'voice_a', ref_text: 'hello', description: 'mine', created_at: '2026-11-25T08:30:15Z' });
+    expect(presentVoice(voice('voice_a') as never)).to.deep.equal({
+      voice: 'voice_a',
+      ref_text: 'hello',
+      description: 'mine',
+      created_at: '2026-11-25T08:30:15Z',
+    });
     expect(presentVoiceList({ voices: [voice('voice_a'), voice('voice_b')], hasMore: true } as never)).to.deep.equal({
       object: 'list',
       data: [
@@ -22,7 +27,13 @@ describe('voice presenter: the spec Voice objects', () => {
       first_id: 'voice_a',
       last_id: 'voice_b',
     });
-    expect(presentVoiceList({ voices: [], hasMore: false } as never)).to.deep.equal({ object: 'list', data: [], has_more: false, first_id: null, last_id: null });
+    expect(presentVoiceList({ voices: [], hasMore: false } as never)).to.deep.equal({
+      object: 'list',
+      data: [],
+      has_more: false,
+      first_id: null,
+      last_id: null,
+    });
     expect(presentVoiceDeleted('voice_a')).to.deep.equal({ voice_id: 'voice_a', object: 'voice', deleted: true });
   });
 });

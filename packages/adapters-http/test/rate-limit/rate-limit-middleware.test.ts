@@ -43,12 +43,21 @@ describe('rateLimitMiddleware: 429 in the REST error shape, with Retry-After', (
   });
 
   it('refuses with 429 rate_limit_exceeded and Retry-After in whole seconds (rounded up, at least 1), before the handler runs', async () => {
-    for (const [retry, header] of [[2.2, '3'], [0.01, '1'], [60, '60']] as const) {
+    for (const [retry, header] of [
+      [2.2, '3'],
+      [0.01, '1'],
+      [60, '60'],
+    ] as const) {
       limiter.decisions.push({ allowed: false, retryAfterSeconds: retry });
       const res = await t.call('/limited', { method: 'POST' });
       expect(res.status).to.equal(429);
       expect(res.headers.get('retry-after')).to.equal(header);
-      expect(await errorOf(res)).to.deep.equal({ message: `Rate limit reached for this API key; retry in ${header} s.`, type: 'rate_limit_exceeded', code: 'rate_limit_exceeded', param: null });
+      expect(await errorOf(res)).to.deep.equal({
+        message: `Rate limit reached for this API key; retry in ${header} s.`,
+        type: 'rate_limit_exceeded',
+        code: 'rate_limit_exceeded',
+        param: null,
+      });
     }
     expect(handled).to.equal(1);
   });

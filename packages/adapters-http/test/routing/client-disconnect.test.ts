@@ -26,7 +26,8 @@ const work: RouteModule = {
         async (ctx) => {
           const id = String(ctx.query.id);
           const signal = clientDisconnectSignal(ctx, ctx.params.until as AbortUntil);
-          const record = () => seen.set(id, { aborted: signal.aborted, reason: signal.aborted ? String((signal.reason as Error).message) : null });
+          const record = () =>
+            seen.set(id, { aborted: signal.aborted, reason: signal.aborted ? String((signal.reason as Error).message) : null });
           signal.addEventListener('abort', record);
           setTimeout(record, 600);
           if (ctx.params.mode === 'slow') await sleep(400);

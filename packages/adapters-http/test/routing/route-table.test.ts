@@ -36,7 +36,14 @@ const things: RouteModule = {
 
 const probe: RouteModule = {
   register(routes) {
-    routes.add({ method: 'get', path: '/probe', summary: 'Probe', tags: ['operations'], responses: { '200': { description: 'OK' } }, handlers: [(ctx) => void (ctx.body = { ok: true })] });
+    routes.add({
+      method: 'get',
+      path: '/probe',
+      summary: 'Probe',
+      tags: ['operations'],
+      responses: { '200': { description: 'OK' } },
+      handlers: [(ctx) => void (ctx.body = { ok: true })],
+    });
   },
 };
 
@@ -89,7 +96,9 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
   });
 
   it('documents exactly the added operations, at their OpenAPI paths; pages are routed but not documented', async () => {
-    const doc = (await (await t.call('/v1/doc.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[]; parameters?: unknown[]; responses: Record<string, unknown> }>> };
+    const doc = (await (await t.call('/v1/doc.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[]; parameters?: unknown[]; responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(doc.paths).sort()).to.deep.equal(['/probe', '/v1/doc.json', '/v1/self-checked', '/v1/things/{thing}/parts/{part}']);
     const part = doc.paths['/v1/things/{thing}/parts/{part}']!.get!;
     expect(part.parameters).to.have.length(2);
@@ -98,8 +107,10 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
     expect((await t.call('/things-page/a/b')).status).to.equal(200);
   });
 
-  it("marks an operation public from the table it was added to (no key, no 401 in its document)", async () => {
-    const doc = (await (await t.call('/v1/doc.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+  it('marks an operation public from the table it was added to (no key, no 401 in its document)', async () => {
+    const doc = (await (await t.call('/v1/doc.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    };
     expect(doc.paths['/probe']!.get!.security).to.deep.equal([]);
     expect(doc.paths['/probe']!.get!.responses).not.to.have.property('401');
     expect((await fetch(`${t.url}/probe`)).status).to.equal(200);
@@ -109,7 +120,9 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
   });
 
   it('a public route that authenticates itself is reached without the API-key middleware but documented with the Bearer and its 401', async () => {
-    const doc = (await (await t.call('/v1/doc.json')).json()) as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+    const doc = (await (await t.call('/v1/doc.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    };
     const op = doc.paths['/v1/self-checked']!.post!;
     expect(op.security).to.equal(undefined);
     expect(op.responses).to.have.property('401');
@@ -120,7 +133,13 @@ describe('RouteTable: one declaration gives the route and its OpenAPI operation'
   });
 
   it('refuses a route without a handler at registration', () => {
-    const table = new RouteTable(new (class { get() {} })() as never, new OpenApiRegistry(), 'authenticated');
+    const table = new RouteTable(
+      new (class {
+        get() {}
+      })() as never,
+      new OpenApiRegistry(),
+      'authenticated',
+    );
     expect(() => table.add({ method: 'get', path: '/x', summary: 'x', tags: [], responses: {}, handlers: [] })).to.throw(/no handler/);
   });
 });

@@ -35,7 +35,8 @@ export async function startApp(modules: { api?: RouteModule[]; public?: RouteMod
   return {
     app,
     url,
-    call: (path, init = {}) => fetch(`${url}${path}`, { ...init, headers: { Authorization: `Bearer ${TEST_KEY}`, ...(init.headers as Record<string, string>) } }),
+    call: (path, init = {}) =>
+      fetch(`${url}${path}`, { ...init, headers: { Authorization: `Bearer ${TEST_KEY}`, ...(init.headers as Record<string, string>) } }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

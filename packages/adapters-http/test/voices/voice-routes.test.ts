@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { VoiceNotFoundError, type DeleteVoice, type GetVoice, type ListVoices, type Principal, type RegisterVoice, type RegisterVoiceCommand } from '@svc/core';
+import {
+  VoiceNotFoundError,
+  type DeleteVoice,
+  type GetVoice,
+  type ListVoices,
+  type Principal,
+  type RegisterVoice,
+  type RegisterVoiceCommand,
+} from '@svc/core';
 import { voiceRoutes } from '../../src/voices/voice-routes.js';
 import { TEST_KEY, TEST_PRINCIPAL, errorOf, startApp, type RunningApp } from '../support/http-app.js';
 
@@ -53,10 +61,19 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
   });
 
   const postJson = (body: unknown, headers: Record<string, string> = {}) =>
-    app.call('/v1/audio/voices', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
+    app.call('/v1/audio/voices', {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
 
   it('every route refuses a missing or wrong key with 401 invalid_api_key, before any use case runs', async () => {
-    for (const [method, path] of [['POST', '/v1/audio/voices'], ['GET', '/v1/audio/voices'], ['GET', '/v1/audio/voices/voice_a'], ['DELETE', '/v1/audio/voices/voice_a']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/audio/voices'],
+      ['GET', '/v1/audio/voices'],
+      ['GET', '/v1/audio/voices/voice_a'],
+      ['DELETE', '/v1/audio/voices/voice_a'],
+    ] as const) {
       for (const headers of [{}, { Authorization: 'Bearer sk-wrong' }, { Authorization: TEST_KEY }] as Array<Record<string, string>>) {
         const res = await fetch(`${app.url}${path}`, { method, headers });
         expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).to.equal(401);
@@ -71,11 +88,20 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
     const first = await postJson({ ref_audio: 'data:audio/wav;base64,UklGRg==', ref_text: 'hello there', description: 'mine' });
     expect(first.status).to.equal(200);
     expect(first.headers.get('x-voice-created')).to.equal('true');
-    expect(await first.json()).to.deep.equal({ voice: 'voice_new', ref_text: 'hello there', description: 'mine', created_at: '2026-11-25T08:30:15Z' });
+    expect(await first.json()).to.deep.equal({
+      voice: 'voice_new',
+      ref_text: 'hello there',
+      description: 'mine',
+      created_at: '2026-11-25T08:30:15Z',
+    });
     const again = await postJson({ ref_audio: 'UklGRg==' });
     expect(again.headers.get('x-voice-created')).to.equal('false');
     expect(registered.map((r) => r.principal)).to.deep.equal([TEST_PRINCIPAL, TEST_PRINCIPAL]);
-    expect(registered[0]!.command).to.deep.equal({ refAudio: 'data:audio/wav;base64,UklGRg==', refText: 'hello there', description: 'mine' });
+    expect(registered[0]!.command).to.deep.equal({
+      refAudio: 'data:audio/wav;base64,UklGRg==',
+      refText: 'hello there',
+      description: 'mine',
+    });
     expect(registered[1]!.command).to.deep.equal({ refAudio: 'UklGRg==', refText: null, description: null });
   });
 
@@ -129,7 +155,11 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
     expect(page.status).to.equal(200);
     expect(await page.json()).to.deep.include({ object: 'list', has_more: false, first_id: 'voice_a', last_id: 'voice_a' });
     expect(asked).to.deep.equal([{ op: 'list', principal: TEST_PRINCIPAL, arg: { limit: 5, after: 'voice_z' } }]);
-    for (const [query, type] of [['limit=0', 'invalid_parameter'], ['limit=abc', 'invalid_parameter'], ['limit=5&colour=blue', 'unknown_parameter']]) {
+    for (const [query, type] of [
+      ['limit=0', 'invalid_parameter'],
+      ['limit=abc', 'invalid_parameter'],
+      ['limit=5&colour=blue', 'unknown_parameter'],
+    ]) {
       const res = await app.call(`/v1/audio/voices?${query}`);
       expect(res.status, query).to.equal(400);
       expect((await errorOf(res)).type, query).to.equal(type);
@@ -139,7 +169,11 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
 
   it("gets and deletes by id for the caller; an unknown (or another key's) voice is 404 voice_not_found", async () => {
     expect(await (await app.call('/v1/audio/voices/voice_a')).json()).to.deep.include({ voice: 'voice_a' });
-    expect(await (await app.call('/v1/audio/voices/voice_a', { method: 'DELETE' })).json()).to.deep.equal({ voice_id: 'voice_a', object: 'voice', deleted: true });
+    expect(await (await app.call('/v1/audio/voices/voice_a', { method: 'DELETE' })).json()).to.deep.equal({
+      voice_id: 'voice_a',
+      object: 'voice',
+      deleted: true,
+    });
     for (const method of ['GET', 'DELETE']) {
       const res = await app.call('/v1/audio/voices/voice_other', { method });
       expect(res.status, method).to.equal(404);

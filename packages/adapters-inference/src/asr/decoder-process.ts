@@ -28,7 +28,13 @@ export interface DecoderProcess {
  * runtime/process-launcher.ts), talking over a Unix socket it connects to (`--socket PATH`), or
  * spawned directly with pipes when the launcher is off or `direct` says so.
  */
-export function startDecoderProcess(python: string, script: string, args: readonly string[], stderrTailChars: number, direct = false): DecoderProcess {
+export function startDecoderProcess(
+  python: string,
+  script: string,
+  args: readonly string[],
+  stderrTailChars: number,
+  direct = false,
+): DecoderProcess {
   const launcher = direct ? null : processLauncher();
   const dir = launcher ? socketFolder() : null;
   if (!launcher || !dir) return spawned(python, script, args, stderrTailChars);

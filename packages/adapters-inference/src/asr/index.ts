@@ -8,7 +8,12 @@ export { POCKETSPHINX_EN_US_MODEL, POCKETSPHINX_EN_US_MODEL_DIR } from './pocket
 export { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
 // Whisper and Moonshine from transformers.js ONNX exports (buffered per turn), on onnxruntime-node.
 export { TransformersSpeechRecognizer, type TransformersSpeechRecognizerOptions } from './seq2seq/transformers-speech-recognizer.js';
-export { readTransformersAsrModel, isTransformersAsrLayout, ONNX_VARIANTS, type TransformersAsrModel } from './seq2seq/transformers-model-folder.js';
+export {
+  readTransformersAsrModel,
+  isTransformersAsrLayout,
+  ONNX_VARIANTS,
+  type TransformersAsrModel,
+} from './seq2seq/transformers-model-folder.js';
 export { WhisperLogMel, slaneyMelFilterbank, WHISPER_FEATURES, WHISPER_FRAMES } from './features/whisper-log-mel.js';
 export { TokenDecoder } from './seq2seq/token-decoder.js';
 export type { DetailedTranscript, TranscriptSegment, TranscriptWord } from './seq2seq/transcript.js';

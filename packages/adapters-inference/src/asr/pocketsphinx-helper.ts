@@ -167,7 +167,8 @@ export class PocketsphinxHelper {
       this.queuePiece(this.pending);
       this.pendingLength = 0;
     }
-    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES) this.queuePiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
+    for (; samples.length - at >= DECODER_PIECE_SAMPLES; at += DECODER_PIECE_SAMPLES)
+      this.queuePiece(samples.subarray(at, at + DECODER_PIECE_SAMPLES));
     this.pending.set(samples.subarray(at), 0);
     this.pendingLength = samples.length - at;
   }
@@ -192,7 +193,11 @@ export class PocketsphinxHelper {
    * Final pass with the time of every word (seconds from the start of an utterance begun `fresh`)
    * and how sure the decoder is of them (see the helper script's `Q` line).
    */
-  async endWithWordTimes(): Promise<{ text: string; words: { word: string; start: number; end: number }[]; confidence: UtteranceConfidence }> {
+  async endWithWordTimes(): Promise<{
+    text: string;
+    words: { word: string; start: number; end: number }[];
+    confidence: UtteranceConfidence;
+  }> {
     this.flushPending();
     this.wordTimes = [];
     this.confidence = { avgLogprob: null, noSpeech: 1 };
@@ -320,7 +325,10 @@ function parseConfidence(text: string): UtteranceConfidence {
   const [average, noSpeech] = text.trim().split(/\s+/);
   const avg = average === '-' ? NaN : Number(average);
   const share = Number(noSpeech);
-  return { avgLogprob: Number.isFinite(avg) ? Math.min(0, avg) : null, noSpeech: Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 1 };
+  return {
+    avgLogprob: Number.isFinite(avg) ? Math.min(0, avg) : null,
+    noSpeech: Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 1,
+  };
 }
 
 /** `word start end word start end ...` -> word times. */

@@ -118,7 +118,13 @@ const DROP_TIMEOUT_MS = 2000;
 async function dropOrKill(helper: PocketsphinxHelper): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), DROP_TIMEOUT_MS)));
-  const outcome = await Promise.race([helper.drop().then(() => 'dropped' as const, () => 'dropped' as const), late]);
+  const outcome = await Promise.race([
+    helper.drop().then(
+      () => 'dropped' as const,
+      () => 'dropped' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (outcome === 'late') helper.kill();
 }

@@ -1,7 +1,14 @@
 import { constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { access } from 'node:fs/promises';
-import type { DetailedTranscript, PcmAudio, RecognitionOptions, RecognitionStream, SpeechRecognizer, TranscriptionOptions } from '@svc/core';
+import type {
+  DetailedTranscript,
+  PcmAudio,
+  RecognitionOptions,
+  RecognitionStream,
+  SpeechRecognizer,
+  TranscriptionOptions,
+} from '@svc/core';
 import { compressionRatio } from './compression-ratio.js';
 import { throwIfAborted } from '../runtime/abort.js';
 import { DecoderPool, type DecoderPoolStats, type DecoderWait } from './decoder-pool.js';
@@ -40,12 +47,18 @@ const DEFAULT_WARM_DECODERS = 2;
  * bull wall..."), and the "Mm-hmm" backchannel turned into four words. Accuracy first.
  */
 export const POCKETSPHINX_DECODER_ARGS = [
-  '-hmm', POCKETSPHINX_EN_US_MODEL,
-  '-lm', `${POCKETSPHINX_EN_US_MODEL_DIR}/en-us.lm.bin`,
-  '-dict', `${POCKETSPHINX_EN_US_MODEL_DIR}/cmudict-en-us.dict`,
-  '-fwdflat', 'no',
-  '-bestpath', 'no',
-  '-maxhmmpf', '3000',
+  '-hmm',
+  POCKETSPHINX_EN_US_MODEL,
+  '-lm',
+  `${POCKETSPHINX_EN_US_MODEL_DIR}/en-us.lm.bin`,
+  '-dict',
+  `${POCKETSPHINX_EN_US_MODEL_DIR}/cmudict-en-us.dict`,
+  '-fwdflat',
+  'no',
+  '-bestpath',
+  'no',
+  '-maxhmmpf',
+  '3000',
 ] as const;
 
 /**
@@ -73,7 +86,10 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
    */
   readonly speakerNormalization: boolean;
 
-  private constructor(private readonly pool: DecoderPool, warm: readonly PocketsphinxHelper[]) {
+  private constructor(
+    private readonly pool: DecoderPool,
+    warm: readonly PocketsphinxHelper[],
+  ) {
     this.speakerNormalization = warm.every((h) => h.normalizes);
   }
 
@@ -144,7 +160,10 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
    */
   async transcribeDetailed(audio: PcmAudio, options: TranscriptionOptions, signal?: AbortSignal): Promise<DetailedTranscript> {
     throwIfAborted(signal);
-    const samples = audio.sampleRate === RECOGNIZER_SAMPLE_RATE ? audio.samples : floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
+    const samples =
+      audio.sampleRate === RECOGNIZER_SAMPLE_RATE
+        ? audio.samples
+        : floatToInt16(new StreamingResampler(audio.sampleRate, RECOGNIZER_SAMPLE_RATE).process(audio.samples));
     const duration = samples.length / RECOGNIZER_SAMPLE_RATE;
     const onText = options.onText;
     const { text, words, confidence } = await this.pool.use(signal, async (helper) => {
@@ -170,7 +189,13 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
       noSpeechProb: confidence.noSpeech,
       temperature: 0,
     };
-    return { text: clean, language: 'en', duration, segments: clean ? [segment] : [], words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })) };
+    return {
+      text: clean,
+      language: 'en',
+      duration,
+      segments: clean ? [segment] : [],
+      words: words.map((w) => ({ ...w, word: w.word.toLowerCase() })),
+    };
   }
 
   private speakerMean(speaker: object | undefined): SpeakerMean {

@@ -16,7 +16,13 @@ export function loudness(features: readonly FrameFeatures[]): number[] {
 
 /** The level of loud speech that loudness() is relative to: the 95th percentile of the non-silent frames' RMS. */
 export function loudnessPeak(levels: readonly number[]): number {
-  return Math.max(SILENCE_RMS * 4, quantile(levels.filter((r) => r > SILENCE_RMS), 0.95));
+  return Math.max(
+    SILENCE_RMS * 4,
+    quantile(
+      levels.filter((r) => r > SILENCE_RMS),
+      0.95,
+    ),
+  );
 }
 
 /** One frame's loudness (see loudness()) against the speech's peak level. */

@@ -85,7 +85,9 @@ export async function decodeRegion(bytes: Uint8Array, header: ImageHeader, regio
   ][o - 1]!;
   const [outWidth, outHeight] = sideways ? [region.outHeight, region.outWidth] : [region.outWidth, region.outHeight];
   const cut = await toRgb(
-    sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).extract(stored).resize(outWidth, outHeight, { fit: 'fill', kernel: 'lanczos3' }),
+    sharp()(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      .extract(stored)
+      .resize(outWidth, outHeight, { fit: 'fill', kernel: 'lanczos3' }),
   );
   return o === 1 ? cut : upright(cut, o);
 }

@@ -117,7 +117,15 @@ export class Eyelids {
     let b = 0;
     for (let k = -2; k <= 2; k++) {
       const uk = u + k * step;
-      sampleBilinear(data, width, height, eye.centre.x + uk * eye.cos - vs * eye.sin, eye.centre.y + uk * eye.sin + vs * eye.cos, this.tap, 0);
+      sampleBilinear(
+        data,
+        width,
+        height,
+        eye.centre.x + uk * eye.cos - vs * eye.sin,
+        eye.centre.y + uk * eye.sin + vs * eye.cos,
+        this.tap,
+        0,
+      );
       r += this.tap[0]!;
       g += this.tap[1]!;
       b += this.tap[2]!;
@@ -210,8 +218,28 @@ function eyeFrame(image: RgbImage, lm: readonly Point[], from: number): EyeFrame
     x1: Math.min(image.width, Math.ceil(Math.max(...corners.map((c) => c.x)) + 2)),
     y1: Math.min(image.height, Math.ceil(Math.max(...corners.map((c) => c.y)) + 2)),
   };
-  const lid = lidColour(image, (u, v) => ({ x: centre.x + u * cos - v * sin, y: centre.y + u * sin + v * cos }), uMin, uMax, skinTable, topTable);
-  return { centre, cos, sin, top: topTable, bottom: bottomTable, skinTop: skinTable, uMin, uMax, box, lid, blurStep: 0.05 * width, lashGap: Math.min(0.06 * width, 0.4 * (topTable.at(0) - skinTable.at(0))) };
+  const lid = lidColour(
+    image,
+    (u, v) => ({ x: centre.x + u * cos - v * sin, y: centre.y + u * sin + v * cos }),
+    uMin,
+    uMax,
+    skinTable,
+    topTable,
+  );
+  return {
+    centre,
+    cos,
+    sin,
+    top: topTable,
+    bottom: bottomTable,
+    skinTop: skinTable,
+    uMin,
+    uMax,
+    box,
+    lid,
+    blurStep: 0.05 * width,
+    lashGap: Math.min(0.06 * width, 0.4 * (topTable.at(0) - skinTable.at(0))),
+  };
 }
 
 /**
@@ -271,7 +299,14 @@ function piecewise(points: Point[]): (x: number) => number {
  * luminance is lowest against the ring around it, searched over the middle of the eye. Null when no
  * disc stands out (closed or tiny eyes, sunglasses): the landmarks then decide alone.
  */
-function findIris(image: RgbImage, centre: Point, cos: number, sin: number, width: number, vMid: number): { u: number; v: number; r: number } | null {
+function findIris(
+  image: RgbImage,
+  centre: Point,
+  cos: number,
+  sin: number,
+  width: number,
+  vMid: number,
+): { u: number; v: number; r: number } | null {
   const r = Math.max(1.5, (IRIS_OF_WIDTH * width) / 2);
   const ring = r * 1.7;
   const extent = Math.ceil(ring + width * 0.35);

@@ -15,7 +15,8 @@ export const MIN_FACE_SCORE = 0.4;
 export async function detectFaces(runtime: FaceApiRuntime, image: RgbImage, minScore = MIN_FACE_SCORE): Promise<DetectedFace[]> {
   const found = await runtime.ssd.locate(image, minScore, MAX_FACES);
   const faces: DetectedFace[] = [];
-  for (const detection of byAreaDescending(found)) faces.push({ ...detection, landmarks: await faceLandmarks(runtime, image, detection.box) });
+  for (const detection of byAreaDescending(found))
+    faces.push({ ...detection, landmarks: await faceLandmarks(runtime, image, detection.box) });
   return faces;
 }
 
@@ -31,7 +32,8 @@ export async function detectLargestFace(runtime: FaceApiRuntime, image: RgbImage
 /** At most this many faces per photo (face-api's maxResults as the service always used it). */
 const MAX_FACES = 20;
 
-const byAreaDescending = <T extends { box: FaceBox }>(faces: T[]): T[] => [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+const byAreaDescending = <T extends { box: FaceBox }>(faces: T[]): T[] =>
+  [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
 
 /**
  * The landmark net on one face, cropped as face-api crops it for withFaceLandmarks() (the box
@@ -44,7 +46,9 @@ async function faceLandmarks(runtime: FaceApiRuntime, image: RgbImage, box: Face
   const { tf, faceapi } = runtime;
   const dims = { width: image.width, height: image.height };
   const relative = new faceapi.Rect(box.x / image.width, box.y / image.height, box.width / image.width, box.height / image.height);
-  const crop = new faceapi.FaceDetection(1, relative, dims).forSize(image.width, image.height).box.clipAtImageBorders(image.width, image.height);
+  const crop = new faceapi.FaceDetection(1, relative, dims)
+    .forSize(image.width, image.height)
+    .box.clipAtImageBorders(image.width, image.height);
   if (!(crop.width > 0 && crop.height > 0)) throw new Error('the face box lies outside the image');
   const pixels = new Int32Array(crop.width * crop.height * 3);
   for (let y = 0; y < crop.height; y++) {

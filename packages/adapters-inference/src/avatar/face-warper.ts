@@ -274,10 +274,7 @@ export class FaceWarper {
     const wu = u / (2 * a);
     const wv = v / (1.2 * a);
     // the lips' spread/rounding fades out before the nose, the jaw sides and the chin (no seams)
-    const us =
-      f.widthFactor === 1
-        ? u
-        : u / (1 + (f.widthFactor - 1) * Math.exp(-(wu * wu + wv * wv)) * this.spreadFade(u, v));
+    const us = f.widthFactor === 1 ? u : u / (1 + (f.widthFactor - 1) * Math.exp(-(wu * wu + wv * wv)) * this.spreadFade(u, v));
     const upper = this.upperInner.at(us);
     const lower = this.lowerInner.at(us);
     const gap = lower - upper;

@@ -28,7 +28,13 @@ export interface FrameRect {
  * at one scale for both axes (no stretching). The crop stays inside the photo when it can (zooming
  * in up to maxExtraZoom, then shifting); what is left reaches outside and is padded.
  */
-export function frameRect(landmarks: readonly Point[], imgWidth: number, imgHeight: number, outWidth: number, outHeight: number): FrameRect {
+export function frameRect(
+  landmarks: readonly Point[],
+  imgWidth: number,
+  imgHeight: number,
+  outWidth: number,
+  outHeight: number,
+): FrameRect {
   const eyes = midpoint(mean(landmarks, 36, 42), mean(landmarks, 42, 48));
   const chin = landmarks[8]!;
   const eyeChin = Math.max(4, Math.hypot(chin.x - eyes.x, chin.y - eyes.y));
@@ -41,7 +47,10 @@ export function frameRect(landmarks: readonly Point[], imgWidth: number, imgHeig
   const centreX = (eyes.x + chin.x) / 2;
   let left = centreX - width / 2;
   let top = eyes.y - (FRAMING.eyeLine * outHeight) / scale;
-  left = width <= imgWidth ? clamp(left, 0, imgWidth - width) : (imgWidth - width) / 2 + clamp(left - (imgWidth - width) / 2, -width * 0.15, width * 0.15);
+  left =
+    width <= imgWidth
+      ? clamp(left, 0, imgWidth - width)
+      : (imgWidth - width) / 2 + clamp(left - (imgWidth - width) / 2, -width * 0.15, width * 0.15);
   top = height <= imgHeight ? clamp(top, 0, imgHeight - height) : Math.min(top, 0);
   return { left, top, width, height, scale };
 }
@@ -65,7 +74,9 @@ export async function cropToFrame(image: RgbImage, rect: FrameRect, outWidth: nu
       .raw()
       .toBuffer({ resolveWithObject: true });
     const { data, info } = await sharp()(blurred.data, { raw: { width: blurred.info.width, height: blurred.info.height, channels: 3 } })
-      .composite([{ input: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), raw, left: pad.left, top: pad.top }])
+      .composite([
+        { input: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), raw, left: pad.left, top: pad.top },
+      ])
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -85,10 +96,19 @@ export function insidePhoto(rect: FrameRect, imgWidth: number, imgHeight: number
 }
 
 /** The rect in whole pixels, clipped to the image: the region cropToFrame (and a region decode) scales into the frame. */
-export function pixelBox(rect: FrameRect, imgWidth: number, imgHeight: number): { left: number; top: number; width: number; height: number } {
+export function pixelBox(
+  rect: FrameRect,
+  imgWidth: number,
+  imgHeight: number,
+): { left: number; top: number; width: number; height: number } {
   const left = clamp(Math.round(rect.left), 0, imgWidth - 1);
   const top = clamp(Math.round(rect.top), 0, imgHeight - 1);
-  return { left, top, width: clamp(Math.round(rect.width), 1, imgWidth - left), height: clamp(Math.round(rect.height), 1, imgHeight - top) };
+  return {
+    left,
+    top,
+    width: clamp(Math.round(rect.width), 1, imgWidth - left),
+    height: clamp(Math.round(rect.height), 1, imgHeight - top),
+  };
 }
 
 /** Landmarks moved from photo to frame coordinates. */

@@ -45,7 +45,8 @@ export function headMotionAt(eyeDistance: number, seed: number): (t: number, e: 
     const ease = Math.min(1, t / 0.5);
     const x = sway * (Math.sin(2 * Math.PI * 0.13 * t + p[0]!) + 0.5 * Math.sin(2 * Math.PI * 0.31 * t + p[1]!));
     const y = sway * 0.6 * Math.sin(2 * Math.PI * 0.17 * t + p[2]!) + nod * e;
-    const roll = 0.006 * Math.sin(2 * Math.PI * 0.11 * t + p[3]!) + 0.004 * Math.sin(2 * Math.PI * 0.43 * t + p[4]!) + 0.006 * e * Math.sin(p[5]!);
+    const roll =
+      0.006 * Math.sin(2 * Math.PI * 0.11 * t + p[3]!) + 0.004 * Math.sin(2 * Math.PI * 0.43 * t + p[4]!) + 0.006 * e * Math.sin(p[5]!);
     return { x: x * ease, y: y * ease, roll: roll * ease };
   };
 }

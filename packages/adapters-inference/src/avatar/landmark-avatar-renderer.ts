@@ -78,8 +78,16 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     this.fps = options.fps ?? 25;
     this.motions = new SpeechMotionCache(this.fps);
     this.faces = new PreparedFaceCache(options.faceCacheEntries ?? 16);
-    this.renderThreads = new LazyWorkerPool({ name: 'avatar renderer', script: new URL('./frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
-    this.faceThread = new LazyWorkerPool({ name: 'avatar face detector', script: new URL('./face-prepare-worker.js', import.meta.url), size: 1 });
+    this.renderThreads = new LazyWorkerPool({
+      name: 'avatar renderer',
+      script: new URL('./frame-render-worker.js', import.meta.url),
+      size: options.renderThreads ?? 1,
+    });
+    this.faceThread = new LazyWorkerPool({
+      name: 'avatar face detector',
+      script: new URL('./face-prepare-worker.js', import.meta.url),
+      size: 1,
+    });
   }
 
   /** Stops the render threads (they are unref'd when idle, so a host that never calls this still exits). */
@@ -92,7 +100,6 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   private renderPool(): Promise<WorkerPool<RenderThreadRequest, FrameRenderResult>> | null {
     return (this.options.renderThreads ?? 1) <= 0 ? null : this.renderThreads.get();
   }
-
 
   /**
    * Once the render thread has made its first whole video and the renderer has then been idle for
@@ -153,7 +160,17 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
     this.usage.begin();
     try {
       const photo = await this.preparePhoto(image, size, signal);
-      const avatar = new LandmarkAvatar(photo.framed, photo.landmarks, this.fps, photo.seed, pool, photo.key, photo.stages, this.motions, this.usage);
+      const avatar = new LandmarkAvatar(
+        photo.framed,
+        photo.landmarks,
+        this.fps,
+        photo.seed,
+        pool,
+        photo.key,
+        photo.stages,
+        this.motions,
+        this.usage,
+      );
       avatar.warm();
       return avatar;
     } finally {
@@ -196,7 +213,6 @@ export class LandmarkAvatarRenderer implements AvatarRenderer {
   private detectPool(): Promise<WorkerPool<{ image: Uint8Array; options: PrepareFaceOptions }, PreparedFace>> | null {
     return (this.options.renderThreads ?? 1) <= 0 ? null : this.faceThread.get();
   }
-
 }
 
 /** How long the renderer must have been idle, after its first video, before the render thread's warm-up. */
@@ -239,7 +255,14 @@ class LandmarkAvatar implements PreparedAvatar {
   warm(): void {
     const framed = this.framed;
     if (!this.pool || !framed) return;
-    const request = { avatarKey: this.key, width: this.width, height: this.height, reference: framed.data, landmarks: this.landmarks, poses: [] };
+    const request = {
+      avatarKey: this.key,
+      width: this.width,
+      height: this.height,
+      reference: framed.data,
+      landmarks: this.landmarks,
+      poses: [],
+    };
     void this.pool.then((pool) => pool.run(request)).catch(() => undefined); // a failing thread fails the render itself, visibly
   }
 
@@ -344,7 +367,6 @@ export function parseSize(size: VideoSize | string): [number, number] {
   if (!m) throw new InvalidParameterError(`'size' must look like 640x640, got '${size}'.`, 'size');
   return [Number(m[1]), Number(m[2])];
 }
-
 
 /** FNV-1a over (a sample of) the photo's bytes: a stable per-photo seed. */
 function hashBytes(bytes: Uint8Array): number {

@@ -76,7 +76,9 @@ export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, op
   const rect = frameRect(landmarks, header.width, header.height, options.width, options.height);
   let framed: RgbImage;
   try {
-    framed = whole ? await cropToFrame(whole, rect, options.width, options.height) : await decodeFrame(image, header, rect, options.width, options.height);
+    framed = whole
+      ? await cropToFrame(whole, rect, options.width, options.height)
+      : await decodeFrame(image, header, rect, options.width, options.height);
   } catch (err) {
     return { ok: false, reason: 'not_an_image', message: (err as Error).message };
   }
@@ -91,7 +93,13 @@ export async function prepareFace(runtime: FaceApiRuntime, image: Uint8Array, op
  * photo, without decoding the rows below it or holding the whole photo. A crop that reaches outside
  * the photo is padded by cropToFrame.
  */
-export async function decodeFrame(bytes: Uint8Array, header: ImageHeader, rect: FrameRect, outWidth: number, outHeight: number): Promise<RgbImage> {
+export async function decodeFrame(
+  bytes: Uint8Array,
+  header: ImageHeader,
+  rect: FrameRect,
+  outWidth: number,
+  outHeight: number,
+): Promise<RgbImage> {
   const reduce = Math.min(1, 2 * rect.scale);
   const shrink = shrinksOnLoad(header, reduce);
   if (!shrink && insidePhoto(rect, header.width, header.height)) {
@@ -100,5 +108,10 @@ export async function decodeFrame(bytes: Uint8Array, header: ImageHeader, rect: 
   const size = fitInside(header.width, header.height, Math.ceil(Math.max(header.width, header.height) * reduce));
   const photo = await decodeImage(bytes, shrink ? { size } : {});
   const k = photo.width / header.width;
-  return cropToFrame(photo, { left: rect.left * k, top: rect.top * k, width: rect.width * k, height: rect.height * k, scale: rect.scale / k }, outWidth, outHeight);
+  return cropToFrame(
+    photo,
+    { left: rect.left * k, top: rect.top * k, width: rect.width * k, height: rect.height * k, scale: rect.scale / k },
+    outWidth,
+    outHeight,
+  );
 }

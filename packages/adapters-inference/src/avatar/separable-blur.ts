@@ -5,17 +5,42 @@
 type Span = ((y: number) => Int32Array) | null;
 
 /** Each row of `src` convolved with `kernel` into `dst`. */
-export function blurRows(src: Float32Array, dst: Float32Array, w: number, h: number, channels: 1 | 3, kernel: Float32Array, span: Span): void {
+export function blurRows(
+  src: Float32Array,
+  dst: Float32Array,
+  w: number,
+  h: number,
+  channels: 1 | 3,
+  kernel: Float32Array,
+  span: Span,
+): void {
   convolve(src, dst, w, h, channels, kernel, span, 1);
 }
 
 /** Each column of `src` convolved with `kernel` into `dst`. */
-export function blurColumns(src: Float32Array, dst: Float32Array, w: number, h: number, channels: 1 | 3, kernel: Float32Array, span: Span): void {
+export function blurColumns(
+  src: Float32Array,
+  dst: Float32Array,
+  w: number,
+  h: number,
+  channels: 1 | 3,
+  kernel: Float32Array,
+  span: Span,
+): void {
   convolve(src, dst, w, h, channels, kernel, span, w);
 }
 
 /** `stride` 1 convolves along rows, w along columns. */
-function convolve(src: Float32Array, dst: Float32Array, w: number, h: number, channels: 1 | 3, kernel: Float32Array, span: Span, stride: number): void {
+function convolve(
+  src: Float32Array,
+  dst: Float32Array,
+  w: number,
+  h: number,
+  channels: 1 | 3,
+  kernel: Float32Array,
+  span: Span,
+  stride: number,
+): void {
   const r = (kernel.length - 1) / 2;
   const along = stride === 1;
   for (let y = 0; y < h; y++) {

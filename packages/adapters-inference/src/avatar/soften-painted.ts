@@ -11,7 +11,13 @@ export interface SoftenScratch {
 }
 
 export function softenScratch(): SoftenScratch {
-  return { rgb: new Float32Array(0), across: new Float32Array(0), coverage: new Float32Array(0), weight: new Float32Array(0), spans: new Int32Array(0) };
+  return {
+    rgb: new Float32Array(0),
+    across: new Float32Array(0),
+    coverage: new Float32Array(0),
+    weight: new Float32Array(0),
+    spans: new Int32Array(0),
+  };
 }
 
 /**

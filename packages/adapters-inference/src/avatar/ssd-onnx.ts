@@ -108,7 +108,10 @@ export class OnnxSsdDetector {
       const bottom = Math.min(1, boxes[i * 4 + 2]!) * scaleY;
       const left = Math.max(0, boxes[i * 4 + 1]!) * scaleX;
       const right = Math.min(1, boxes[i * 4 + 3]!) * scaleX;
-      return { score: scores[i]!, box: { x: left * image.width, y: top * image.height, width: (right - left) * image.width, height: (bottom - top) * image.height } };
+      return {
+        score: scores[i]!,
+        box: { x: left * image.width, y: top * image.height, width: (right - left) * image.width, height: (bottom - top) * image.height },
+      };
     });
   }
 
@@ -214,7 +217,15 @@ function buildGraph(p: SsdParams): Uint8Array {
   const six = constant([], [6]);
 
   /** A convolution with TensorFlow's "same" padding (the extra row and column at the bottom and right). */
-  const conv = (x: string, size: number, weight: { filters: Float32Array; dims: number[] }, bias: Float32Array, stride: number, group: number, relu6: boolean): { name: string; size: number } => {
+  const conv = (
+    x: string,
+    size: number,
+    weight: { filters: Float32Array; dims: number[] },
+    bias: Float32Array,
+    stride: number,
+    group: number,
+    relu6: boolean,
+  ): { name: string; size: number } => {
     const kernel = weight.dims[2]!;
     const out = Math.ceil(size / stride);
     const pad = Math.max((out - 1) * stride + kernel - size, 0);
@@ -224,7 +235,12 @@ function buildGraph(p: SsdParams): Uint8Array {
       op: 'Conv',
       inputs: [x, constant(weight.dims, weight.filters), constant([bias.length], bias)],
       outputs: [y],
-      attributes: { kernel_shape: { ints: [kernel, kernel] }, strides: { ints: [stride, stride] }, pads: { ints: [before, before, pad - before, pad - before] }, group: { int: group } },
+      attributes: {
+        kernel_shape: { ints: [kernel, kernel] },
+        strides: { ints: [stride, stride] },
+        pads: { ints: [before, before, pad - before, pad - before] },
+        group: { int: group },
+      },
     });
     if (!relu6) return { name: y, size: out };
     const clipped = `t${serial++}`;
@@ -264,7 +280,15 @@ function buildGraph(p: SsdParams): Uint8Array {
   const classes: string[] = [];
   features.forEach((f, k) => {
     const predictor = p.prediction_layer[`box_predictor_${k}`] as PredictorParams;
-    const box = conv(f.name, f.size, toOnnxFilters(predictor.box_encoding_predictor.filters), floats(predictor.box_encoding_predictor.bias), 1, 1, false);
+    const box = conv(
+      f.name,
+      f.size,
+      toOnnxFilters(predictor.box_encoding_predictor.filters),
+      floats(predictor.box_encoding_predictor.bias),
+      1,
+      1,
+      false,
+    );
     const cls = conv(f.name, f.size, toOnnxFilters(predictor.class_predictor.filters), floats(predictor.class_predictor.bias), 1, 1, false);
     boxes.push(reshaped(box.name, 4));
     classes.push(reshaped(cls.name, 3));
@@ -290,7 +314,10 @@ function toOnnxFilters(t: Tensorish): { filters: Float32Array; dims: number[] } 
   const [kh, kw, cin, cout] = t.shape as [number, number, number, number];
   const src = t.dataSync();
   const dst = new Float32Array(src.length);
-  for (let y = 0; y < kh; y++) for (let x = 0; x < kw; x++) for (let i = 0; i < cin; i++) for (let o = 0; o < cout; o++) dst[((o * cin + i) * kh + y) * kw + x] = src[((y * kw + x) * cin + i) * cout + o]!;
+  for (let y = 0; y < kh; y++)
+    for (let x = 0; x < kw; x++)
+      for (let i = 0; i < cin; i++)
+        for (let o = 0; o < cout; o++) dst[((o * cin + i) * kh + y) * kw + x] = src[((y * kw + x) * cin + i) * cout + o]!;
   return { filters: dst, dims: [cout, cin, kh, kw] };
 }
 
@@ -298,7 +325,9 @@ function toOnnxFilters(t: Tensorish): { filters: Float32Array; dims: number[] } 
 function foldedDepthwise(p: DepthwiseParams): { weight: { filters: Float32Array; dims: number[] }; bias: Float32Array } {
   const [kh, kw, channels] = p.filters.shape as [number, number, number, number];
   const src = p.filters.dataSync();
-  const [scale, offset, mean, variance] = [p.batch_norm_scale, p.batch_norm_offset, p.batch_norm_mean, p.batch_norm_variance].map(floats) as [Float32Array, Float32Array, Float32Array, Float32Array];
+  const [scale, offset, mean, variance] = [p.batch_norm_scale, p.batch_norm_offset, p.batch_norm_mean, p.batch_norm_variance].map(
+    floats,
+  ) as [Float32Array, Float32Array, Float32Array, Float32Array];
   const filters = new Float32Array(src.length);
   const bias = new Float32Array(channels);
   for (let c = 0; c < channels; c++) {

@@ -50,9 +50,32 @@ const DIGRAPHS: [string, Viseme[]][] = [
 ];
 
 const LETTERS: Record<string, Viseme[]> = {
-  a: ['aa'], b: ['PP'], c: ['kk'], d: ['DD'], e: ['E'], f: ['FF'], g: ['kk'], h: [], i: ['I'],
-  j: ['CH'], k: ['kk'], l: ['nn'], m: ['PP'], n: ['nn'], o: ['O'], p: ['PP'], q: ['kk'], r: ['RR'],
-  s: ['SS'], t: ['DD'], u: ['U'], v: ['FF'], w: ['U'], x: ['kk', 'SS'], y: ['I'], z: ['SS'],
+  a: ['aa'],
+  b: ['PP'],
+  c: ['kk'],
+  d: ['DD'],
+  e: ['E'],
+  f: ['FF'],
+  g: ['kk'],
+  h: [],
+  i: ['I'],
+  j: ['CH'],
+  k: ['kk'],
+  l: ['nn'],
+  m: ['PP'],
+  n: ['nn'],
+  o: ['O'],
+  p: ['PP'],
+  q: ['kk'],
+  r: ['RR'],
+  s: ['SS'],
+  t: ['DD'],
+  u: ['U'],
+  v: ['FF'],
+  w: ['U'],
+  x: ['kk', 'SS'],
+  y: ['I'],
+  z: ['SS'],
 };
 
 /**
@@ -61,7 +84,10 @@ const LETTERS: Record<string, Viseme[]> = {
  * moves on what is spoken. A silent final e is dropped; soft c is SS.
  */
 export function wordVisemes(word: string): Viseme[] {
-  const w = word.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const w = word
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
   const letters = w.replace(/[^a-z0-9]/g, '');
   const text = letters.length > 2 && letters.endsWith('e') && !/[aeiouy]e$/.test(letters) ? letters.slice(0, -1) : letters;
   const out: Viseme[] = [];

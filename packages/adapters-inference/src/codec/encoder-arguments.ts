@@ -30,7 +30,13 @@ export function encoderArguments(format: FfmpegEncodedFormat, sampleRate: number
       return [
         ...input,
         ...(OPUS_RATES.has(sampleRate) ? [] : ['-ar', '48000']),
-        '-c:a', 'libopus', '-b:a', bitrates.opus, '-f', 'ogg', 'pipe:1',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        bitrates.opus,
+        '-f',
+        'ogg',
+        'pipe:1',
       ];
     case 'aac':
       return [...input, '-c:a', 'aac', '-b:a', bitrates.aac, '-f', 'adts', 'pipe:1'];
@@ -64,10 +70,20 @@ export function decodeCpuLimitSeconds(maxSeconds: number): number {
 export function decoderArguments(sampleRate: number, maxSeconds?: number): string[] {
   return [
     ...(maxSeconds !== undefined ? ['-timelimit', String(decodeCpuLimitSeconds(maxSeconds))] : []),
-    '-protocol_whitelist', 'pipe',
-    '-i', 'pipe:0',
-    '-vn', '-map', '0:a:0',
+    '-protocol_whitelist',
+    'pipe',
+    '-i',
+    'pipe:0',
+    '-vn',
+    '-map',
+    '0:a:0',
     ...(maxSeconds !== undefined ? ['-t', String(maxSeconds)] : []),
-    '-f', 's16le', '-ac', '1', '-ar', String(sampleRate), 'pipe:1',
+    '-f',
+    's16le',
+    '-ac',
+    '1',
+    '-ar',
+    String(sampleRate),
+    'pipe:1',
   ];
 }

@@ -1,4 +1,12 @@
-import { bytesToPcm, InvalidAudioError, pcmToBytes, type AudioCodec, type DecodedAudio, type DecodeOptions, type ResponseFormat } from '@svc/core';
+import {
+  bytesToPcm,
+  InvalidAudioError,
+  pcmToBytes,
+  type AudioCodec,
+  type DecodedAudio,
+  type DecodeOptions,
+  type ResponseFormat,
+} from '@svc/core';
 import { abortError, isAbortError } from '../runtime/abort.js';
 import { assertSampleRate } from '../runtime/sample-rate.js';
 import { implausibleAudioHeader } from './audio-header-check.js';
@@ -32,12 +40,7 @@ export class FfmpegAudioCodec implements AudioCodec {
     this.bitrates = { ...DEFAULT_BITRATES, ...options.bitrates };
   }
 
-  encode(
-    format: ResponseFormat,
-    sampleRate: number,
-    pcm: AsyncIterable<Int16Array>,
-    signal?: AbortSignal,
-  ): AsyncIterable<Uint8Array> {
+  encode(format: ResponseFormat, sampleRate: number, pcm: AsyncIterable<Int16Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
     assertSampleRate(sampleRate);
     switch (format) {
       case 'pcm':
@@ -60,7 +63,9 @@ export class FfmpegAudioCodec implements AudioCodec {
     const format = detectAudioFormat(bytes);
     if (!format) {
       throw new InvalidAudioError(
-        bytes.length === 0 ? 'The audio is empty.' : 'The content is not a recognized audio format (WAV, MP3, AAC, FLAC, OGG/Opus, MP4/M4A, WebM).',
+        bytes.length === 0
+          ? 'The audio is empty.'
+          : 'The content is not a recognized audio format (WAV, MP3, AAC, FLAC, OGG/Opus, MP4/M4A, WebM).',
       );
     }
     // Refused from its header, before ffmpeg runs: a rate or channel count no recording has.
@@ -82,7 +87,11 @@ export class FfmpegAudioCodec implements AudioCodec {
       }
     } catch (err) {
       if (isAbortError(err) || signal?.aborted) throw signal?.aborted ? abortError(signal) : err;
-      if (err instanceof FfmpegError && options.maxSeconds !== undefined && (err.exitSignal === 'SIGXCPU' || err.exitSignal === 'SIGKILL')) {
+      if (
+        err instanceof FfmpegError &&
+        options.maxSeconds !== undefined &&
+        (err.exitSignal === 'SIGXCPU' || err.exitSignal === 'SIGKILL')
+      ) {
         // The kernel stopped it at its CPU limit: far more work than that much audio takes.
         throw new InvalidAudioError(
           `The ${format} audio needs more than ${decodeCpuLimitSeconds(options.maxSeconds)} s of CPU to decode ${options.maxSeconds} s of it; its header is implausible.`,

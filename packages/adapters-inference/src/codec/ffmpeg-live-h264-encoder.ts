@@ -29,7 +29,8 @@ export class FfmpegLiveH264Encoder implements LiveVideoEncoder {
 
   open(format: { width: number; height: number; fps: number }): LiveVideoStream {
     const { width, height, fps } = format;
-    if (!(fps > 0) || width % 2 !== 0 || height % 2 !== 0) throw new Error(`unsupported video format ${width}x${height}@${fps} (even sizes, fps > 0)`);
+    if (!(fps > 0) || width % 2 !== 0 || height % 2 !== 0)
+      throw new Error(`unsupported video format ${width}x${height}@${fps} (even sizes, fps > 0)`);
     const gop = String(Math.max(1, Math.round(fps * (this.options.keyframeSeconds ?? 2))));
     const maxKbps = this.options.maxKbps ?? 1500;
     // prettier-ignore
@@ -68,7 +69,8 @@ class FfmpegLiveH264Stream implements LiveVideoStream {
 
   encode(frame: VideoFrame): Promise<EncodedVideoFrame> {
     if (this.failure) return Promise.reject(this.failure);
-    if (frame.rgb.byteLength !== this.frameBytes) return Promise.reject(new Error(`frame of ${frame.rgb.byteLength} bytes in a stream of ${this.frameBytes}-byte frames`));
+    if (frame.rgb.byteLength !== this.frameBytes)
+      return Promise.reject(new Error(`frame of ${frame.rgb.byteLength} bytes in a stream of ${this.frameBytes}-byte frames`));
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
       this.input.push(frame.rgb);

@@ -1,4 +1,13 @@
-import { sameEncoderFormat, TopLevelBoxWatcher, videoFrameCount, type EncoderFormat, type MediaEncoder, type OpenedMediaEncoder, type PcmAudio, type VideoFrame } from '@svc/core';
+import {
+  sameEncoderFormat,
+  TopLevelBoxWatcher,
+  videoFrameCount,
+  type EncoderFormat,
+  type MediaEncoder,
+  type OpenedMediaEncoder,
+  type PcmAudio,
+  type VideoFrame,
+} from '@svc/core';
 import { throwIfAborted } from '../runtime/abort.js';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from './wav-writer.js';
@@ -61,7 +70,12 @@ export class FfmpegVideoEncoder implements MediaEncoder {
 
   constructor(private readonly options: FfmpegVideoEncoderOptions = {}) {}
 
-  async *encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, format: EncoderFormat, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+  async *encodeFragmentedMp4(
+    frames: AsyncIterable<VideoFrame>,
+    audio: PcmAudio,
+    format: EncoderFormat,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Uint8Array, void, undefined> {
     throwIfAborted(signal);
     yield* this.open(format, signal).encode(frames, audio, signal);
   }
@@ -203,17 +217,62 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     // the real first frame is only converted and encoded, and the first fragment leaves sooner
     // (docs/video.md, Speed); the output is the same, frame for frame.
     return [
-      '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
-      '-f', 'wav', '-i', 'pipe:3',
-      '-map', '0:v:0', '-map', '1:a:0',
-      '-vf', 'trim=start_frame=1,setpts=PTS-STARTPTS',
-      '-c:v', 'libx264', '-preset', this.options.preset ?? 'veryfast', '-tune', 'zerolatency',
-      '-profile:v', 'baseline', '-level', '3.0', '-pix_fmt', 'yuv420p',
-      '-crf', String(this.options.crf ?? 23), '-bf', '0',
-      '-g', gop, '-keyint_min', gop, '-sc_threshold', '0', ...firstKeyframe,
-      '-c:a', 'aac', '-b:a', this.options.audioBitrate ?? '96k', '-ar', '48000', '-ac', '1',
-      '-movflags', 'frag_keyframe+empty_moov+default_base_moof',
-      '-f', 'mp4', 'pipe:1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-s',
+      `${width}x${height}`,
+      '-r',
+      String(fps),
+      '-i',
+      'pipe:0',
+      '-f',
+      'wav',
+      '-i',
+      'pipe:3',
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      '-vf',
+      'trim=start_frame=1,setpts=PTS-STARTPTS',
+      '-c:v',
+      'libx264',
+      '-preset',
+      this.options.preset ?? 'veryfast',
+      '-tune',
+      'zerolatency',
+      '-profile:v',
+      'baseline',
+      '-level',
+      '3.0',
+      '-pix_fmt',
+      'yuv420p',
+      '-crf',
+      String(this.options.crf ?? 23),
+      '-bf',
+      '0',
+      '-g',
+      gop,
+      '-keyint_min',
+      gop,
+      '-sc_threshold',
+      '0',
+      ...firstKeyframe,
+      '-c:a',
+      'aac',
+      '-b:a',
+      this.options.audioBitrate ?? '96k',
+      '-ar',
+      '48000',
+      '-ac',
+      '1',
+      '-movflags',
+      'frag_keyframe+empty_moov+default_base_moof',
+      '-f',
+      'mp4',
+      'pipe:1',
     ];
   }
 }

@@ -59,7 +59,7 @@ export class FlvH264Reader {
     }
     if (packetType !== 1) return null;
     const nalUnits: Uint8Array[] = [];
-    for (let i = 0; i + 4 <= body.length; ) {
+    for (let i = 0; i + 4 <= body.length;) {
       const length = readUint32(body, i);
       nalUnits.push(body.slice(i + 4, i + 4 + length));
       i += 4 + length;

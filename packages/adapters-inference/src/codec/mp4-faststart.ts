@@ -63,7 +63,7 @@ function readBox(bytes: Uint8Array, view: DataView, offset: number, limit: numbe
 function topLevelBoxes(bytes: Uint8Array): Box[] | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const boxes: Box[] = [];
-  for (let offset = 0; offset < bytes.length; ) {
+  for (let offset = 0; offset < bytes.length;) {
     const box = readBox(bytes, view, offset, bytes.length);
     if (!box) return null;
     boxes.push(box);
@@ -78,7 +78,7 @@ const CONTAINERS = new Set(['moov', 'trak', 'mdia', 'minf', 'stbl', 'edts', 'din
 /** Adds `shift` to every chunk offset inside [from, to) of a moov box copy. False on malformed data. */
 function patchChunkOffsets(moov: Uint8Array, from: number, to: number, shift: number): boolean {
   const view = new DataView(moov.buffer, moov.byteOffset, moov.byteLength);
-  for (let offset = from; offset < to; ) {
+  for (let offset = from; offset < to;) {
     const box = readBox(moov, view, offset, to);
     if (!box) return false;
     const body = box.start + box.headerSize;

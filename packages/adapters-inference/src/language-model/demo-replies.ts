@@ -20,7 +20,10 @@ export function decideReply(
   toolChoice: 'auto' | 'none' | 'required' | { type: 'function'; name: string },
   now: Date,
 ): DemoDecision {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
   const sayExactly = /say exactly:?\s*["“]([^"”]+)["”]/i.exec(system);
   if (sayExactly) return { kind: 'text', text: sayExactly[1]! };
 

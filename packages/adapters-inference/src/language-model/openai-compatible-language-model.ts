@@ -106,7 +106,9 @@ export class OpenAiCompatibleLanguageModel implements LanguageModel {
    */
   private async open(request: LanguageModelRequest): Promise<Response> {
     try {
-      return await this.client.chat.completions.create(chatCompletionsBody(this.options.model, request), { signal: request.signal }).asResponse();
+      return await this.client.chat.completions
+        .create(chatCompletionsBody(this.options.model, request), { signal: request.signal })
+        .asResponse();
     } catch (err) {
       if (request.signal.aborted) throw err;
       const sdk = openAi();

@@ -63,7 +63,9 @@ export class ToolCallAssembler {
     const call = this.calls.get(index);
     if (!call || call.started || !call.name) return [];
     call.started = true;
-    const events: LanguageModelEvent[] = [{ type: 'tool_call', index, callId: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: call.name }];
+    const events: LanguageModelEvent[] = [
+      { type: 'tool_call', index, callId: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: call.name },
+    ];
     if (call.buffered) events.push({ type: 'tool_call_arguments', index, delta: call.buffered });
     call.buffered = '';
     return events;

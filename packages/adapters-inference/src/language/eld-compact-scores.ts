@@ -78,16 +78,9 @@ function ngramTable(db: CompactNgrams): Record<string, Record<number, number>> {
 }
 
 /** The character codes the scan looks for. */
-const [COLON, COMMA, QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, DIGIT_0, DIGIT_9] = [':', ',', "'", '\\', '{', '}', '0', '9'].map((c) => c.charCodeAt(0)) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-];
+const [COLON, COMMA, QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, DIGIT_0, DIGIT_9] = [':', ',', "'", '\\', '{', '}', '0', '9'].map((c) =>
+  c.charCodeAt(0),
+) as [number, number, number, number, number, number, number, number];
 
 /**
  * Reads `export const ngramsData = {type:'M60',languages:{0:'am',...},isSubset:false,ngrams:{KEY:{0:176,...},...}}`
@@ -98,7 +91,8 @@ export function parseNgramDatabase(text: string): CompactNgrams {
   const type = /type:'([^']*)'/.exec(text)?.[1];
   const languagesBody = /languages:\{([^}]*)\}/.exec(text)?.[1];
   const ngramsAt = text.indexOf('ngrams:{');
-  if (!type || languagesBody === undefined || ngramsAt < 0) throw new Error("eld's n-gram database is not in the format this version reads.");
+  if (!type || languagesBody === undefined || ngramsAt < 0)
+    throw new Error("eld's n-gram database is not in the format this version reads.");
   const languages: Record<number, string> = {};
   for (const m of languagesBody.matchAll(/(\d+):'([^']*)'/g)) languages[Number(m[1])] = m[2]!;
 
@@ -158,5 +152,12 @@ export function parseNgramDatabase(text: string): CompactNgrams {
     if (text.charCodeAt(i) === COMMA) i++;
   }
   starts[ngrams] = pairs;
-  return { type, languages, index, starts: starts.slice(0, ngrams + 1), languageIds: languageIds.slice(0, pairs), scores: scores.slice(0, pairs) };
+  return {
+    type,
+    languages,
+    index,
+    starts: starts.slice(0, ngrams + 1),
+    languageIds: languageIds.slice(0, pairs),
+    scores: scores.slice(0, pairs),
+  };
 }

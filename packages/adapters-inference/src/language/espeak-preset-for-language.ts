@@ -3,7 +3,15 @@ import { ESPEAK_ENGINE } from '../speech/espeak/espeak-voices.js';
 
 /** Codes whose espeak voice goes by another tag. */
 const ALIASES: Readonly<Record<string, string>> = Object.freeze({
-  nn: 'nb', no: 'nb', iw: 'he', in: 'id', 'zh-cn': 'cmn', 'zh-tw': 'cmn', 'zh-hk': 'yue', sh: 'hr', mo: 'ro',
+  nn: 'nb',
+  no: 'nb',
+  iw: 'he',
+  in: 'id',
+  'zh-cn': 'cmn',
+  'zh-tw': 'cmn',
+  'zh-hk': 'yue',
+  sh: 'hr',
+  mo: 'ro',
 });
 
 /**

@@ -60,7 +60,14 @@ const DEVANAGARI = { kind: 'shared', languages: ['hi', 'mr'], preferred: 'hi' } 
 
 /** Every language the script alone, or its telltale letters, or its shared-script choice can name. */
 export const SCRIPT_LANGUAGES: readonly string[] = [
-  ...new Set(['ja', 'zh', 'ko', ...SINGLE_LANGUAGE_SCRIPTS.map(([, l]) => l), ...TELLTALE_LETTERS.map(([, l]) => l), ...[CYRILLIC, ARABIC, DEVANAGARI].flatMap((s) => s.languages)]),
+  ...new Set([
+    'ja',
+    'zh',
+    'ko',
+    ...SINGLE_LANGUAGE_SCRIPTS.map(([, l]) => l),
+    ...TELLTALE_LETTERS.map(([, l]) => l),
+    ...[CYRILLIC, ARABIC, DEVANAGARI].flatMap((s) => s.languages),
+  ]),
 ];
 
 /**

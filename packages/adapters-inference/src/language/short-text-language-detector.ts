@@ -10,8 +10,35 @@ export type LanguageScores = (text: string) => Readonly<Record<string, number>>;
  * (Tagalog, Yoruba) keeps a short English sentence from being claimed by them.
  */
 export const LATIN_LANGUAGES: readonly string[] = [
-  'az', 'ca', 'cs', 'da', 'de', 'en', 'es', 'et', 'eu', 'fi', 'fr', 'hr', 'hu', 'is', 'it', 'lt',
-  'lv', 'ms', 'nl', 'no', 'pl', 'pt', 'ro', 'sk', 'sl', 'sq', 'sv', 'tr', 'vi',
+  'az',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'en',
+  'es',
+  'et',
+  'eu',
+  'fi',
+  'fr',
+  'hr',
+  'hu',
+  'is',
+  'it',
+  'lt',
+  'lv',
+  'ms',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sl',
+  'sq',
+  'sv',
+  'tr',
+  'vi',
 ];
 
 /**

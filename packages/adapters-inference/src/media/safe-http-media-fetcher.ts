@@ -140,7 +140,8 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
     // The connection goes to the checked address whatever a second DNS answer would say.
     const pinned: LookupFunction = (_hostname, options, callback) => {
       const family = isIP(address);
-      if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
       else callback(null, address, family);
     };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -208,10 +209,13 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
 function connectionFailed(err: Error, param: string): MediaFetchFailedError {
   const code = (err as NodeJS.ErrnoException).code;
   const what =
-    code === 'ECONNREFUSED' ? 'the media host refused the connection'
-    : code === 'ECONNRESET' ? 'the media host reset the connection'
-    : code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'the media host cannot be reached'
-    : 'could not fetch the media URL';
+    code === 'ECONNREFUSED'
+      ? 'the media host refused the connection'
+      : code === 'ECONNRESET'
+        ? 'the media host reset the connection'
+        : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
+          ? 'the media host cannot be reached'
+          : 'could not fetch the media URL';
   return new MediaFetchFailedError(`'${param}': ${what} (${code ?? err.message}).`, param);
 }
 

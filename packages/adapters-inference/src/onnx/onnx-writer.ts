@@ -110,7 +110,11 @@ function tensor(w: Writer, t: OnnxInitializer, external?: { location: string; of
     w.bytes(9, rawBytes(t));
     return;
   }
-  for (const [key, value] of [['location', external.location], ['offset', String(external.offset)], ['length', String(external.length)]]) {
+  for (const [key, value] of [
+    ['location', external.location],
+    ['offset', String(external.offset)],
+    ['length', String(external.length)],
+  ]) {
     w.message(13, (entry) => entry.string(1, key!).string(2, value!));
   }
   w.int(14, 1);

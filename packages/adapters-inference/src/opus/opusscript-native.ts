@@ -154,7 +154,7 @@ export class OpusNativeState {
     const heap = m.HEAPU16;
     const base = decodeOutput >> 1;
     const out = new Int16Array(samples);
-    for (let i = 0; i < samples; i++) out[i] = ((heap[base + 2 * i + 1]! << 8) | heap[base + 2 * i]!) << 16 >> 16;
+    for (let i = 0; i < samples; i++) out[i] = (((heap[base + 2 * i + 1]! << 8) | heap[base + 2 * i]!) << 16) >> 16;
     return out;
   }
 

@@ -184,10 +184,12 @@ export class WorkerPool<Req, Res> {
     // an onnxruntime run) that completes into a torn-down thread aborts the whole process
     // ("terminate called after throwing an instance of 'Napi::Error'"). Its caller is answered at
     // once; the thread gets CLOSE_GRACE_MS to finish, then goes.
-    await Promise.all(slots.map(async (slot) => {
-      if (busy.has(slot)) await jobEnded(slot.worker, CLOSE_GRACE_MS);
-      await slot.worker.terminate();
-    }));
+    await Promise.all(
+      slots.map(async (slot) => {
+        if (busy.has(slot)) await jobEnded(slot.worker, CLOSE_GRACE_MS);
+        await slot.worker.terminate();
+      }),
+    );
   }
 
   /** Number of live worker threads (for tests and metrics). */

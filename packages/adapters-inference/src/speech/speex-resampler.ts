@@ -63,7 +63,7 @@ export class SpeexResampler {
     const out = new Int16Array(expected + outputLatency + maxOut);
     let written = 0;
     try {
-      for (let read = 0; read < padded.length; ) {
+      for (let read = 0; read < padded.length;) {
         const n = Math.min(BLOCK, padded.length - read);
         m.HEAP16.set(padded.subarray(read, read + n), inPtr >> 1);
         m.HEAP32[inLenPtr >> 2] = n;

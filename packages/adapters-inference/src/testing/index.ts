@@ -6,7 +6,14 @@ export { writeOnnxModel, writeOnnxModelWithExternalData, OnnxType, type OnnxNode
 export { piperTestModel, kokoroTestModel, PIPER_TEST_MODEL, KOKORO_TEST_MODEL } from './test-voice-models.js';
 export { piperConfigJson, writePiperVoice, writeKokoroModel, PIPER_PUNCTUATION, type PiperTestConfigOptions } from './test-voice-files.js';
 // Whisper- and Moonshine-shaped model folders (transformers.js ONNX layout) whose logits are a known function of their inputs.
-export { seq2seqTestEncoder, seq2seqTestEncoderGraph, seq2seqTestDecoder, MOONSHINE_CONV_STEM, type Seq2SeqTestTables, type Seq2SeqTestShape } from './seq2seq-test-models.js';
+export {
+  seq2seqTestEncoder,
+  seq2seqTestEncoderGraph,
+  seq2seqTestDecoder,
+  MOONSHINE_CONV_STEM,
+  type Seq2SeqTestTables,
+  type Seq2SeqTestShape,
+} from './seq2seq-test-models.js';
 export {
   writeTestAsrFolder,
   testWhisperTokenizer,
@@ -18,7 +25,16 @@ export {
   type TestAsrFolderOptions,
 } from './test-asr-folder.js';
 // A local stand-in for the Hugging Face hub (its URL layout and headers), for `models pull` tests.
-export { TestHubServer, testCommit, sha256Hex, gitBlobSha1, hubFilesFromFolder, type TestHubRepo, type TestHubFile, type TestHubFaults } from './test-hub-server.js';
+export {
+  TestHubServer,
+  testCommit,
+  sha256Hex,
+  gitBlobSha1,
+  hubFilesFromFolder,
+  type TestHubRepo,
+  type TestHubFile,
+  type TestHubFaults,
+} from './test-hub-server.js';
 // Short everyday sentences in thirteen languages and the per-language accuracy of a LanguageDetector on them.
 export { SHORT_SENTENCES, HELD_OUT_SHORT_SENTENCES } from './short-sentences.js';
 export { languageAccuracy, type LanguageAccuracy } from './language-accuracy.js';

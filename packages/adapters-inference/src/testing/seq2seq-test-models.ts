@@ -63,20 +63,41 @@ export const MOONSHINE_CONV_STEM = [
 /** The encoder graph: `input_features` [1, melBins, 3000] (Whisper) or `input_values` [1, samples] (Moonshine). */
 export function seq2seqTestEncoderGraph(family: 'whisper' | 'moonshine', shape: Seq2SeqTestShape, melBins = 80): OnnxGraph {
   const d = shape.heads * shape.headDim;
-  const input: OnnxValue = family === 'whisper' ? { name: 'input_features', type: F, shape: [1, melBins, 3000] } : { name: 'input_values', type: F, shape: [1, 'samples'] };
-  const nodes: OnnxNode[] = [{ op: 'ReduceMean', inputs: [input.name], outputs: [family === 'whisper' ? 'm' : 'm0'], attributes: { axes: { ints: family === 'whisper' ? [0, 1, 2] : [0, 1] }, keepdims: { int: 0 } } }];
+  const input: OnnxValue =
+    family === 'whisper'
+      ? { name: 'input_features', type: F, shape: [1, melBins, 3000] }
+      : { name: 'input_values', type: F, shape: [1, 'samples'] };
+  const nodes: OnnxNode[] = [
+    {
+      op: 'ReduceMean',
+      inputs: [input.name],
+      outputs: [family === 'whisper' ? 'm' : 'm0'],
+      attributes: { axes: { ints: family === 'whisper' ? [0, 1, 2] : [0, 1] }, keepdims: { int: 0 } },
+    },
+  ];
   const initializers: OnnxInitializer[] = [ints('out_shape', [1, shape.frames, d])];
   if (family === 'moonshine') {
     nodes.push({ op: 'Reshape', inputs: [input.name, 'stem_in_shape'], outputs: ['stem0'] });
     initializers.push(ints('stem_in_shape', [1, 1, -1]));
     MOONSHINE_CONV_STEM.forEach(({ kernel, stride }, i) => {
-      nodes.push({ op: 'Conv', inputs: [`stem${i}`, `stem_w${i}`], outputs: [`stem${i + 1}`], attributes: { kernel_shape: { ints: [kernel] }, strides: { ints: [stride] } } });
+      nodes.push({
+        op: 'Conv',
+        inputs: [`stem${i}`, `stem_w${i}`],
+        outputs: [`stem${i + 1}`],
+        attributes: { kernel_shape: { ints: [kernel] }, strides: { ints: [stride] } },
+      });
       initializers.push({ name: `stem_w${i}`, type: F, dims: [1, 1, kernel], values: new Array<number>(kernel).fill(0) });
     });
-    nodes.push({ op: 'ReduceMean', inputs: ['stem3'], outputs: ['stem_mean'], attributes: { keepdims: { int: 0 } } }, { op: 'Add', inputs: ['m0', 'stem_mean'], outputs: ['m'] });
+    nodes.push(
+      { op: 'ReduceMean', inputs: ['stem3'], outputs: ['stem_mean'], attributes: { keepdims: { int: 0 } } },
+      { op: 'Add', inputs: ['m0', 'stem_mean'], outputs: ['m'] },
+    );
   }
   // A weight (all ones: the output stays m) so the graph has float weights like a real encoder.
-  nodes.push({ op: 'Expand', inputs: ['m', 'out_shape'], outputs: ['expanded'] }, { op: 'Mul', inputs: ['expanded', 'out_weight'], outputs: ['last_hidden_state'] });
+  nodes.push(
+    { op: 'Expand', inputs: ['m', 'out_shape'], outputs: ['expanded'] },
+    { op: 'Mul', inputs: ['expanded', 'out_weight'], outputs: ['last_hidden_state'] },
+  );
   initializers.push({ name: 'out_weight', type: F, dims: [d], values: new Array<number>(d).fill(1) });
   return { nodes, inputs: [input], outputs: [{ name: 'last_hidden_state', type: F, shape: [1, shape.frames, d] }], initializers };
 }
@@ -91,7 +112,11 @@ export function seq2seqTestEncoder(family: 'whisper' | 'moonshine', shape: Seq2S
  * input incl. use_cache_branch), `first` (decoder_model: no cache in, cache out) or `withPast`
  * (decoder_with_past_model: no encoder_hidden_states, cache in, only the decoder cache out).
  */
-export function seq2seqTestDecoder(layout: 'merged' | 'first' | 'withPast', shape: Seq2SeqTestShape, tables: Seq2SeqTestTables): Uint8Array {
+export function seq2seqTestDecoder(
+  layout: 'merged' | 'first' | 'withPast',
+  shape: Seq2SeqTestShape,
+  tables: Seq2SeqTestTables,
+): Uint8Array {
   const { layers, heads, headDim } = shape;
   const V = tables.vocab;
   const hasPast = layout !== 'first';
@@ -122,7 +147,10 @@ export function seq2seqTestDecoder(layout: 'merged' | 'first' | 'withPast', shap
   );
   if (layout === 'merged') nodes.push({ op: 'Cast', inputs: ['use_cache_branch'], outputs: ['u'], attributes: { to: { int: F } } });
   else nodes.push({ op: 'Identity', inputs: [layout === 'withPast' ? 'one_f' : 'zero_f'], outputs: ['u'] });
-  nodes.push({ op: 'Mul', inputs: ['u', 'cache_table'], outputs: ['cache_part'] }, { op: 'Add', inputs: ['l2', 'cache_part'], outputs: ['logits'] });
+  nodes.push(
+    { op: 'Mul', inputs: ['u', 'cache_table'], outputs: ['cache_part'] },
+    { op: 'Add', inputs: ['l2', 'cache_part'], outputs: ['logits'] },
+  );
   // This step's decoder keys/values: the ids as floats, [1, heads, S, headDim].
   nodes.push(
     { op: 'Cast', inputs: ['input_ids'], outputs: ['ids_f'], attributes: { to: { int: F } } },
@@ -140,12 +168,26 @@ export function seq2seqTestDecoder(layout: 'merged' | 'first' | 'withPast', shap
   const outputs: OnnxValue[] = [{ name: 'logits', type: F, shape: [1, 'decoder_sequence_length', V] }];
   for (let i = 0; i < layers; i++) {
     for (const part of ['decoder.key', 'decoder.value', 'encoder.key', 'encoder.value']) {
-      if (hasPast) inputs.push({ name: `past_key_values.${i}.${part}`, type: F, shape: [1, heads, part.startsWith('decoder') ? 'past_decoder_sequence_length' : 'encoder_sequence_length_out', headDim] });
+      if (hasPast)
+        inputs.push({
+          name: `past_key_values.${i}.${part}`,
+          type: F,
+          shape: [1, heads, part.startsWith('decoder') ? 'past_decoder_sequence_length' : 'encoder_sequence_length_out', headDim],
+        });
       const isDecoder = part.startsWith('decoder');
       if (!isDecoder && layout === 'withPast') continue;
       const out = `present.${i}.${part}`;
-      outputs.push({ name: out, type: F, shape: [1, heads, isDecoder ? 'present_sequence_length' : 'encoder_sequence_length_out', headDim] });
-      if (isDecoder) nodes.push(hasPast ? { op: 'Concat', inputs: [`past_key_values.${i}.${part}`, 'new_kv'], outputs: [out], attributes: { axis: { int: 2 } } } : { op: 'Identity', inputs: ['new_kv'], outputs: [out] });
+      outputs.push({
+        name: out,
+        type: F,
+        shape: [1, heads, isDecoder ? 'present_sequence_length' : 'encoder_sequence_length_out', headDim],
+      });
+      if (isDecoder)
+        nodes.push(
+          hasPast
+            ? { op: 'Concat', inputs: [`past_key_values.${i}.${part}`, 'new_kv'], outputs: [out], attributes: { axis: { int: 2 } } }
+            : { op: 'Identity', inputs: ['new_kv'], outputs: [out] },
+        );
       else nodes.push({ op: 'Identity', inputs: ['enc_kv'], outputs: [out] });
     }
   }

@@ -1,7 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeOnnxModelWithExternalData } from './onnx-writer.js';
-import { seq2seqTestDecoder, seq2seqTestEncoder, seq2seqTestEncoderGraph, type Seq2SeqTestShape, type Seq2SeqTestTables } from './seq2seq-test-models.js';
+import {
+  seq2seqTestDecoder,
+  seq2seqTestEncoder,
+  seq2seqTestEncoderGraph,
+  type Seq2SeqTestShape,
+  type Seq2SeqTestTables,
+} from './seq2seq-test-models.js';
 
 // A whole model folder in the transformers.js layout, built from the test models, with a small
 // tokenizer and generation config of the real shape (special tokens renumbered into a small vocab).
@@ -11,7 +17,15 @@ export const TEST_ASR_SHAPE: Seq2SeqTestShape = { layers: 2, heads: 2, headDim: 
 /** Whisper-style vocabulary: byte-level BPE pieces ("Ġ" is a space, "Ã©" the two bytes of é). */
 export const TEST_WHISPER_TOKENS = {
   pieces: ['!', 'Ġ', 'Ġhello', 'Ġworld', 'Ġcaf', 'Ã©', 'Ġhallo', 'Ġbad', 'Ġdear', 'Ġloud', 'Ġthere'],
-  eos: 40, sot: 41, en: 42, de: 43, translate: 44, transcribe: 45, noSpeech: 47, noTimestamps: 48, vocab: 52,
+  eos: 40,
+  sot: 41,
+  en: 42,
+  de: 43,
+  translate: 44,
+  transcribe: 45,
+  noSpeech: 47,
+  noTimestamps: 48,
+  vocab: 52,
 } as const;
 
 const W = TEST_WHISPER_TOKENS;
@@ -27,10 +41,17 @@ export const TEST_WHISPER_TABLES: Seq2SeqTestTables = {
   vocab: W.vocab,
   maxPositions: 16,
   next: [
-    [W.noTimestamps, 1, 10], [W.noTimestamps, 2, 9],
-    [2, 7, 10], [2, 10, 9.5], [2, 3, 9],
-    [3, 4, 10], [4, 5, 10], [5, W.eos, 10], [8, W.eos, 10],
-    [W.sot, W.de, 10], [W.sot, W.en, 9],
+    [W.noTimestamps, 1, 10],
+    [W.noTimestamps, 2, 9],
+    [2, 7, 10],
+    [2, 10, 9.5],
+    [2, 3, 9],
+    [3, 4, 10],
+    [4, 5, 10],
+    [5, W.eos, 10],
+    [8, W.eos, 10],
+    [W.sot, W.de, 10],
+    [W.sot, W.en, 9],
     [9, W.eos, 100],
   ],
   atPosition: [[6, 8, 20]],
@@ -49,9 +70,19 @@ export function testWhisperTokenizer(): object {
   [...W.pieces, ...W_LETTERS].forEach((p, i) => (vocab[p] = i));
   for (let i = W.pieces.length + W_LETTERS.length; i < W.eos; i++) vocab[`tok${i}`] = i;
   const special = [
-    [W.eos, '<|endoftext|>'], [W.sot, '<|startoftranscript|>'], [W.en, '<|en|>'], [W.de, '<|de|>'], [W.translate, '<|translate|>'],
-    [W.transcribe, '<|transcribe|>'], [46, '<|startoflm|>'], [W.noSpeech, '<|nospeech|>'], [W.noTimestamps, '<|notimestamps|>'],
-    [49, '<|0.00|>'], [50, '<|0.02|>'], [51, '<|0.04|>'], [TEST_WHISPER_START_OF_PREV, '<|startofprev|>'],
+    [W.eos, '<|endoftext|>'],
+    [W.sot, '<|startoftranscript|>'],
+    [W.en, '<|en|>'],
+    [W.de, '<|de|>'],
+    [W.translate, '<|translate|>'],
+    [W.transcribe, '<|transcribe|>'],
+    [46, '<|startoflm|>'],
+    [W.noSpeech, '<|nospeech|>'],
+    [W.noTimestamps, '<|notimestamps|>'],
+    [49, '<|0.00|>'],
+    [50, '<|0.02|>'],
+    [51, '<|0.04|>'],
+    [TEST_WHISPER_START_OF_PREV, '<|startofprev|>'],
   ] as const;
   return {
     version: '1.0',
@@ -71,18 +102,34 @@ export function testWhisperGenerationConfig(englishOnly = false): object {
     max_length: 12,
     suppress_tokens: [7],
     begin_suppress_tokens: [1, W.eos],
-    ...(englishOnly ? {} : { is_multilingual: true, lang_to_id: { '<|en|>': W.en, '<|de|>': W.de }, task_to_id: { translate: W.translate, transcribe: W.transcribe } }),
+    ...(englishOnly
+      ? {}
+      : {
+          is_multilingual: true,
+          lang_to_id: { '<|en|>': W.en, '<|de|>': W.de },
+          task_to_id: { translate: W.translate, transcribe: W.transcribe },
+        }),
   };
 }
 
 /** Moonshine-style vocabulary: SentencePiece pieces with byte fallback. */
-export const TEST_MOONSHINE_TOKENS = { pieces: ['<unk>', '<s>', '</s>', '▁hello', '▁world', '<0xC3>', '<0xA9>', '▁loud'], vocab: 12 } as const;
+export const TEST_MOONSHINE_TOKENS = {
+  pieces: ['<unk>', '<s>', '</s>', '▁hello', '▁world', '<0xC3>', '<0xA9>', '▁loud'],
+  vocab: 12,
+} as const;
 
 /** Moonshine: " hello world é" then EOS; a loud input (mean > 0) says "loud" and stops. */
 export const TEST_MOONSHINE_TABLES: Seq2SeqTestTables = {
   vocab: TEST_MOONSHINE_TOKENS.vocab,
   maxPositions: 64,
-  next: [[1, 3, 10], [3, 4, 10], [4, 5, 10], [5, 6, 10], [6, 2, 10], [7, 2, 100]],
+  next: [
+    [1, 3, 10],
+    [3, 4, 10],
+    [4, 5, 10],
+    [5, 6, 10],
+    [6, 2, 10],
+    [7, 2, 100],
+  ],
   encoderMean: [[7, 40]],
 };
 
@@ -93,7 +140,15 @@ function testMoonshineTokenizer(): object {
   return {
     version: '1.0',
     added_tokens: [0, 1, 2].map((id) => ({ id, content: TEST_MOONSHINE_TOKENS.pieces[id], special: true })),
-    decoder: { type: 'Sequence', decoders: [{ type: 'Replace', pattern: { String: '▁' }, content: ' ' }, { type: 'ByteFallback' }, { type: 'Fuse' }, { type: 'Strip', content: ' ', start: 1, stop: 0 }] },
+    decoder: {
+      type: 'Sequence',
+      decoders: [
+        { type: 'Replace', pattern: { String: '▁' }, content: ' ' },
+        { type: 'ByteFallback' },
+        { type: 'Fuse' },
+        { type: 'Strip', content: ' ', start: 1, stop: 0 },
+      ],
+    },
     model: { type: 'BPE', vocab, merges: [], byte_fallback: true },
   };
 }
@@ -124,24 +179,55 @@ export async function writeTestAsrFolder(dir: string, options: TestAsrFolderOpti
   await mkdir(join(dir, 'onnx'), { recursive: true });
   const json = (name: string, value: object) => writeFile(join(dir, name), JSON.stringify(value, null, 2));
   if (family === 'whisper') {
-    await json('config.json', { model_type: 'whisper', architectures: ['WhisperForConditionalGeneration'], num_mel_bins: options.melBins ?? 80, d_model: d, decoder_layers: shape.layers, decoder_attention_heads: shape.heads, max_target_positions: 16 });
+    await json('config.json', {
+      model_type: 'whisper',
+      architectures: ['WhisperForConditionalGeneration'],
+      num_mel_bins: options.melBins ?? 80,
+      d_model: d,
+      decoder_layers: shape.layers,
+      decoder_attention_heads: shape.heads,
+      max_target_positions: 16,
+    });
     await json('generation_config.json', { ...testWhisperGenerationConfig(options.englishOnly), ...options.generation });
     await json('tokenizer.json', testWhisperTokenizer());
-    await json('preprocessor_config.json', { feature_extractor_type: 'WhisperFeatureExtractor', feature_size: options.melBins ?? 80, hop_length: 160, n_fft: 400, sampling_rate: 16000, chunk_length: 30 });
+    await json('preprocessor_config.json', {
+      feature_extractor_type: 'WhisperFeatureExtractor',
+      feature_size: options.melBins ?? 80,
+      hop_length: 160,
+      n_fft: 400,
+      sampling_rate: 16000,
+      chunk_length: 30,
+    });
   } else {
-    await json('config.json', { model_type: 'moonshine', architectures: ['MoonshineForConditionalGeneration'], hidden_size: d, decoder_num_hidden_layers: shape.layers, decoder_num_attention_heads: shape.heads, max_position_embeddings: 64 });
+    await json('config.json', {
+      model_type: 'moonshine',
+      architectures: ['MoonshineForConditionalGeneration'],
+      hidden_size: d,
+      decoder_num_hidden_layers: shape.layers,
+      decoder_num_attention_heads: shape.heads,
+      max_position_embeddings: 64,
+    });
     await json('generation_config.json', { decoder_start_token_id: 1, eos_token_id: 2, bos_token_id: 1, ...options.generation });
     await json('tokenizer.json', testMoonshineTokenizer());
-    await json('preprocessor_config.json', { feature_extractor_type: 'Wav2Vec2FeatureExtractor', feature_size: 1, sampling_rate: 16000, do_normalize: false });
+    await json('preprocessor_config.json', {
+      feature_extractor_type: 'Wav2Vec2FeatureExtractor',
+      feature_size: 1,
+      sampling_rate: 16000,
+      do_normalize: false,
+    });
   }
   await json('tokenizer_config.json', { model_max_length: 1000000000000 });
   const encoder = `encoder_model${variant}.onnx`;
   if (options.externalData) {
-    const { model, data } = writeOnnxModelWithExternalData(seq2seqTestEncoderGraph(family, shape, options.melBins ?? 80), `${encoder}_data`);
+    const { model, data } = writeOnnxModelWithExternalData(
+      seq2seqTestEncoderGraph(family, shape, options.melBins ?? 80),
+      `${encoder}_data`,
+    );
     await writeFile(join(dir, 'onnx', encoder), model);
     await writeFile(join(dir, 'onnx', `${encoder}_data`), data);
   } else await writeFile(join(dir, 'onnx', encoder), seq2seqTestEncoder(family, shape, options.melBins ?? 80));
-  if (layout === 'merged') await writeFile(join(dir, 'onnx', `decoder_model_merged${variant}.onnx`), seq2seqTestDecoder('merged', shape, tables));
+  if (layout === 'merged')
+    await writeFile(join(dir, 'onnx', `decoder_model_merged${variant}.onnx`), seq2seqTestDecoder('merged', shape, tables));
   else {
     await writeFile(join(dir, 'onnx', `decoder_model${variant}.onnx`), seq2seqTestDecoder('first', shape, tables));
     await writeFile(join(dir, 'onnx', `decoder_with_past_model${variant}.onnx`), seq2seqTestDecoder('withPast', shape, tables));

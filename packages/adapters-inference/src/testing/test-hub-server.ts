@@ -135,11 +135,18 @@ export class TestHubServer {
       type: 'file',
       path: f.path,
       size: f.content.length,
-      oid: f.lfs ? gitBlobSha1(new TextEncoder().encode(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha256Hex(f.content)}\nsize ${f.content.length}\n`)) : gitBlobSha1(f.content),
+      oid: f.lfs
+        ? gitBlobSha1(
+            new TextEncoder().encode(
+              `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256Hex(f.content)}\nsize ${f.content.length}\n`,
+            ),
+          )
+        : gitBlobSha1(f.content),
       ...(f.lfs ? { lfs: { oid: sha256Hex(f.content), size: f.content.length, pointerSize: 134 } } : {}),
     });
     let body: unknown;
-    if (kind === 'revision') body = { id: repo.id, modelId: repo.id, sha: repo.commit, private: false, siblings: repo.files.map((f) => ({ rfilename: f.path })) };
+    if (kind === 'revision')
+      body = { id: repo.id, modelId: repo.id, sha: repo.commit, private: false, siblings: repo.files.map((f) => ({ rfilename: f.path })) };
     else if (kind === 'tree') body = repo.files.map(entry);
     else {
       const chunks: Buffer[] = [];
@@ -158,7 +165,15 @@ export class TestHubServer {
     const common = { 'X-Repo-Commit': repo.commit };
     if (file.lfs) {
       const sha = sha256Hex(file.content);
-      res.writeHead(302, { ...common, Location: `/cdn-lfs/${sha}`, 'X-Linked-ETag': `"${sha}"`, 'X-Linked-Size': String(file.content.length), ETag: `"${gitBlobSha1(file.content)}"` }).end();
+      res
+        .writeHead(302, {
+          ...common,
+          Location: `/cdn-lfs/${sha}`,
+          'X-Linked-ETag': `"${sha}"`,
+          'X-Linked-Size': String(file.content.length),
+          ETag: `"${gitBlobSha1(file.content)}"`,
+        })
+        .end();
       return;
     }
     void this.serve(req, res, file, { ...common, ETag: `"${gitBlobSha1(file.content)}"` });
@@ -193,7 +208,8 @@ export class TestHubServer {
         return;
       }
       const stall = this.faults.stall;
-      if (!probe && stall && stall.path === file.path && offset >= stall.afterBytes && offset - chunk < stall.afterBytes) await sleep(stall.ms);
+      if (!probe && stall && stall.path === file.path && offset >= stall.afterBytes && offset - chunk < stall.afterBytes)
+        await sleep(stall.ms);
       let next = Math.min(end + 1, offset + chunk);
       if (cut !== undefined) next = Math.min(next, start + cut);
       // Each piece flushed before the next (so a cut after N bytes has really sent N bytes).
@@ -206,7 +222,9 @@ export class TestHubServer {
   }
 
   private notFound(res: ServerResponse, code: string): void {
-    res.writeHead(404, { 'Content-Type': 'application/json', 'X-Error-Code': code }).end(JSON.stringify({ error: `${code}: not found on the test hub` }));
+    res
+      .writeHead(404, { 'Content-Type': 'application/json', 'X-Error-Code': code })
+      .end(JSON.stringify({ error: `${code}: not found on the test hub` }));
   }
 }
 
@@ -215,7 +233,11 @@ export async function hubFilesFromFolder(dir: string, prefix = ''): Promise<Test
   const files: TestHubFile[] = [];
   for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())) {
     const relative = join(entry.parentPath, entry.name).slice(dir.length + 1);
-    files.push({ path: prefix + relative, content: new Uint8Array(await readFile(join(dir, relative))), lfs: /\.(onnx|onnx_data|bin)$/.test(entry.name) });
+    files.push({
+      path: prefix + relative,
+      content: new Uint8Array(await readFile(join(dir, relative))),
+      lfs: /\.(onnx|onnx_data|bin)$/.test(entry.name),
+    });
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }

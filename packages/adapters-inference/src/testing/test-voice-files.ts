@@ -27,7 +27,42 @@ export const PIPER_PUNCTUATION = ['!', "'", '(', ')', ',', '-', '.', ':', ';', '
  */
 export function piperConfigJson(options: PiperTestConfigOptions = {}) {
   const clusters = options.vowelClusters ?? [];
-  const phonemes = [...new Set(['_', '^', '$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraPhonemes ?? []), ...clusters.map((c) => c.join(''))])];
+  const phonemes = [
+    ...new Set([
+      '_',
+      '^',
+      '$',
+      ' ',
+      'h',
+      'ə',
+      'l',
+      'ˈ',
+      'o',
+      'ʊ',
+      'w',
+      'ɜ',
+      'ː',
+      'd',
+      'ɛ',
+      's',
+      't',
+      'ɪ',
+      'ð',
+      'z',
+      'ɐ',
+      'n',
+      'i',
+      'k',
+      'æ',
+      'ɹ',
+      'a',
+      'e',
+      'm',
+      'ʌ',
+      ...(options.extraPhonemes ?? []),
+      ...clusters.map((c) => c.join('')),
+    ]),
+  ];
   const phoneme_id_map: Record<string, number[]> = {};
   phonemes.forEach((p, i) => (phoneme_id_map[p] = [i]));
   const speakers = options.speakers ?? [];
@@ -51,16 +86,55 @@ export function piperConfigJson(options: PiperTestConfigOptions = {}) {
 export async function writePiperVoice(dir: string, name: string, options: PiperTestConfigOptions & { hop?: number } = {}): Promise<void> {
   await mkdir(dir, { recursive: true });
   const sampleRate = options.sampleRate ?? 22050;
-  await writeFile(join(dir, `${name}.onnx`), piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1, hop: options.hop }));
+  await writeFile(
+    join(dir, `${name}.onnx`),
+    piperTestModel({ sampleRate, multiSpeaker: (options.speakers?.length ?? 0) > 1, hop: options.hop }),
+  );
   await writeFile(join(dir, `${name}.onnx.json`), JSON.stringify(piperConfigJson(options)));
 }
 
 /** Writes a Kokoro directory in its ONNX community layout: onnx/model_quantized.onnx, voices/*.bin, tokenizer.json. */
-export async function writeKokoroModel(dir: string, voices: Record<string, (row: number) => number>, options: { durations?: boolean; hop?: number; extraSymbols?: string[] } = {}): Promise<Record<string, number>> {
+export async function writeKokoroModel(
+  dir: string,
+  voices: Record<string, (row: number) => number>,
+  options: { durations?: boolean; hop?: number; extraSymbols?: string[] } = {},
+): Promise<Record<string, number>> {
   await mkdir(join(dir, 'onnx'), { recursive: true });
   await mkdir(join(dir, 'voices'), { recursive: true });
   await writeFile(join(dir, 'onnx', 'model_quantized.onnx'), kokoroTestModel(options));
-  const symbols = [...new Set(['$', ' ', 'h', 'ə', 'l', 'ˈ', 'o', 'ʊ', 'w', 'ɜ', 'ː', 'd', 'ɛ', 's', 't', 'ɪ', 'ð', 'z', 'ɐ', 'n', 'i', 'k', 'æ', 'ɹ', 'a', 'e', 'm', 'ʌ', ...(options.extraSymbols ?? [])])];
+  const symbols = [
+    ...new Set([
+      '$',
+      ' ',
+      'h',
+      'ə',
+      'l',
+      'ˈ',
+      'o',
+      'ʊ',
+      'w',
+      'ɜ',
+      'ː',
+      'd',
+      'ɛ',
+      's',
+      't',
+      'ɪ',
+      'ð',
+      'z',
+      'ɐ',
+      'n',
+      'i',
+      'k',
+      'æ',
+      'ɹ',
+      'a',
+      'e',
+      'm',
+      'ʌ',
+      ...(options.extraSymbols ?? []),
+    ]),
+  ];
   const vocab = Object.fromEntries(symbols.map((s, i) => [s, i]));
   await writeFile(join(dir, 'tokenizer.json'), JSON.stringify({ model: { type: 'WordLevel', vocab } }));
   for (const [voice, value] of Object.entries(voices)) {

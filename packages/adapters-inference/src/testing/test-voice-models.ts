@@ -13,7 +13,15 @@ export const KOKORO_TEST_MODEL = { hop: 100, baseHz: 150, idHz: 4, styleHz: 400,
 const F = OnnxType.FLOAT;
 const I = OnnxType.INT64;
 
-function tone(nodes: OnnxNode[], lengthFloat: string, freq: string, sampleRate: number, amplitude: string, outputShape: number[], outputName: string) {
+function tone(
+  nodes: OnnxNode[],
+  lengthFloat: string,
+  freq: string,
+  sampleRate: number,
+  amplitude: string,
+  outputShape: number[],
+  outputName: string,
+) {
   nodes.push(
     { op: 'Cast', inputs: [lengthFloat], outputs: ['t'], attributes: { to: { int: I } } },
     { op: 'Range', inputs: ['zero_i', 't', 'one_i'], outputs: ['r'] },
@@ -110,7 +118,10 @@ export function kokoroTestModel(options: { durations?: boolean; hop?: number } =
       { name: 'style', type: F, shape: [1, 256] },
       { name: 'speed', type: F, shape: [1] },
     ],
-    outputs: [{ name: 'waveform', type: F, shape: [1, 'time'] }, ...(options.durations ? [{ name: 'durations', type: F, shape: [1, 'tokens'] }] : [])],
+    outputs: [
+      { name: 'waveform', type: F, shape: [1, 'time'] },
+      ...(options.durations ? [{ name: 'durations', type: F, shape: [1, 'tokens'] }] : []),
+    ],
     initializers: [
       ...toneInits,
       { name: 'idx1', type: I, dims: [], values: [1] },

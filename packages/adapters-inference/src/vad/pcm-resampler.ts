@@ -13,4 +13,3 @@ export class PcmResampler implements Resampler {
     return { process: (samples) => floatToInt16(resampler.process(samples)) };
   }
 }
-

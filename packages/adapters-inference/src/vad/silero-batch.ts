@@ -38,7 +38,9 @@ export const DEFAULT_BATCH_WAIT_MS = 16;
  */
 export class SileroBatchScorer {
   private waiting: Waiting[] = [];
-  private timer: { kind: 'immediate'; handle: ReturnType<typeof setImmediate> } | { kind: 'timeout'; handle: ReturnType<typeof setTimeout> } | null = null;
+  private timer:
+    { kind: 'immediate'; handle: ReturnType<typeof setImmediate> } | { kind: 'timeout'; handle: ReturnType<typeof setTimeout> } | null =
+    null;
   /** Streams open now: when each has a frame waiting, nobody else is coming. */
   private openStreams = 0;
   /** Frames scored and runs made (the batching's effect, for tests and benchmarks). */

@@ -1,8 +1,4 @@
-import {
-  SILERO_CONTEXT_SAMPLES,
-  SILERO_FRAME_SAMPLES,
-  SILERO_STATE_SIZE,
-} from './silero-model.js';
+import { SILERO_CONTEXT_SAMPLES, SILERO_FRAME_SAMPLES, SILERO_STATE_SIZE } from './silero-model.js';
 import type { SileroBatchScorer } from './silero-batch.js';
 
 /**

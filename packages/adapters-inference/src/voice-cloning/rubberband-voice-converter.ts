@@ -46,7 +46,11 @@ export class RubberbandVoiceConverter implements VoiceConverter {
   warmUp(): Promise<RubberbandApi> {
     this.loading ??= (async () => {
       const api = await loadRubberband();
-      const warmUp = new RubberbandConversion(api, { pitchScale: 1.2, formantScale: 1.1, equalizer: { frequenciesHz: [1000], gainsDb: [0] } }, 24000);
+      const warmUp = new RubberbandConversion(
+        api,
+        { pitchScale: 1.2, formantScale: 1.1, equalizer: { frequenciesHz: [1000], gainsDb: [0] } },
+        24000,
+      );
       const tone = new Int16Array(24000).map((_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 150 * i) / 24000)));
       await warmUp.process(tone);
       await warmUp.flush();

@@ -61,7 +61,12 @@ export function measureSpeaker(
   const floor = loudest - SPEECH_RANGE_DB;
   const speech = energy.map((e) => e > floor);
   const voiced = pitch.slice(0, frames).map((p, i) => p.f0 > 0 && speech[i]!);
-  const voicedF0 = cleanPitch(pitch.slice(0, frames).filter((_, i) => voiced[i]).map((p) => p.f0));
+  const voicedF0 = cleanPitch(
+    pitch
+      .slice(0, frames)
+      .filter((_, i) => voiced[i])
+      .map((p) => p.f0),
+  );
   const voicedSeconds = voicedF0.length * HOP_SECONDS;
   const minVoiced = options.minVoicedSeconds ?? 0.5;
   if (voicedSeconds < minVoiced) {

@@ -21,7 +21,8 @@ export function childProcesses(needle: string): number[] {
   const found: number[] = [];
   for (const pid of parentOf.keys()) {
     let descends = false;
-    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8 && !descends; p = parentOf.get(p), hops++) descends = p === process.pid;
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8 && !descends; p = parentOf.get(p), hops++)
+      descends = p === process.pid;
     if (!descends) continue;
     try {
       if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) found.push(pid);

@@ -12,7 +12,7 @@ function withNoise(samples: Int16Array, snrDb: number): Int16Array {
   for (const s of samples) power += s * s;
   const noiseRms = Math.sqrt(power / samples.length / 10 ** (snrDb / 10));
   let seed = 12345;
-  const uniform = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+  const uniform = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
   return Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s + uniform() * noiseRms * Math.sqrt(12)))));
 }
 
@@ -33,7 +33,9 @@ describe('PocketsphinxSpeechRecognizer.transcribeDetailed: confidence figures an
     expect(clean.noSpeechProb).to.be.within(0, 0.2);
     expect(clean.compressionRatio).to.equal(compressionRatio(clean.text));
     expect(clean.temperature).to.equal(0);
-    console.log(`      clean 0930: avg_logprob ${clean.avgLogprob!.toFixed(3)}, no_speech ${clean.noSpeechProb!.toFixed(3)}, "${clean.text}"`);
+    console.log(
+      `      clean 0930: avg_logprob ${clean.avgLogprob!.toFixed(3)}, no_speech ${clean.noSpeechProb!.toFixed(3)}, "${clean.text}"`,
+    );
 
     // Five seconds of silence around the same speech: the no-speech share rises with it.
     const padded = await segmentOf(concat(silenceMs(3000), librivoxClip('0930').samples, silenceMs(3000)));
@@ -55,7 +57,10 @@ describe('PocketsphinxSpeechRecognizer.transcribeDetailed: confidence figures an
 
   it('with onText, reports words as they settle while decoding: the pieces joined start the final text', async () => {
     const deltas: string[] = [];
-    const result = await recognizer.transcribeDetailed({ samples: librivoxClip('0870').samples, sampleRate: 16000 }, { language: 'en', principal, onText: (d) => deltas.push(d) });
+    const result = await recognizer.transcribeDetailed(
+      { samples: librivoxClip('0870').samples, sampleRate: 16000 },
+      { language: 'en', principal, onText: (d) => deltas.push(d) },
+    );
     expect(deltas.length).to.be.at.least(5);
     const joined = deltas.join('');
     expect(result.text.startsWith(joined)).to.equal(true);

@@ -55,7 +55,9 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
       const { text } = await recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english);
       expect(text).to.equal(text.trim().toLowerCase());
       hypotheses.push(text);
-      console.log(`      ${clip.id.slice(-4)} ${(performance.now() - started).toFixed(0)} ms one-shot, WER ${(wordErrorRate(clip.transcript, text) * 100).toFixed(0)} %: "${text}"`);
+      console.log(
+        `      ${clip.id.slice(-4)} ${(performance.now() - started).toFixed(0)} ms one-shot, WER ${(wordErrorRate(clip.transcript, text) * 100).toFixed(0)} %: "${text}"`,
+      );
     }
     const total = wordErrorRate(clips.map((c) => c.transcript).join(' '), hypotheses.join(' '));
     console.log(`      overall WER ${(total * 100).toFixed(1)} %`);
@@ -143,7 +145,10 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     await sleep(50);
     controller.abort();
     const abortedAt = performance.now();
-    const error = await pending.then(() => null, (err: unknown) => err);
+    const error = await pending.then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect((error as Error)?.name).to.equal('AbortError');
     // The decoder drops the rest of the utterance; it is free again for the next turn.
     await sleep(50);
@@ -165,7 +170,10 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     expect(recognizer.load.backlogMs, 'seconds of audio wait to be decoded').to.be.greaterThan(5000);
     const abortedAt = performance.now();
     controller.abort();
-    const error = await result.then(() => null, (err: unknown) => err);
+    const error = await result.then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect((error as Error)?.name).to.equal('AbortError');
     // Back in the pool once the few pieces in flight are decoded (not the 24 s queued behind them).
     while (recognizer.load.busy > 0) await sleep(10);
@@ -182,14 +190,19 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     controller.abort();
     const error = await recognizer
       .transcribe({ samples: librivoxClip('0880').samples, sampleRate: 16000 }, english, controller.signal)
-      .then(() => null, (err: unknown) => err);
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
     expect((error as Error)?.name).to.equal('AbortError');
   });
 
   it('grows to its 3 decoders for 5 simultaneous turns: the other 2 wait, and the waits are reported', async () => {
     const clip = librivoxClip('0880');
     const waitsBefore = waits.length;
-    const results = await Promise.all(Array.from({ length: 5 }, () => recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => recognizer.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)),
+    );
     // Every turn without a session starts from the model's cepstral mean, whatever its decoder heard before.
     for (const r of results) expect(r.text).to.equal(results[0]!.text);
     expect(wordErrorRate(clip.transcript, results[0]!.text)).to.be.lessThan(0.5);
@@ -255,7 +268,10 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
   });
 
   it('create() says to run npm run setup when python3 is missing', async () => {
-    const error = await PocketsphinxSpeechRecognizer.create({ python: '/nonexistent/python3' }).then(() => null, (err: unknown) => err);
+    const error = await PocketsphinxSpeechRecognizer.create({ python: '/nonexistent/python3' }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect((error as Error)?.message).to.match(/npm run setup/);
   });
 });

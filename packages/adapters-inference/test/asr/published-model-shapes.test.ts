@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { principal, testRecognizers } from './test-recognizers.js';
 import { scanModelDirectory } from '../../src/speech/models/model-directory.js';
 
-const sine = (samples: number, rate = 16000) => Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate)));
+const sine = (samples: number, rate = 16000) =>
+  Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate)));
 
 /**
  * What the published Whisper and Moonshine exports do that the first test models did not: each test
@@ -35,9 +36,13 @@ describe('Whisper and Moonshine on the shapes of the published exports', functio
 
   it('an encoder stored with external data (encoder_model.onnx + encoder_model.onnx_data, every fp32 export over 2 GB) loads from its path; its size counts both files', async () => {
     const r = await recognizer('whisper-external', { family: 'whisper', externalData: true });
-    expect((await r.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
+    expect((await r.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal(
+      'hello world caf dear',
+    );
     const onnx = join(root(), 'whisper-external', 'onnx');
-    const sizes = await Promise.all(['encoder_model.onnx', 'encoder_model.onnx_data', 'decoder_model_merged.onnx'].map(async (f) => (await stat(join(onnx, f))).size));
+    const sizes = await Promise.all(
+      ['encoder_model.onnx', 'encoder_model.onnx_data', 'decoder_model_merged.onnx'].map(async (f) => (await stat(join(onnx, f))).size),
+    );
     expect(r.loadedModels()[0]!.bytes).to.equal(sizes.reduce((a, b) => a + b, 0));
     const scan = await scanModelDirectory(root());
     expect(scan.asr.find((a) => a.manifest.name === 'whisper-external')!.manifest.files).to.include('onnx/encoder_model.onnx_data');
@@ -50,11 +55,16 @@ describe('Whisper and Moonshine on the shapes of the published exports', functio
         generation: { is_multilingual: false, lang_to_id: { '<|en|>': 42, '<|de|>': 43 }, task_to_id: { transcribe: 45 } },
       });
       expect(r.languages).to.deep.equal(['en']);
-      expect((await r.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'de', principal })).text).to.equal('hello world café');
+      expect((await r.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'de', principal })).text).to.equal(
+        'hello world café',
+      );
     });
 
     it('is_multilingual true without lang_to_id: the language and task tokens come from the tokenizer', async () => {
-      const r = await recognizer('whisper-multi-no-map', { family: 'whisper', generation: { is_multilingual: true, lang_to_id: undefined, task_to_id: undefined } });
+      const r = await recognizer('whisper-multi-no-map', {
+        family: 'whisper',
+        generation: { is_multilingual: true, lang_to_id: undefined, task_to_id: undefined },
+      });
       expect(r.languages).to.have.members(['en', 'de']);
       const result = await r.transcribeDetailed({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal });
       expect(result.text).to.equal('hello world caf dear');

@@ -39,11 +39,51 @@ describe('Whisper and Moonshine segments carry avg_logprob, compression_ratio, n
     // Ids 0-40 are text and EOS; everything from <|startoftranscript|> (41) up is suppressed, and
     // " bad" (7) always; the first step also suppresses the blank (1) and EOS (40).
     const steps = [
-      stepLogprob(2, new Map([[2, 9], [9, loud]]), 38), // " hello" (the blank scored 10 but is begin-suppressed)
-      stepLogprob(3, new Map([[10, 9.5], [3, 10], [9, loud]]), 40), // " world" (9 + 1 on a cached step)
-      stepLogprob(4, new Map([[4, 10], [3, 1], [9, loud]]), 40), // " caf"
-      stepLogprob(8, new Map([[5, 10], [8, 20], [3, 1], [9, loud]]), 40), // " dear" (position 6 scores 20)
-      stepLogprob(W.eos, new Map([[W.eos, 10], [3, 1], [9, loud]]), 40), // EOS
+      stepLogprob(
+        2,
+        new Map([
+          [2, 9],
+          [9, loud],
+        ]),
+        38,
+      ), // " hello" (the blank scored 10 but is begin-suppressed)
+      stepLogprob(
+        3,
+        new Map([
+          [10, 9.5],
+          [3, 10],
+          [9, loud],
+        ]),
+        40,
+      ), // " world" (9 + 1 on a cached step)
+      stepLogprob(
+        4,
+        new Map([
+          [4, 10],
+          [3, 1],
+          [9, loud],
+        ]),
+        40,
+      ), // " caf"
+      stepLogprob(
+        8,
+        new Map([
+          [5, 10],
+          [8, 20],
+          [3, 1],
+          [9, loud],
+        ]),
+        40,
+      ), // " dear" (position 6 scores 20)
+      stepLogprob(
+        W.eos,
+        new Map([
+          [W.eos, 10],
+          [3, 1],
+          [9, loud],
+        ]),
+        40,
+      ), // EOS
     ];
     expect(segment!.text).to.equal('hello world caf dear');
     expect(segment!.avgLogprob).to.be.closeTo(steps.reduce((a, b) => a + b, 0) / 5, 1e-4);
@@ -58,9 +98,19 @@ describe('Whisper and Moonshine segments carry avg_logprob, compression_ratio, n
     const r = await recognizer('whisper-loop', {
       family: 'whisper',
       generation: { max_length: 40 },
-      tables: { vocab: W.vocab, maxPositions: 48, next: [[W.noTimestamps, 2, 10], [2, 2, 10], [2, 3, 9.9], [3, W.eos, 10]] },
+      tables: {
+        vocab: W.vocab,
+        maxPositions: 48,
+        next: [
+          [W.noTimestamps, 2, 10],
+          [2, 2, 10],
+          [2, 3, 9.9],
+          [3, W.eos, 10],
+        ],
+      },
     });
-    const [segment] = (await r.transcribeDetailed({ samples: int16(sine(16000)), sampleRate: 16000 }, { language: 'en', principal })).segments;
+    const [segment] = (await r.transcribeDetailed({ samples: int16(sine(16000)), sampleRate: 16000 }, { language: 'en', principal }))
+      .segments;
     expect(segment!.temperature).to.be.greaterThan(0);
     expect(segment!.compressionRatio).to.be.at.most(2.4);
     expect(segment!.avgLogprob).to.be.at.least(-1);
@@ -70,7 +120,10 @@ describe('Whisper and Moonshine segments carry avg_logprob, compression_ratio, n
 
   it('Whisper: a window the model hears as silence (P(<|nospeech|>) > 0.6 and avg_logprob < -1) gives no segment, and is not re-decoded', async () => {
     // <|nospeech|> after <|startoftranscript|> scores 12; after the prompt every token scores the same.
-    const r = await recognizer('whisper-silence', { family: 'whisper', tables: { vocab: W.vocab, maxPositions: 16, next: [[W.sot, W.noSpeech, 12]] } });
+    const r = await recognizer('whisper-silence', {
+      family: 'whisper',
+      tables: { vocab: W.vocab, maxPositions: 16, next: [[W.sot, W.noSpeech, 12]] },
+    });
     const result = await r.transcribeDetailed({ samples: int16(sine(16000)), sampleRate: 16000 }, { language: 'en', principal });
     expect(result.segments).to.deep.equal([]);
     expect(result.text).to.equal('');
@@ -78,7 +131,8 @@ describe('Whisper and Moonshine segments carry avg_logprob, compression_ratio, n
 
   it('Moonshine: avg_logprob and compression_ratio from its decoder; no no_speech_prob (it has no such token); temperature 0', async () => {
     const r = await recognizer('moonshine', { family: 'moonshine' });
-    const [segment] = (await r.transcribeDetailed({ samples: int16(sine(16000)), sampleRate: 16000 }, { language: 'en', principal })).segments;
+    const [segment] = (await r.transcribeDetailed({ samples: int16(sine(16000)), sampleRate: 16000 }, { language: 'en', principal }))
+      .segments;
     expect(segment!.text).to.equal('hello worldé');
     // Moonshine's test table: 1 -> 3 -> 4 -> 5 -> 6 -> EOS, each scoring 10 among 12 ids (nothing suppressed).
     const step = 10 - logSumExp([10, ...new Array<number>(11).fill(0)]);

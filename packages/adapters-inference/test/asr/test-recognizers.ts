@@ -11,7 +11,10 @@ export const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
  * Recognizers on test-built model folders for one describe block: `recognizer(name, options)` writes
  * the folder under a temporary root and loads it; everything is closed and removed after the block.
  */
-export function testRecognizers(prefix: string): { root: () => string; recognizer: (name: string, options: TestAsrFolderOptions) => Promise<TransformersSpeechRecognizer> } {
+export function testRecognizers(prefix: string): {
+  root: () => string;
+  recognizer: (name: string, options: TestAsrFolderOptions) => Promise<TransformersSpeechRecognizer>;
+} {
   let root = '';
   const open: TransformersSpeechRecognizer[] = [];
   before(async () => (root = await mkdtemp(join(tmpdir(), prefix))));

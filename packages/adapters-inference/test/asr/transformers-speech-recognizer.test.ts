@@ -6,13 +6,20 @@ import { join } from 'node:path';
 import type { Principal } from '@svc/core';
 import { TransformersSpeechRecognizer } from '../../src/asr/seq2seq/transformers-speech-recognizer.js';
 import { TokenDecoder } from '../../src/asr/seq2seq/token-decoder.js';
-import { testWhisperGenerationConfig, testWhisperTokenizer, writeTestAsrFolder, type TestAsrFolderOptions } from '../../src/testing/test-asr-folder.js';
+import {
+  testWhisperGenerationConfig,
+  testWhisperTokenizer,
+  writeTestAsrFolder,
+  type TestAsrFolderOptions,
+} from '../../src/testing/test-asr-folder.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 
 /** 16-bit PCM: a sine (mean 0) or a sine on a DC offset (a "loud" encoder output for the test models). */
 function pcm(seconds: number, rate: number, offset = 0): Int16Array {
-  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate) + offset * 32767));
+  return Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) =>
+    Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate) + offset * 32767),
+  );
 }
 
 describe('Whisper and Moonshine recognizers (test-built models in the transformers.js ONNX layout)', function () {
@@ -52,7 +59,9 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
     expect(result.text).to.equal('hello world caf dear');
     expect(result.language).to.equal('en');
     expect(result.duration).to.be.closeTo(1.5, 0.01);
-    expect(result.segments.map(({ start, end, text }) => ({ start, end, text }))).to.deep.equal([{ start: 0, end: result.duration, text: 'hello world caf dear' }]);
+    expect(result.segments.map(({ start, end, text }) => ({ start, end, text }))).to.deep.equal([
+      { start: 0, end: result.duration, text: 'hello world caf dear' },
+    ]);
     // Their confidence figures (values checked in segment-confidence.test.ts).
     expect(result.segments[0]).to.include.keys('avgLogprob', 'compressionRatio', 'noSpeechProb', 'temperature');
   });
@@ -62,8 +71,12 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
     const detected = await r.transcribeDetailed({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: null, principal });
     expect(detected.language).to.equal('de');
     expect(detected.text).to.equal('hello world caf dear');
-    expect((await r.transcribeDetailed({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'xx', principal })).language).to.equal('de');
-    expect((await r.transcribeDetailed({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'en-US', principal })).language).to.equal('en');
+    expect((await r.transcribeDetailed({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'xx', principal })).language).to.equal(
+      'de',
+    );
+    expect((await r.transcribeDetailed({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'en-US', principal })).language).to.equal(
+      'en',
+    );
   });
 
   it('an English-only Whisper (.en: no language or task tokens) uses the two-token prompt', async () => {
@@ -76,7 +89,9 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
   it('the two-graph layout (decoder_model + decoder_with_past_model), a quantized variant and 128 mel bins give the same text', async () => {
     const r = await recognizer('whisper-split', { family: 'whisper', layout: 'split', variant: '_quantized', melBins: 128 });
     expect(r.model.encoderPath).to.match(/encoder_model_quantized\.onnx$/);
-    expect((await r.transcribe({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
+    expect((await r.transcribe({ samples: pcm(1, 16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal(
+      'hello world caf dear',
+    );
   });
 
   it('stops at max_length (generation_config.json)', async () => {
@@ -91,7 +106,10 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
   it('audio longer than 30 s is decoded in 30 s windows, one segment each', async () => {
     const r = await recognizer('whisper-long', { family: 'whisper' });
     const result = await r.transcribeDetailed({ samples: pcm(45, 16000), sampleRate: 16000 }, { language: 'en', principal });
-    expect(result.segments.map((s) => [s.start, Math.round(s.end)])).to.deep.equal([[0, 30], [30, 45]]);
+    expect(result.segments.map((s) => [s.start, Math.round(s.end)])).to.deep.equal([
+      [0, 30],
+      [30, 45],
+    ]);
     expect(result.text).to.equal('hello world caf dear hello world caf dear');
   });
 
@@ -99,7 +117,9 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
     it(`Moonshine (${layout}): input_values is the raw 16 kHz waveform (resampled from 24 kHz), the encoder output reaches the decoder`, async () => {
       const r = await recognizer(`moonshine-${layout}`, { family: 'moonshine', layout });
       expect(r.engine).to.equal('moonshine');
-      expect((await r.transcribe({ samples: pcm(1, 24000), sampleRate: 24000 }, { language: 'en', principal })).text).to.equal('hello worldé');
+      expect((await r.transcribe({ samples: pcm(1, 24000), sampleRate: 24000 }, { language: 'en', principal })).text).to.equal(
+        'hello worldé',
+      );
       // A positive mean of the waveform makes the test encoder's output positive: " loud", then EOS.
       expect((await r.transcribe({ samples: pcm(1, 24000, 0.5), sampleRate: 24000 }, { language: null, principal })).text).to.equal('loud');
     });
@@ -116,29 +136,50 @@ describe('Whisper and Moonshine recognizers (test-built models in the transforme
     const cancelled = r.openStream({ language: 'en', principal, sampleRate: 24000 }, new AbortController().signal);
     cancelled.write(audio);
     cancelled.cancel();
-    await cancelled.finish().then(() => expect.fail('finish after cancel'), (err: Error) => expect(err.name).to.equal('AbortError'));
+    await cancelled.finish().then(
+      () => expect.fail('finish after cancel'),
+      (err: Error) => expect(err.name).to.equal('AbortError'),
+    );
     const controller = new AbortController();
     const aborted = r.openStream({ language: 'en', principal, sampleRate: 24000 }, controller.signal);
     aborted.write(audio);
     controller.abort();
-    await aborted.finish().then(() => expect.fail('finish after abort'), (err: Error) => expect(err.name).to.equal('AbortError'));
+    await aborted.finish().then(
+      () => expect.fail('finish after abort'),
+      (err: Error) => expect(err.name).to.equal('AbortError'),
+    );
   });
 
   it('a missing or incomplete model is an error naming the path', async () => {
     const missing = join(root, 'nothing-here');
-    await TransformersSpeechRecognizer.create({ dir: missing }).then(() => expect.fail(), (e: Error) => expect(e.message).to.include(missing));
+    await TransformersSpeechRecognizer.create({ dir: missing }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.include(missing),
+    );
     const dir = join(root, 'incomplete');
     await writeTestAsrFolder(dir, { family: 'whisper' });
     await unlink(join(dir, 'onnx', 'decoder_model_merged.onnx'));
-    await TransformersSpeechRecognizer.create({ dir }).then(() => expect.fail(), (e: Error) => expect(e.message).to.include(join(dir, 'onnx', 'decoder_model_merged.onnx')));
+    await TransformersSpeechRecognizer.create({ dir }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.include(join(dir, 'onnx', 'decoder_model_merged.onnx')),
+    );
     await unlink(join(dir, 'onnx', 'encoder_model.onnx'));
-    await TransformersSpeechRecognizer.create({ dir }).then(() => expect.fail(), (e: Error) => expect(e.message).to.include(join(dir, 'onnx', 'encoder_model.onnx')));
+    await TransformersSpeechRecognizer.create({ dir }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.include(join(dir, 'onnx', 'encoder_model.onnx')),
+    );
     await unlink(join(dir, 'tokenizer.json'));
-    await TransformersSpeechRecognizer.create({ dir }).then(() => expect.fail(), (e: Error) => expect(e.message).to.include(join(dir, 'tokenizer.json')));
+    await TransformersSpeechRecognizer.create({ dir }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.include(join(dir, 'tokenizer.json')),
+    );
     await writeFile(join(dir, 'onnx', 'encoder_model.onnx'), 'not a model');
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(testWhisperTokenizer()));
     await writeTestAsrFolder(join(root, 'donor'), { family: 'whisper' });
     await writeFile(join(dir, 'onnx', 'decoder_model_merged.onnx'), 'garbage');
-    await TransformersSpeechRecognizer.create({ dir }).then(() => expect.fail(), (e: Error) => expect(e.message).to.match(/encoder_model\.onnx: onnxruntime cannot load it/));
+    await TransformersSpeechRecognizer.create({ dir }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.match(/encoder_model\.onnx: onnxruntime cannot load it/),
+    );
   });
 });

@@ -83,7 +83,10 @@ function speechLike(seconds: number): Float32Array {
   for (let i = 0; i < out.length; i++) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
     const t = i / 16000;
-    out[i] = 0.3 * Math.sin(2 * Math.PI * 220 * t) * Math.sin(2 * Math.PI * 3 * t) + 0.1 * Math.sin(2 * Math.PI * 1760 * t) + 0.02 * (seed / 2 ** 31 - 0.5);
+    out[i] =
+      0.3 * Math.sin(2 * Math.PI * 220 * t) * Math.sin(2 * Math.PI * 3 * t) +
+      0.1 * Math.sin(2 * Math.PI * 1760 * t) +
+      0.02 * (seed / 2 ** 31 - 0.5);
   }
   return out;
 }
@@ -123,7 +126,10 @@ describe('Whisper log-mel features (against a direct-DFT reference)', function (
     expect(first.indexOf(Math.max(...first))).to.equal(1);
   });
 
-  for (const [bins, seconds] of [[80, 2.5], [128, 1]] as const) {
+  for (const [bins, seconds] of [
+    [80, 2.5],
+    [128, 1],
+  ] as const) {
     it(`${bins} mel bins of ${seconds} s of audio equal the reference within 1e-4 (shape [${bins}, 3000], padded to 30 s)`, () => {
       const audio = speechLike(seconds);
       const started = performance.now();

@@ -13,7 +13,35 @@ const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
 
 /** A small GPT-2-style tokenizer.json: single byte characters, a few merges whose order matters. */
 function smallByteLevelTokenizer(): object {
-  const pieces = ['Ġ', 'l', 'o', 'w', 'e', 'r', 'i', 't', "'", 's', ',', 'Ã', '©', 'c', 'a', 'f', 'er', 'lo', 'low', 'Ġlower', 'Ġlow', 'it', "'s", 'Ġc', 'Ġca', 'Ġcaf', 'Ã©'];
+  const pieces = [
+    'Ġ',
+    'l',
+    'o',
+    'w',
+    'e',
+    'r',
+    'i',
+    't',
+    "'",
+    's',
+    ',',
+    'Ã',
+    '©',
+    'c',
+    'a',
+    'f',
+    'er',
+    'lo',
+    'low',
+    'Ġlower',
+    'Ġlow',
+    'it',
+    "'s",
+    'Ġc',
+    'Ġca',
+    'Ġcaf',
+    'Ã©',
+  ];
   return {
     model: {
       type: 'BPE',
@@ -64,8 +92,12 @@ describe('Whisper prompt: byte-level BPE encoding and <|startofprev|> context', 
   it('the prompt tokens reach the decoder: the test model answers by sequence position, so the context shifts what it says', async () => {
     const r = await TransformersSpeechRecognizer.create({ dir: await promptFolder() });
     try {
-      const audio = { samples: Int16Array.from({ length: 16000 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000))), sampleRate: 16000 };
-      const text = async (prompt?: string) => (await r.transcribeDetailed(audio, { language: 'en', principal, ...(prompt ? { prompt } : {}) })).text;
+      const audio = {
+        samples: Int16Array.from({ length: 16000 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000))),
+        sampleRate: 16000,
+      };
+      const text = async (prompt?: string) =>
+        (await r.transcribeDetailed(audio, { language: 'en', principal, ...(prompt ? { prompt } : {}) })).text;
       // No prompt: 4 forced tokens, " dear" (preferred at position 6) comes after " caf".
       expect(await text()).to.equal('hello world caf dear');
       // <|startofprev|> " hello": 6 forced tokens, so position 6 is the second generated one.

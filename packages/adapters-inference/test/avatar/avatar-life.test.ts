@@ -49,7 +49,8 @@ describe('LandmarkAvatarRenderer life: identity outside the mouth, blinks (measu
       if (!first) {
         first = frame;
         const faces = await detectFaces(await loadFaceApi(), frame);
-        const lm = faces.sort((a, b) => Math.abs(a.box.x + a.box.width / 2 - 320) - Math.abs(b.box.x + b.box.width / 2 - 320))[0]!.landmarks;
+        const lm = faces.sort((a, b) => Math.abs(a.box.x + a.box.width / 2 - 320) - Math.abs(b.box.x + b.box.width / 2 - 320))[0]!
+          .landmarks;
         jaw = mouthJawBox(lm, 0.1 * (lm[45]!.x - lm[36]!.x));
         eyes = [eyeBox(lm, 36, 42, 0.4), eyeBox(lm, 42, 48, 0.4)];
       }
@@ -77,7 +78,8 @@ describe('LandmarkAvatarRenderer life: identity outside the mouth, blinks (measu
 
     const blinks = countBlinks(eyeChange);
     const perMinute = (blinks.count * 60) / seconds;
-    if (process.env.SVC_AVATAR_REPORT) console.log(`      blinks ${perMinute.toFixed(1)}/min, durations ${JSON.stringify(blinks.durations)}`);
+    if (process.env.SVC_AVATAR_REPORT)
+      console.log(`      blinks ${perMinute.toFixed(1)}/min, durations ${JSON.stringify(blinks.durations)}`);
     expect(perMinute, JSON.stringify(blinks)).to.be.within(13, 27);
     for (const d of blinks.durations) expect(d, JSON.stringify(blinks)).to.be.within(0.08, 0.32);
   });

@@ -63,7 +63,8 @@ describe('avatar motion: blink schedule, head motion, visemes, audio mouth track
     const rate = 16000;
     const samples = new Int16Array(rate * 3);
     // 1 s silence, 1 s of a loud low vowel-like tone (300 + 600 Hz), 1 s of noise (a hiss)
-    for (let i = rate; i < 2 * rate; i++) samples[i] = Math.round(9000 * Math.sin((2 * Math.PI * 300 * i) / rate) + 5000 * Math.sin((2 * Math.PI * 600 * i) / rate));
+    for (let i = rate; i < 2 * rate; i++)
+      samples[i] = Math.round(9000 * Math.sin((2 * Math.PI * 300 * i) / rate) + 5000 * Math.sin((2 * Math.PI * 600 * i) / rate));
     let seed = 1;
     for (let i = 2 * rate; i < 3 * rate; i++) {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -72,9 +73,14 @@ describe('avatar motion: blink schedule, head motion, visemes, audio mouth track
     }
     const features = speechFeatures({ samples, sampleRate: rate }, 25, 75);
     const shapes = audioMouthTrack(features);
-    const at = (from: number, to: number, key: 'open' | 'spread' | 'round'): number => shapes.slice(from, to).reduce((a, s) => a + s[key], 0) / (to - from);
+    const at = (from: number, to: number, key: 'open' | 'spread' | 'round'): number =>
+      shapes.slice(from, to).reduce((a, s) => a + s[key], 0) / (to - from);
     expect(at(2, 23, 'open')).to.equal(0);
-    expect(loudness(features).slice(2, 23).every((l) => l === 0)).to.equal(true);
+    expect(
+      loudness(features)
+        .slice(2, 23)
+        .every((l) => l === 0),
+    ).to.equal(true);
     expect(at(28, 48, 'open')).to.be.above(0.6);
     expect(at(28, 48, 'round')).to.be.above(0.3);
     expect(at(53, 73, 'open')).to.be.below(0.5 * at(28, 48, 'open'));

@@ -20,7 +20,8 @@ async function firstFrame(avatar: PreparedAvatar): Promise<RgbImage> {
 /** Where the face nearest the centre of a frame is: eye line, centre, eyes-to-chin size, upright or not. */
 async function faceInFrame(frame: RgbImage): Promise<{ x: number; eyeLine: number; eyeChin: number; upright: boolean }> {
   const faces = await detectFaces(await loadFaceApi(), frame);
-  const c = (f: (typeof faces)[number]): number => Math.hypot(f.box.x + f.box.width / 2 - frame.width / 2, f.box.y + f.box.height / 2 - frame.height / 2);
+  const c = (f: (typeof faces)[number]): number =>
+    Math.hypot(f.box.x + f.box.width / 2 - frame.width / 2, f.box.y + f.box.height / 2 - frame.height / 2);
   const face = faces.sort((a, b) => c(a) - c(b))[0];
   expect(face, 'a face in the rendered frame').to.not.equal(undefined);
   const lm = face!.landmarks;
@@ -117,7 +118,11 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
       .composite([{ input: face, left: 380, top: 300 }])
       .png()
       .toBuffer();
-    for (const [name, bytes] of [['grey', grey], ['cmyk', cmyk], ['png', png]] as const) {
+    for (const [name, bytes] of [
+      ['grey', grey],
+      ['cmyk', cmyk],
+      ['png', png],
+    ] as const) {
       const frame = await firstFrame(await renderer.prepare(bytes, '640x640'));
       const face = await faceInFrame(frame);
       expect(face.x, name).to.be.closeTo(0.5, 0.06);
@@ -139,7 +144,13 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
 
   it('a photo without a face is NoFaceDetectedError; bytes that are no image are invalid_parameter on ref_image', async () => {
     const landscape = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 40, g: 120, b: 200 } } })
-      .composite([{ input: Buffer.from('<svg width="800" height="600"><rect x="100" y="300" width="600" height="200" fill="#2a5"/></svg>'), left: 0, top: 0 }])
+      .composite([
+        {
+          input: Buffer.from('<svg width="800" height="600"><rect x="100" y="300" width="600" height="200" fill="#2a5"/></svg>'),
+          left: 0,
+          top: 0,
+        },
+      ])
       .png()
       .toBuffer();
     const noFace = await renderer.prepare(landscape, '640x640').catch((err: unknown) => err);
@@ -152,12 +163,18 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
 
   it('renders exactly ceil(duration * 25) frames, the same frames for the same photo and audio, and stops on abort', async () => {
     const avatar = await renderer.prepare(samplePhoto(6), '480x640');
-    const audio = { samples: Int16Array.from({ length: 16000 * 1.01 }, (_, i) => Math.round(6000 * Math.sin(i / 7) * Math.sin(i / 3000))), sampleRate: 16000 };
+    const audio = {
+      samples: Int16Array.from({ length: 16000 * 1.01 }, (_, i) => Math.round(6000 * Math.sin(i / 7) * Math.sin(i / 3000))),
+      sampleRate: 16000,
+    };
     const a = await collectFrames(avatar.render({ audio }));
     const b = await collectFrames(avatar.render({ audio }));
     expect(a).to.have.length(26);
     expect(a.every((f, k) => Buffer.compare(f.data, b[k]!.data) === 0)).to.equal(true);
-    expect(a.some((f) => Buffer.compare(f.data, a[0]!.data) !== 0), 'the frames change').to.equal(true);
+    expect(
+      a.some((f) => Buffer.compare(f.data, a[0]!.data) !== 0),
+      'the frames change',
+    ).to.equal(true);
     const controller = new AbortController();
     let n = 0;
     const error = await (async () => {
@@ -166,13 +183,20 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     expect((error as Error).name).to.equal('AbortError');
     expect(n).to.equal(3);
     avatar.release?.();
-    const released = await avatar.render({ audio })[Symbol.asyncIterator]().next().catch((err: unknown) => err);
+    const released = await avatar
+      .render({ audio })
+      [Symbol.asyncIterator]()
+      .next()
+      .catch((err: unknown) => err);
     expect(String(released)).to.match(/released/);
   });
 
   it('prepares and renders in worker threads: the same frames as on the calling thread, while the event loop stays free', async () => {
     const inThread = new LandmarkAvatarRenderer({ renderThreads: 0 });
-    const audio = { samples: Int16Array.from({ length: 16000 * 2 }, (_, i) => Math.round(7000 * Math.sin(i / 9) * Math.sin(i / 2500))), sampleRate: 16000 };
+    const audio = {
+      samples: Int16Array.from({ length: 16000 * 2 }, (_, i) => Math.round(7000 * Math.sin(i / 9) * Math.sin(i / 2500))),
+      sampleRate: 16000,
+    };
     const ticksDuring = async (avatar: PreparedAvatar): Promise<{ frames: RgbImage[]; ticks: number }> => {
       let ticks = 0;
       const timer = setInterval(() => ticks++, 5);

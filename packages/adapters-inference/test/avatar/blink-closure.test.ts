@@ -23,7 +23,10 @@ const FPS = 25;
 async function openEyes(open: RgbImage): Promise<{ pixels: number[]; open: number }[]> {
   const mesh = await faceMesh(open);
   return EYE_CONTOURS.map((contour) => {
-    const pixels = pixelsInside(open, contour.map((i) => mesh[i]!));
+    const pixels = pixelsInside(
+      open,
+      contour.map((i) => mesh[i]!),
+    );
     return { pixels, open: unevenShare(open, pixels) };
   });
 }
@@ -44,7 +47,12 @@ describe('Blinks shut the eyes on every face-api sample photo (face mesh on the 
 
   for (const n of [1, 2, 3, 4, 5, 6]) {
     it(`sample${n}.jpg: at full closure neither iris nor sclera shows in either eye`, async () => {
-      const face = await prepareFace(await loadFaceApi(), samplePhoto(n), { width: 640, height: 640, detectMaxSide: 1024, minFaceScore: 0.4 });
+      const face = await prepareFace(await loadFaceApi(), samplePhoto(n), {
+        width: 640,
+        height: 640,
+        detectMaxSide: 1024,
+        minFaceScore: 0.4,
+      });
       if (!face.ok) throw new Error(face.message);
       const warper = new FaceWarper(face.framed, faceGeometry(face.landmarks));
       const frame = (blink: number): RgbImage => {

@@ -9,7 +9,8 @@ const SIZE = 160;
 async function blurredDisc(sigma: number): Promise<RgbImage> {
   const data = new Uint8Array(SIZE * SIZE * 3);
   for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) data.fill(Math.hypot(x - SIZE / 2, y - SIZE / 2) < SIZE / 3 ? 190 : 70, (y * SIZE + x) * 3, (y * SIZE + x) * 3 + 3);
+    for (let x = 0; x < SIZE; x++)
+      data.fill(Math.hypot(x - SIZE / 2, y - SIZE / 2) < SIZE / 3 ? 190 : 70, (y * SIZE + x) * 3, (y * SIZE + x) * 3 + 3);
   }
   if (sigma === 0) return { data, width: SIZE, height: SIZE };
   const out = await sharp()(data, { raw: { width: SIZE, height: SIZE, channels: 3 } })

@@ -35,7 +35,11 @@ const eyeDistance = (points: readonly Point[]): number => {
 const OPTIONS = { width: 640, height: 640, detectMaxSide: 1024, minFaceScore: 0.4 };
 
 /** The face path before issue 24: the whole photo decoded, a lanczos copy of at most 1024 px for the nets, the frame cut from the whole photo. */
-async function wholePhotoPath(bytes: Uint8Array, width = 640, height = 640): Promise<{ photo: RgbImage; rect: FrameRect; landmarks: Point[]; framed: RgbImage }> {
+async function wholePhotoPath(
+  bytes: Uint8Array,
+  width = 640,
+  height = 640,
+): Promise<{ photo: RgbImage; rect: FrameRect; landmarks: Point[]; framed: RgbImage }> {
   const photo = await decodeImage(bytes);
   const small = await downscale(photo, 1024);
   const face = (await detectLargestFace(await loadFaceApi(), small.image, 0.4))!;
@@ -83,7 +87,9 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
       expect([copy.width, copy.height]).to.deep.equal([old.width, old.height]);
       expect(psnr(copy, old)).to.be.within(40, 1000);
     }
-    console.log(`      CPU for 3 copies: whole decode ${Math.round(cpu.decode)} ms + downscale ${Math.round(cpu.downscale)} ms, shrunk on load ${Math.round(cpu.shrunk)} ms`);
+    console.log(
+      `      CPU for 3 copies: whole decode ${Math.round(cpu.decode)} ms + downscale ${Math.round(cpu.downscale)} ms, shrunk on load ${Math.round(cpu.shrunk)} ms`,
+    );
     // Measured at load ~1: 169 against 651 + 124 ms. (Part of the saving is the one streaming
     // pipeline that never holds the 33 MB photo: with fastShrinkOnLoad off it reads ~220 ms.) How
     // much it saves depends on the CPU: on a later machine of the same kind, whose libjpeg-turbo
@@ -97,7 +103,7 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
     expect(psnr(sampleCopy, sampleOld), 'a 1920 px photo to 1024 px: no shrink-on-load, the same pixels').to.equal(Infinity);
   });
 
-  it('leaves face-api\'s 1920 px samples as they were: the same landmarks and the very same frame as the whole-photo path', async () => {
+  it("leaves face-api's 1920 px samples as they were: the same landmarks and the very same frame as the whole-photo path", async () => {
     const runtime = await loadFaceApi();
     for (let n = 1; n <= 6; n++) {
       const before = await wholePhotoPath(samplePhoto(n));
@@ -125,7 +131,10 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
       const shiftNow = centre(now.landmarks, 0, 68);
       const shiftOld = centre(old, 0, 68);
       const scale = eyeDistance(now.landmarks) / eye;
-      const distances = now.landmarks.map((p, k) => Math.hypot((p.x - shiftNow.x) / scale - (old[k]!.x - shiftOld.x), (p.y - shiftNow.y) / scale - (old[k]!.y - shiftOld.y)) / eye);
+      const distances = now.landmarks.map(
+        (p, k) =>
+          Math.hypot((p.x - shiftNow.x) / scale - (old[k]!.x - shiftOld.x), (p.y - shiftNow.y) / scale - (old[k]!.y - shiftOld.y)) / eye,
+      );
       const max = Math.max(...distances);
       const mean = distances.reduce((a, b) => a + b, 0) / distances.length;
       figures.push(`sample${n} ${(100 * mean).toFixed(1)} / ${(100 * max).toFixed(1)}`);
@@ -151,7 +160,14 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
       ['sample3 at 4000 px, 640x640', phone, 640, 640],
       ['sample3 at 4000 px, 160x160 (shrunk on load)', phone, 160, 160],
       // stored sideways / upside down / mirrored with the EXIF orientation that turns them upright
-      ...(await Promise.all([2, 3, 5, 6, 7, 8].map(async (o): Promise<[string, Uint8Array, number, number]> => [`sample3 at 4000 px stored with EXIF orientation ${o}, 480x640`, await storedAs(phone, o), 480, 640]))),
+      ...(await Promise.all(
+        [2, 3, 5, 6, 7, 8].map(async (o): Promise<[string, Uint8Array, number, number]> => [
+          `sample3 at 4000 px stored with EXIF orientation ${o}, 480x640`,
+          await storedAs(phone, o),
+          480,
+          640,
+        ]),
+      )),
       ['small face off-centre, 640x640 (padded)', offCentre, 640, 640],
     ];
     const figures: string[] = [];
@@ -178,7 +194,9 @@ describe('Face preparation decodes only what it needs (issue 24)', function () {
   it('a large photo without a face, or one cut short after its header, fails cleanly in the detector thread, which then closes (no decode left running)', async () => {
     const renderer = new LandmarkAvatarRenderer({ faceCacheEntries: 0 });
     try {
-      const empty = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } } }).jpeg().toBuffer();
+      const empty = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+        .jpeg()
+        .toBuffer();
       expect(await renderer.prepare(empty, '640x640').catch((err: unknown) => err)).to.be.instanceOf(NoFaceDetectedError);
       // the header reads (4000 px: the shrunk-copy path), the decode then fails
       const phone = await phonePhoto(3);

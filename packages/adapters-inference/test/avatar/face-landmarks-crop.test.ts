@@ -29,16 +29,30 @@ describe('Face landmarks from the crop alone', function () {
       if (n > 1) cpu.crop += cpuMs() - started;
       // the same box through face-api's own crop of the whole picture
       started = cpuMs();
-      const [box] = await runtime.ssd.locate(image, 0.4, 20).then((all) => all.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height));
-      const relative = new faceapi.Rect(box!.box.x / image.width, box!.box.y / image.height, box!.box.width / image.width, box!.box.height / image.height);
+      const [box] = await runtime.ssd
+        .locate(image, 0.4, 20)
+        .then((all) => all.sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height));
+      const relative = new faceapi.Rect(
+        box!.box.x / image.width,
+        box!.box.y / image.height,
+        box!.box.width / image.width,
+        box!.box.height / image.height,
+      );
       const whole = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
-      const [crop] = await faceapi.extractFaceTensors(whole, [new faceapi.FaceDetection(1, relative, { width: image.width, height: image.height })]);
-      const expected = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop!)).positions.map((p) => ({ x: p.x + box!.box.x, y: p.y + box!.box.y }));
+      const [crop] = await faceapi.extractFaceTensors(whole, [
+        new faceapi.FaceDetection(1, relative, { width: image.width, height: image.height }),
+      ]);
+      const expected = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop!)).positions.map((p) => ({
+        x: p.x + box!.box.x,
+        y: p.y + box!.box.y,
+      }));
       crop!.dispose();
       whole.dispose();
       if (n > 1) cpu.whole += cpuMs() - started;
       expect(face.landmarks, `sample${n}`).to.deep.equal(expected);
     }
-    console.log(`      detector + landmarks CPU, samples 2-6: whole-photo tensor ${Math.round(cpu.whole)} ms, crop only ${Math.round(cpu.crop)} ms`);
+    console.log(
+      `      detector + landmarks CPU, samples 2-6: whole-photo tensor ${Math.round(cpu.whole)} ms, crop only ${Math.round(cpu.crop)} ms`,
+    );
   });
 });

@@ -115,6 +115,8 @@ export function unevenShare(frame: RgbImage, pixels: readonly number[]): number 
     const values = pixels.map((o) => frame.data[o + c]!).sort((a, b) => a - b);
     return values[values.length >> 1]!;
   });
-  const far = pixels.filter((o) => Math.hypot(frame.data[o]! - median[0]!, frame.data[o + 1]! - median[1]!, frame.data[o + 2]! - median[2]!) > 40);
+  const far = pixels.filter(
+    (o) => Math.hypot(frame.data[o]! - median[0]!, frame.data[o + 1]! - median[1]!, frame.data[o + 2]! - median[2]!) > 40,
+  );
   return far.length / Math.max(1, pixels.length);
 }

@@ -32,7 +32,11 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
   it('streams an MSE-playable fMP4: ftyp+moov first, then one-second moof/mdat fragments, baseline H.264 + AAC-LC', async () => {
     const audio = { samples: sine(220, 24000, 3.0), sampleRate: 24000 };
     const chunks: Uint8Array[] = [];
-    for await (const c of new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 640), audio, { fps: 25, width: 640, height: 640 })) {
+    for await (const c of new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 640), audio, {
+      fps: 25,
+      width: 640,
+      height: 640,
+    })) {
       chunks.push(c);
     }
     expect(chunks.length).to.be.greaterThan(1);
@@ -58,21 +62,41 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
       topLevelBoxes(mp4)
         .filter((b) => b.type === 'moof')
         .map((b) => trackRunDurations(mp4.subarray(b.start, b.start + b.size)).video.samples);
-    const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    const mp4 = await collect(
+      new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }),
+    );
     expect(framesPerFragment(mp4)).to.deep.equal([1, 25, 25, 24]);
     // frag_keyframe cuts at keyframes only: 4 fragments of 1/25/25/24 frames are keyframes at 0, 0.04, 1.04, 2.04 s
     expect(await keyframeCount(mp4)).to.equal(4);
     // a longer first fragment on request (0.2 s: 5 frames)
-    const fifth = await collect(new FfmpegVideoEncoder({ firstFragmentSeconds: 0.2 }).encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    const fifth = await collect(
+      new FfmpegVideoEncoder({ firstFragmentSeconds: 0.2 }).encodeFragmentedMp4(gradientFrames(75, 640, 480), audio, {
+        fps: 25,
+        width: 640,
+        height: 480,
+      }),
+    );
     expect(framesPerFragment(fifth)).to.deep.equal([5, 25, 25, 20]);
     // without it: 1 s from the start
-    const plain = await collect(new FfmpegVideoEncoder({ firstFragmentSeconds: 0 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    const plain = await collect(
+      new FfmpegVideoEncoder({ firstFragmentSeconds: 0 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, {
+        fps: 25,
+        width: 640,
+        height: 480,
+      }),
+    );
     expect(framesPerFragment(plain)).to.deep.equal([25, 25]);
   });
 
   it('keyframeSeconds: 0.5 makes half-second fragments', async () => {
     const audio = { samples: sine(220, 24000, 2.0), sampleRate: 24000 };
-    const mp4 = await collect(new FfmpegVideoEncoder({ keyframeSeconds: 0.5 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
+    const mp4 = await collect(
+      new FfmpegVideoEncoder({ keyframeSeconds: 0.5 }).encodeFragmentedMp4(gradientFrames(50, 640, 480), audio, {
+        fps: 25,
+        width: 640,
+        height: 480,
+      }),
+    );
     expect(topLevelBoxes(mp4).filter((b) => b.type === 'moof').length).to.be.within(4, 5);
   });
 
@@ -80,7 +104,9 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     // 2.03 s of audio -> ceil(2.03 * 25) = 51 frames = 2.04 s
     const audio = { samples: sine(300, 16000, 2.03), sampleRate: 16000 };
     expect(padToFrames(audio, 25).samples.length).to.equal(Math.round(2.04 * 16000));
-    const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(51, 480, 640), audio, { fps: 25, width: 480, height: 640 }));
+    const mp4 = await collect(
+      new FfmpegVideoEncoder().encodeFragmentedMp4(gradientFrames(51, 480, 640), audio, { fps: 25, width: 480, height: 640 }),
+    );
     const durations = await streamDurations(mp4);
     expect(durations.video).to.be.closeTo(2.04, 0.001);
     expect(Math.abs(durations.audio - durations.video)).to.be.lessThan(0.03); // one AAC frame at 48 kHz is 21 ms
@@ -91,7 +117,9 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     let pid = 0;
     const encoder = new FfmpegVideoEncoder({ onSpawn: (p) => (pid = p) });
     const audio = { samples: sine(220, 24000, 60), sampleRate: 24000 };
-    const iterator = encoder.encodeFragmentedMp4(gradientFrames(1500, 640, 480, pulled), audio, { fps: 25, width: 640, height: 480 })[Symbol.asyncIterator]();
+    const iterator = encoder
+      .encodeFragmentedMp4(gradientFrames(1500, 640, 480, pulled), audio, { fps: 25, width: 640, height: 480 })
+      [Symbol.asyncIterator]();
     await iterator.next(); // the init segment
     await new Promise((r) => setTimeout(r, 1500)); // a consumer that stops reading
     expect(pulled.n).to.be.lessThan(400); // bounded by pipe buffers, not the whole 60 s
@@ -108,7 +136,12 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     let error: unknown = null;
     try {
       let n = 0;
-      for await (const _ of encoder.encodeFragmentedMp4(gradientFrames(500, 640, 640), audio, { fps: 25, width: 640, height: 640 }, controller.signal)) {
+      for await (const _ of encoder.encodeFragmentedMp4(
+        gradientFrames(500, 640, 640),
+        audio,
+        { fps: 25, width: 640, height: 640 },
+        controller.signal,
+      )) {
         if (++n === 2) controller.abort();
       }
     } catch (err) {
@@ -117,7 +150,13 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     expect((error as Error)?.name).to.equal('AbortError');
     await waitUntilGone(pid);
 
-    await collect(encoder.encodeFragmentedMp4(gradientFrames(10, 640, 640), { samples: sine(220, 24000, 0.4), sampleRate: 24000 }, { fps: 25, width: 640, height: 640 }));
+    await collect(
+      encoder.encodeFragmentedMp4(
+        gradientFrames(10, 640, 640),
+        { samples: sine(220, 24000, 0.4), sampleRate: 24000 },
+        { fps: 25, width: 640, height: 640 },
+      ),
+    );
     await waitUntilGone(pid, 500);
   });
 
@@ -244,7 +283,12 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     const rest: Uint8Array[] = [];
     for (let next = await output.next(); !next.done; next = await output.next()) rest.push(next.value);
     const mp4 = Buffer.concat([...early, ...rest]);
-    const grey = await collect(runFfmpeg({ args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'], stdin: once(mp4) }));
+    const grey = await collect(
+      runFfmpeg({
+        args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'],
+        stdin: once(mp4),
+      }),
+    );
     expect(grey.length / 256, 'decoded frames: the 15 given, not the priming one').to.equal(15);
     const firstMean = grey.subarray(0, 256).reduce((a, b) => a + b, 0) / 256;
     expect(firstMean, 'the first picture is the first frame given (a gradient), not the black priming frame').to.be.above(60);
@@ -281,7 +325,13 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
     })();
     let error: unknown = null;
     try {
-      await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(frames, { samples: sine(220, 24000, 0.2), sampleRate: 24000 }, { fps: 25, width: 640, height: 640 }));
+      await collect(
+        new FfmpegVideoEncoder().encodeFragmentedMp4(
+          frames,
+          { samples: sine(220, 24000, 0.2), sampleRate: 24000 },
+          { fps: 25, width: 640, height: 640 },
+        ),
+      );
     } catch (err) {
       error = err;
     }
@@ -304,8 +354,15 @@ async function streamDurations(mp4: Uint8Array): Promise<{ video: number; audio:
 
 async function decodeInfo(mp4: Uint8Array): Promise<{ video: number; audio: number }> {
   // video: decoded frames * 40 ms; audio: decoded PCM samples at 48 kHz
-  const frames = await collect(runFfmpeg({ args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'], stdin: once(mp4) }));
-  const pcm = await collect(runFfmpeg({ args: ['-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '48000', 'pipe:1'], stdin: once(mp4) }));
+  const frames = await collect(
+    runFfmpeg({
+      args: ['-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'],
+      stdin: once(mp4),
+    }),
+  );
+  const pcm = await collect(
+    runFfmpeg({ args: ['-i', 'pipe:0', '-map', '0:a', '-f', 's16le', '-ac', '1', '-ar', '48000', 'pipe:1'], stdin: once(mp4) }),
+  );
   return { video: frames.length / 256 / 25, audio: pcm.length / 2 / 48000 };
 }
 
@@ -316,7 +373,26 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 /** How many video keyframes ffmpeg decodes back (the others skipped). */
 async function keyframeCount(mp4: Uint8Array): Promise<number> {
   const frames = await collect(
-    runFfmpeg({ args: ['-skip_frame', 'nokey', '-i', 'pipe:0', '-map', '0:v', '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', '16x16', 'pipe:1'], stdin: once(mp4) }),
+    runFfmpeg({
+      args: [
+        '-skip_frame',
+        'nokey',
+        '-i',
+        'pipe:0',
+        '-map',
+        '0:v',
+        '-vsync',
+        '0',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-s',
+        '16x16',
+        'pipe:1',
+      ],
+      stdin: once(mp4),
+    }),
   );
   return frames.length / 256;
 }

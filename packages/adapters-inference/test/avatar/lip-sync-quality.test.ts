@@ -109,7 +109,9 @@ describe('LandmarkAvatarRenderer lip-sync, measured on its output (real face-api
 
   it('end to end: measured on frames decoded back from the encoded fMP4 (sample5, 480x640)', async () => {
     const avatar = await renderer.prepare(samplePhoto(5), '480x640');
-    const mp4 = await collect(new FfmpegVideoEncoder().encodeFragmentedMp4(avatar.render({ audio: human }), human, { fps: FPS, width: 480, height: 640 }));
+    const mp4 = await collect(
+      new FfmpegVideoEncoder().encodeFragmentedMp4(avatar.render({ audio: human }), human, { fps: FPS, width: 480, height: 640 }),
+    );
     const raw = Buffer.from(
       await collect(
         runFfmpeg({
@@ -121,7 +123,11 @@ describe('LandmarkAvatarRenderer lip-sync, measured on its output (real face-api
       ),
     );
     const size = 480 * 640 * 3;
-    const frames = Array.from({ length: raw.length / size }, (_, k) => ({ data: raw.subarray(k * size, (k + 1) * size), width: 480, height: 640 }));
+    const frames = Array.from({ length: raw.length / size }, (_, k) => ({
+      data: raw.subarray(k * size, (k + 1) * size),
+      width: 480,
+      height: 640,
+    }));
     expect(frames.length).to.equal(Math.ceil((human.samples.length / 16000) * FPS));
     const aperture = (await frameLandmarks(frames)).map(mouthAperture);
     const envelope = amplitudeEnvelope(human, FPS, frames.length);

@@ -32,7 +32,8 @@ interface TestPhoto {
   bytes: () => Promise<Uint8Array>;
 }
 
-const jpeg = async (pipeline: ReturnType<ReturnType<typeof sharp>>): Promise<Uint8Array> => new Uint8Array(await pipeline.jpeg({ quality: 92 }).toBuffer());
+const jpeg = async (pipeline: ReturnType<ReturnType<typeof sharp>>): Promise<Uint8Array> =>
+  new Uint8Array(await pipeline.jpeg({ quality: 92 }).toBuffer());
 
 /**
  * face-api's six demo photos (faces of 150-300 px in group photos, sample4 the smallest and tilted),
@@ -43,12 +44,21 @@ const jpeg = async (pipeline: ReturnType<ReturnType<typeof sharp>>): Promise<Uin
 const PHOTOS: TestPhoto[] = [
   ...[1, 2, 3, 4, 5, 6].map((n) => ({ name: `sample${n}`, ownTeeth: n === 1 || n === 3, bytes: async () => samplePhoto(n) })),
   { name: 'sample6 at 1/3 (small face)', ownTeeth: false, bytes: async () => jpeg(sharp()(samplePhoto(6)).resize(640)) },
-  { name: 'sample2 tilted 22 degrees', ownTeeth: false, bytes: async () => jpeg(sharp()(samplePhoto(2)).rotate(-22, { background: '#808080' })) },
-  { name: 'sample5 tilted 20 degrees', ownTeeth: true, bytes: async () => jpeg(sharp()(samplePhoto(5)).rotate(20, { background: '#808080' })) },
+  {
+    name: 'sample2 tilted 22 degrees',
+    ownTeeth: false,
+    bytes: async () => jpeg(sharp()(samplePhoto(2)).rotate(-22, { background: '#808080' })),
+  },
+  {
+    name: 'sample5 tilted 20 degrees',
+    ownTeeth: true,
+    bytes: async () => jpeg(sharp()(samplePhoto(5)).rotate(20, { background: '#808080' })),
+  },
   {
     name: 'goatee (human screenshot)',
     ownTeeth: false,
-    bytes: async () => jpeg(sharp()(readFileSync(join(HUMAN_ASSETS, 'screenshot-facematch.jpg'))).extract({ left: 835, top: 270, width: 135, height: 135 })),
+    bytes: async () =>
+      jpeg(sharp()(readFileSync(join(HUMAN_ASSETS, 'screenshot-facematch.jpg'))).extract({ left: 835, top: 270, width: 135, height: 135 })),
   },
 ];
 
@@ -59,7 +69,12 @@ describe('FaceWarper: the painted mouth takes its colour, shading, softness and 
 
   for (const photo of PHOTOS) {
     it(`${photo.name}: no outline darker than the photo's lip line, as soft as its lips, teeth and cavity in its light`, async () => {
-      const face = await prepareFace(await loadFaceApi(), await photo.bytes(), { width: 640, height: 640, detectMaxSide: 1024, minFaceScore: 0.4 });
+      const face = await prepareFace(await loadFaceApi(), await photo.bytes(), {
+        width: 640,
+        height: 640,
+        detectMaxSide: 1024,
+        minFaceScore: 0.4,
+      });
       if (!face.ok) throw new Error(face.message);
       const geo = faceGeometry(face.landmarks);
       const warper = new FaceWarper(face.framed, geo);

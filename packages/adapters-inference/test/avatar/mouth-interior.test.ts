@@ -34,7 +34,8 @@ function columnProfile(frame: RgbImage, lm: readonly Point[]): ColumnProfile {
   const gap = (bottom.x - top.x) * down.x + (bottom.y - top.y) * down.y;
   const half = len / 2;
   const px = (x: number, y: number): [number, number, number] => {
-    const i = (Math.min(frame.height - 1, Math.max(0, Math.round(y))) * frame.width + Math.min(frame.width - 1, Math.max(0, Math.round(x)))) * 3;
+    const i =
+      (Math.min(frame.height - 1, Math.max(0, Math.round(y))) * frame.width + Math.min(frame.width - 1, Math.max(0, Math.round(x)))) * 3;
     return [frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!];
   };
   const luminance: number[] = [];
@@ -89,7 +90,12 @@ describe('FaceWarper: the painted mouth interior (real face-api landmarks on the
 
   for (const sample of [2, 5, 6]) {
     it(`sample${sample}: an open mouth shows a bright upper-teeth band over a dark cavity and a tongue; the closed mouth shows none of them`, async () => {
-      const face = await prepareFace(await loadFaceApi(), samplePhoto(sample), { width: 640, height: 640, detectMaxSide: 1024, minFaceScore: 0.4 });
+      const face = await prepareFace(await loadFaceApi(), samplePhoto(sample), {
+        width: 640,
+        height: 640,
+        detectMaxSide: 1024,
+        minFaceScore: 0.4,
+      });
       if (!face.ok) throw new Error(face.message);
       const geo = faceGeometry(face.landmarks);
       const warper = new FaceWarper(face.framed, geo);

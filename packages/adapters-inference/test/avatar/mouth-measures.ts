@@ -65,7 +65,11 @@ function lipReach(geo: FaceGeometry): { upper: (u: number) => number; lower: (u:
  * drawn round the opening dips; a lip meeting a dark cavity is a step and does not. The 90th
  * percentile over every edge of every column.
  */
-export function paintedOutline(frame: RgbImage, painted: Uint8Array, geo: FaceGeometry): { outline: number; columns: number; height: number } {
+export function paintedOutline(
+  frame: RgbImage,
+  painted: Uint8Array,
+  geo: FaceGeometry,
+): { outline: number; columns: number; height: number } {
   const m = geo.mouth;
   const reach = lipReach(geo);
   const dips: number[] = [];
@@ -85,7 +89,10 @@ export function paintedOutline(frame: RgbImage, painted: Uint8Array, geo: FaceGe
     height = Math.max(height, bottom - top);
     const up = reach.upper(u);
     const low = reach.lower(u);
-    dips.push(dip(frame, geo, u, top, -1, up, Math.min(up, (bottom - top) / 2)), dip(frame, geo, u, bottom, 1, low, Math.min(low, (bottom - top) / 2)));
+    dips.push(
+      dip(frame, geo, u, top, -1, up, Math.min(up, (bottom - top) / 2)),
+      dip(frame, geo, u, bottom, 1, low, Math.min(low, (bottom - top) / 2)),
+    );
   }
   return { outline: percentile(dips, 0.9), columns, height };
 }
@@ -161,11 +168,18 @@ export function photoSkin(photo: RgbImage, geo: FaceGeometry): Rgb {
 export function paintedColours(frame: RgbImage, painted: Uint8Array, photo: RgbImage, geo: FaceGeometry) {
   const full: { p: number; l: number }[] = [];
   for (let p = 0; p < painted.length; p++) {
-    if (painted[p] === 255) full.push({ p, l: 0.299 * frame.data[p * 3]! + 0.587 * frame.data[p * 3 + 1]! + 0.114 * frame.data[p * 3 + 2]! });
+    if (painted[p] === 255)
+      full.push({ p, l: 0.299 * frame.data[p * 3]! + 0.587 * frame.data[p * 3 + 1]! + 0.114 * frame.data[p * 3 + 2]! });
   }
   full.sort((a, b) => a.l - b.l);
-  const teeth = meanRgb(frame, full.slice(Math.floor(0.95 * full.length)).map((e) => e.p));
-  const cavity = meanRgb(frame, full.slice(0, Math.max(1, Math.floor(0.1 * full.length))).map((e) => e.p));
+  const teeth = meanRgb(
+    frame,
+    full.slice(Math.floor(0.95 * full.length)).map((e) => e.p),
+  );
+  const cavity = meanRgb(
+    frame,
+    full.slice(0, Math.max(1, Math.floor(0.1 * full.length))).map((e) => e.p),
+  );
   const skin = photoSkin(photo, geo);
   const ct = chroma(teeth);
   const cs = chroma(skin);
@@ -185,7 +199,8 @@ export function faceShadow(photo: RgbImage, geo: FaceGeometry, share: number): n
   const pts = geo.landmarks.slice(17);
   const values: number[] = [];
   for (let y = Math.round(Math.min(...pts.map((p) => p.y))); y < Math.max(...pts.map((p) => p.y)); y++) {
-    for (let x = Math.round(Math.min(...pts.map((p) => p.x))); x < Math.max(...pts.map((p) => p.x)); x++) values.push(luminanceAt(photo, x, y));
+    for (let x = Math.round(Math.min(...pts.map((p) => p.x))); x < Math.max(...pts.map((p) => p.x)); x++)
+      values.push(luminanceAt(photo, x, y));
   }
   return percentile(values, share);
 }

@@ -47,7 +47,7 @@ export function trackRunDurations(bytes: Uint8Array): { video: { samples: number
         let q = trun.start + 16;
         if (flags & 0x1) q += 4;
         if (flags & 0x4) q += 4;
-        const per = ((flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0));
+        const per = (flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0);
         for (let i = 0; i < count; i++) {
           const duration = flags & 0x100 ? view.getUint32(q + i * per) : defaultDuration;
           if (trackId === 1) video.durations.push(duration);

@@ -38,7 +38,8 @@ describe('Speech motion: what the face takes from the speech alone, computable b
     const renderer = new LandmarkAvatarRenderer({ renderThreads: 0, seed: 5 });
     try {
       const avatar = await renderer.prepare(samplePhoto(2), '640x640');
-      const same = (a: { data: Uint8Array }[], b: { data: Uint8Array }[]): boolean[] => a.map((f, k) => Buffer.from(f.data).equals(Buffer.from(b[k]!.data)));
+      const same = (a: { data: Uint8Array }[], b: { data: Uint8Array }[]): boolean[] =>
+        a.map((f, k) => Buffer.from(f.data).equals(Buffer.from(b[k]!.data)));
       const plain = await collectFrames(avatar.render(speech(0.6)));
       const ahead = speech(0.6);
       renderer.analyseSpeech(ahead);
@@ -47,7 +48,9 @@ describe('Speech motion: what the face takes from the speech alone, computable b
       const analysed = await collectFrames(avatar.render(ahead));
       expect(analysed).to.have.length(15);
       expect(same(analysed, plain), 'the motion analysed ahead, not recomputed').to.deep.equal(new Array(15).fill(true));
-      const silent = await collectFrames(avatar.render({ audio: { samples: new Int16Array(ahead.audio.samples.length), sampleRate: ahead.audio.sampleRate } }));
+      const silent = await collectFrames(
+        avatar.render({ audio: { samples: new Int16Array(ahead.audio.samples.length), sampleRate: ahead.audio.sampleRate } }),
+      );
       expect(same(silent, plain).includes(false), 'speech and silence render differently').to.equal(true);
     } finally {
       await renderer.close();

@@ -63,14 +63,19 @@ describe('SSD face detector on onnxruntime (face-api weights)', function () {
       const largest = [...expected].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0]!;
       const whole = tf.tensor3d(image.data, [image.height, image.width, 3], 'int32');
       const [crop] = await faceapi.extractFaceTensors(whole, [largest]);
-      const reference68 = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop!)).positions.map((p) => ({ x: p.x + largest.box.x, y: p.y + largest.box.y }));
+      const reference68 = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop!)).positions.map((p) => ({
+        x: p.x + largest.box.x,
+        y: p.y + largest.box.y,
+      }));
       crop!.dispose();
       whole.dispose();
       const ours = (await detectLargestFace(runtime, image, 0.4))!.landmarks;
       const worst = Math.max(...ours.map((p, i) => Math.hypot(p.x - reference68[i]!.x, p.y - reference68[i]!.y)));
       expect(worst, `sample${n}: largest landmark difference (px)`).to.be.below(1);
     }
-    console.log(`      detector CPU per photo, median of samples 2-6: face-api tfjs ${Math.round(median(cpu.tfjs))} ms, onnxruntime ${Math.round(median(cpu.onnx))} ms`);
+    console.log(
+      `      detector CPU per photo, median of samples 2-6: face-api tfjs ${Math.round(median(cpu.tfjs))} ms, onnxruntime ${Math.round(median(cpu.onnx))} ms`,
+    );
     expect(median(cpu.onnx)).to.be.below(0.6 * median(cpu.tfjs));
   });
 

@@ -62,8 +62,10 @@ function aiffHeader(rate: number, channels: number): Uint8Array {
 function oggHeader(packet: Buffer): Uint8Array {
   return Buffer.concat([Buffer.from('OggS'), Buffer.alloc(24), packet]);
 }
-const opusHead = (channels: number) => Buffer.concat([Buffer.from('OpusHead'), Buffer.from([1, channels]), Buffer.alloc(2), u32le(48000), Buffer.alloc(3)]);
-const vorbisId = (rate: number, channels: number) => Buffer.concat([Buffer.from('\x01vorbis', 'latin1'), u32le(0), Buffer.from([channels]), u32le(rate), Buffer.alloc(13)]);
+const opusHead = (channels: number) =>
+  Buffer.concat([Buffer.from('OpusHead'), Buffer.from([1, channels]), Buffer.alloc(2), u32le(48000), Buffer.alloc(3)]);
+const vorbisId = (rate: number, channels: number) =>
+  Buffer.concat([Buffer.from('\x01vorbis', 'latin1'), u32le(0), Buffer.from([channels]), u32le(rate), Buffer.alloc(13)]);
 
 describe('implausible audio headers are refused before decoding (issue 17, defect 3)', () => {
   it('reads the rate and channels of WAV (also after a LIST chunk), AIFF, FLAC, Ogg Opus and Ogg Vorbis', () => {
@@ -80,7 +82,9 @@ describe('implausible audio headers are refused before decoding (issue 17, defec
     expect(implausibleAudioHeader(wav(8000, 1), 'wav')).to.equal(null);
     expect(implausibleAudioHeader(wav(192_000, 2), 'wav')).to.equal(null);
     for (const rate of [1, 7999, 192_001, 4_000_000]) {
-      expect(implausibleAudioHeader(wav(rate, 1), 'wav')).to.equal(`The WAV header declares a sample rate of ${rate} Hz; audio must be between 8000 and 192000 Hz.`);
+      expect(implausibleAudioHeader(wav(rate, 1), 'wav')).to.equal(
+        `The WAV header declares a sample rate of ${rate} Hz; audio must be between 8000 and 192000 Hz.`,
+      );
     }
     expect(implausibleAudioHeader(flacHeader(1, 1), 'flac')).to.match(/FLAC header declares a sample rate of 1 Hz/);
     expect(implausibleAudioHeader(aiffHeader(2, 1), 'aiff')).to.match(/AIFF header declares a sample rate of 2 Hz/);
@@ -155,7 +159,23 @@ function wavOf(samples: Int16Array, rate: number): Uint8Array {
 async function flacOf(samples: Int16Array, rate: number, channels: number): Promise<Uint8Array> {
   return collect(
     runFfmpeg({
-      args: ['-f', 's16le', '-ar', String(rate), '-ac', '1', '-i', 'pipe:0', '-ac', String(channels), '-c:a', 'flac', '-f', 'flac', 'pipe:1'],
+      args: [
+        '-f',
+        's16le',
+        '-ar',
+        String(rate),
+        '-ac',
+        '1',
+        '-i',
+        'pipe:0',
+        '-ac',
+        String(channels),
+        '-c:a',
+        'flac',
+        '-f',
+        'flac',
+        'pipe:1',
+      ],
       stdin: (async function* () {
         yield new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
       })(),

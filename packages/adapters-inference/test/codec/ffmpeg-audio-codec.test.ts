@@ -168,9 +168,13 @@ describe('FfmpegAudioCodec (real ffmpeg)', function () {
   it('decode stops at maxSeconds: an hour of compressed silence never becomes an hour of PCM', async () => {
     const hour = new Int16Array(RATE * 60); // one minute, encoded 60 times below
     const flac = await collect(
-      codec.encode('flac', RATE, (async function* () {
-        for (let i = 0; i < 60; i++) yield hour;
-      })()),
+      codec.encode(
+        'flac',
+        RATE,
+        (async function* () {
+          for (let i = 0; i < 60; i++) yield hour;
+        })(),
+      ),
     );
     expect(flac.length).to.be.lessThan(2_000_000);
     const decoded = await codec.decode(flac, 16000, undefined, { maxSeconds: 121 });
@@ -180,7 +184,10 @@ describe('FfmpegAudioCodec (real ffmpeg)', function () {
   it('decode refuses playlists that would make ffmpeg open other protocols', async () => {
     // Starts like an MP3 (ID3 tag) so format detection lets it through to ffmpeg.
     const id3 = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]);
-    const playlist = Buffer.concat([id3, Buffer.from('#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n')]);
+    const playlist = Buffer.concat([
+      id3,
+      Buffer.from('#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10.0,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n'),
+    ]);
     let error: Error | null = null;
     try {
       await codec.decode(playlist, 16000);

@@ -61,7 +61,8 @@ describe('FfmpegLiveH264Encoder (real ffmpeg, libx264 for WebRTC)', function () 
     expect(sps[2]! & 0x40, 'constraint_set1: constrained baseline').to.equal(0x40);
     expect(sps[3], 'level_idc 3.1').to.equal(31);
     latency.sort((a, b) => a - b);
-    if (process.env.SVC_AVATAR_REPORT) console.log(`      encode ${W}x${H}: p50 ${latency[25]!.toFixed(1)} ms, p90 ${latency[45]!.toFixed(1)} ms`);
+    if (process.env.SVC_AVATAR_REPORT)
+      console.log(`      encode ${W}x${H}: p50 ${latency[25]!.toFixed(1)} ms, p90 ${latency[45]!.toFixed(1)} ms`);
   });
 
   it('what it produces decodes back to the frames (ffmpeg reading the Annex B stream)', async () => {

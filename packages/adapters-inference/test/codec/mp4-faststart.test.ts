@@ -24,7 +24,25 @@ describe('M4A with moov at the end (what recorders write)', function () {
     const dir = mkdtempSync(join(tmpdir(), 'svc-m4a-test-'));
     try {
       const file = join(dir, 'clip.m4a');
-      execFileSync(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=f=220:d=40', '-ac', '1', '-ar', '44100', '-c:a', 'aac', '-b:a', '128k', '-y', file]);
+      execFileSync(ffmpegPath(), [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=f=220:d=40',
+        '-ac',
+        '1',
+        '-ar',
+        '44100',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '128k',
+        '-y',
+        file,
+      ]);
       m4a = readFileSync(file);
     } finally {
       rmSync(dir, { recursive: true, force: true });

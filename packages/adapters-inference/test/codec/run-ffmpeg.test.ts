@@ -6,7 +6,9 @@ describe('runFfmpeg (the general ffmpeg pipe helper)', function () {
   this.timeout(30000);
 
   it('runs without stdin (lavfi source) and yields stdout', async () => {
-    const bytes = await collect(runFfmpeg({ args: ['-f', 'lavfi', '-i', 'sine=f=440:d=1', '-ac', '1', '-ar', '8000', '-f', 's16le', 'pipe:1'] }));
+    const bytes = await collect(
+      runFfmpeg({ args: ['-f', 'lavfi', '-i', 'sine=f=440:d=1', '-ac', '1', '-ar', '8000', '-f', 's16le', 'pipe:1'] }),
+    );
     expect(bytes.length).to.equal(16000);
   });
 

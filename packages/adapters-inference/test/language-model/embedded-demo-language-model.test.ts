@@ -5,13 +5,24 @@ import { demoToolArguments, EmbeddedDemoLanguageModel } from '../../src/language
 const NOW = new Date(Date.UTC(2025, 10, 22, 14, 5, 0));
 
 function req(messages: ChatMessage[], overrides: Partial<LanguageModelRequest> = {}): LanguageModelRequest {
-  return { messages, tools: [], toolChoice: 'auto', temperature: 0.7, maxOutputTokens: null, signal: new AbortController().signal, ...overrides };
+  return {
+    messages,
+    tools: [],
+    toolChoice: 'auto',
+    temperature: 0.7,
+    maxOutputTokens: null,
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 async function run(model: EmbeddedDemoLanguageModel, request: LanguageModelRequest) {
   const events: LanguageModelEvent[] = [];
   for await (const e of model.stream(request)) events.push(e);
-  const text = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+  const text = events
+    .filter((e) => e.type === 'text')
+    .map((e) => (e as { delta: string }).delta)
+    .join('');
   return { events, text };
 }
 
@@ -32,7 +43,16 @@ describe('EmbeddedDemoLanguageModel', () => {
   it('restates what the user said, streamed word by word', async () => {
     const { events, text } = await run(model, req([user('The cat sat on the mat')]));
     expect(text).to.equal('You said: "The cat sat on the mat".');
-    expect(events.map((e) => (e as { delta: string }).delta)).to.deep.equal(['You ', 'said: ', '"The ', 'cat ', 'sat ', 'on ', 'the ', 'mat".']);
+    expect(events.map((e) => (e as { delta: string }).delta)).to.deep.equal([
+      'You ',
+      'said: ',
+      '"The ',
+      'cat ',
+      'sat ',
+      'on ',
+      'the ',
+      'mat".',
+    ]);
   });
 
   it('answers the time, the date, greetings and help, and is honest about being a demo', async () => {
@@ -59,9 +79,13 @@ describe('EmbeddedDemoLanguageModel', () => {
   });
 
   it('does not call tools when tool_choice is none or nothing is named; required picks one', async () => {
-    expect((await run(model, req([user('get_weather please')], { tools: [weatherTool], toolChoice: 'none' }))).events[0]!.type).to.equal('text');
+    expect((await run(model, req([user('get_weather please')], { tools: [weatherTool], toolChoice: 'none' }))).events[0]!.type).to.equal(
+      'text',
+    );
     expect((await run(model, req([user('nice day')], { tools: [weatherTool] }))).events[0]!.type).to.equal('text');
-    expect((await run(model, req([user('nice day')], { tools: [weatherTool], toolChoice: 'required' }))).events[0]!.type).to.equal('tool_call');
+    expect((await run(model, req([user('nice day')], { tools: [weatherTool], toolChoice: 'required' }))).events[0]!.type).to.equal(
+      'tool_call',
+    );
   });
 
   it('describes a tool result instead of calling the tool again', async () => {
@@ -92,12 +116,22 @@ describe('EmbeddedDemoLanguageModel', () => {
   });
 
   it('builds arguments for required fields nobody mentioned with empty values', () => {
-    expect(demoToolArguments({ properties: { flag: { type: 'boolean' }, n: { type: 'number' }, s: { type: 'string' }, list: { type: 'array' } }, required: ['flag', 'n', 's', 'list'] }, 'nothing here')).to.deep.equal({
+    expect(
+      demoToolArguments(
+        {
+          properties: { flag: { type: 'boolean' }, n: { type: 'number' }, s: { type: 'string' }, list: { type: 'array' } },
+          required: ['flag', 'n', 's', 'list'],
+        },
+        'nothing here',
+      ),
+    ).to.deep.equal({
       flag: false,
       n: 0,
       s: '',
       list: [],
     });
-    expect(demoToolArguments({ properties: { query: { type: 'string' } } }, 'search for "blue whales"')).to.deep.equal({ query: 'blue whales' });
+    expect(demoToolArguments({ properties: { query: { type: 'string' } } }, 'search for "blue whales"')).to.deep.equal({
+      query: 'blue whales',
+    });
   });
 });

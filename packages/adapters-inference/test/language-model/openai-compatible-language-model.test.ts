@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { EngineError, InsufficientQuotaError, LanguageModelSummarizer, type LanguageModelEvent, type LanguageModelRequest } from '@svc/core';
+import {
+  EngineError,
+  InsufficientQuotaError,
+  LanguageModelSummarizer,
+  type LanguageModelEvent,
+  type LanguageModelRequest,
+} from '@svc/core';
 import { OpenAiCompatibleLanguageModel } from '../../src/language-model/index.js';
 import { chunk, sleep, sseHeaders, startSseServer } from './sse-test-server.js';
 
@@ -41,7 +47,12 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
       res.write(chunk({}, 'stop'));
       res.end('data: [DONE]\n\n');
     });
-    const model = new OpenAiCompatibleLanguageModel({ baseUrl: `${server.baseUrl}/`, model: 'llama3', apiKey: 'sk-test', contextWindowTokens: 16000 });
+    const model = new OpenAiCompatibleLanguageModel({
+      baseUrl: `${server.baseUrl}/`,
+      model: 'llama3',
+      apiKey: 'sk-test',
+      contextWindowTokens: 16000,
+    });
     expect(model.id).to.equal('openai-compatible:llama3');
     expect(model.contextWindowTokens).to.equal(16000);
     const events = await collect(
@@ -72,7 +83,11 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
       messages: [
         { role: 'system', content: 'Be nice.' },
         { role: 'user', content: 'Weather?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '21C' },
       ],
       stream: true,
@@ -85,7 +100,11 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
 
   it('assembles tool-call deltas split across chunks (split name, split arguments, two calls) and parses SSE cut mid-line', async () => {
     const body = [
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '' } }] }),
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_', arguments: '' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { name: 'weather' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Paris"}' } }] }),
@@ -133,7 +152,8 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
     server = await startSseServer((req, res) => {
       sseHeaders(res);
       res.write(chunk({ content: 'x' }));
-      if ((req.body.messages as unknown[]).length === 2) res.end(`data: ${JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } })}\n\n`);
+      if ((req.body.messages as unknown[]).length === 2)
+        res.end(`data: ${JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } })}\n\n`);
       else res.end();
     });
     const model = new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' });
@@ -149,12 +169,22 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
     server = await startSseServer((req, res) => {
       const quota = (req.body.model as string) === 'broke';
       res.writeHead(quota ? 429 : 500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: quota ? { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } : { message: 'boom' } }));
+      res.end(
+        JSON.stringify({
+          error: quota
+            ? { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' }
+            : { message: 'boom' },
+        }),
+      );
     });
-    const broke = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'broke' }).stream(request())).catch((e: unknown) => e);
+    const broke = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'broke' }).stream(request())).catch(
+      (e: unknown) => e,
+    );
     expect(broke).to.be.instanceOf(InsufficientQuotaError);
     expect((broke as Error).message).to.equal('You exceeded your current quota.');
-    const boom = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request())).catch((e: unknown) => e);
+    const boom = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request())).catch(
+      (e: unknown) => e,
+    );
     expect(boom).to.be.instanceOf(EngineError);
     expect((boom as Error).message).to.equal('The language model answered 500: boom');
   });
@@ -200,7 +230,9 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
       res.writeHead(503, { 'content-type': 'text/plain' });
       res.end('upstream busy');
     });
-    const err = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request())).catch((e: unknown) => e);
+    const err = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request())).catch(
+      (e: unknown) => e,
+    );
     expect((err as Error).message).to.equal('The language model answered 503: upstream busy');
     expect(server.requests).to.have.length(1);
   });
@@ -218,7 +250,11 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
       const events = await collect(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }).stream(request()));
       expect(events).to.deep.equal([{ type: 'text', delta: 'ok' }]);
     } finally {
-      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_ORG_ID', saved.org], ['OPENAI_BASE_URL', saved.base]] as const) {
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['OPENAI_ORG_ID', saved.org],
+        ['OPENAI_BASE_URL', saved.base],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -236,7 +272,12 @@ describe('OpenAiCompatibleLanguageModel (against a local SSE server)', () => {
       res.end(chunk({ content: transcript.includes('Paris') ? 'asked about Paris.' : 'said nothing.' }, 'stop') + 'data: [DONE]\n\n');
     });
     const summarizer = new LanguageModelSummarizer(new OpenAiCompatibleLanguageModel({ baseUrl: server.baseUrl, model: 'm' }));
-    const summary = await summarizer.summarize([{ id: 'item_1', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Weather in Paris?' }] }] as never, new AbortController().signal);
+    const summary = await summarizer.summarize(
+      [
+        { id: 'item_1', type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
+      ] as never,
+      new AbortController().signal,
+    );
     expect(summary).to.equal('Summary of the earlier conversation: The user asked about Paris.');
     expect(server.requests[0]!.body).to.include({ temperature: 0.2, max_tokens: 300 });
   });

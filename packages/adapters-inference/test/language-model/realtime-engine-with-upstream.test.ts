@@ -3,7 +3,13 @@ import { RealtimeSessionEngine, silentLogger, type Clock, type RealtimeServerEve
 import { OpenAiCompatibleLanguageModel } from '../../src/language-model/index.js';
 import { chunk, sleep, sseHeaders, startSseServer } from './sse-test-server.js';
 
-const clock: Clock = { now: () => Date.now(), setTimer: (ms, fn) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } };
+const clock: Clock = {
+  now: () => Date.now(),
+  setTimer: (ms, fn) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
 let n = 0;
 const ids = { id: (p: string) => `${p}${++n}`, secret: (p: string) => `${p}s${++n}` };
 
@@ -39,7 +45,10 @@ describe('realtime engine with the OpenAI-compatible model (local SSE server)', 
     );
     try {
       await engine.handle({ type: 'session.update', session: { output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
-      await engine.handle({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+      await engine.handle({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+      });
       await engine.handle({ type: 'response.create' });
       await until(events, 'response.done');
       const types = events.map((e) => e.type);

@@ -11,13 +11,20 @@ export interface RecordedRequest {
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
 
 /** A local chat-completions server whose behaviour each test scripts. */
-export async function startSseServer(handler: Handler): Promise<{ baseUrl: string; requests: RecordedRequest[]; closedConnections: () => number; close(): Promise<void> }> {
+export async function startSseServer(
+  handler: Handler,
+): Promise<{ baseUrl: string; requests: RecordedRequest[]; closedConnections: () => number; close(): Promise<void> }> {
   const requests: RecordedRequest[] = [];
   let closed = 0;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const recorded = { method: req.method!, url: req.url!, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') };
+    const recorded = {
+      method: req.method!,
+      url: req.url!,
+      headers: req.headers,
+      body: JSON.parse(Buffer.concat(chunks).toString() || '{}'),
+    };
     requests.push(recorded);
     res.on('close', () => closed++);
     await handler(recorded, res);

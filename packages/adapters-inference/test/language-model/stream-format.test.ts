@@ -28,7 +28,14 @@ const EXPECTED: LanguageModelEvent[] = [
 ];
 
 function request(): LanguageModelRequest {
-  return { messages: [{ role: 'user', content: 'x' }], tools: [], toolChoice: 'auto', temperature: 1, maxOutputTokens: null, signal: new AbortController().signal };
+  return {
+    messages: [{ role: 'user', content: 'x' }],
+    tools: [],
+    toolChoice: 'auto',
+    temperature: 1,
+    maxOutputTokens: null,
+    signal: new AbortController().signal,
+  };
 }
 
 /** A model whose upstream answers with `parts`, byte chunk by byte chunk as given. */
@@ -60,7 +67,11 @@ describe('OpenAiCompatibleLanguageModel: the stream format, however it is cut', 
 
   it('keeps the last event when no blank line closes it (it carries finish_reason)', async () => {
     const enc = (s: string) => new TextEncoder().encode(s);
-    expect(await events([enc('data: {"choices":[{"delta":{"content":"x"}}]}\n\ndata: {"choices":[{"delta":{"content":"y"},"finish_reason":"stop"}]}')])).to.deep.equal([
+    expect(
+      await events([
+        enc('data: {"choices":[{"delta":{"content":"x"}}]}\n\ndata: {"choices":[{"delta":{"content":"y"},"finish_reason":"stop"}]}'),
+      ]),
+    ).to.deep.equal([
       { type: 'text', delta: 'x' },
       { type: 'text', delta: 'y' },
     ]);
@@ -71,7 +82,9 @@ describe('OpenAiCompatibleLanguageModel: the stream format, however it is cut', 
     const original = console.error;
     console.error = (...args: unknown[]) => void printed.push(args);
     try {
-      const err = await events([new TextEncoder().encode('data: {"choices":[{"delta":{"content":"x"}}]}\n\ndata: not json\n\n')]).catch((e: unknown) => e);
+      const err = await events([new TextEncoder().encode('data: {"choices":[{"delta":{"content":"x"}}]}\n\ndata: not json\n\n')]).catch(
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(EngineError);
       expect((err as Error).message).to.equal('The language model sent a malformed stream chunk.');
     } finally {

@@ -62,6 +62,8 @@ describe('FrancLanguageDetector: the English prior', () => {
   it('keeps a short English sentence English when franc scores another language slightly higher', () => {
     // franc alone: Haitian Creole 1.0, English 0.94.
     expect(new FrancLanguageDetector().detect('Please call me back when you get home tonight.')).to.equal('en');
-    expect(new FrancLanguageDetector({ preferredMargin: 1.01 }).detect('Please call me back when you get home tonight.')).to.not.equal('en');
+    expect(new FrancLanguageDetector({ preferredMargin: 1.01 }).detect('Please call me back when you get home tonight.')).to.not.equal(
+      'en',
+    );
   });
 });

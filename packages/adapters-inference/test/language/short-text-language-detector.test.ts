@@ -21,9 +21,11 @@ describe('ShortTextLanguageDetector on short everyday sentences', function () {
     for (const sentence of ALL_SENTENCES.en!) expect(sentence.split(/\s+/).length, sentence).to.be.within(2, 9);
     expect(ALL_SENTENCES.en).to.have.length.of.at.least(150);
     expect(Object.keys(ALL_SENTENCES)).to.have.members(['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'tr', 'ru', 'ja', 'zh']);
-    for (const [language, list] of Object.entries(ALL_SENTENCES)) expect(new Set(list).size, language).to.equal(list.length).and.at.least(30);
+    for (const [language, list] of Object.entries(ALL_SENTENCES))
+      expect(new Set(list).size, language).to.equal(list.length).and.at.least(30);
     for (const sentence of ALL_SENTENCES.ja!) expect(sentence, 'Japanese with kana').to.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/u);
-    for (const sentence of ALL_SENTENCES.zh!) expect(sentence, 'Chinese in Han only').to.not.match(/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Latin}]/u);
+    for (const sentence of ALL_SENTENCES.zh!)
+      expect(sentence, 'Chinese in Han only').to.not.match(/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Latin}]/u);
     for (const sentence of ALL_SENTENCES.ru!) expect(sentence, 'Russian in Cyrillic').to.match(/^[\p{Script=Cyrillic}\p{P}\s]+$/u);
   });
 
@@ -40,7 +42,13 @@ describe('ShortTextLanguageDetector on short everyday sentences', function () {
   });
 
   it("speaks the issue's examples in their language", () => {
-    for (const english of ['Hello from svc!', 'Hello, world.', 'What time is it?', 'Good morning, how are you today?', 'Hello! I am a talking head.']) {
+    for (const english of [
+      'Hello from svc!',
+      'Hello, world.',
+      'What time is it?',
+      'Good morning, how are you today?',
+      'Hello! I am a talking head.',
+    ]) {
       expect(detector.detect(english), english).to.equal('en');
     }
     expect(detector.detect('现在几点了？')).to.equal('zh');

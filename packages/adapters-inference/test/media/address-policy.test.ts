@@ -10,15 +10,28 @@ describe('AddressPolicy (which addresses a media fetch may reach)', () => {
 
   it('refuses private, loopback, link-local, unique-local, CGNAT, multicast, unspecified and metadata addresses', () => {
     const refused = [
-      '10.1.2.3', '172.16.0.1', '192.168.1.1', // private
-      '127.0.0.1', '127.9.9.9', '::1', // loopback
-      '169.254.169.254', '169.254.1.1', 'fe80::1', // link-local (incl. cloud metadata)
-      'fd00:ec2::254', 'fc00::1', // unique-local (incl. AWS IPv6 metadata)
-      '100.64.0.1', '100.100.100.200', // carrier-grade NAT (incl. Alibaba metadata)
-      '224.0.0.1', 'ff02::1', // multicast
-      '0.0.0.0', '::', '255.255.255.255', // unspecified / broadcast
-      '::ffff:127.0.0.1', '::ffff:10.0.0.1', // IPv4-mapped IPv6 judged as IPv4
-      '192.0.2.1', '198.18.0.1', // documentation / benchmarking (reserved)
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1', // private
+      '127.0.0.1',
+      '127.9.9.9',
+      '::1', // loopback
+      '169.254.169.254',
+      '169.254.1.1',
+      'fe80::1', // link-local (incl. cloud metadata)
+      'fd00:ec2::254',
+      'fc00::1', // unique-local (incl. AWS IPv6 metadata)
+      '100.64.0.1',
+      '100.100.100.200', // carrier-grade NAT (incl. Alibaba metadata)
+      '224.0.0.1',
+      'ff02::1', // multicast
+      '0.0.0.0',
+      '::',
+      '255.255.255.255', // unspecified / broadcast
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1', // IPv4-mapped IPv6 judged as IPv4
+      '192.0.2.1',
+      '198.18.0.1', // documentation / benchmarking (reserved)
     ];
     for (const a of refused) expect(policy.refusal(a), a).to.be.a('string');
   });

@@ -32,7 +32,11 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
   const opts = { param: 'ref_audio' };
   // The local server is on loopback, so the "internet" here is the allowlisted name media.test.
   const allowing = (extra: SafeHttpMediaFetcherOptions = {}) =>
-    new SafeHttpMediaFetcher({ allowedHosts: ['media.test'], resolve: dns({ 'media.test': ['127.0.0.1'], 'localhost': ['127.0.0.1'] }), ...extra });
+    new SafeHttpMediaFetcher({
+      allowedHosts: ['media.test'],
+      resolve: dns({ 'media.test': ['127.0.0.1'], localhost: ['127.0.0.1'] }),
+      ...extra,
+    });
 
   before(async () => {
     server = await startMediaTestServer();
@@ -52,7 +56,7 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
   });
 
   it('refuses private and loopback addresses by default, before connecting', async () => {
-    const fetcher = new SafeHttpMediaFetcher({ resolve: dns({ 'localhost': ['127.0.0.1'], 'intranet.test': ['10.0.0.7'] }) });
+    const fetcher = new SafeHttpMediaFetcher({ resolve: dns({ localhost: ['127.0.0.1'], 'intranet.test': ['10.0.0.7'] }) });
     for (const url of [
       `http://127.0.0.1:${server.port}/audio.wav`,
       `http://localhost:${server.port}/audio.wav`,

@@ -51,7 +51,16 @@ const REFUSED: Array<[block: string, address: string]> = [
   ['outside 2000::/3', '4000::1'],
 ];
 
-const ACCEPTED = ['8.8.8.8', '1.1.1.1', '192.0.3.1', '198.20.0.1', '100.128.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450::1'];
+const ACCEPTED = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '192.0.3.1',
+  '198.20.0.1',
+  '100.128.0.1',
+  '2606:4700:4700::1111',
+  '2001:4860:4860::8888',
+  '2a00:1450::1',
+];
 
 describe('AddressPolicy: every IETF special-purpose range is refused (table-driven)', () => {
   const policy = new AddressPolicy();

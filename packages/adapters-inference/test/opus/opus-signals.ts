@@ -61,4 +61,3 @@ export function upsample3(samples: Int16Array): Int16Array {
   }
   return out;
 }
-

@@ -76,7 +76,9 @@ describe('OpusscriptOpusCodec', () => {
       const { packets, flushed } = encodeAll(tone, 20, chunk);
       expect(packets, `chunks of ${chunk}`).to.have.length(50);
       expect(flushed).to.have.length(0);
-      expect(packets.map((p) => Buffer.from(p).toString('hex'))).to.deep.equal(reference.packets.map((p) => Buffer.from(p).toString('hex')));
+      expect(packets.map((p) => Buffer.from(p).toString('hex'))).to.deep.equal(
+        reference.packets.map((p) => Buffer.from(p).toString('hex')),
+      );
     }
     // Mixed chunk sizes with a partial tail: 50 packets + 1 on flush.
     const encoder = codec.createEncoder(20);

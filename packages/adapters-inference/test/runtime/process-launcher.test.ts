@@ -72,12 +72,16 @@ describe('ProcessLauncher (children started without forking this process)', func
   });
 
   it('starting a child costs this process no copy-on-write faults; spawn() (a fork) does', async () => {
-    await (await launcher.launch('/bin/true', [])).exited; // the launcher itself: the one fork
+    await (
+      await launcher.launch('/bin/true', [])
+    ).exited; // the launcher itself: the one fork
     const buffer = Buffer.alloc(64 * 1024 * 1024, 1); // 16,384 pages, all written
     faultsRewriting(buffer);
     expect(faultsRewriting(buffer)).to.be.lessThan(200); // settled: rewriting costs nothing
 
-    await (await launcher.launch('/bin/true', [])).exited;
+    await (
+      await launcher.launch('/bin/true', [])
+    ).exited;
     const afterLaunch = faultsRewriting(buffer);
 
     await new Promise((resolve) => spawn('/bin/true').once('exit', resolve));
@@ -87,13 +91,31 @@ describe('ProcessLauncher (children started without forking this process)', func
     expect(afterLaunch).to.be.lessThan(1000);
   });
 
-  it('runFfmpeg runs ffmpeg as the launcher\'s child, its pipes as sockets, with the same output', async () => {
+  it("runFfmpeg runs ffmpeg as the launcher's child, its pipes as sockets, with the same output", async () => {
     let pid = 0;
     const pcm = Buffer.alloc(48000 * 2);
     for (let i = 0; i < 48000; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin(i / 7)), i * 2);
     const chunks: Uint8Array[] = [];
     for await (const chunk of runFfmpeg({
-      args: ['-f', 's16le', '-ar', '48000', '-ac', '1', '-i', 'pipe:0', '-f', 'wav', '-i', 'pipe:3', '-filter_complex', 'amix=inputs=2', '-f', 's16le', 'pipe:1'],
+      args: [
+        '-f',
+        's16le',
+        '-ar',
+        '48000',
+        '-ac',
+        '1',
+        '-i',
+        'pipe:0',
+        '-f',
+        'wav',
+        '-i',
+        'pipe:3',
+        '-filter_complex',
+        'amix=inputs=2',
+        '-f',
+        's16le',
+        'pipe:1',
+      ],
       stdin: (async function* () {
         yield pcm;
       })(),

@@ -49,7 +49,12 @@ describe('StreamingResampler', () => {
   });
 
   it('end() returns the held-back tail: chunks plus end() cover the whole input, as in one piece', () => {
-    for (const [from, to] of [[24000, 16000], [24000, 48000], [16000, 24000], [44100, 16000]] as const) {
+    for (const [from, to] of [
+      [24000, 16000],
+      [24000, 48000],
+      [16000, 24000],
+      [44100, 16000],
+    ] as const) {
       const input = tone(300, from, 0.3);
       const resampler = new StreamingResampler(from, to);
       const parts: number[] = [];

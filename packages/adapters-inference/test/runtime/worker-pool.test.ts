@@ -80,7 +80,9 @@ describe('WorkerPool: threads on first use, released when idle', function () {
       (err: unknown) => err,
     );
     expect(failure).to.be.instanceOf(EngineError);
-    expect(String((failure as Error).message)).to.contain('failed to start').and.to.contain('no engine here');
+    expect(String((failure as Error).message))
+      .to.contain('failed to start')
+      .and.to.contain('no engine here');
     expect(pool.started).to.equal(false);
     const second = await pool.run(2).then(
       () => null,
@@ -106,7 +108,12 @@ describe('WorkerPool: close() never terminates a thread in the middle of a job',
     await pool.warm();
     const job = pool.run(-400); // busy for 400 ms
     const order: string[] = [];
-    const rejected = job.then(() => null, (err: unknown) => err).finally(() => order.push('caller answered'));
+    const rejected = job
+      .then(
+        () => null,
+        (err: unknown) => err,
+      )
+      .finally(() => order.push('caller answered'));
     await wait(50);
     const started = performance.now();
     const closing = pool.close().finally(() => order.push('thread terminated'));

@@ -19,9 +19,12 @@ describe('prosody mapping onto engine knobs', () => {
     expect(fliteSynthesisPlan(slt, NEUTRAL_PROSODY)).to.deep.equal({ args: [], playbackRate: 1 });
     const plan = fliteSynthesisPlan(slt, { rate: 2, pitch: 1.2, pitchRange: 0.5, volume: 1 });
     expect(plan.args).to.deep.equal([
-      '--setf', 'int_f0_target_mean=204',
-      '--setf', 'int_f0_target_stddev=15',
-      '--setf', 'duration_stretch=0.5',
+      '--setf',
+      'int_f0_target_mean=204',
+      '--setf',
+      'int_f0_target_stddev=15',
+      '--setf',
+      'duration_stretch=0.5',
     ]);
     const rms = fliteSynthesisPlan(fliteVoiceSpec('rms')!, { rate: 1, pitch: 1.25, pitchRange: 1, volume: 1 });
     expect(rms).to.deep.equal({ args: ['--setf', 'duration_stretch=1.25'], playbackRate: 1.25 });

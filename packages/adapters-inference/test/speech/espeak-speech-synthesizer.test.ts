@@ -110,7 +110,10 @@ describe('EspeakSpeechSynthesizer (real espeak-ng WASM in a worker thread)', fun
     ];
     for (const [name, text, expected] of cases) {
       const result = await espeak.synthesize(request({ text, voice: voice(name), wordTimings: true }));
-      expect(result.words.map((w) => w.word), text).to.deep.equal(expected);
+      expect(
+        result.words.map((w) => w.word),
+        text,
+      ).to.deep.equal(expected);
       result.words.forEach((w, i) => {
         expect(w.end, `${text}: ${w.word}`).to.be.greaterThan(w.start);
         if (i > 0) expect(w.start, `${text}: ${w.word}`).to.be.at.least(result.words[i - 1]!.end);
@@ -119,14 +122,21 @@ describe('EspeakSpeechSynthesizer (real espeak-ng WASM in a worker thread)', fun
   });
 
   it('reads `<`, `>` and `&` as text, not SSML (nothing after them is lost)', async () => {
-    const result = await espeak.synthesize(request({ text: 'Rock & roll < jazz > blues, and the sentence goes on to the end.', wordTimings: true }));
+    const result = await espeak.synthesize(
+      request({ text: 'Rock & roll < jazz > blues, and the sentence goes on to the end.', wordTimings: true }),
+    );
     const words = result.words.map((w) => w.word);
     expect(words).to.include.members(['Rock', 'roll', 'jazz', 'blues', 'end']);
   });
 
   it('serializes concurrent calls safely: 8 at once in mixed voices match the same calls one by one', async () => {
     const jobs = Array.from({ length: 8 }, (_, i) =>
-      request({ text: i % 2 ? FRENCH : ENGLISH, voice: voice(i % 2 ? 'espeak-fr' : 'espeak-en-us'), prosody: { rate: 1 + i * 0.1 }, wordTimings: true }),
+      request({
+        text: i % 2 ? FRENCH : ENGLISH,
+        voice: voice(i % 2 ? 'espeak-fr' : 'espeak-en-us'),
+        prosody: { rate: 1 + i * 0.1 },
+        wordTimings: true,
+      }),
     );
     const together = await Promise.all(jobs.map((j) => espeak.synthesize(j)));
     for (const [i, job] of jobs.entries()) {

@@ -35,7 +35,14 @@ describe('espeak words on the written words, and its clause ends as Piper reads 
     expect(splitByLetters([1, 1, 1], 3)).to.deep.equal([1, 2]);
     expect(splitByLetters([10, 1], 2)).to.deep.equal([1]);
     const words = writtenWords('Bonjour tout le monde.');
-    const shares = shareEspeakWords(words, [0, 1], [['b', 'ɔ̃', 'ʒ', 'ˈu', 'ʁ'], ['t', 'u', 'l', 'm', 'ˈɔ̃', 'd']]);
+    const shares = shareEspeakWords(
+      words,
+      [0, 1],
+      [
+        ['b', 'ɔ̃', 'ʒ', 'ˈu', 'ʁ'],
+        ['t', 'u', 'l', 'm', 'ˈɔ̃', 'd'],
+      ],
+    );
     expect(shares.map((s) => s.units.join(''))).to.deep.equal(['bɔ̃ʒˈuʁ', 'tu', 'l', 'mˈɔ̃d']);
     expect(shares.map((s) => s.joinedWithNext)).to.deep.equal([false, true, true, false]);
   });

@@ -15,7 +15,10 @@ describe('FliteSpeechSynthesizer: engine failures say what failed without server
       const voice = flite.voices().find((v) => v.name === 'kal')!;
       const err = await flite
         .synthesize({ text: 'Hello there.', voice, sampleRate: 16000, wordTimings: false, prosody: NEUTRAL_PROSODY })
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).to.be.instanceOf(EngineError);
       const engineError = err as EngineError;
       expect(engineError.message).to.not.include(workRoot);

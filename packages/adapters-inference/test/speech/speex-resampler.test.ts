@@ -13,7 +13,12 @@ describe('SpeexResampler', () => {
     return out;
   };
 
-  for (const [from, to] of [[16000, 24000], [22050, 24000], [8000, 48000], [48000, 16000]] as const) {
+  for (const [from, to] of [
+    [16000, 24000],
+    [22050, 24000],
+    [8000, 48000],
+    [48000, 16000],
+  ] as const) {
     it(`converts ${from} Hz to ${to} Hz keeping duration, pitch and alignment`, () => {
       const input = tone(200, from, 2);
       const out = resampler.resample(input, from, to);

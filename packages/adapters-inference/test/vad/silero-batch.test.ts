@@ -40,7 +40,9 @@ describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in s
       const longest = Math.max(...signals.map((s) => s.length));
       for (let offset = 0; offset < longest; offset += 320) {
         // Every session's append of this moment, as the server receives them in one event-loop turn.
-        const pushed = await Promise.all(streams.map((stream, i) => (offset < signals[i]!.length ? stream.push(signals[i]!.subarray(offset, offset + 320)) : [])));
+        const pushed = await Promise.all(
+          streams.map((stream, i) => (offset < signals[i]!.length ? stream.push(signals[i]!.subarray(offset, offset + 320)) : [])),
+        );
         pushed.forEach((e, i) => events[i]!.push(...e));
       }
       for (let i = 0; i < signals.length; i++) {
@@ -133,8 +135,11 @@ describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in s
       expect(await pending).to.deep.equal([]);
       // The clock went on (32 frames); the same speech then scores as in a fresh stream.
       const events: VoiceActivityEvent[] = [];
-      for (let offset = 0; offset < speech.length; offset += 320) events.push(...(await stream.push(speech.subarray(offset, offset + 320))));
-      const shifted = events.map((e) => (e.type === 'speech_started' ? { ...e, audioStartMs: e.audioStartMs - 1024 } : { ...e, audioEndMs: e.audioEndMs - 1024 }));
+      for (let offset = 0; offset < speech.length; offset += 320)
+        events.push(...(await stream.push(speech.subarray(offset, offset + 320))));
+      const shifted = events.map((e) =>
+        e.type === 'speech_started' ? { ...e, audioStartMs: e.audioStartMs - 1024 } : { ...e, audioEndMs: e.audioEndMs - 1024 },
+      );
       expect(shifted).to.deep.equal(reference);
     } finally {
       await detector.close();

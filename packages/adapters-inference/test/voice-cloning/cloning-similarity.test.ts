@@ -56,7 +56,9 @@ describe('voice cloning is measurable: cloned speech moves toward its reference 
     const analyzer = new DspVoiceAnalyzer();
     const converter = await RubberbandVoiceConverter.create();
     profiler = new VoiceProfiler(analyzer, converter, new BaseVoiceLibrary(catalog, analyzer));
-    const loader = new ReferenceAudioLoader(new SafeHttpMediaFetcher(), codec, { sha256: (d) => createHash('sha256').update(d).digest('hex') });
+    const loader = new ReferenceAudioLoader(new SafeHttpMediaFetcher(), codec, {
+      sha256: (d) => createHash('sha256').update(d).digest('hex'),
+    });
     const cloner = new VoiceCloningService({} as never, loader, profiler, converter, (p) => catalog.get(p) !== undefined);
     speech = new SynthesizeSpeech(catalog, codec, new FrancLanguageDetector(), cloner);
     const withFeatures = async (ref: ReferenceSpeaker) => ({
@@ -71,7 +73,10 @@ describe('voice cloning is measurable: cloned speech moves toward its reference 
   it('speech cloned from each reference is closer to it than to the other reference, than the default voice and than its own unconverted base voice', async () => {
     const defaultVoice = await speak({});
     const lines: string[] = ['', '      speaker distance (smaller = more alike; total = timbre/10 + pitch/4 st + vocal tract/6 %)'];
-    for (const [own, other] of [['male', 'female'], ['female', 'male']] as const) {
+    for (const [own, other] of [
+      ['male', 'female'],
+      ['female', 'male'],
+    ] as const) {
       const ref = refs[own];
       const profile = await profiler.profile(ref.audio, ref.transcript);
       const cloned = await speak({ ref_audio: ref.base64, ref_text: ref.transcript });

@@ -29,9 +29,14 @@ export async function maleReference(codec: AudioCodec, flite: SpeechSynthesizer)
       words.push(match[1]!);
       parts.push((await codec.decode(readFileSync(join(LIBRIVOX, `${match[2]}.wav`)), 16000)).samples);
     }
-    return { name: 'LibriVox reader (human, male, pocketsphinx-testdata)', audio: { samples: join16(parts), sampleRate: 16000 }, transcript: words.join('. ') };
+    return {
+      name: 'LibriVox reader (human, male, pocketsphinx-testdata)',
+      audio: { samples: join16(parts), sampleRate: 16000 },
+      transcript: words.join('. '),
+    };
   }
-  const transcript = 'Please call Stella. Ask her to bring these things with her from the store: six spoons of fresh snow peas, five thick slabs of blue cheese, and maybe a snack for her brother Bob.';
+  const transcript =
+    'Please call Stella. Ask her to bring these things with her from the store: six spoons of fresh snow peas, five thick slabs of blue cheese, and maybe a snack for her brother Bob.';
   const voice = flite.voices().find((v) => v.name === 'kal16')!;
   const speech = await flite.synthesize({ text: transcript, voice, prosody: NEUTRAL_PROSODY, sampleRate: 16000, wordTimings: false });
   return { name: 'Flite kal16 (synthetic male fallback)', audio: { samples: speech.samples, sampleRate: speech.sampleRate }, transcript };
@@ -50,7 +55,11 @@ export async function femaleReference(): Promise<ReferenceSpeaker> {
     parts.push(new Int16Array(samples));
     return 0;
   });
-  return { name: 'eSpeak NG en-us+f3, pitch 70 (synthetic female)', audio: { samples: join16(parts), sampleRate: espeak.get_samplerate() }, transcript };
+  return {
+    name: 'eSpeak NG en-us+f3, pitch 70 (synthetic female)',
+    audio: { samples: join16(parts), sampleRate: espeak.get_samplerate() },
+    transcript,
+  };
 }
 
 export function wavBytes(audio: PcmAudio): Uint8Array {

@@ -8,7 +8,11 @@ import { floatToInt16, int16ToFloat, median, resample } from '../../src/voice-cl
 import { chunked, concat, harmonicTone } from './test-signals.js';
 
 const pitchOf = (x: Float32Array, sampleRate: number) =>
-  median(trackPitch(resample(x, sampleRate, 16000), { sampleRate: 16000 }).filter((f) => f.f0 > 0).map((f) => f.f0));
+  median(
+    trackPitch(resample(x, sampleRate, 16000), { sampleRate: 16000 })
+      .filter((f) => f.f0 > 0)
+      .map((f) => f.f0),
+  );
 
 function profile(targetF0: number, baseF0: number, formantScale = 1): VoiceProfile {
   const speaker = (f0: number, scale: number) => ({
@@ -25,7 +29,12 @@ function profile(targetF0: number, baseF0: number, formantScale = 1): VoiceProfi
     syllableRateFromText: null,
     voicedSeconds: 1,
   });
-  return { version: VOICE_PROFILE_VERSION, analyzer: 'test', speaker: speaker(targetF0, formantScale), base: { preset: 'slt', speaker: speaker(baseF0, 1) } };
+  return {
+    version: VOICE_PROFILE_VERSION,
+    analyzer: 'test',
+    speaker: speaker(targetF0, formantScale),
+    base: { preset: 'slt', speaker: speaker(baseF0, 1) },
+  };
 }
 
 describe('Rubber Band conversion (real WASM engine)', function () {
@@ -62,7 +71,9 @@ describe('Rubber Band conversion (real WASM engine)', function () {
     const conversion = converter.start(profile(255, 170), 24000);
     const first = await conversion.process(x.subarray(0, 48000));
     // Only 0.25 s of the first 2 s chunk is converted before returning: streamed speech starts early.
-    expect(first.length).to.be.greaterThan(0).and.at.most(0.25 * 24000);
+    expect(first.length)
+      .to.be.greaterThan(0)
+      .and.at.most(0.25 * 24000);
     const second = await conversion.process(x.subarray(48000));
     const tail = await conversion.flush();
     const out = new Int16Array(first.length + second.length + tail.length);

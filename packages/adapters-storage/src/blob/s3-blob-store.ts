@@ -3,7 +3,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore, ListedBlob } from '@svc/core';
 
 /** The AWS SDK, loaded when an S3 store is made (the filesystem store never loads it). */
-const sdk = (): typeof import('@aws-sdk/client-s3') => createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
+const sdk = (): typeof import('@aws-sdk/client-s3') =>
+  createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -44,7 +45,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    await this.client.send(new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }));
+    await this.client.send(
+      new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }),
+    );
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -75,7 +78,11 @@ export class S3BlobStore implements BlobStore {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, Prefix: this.prefix + prefix, ...(token ? { ContinuationToken: token } : {}) }),
+        new (sdk().ListObjectsV2Command)({
+          Bucket: this.bucket,
+          Prefix: this.prefix + prefix,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (!object.Key) continue;

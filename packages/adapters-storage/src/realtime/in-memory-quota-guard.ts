@@ -41,7 +41,10 @@ export function parseQuotaBudgets(spec: string | undefined): QuotaBudgets {
   const budgets: QuotaBudgets = { perKey: new Map(), defaultBudget: null };
   const text = (spec ?? '').trim();
   if (!text) return budgets;
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [key, value] = part.includes('=') ? part.split('=', 2).map((s) => s.trim()) : ['*', part];
     const n = Number(value);
     if (!key || !Number.isInteger(n) || n < 0) {

@@ -86,7 +86,10 @@ export class BullMqJobQueue implements JobQueue {
 
   async consume(queue: string, handler: Handler): Promise<() => Promise<void>> {
     const logger = this.options.logger ?? silentLogger;
-    const connection = new (ioredis().Redis)(this.options.url, { maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 200, 2_000) });
+    const connection = new (ioredis().Redis)(this.options.url, {
+      maxRetriesPerRequest: null,
+      retryStrategy: (n) => Math.min(n * 200, 2_000),
+    });
     connection.on('error', () => undefined); // surfaced by the worker's own 'error' event
     const worker = new (bullmq().Worker)(
       queue,
@@ -155,8 +158,17 @@ export class BullMqJobQueue implements JobQueue {
     this.workers.delete(worker);
     const closing = worker.close();
     worker.cancelAllJobs(reason);
-    if (await settlesWithin(closing.then(() => worker.disconnect()), this.waitForRedisMs(connection))) return;
-    (this.options.logger ?? silentLogger).warn({}, 'job queue: Redis did not answer while stopping; its running jobs are taken over when their locks expire');
+    if (
+      await settlesWithin(
+        closing.then(() => worker.disconnect()),
+        this.waitForRedisMs(connection),
+      )
+    )
+      return;
+    (this.options.logger ?? silentLogger).warn(
+      {},
+      'job queue: Redis did not answer while stopping; its running jobs are taken over when their locks expire',
+    );
     // Forced: the close no longer waits for the blocking connection, which is dropped with ours.
     void worker.close(true).catch(() => undefined);
     connection.disconnect();

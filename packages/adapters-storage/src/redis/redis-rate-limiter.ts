@@ -55,7 +55,10 @@ export class RedisRateLimiter implements RateLimiter {
     const capacity = Math.max(1, this.burst);
     let reply: [number, string];
     try {
-      reply = (await this.takeScript.run([this.keyPrefix + key], [String(this.clock.now()), String(capacity), String(this.refillPerMs), String(cost)])) as [number, string];
+      reply = (await this.takeScript.run(
+        [this.keyPrefix + key],
+        [String(this.clock.now()), String(capacity), String(this.refillPerMs), String(cost)],
+      )) as [number, string];
     } catch (err) {
       throw unavailable(err); // a clean 503, not a 500
     }

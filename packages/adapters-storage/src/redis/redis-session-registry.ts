@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AdmissionDecision,
-  type Logger,
-  type RealtimeSessionRegistry,
-  type SessionCaps,
-  type SessionClaim,
-} from '@svc/core';
+import { type AdmissionDecision, type Logger, type RealtimeSessionRegistry, type SessionCaps, type SessionClaim } from '@svc/core';
 import type { Redis } from 'ioredis';
 import { unavailable } from '../unavailable.js';
 import { LUA_SERVER_NOW_MS, redisScript, type RedisScript } from './redis-script.js';
@@ -114,7 +108,13 @@ export class RedisSessionRegistry implements RealtimeSessionRegistry {
     let outcome: string;
     try {
       const { leaseMs, maxSessions, maxSessionsPerKey } = this.options;
-      outcome = (await this.scripts.admit.run(keys, [String(leaseMs), String(maxSessions), String(maxSessionsPerKey), leaseId, hasSecret])) as string;
+      outcome = (await this.scripts.admit.run(keys, [
+        String(leaseMs),
+        String(maxSessions),
+        String(maxSessionsPerKey),
+        leaseId,
+        hasSecret,
+      ])) as string;
     } catch (err) {
       throw unavailable(err);
     }

@@ -24,7 +24,10 @@ export class CreateVideoJobsTable1763900000000 implements MigrationInterface {
       }),
       true,
     );
-    await queryRunner.createIndex('video_jobs', new TableIndex({ name: 'idx_video_jobs_key_created', columnNames: ['api_key_id', 'created_at'] }));
+    await queryRunner.createIndex(
+      'video_jobs',
+      new TableIndex({ name: 'idx_video_jobs_key_created', columnNames: ['api_key_id', 'created_at'] }),
+    );
     await queryRunner.createIndex('video_jobs', new TableIndex({ name: 'idx_video_jobs_status', columnNames: ['status'] }));
     await queryRunner.createIndex('video_jobs', new TableIndex({ name: 'idx_video_jobs_expires', columnNames: ['expires_at'] }));
   }

@@ -4,7 +4,17 @@ import { toMillis } from '../columns.js';
 import { VoiceEntity } from './voice.entity.js';
 import { deleteOwned, newestFirstPage } from '../owned-rows.js';
 
-const SUMMARY_COLUMNS = ['apiKeyId', 'id', 'refText', 'description', 'createdAt', 'audioKey', 'audioFormat', 'audioBytes', 'durationMs'] as const;
+const SUMMARY_COLUMNS = [
+  'apiKeyId',
+  'id',
+  'refText',
+  'description',
+  'createdAt',
+  'audioKey',
+  'audioFormat',
+  'audioBytes',
+  'durationMs',
+] as const;
 
 /** Voice rows in SQLite or Postgres; every query is scoped by API key. */
 export class TypeOrmVoiceRepository implements VoiceRepository {

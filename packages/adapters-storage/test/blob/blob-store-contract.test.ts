@@ -51,7 +51,10 @@ function blobStoreContract(name: string, open: () => Promise<{ store: Listable; 
 
     it('refuses keys outside the shared alphabet, and answers readiness', async () => {
       for (const key of ['../x', 'a//b', 'a b', '/abs']) {
-        const outcome = await store.put(key, new Uint8Array(1)).then(() => 'stored', (err: Error) => err.message);
+        const outcome = await store.put(key, new Uint8Array(1)).then(
+          () => 'stored',
+          (err: Error) => err.message,
+        );
         expect(outcome, key).to.match(/Invalid blob key/);
       }
       await store.checkWritable();
@@ -86,8 +89,17 @@ describe('S3BlobStore against s3rver (a real S3-compatible server process)', fun
   });
 
   it('readiness fails clearly for a bucket that does not exist', async () => {
-    const store = new S3BlobStore({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'no-such-bucket', credentials: S3RVER_CREDENTIALS, forcePathStyle: true });
-    const outcome = await store.checkWritable().then(() => 'ok', (err: Error & { $metadata?: { httpStatusCode?: number } }) => err.$metadata?.httpStatusCode);
+    const store = new S3BlobStore({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: 'no-such-bucket',
+      credentials: S3RVER_CREDENTIALS,
+      forcePathStyle: true,
+    });
+    const outcome = await store.checkWritable().then(
+      () => 'ok',
+      (err: Error & { $metadata?: { httpStatusCode?: number } }) => err.$metadata?.httpStatusCode,
+    );
     expect(outcome).to.equal(404);
     store.close();
   });

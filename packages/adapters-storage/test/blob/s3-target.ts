@@ -26,9 +26,13 @@ async function freePort(): Promise<number> {
 export async function startS3rver(bucket = 'svc-test'): Promise<{ endpoint: string; bucket: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-s3rver-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [S3RVER_BIN, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--no-vhost-buckets', '--configure-bucket', bucket], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [S3RVER_BIN, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--no-vhost-buckets', '--configure-bucket', bucket],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -40,7 +44,10 @@ export async function startS3rver(bucket = 'svc-test'): Promise<{ endpoint: stri
   };
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(`${endpoint}/${bucket}`).then((r) => r.status < 500, () => false);
+    const ok = await fetch(`${endpoint}/${bucket}`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
     if (ok) return { endpoint, bucket, stop };
     await new Promise((r) => setTimeout(r, 100));
   }

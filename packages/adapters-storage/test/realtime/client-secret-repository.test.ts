@@ -35,7 +35,7 @@ function contract(name: string, open: () => Promise<{ repo: ClientSecretReposito
 
     it('refuses a duplicate digest', async () => {
       await repo.insert(record(1, 1));
-      const err = await repo.insert({ ...record(1, 1), id: "sess_other" }).catch((e: unknown) => e);
+      const err = await repo.insert({ ...record(1, 1), id: 'sess_other' }).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(Error);
     });
 
@@ -56,7 +56,10 @@ contract('TypeORM (sqlite file)', async () => {
     url: 'sqlite:test.sqlite',
     dataDir: dir,
     entities: [...ENTITIES.filter((e) => e !== ClientSecretEntity), ClientSecretEntity],
-    migrations: [...MIGRATIONS.filter((m) => m !== CreateRealtimeClientSecretsTable1763800000000), CreateRealtimeClientSecretsTable1763800000000],
+    migrations: [
+      ...MIGRATIONS.filter((m) => m !== CreateRealtimeClientSecretsTable1763800000000),
+      CreateRealtimeClientSecretsTable1763800000000,
+    ],
   });
   return {
     repo: new TypeOrmClientSecretRepository(dataSource),
@@ -73,7 +76,10 @@ if (process.env.SVC_TEST_POSTGRES_URL) {
       url: process.env.SVC_TEST_POSTGRES_URL,
       dataDir: tmpdir(),
       entities: [...ENTITIES.filter((e) => e !== ClientSecretEntity), ClientSecretEntity],
-      migrations: [...MIGRATIONS.filter((m) => m !== CreateRealtimeClientSecretsTable1763800000000), CreateRealtimeClientSecretsTable1763800000000],
+      migrations: [
+        ...MIGRATIONS.filter((m) => m !== CreateRealtimeClientSecretsTable1763800000000),
+        CreateRealtimeClientSecretsTable1763800000000,
+      ],
     });
     return {
       repo: new TypeOrmClientSecretRepository(dataSource),

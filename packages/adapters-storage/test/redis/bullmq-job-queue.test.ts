@@ -58,12 +58,16 @@ describeWithRedis('BullMqJobQueue', () => {
     const first = open(1, lockMs);
     const second = open(1, lockMs);
     let aborted = false;
-    const stopFirst = await first.consume('videos', (_id, signal) => new Promise<void>((_resolve, reject) => {
-      signal.addEventListener('abort', () => {
-        aborted = true;
-        reject(new Error('interrupted'));
-      });
-    }));
+    const stopFirst = await first.consume(
+      'videos',
+      (_id, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('interrupted'));
+          });
+        }),
+    );
     await producer.enqueue('videos', 'video_x');
     await until(async () => (await producer.holds('videos', 'video_x')) && !aborted);
     await tick(200);

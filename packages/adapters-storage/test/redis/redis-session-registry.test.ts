@@ -49,7 +49,10 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
     await sleep(2_000);
     await live.renewAll();
     await sleep(2_000); // 4 s after admission: the dead lease (3 s) is gone, the one renewed at 2 s (until 5 s) is not
-    expect((await live.admit({ apiKeyId: 'k', secretSessionId: 'sess_dead' })).admitted, 'the dead session slot and its ephemeral key are free').to.equal(true);
+    expect(
+      (await live.admit({ apiKeyId: 'k', secretSessionId: 'sess_dead' })).admitted,
+      'the dead session slot and its ephemeral key are free',
+    ).to.equal(true);
     expect((await live.admit({ apiKeyId: 'k', secretSessionId: null })).admitted, 'the renewed lease still counts').to.equal(false);
   });
 
@@ -64,7 +67,10 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
     const realNow = Date.now;
     Date.now = () => realNow() + 3_600_000;
     try {
-      expect((await ahead.admit({ apiKeyId: 'k', secretSessionId: null })).admitted, 'the slot is taken, whatever this process believes the time is').to.equal(false);
+      expect(
+        (await ahead.admit({ apiKeyId: 'k', secretSessionId: null })).admitted,
+        'the slot is taken, whatever this process believes the time is',
+      ).to.equal(false);
       await ahead.renewAll();
     } finally {
       Date.now = realNow;
@@ -123,21 +129,35 @@ describeWithRedis('RedisSessionRegistry and RedisQuotaGuard', () => {
   it('with Redis down: admit and consume reject with ServiceUnavailableError quickly, and work again once it is back', async function () {
     this.timeout(30_000);
     const port = String(21000 + Math.floor(Math.random() * 19000));
-    const url = execFileSync('bash', ['scripts/start-redis.sh', port], { encoding: 'utf8', cwd: new URL('../../../../../', import.meta.url).pathname }).trim();
+    const url = execFileSync('bash', ['scripts/start-redis.sh', port], {
+      encoding: 'utf8',
+      cwd: new URL('../../../../../', import.meta.url).pathname,
+    }).trim();
     const redis = openRedis(url);
     try {
       await waitForRedis(redis);
-      const registry = new RedisSessionRegistry(redis, { maxSessions: 5, maxSessionsPerKey: 5, leaseMs: 1000, keyPrefix: 'svc-test-down:rt:' });
+      const registry = new RedisSessionRegistry(redis, {
+        maxSessions: 5,
+        maxSessionsPerKey: 5,
+        leaseMs: 1000,
+        keyPrefix: 'svc-test-down:rt:',
+      });
       registries.push(registry);
       const quota = new RedisQuotaGuard(redis, parseQuotaBudgets('5'), 'svc-test-down:q:');
       const held = leaseOf(await registry.admit({ apiKeyId: 'k', secretSessionId: null }));
       execFileSync('redis-cli', ['-p', port, 'shutdown', 'nosave']);
       await sleep(200);
       const started = Date.now();
-      const down = await registry.admit({ apiKeyId: 'k', secretSessionId: null }).then(() => null, (e: unknown) => e);
+      const down = await registry.admit({ apiKeyId: 'k', secretSessionId: null }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(down).to.be.instanceOf(ServiceUnavailableError);
       expect((down as ServiceUnavailableError).dependency).to.equal('redis');
-      const quotaDown = await quota.consume('k', 'r', 1).then(() => null, (e: unknown) => e);
+      const quotaDown = await quota.consume('k', 'r', 1).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(quotaDown).to.be.instanceOf(ServiceUnavailableError);
       expect(Date.now() - started, 'fails fast, no hang').to.be.below(3000);
       await registry.renewAll(); // logs and keeps the lease; must not throw

@@ -59,7 +59,7 @@ describe('InProcessJobQueue', () => {
 });
 
 describe('InProcessJobQueue with several consumers', () => {
-  it("stopping one consumer aborts only its jobs; the queue keeps serving the others", async () => {
+  it('stopping one consumer aborts only its jobs; the queue keeps serving the others', async () => {
     const queue = new InProcessJobQueue(1);
     const seen: string[] = [];
     let abortedFirst = false;

@@ -101,7 +101,14 @@ for (const target of targets) {
     });
 
     it('lists newest first (id breaks ties), in pages, without other keys’ voices', async () => {
-      for (const [n, t] of [[1, 100], [2, 300], [3, 200], [4, 300], [5, 50]] as const) await repo.insertIfAbsent(voice('key_a', n, t));
+      for (const [n, t] of [
+        [1, 100],
+        [2, 300],
+        [3, 200],
+        [4, 300],
+        [5, 50],
+      ] as const)
+        await repo.insertIfAbsent(voice('key_a', n, t));
       await repo.insertIfAbsent(voice('key_b', 9, 999));
       const ids = (p: { voices: { id: string }[] }) => p.voices.map((v) => Number(v.id.slice(6)));
       const first = await repo.list('key_a', { limit: 2 });

@@ -37,7 +37,9 @@ export class EventParser {
         const end = this.buffer.indexOf(NEWLINE);
         if (end < 0 || end + 1 > this.limits.maxLineBytes) {
           if (end >= 0 || this.buffer.length >= this.limits.maxLineBytes) {
-            throw new PayloadTooLargeError(`A header line is longer than ${this.limits.maxLineBytes} bytes; large event data belongs in the data block (data_length).`);
+            throw new PayloadTooLargeError(
+              `A header line is longer than ${this.limits.maxLineBytes} bytes; large event data belongs in the data block (data_length).`,
+            );
           }
           return events;
         }
@@ -46,7 +48,8 @@ export class EventParser {
       }
       const { dataLength, payloadLength } = this.header;
       if (this.buffer.length < dataLength + payloadLength) return events;
-      const data = dataLength > 0 ? { ...this.header.data, ...parseObject(this.buffer.subarray(0, dataLength), 'The data block') } : this.header.data;
+      const data =
+        dataLength > 0 ? { ...this.header.data, ...parseObject(this.buffer.subarray(0, dataLength), 'The data block') } : this.header.data;
       // A copy, so the event does not keep the whole receive buffer alive.
       const payload = payloadLength > 0 ? Buffer.from(this.buffer.subarray(dataLength, dataLength + payloadLength)) : null;
       events.push({ type: this.header.type, data, payload });

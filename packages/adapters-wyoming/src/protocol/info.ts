@@ -22,7 +22,15 @@ const attribution = (engine: string): Attribution => ATTRIBUTIONS[engine] ?? { n
 export function displayLanguage(tag: string): string {
   return tag
     .split('-')
-    .map((part, i) => (i === 0 ? part.toLowerCase() : part.length === 2 ? part.toUpperCase() : part.length === 4 ? part[0]!.toUpperCase() + part.slice(1).toLowerCase() : part))
+    .map((part, i) =>
+      i === 0
+        ? part.toLowerCase()
+        : part.length === 2
+          ? part.toUpperCase()
+          : part.length === 4
+            ? part[0]!.toUpperCase() + part.slice(1).toLowerCase()
+            : part,
+    )
     .join('-');
 }
 

@@ -14,7 +14,8 @@ const MAX_VOICE_NAME_CHARS = 200;
 export function voiceOf(data: Record<string, unknown>): VoiceChoice {
   const voice = data.voice;
   if (voice === undefined || voice === null) return { name: null, language: null };
-  if (typeof voice !== 'object' || Array.isArray(voice)) throw new InvalidParameterError("'voice' must be an object with 'name' or 'language'.", 'voice');
+  if (typeof voice !== 'object' || Array.isArray(voice))
+    throw new InvalidParameterError("'voice' must be an object with 'name' or 'language'.", 'voice');
   const { name, language } = voice as Record<string, unknown>;
   if (name !== undefined && name !== null && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_VOICE_NAME_CHARS)) {
     throw new InvalidParameterError("'voice.name' must be a voice name from the info event.", 'voice.name');
@@ -44,5 +45,8 @@ export function textOf(data: Record<string, unknown>, event: string): string {
 export function checkTextFormat(data: Record<string, unknown>, event: string): void {
   const format = data.text_format;
   if (format === undefined || format === null || format === 'text') return;
-  throw new InvalidParameterError(`'${event}.text_format' '${String(format)}' is not supported: send plain text (inline tags such as <|emotion:happy|> work).`, `${event}.text_format`);
+  throw new InvalidParameterError(
+    `'${event}.text_format' '${String(format)}' is not supported: send plain text (inline tags such as <|emotion:happy|> work).`,
+    `${event}.text_format`,
+  );
 }

@@ -28,7 +28,8 @@ const MAX_QUEUED_EVENTS = 32;
 /** After an error event, how long a client that does not read may keep the socket. */
 const CLOSE_LINGER_MS = 2000;
 
-const HANDLED = 'describe, ping, synthesize, synthesize-start, synthesize-chunk, synthesize-stop, transcribe, audio-start, audio-chunk, audio-stop';
+const HANDLED =
+  'describe, ping, synthesize, synthesize-start, synthesize-chunk, synthesize-stop, transcribe, audio-start, audio-chunk, audio-stop';
 
 interface OpenStream {
   stream: SynthesisStream;
@@ -192,7 +193,8 @@ export class WyomingConnection implements EventSink {
     this.failed = true;
     const error = toServiceError(err);
     const log = this.services.logger;
-    if (error.serverFault) log.error({ err: err instanceof Error ? err.message : String(err), code: error.identifier }, 'wyoming request failed');
+    if (error.serverFault)
+      log.error({ err: err instanceof Error ? err.message : String(err), code: error.identifier }, 'wyoming request failed');
     else log.info({ code: error.identifier, message: error.message }, 'wyoming request refused');
     this.finishRecord(error);
     this.socket.write(encodeEvent('error', { text: error.message, code: error.identifier }));
@@ -315,7 +317,11 @@ export class WyomingConnection implements EventSink {
     const principal = (await this.admit('transcriptions')) ?? ANONYMOUS_PRINCIPAL;
     const language = this.transcribeLanguage;
     const transcription = this.services.transcription;
-    const live = transcription.openStream(principal, { language, sampleRate: format.rate, maxDurationSeconds: this.limits.maxAudioSeconds }, this.abort.signal);
+    const live = transcription.openStream(
+      principal,
+      { language, sampleRate: format.rate, maxDurationSeconds: this.limits.maxAudioSeconds },
+      this.abort.signal,
+    );
     const partials = transcription.describe()?.partialResults ?? false;
     this.recording = { run: new TranscriptionRun(live, format, partials, language, this), started };
     this.current = { kind: 'transcribe', started, out: null };
@@ -324,7 +330,8 @@ export class WyomingConnection implements EventSink {
   private async stopRecording(): Promise<void> {
     if (!this.recording) {
       // 'transcribe' then 'audio-stop' without audio: nothing was said.
-      if (this.transcribeLanguage === null) throw new InvalidRequestError("'audio-stop' without a recording: send 'audio-start' and 'audio-chunk's first.");
+      if (this.transcribeLanguage === null)
+        throw new InvalidRequestError("'audio-stop' without a recording: send 'audio-start' and 'audio-chunk's first.");
       this.transcribeLanguage = null;
       return this.send('transcript', { text: '' });
     }
@@ -350,14 +357,35 @@ export class WyomingConnection implements EventSink {
     if (!current) return;
     this.current = null;
     const audioSeconds = current.out?.seconds ?? this.recording?.run.seconds ?? 0;
-    this.record({ kind: current.kind, outcome: error ? 'error' : 'aborted', started: current.started, audioSeconds, ...(error ? { code: error.identifier } : {}) });
+    this.record({
+      kind: current.kind,
+      outcome: error ? 'error' : 'aborted',
+      started: current.started,
+      audioSeconds,
+      ...(error ? { code: error.identifier } : {}),
+    });
   }
 
-  private record(r: { kind: WyomingRequestRecord['kind']; outcome: WyomingRequestRecord['outcome']; started: number; audioSeconds: number; code?: string }): void {
+  private record(r: {
+    kind: WyomingRequestRecord['kind'];
+    outcome: WyomingRequestRecord['outcome'];
+    started: number;
+    audioSeconds: number;
+    code?: string;
+  }): void {
     const seconds = (performance.now() - r.started) / 1000;
     this.services.observer?.request({ kind: r.kind, outcome: r.outcome, seconds, audioSeconds: r.audioSeconds });
     if (r.kind !== 'describe' || r.outcome !== 'ok') {
-      this.services.logger.info({ kind: r.kind, outcome: r.outcome, ms: Math.round(seconds * 1000), audioSeconds: Math.round(r.audioSeconds * 100) / 100, ...(r.code ? { code: r.code } : {}) }, 'wyoming request');
+      this.services.logger.info(
+        {
+          kind: r.kind,
+          outcome: r.outcome,
+          ms: Math.round(seconds * 1000),
+          audioSeconds: Math.round(r.audioSeconds * 100) / 100,
+          ...(r.code ? { code: r.code } : {}),
+        },
+        'wyoming request',
+      );
     }
   }
 }

@@ -70,7 +70,10 @@ export class WyomingServer {
 
   private accept(socket: Socket): void {
     if (this.connections.size >= this.limits.maxConnections) {
-      const error = new ServiceUnavailableError('Wyoming port', `The Wyoming port serves at most ${this.limits.maxConnections} connections at once; retry shortly.`);
+      const error = new ServiceUnavailableError(
+        'Wyoming port',
+        `The Wyoming port serves at most ${this.limits.maxConnections} connections at once; retry shortly.`,
+      );
       this.services.logger.warn({ max: this.limits.maxConnections }, 'wyoming connection refused: too many open');
       socket.on('error', () => undefined);
       socket.end(encodeEvent('error', { text: error.message, code: error.identifier }));

@@ -97,7 +97,7 @@ export class SynthesisStream {
   }
 
   private async run(): Promise<void> {
-    for (let first = true; ; ) {
+    for (let first = true; ;) {
       if (this.pieces.length > 0) {
         this.inPiece = true;
         try {

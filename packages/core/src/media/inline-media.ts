@@ -3,9 +3,7 @@ import { InvalidMediaUrlError } from '../shared/errors.js';
 import { EmptyMediaError, InvalidInlineMediaError, MediaTooLargeError } from './errors.js';
 
 /** What a string media reference is, decided from its syntax alone. */
-export type MediaReference =
-  | { kind: 'url'; url: string }
-  | { kind: 'inline'; base64: string; mediaType: string | null };
+export type MediaReference = { kind: 'url'; url: string } | { kind: 'inline'; base64: string; mediaType: string | null };
 
 /**
  * Classifies a media string: `http(s)://...` is a URL, `data:...;base64,...` a data URI, any other
@@ -19,7 +17,10 @@ export function parseMediaReference(value: string, param: string): MediaReferenc
   if (/^data:/i.test(trimmed)) {
     const comma = trimmed.indexOf(',');
     if (comma < 0) throw new InvalidInlineMediaError(`'${param}' is a data URI without a ',' before its payload.`, param);
-    const header = trimmed.slice(5, comma).split(';').map((p) => p.trim().toLowerCase());
+    const header = trimmed
+      .slice(5, comma)
+      .split(';')
+      .map((p) => p.trim().toLowerCase());
     if (!header.includes('base64')) {
       throw new InvalidInlineMediaError(`'${param}' data URIs must be base64-encoded (data:<type>;base64,...).`, param);
     }
@@ -42,7 +43,12 @@ export function parseMediaReference(value: string, param: string): MediaReferenc
  */
 export function decodeInlineMedia(base64: string, param: string, maxChars: number): Uint8Array {
   if (base64.length > maxChars) {
-    throw new MediaTooLargeError(param, maxChars, 'inline (base64 or data URI) text', 'about 7.5 MB of audio once decoded; send larger files as multipart or by URL');
+    throw new MediaTooLargeError(
+      param,
+      maxChars,
+      'inline (base64 or data URI) text',
+      'about 7.5 MB of audio once decoded; send larger files as multipart or by URL',
+    );
   }
   const bytes = decodeBase64(base64.replace(/\s+/g, ''), { urlSafe: true, requirePadding: false });
   if (!bytes) throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);

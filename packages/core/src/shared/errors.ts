@@ -89,14 +89,17 @@ export class NothingToSpeakError extends ServiceError {
 export class InvalidLanguageTagError extends ServiceError {
   readonly identifier = 'invalid_language_tag';
   constructor(param: string, maxChars: number) {
-    super(`'${param}' must be a language tag such as 'en', 'fr' or 'en-US' (ISO 639 / BCP-47, letters, digits and hyphens, at most ${maxChars} characters).`, param);
+    super(
+      `'${param}' must be a language tag such as 'en', 'fr' or 'en-US' (ISO 639 / BCP-47, letters, digits and hyphens, at most ${maxChars} characters).`,
+      param,
+    );
   }
 }
 /** Refused by the HTTP parser before any route runs (the service answers them in the REST shape too). */
 export class RequestHeaderTooLargeError extends ServiceError {
   readonly identifier = 'request_header_too_large';
   constructor() {
-    super('The request headers are too large (the limit is the HTTP server\'s header size, 16 KiB by default).');
+    super("The request headers are too large (the limit is the HTTP server's header size, 16 KiB by default).");
   }
 }
 export class RequestTimeoutError extends ServiceError {
@@ -115,7 +118,10 @@ export class StreamFormatError extends ServiceError {
 export class VoiceLanguageUnsupportedError extends ServiceError {
   readonly identifier = 'voice_language_unsupported';
   constructor(voice: string, language: string) {
-    super(`No installed voice speaks '${language}', so '${voice}' cannot speak it; omit 'tn_language' or name a language GET /v1/audio/presets lists.`, 'tn_language');
+    super(
+      `No installed voice speaks '${language}', so '${voice}' cannot speak it; omit 'tn_language' or name a language GET /v1/audio/presets lists.`,
+      'tn_language',
+    );
   }
 }
 export class ConflictingVoiceError extends ServiceError {

@@ -20,12 +20,7 @@ export interface AudioCodec {
    * Encodes mono s16 PCM chunks at `sampleRate` into `format`, yielding encoded bytes as soon as
    * the encoder produces them. Aborting the signal stops the encoder (no process is left behind).
    */
-  encode(
-    format: ResponseFormat,
-    sampleRate: number,
-    pcm: AsyncIterable<Int16Array>,
-    signal?: AbortSignal,
-  ): AsyncIterable<Uint8Array>;
+  encode(format: ResponseFormat, sampleRate: number, pcm: AsyncIterable<Int16Array>, signal?: AbortSignal): AsyncIterable<Uint8Array>;
 
   /**
    * Decodes an audio file (format detected from its bytes, never from a claimed type) to mono s16

@@ -20,7 +20,10 @@ export interface DeliveryInstruction {
  * decides only between words at the same position ("very slowly" is x-slow, not slow).
  */
 export const DELIVERY_INSTRUCTIONS: readonly DeliveryInstruction[] = [
-  { words: ['cheerful*', 'excited', 'excitement', 'enthusiastic*', 'energetic*', 'upbeat', 'lively', 'positive'], tag: 'emotion:enthusiasm' },
+  {
+    words: ['cheerful*', 'excited', 'excitement', 'enthusiastic*', 'energetic*', 'upbeat', 'lively', 'positive'],
+    tag: 'emotion:enthusiasm',
+  },
   { words: ['happy', 'happily', 'joyful*', 'warm', 'warmly', 'friendly'], tag: 'emotion:happy' },
   { words: ['calm*', 'soothing*', 'gentle', 'gently', 'relaxed', 'relaxing', 'serene*', 'peaceful*', 'reassuring*'], tag: 'emotion:calm' },
   { words: ['sad', 'sadly', 'melanchol*', 'somber*', 'sombre*', 'sorrow*', 'gloomy'], tag: 'emotion:sad' },
@@ -87,7 +90,8 @@ export function deliveryFromInstructions(instructions: string): AppliedDelivery 
     const current = best.get(slot);
     // Longer phrases ("very slowly") start where their shorter rows ("slowly") do not; an earlier
     // word wins, and at the same position the earlier row (the more specific phrase) does.
-    if (!current || at < current.at || (at === current.at && row.order < current.order)) best.set(slot, { at, order: row.order, tag: row.tag });
+    if (!current || at < current.at || (at === current.at && row.order < current.order))
+      best.set(slot, { at, order: row.order, tag: row.tag });
   }
   const applied = [...best.values()].sort((a, b) => a.order - b.order).map((b) => b.tag);
   return { prefix: applied.map((tag) => `<|${tag}|>`).join(''), applied };

@@ -19,9 +19,7 @@ import { SOUND_EFFECTS } from './sound-effects.js';
  */
 
 export type SpeechSegment =
-  | { kind: 'text'; text: string; prosody: Prosody }
-  | { kind: 'pause'; ms: number }
-  | { kind: 'sfx'; name: string };
+  { kind: 'text'; text: string; prosody: Prosody } | { kind: 'pause'; ms: number } | { kind: 'sfx'; name: string };
 
 type TagKind = 'emotion' | 'style' | 'prosody' | 'sfx';
 
@@ -32,16 +30,31 @@ interface ToneEntry {
 
 const EMOTIONS: Record<string, ToneEntry> = {
   neutral: { prosody: {}, description: 'Ends the current emotion.' },
-  enthusiasm: { prosody: { rate: 1.1, pitch: 1.08, pitchRange: 1.35, volume: 1.15 }, description: 'Energetic and eager: a little faster, higher and livelier.' },
-  excited: { prosody: { rate: 1.15, pitch: 1.12, pitchRange: 1.4, volume: 1.2 }, description: 'Thrilled: faster, higher, wide intonation, louder.' },
-  happy: { prosody: { rate: 1.05, pitch: 1.06, pitchRange: 1.25, volume: 1.05 }, description: 'Warm and bright: slightly higher with livelier intonation.' },
+  enthusiasm: {
+    prosody: { rate: 1.1, pitch: 1.08, pitchRange: 1.35, volume: 1.15 },
+    description: 'Energetic and eager: a little faster, higher and livelier.',
+  },
+  excited: {
+    prosody: { rate: 1.15, pitch: 1.12, pitchRange: 1.4, volume: 1.2 },
+    description: 'Thrilled: faster, higher, wide intonation, louder.',
+  },
+  happy: {
+    prosody: { rate: 1.05, pitch: 1.06, pitchRange: 1.25, volume: 1.05 },
+    description: 'Warm and bright: slightly higher with livelier intonation.',
+  },
   joy: { prosody: { rate: 1.07, pitch: 1.08, pitchRange: 1.3, volume: 1.1 }, description: 'Delighted: like happy, a step brighter.' },
   sad: { prosody: { rate: 0.85, pitch: 0.94, pitchRange: 0.6, volume: 0.85 }, description: 'Slow, lower, flat and quiet.' },
-  angry: { prosody: { rate: 1.1, pitch: 0.97, pitchRange: 1.3, volume: 1.3 }, description: 'Forceful: faster, louder, hard-edged intonation.' },
+  angry: {
+    prosody: { rate: 1.1, pitch: 0.97, pitchRange: 1.3, volume: 1.3 },
+    description: 'Forceful: faster, louder, hard-edged intonation.',
+  },
   calm: { prosody: { rate: 0.9, pitch: 0.98, pitchRange: 0.8, volume: 0.9 }, description: 'Relaxed: slower, even and a little softer.' },
   fear: { prosody: { rate: 1.15, pitch: 1.1, pitchRange: 1.2, volume: 0.9 }, description: 'Anxious: hurried, higher and unsteady.' },
   scared: { prosody: { rate: 1.15, pitch: 1.1, pitchRange: 1.2, volume: 0.9 }, description: 'Same as fear.' },
-  surprise: { prosody: { rate: 1.05, pitch: 1.15, pitchRange: 1.5, volume: 1.1 }, description: 'Astonished: high pitch with wide intonation.' },
+  surprise: {
+    prosody: { rate: 1.05, pitch: 1.15, pitchRange: 1.5, volume: 1.1 },
+    description: 'Astonished: high pitch with wide intonation.',
+  },
   surprised: { prosody: { rate: 1.05, pitch: 1.15, pitchRange: 1.5, volume: 1.1 }, description: 'Same as surprise.' },
   whisper: { prosody: { rate: 0.88, pitch: 0.98, pitchRange: 0.7, volume: 0.45 }, description: 'Hushed: soft and slow.' },
   whispering: { prosody: { rate: 0.88, pitch: 0.98, pitchRange: 0.7, volume: 0.45 }, description: 'Same as whisper.' },
@@ -85,7 +98,13 @@ const PROSODY_CHANGES: Record<string, ToneEntry> = {
 
 const DEFAULT_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 10_000;
-const NAMED_PAUSES: Record<string, number> = { pause: DEFAULT_PAUSE_MS, 'pause-short': 250, 'short-pause': 250, 'pause-long': 1000, 'long-pause': 1000 };
+const NAMED_PAUSES: Record<string, number> = {
+  pause: DEFAULT_PAUSE_MS,
+  'pause-short': 250,
+  'short-pause': 250,
+  'pause-long': 1000,
+  'long-pause': 1000,
+};
 
 export const SUPPORTED_TAG_VALUES: Record<TagKind, Record<string, string>> = {
   emotion: describe(EMOTIONS),
@@ -239,7 +258,10 @@ function tidySegments(raw: SpeechSegment[]): SpeechSegment[] {
   }
   return merged.flatMap((segment): SpeechSegment[] => {
     if (segment.kind !== 'text') return [segment];
-    const text = segment.text.replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').trim();
+    const text = segment.text
+      .replace(/[^\S\n]+/g, ' ')
+      .replace(/ ?\n ?/g, '\n')
+      .trim();
     return text === '' ? [] : [{ ...segment, text }];
   });
 }

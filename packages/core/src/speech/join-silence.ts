@@ -57,7 +57,11 @@ const isLoud = (sample: number) => sample >= SILENCE_LEVEL || sample <= -SILENCE
  * samples were dropped (the step's word timings move earlier by that much). Audio that is silent
  * throughout passes unchanged.
  */
-export async function* trimLeadingSilence(chunks: AsyncIterable<Int16Array>, keepSamples: number, onTrimmed: (samples: number) => void): AsyncGenerator<Int16Array> {
+export async function* trimLeadingSilence(
+  chunks: AsyncIterable<Int16Array>,
+  keepSamples: number,
+  onTrimmed: (samples: number) => void,
+): AsyncGenerator<Int16Array> {
   const silent: Int16Array[] = [];
   let opened = false;
   for await (const chunk of chunks) {

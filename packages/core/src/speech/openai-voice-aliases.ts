@@ -74,7 +74,12 @@ function compare(a: number[], b: number[]): number {
  * voices exist; `preferred` (the server's `default` voice for the language) goes first among them.
  * Undefined when no preset speaks the language.
  */
-export function chooseAliasTarget(alias: OpenAiVoiceName, presets: readonly PresetVoice[], language: string, preferred?: PresetVoice): PresetVoice | undefined {
+export function chooseAliasTarget(
+  alias: OpenAiVoiceName,
+  presets: readonly PresetVoice[],
+  language: string,
+  preferred?: PresetVoice,
+): PresetVoice | undefined {
   const candidates = presets.filter((p) => primary(p.language) === language);
   if (candidates.length === 0) return undefined;
   const scored = candidates.map((voice) => ({ voice, score: score(voice, alias, language, preferred) }));
@@ -82,5 +87,10 @@ export function chooseAliasTarget(alias: OpenAiVoiceName, presets: readonly Pres
   scored.sort((a, b) => compare(a.score, b.score) || first(a.voice) - first(b.voice) || a.voice.name.localeCompare(b.voice.name));
   const best = scored.filter((s) => compare(s.score, scored[0]!.score) === 0);
   const peers = OPENAI_VOICE_NAMES.filter((v) => v.gender === alias.gender && v.accent === alias.accent);
-  return best[Math.max(0, peers.findIndex((v) => v.name === alias.name)) % best.length]!.voice;
+  return best[
+    Math.max(
+      0,
+      peers.findIndex((v) => v.name === alias.name),
+    ) % best.length
+  ]!.voice;
 }

@@ -99,13 +99,19 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
 
   const streamFormat = (raw.stream_format ?? 'audio') as StreamFormat;
   if (!STREAM_FORMATS.includes(streamFormat)) {
-    throw new InvalidParameterError(`Unsupported stream_format '${String(raw.stream_format).slice(0, 40)}'; use 'audio' or 'sse'.`, 'stream_format');
+    throw new InvalidParameterError(
+      `Unsupported stream_format '${String(raw.stream_format).slice(0, 40)}'; use 'audio' or 'sse'.`,
+      'stream_format',
+    );
   }
   const sse = streamFormat === 'sse';
   if (sse && opts.nested) throw new InvalidParameterError("'stream_format' is not supported inside input_tts.", 'input_tts.stream_format');
   // Events are a stream by nature: 'sse' with an explicit 'stream: false' asks for two contrary things.
   if (sse && raw.stream === false) {
-    throw new InvalidParameterError("'stream_format: sse' streams events as the audio is synthesized; omit 'stream' or set it to true.", 'stream_format');
+    throw new InvalidParameterError(
+      "'stream_format: sse' streams events as the audio is synthesized; omit 'stream' or set it to true.",
+      'stream_format',
+    );
   }
   const stream = raw.stream ?? sse;
   if (stream && opts.nested) {
@@ -134,7 +140,10 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
   }
   const instructions = raw.instructions ?? null;
   if (instructions !== null && (typeof instructions !== 'string' || characterCount(instructions) > MAX_INSTRUCTIONS_CHARS)) {
-    throw new InvalidParameterError(`'instructions' must be a string of at most ${MAX_INSTRUCTIONS_CHARS} characters.`, opts.nested ? 'input_tts.instructions' : 'instructions');
+    throw new InvalidParameterError(
+      `'instructions' must be a string of at most ${MAX_INSTRUCTIONS_CHARS} characters.`,
+      opts.nested ? 'input_tts.instructions' : 'instructions',
+    );
   }
   const timestamps = raw.timestamps ?? false;
   if (stream && timestamps) {

@@ -97,10 +97,17 @@ export class SynthesizeSpeech {
   }
 
   /** `edges`: as for `speak`; a whole request starts and ends with the voice. */
-  async execute(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal, edges: SpeechEdges = UTTERANCE_EDGES): Promise<SpeechResult> {
+  async execute(
+    request: SpeechRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+    edges: SpeechEdges = UTTERANCE_EDGES,
+  ): Promise<SpeechResult> {
     const { samples, ...speech } = await this.speak(request, principal, signal, edges);
     const body =
-      request.responseFormat === 'pcm' ? mapAsync(samples, pcmToBytes) : this.codec.encode(request.responseFormat, this.sampleRate, samples, signal);
+      request.responseFormat === 'pcm'
+        ? mapAsync(samples, pcmToBytes)
+        : this.codec.encode(request.responseFormat, this.sampleRate, samples, signal);
     return { ...speech, format: request.responseFormat, contentType: CONTENT_TYPES[request.responseFormat], body };
   }
 
@@ -110,11 +117,19 @@ export class SynthesizeSpeech {
    * and back. `edges`: the silence kept where the speech begins and ends (a realtime reply speaks
    * one sentence at a time, and only its first and last sentences are edges).
    */
-  async speak(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal, edges: SpeechEdges = UTTERANCE_EDGES): Promise<SpokenSamples> {
+  async speak(
+    request: SpeechRequest,
+    principal: Principal | null,
+    signal?: AbortSignal,
+    edges: SpeechEdges = UTTERANCE_EDGES,
+  ): Promise<SpokenSamples> {
     const cloned = await this.resolveCustomVoice(request, principal, signal);
     // Instructions act as tags opening the input, so the input's own tags take over from them.
     const delivery = request.instructions === null ? null : deliveryFromInstructions(request.instructions);
-    const segments = parseInlineTags((delivery?.prefix ?? '') + request.input, { ...NEUTRAL_PROSODY, rate: request.speed * (cloned?.rate ?? 1) });
+    const segments = parseInlineTags((delivery?.prefix ?? '') + request.input, {
+      ...NEUTRAL_PROSODY,
+      rate: request.speed * (cloned?.rate ?? 1),
+    });
     const plainText = segments.map((s) => (s.kind === 'text' ? s.text : ' ')).join(' ');
     const named = cloned ? this.catalog.get(cloned.basePreset) : this.presetByName(request.voice, request.tnLanguage);
     const language = (request.tnLanguage ?? (named ? null : this.detector.detect(plainText)) ?? named?.language ?? 'en').toLowerCase();
@@ -137,11 +152,7 @@ export class SynthesizeSpeech {
     return preset;
   }
 
-  private async resolveCustomVoice(
-    request: SpeechRequest,
-    principal: Principal | null,
-    signal?: AbortSignal,
-  ): Promise<ClonedVoice | null> {
+  private async resolveCustomVoice(request: SpeechRequest, principal: Principal | null, signal?: AbortSignal): Promise<ClonedVoice | null> {
     const wantsRegistered = request.voice.startsWith(CUSTOM_VOICE_PREFIX);
     if (!wantsRegistered && request.refAudio === null) return null;
     if (!this.cloner) {
@@ -178,7 +189,9 @@ export class SynthesizeSpeech {
     // Only the head is cut short; the rest stays one natural-sounding piece.
     const rest = first.text.slice(first.text.indexOf(pieces[0]!) + pieces[0]!.length).trim();
     // The two pieces join mid-sentence: the silence between them is cut to a comma's (join-silence.ts).
-    const replacement: RenderStep[] = [{ kind: 'speak', text: pieces[0]!, prosody: first.prosody, ...(rest ? { join: 'next' as const } : {}) }];
+    const replacement: RenderStep[] = [
+      { kind: 'speak', text: pieces[0]!, prosody: first.prosody, ...(rest ? { join: 'next' as const } : {}) },
+    ];
     if (rest) replacement.push({ kind: 'speak', text: rest, prosody: first.prosody, join: 'previous' });
     steps.splice(index, 1, ...replacement);
   }
@@ -206,9 +219,19 @@ export class SynthesizeSpeech {
         return wholeStep(Promise.resolve({ samples: renderSoundEffect(step.name, this.sampleRate) ?? new Int16Array(0), words: [] }));
       }
       const began = this.clock.now();
-      const request = { text: step.text, voice, prosody: combineProsody(NEUTRAL_PROSODY, step.prosody), sampleRate: this.sampleRate, wordTimings: wantTimings };
+      const request = {
+        text: step.text,
+        voice,
+        prosody: combineProsody(NEUTRAL_PROSODY, step.prosody),
+        sampleRate: this.sampleRate,
+        wordTimings: wantTimings,
+      };
       const observe = (samples: number) =>
-        this.observer.synthesized({ engine: engine.engine, audioSeconds: samples / this.sampleRate, computeSeconds: (this.clock.now() - began) / 1000 });
+        this.observer.synthesized({
+          engine: engine.engine,
+          audioSeconds: samples / this.sampleRate,
+          computeSeconds: (this.clock.now() - began) / 1000,
+        });
       if (engine.synthesizeStream) {
         const stream = engine.synthesizeStream(request, signal);
         // Read ahead from now on (the look-ahead step downloads while the current one is consumed).

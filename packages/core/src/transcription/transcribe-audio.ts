@@ -75,7 +75,9 @@ export class TranscribeAudio {
     if (!transcriber) throw new TranscriptionUnavailableError();
     this.assertHears(transcriber, options.language);
     const recognition = { language: options.language, principal, sampleRate: options.sampleRate };
-    const stream = transcriber.openStream ? transcriber.openStream(recognition, signal) : bufferedRecognitionStream(transcriber, recognition, signal);
+    const stream = transcriber.openStream
+      ? transcriber.openStream(recognition, signal)
+      : bufferedRecognitionStream(transcriber, recognition, signal);
     return new LiveTranscription(
       stream,
       {
@@ -109,11 +111,23 @@ export class TranscribeAudio {
       });
     const seconds = decoded.samples.length / decoded.sampleRate;
     if (seconds > this.limits.maxDurationSeconds) {
-      throw new ReferenceAudioTooLongError(`'file' lasts more than ${this.limits.maxDurationSeconds} s, the maximum this server transcribes.`, 'file');
+      throw new ReferenceAudioTooLongError(
+        `'file' lasts more than ${this.limits.maxDurationSeconds} s, the maximum this server transcribes.`,
+        'file',
+      );
     }
     if (decoded.samples.length === 0) return { text: '', language: command.language, duration: 0, segments: [] };
     try {
-      return await this.transcriber.transcribe({ samples: decoded.samples, sampleRate: decoded.sampleRate }, { language: command.language, principal, ...(command.prompt ? { prompt: command.prompt } : {}), ...(command.onText ? { onText: command.onText } : {}) }, signal);
+      return await this.transcriber.transcribe(
+        { samples: decoded.samples, sampleRate: decoded.sampleRate },
+        {
+          language: command.language,
+          principal,
+          ...(command.prompt ? { prompt: command.prompt } : {}),
+          ...(command.onText ? { onText: command.onText } : {}),
+        },
+        signal,
+      );
     } catch (err) {
       // A cancelled request (the client left) keeps its abort error; an engine failure says so.
       if (err instanceof ServiceError || signal?.aborted) throw err;

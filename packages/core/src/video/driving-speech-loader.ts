@@ -51,7 +51,11 @@ export class DrivingSpeechLoader {
     const onAbort = () => abort.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const result = await this.synthesize.execute({ ...speech, responseFormat: 'pcm', stream: false, timestamps: true }, principal, abort.signal);
+      const result = await this.synthesize.execute(
+        { ...speech, responseFormat: 'pcm', stream: false, timestamps: true },
+        principal,
+        abort.signal,
+      );
       const limit = VIDEO_LIMITS.maxDrivingSeconds * result.sampleRate;
       const chunks: Uint8Array[] = [];
       let bytes = 0;

@@ -74,7 +74,10 @@ export class DrivingAudioTooLongError extends ServiceError {
 export class InputTtsTooLongError extends ServiceError {
   readonly identifier = 'input_tts_too_long';
   constructor(maxSeconds: number) {
-    super(`The speech of 'input_tts' would last more than ${maxSeconds} s, the maximum length of a video; shorten 'input_tts.input'.`, 'input_tts.input');
+    super(
+      `The speech of 'input_tts' would last more than ${maxSeconds} s, the maximum length of a video; shorten 'input_tts.input'.`,
+      'input_tts.input',
+    );
   }
 }
 

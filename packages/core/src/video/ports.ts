@@ -63,7 +63,12 @@ export interface PreparedAvatar {
 
 /** Frames + audio into fragmented MP4 bytes, yielded as fragments are produced (`onStarted`: the encoder runs; diagnostics). */
 export interface MediaEncoder {
-  encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, options: EncoderFormat, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  encodeFragmentedMp4(
+    frames: AsyncIterable<VideoFrame>,
+    audio: PcmAudio,
+    options: EncoderFormat,
+    signal?: AbortSignal,
+  ): AsyncIterable<Uint8Array>;
   /**
    * Starts an encoder for this format before its frames and audio exist: a live stream opens it
    * while the face and the speech are prepared, so starting the encoder (a process spawn that
@@ -84,8 +89,10 @@ export interface EncoderFormat {
 }
 
 /** Whether two encoder formats make the same stream (an encoder started ahead fits only its own). */
-export const sameEncoderFormat = (a: Pick<EncoderFormat, 'fps' | 'width' | 'height'>, b: Pick<EncoderFormat, 'fps' | 'width' | 'height'>): boolean =>
-  a.fps === b.fps && a.width === b.width && a.height === b.height;
+export const sameEncoderFormat = (
+  a: Pick<EncoderFormat, 'fps' | 'width' | 'height'>,
+  b: Pick<EncoderFormat, 'fps' | 'width' | 'height'>,
+): boolean => a.fps === b.fps && a.width === b.width && a.height === b.height;
 
 /** An encoder started ahead of its input (MediaEncoder.open). */
 export interface OpenedMediaEncoder {

@@ -3,7 +3,16 @@ import type { BlobStore } from '../shared/blob-store.js';
 import type { Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { sameEncoderFormat, type AvatarRenderer, type DrivingSpeech, type MediaEncoder, type OpenedMediaEncoder, type PreparedAvatar, type VideoFrame, type VideoJobRepository } from './ports.js';
+import {
+  sameEncoderFormat,
+  type AvatarRenderer,
+  type DrivingSpeech,
+  type MediaEncoder,
+  type OpenedMediaEncoder,
+  type PreparedAvatar,
+  type VideoFrame,
+  type VideoJobRepository,
+} from './ports.js';
 import type { StageTimeline } from './stage-timeline.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
 import { isFinished, reportProgress, transition, videoDimensions, type VideoJob, type VideoSize } from './video-job.js';
@@ -90,7 +99,12 @@ export class RenderVideoJob {
       // A live job still being stored renders at once (its first frame is made while the row is
       // written: 20-30 ms off the first fragment); its in_progress write waits for the row.
       const { stored } = live;
-      const marked = stored ? stored.then(() => this.jobs.update(job), () => false) : this.jobs.update(job);
+      const marked = stored
+        ? stored.then(
+            () => this.jobs.update(job),
+            () => false,
+          )
+        : this.jobs.update(job);
       if (!stored && !(await marked)) return job;
       this.rendering.add(job.id);
       try {

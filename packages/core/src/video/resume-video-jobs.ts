@@ -64,7 +64,10 @@ export class ResumeVideoJobs {
   async reclaim(jobId: string): Promise<boolean> {
     const job = await this.jobs.get(jobId);
     if (job?.status !== 'in_progress') return true;
-    this.logger.warn({ video: job.id, attempts: job.attempts, progress: job.progress }, 'video taken over from a worker that stopped during its render');
+    this.logger.warn(
+      { video: job.id, attempts: job.attempts, progress: job.progress },
+      'video taken over from a worker that stopped during its render',
+    );
     const next = await this.resumeOrFail(job);
     return next?.status === 'in_progress';
   }

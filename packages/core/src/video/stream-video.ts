@@ -134,11 +134,19 @@ export class StreamVideo {
       channel.push(fragment);
     };
     const done = this.render
-      .run(accepted.job, this.shutdown.signal, { prepared: accepted.prepared, speech: accepted.speech, onFragment, timeline, stored, ...(encoder ? { encoder } : {}) })
+      .run(accepted.job, this.shutdown.signal, {
+        prepared: accepted.prepared,
+        speech: accepted.speech,
+        onFragment,
+        timeline,
+        stored,
+        ...(encoder ? { encoder } : {}),
+      })
       .then(
         (job) => (job.status === 'completed' ? channel.end() : channel.fail(new Error(job.error ?? `video ${job.status}`))),
         (err: unknown) => {
-          if (!(err instanceof RenderInterruptedError)) this.logger.error({ video: accepted.job.id, err: String(err) }, 'live render failed');
+          if (!(err instanceof RenderInterruptedError))
+            this.logger.error({ video: accepted.job.id, err: String(err) }, 'live render failed');
           channel.fail(err);
         },
       );

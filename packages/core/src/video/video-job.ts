@@ -44,11 +44,7 @@ const NEXT: Record<VideoStatus, VideoStatus[]> = {
   failed: [],
 };
 
-export function transition(
-  job: VideoJob,
-  to: VideoStatus,
-  change: { progress?: number; error?: string; at?: number } = {},
-): VideoJob {
+export function transition(job: VideoJob, to: VideoStatus, change: { progress?: number; error?: string; at?: number } = {}): VideoJob {
   if (!NEXT[job.status].includes(to)) throw new Error(`Illegal video transition ${job.status} -> ${to} for ${job.id}`);
   if (to === 'failed' && !change.error) throw new Error('A failed video needs an error message.');
   return {

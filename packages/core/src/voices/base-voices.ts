@@ -61,7 +61,7 @@ export class BaseVoiceLibrary {
         wordTimings: false,
       });
       const speaker = await this.analyzer.analyze({ samples: speech.samples, sampleRate: speech.sampleRate }, CALIBRATION_TEXT);
-      this.logger.debug({ preset, f0: Math.round(speaker.f0MedianHz), formantScale: speaker.formantScale}, 'base voice measured');
+      this.logger.debug({ preset, f0: Math.round(speaker.f0MedianHz), formantScale: speaker.formantScale }, 'base voice measured');
       candidates.push({ preset, speaker });
     }
     return candidates;

@@ -68,7 +68,11 @@ export class RegisterVoice {
     };
     const stored = await this.voices.insertIfAbsent(record);
     if (!stored.created) await this.removeQuietly(audioKey);
-    else this.logger.info({ voice: record.id, seconds: Math.round(record.durationSeconds * 10) / 10, base: profile.base.preset }, 'voice registered');
+    else
+      this.logger.info(
+        { voice: record.id, seconds: Math.round(record.durationSeconds * 10) / 10, base: profile.base.preset },
+        'voice registered',
+      );
     return { voice: stored.record, created: stored.created };
   }
 

@@ -13,10 +13,7 @@ export class VoiceProfiler {
   ) {}
 
   async profile(audio: PcmAudio, transcript: string | null, signal?: AbortSignal): Promise<VoiceProfile> {
-    const [speaker, candidates] = await Promise.all([
-      this.analyzer.analyze(audio, transcript, signal),
-      this.baseVoices.candidates(),
-    ]);
+    const [speaker, candidates] = await Promise.all([this.analyzer.analyze(audio, transcript, signal), this.baseVoices.candidates()]);
     return { version: VOICE_PROFILE_VERSION, analyzer: this.analyzer.name, speaker, base: this.converter.chooseBase(speaker, candidates) };
   }
 

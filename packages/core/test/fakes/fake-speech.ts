@@ -1,4 +1,10 @@
-import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult, LanguageDetector } from '../../src/speech/speech-synthesizer.js';
+import type {
+  PresetVoice,
+  SpeechSynthesizer,
+  SynthesisRequest,
+  SynthesisResult,
+  LanguageDetector,
+} from '../../src/speech/speech-synthesizer.js';
 import type { AudioCodec, DecodedAudio } from '../../src/speech/audio-codec.js';
 import type { ResponseFormat } from '../../src/shared/audio.js';
 

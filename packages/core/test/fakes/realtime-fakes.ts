@@ -82,7 +82,10 @@ export class ScriptedLanguageModel implements LanguageModel {
   private releaseHold: (() => void) | null = null;
 
   constructor(
-    public script: Script = [{ type: 'text', delta: 'Hello' }, { type: 'text', delta: ' there.' }],
+    public script: Script = [
+      { type: 'text', delta: 'Hello' },
+      { type: 'text', delta: ' there.' },
+    ],
     public contextWindowTokens = 100_000,
   ) {}
 
@@ -267,7 +270,8 @@ export class NearestResampler implements Resampler {
         record.samplesIn += samples.length;
         const end = Math.floor((record.samplesIn * outputRate) / inputRate);
         const out = new Int16Array(end - produced);
-        for (let i = 0; i < out.length; i++) out[i] = samples[Math.min(samples.length - 1, Math.floor(((produced + i) * inputRate) / outputRate) - start)]!;
+        for (let i = 0; i < out.length; i++)
+          out[i] = samples[Math.min(samples.length - 1, Math.floor(((produced + i) * inputRate) / outputRate) - start)]!;
         produced = end;
         return out;
       },
@@ -287,7 +291,8 @@ export function pcmBase64(ms: number, rate = 24000, value = 0): string {
  */
 export class FakeReplyTrack implements ReplyAudioTrack {
   readonly sampleRate = 48000;
-  playouts: Array<{ writtenMs: number; startedAt: number | null; cleared: boolean; sentAtClear: number | null; pausedAt: number | null }> = [];
+  playouts: Array<{ writtenMs: number; startedAt: number | null; cleared: boolean; sentAtClear: number | null; pausedAt: number | null }> =
+    [];
   /** When the previous playout finishes sending (the next starts after it). */
   private busyUntil = 0;
 
@@ -297,7 +302,13 @@ export class FakeReplyTrack implements ReplyAudioTrack {
   ) {}
 
   open(): ReplyAudioPlayout {
-    const record = { writtenMs: 0, startedAt: null as number | null, cleared: false, sentAtClear: null as number | null, pausedAt: null as number | null };
+    const record = {
+      writtenMs: 0,
+      startedAt: null as number | null,
+      cleared: false,
+      sentAtClear: null as number | null,
+      pausedAt: null as number | null,
+    };
     this.playouts.push(record);
     const sent = () => {
       if (record.sentAtClear !== null) return record.sentAtClear;

@@ -108,7 +108,9 @@ export class InlineMediaFetcher implements MediaFetcher {
 
 /** A tone whose frequency the fake analyzer reads back as the speaker's F0. */
 export function tone(hz: number, seconds = 2, amplitude = 8000, sampleRate = 16000): Int16Array {
-  return new Int16Array(Math.round(seconds * sampleRate)).map((_, i) => Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / sampleRate)));
+  return new Int16Array(Math.round(seconds * sampleRate)).map((_, i) =>
+    Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / sampleRate)),
+  );
 }
 
 export function features(f0: number, overrides: Partial<SpeakerFeatures> = {}): SpeakerFeatures {
@@ -136,7 +138,7 @@ export class ZeroCrossingAnalyzer implements VoiceAnalyzer {
   async analyze(audio: PcmAudio, transcript: string | null): Promise<SpeakerFeatures> {
     this.calls++;
     let crossings = 0;
-    for (let i = 1; i < audio.samples.length; i++) if ((audio.samples[i - 1]! < 0) !== (audio.samples[i]! < 0)) crossings++;
+    for (let i = 1; i < audio.samples.length; i++) if (audio.samples[i - 1]! < 0 !== audio.samples[i]! < 0) crossings++;
     const f0 = Math.round(crossings / 2 / (audio.samples.length / audio.sampleRate));
     const seconds = audio.samples.length / audio.sampleRate;
     return features(f0, { syllableRateFromText: transcript ? transcript.split(/\s+/).length / seconds : null });
@@ -147,7 +149,9 @@ export class ZeroCrossingAnalyzer implements VoiceAnalyzer {
 export class NegatingConverter implements VoiceConverter {
   started: VoiceProfile[] = [];
   chooseBase(target: SpeakerFeatures, candidates: readonly BaseVoiceCandidate[]): BaseVoiceCandidate {
-    return [...candidates].sort((a, b) => Math.abs(a.speaker.f0MedianHz - target.f0MedianHz) - Math.abs(b.speaker.f0MedianHz - target.f0MedianHz))[0]!;
+    return [...candidates].sort(
+      (a, b) => Math.abs(a.speaker.f0MedianHz - target.f0MedianHz) - Math.abs(b.speaker.f0MedianHz - target.f0MedianHz),
+    )[0]!;
   }
   start(profile: VoiceProfile): StreamingVoiceConversion {
     this.started.push(profile);
@@ -164,7 +168,14 @@ export class PresetToneSynthesizer implements SpeechSynthesizer {
   calls = 0;
   constructor(private readonly f0ByPreset: Record<string, number>) {}
   voices(): PresetVoice[] {
-    return Object.keys(this.f0ByPreset).map((name) => ({ name, engine: 'tone', engineVoice: name, language: 'en-us', gender: 'female', description: name }));
+    return Object.keys(this.f0ByPreset).map((name) => ({
+      name,
+      engine: 'tone',
+      engineVoice: name,
+      language: 'en-us',
+      gender: 'female',
+      description: name,
+    }));
   }
   async synthesize(request: SynthesisRequest): Promise<SynthesisResult> {
     this.calls++;

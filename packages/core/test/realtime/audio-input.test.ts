@@ -25,7 +25,9 @@ describe('realtime input audio buffer', () => {
     expect(h.lm.requests).to.have.length(0);
     await flush();
     await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
-    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([{ type: 'input_audio', transcript: 'hello' }]);
+    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([
+      { type: 'input_audio', transcript: 'hello' },
+    ]);
   });
 
   it('without a speech recognizer, a committed turn gets an error of type transcription_unavailable and an empty transcript', async () => {
@@ -37,13 +39,19 @@ describe('realtime input audio buffer', () => {
     expect(events.map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added', 'error']);
     expect(events[2]!.error).to.deep.include({ type: 'transcription_unavailable', code: 'transcription_unavailable' });
     await h.send({ type: 'conversation.item.retrieve', item_id: events[0]!.item_id });
-    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([{ type: 'input_audio', transcript: '' }]);
+    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([
+      { type: 'input_audio', transcript: '' },
+    ]);
   });
 
   it('rejects a commit of an empty (or under 100 ms) buffer, as the API it follows does', async () => {
     const h = await startTextSession();
     await h.send({ type: 'input_audio_buffer.commit', event_id: 'c0' });
-    expect(h.out.take()[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', event_id: 'c0' });
+    expect(h.out.take()[0]!.error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'input_audio_buffer_commit_empty',
+      event_id: 'c0',
+    });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(50) });
     await h.send({ type: 'input_audio_buffer.commit' });
     expect((h.out.take()[0]!.error as any).code).to.equal('input_audio_buffer_commit_empty');
@@ -74,7 +82,15 @@ describe('realtime input audio buffer', () => {
     const recognizer = new FakeRecognizer('what time is it');
     const h = await startTextSession(
       { audio: { speechRecognizer: recognizer } },
-      { audio: { input: { turn_detection: null, format: { type: 'audio/pcm', rate: 16000 }, transcription: { model: 'svc-stt-3.1', language: 'en' } } } },
+      {
+        audio: {
+          input: {
+            turn_detection: null,
+            format: { type: 'audio/pcm', rate: 16000 },
+            transcription: { model: 'svc-stt-3.1', language: 'en' },
+          },
+        },
+      },
     );
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(250, 16000) });
     await h.send({ type: 'input_audio_buffer.commit' });
@@ -108,7 +124,10 @@ describe('realtime input audio buffer', () => {
 
   it('decodes audio/pcmu with mu-law at 8 kHz', async () => {
     const recognizer = new FakeRecognizer();
-    const h = await startTextSession({ audio: { speechRecognizer: recognizer } }, { audio: { input: { turn_detection: null, format: { type: 'audio/pcmu' } } } });
+    const h = await startTextSession(
+      { audio: { speechRecognizer: recognizer } },
+      { audio: { input: { turn_detection: null, format: { type: 'audio/pcmu' } } } },
+    );
     const mulaw = muLawEncode(new Int16Array(1600).fill(2000));
     await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from(mulaw).toString('base64') });
     await h.send({ type: 'input_audio_buffer.commit' });
@@ -116,8 +135,12 @@ describe('realtime input audio buffer', () => {
   });
 
   it('buffers audio/opus packets (one per append) and commits them', async () => {
-    const h = await startTextSession({ audio: { speechRecognizer: new FakeRecognizer('hi') } }, { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } });
-    for (let i = 0; i < 5; i++) await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from([0xf8, 0xff, 0xfe, i]).toString('base64') });
+    const h = await startTextSession(
+      { audio: { speechRecognizer: new FakeRecognizer('hi') } },
+      { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } },
+    );
+    for (let i = 0; i < 5; i++)
+      await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from([0xf8, 0xff, 0xfe, i]).toString('base64') });
     await h.send({ type: 'input_audio_buffer.commit' });
     expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
   });
@@ -127,7 +150,14 @@ describe('realtime input audio buffer', () => {
     const recognizer = new FakeStreamingRecognizer('tell me the time');
     const h = await startTextSession(
       { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
-      { audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+      {
+        audio: {
+          input: {
+            transcription: { model: 'svc-stt-3.1' },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 },
+          },
+        },
+      },
     );
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
@@ -148,7 +178,14 @@ describe('realtime input audio buffer', () => {
     const resampler = new NearestResampler();
     const h = await startTextSession(
       { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer, resampler } },
-      { audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+      {
+        audio: {
+          input: {
+            transcription: { model: 'svc-stt-3.1' },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 },
+          },
+        },
+      },
     );
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
@@ -186,7 +223,14 @@ describe('realtime input audio buffer', () => {
       { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
       { audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
     );
-    expect(vad.opened[0]).to.deep.equal({ sampleRate: 24000, threshold: 0.55, prefixPaddingMs: 100, silenceDurationMs: 200, minSpeechDurationMs: 125, mode: 'server_vad' });
+    expect(vad.opened[0]).to.deep.equal({
+      sampleRate: 24000,
+      threshold: 0.55,
+      prefixPaddingMs: 100,
+      silenceDurationMs: 200,
+      minSpeechDurationMs: 125,
+      mode: 'server_vad',
+    });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
@@ -212,8 +256,14 @@ describe('realtime input audio buffer', () => {
 
   it('barge-in with min_interruption_duration 0 (the modelled API): speech detected during a response interrupts it at once', async () => {
     const vad = new EnergyVad();
-    const h = await startTextSession({ audio: { voiceActivityDetector: vad } }, { audio: { input: { turn_detection: { type: 'server_vad', min_interruption_duration: 0 } } } });
-    h.lm.script = [{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }];
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad } },
+      { audio: { input: { turn_detection: { type: 'server_vad', min_interruption_duration: 0 } } } },
+    );
+    h.lm.script = [
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ];
     h.lm.holdAfter = 1;
     await h.send({ type: 'response.create' });
     h.out.take();

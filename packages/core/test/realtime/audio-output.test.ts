@@ -4,7 +4,10 @@ import { EnergyVad, FakeReplySpeaker, FakeStreamingRecognizer, flush, pcmBase64,
 import { createHarness } from './support/session-harness.js';
 import { EDGE_SILENCE_MS, JOIN_SILENCE_MS } from '../../src/speech/join-silence.js';
 
-async function audioSession(format: Record<string, unknown> = { type: 'audio/pcm', rate: 24000 }, speaker: FakeReplySpeaker | null = new FakeReplySpeaker()) {
+async function audioSession(
+  format: Record<string, unknown> = { type: 'audio/pcm', rate: 24000 },
+  speaker: FakeReplySpeaker | null = new FakeReplySpeaker(),
+) {
   const lm = new ScriptedLanguageModel([
     { type: 'text', delta: 'Hello there. ' },
     { type: 'text', delta: 'How are ' },
@@ -13,7 +16,11 @@ async function audioSession(format: Record<string, unknown> = { type: 'audio/pcm
   const h = createHarness({ lm, audio: speaker ? { replySpeaker: speaker } : {} });
   await h.send({
     type: 'session.update',
-    session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { format, voice: 'slt' } } },
+    session: {
+      model: 'svc-realtime',
+      output_modalities: ['audio'],
+      audio: { input: { turn_detection: null }, output: { format, voice: 'slt' } },
+    },
   });
   h.out.reset();
   return h;
@@ -31,7 +38,12 @@ describe('realtime spoken responses', () => {
     await h.send({ type: 'response.create' });
     const events = h.out.take();
     const types = events.map((e) => e.type);
-    expect(types.slice(0, 4)).to.deep.equal(['response.created', 'response.output_item.added', 'conversation.item.added', 'response.content_part.added']);
+    expect(types.slice(0, 4)).to.deep.equal([
+      'response.created',
+      'response.output_item.added',
+      'conversation.item.added',
+      'response.content_part.added',
+    ]);
     expect(types.slice(-5)).to.deep.equal([
       'response.output_audio.done',
       'response.output_audio_transcript.done',
@@ -57,13 +69,35 @@ describe('realtime spoken responses', () => {
     const where = { response_id: responseId, item_id: itemId, output_index: 0, content_index: 0 };
     expect(strip(events[3]!)).to.deep.equal({ type: 'response.content_part.added', ...where, part: { type: 'audio', transcript: '' } });
     // "Hello there." = 12 chars * 10 samples at 24 kHz = 5 ms of audio.
-    expect(strip(lengths[0]!)).to.deep.equal({ type: 'response.output_audio_transcript.length', ...where, delta: 'Hello there.', length_ms: 5 });
-    expect(strip(lengths[1]!)).to.deep.equal({ type: 'response.output_audio_transcript.length', ...where, delta: 'How are you?', length_ms: 10 });
-    const audioBytes = events.filter((e) => e.type === 'response.output_audio.delta').reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length, 0);
+    expect(strip(lengths[0]!)).to.deep.equal({
+      type: 'response.output_audio_transcript.length',
+      ...where,
+      delta: 'Hello there.',
+      length_ms: 5,
+    });
+    expect(strip(lengths[1]!)).to.deep.equal({
+      type: 'response.output_audio_transcript.length',
+      ...where,
+      delta: 'How are you?',
+      length_ms: 10,
+    });
+    const audioBytes = events
+      .filter((e) => e.type === 'response.output_audio.delta')
+      .reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length, 0);
     expect(audioBytes).to.equal(24 * 10 * 2);
-    expect(strip(byType('response.output_audio_transcript.done')[0]!)).to.deep.equal({ type: 'response.output_audio_transcript.done', ...where, transcript: 'Hello there. How are you?' });
-    expect(strip(byType('response.content_part.done')[0]!)).to.deep.equal({ type: 'response.content_part.done', ...where, part: { type: 'audio', transcript: 'Hello there. How are you?' } });
-    expect((byType('response.output_item.done')[0]!.item as any).content).to.deep.equal([{ type: 'output_audio', transcript: 'Hello there. How are you?' }]);
+    expect(strip(byType('response.output_audio_transcript.done')[0]!)).to.deep.equal({
+      type: 'response.output_audio_transcript.done',
+      ...where,
+      transcript: 'Hello there. How are you?',
+    });
+    expect(strip(byType('response.content_part.done')[0]!)).to.deep.equal({
+      type: 'response.content_part.done',
+      ...where,
+      part: { type: 'audio', transcript: 'Hello there. How are you?' },
+    });
+    expect((byType('response.output_item.done')[0]!.item as any).content).to.deep.equal([
+      { type: 'output_audio', transcript: 'Hello there. How are you?' },
+    ]);
     expect(speaker.requests.map((r) => [r.text, r.voice, r.sampleRate])).to.deep.equal([
       ['Hello there.', 'slt', 24000],
       ['How are you?', 'slt', 24000],
@@ -90,7 +124,11 @@ describe('realtime spoken responses', () => {
     const h = createHarness({ lm, audio: { replySpeaker: speaker } });
     await h.send({
       type: 'session.update',
-      session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: null }, output: { voice: 'slt' } } },
+      session: {
+        model: 'svc-realtime',
+        output_modalities: ['audio'],
+        audio: { input: { turn_detection: null }, output: { voice: 'slt' } },
+      },
     });
     await h.send({ type: 'response.create' });
     expect(speaker.requests.map((r) => [r.text, r.edges])).to.deep.equal([
@@ -127,7 +165,9 @@ describe('realtime spoken responses', () => {
     h.out.take();
     // 1200 samples (50 ms) for the first sentence, 100 ms in total.
     await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: 70 });
-    expect(h.out.take().map(strip)).to.deep.equal([{ type: 'conversation.item.truncated', item_id: itemId, content_index: 0, audio_end_ms: 70 }]);
+    expect(h.out.take().map(strip)).to.deep.equal([
+      { type: 'conversation.item.truncated', item_id: itemId, content_index: 0, audio_end_ms: 70 },
+    ]);
     await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
     // Cut at the last word heard: "How" ends at 3/12 of the second sentence's 50 ms (63 ms).
     expect((h.out.take()[0]!.item as any).content).to.deep.equal([{ type: 'output_audio', transcript: 'Hello there. How' }]);
@@ -141,7 +181,9 @@ describe('realtime spoken responses', () => {
     // 4000 samples per character at 24 kHz: "Hello there." is 2 s of audio, the reply 4 s.
     const long = () => audioSession(undefined, new FakeReplySpeaker(4000));
     const sentMs = (events: RealtimeServerEvent[]) =>
-      events.filter((e) => e.type === 'response.output_audio.delta').reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length / 48, 0);
+      events
+        .filter((e) => e.type === 'response.output_audio.delta')
+        .reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length / 48, 0);
 
     it('sends small deltas (40 ms each) no more than 500 ms ahead of the playback clock, and completes only when all has left', async () => {
       const h = await long();
@@ -225,11 +267,19 @@ describe('realtime spoken responses', () => {
       const vad = new EnergyVad();
       const h = createHarness({
         lm: new ScriptedLanguageModel([{ type: 'text', delta: 'Hello there. How are you?' }]),
-        audio: { replySpeaker: new FakeReplySpeaker(4000), voiceActivityDetector: vad, speechRecognizer: new FakeStreamingRecognizer('hi') },
+        audio: {
+          replySpeaker: new FakeReplySpeaker(4000),
+          voiceActivityDetector: vad,
+          speechRecognizer: new FakeStreamingRecognizer('hi'),
+        },
       });
       await h.send({
         type: 'session.update',
-        session: { model: 'svc-realtime', output_modalities: ['audio'], audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, min_interruption_duration: 0 } } } },
+        session: {
+          model: 'svc-realtime',
+          output_modalities: ['audio'],
+          audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, min_interruption_duration: 0 } } },
+        },
       });
       await h.send({ type: 'response.create' });
       h.clock.advance(300);
@@ -247,7 +297,11 @@ describe('realtime spoken responses', () => {
       const deltas = h.out.all('response.output_audio.delta').length;
       h.clock.advance(3000);
       await flush();
-      expect(h.out.events.filter((e) => e.type === 'response.output_audio.delta' && (e as any).response_id === (h.out.all('response.done')[0]!.response as any).id)).to.have.length(deltas);
+      expect(
+        h.out.events.filter(
+          (e) => e.type === 'response.output_audio.delta' && (e as any).response_id === (h.out.all('response.done')[0]!.response as any).id,
+        ),
+      ).to.have.length(deltas);
     });
   });
 });

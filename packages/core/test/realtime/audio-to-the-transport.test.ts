@@ -21,7 +21,12 @@ describe('reply audio stays binary until the transport writes the event', () => 
       calls.push(bytes.length);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
     };
-    const event = { type: 'response.output_audio.delta', event_id: 'event_1', response_id: 'resp_1', delta: pcmBytesView(samples.subarray(1, 3)) };
+    const event = {
+      type: 'response.output_audio.delta',
+      event_id: 'event_1',
+      response_id: 'resp_1',
+      delta: pcmBytesView(samples.subarray(1, 3)),
+    };
     const wire = JSON.parse(serverEventJson(event, nodeBase64));
     expect(calls).to.deep.equal([4]);
     expect(Object.keys(wire)).to.deep.equal(['type', 'event_id', 'response_id', 'delta']);

@@ -19,7 +19,9 @@ function recordingLogger(lines: { msg: string; obj: Record<string, unknown> }[])
 }
 
 const deltaMs = (events: RealtimeServerEvent[]) =>
-  events.filter((e) => e.type === 'response.output_audio.delta').reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length / 48, 0);
+  events
+    .filter((e) => e.type === 'response.output_audio.delta')
+    .reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length / 48, 0);
 
 /** A 4 s spoken reply under server VAD (silence 200 ms), with the given turn_detection extension fields. */
 async function replying(turnDetection: Record<string, unknown> = {}, recognizer = new FakeStreamingRecognizer('hi')) {
@@ -101,7 +103,13 @@ describe('barge-in: pause, judge, then cancel or resume', () => {
     await speak(h, 400, true);
     await speak(h, 300, false);
     await play(h, 5000);
-    expect(h.out.types().filter((t) => t.startsWith('response.output_audio.p') || t.startsWith('response.output_audio.r') || t.startsWith('output_audio_buffer.'))).to.deep.equal([]);
+    expect(
+      h.out
+        .types()
+        .filter(
+          (t) => t.startsWith('response.output_audio.p') || t.startsWith('response.output_audio.r') || t.startsWith('output_audio_buffer.'),
+        ),
+    ).to.deep.equal([]);
     expect(h.out.last('response.done').response).to.deep.include({ status: 'completed' });
     expect(deltaMs(h.out.events)).to.equal(4000);
   });
@@ -173,7 +181,10 @@ describe('barge-in: pause, judge, then cancel or resume', () => {
       resume_false_interruption: true,
       interruption_events: false,
     });
-    await h.send({ type: 'session.update', session: { audio: { input: { turn_detection: { type: 'server_vad', min_interruption_words: 1.5 } } } } });
+    await h.send({
+      type: 'session.update',
+      session: { audio: { input: { turn_detection: { type: 'server_vad', min_interruption_words: 1.5 } } } },
+    });
     expect(h.out.last('error').error).to.deep.include({ param: 'session.audio.input.turn_detection.min_interruption_words' });
   });
 });

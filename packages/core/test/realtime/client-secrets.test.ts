@@ -11,7 +11,13 @@ function setup() {
   const repo = new MapClientSecretRepository();
   const clock = new FakeClock(1_700_000_000_000);
   const hasher = new FakeHasher();
-  return { repo, clock, mint: new MintClientSecret(repo, new SequentialIds(), hasher, clock), redeem: new RedeemClientSecret(repo, hasher, clock), hasher };
+  return {
+    repo,
+    clock,
+    mint: new MintClientSecret(repo, new SequentialIds(), hasher, clock),
+    redeem: new RedeemClientSecret(repo, hasher, clock),
+    hasher,
+  };
 }
 
 describe('realtime client secrets', () => {
@@ -27,7 +33,14 @@ describe('realtime client secrets', () => {
     expect(secret.value).to.match(/^svc-eph-/);
     expect(secret.session.id).to.match(/^sess_/);
     expect(repo.rows).to.deep.equal([
-      { id: secret.session.id, secretHash: hasher.sha256(secret.value), apiKeyId: 'key_owner', apiKeyName: 'owner', createdAt: 1_700_000_000_000, expiresAt: 1_700_000_600_000 },
+      {
+        id: secret.session.id,
+        secretHash: hasher.sha256(secret.value),
+        apiKeyId: 'key_owner',
+        apiKeyName: 'owner',
+        createdAt: 1_700_000_000_000,
+        expiresAt: 1_700_000_600_000,
+      },
     ]);
     expect(JSON.stringify(repo.rows)).to.not.contain(secret.value);
   });
@@ -35,7 +48,9 @@ describe('realtime client secrets', () => {
   it('accepts expires_after.seconds from 10 to 7200 and ignores a session object', async () => {
     const { mint } = setup();
     expect((await mint.execute(principal, { expires_after: { anchor: 'created_at', seconds: 10 } })).expires_at).to.equal(1_700_000_010);
-    expect((await mint.execute(principal, { expires_after: { seconds: 7200 }, session: { type: 'realtime', model: 'x' } })).expires_at).to.equal(1_700_007_200);
+    expect(
+      (await mint.execute(principal, { expires_after: { seconds: 7200 }, session: { type: 'realtime', model: 'x' } })).expires_at,
+    ).to.equal(1_700_007_200);
     expect((await mint.execute(principal, undefined)).expires_at).to.equal(1_700_000_600);
   });
 

@@ -10,7 +10,14 @@ describe('realtime conversation items', () => {
         type: 'conversation.item.added',
         event_id: h.out.events[0]!.event_id,
         previous_item_id: null,
-        item: { id: 'msg_1', object: 'realtime.item', type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] },
+        item: {
+          id: 'msg_1',
+          object: 'realtime.item',
+          type: 'message',
+          status: 'completed',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Hello' }],
+        },
       },
     ]);
     expect(h.lm.requests).to.have.length(0);
@@ -38,7 +45,13 @@ describe('realtime conversation items', () => {
       {
         type: 'error',
         event_id: h.out.events[h.out.events.length - 1]!.event_id,
-        error: { type: 'invalid_previous_item_id', code: 'invalid_previous_item_id', message: "Previous item with id 'zzz' does not exist.", param: 'previous_item_id', event_id: 'e9' },
+        error: {
+          type: 'invalid_previous_item_id',
+          code: 'invalid_previous_item_id',
+          message: "Previous item with id 'zzz' does not exist.",
+          param: 'previous_item_id',
+          event_id: 'e9',
+        },
       },
     ]);
     expect(h.engine.conversation.has('x')).to.equal(false);
@@ -64,18 +77,35 @@ describe('realtime conversation items', () => {
 
   it('accepts assistant text (type text or output_text), function_call and function_call_output items', async () => {
     const h = await startTextSession();
-    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hi!' }] } });
-    await h.send({ type: 'conversation.item.create', item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'lookup', arguments: '{"q":1}' } });
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hi!' }] },
+    });
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call', id: 'fc', call_id: 'call_1', name: 'lookup', arguments: '{"q":1}' },
+    });
     await h.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'call_1', output: '{"ok":true}' } });
     const items = h.out.all('conversation.item.added').map((e) => e.item as any);
     expect(items[0].content).to.deep.equal([{ type: 'output_text', text: 'Hi!' }]);
-    expect(items[1]).to.deep.equal({ id: 'fc', object: 'realtime.item', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'lookup', arguments: '{"q":1}' });
+    expect(items[1]).to.deep.equal({
+      id: 'fc',
+      object: 'realtime.item',
+      type: 'function_call',
+      status: 'completed',
+      call_id: 'call_1',
+      name: 'lookup',
+      arguments: '{"q":1}',
+    });
     expect(items[2]).to.deep.include({ type: 'function_call_output', call_id: 'call_1', output: '{"ok":true}' });
   });
 
   it('rejects the system role with an error, then closes the session', async () => {
     const h = await startTextSession();
-    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'x' }] } });
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'x' }] },
+    });
     expect(h.out.types()).to.deep.equal(['error']);
     expect(h.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'system_role_unsupported', param: 'item.role' });
     expect(h.out.closed).to.deep.include({ ending: 'system_message' });
@@ -83,7 +113,10 @@ describe('realtime conversation items', () => {
 
   it('skips items with non-text content', async () => {
     const h = await startTextSession();
-    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', id: 'aud', content: [{ type: 'input_audio', audio: 'AAAA' }] } });
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', id: 'aud', content: [{ type: 'input_audio', audio: 'AAAA' }] },
+    });
     expect(h.out.take()).to.deep.equal([]);
     expect(h.engine.conversation.has('aud')).to.equal(false);
   });
@@ -118,7 +151,10 @@ describe('realtime conversation items', () => {
 
   it('answers truncate in a text-only session as a no-op with audio_end_ms 0', async () => {
     const h = await startTextSession();
-    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'assistant', id: 'as', content: [{ type: 'output_text', text: 'long answer' }] } });
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'assistant', id: 'as', content: [{ type: 'output_text', text: 'long answer' }] },
+    });
     h.out.take();
     await h.send({ type: 'conversation.item.truncate', item_id: 'as', content_index: 0, audio_end_ms: 1500 });
     expect(h.out.take().map(({ event_id: _e, ...rest }) => rest)).to.deep.equal([

@@ -3,7 +3,14 @@ import { DEFAULT_TRANSCRIPT_DEADLINE_MS } from '../../src/realtime/index.js';
 import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
 import { startTextSession, type Harness } from './support/session-harness.js';
 
-const serverVad = { audio: { input: { transcription: { model: 'svc-stt-3.1' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } };
+const serverVad = {
+  audio: {
+    input: {
+      transcription: { model: 'svc-stt-3.1' },
+      turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 },
+    },
+  },
+};
 
 /** Silence, speech, silence: one server-VAD turn (speech_stopped comes with the last append). */
 async function speakOneTurn(h: Harness): Promise<string> {
@@ -51,7 +58,9 @@ describe('a turn is never dropped silently: no reply means an error event saying
     expect(h.out.last('response.done')!.response).to.deep.include({ status: 'cancelled', output: [] });
     expect(h.lm.requests).to.have.length(0);
     await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
-    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([{ type: 'input_audio', transcript: '' }]);
+    expect((h.out.last('conversation.item.retrieved')!.item as { content: unknown }).content).to.deep.equal([
+      { type: 'input_audio', transcript: '' },
+    ]);
   });
 
   it('the next turn is answered as usual once the recognizer keeps up again', async () => {

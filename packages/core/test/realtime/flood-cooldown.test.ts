@@ -9,7 +9,11 @@ const outcome = (d: AdmissionDecision) => (d.admitted ? 'admitted' : d.refusal);
 describe('a credential whose session flooded waits before its next one (FloodCooldownSessionRegistry)', () => {
   const make = (cooldownMs = 10_000) => {
     const clock = new FakeClock();
-    const registry = new FloodCooldownSessionRegistry(new InMemorySessionRegistry({ maxSessions: 100, maxSessionsPerKey: 100 }), clock, cooldownMs);
+    const registry = new FloodCooldownSessionRegistry(
+      new InMemorySessionRegistry({ maxSessions: 100, maxSessionsPerKey: 100 }),
+      clock,
+      cooldownMs,
+    );
     return { clock, registry };
   };
 
@@ -17,11 +21,15 @@ describe('a credential whose session flooded waits before its next one (FloodCoo
     const { clock, registry } = make();
     registry.penalize(apiKey('k1'));
     const refused = await registry.admit(apiKey('k1'));
-    expect(refused).to.deep.equal({ admitted: false, refusal: 'flood_cooldown', reason: "this key's last session sent more than its inbound budget; retry in 10 s" });
+    expect(refused).to.deep.equal({
+      admitted: false,
+      refusal: 'flood_cooldown',
+      reason: "this key's last session sent more than its inbound budget; retry in 10 s",
+    });
     expect(Buffer.byteLength((refused as { reason: string }).reason), 'fits a close reason').to.be.at.most(123);
     expect(outcome(await registry.admit(apiKey('k2')))).to.equal('admitted');
     clock.advance(9_200);
-    expect((await registry.admit(apiKey('k1')) as { reason: string }).reason).to.match(/retry in 1 s$/);
+    expect(((await registry.admit(apiKey('k1'))) as { reason: string }).reason).to.match(/retry in 1 s$/);
     clock.advance(800);
     expect(outcome(await registry.admit(apiKey('k1'))), 'the cooldown is over').to.equal('admitted');
   });

@@ -33,7 +33,9 @@ class TimedEncoder implements LiveVideoStream {
   ) {}
   encode(frame: VideoFrame): Promise<EncodedVideoFrame> {
     this.encoded++;
-    return new Promise((resolve) => this.clock.setTimer(this.encodeMs, () => resolve({ nalUnits: [frame.rgb], keyframe: this.encoded === 1 })));
+    return new Promise((resolve) =>
+      this.clock.setTimer(this.encodeMs, () => resolve({ nalUnits: [frame.rgb], keyframe: this.encoded === 1 })),
+    );
   }
   close(): void {}
 }
@@ -52,7 +54,12 @@ describe('LiveAvatarVideo: the frames of a live avatar on the media clock', () =
     const clock = new FakeClock(1000);
     const avatar = new TimedAvatar(clock, 15);
     const sent: { at: number; when: number; shows: number }[] = [];
-    const video = new LiveAvatarVideo(avatar, new TimedEncoder(clock, 5), { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) }, { clock, leadMs: 100 });
+    const video = new LiveAvatarVideo(
+      avatar,
+      new TimedEncoder(clock, 5),
+      { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) },
+      { clock, leadMs: 100 },
+    );
     video.start();
     await run(clock, 1100);
     video.close();
@@ -72,7 +79,12 @@ describe('LiveAvatarVideo: the frames of a live avatar on the media clock', () =
     const avatar = new TimedAvatar(clock, 90);
     const encoder = new TimedEncoder(clock, 5);
     const sent: { at: number; when: number; shows: number }[] = [];
-    const video = new LiveAvatarVideo(avatar, encoder, { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) }, { clock, leadMs: 120 });
+    const video = new LiveAvatarVideo(
+      avatar,
+      encoder,
+      { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) },
+      { clock, leadMs: 120 },
+    );
     video.start();
     await run(clock, 2000);
     video.close();
@@ -93,7 +105,12 @@ describe('LiveAvatarVideo: the frames of a live avatar on the media clock', () =
     const clock = new FakeClock(0);
     const encoder = new TimedEncoder(clock, 25);
     const sent: { at: number; when: number; shows: number }[] = [];
-    const video = new LiveAvatarVideo(new TimedAvatar(clock, 30), encoder, { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) }, { clock, leadMs: 160 });
+    const video = new LiveAvatarVideo(
+      new TimedAvatar(clock, 30),
+      encoder,
+      { send: (f, at) => sent.push({ at, when: clock.now(), shows: shownAt(f) }) },
+      { clock, leadMs: 160 },
+    );
     video.start();
     await run(clock, 2160);
     video.close();
@@ -137,7 +154,12 @@ describe('LiveAvatarVideo: the frames of a live avatar on the media clock', () =
   it('close() stops the frames', async () => {
     const clock = new FakeClock(0);
     const sent: number[] = [];
-    const video = new LiveAvatarVideo(new TimedAvatar(clock, 10), new TimedEncoder(clock, 2), { send: (_f, at) => sent.push(at) }, { clock, leadMs: 60 });
+    const video = new LiveAvatarVideo(
+      new TimedAvatar(clock, 10),
+      new TimedEncoder(clock, 2),
+      { send: (_f, at) => sent.push(at) },
+      { clock, leadMs: 60 },
+    );
     video.start();
     await run(clock, 300);
     video.close();

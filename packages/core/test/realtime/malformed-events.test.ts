@@ -19,7 +19,10 @@ describe('realtime malformed and unknown client events', () => {
     for (const [event, code, param] of cases.slice(0, -1)) {
       await h.send(event);
       const events = h.out.take();
-      expect(events.map((e) => e.type), JSON.stringify(event)).to.deep.equal(['error']);
+      expect(
+        events.map((e) => e.type),
+        JSON.stringify(event),
+      ).to.deep.equal(['error']);
       expect((events[0]!.error as any).code, JSON.stringify(event)).to.equal(code);
       expect((events[0]!.error as any).param, JSON.stringify(event)).to.equal(param);
     }
@@ -32,12 +35,20 @@ describe('realtime malformed and unknown client events', () => {
     await h.send({ type: 'bogus' });
     const [a, b] = h.out.take();
     expect((a!.error as any).event_id).to.equal('mine');
-    expect((b!.error as any).event_id).to.be.a('string').and.not.equal('mine');
+    expect((b!.error as any).event_id)
+      .to.be.a('string')
+      .and.not.equal('mine');
   });
 
   it('reports frames that are not JSON', async () => {
     const h = await startTextSession();
     await h.engine.rejectFrame('Invalid JSON: Unexpected token');
-    expect(h.out.take()[0]!.error).to.deep.equal({ type: 'invalid_request_error', code: 'invalid_json', message: 'Invalid JSON: Unexpected token', param: null, event_id: null });
+    expect(h.out.take()[0]!.error).to.deep.equal({
+      type: 'invalid_request_error',
+      code: 'invalid_json',
+      message: 'Invalid JSON: Unexpected token',
+      param: null,
+      event_id: null,
+    });
   });
 });

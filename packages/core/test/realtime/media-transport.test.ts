@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { EnergyVad, FakeReplySpeaker, FakeReplyTrack, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
+import {
+  EnergyVad,
+  FakeReplySpeaker,
+  FakeReplyTrack,
+  FakeStreamingRecognizer,
+  flush,
+  pcmBase64,
+  ScriptedLanguageModel,
+} from '../fakes/index.js';
 import { createHarness, type Harness } from './support/session-harness.js';
 
 /**
@@ -11,7 +19,11 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
   // 4000 samples per character at 48 kHz: "Hello there." is 1 s of audio, the reply 2 s.
   const REPLY = 'Hello there. How are you?';
 
-  async function mediaSession(session: Record<string, unknown> = {}, withVad = false, interruption: Record<string, unknown> = { min_interruption_duration: 0 }) {
+  async function mediaSession(
+    session: Record<string, unknown> = {},
+    withVad = false,
+    interruption: Record<string, unknown> = { min_interruption_duration: 0 },
+  ) {
     const track = new FakeReplyTrack(undefined as never, 200);
     const vad = new EnergyVad();
     const recognizer = new FakeStreamingRecognizer('hello');
@@ -28,7 +40,12 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
       session: {
         model: 'svc-realtime',
         output_modalities: ['audio'],
-        audio: { input: { turn_detection: withVad ? { type: 'server_vad', silence_duration_ms: 200, ...interruption } : null, transcription: { model: 'svc-stt-3.1' } } },
+        audio: {
+          input: {
+            turn_detection: withVad ? { type: 'server_vad', silence_duration_ms: 200, ...interruption } : null,
+            transcription: { model: 'svc-stt-3.1' },
+          },
+        },
         ...session,
       },
     });
@@ -101,7 +118,11 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     await flush();
     const events = h.out.take();
     const types = events.map((e) => e.type);
-    expect(types.slice(0, 3)).to.deep.equal(['input_audio_buffer.speech_started', 'output_audio_buffer.cleared', 'conversation.item.truncated']);
+    expect(types.slice(0, 3)).to.deep.equal([
+      'input_audio_buffer.speech_started',
+      'output_audio_buffer.cleared',
+      'conversation.item.truncated',
+    ]);
     const truncated = events[2]!;
     // Sent by then: 1900 ms of the 2000 ms reply.
     expect(truncated.audio_end_ms).to.be.within(1850, 1950);
@@ -174,7 +195,17 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     await h.engine.appendInputSamples(loud(500));
     await h.send({
       type: 'session.update',
-      session: { model: 'svc-realtime', output_modalities: ['text'], audio: { input: { format: { type: 'audio/pcmu' }, turn_detection: { type: 'server_vad', silence_duration_ms: 200 }, transcription: { model: 'svc-stt-3.1' } } } },
+      session: {
+        model: 'svc-realtime',
+        output_modalities: ['text'],
+        audio: {
+          input: {
+            format: { type: 'audio/pcmu' },
+            turn_detection: { type: 'server_vad', silence_duration_ms: 200 },
+            transcription: { model: 'svc-stt-3.1' },
+          },
+        },
+      },
     });
     expect(h.out.types()).to.deep.equal(['session.created']);
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100) });
@@ -186,7 +217,11 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     await h.engine.appendInputSamples(quiet(400));
     await flush();
     const types = h.out.types();
-    expect(types).to.include.members(['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'conversation.item.input_audio_transcription.completed']);
+    expect(types).to.include.members([
+      'input_audio_buffer.speech_started',
+      'input_audio_buffer.speech_stopped',
+      'conversation.item.input_audio_transcription.completed',
+    ]);
     expect(h.out.last('conversation.item.input_audio_transcription.completed').transcript).to.equal('hello there');
     expect(recognizer.streams[0]!.sampleRate).to.equal(48000);
     // The turn's audio is the 400 ms spoken (plus padding), at 48 kHz.
@@ -205,7 +240,12 @@ describe('realtime sessions over a media transport (the engine seam of WebRTC ca
     const ws = createHarness();
     await ws.send({ type: 'session.update', session: { model: 'svc-realtime' } });
     await ws.send({ type: 'output_audio_buffer.clear', event_id: 'clr' });
-    expect(ws.out.last('error').error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_value', param: 'type', event_id: 'clr' });
+    expect(ws.out.last('error').error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param: 'type',
+      event_id: 'clr',
+    });
     expect(ws.out.closed).to.equal(null);
   });
 });

@@ -26,7 +26,11 @@ const sessionOf = (o: AdmissionOutcome): AdmittedSession => {
   return o.session;
 };
 const quiet: ServerLoad = { budgetCores: 1.1, sessionCores: 0.17, recognizerBacklogMs: 0, recognizerQueue: 0, eventLoopLagMs: 2 };
-const limits = { fixedSessions: null, maxRecognizerBacklogMs: DEFAULT_MAX_RECOGNIZER_BACKLOG_MS, maxEventLoopLagMs: DEFAULT_MAX_EVENT_LOOP_LAG_MS };
+const limits = {
+  fixedSessions: null,
+  maxRecognizerBacklogMs: DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
+  maxEventLoopLagMs: DEFAULT_MAX_EVENT_LOOP_LAG_MS,
+};
 
 /** A logger that keeps what was said. */
 function recordingLogger(): Logger & { lines: Array<{ level: string; msg: string | undefined; obj: Record<string, unknown> }> } {
@@ -60,7 +64,11 @@ describe('RealtimeAdmission: the one admission path of every realtime transport'
   });
 
   it('a registry that does not answer refuses with dependency_unavailable (its failure kept as the cause) and says so at warn', async () => {
-    const down: RealtimeSessionRegistry = { admit: () => Promise.reject(new ServiceUnavailableError('redis')), localSessions: () => 0, close: async () => undefined };
+    const down: RealtimeSessionRegistry = {
+      admit: () => Promise.reject(new ServiceUnavailableError('redis')),
+      localSessions: () => 0,
+      close: async () => undefined,
+    };
     const logger = recordingLogger();
     const refused = await new RealtimeAdmission({ registry: down, clock: new FakeClock(), logger }).admit(byKey('k1'));
     expect(refused).to.deep.include({ admitted: false, refusal: 'dependency_unavailable' });
@@ -74,8 +82,18 @@ describe('RealtimeAdmission: the one admission path of every realtime transport'
     const admission = new RealtimeAdmission({ registry: serverStack(clock, { capacity: 1 }), clock, logger });
     sessionOf(await admission.admit(byKey('k1')));
     const refused = await admission.admit(byKey('k2'));
-    expect(refused).to.deep.equal({ admitted: false, refusal: 'over_capacity', reason: 'server at capacity (1 of 1 sessions open); retry later' });
-    expect(logger.lines).to.deep.equal([{ level: 'info', msg: 'realtime session refused: server at capacity', obj: { apiKeyId: 'k2', reason: 'server at capacity (1 of 1 sessions open); retry later' } }]);
+    expect(refused).to.deep.equal({
+      admitted: false,
+      refusal: 'over_capacity',
+      reason: 'server at capacity (1 of 1 sessions open); retry later',
+    });
+    expect(logger.lines).to.deep.equal([
+      {
+        level: 'info',
+        msg: 'realtime session refused: server at capacity',
+        obj: { apiKeyId: 'k2', reason: 'server at capacity (1 of 1 sessions open); retry later' },
+      },
+    ]);
   });
 
   describe('a flood (the transport ends the session with inbound_rate_exceeded)', () => {
@@ -86,7 +104,10 @@ describe('RealtimeAdmission: the one admission path of every realtime transport'
       expect(outcome(await admission.admit(byKey('calm')))).to.equal('admitted');
       sessionOf(await admission.admit(byKey('flooder'))).end('inbound_rate_exceeded');
       const refused = await admission.admit(byKey('flooder'));
-      expect(refused).to.deep.include({ refusal: 'flood_cooldown', reason: "this key's last session sent more than its inbound budget; retry in 10 s" });
+      expect(refused).to.deep.include({
+        refusal: 'flood_cooldown',
+        reason: "this key's last session sent more than its inbound budget; retry in 10 s",
+      });
       clock.advance(10_000);
       expect(outcome(await admission.admit(byKey('flooder')))).to.equal('admitted');
     });
@@ -111,7 +132,8 @@ describe('RealtimeAdmission: the one admission path of every realtime transport'
         logger: recordingLogger(),
       });
       const ended: string[] = [];
-      const open = async (request: AdmissionRequest, name: string) => sessionOf(await admission.admit(request)).onRevoked(() => ended.push(name));
+      const open = async (request: AdmissionRequest, name: string) =>
+        sessionOf(await admission.admit(request)).onRevoked(() => ended.push(name));
       await open(byKey('k1'), 'k1 socket');
       await open(bySecret('k1', 'sess_b'), 'k1 browser call');
       await open(byKey('k2'), 'k2 socket');
@@ -149,7 +171,11 @@ describe('RealtimeAdmission: the one admission path of every realtime transport'
     });
 
     it('without a key check there is no watch', () => {
-      const admission = new RealtimeAdmission({ registry: new InMemorySessionRegistry({ maxSessions: 1, maxSessionsPerKey: 1 }), clock: new FakeClock(), logger: recordingLogger() });
+      const admission = new RealtimeAdmission({
+        registry: new InMemorySessionRegistry({ maxSessions: 1, maxSessionsPerKey: 1 }),
+        clock: new FakeClock(),
+        logger: recordingLogger(),
+      });
       expect(admission.watchRevocations()).to.equal(null);
     });
   });
@@ -163,13 +189,17 @@ describe('fairness across keys when capacity is short (issue 33)', () => {
     const a: AdmissionOutcome[] = [];
     for (let i = 0; i < 10; i++) a.push(await admission.admit(byKey('A')));
     expect(a.map(outcome)).to.deep.equal([...Array(5).fill('admitted'), ...Array(5).fill('over_capacity')]);
-    expect((a[5] as { reason: string }).reason).to.equal('server nearly full: this key holds 5 of 5 sessions, the last 1 of 6 kept for other keys; retry later');
+    expect((a[5] as { reason: string }).reason).to.equal(
+      'server nearly full: this key holds 5 of 5 sessions, the last 1 of 6 kept for other keys; retry later',
+    );
     expect(outcome(await admission.admit(byKey('B'))), 'a key holding none').to.equal('admitted');
     expect(outcome(await admission.admit(byKey('C'))), 'the server is full now').to.equal('over_capacity');
     // A's sessions over ephemeral keys count for A.
     expect(outcome(await admission.admit(bySecret('A', 'sess_x')))).to.equal('over_capacity');
     sessionOf(a[0]!).end('client_closed');
-    expect(outcome(await admission.admit(byKey('A'))), '5 open again: the last slot stays kept for a key holding none').to.equal('over_capacity');
+    expect(outcome(await admission.admit(byKey('A'))), '5 open again: the last slot stays kept for a key holding none').to.equal(
+      'over_capacity',
+    );
     expect(outcome(await admission.admit(byKey('C'))), 'C holds none').to.equal('admitted');
   });
 

@@ -59,7 +59,14 @@ describe('realtime responses', () => {
     expect(d1).to.deep.equal({ type: 'response.output_text.delta', ...where, delta: 'Hello' });
     expect(textDone).to.deep.equal({ type: 'response.output_text.done', ...where, text: 'Hello there.' });
     expect(partDone).to.deep.equal({ type: 'response.content_part.done', ...where, part: { type: 'text', text: 'Hello there.' } });
-    const finalItem = { id: itemId, object: 'realtime.item', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there.' }] };
+    const finalItem = {
+      id: itemId,
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'Hello there.' }],
+    };
     expect(itemDone).to.deep.equal({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: finalItem });
     expect(done).to.deep.equal({
       type: 'response.done',
@@ -125,10 +132,37 @@ describe('realtime responses', () => {
     ]);
     const responseId = (events[0]!.response as any).id;
     const itemId = (events[1]!.item as any).id;
-    expect(events[1]!.item).to.deep.equal({ id: itemId, object: 'realtime.item', type: 'function_call', status: 'in_progress', call_id: 'call_9', name: 'get_weather', arguments: '' });
-    expect(events[3]).to.deep.equal({ type: 'response.function_call_arguments.delta', response_id: responseId, item_id: itemId, output_index: 0, call_id: 'call_9', delta: '{"city":' });
-    expect(events[5]).to.deep.equal({ type: 'response.function_call_arguments.done', response_id: responseId, item_id: itemId, output_index: 0, call_id: 'call_9', name: 'get_weather', arguments: '{"city":"Paris"}' });
-    expect((events[7]!.response as any).output[0]).to.deep.include({ type: 'function_call', status: 'completed', arguments: '{"city":"Paris"}' });
+    expect(events[1]!.item).to.deep.equal({
+      id: itemId,
+      object: 'realtime.item',
+      type: 'function_call',
+      status: 'in_progress',
+      call_id: 'call_9',
+      name: 'get_weather',
+      arguments: '',
+    });
+    expect(events[3]).to.deep.equal({
+      type: 'response.function_call_arguments.delta',
+      response_id: responseId,
+      item_id: itemId,
+      output_index: 0,
+      call_id: 'call_9',
+      delta: '{"city":',
+    });
+    expect(events[5]).to.deep.equal({
+      type: 'response.function_call_arguments.done',
+      response_id: responseId,
+      item_id: itemId,
+      output_index: 0,
+      call_id: 'call_9',
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
+    expect((events[7]!.response as any).output[0]).to.deep.include({
+      type: 'function_call',
+      status: 'completed',
+      arguments: '{"city":"Paris"}',
+    });
     expect(h.lm.requests[0]!.tools).to.deep.equal([{ name: 'get_weather', description: '', parameters: {} }]);
 
     // The tool result goes back as function_call_output; the next request pairs it with the call.
@@ -141,7 +175,10 @@ describe('realtime responses', () => {
   });
 
   it('cancels the active response: response.done with status cancelled, items incomplete', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'One ' }, { type: 'text', delta: 'two' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'One ' },
+      { type: 'text', delta: 'two' },
+    ]);
     lm.holdAfter = 1;
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
@@ -164,7 +201,10 @@ describe('realtime responses', () => {
   });
 
   it('answers response.cancel with response_not_active or response_id_mismatch', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ]);
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.cancel', event_id: 'c1' });
     expect(h.out.take()[0]!.error).to.deep.equal({
@@ -185,7 +225,10 @@ describe('realtime responses', () => {
   });
 
   it('with manual turns, refuses response.create and commit while a response is active (voice_output_task_ongoing)', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ]);
     lm.holdAfter = 1;
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
@@ -204,9 +247,15 @@ describe('realtime responses', () => {
   });
 
   it('with server VAD, a commit during a response is accepted (not voice_output_task_ongoing)', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ]);
     lm.holdAfter = 1;
-    const h = await startTextSession({ lm, audio: { speechRecognizer: new FakeRecognizer('hi') } }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
+    const h = await startTextSession(
+      { lm, audio: { speechRecognizer: new FakeRecognizer('hi') } },
+      { audio: { input: { turn_detection: { type: 'server_vad' } } } },
+    );
     await h.send({ type: 'response.create' });
     h.out.take();
     await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 2000) });
@@ -219,14 +268,17 @@ describe('realtime responses', () => {
   });
 
   it('refuses to delete the item a response is still writing', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ]);
     lm.holdAfter = 1;
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
     const itemId = (h.out.last('response.output_item.added').item as any).id;
     h.out.take();
     await h.send({ type: 'conversation.item.delete', item_id: itemId, event_id: 'del' });
-    expect((h.out.take()[0]!.error as any)).to.include({ code: 'invalid_value', event_id: 'del' });
+    expect(h.out.take()[0]!.error as any).to.include({ code: 'invalid_value', event_id: 'del' });
     lm.release();
     await flush();
     await h.send({ type: 'conversation.item.delete', item_id: itemId });
@@ -234,7 +286,10 @@ describe('realtime responses', () => {
   });
 
   it('with server VAD, response.create interrupts the response in flight first', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'a' },
+      { type: 'text', delta: 'b' },
+    ]);
     lm.holdAfter = 1;
     const h = await startTextSession({ lm }, { audio: { input: { turn_detection: { type: 'server_vad' } } } });
     await h.send({ type: 'response.create' });
@@ -252,14 +307,21 @@ describe('realtime responses', () => {
   });
 
   it('reports an upstream failure mid-stream as an error event and still ends the response cleanly', async () => {
-    const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'partial' }, { type: 'text', delta: ' more' }]);
+    const lm = new ScriptedLanguageModel([
+      { type: 'text', delta: 'partial' },
+      { type: 'text', delta: ' more' },
+    ]);
     lm.failAfter = { count: 1, error: new EngineError('upstream closed the stream') };
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
     const types = h.out.types();
     expect(types).to.include('error');
     expect(types[types.length - 1]).to.equal('response.done');
-    expect(h.out.last('error').error).to.deep.include({ type: 'server_error', code: 'engine_error', message: 'upstream closed the stream' });
+    expect(h.out.last('error').error).to.deep.include({
+      type: 'server_error',
+      code: 'engine_error',
+      message: 'upstream closed the stream',
+    });
     expect((h.out.last('response.done').response as any).status).to.equal('cancelled');
     expect(h.out.closed).to.equal(null);
     lm.failAfter = null;
@@ -274,7 +336,16 @@ describe('realtime responses', () => {
     h.out.take();
     await h.send({ type: 'response.create' });
     expect(strip(h.out.take())).to.deep.equal([
-      { type: 'error', error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'Spending cap reached for this key.', param: null, event_id: null } },
+      {
+        type: 'error',
+        error: {
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: 'Spending cap reached for this key.',
+          param: null,
+          event_id: null,
+        },
+      },
     ]);
     expect(h.out.closed).to.deep.equal({ ending: 'quota_refused', reason: 'insufficient quota' });
     expect(h.quota.calls.map((c) => c.resource)).to.deep.equal(['realtime.response', 'realtime.response']);
@@ -285,7 +356,10 @@ describe('realtime responses', () => {
     lm.failAfter = { count: 0, error: new InsufficientQuotaError('Upstream: You exceeded your current quota.') };
     const h = await startTextSession({ lm });
     await h.send({ type: 'response.create' });
-    expect(h.out.last('error').error).to.deep.include({ type: 'insufficient_quota', message: 'Upstream: You exceeded your current quota.' });
+    expect(h.out.last('error').error).to.deep.include({
+      type: 'insufficient_quota',
+      message: 'Upstream: You exceeded your current quota.',
+    });
     expect(h.out.closed?.ending).to.equal('quota_refused');
   });
 
@@ -306,7 +380,10 @@ describe('realtime responses', () => {
     ];
     for (const response of bad) {
       await h.send({ type: 'response.create', response });
-      expect(h.out.take().map((e) => e.type), JSON.stringify(response)).to.deep.equal(['error']);
+      expect(
+        h.out.take().map((e) => e.type),
+        JSON.stringify(response),
+      ).to.deep.equal(['error']);
     }
     expect(h.lm.requests).to.have.length(0);
     expect(h.engine.conversation.size).to.equal(0);
@@ -314,8 +391,16 @@ describe('realtime responses', () => {
 
   it('honours output_modalities, tools and tool_choice of response.create for that response only', async () => {
     const h = await startTextSession();
-    const tool = { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
-    await h.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
+    await h.send({
+      type: 'conversation.item.create',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+    });
     h.out.take();
     await h.send({ type: 'response.create', response: { output_modalities: ['audio'], tools: [tool], tool_choice: 'required' } });
     await h.engine.handle({ type: 'conversation.item.retrieve', item_id: 'missing' });

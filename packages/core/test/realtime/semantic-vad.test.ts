@@ -16,7 +16,13 @@ import { startTextSession } from './support/session-harness.js';
  * A voice-like sound (a fundamental and two harmonics) whose pitch glides from `hz` to `end.toHz`
  * over its last `end.glideMs`; `offset` lifts it above the fake detector's level at every sample.
  */
-function voiced(ms: number, rate: number, hz: number, end: { toHz: number; glideMs: number } = { toHz: hz, glideMs: 0 }, offset = 0): Int16Array {
+function voiced(
+  ms: number,
+  rate: number,
+  hz: number,
+  end: { toHz: number; glideMs: number } = { toHz: hz, glideMs: 0 },
+  offset = 0,
+): Int16Array {
   const n = Math.round((ms / 1000) * rate);
   const glideStart = n - Math.round((end.glideMs / 1000) * rate);
   const out = new Int16Array(n);
@@ -79,8 +85,12 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
       const eager = new SemanticTurnEnd(true);
       expect(eager.detectorSilenceMs(semantic({ eagerness: 'high' }))).to.equal(SEMANTIC_PAUSE_MS / 2);
       expect(eager.detectorSilenceMs(semantic({ eagerness: 'low' }))).to.equal(SEMANTIC_PAUSE_MS * 2);
-      expect(eager.extraWaitMs(semantic({ eagerness: 'high' }), 'put it on the', 'level')).to.equal((500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS) / 2);
-      expect(eager.extraWaitMs(semantic({ eagerness: 'auto' }), 'put it on the', 'level')).to.equal(500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS);
+      expect(eager.extraWaitMs(semantic({ eagerness: 'high' }), 'put it on the', 'level')).to.equal(
+        (500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS) / 2,
+      );
+      expect(eager.extraWaitMs(semantic({ eagerness: 'auto' }), 'put it on the', 'level')).to.equal(
+        500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS,
+      );
     });
   });
 

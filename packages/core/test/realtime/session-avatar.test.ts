@@ -147,7 +147,10 @@ describe('session.avatar (extension): a face on the call video', () => {
       const s = services();
       const h = createHarness({ deps: { liveAvatar: s.liveAvatar }, options: { video: new FakeVideo() } });
       await h.send({ type: 'session.update', session: { model: 'svc-realtime', avatar } });
-      expect((h.out.events[0] as unknown as { error: Record<string, unknown> }).error, JSON.stringify(avatar)).to.deep.include({ code, param });
+      expect((h.out.events[0] as unknown as { error: Record<string, unknown> }).error, JSON.stringify(avatar)).to.deep.include({
+        code,
+        param,
+      });
       expect(s.fetcher.fetched).to.deep.equal([]);
     }
   });

@@ -97,7 +97,12 @@ describe('realtime session configuration (session.update)', () => {
     const none = createHarness();
     await none.send({ type: 'session.update', event_id: 'evt_x', session: { type: 'realtime' } });
     expect(none.out.types()).to.deep.equal(['error']);
-    expect(none.out.events[0]!.error).to.deep.include({ type: 'invalid_request_error', code: 'missing_required_parameter', param: 'session.model', event_id: 'evt_x' });
+    expect(none.out.events[0]!.error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'missing_required_parameter',
+      param: 'session.model',
+      event_id: 'evt_x',
+    });
     expect(none.out.closed).to.deep.equal({ ending: 'invalid_configuration', reason: 'invalid session configuration' });
   });
 
@@ -105,7 +110,11 @@ describe('realtime session configuration (session.update)', () => {
     ['include', { include: ['item.input_audio_transcription.logprobs'] }, 'session.include'],
     ['prompt', { prompt: { id: 'pmpt_1' } }, 'session.prompt'],
     ['tracing', { tracing: 'auto' }, 'session.tracing'],
-    ['turn_detection.idle_timeout_ms', { audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 5000 } } } }, 'session.audio.input.turn_detection.idle_timeout_ms'],
+    [
+      'turn_detection.idle_timeout_ms',
+      { audio: { input: { turn_detection: { type: 'server_vad', idle_timeout_ms: 5000 } } } },
+      'session.audio.input.turn_detection.idle_timeout_ms',
+    ],
     ['audio/pcma input', { audio: { input: { format: { type: 'audio/pcma' } } } }, 'session.audio.input.format.type'],
     ['audio/pcma output', { audio: { output: { format: { type: 'audio/pcma' } } } }, 'session.audio.output.format.type'],
     ['mixed output modalities', { output_modalities: ['audio', 'text'] }, 'session.output_modalities'],
@@ -134,8 +143,14 @@ describe('realtime session configuration (session.update)', () => {
     await h.send({ type: 'response.create', response: { instructions: 'x'.repeat(1_500_000) } });
     const refused = h.out.events.at(-1)!;
     expect(refused.type).to.equal('error');
-    expect(refused.error).to.deep.include({ type: 'invalid_request_error', code: 'string_above_max_length', param: 'response.instructions' });
-    expect((refused.error as { message: string }).message).to.equal("'response.instructions' must be at most 32768 characters (got 1500000).");
+    expect(refused.error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'string_above_max_length',
+      param: 'response.instructions',
+    });
+    expect((refused.error as { message: string }).message).to.equal(
+      "'response.instructions' must be at most 32768 characters (got 1500000).",
+    );
     expect(h.out.closed, 'a refused response override leaves the session open').to.equal(null);
     const fresh = createHarness();
     await fresh.send({ type: 'session.update', session: { model: MODEL, instructions: 'x'.repeat(1_500_000) } });
@@ -234,7 +249,12 @@ describe('realtime session configuration (session.update)', () => {
   });
 
   it('keeps function tools and tool_choice', async () => {
-    const tool = { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const tool = {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    };
     const h = await startTextSession({}, { tools: [tool], tool_choice: 'required' });
     const session = h.created!.session as any;
     expect(session.tools).to.deep.equal([tool]);
@@ -243,7 +263,11 @@ describe('realtime session configuration (session.update)', () => {
 
   it('sends nothing before session.created: earlier events are held, then handled in order', async () => {
     const h = createHarness();
-    await h.send({ type: 'conversation.item.create', event_id: 'early', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } });
+    await h.send({
+      type: 'conversation.item.create',
+      event_id: 'early',
+      item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+    });
     await h.send({ type: 'no.such.event', event_id: 'junk' });
     expect(h.out.types()).to.deep.equal([]);
     expect(h.out.closed).to.equal(null);

@@ -43,7 +43,9 @@ describe('realtime session lifetime', () => {
     h.out.take();
     h.clock.advance(60_000);
     await flush();
-    expect(h.out.take().map(({ event_id: _e, ...rest }) => rest)).to.deep.equal([{ type: 'session.max_duration_reached', max_duration_sec: 60 }]);
+    expect(h.out.take().map(({ event_id: _e, ...rest }) => rest)).to.deep.equal([
+      { type: 'session.max_duration_reached', max_duration_sec: 60 },
+    ]);
     expect(h.out.closed).to.deep.equal({ ending: 'max_duration', reason: 'max session duration reached' });
     expect(h.lm.requests[0]!.signal.aborted).to.equal(true);
   });

@@ -5,7 +5,9 @@ import { startTextSession, userText, type Harness } from './support/session-harn
 
 /** Resolves only when its signal aborts; keeps the signal it was given. */
 function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
+  return new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }),
+  );
 }
 
 class HangingRecognizer implements SpeechRecognizer {
@@ -63,7 +65,10 @@ describe("the session's signal is the parent of every turn, response and summary
         const summarizer = new HangingSummarizer();
         const h = await startTextSession({ lm: new ScriptedLanguageModel(undefined, 400), deps: { summarizer } });
         for (let i = 0; i < 6; i++) {
-          await h.send({ type: 'conversation.item.create', item: userText(`Message number ${i} is here. ${'filler words '.repeat(13)}`.trim()) });
+          await h.send({
+            type: 'conversation.item.create',
+            item: userText(`Message number ${i} is here. ${'filler words '.repeat(13)}`.trim()),
+          });
         }
         expect(summarizer.signals).to.have.length(1);
         expect(summarizer.signals[0]!.aborted).to.equal(false);

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { ExtractiveSummarizer, LanguageModelSummarizer, planSummarization, estimateTokens, fitToContextWindow, type ConversationItem } from '../../src/realtime/index.js';
+import {
+  ExtractiveSummarizer,
+  LanguageModelSummarizer,
+  planSummarization,
+  estimateTokens,
+  fitToContextWindow,
+  type ConversationItem,
+} from '../../src/realtime/index.js';
 import { flush, ScriptedLanguageModel } from '../fakes/index.js';
 import { startTextSession, userText } from './support/session-harness.js';
 
@@ -36,7 +43,10 @@ describe('realtime conversation summarization', () => {
   });
 
   it('the extractive summarizer keeps the first sentence of each turn, labelled', async () => {
-    const text = await new ExtractiveSummarizer().summarize([msg('a', 'I need a taxi. To the airport.'), msg('b', 'Sure, when?', 'assistant')]);
+    const text = await new ExtractiveSummarizer().summarize([
+      msg('a', 'I need a taxi. To the airport.'),
+      msg('b', 'Sure, when?', 'assistant'),
+    ]);
     expect(text).to.equal('Summary of the earlier conversation: User: "I need a taxi." Assistant: "Sure, when?"');
   });
 
@@ -57,7 +67,8 @@ describe('realtime conversation summarization', () => {
     const summaryAdded = h.out.all('conversation.item.added').find((e) => (e.item as any).id === first.summary_item_id)!;
     expect(summaryAdded.previous_item_id).to.equal('u3');
     expect((summaryAdded.item as any).role).to.equal('system');
-    const summaryText = 'Summary of the earlier conversation: User: "Message number 0 is here." User: "Message number 1 is here." User: "Message number 2 is here." User: "Message number 3 is here."';
+    const summaryText =
+      'Summary of the earlier conversation: User: "Message number 0 is here." User: "Message number 1 is here." User: "Message number 2 is here." User: "Message number 3 is here."';
     expect((summaryAdded.item as any).content).to.deep.equal([{ type: 'input_text', text: summaryText }]);
     h.out.take();
     await h.send({ type: 'conversation.item.retrieve', item_id: 'u0' });
@@ -85,10 +96,17 @@ describe('realtime conversation summarization', () => {
     const lm = new ScriptedLanguageModel([{ type: 'text', delta: 'The user wants a taxi.' }]);
     const items = [msg('a', 'I need a taxi. To the airport.'), msg('b', 'Sure, when?', 'assistant')];
     const signal = new AbortController().signal;
-    expect(await new LanguageModelSummarizer(lm).summarize(items, signal)).to.equal('Summary of the earlier conversation: The user wants a taxi.');
-    expect(lm.requests[0]!.messages[1]).to.deep.equal({ role: 'user', content: 'user: I need a taxi. To the airport.\nassistant: Sure, when?' });
+    expect(await new LanguageModelSummarizer(lm).summarize(items, signal)).to.equal(
+      'Summary of the earlier conversation: The user wants a taxi.',
+    );
+    expect(lm.requests[0]!.messages[1]).to.deep.equal({
+      role: 'user',
+      content: 'user: I need a taxi. To the airport.\nassistant: Sure, when?',
+    });
     expect(lm.requests[0]!.toolChoice).to.equal('none');
     lm.failAfter = { count: 0, error: new Error('down') };
-    expect(await new LanguageModelSummarizer(lm).summarize(items, signal)).to.equal('Summary of the earlier conversation: User: "I need a taxi." Assistant: "Sure, when?"');
+    expect(await new LanguageModelSummarizer(lm).summarize(items, signal)).to.equal(
+      'Summary of the earlier conversation: User: "I need a taxi." Assistant: "Sure, when?"',
+    );
   });
 });

@@ -3,10 +3,14 @@ import { acceptsModel, isOpenAiModelAlias } from '../../src/shared/model-aliases
 
 describe("OpenAI's model names as aliases", () => {
   it('knows the speech, transcription and realtime names and their dated snapshots, each for its own kind', () => {
-    for (const name of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-03-20']) expect(isOpenAiModelAlias('speech', name), name).to.equal(true);
-    for (const name of ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15']) expect(isOpenAiModelAlias('transcription', name), name).to.equal(true);
-    for (const name of ['gpt-realtime', 'gpt-realtime-2025-08-28', 'gpt-realtime-mini', 'gpt-4o-realtime-preview-2024-12-17']) expect(isOpenAiModelAlias('realtime', name), name).to.equal(true);
-    for (const name of ['tts-2', 'tts-1-x', 'gpt-realtime-2025', 'whisper-1']) expect(isOpenAiModelAlias('speech', name), name).to.equal(false);
+    for (const name of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-03-20'])
+      expect(isOpenAiModelAlias('speech', name), name).to.equal(true);
+    for (const name of ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15'])
+      expect(isOpenAiModelAlias('transcription', name), name).to.equal(true);
+    for (const name of ['gpt-realtime', 'gpt-realtime-2025-08-28', 'gpt-realtime-mini', 'gpt-4o-realtime-preview-2024-12-17'])
+      expect(isOpenAiModelAlias('realtime', name), name).to.equal(true);
+    for (const name of ['tts-2', 'tts-1-x', 'gpt-realtime-2025', 'whisper-1'])
+      expect(isOpenAiModelAlias('speech', name), name).to.equal(false);
   });
 
   it("accepts the service's own id always and OpenAI's names only when enabled", () => {

@@ -8,7 +8,11 @@ describe('repeatEvery (the recurring-task helper on the injected clock)', () => 
   it('runs first after firstMs, then everyMs after each run ends, on the clock it is given', async () => {
     const clock = new FakeClock(0);
     const runs: number[] = [];
-    const task = repeatEvery(clock, { name: 'sweep', firstMs: 100, everyMs: 1000, onError: () => undefined }, async () => void runs.push(clock.now()));
+    const task = repeatEvery(
+      clock,
+      { name: 'sweep', firstMs: 100, everyMs: 1000, onError: () => undefined },
+      async () => void runs.push(clock.now()),
+    );
     clock.advance(99);
     await tick();
     expect(runs).to.deep.equal([]);
@@ -51,10 +55,14 @@ describe('repeatEvery (the recurring-task helper on the injected clock)', () => 
     const clock = new FakeClock(0);
     const errors: string[] = [];
     let calls = 0;
-    const task = repeatEvery(clock, { name: 'purge', firstMs: 0, everyMs: 5, onError: (err, name) => errors.push(`${name}: ${(err as Error).message}`) }, async () => {
-      calls++;
-      throw new Error('database down');
-    });
+    const task = repeatEvery(
+      clock,
+      { name: 'purge', firstMs: 0, everyMs: 5, onError: (err, name) => errors.push(`${name}: ${(err as Error).message}`) },
+      async () => {
+        calls++;
+        throw new Error('database down');
+      },
+    );
     for (let i = 0; i < 3; i++) {
       clock.advance(5);
       await tick();

@@ -18,9 +18,13 @@ describe('ServiceError.nestedIn: errors of a nested request name the dotted para
   });
 
   it('nestedSpeechErrors nests what a synchronous or an asynchronous run throws', async () => {
-    expect(() => nestedSpeechErrors(() => {
-      throw new VoiceNotFoundError('v');
-    })).to.throw(VoiceNotFoundError).with.property('param', 'input_tts.voice');
+    expect(() =>
+      nestedSpeechErrors(() => {
+        throw new VoiceNotFoundError('v');
+      }),
+    )
+      .to.throw(VoiceNotFoundError)
+      .with.property('param', 'input_tts.voice');
     const rejected = await nestedSpeechErrors(() => Promise.reject(new InvalidParameterError('x', 'ref_audio'))).catch((e: unknown) => e);
     expect(rejected).to.be.instanceOf(InvalidParameterError).with.property('param', 'input_tts.ref_audio');
     expect(nestedSpeechErrors(() => 7)).to.equal(7);

@@ -29,7 +29,7 @@ describe('speech instructions mapped onto inline tags', () => {
     expect(applied('SLOWLY')).to.deep.equal(['prosody:slow']);
   });
 
-  it('the prefix is inline tags the parser applies, and the input\'s own tags take over', () => {
+  it("the prefix is inline tags the parser applies, and the input's own tags take over", () => {
     const { prefix } = deliveryFromInstructions('slowly and calmly');
     expect(prefix).to.equal('<|emotion:calm|><|prosody:slow|>');
     const [first, second] = parseInlineTags(`${prefix}Hello there. <|prosody:fast|>Quick now.`);

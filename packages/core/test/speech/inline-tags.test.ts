@@ -67,7 +67,9 @@ describe('parseInlineTags', () => {
     ];
     for (const input of inputs) {
       it(`leaves only "Hello" from ${JSON.stringify(input)}`, () => {
-        const spoken = texts(parseInlineTags(input)).map((s) => s.text).join(' ');
+        const spoken = texts(parseInlineTags(input))
+          .map((s) => s.text)
+          .join(' ');
         expect(spoken).to.equal('Hello');
         expect(spoken).not.to.include('<|');
         expect(spoken).not.to.include('|>');
@@ -126,7 +128,20 @@ describe('parseInlineTags', () => {
       expect(prosodyAfter('<|EMOTION: Happy |>')).to.deep.equal(prosodyAfter('<|emotion:happy|>'));
     });
 
-    const emotions = ['enthusiasm', 'excited', 'happy', 'joy', 'sad', 'angry', 'calm', 'fear', 'scared', 'surprise', 'whisper', 'whispering'];
+    const emotions = [
+      'enthusiasm',
+      'excited',
+      'happy',
+      'joy',
+      'sad',
+      'angry',
+      'calm',
+      'fear',
+      'scared',
+      'surprise',
+      'whisper',
+      'whispering',
+    ];
     for (const emotion of emotions) {
       it(`emotion:${emotion} differs from neutral and is documented`, () => {
         expect(isNeutral(prosodyAfter(`<|emotion:${emotion}|>`))).to.equal(false);
@@ -221,7 +236,19 @@ describe('parseInlineTags', () => {
       const segments = parseInlineTags(
         '<|prosody:pause-short|>a<|prosody:pause-long|> b <|prosody:pause=300ms|> c <|prosody:pause:750|> d <|prosody:pause=1.5s|> e <|prosody:pause_short|>',
       );
-      expect(shape(segments)).to.deep.equal(['[pause 250]', 'a', '[pause 1000]', 'b', '[pause 300]', 'c', '[pause 750]', 'd', '[pause 1500]', 'e', '[pause 250]']);
+      expect(shape(segments)).to.deep.equal([
+        '[pause 250]',
+        'a',
+        '[pause 1000]',
+        'b',
+        '[pause 300]',
+        'c',
+        '[pause 750]',
+        'd',
+        '[pause 1500]',
+        'e',
+        '[pause 250]',
+      ]);
     });
 
     it('caps very long pauses at 10 seconds', () => {
@@ -334,7 +361,9 @@ describe('parseInlineTags', () => {
     });
 
     it('does not swallow words between a broken opener and a later closer', () => {
-      const spoken = texts(parseInlineTags('<|emotion:happy Hello big world|> end')).map((s) => s.text).join(' ');
+      const spoken = texts(parseInlineTags('<|emotion:happy Hello big world|> end'))
+        .map((s) => s.text)
+        .join(' ');
       expect(spoken).to.include('Hello big world');
       expect(spoken).to.include('end');
     });

@@ -31,7 +31,10 @@ describe('join silence (the first-clause cut of a stream)', () => {
   it('passes silent audio through the leading trim unchanged, and shorter silence than kept untouched', async () => {
     expect(await all(trimLeadingSilence(chunked(zeros(50), 8), 20, () => undefined))).to.deep.equal(zeros(50));
     let dropped = -1;
-    expect(await all(trimLeadingSilence(chunked([...zeros(5), ...tone(4)], 3), 20, (n) => (dropped = n)))).to.deep.equal([...zeros(5), ...tone(4)]);
+    expect(await all(trimLeadingSilence(chunked([...zeros(5), ...tone(4)], 3), 20, (n) => (dropped = n)))).to.deep.equal([
+      ...zeros(5),
+      ...tone(4),
+    ]);
     expect(dropped).to.equal(0);
   });
 

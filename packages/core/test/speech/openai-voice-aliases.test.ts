@@ -11,7 +11,8 @@ const flite = () =>
     preset('awb', 'flite', 'en-gb-scotland', 'male'),
     preset('kal16', 'flite', 'en-us', 'male'),
   ]);
-const espeak = () => new ToneSynthesizer('espeak', [preset('espeak-en-us', 'espeak', 'en-us', 'male'), preset('espeak-fr', 'espeak', 'fr', 'male')]);
+const espeak = () =>
+  new ToneSynthesizer('espeak', [preset('espeak-en-us', 'espeak', 'en-us', 'male'), preset('espeak-fr', 'espeak', 'fr', 'male')]);
 const kokoro = () =>
   new ToneSynthesizer('kokoro', [
     preset('kokoro-af_bella', 'kokoro', 'en-us', 'female'),
@@ -37,8 +38,19 @@ describe("OpenAI's voice names as preset aliases", () => {
 
   it("with the embedded engines: OpenAI's gender, the default voice for the neutral alloy, the British accent for fable", () => {
     expect(targets(new VoiceCatalog([flite(), espeak()]))).to.deep.equal({
-      alloy: 'slt', ash: 'rms', ballad: 'rms', coral: 'slt', echo: 'rms', fable: 'awb', nova: 'slt',
-      onyx: 'rms', sage: 'slt', shimmer: 'slt', verse: 'rms', marin: 'slt', cedar: 'rms',
+      alloy: 'slt',
+      ash: 'rms',
+      ballad: 'rms',
+      coral: 'slt',
+      echo: 'rms',
+      fable: 'awb',
+      nova: 'slt',
+      onyx: 'rms',
+      sage: 'slt',
+      shimmer: 'slt',
+      verse: 'rms',
+      marin: 'slt',
+      cedar: 'rms',
     });
   });
 
@@ -52,7 +64,7 @@ describe("OpenAI's voice names as preset aliases", () => {
     expect(t.fable).to.equal('kokoro-bm_george');
   });
 
-  it('another language picks that language\'s best voice of the gender; one nobody speaks is voice_language_unsupported', () => {
+  it("another language picks that language's best voice of the gender; one nobody speaks is voice_language_unsupported", () => {
     const catalog = new VoiceCatalog([flite(), espeak(), kokoro()]);
     expect(catalog.resolve('nova', 'fr')!.name).to.equal('kokoro-ff_siwis');
     // Kokoro's only French voice is female: a male alias takes espeak's rather than the other gender.
@@ -75,7 +87,10 @@ describe("OpenAI's voice names as preset aliases", () => {
     const catalog = new VoiceCatalog([flite(), own]);
     expect(catalog.aliases().map((a) => a.name)).not.to.include('alloy');
     expect(catalog.get('alloy')!.engine).to.equal('piper');
-    const upstream = new ToneSynthesizer('upstream', [{ ...preset('upstream-echo', 'upstream', 'en', 'neutral'), engineVoice: 'echo' }, { ...preset('upstream-nova', 'upstream', 'en', 'neutral'), engineVoice: 'nova' }]);
+    const upstream = new ToneSynthesizer('upstream', [
+      { ...preset('upstream-echo', 'upstream', 'en', 'neutral'), engineVoice: 'echo' },
+      { ...preset('upstream-nova', 'upstream', 'en', 'neutral'), engineVoice: 'nova' },
+    ]);
     const t = targets(new VoiceCatalog([flite(), kokoro(), upstream]));
     expect([t.echo, t.nova, t.onyx]).to.deep.equal(['upstream-echo', 'upstream-nova', 'kokoro-am_michael']);
   });

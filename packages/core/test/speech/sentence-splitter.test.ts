@@ -40,7 +40,10 @@ describe('splitSentences', () => {
   });
 
   it('does not break inside decimals or dotted words', () => {
-    expect(splitSentences('Pi is 3.14 roughly. Visit example.com today.')).to.deep.equal(['Pi is 3.14 roughly.', 'Visit example.com today.']);
+    expect(splitSentences('Pi is 3.14 roughly. Visit example.com today.')).to.deep.equal([
+      'Pi is 3.14 roughly.',
+      'Visit example.com today.',
+    ]);
   });
 
   it('does not break before a lower-case word', () => {

@@ -9,7 +9,7 @@ function rms(samples: Int16Array, from = 0, to = samples.length): number {
 
 function zeroCrossings(samples: Int16Array, from = 0, to = samples.length): number {
   let count = 0;
-  for (let i = from + 1; i < to; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) count++;
+  for (let i = from + 1; i < to; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) count++;
   return count;
 }
 

@@ -48,19 +48,30 @@ describe('validateSpeechRequest', () => {
     expect(identifierOf(() => validateSpeechRequest({ input: '   \n' }))).to.equal('input_empty');
   });
 
-  it('only knows the one model, unless OpenAI\'s names are accepted as aliases', () => {
+  it("only knows the one model, unless OpenAI's names are accepted as aliases", () => {
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'tts-1' }))).to.equal('invalid_parameter');
     for (const model of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'gpt-4o-mini-tts-2025-12-15']) {
       expect(validateSpeechRequest({ input: 'x', model }, { openAiModelAliases: true }).model).to.equal('svc-audio-v3-tts');
     }
-    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'whisper-1' }, { openAiModelAliases: true }))).to.equal('invalid_parameter');
-    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'tts-1-2025' }, { openAiModelAliases: true }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'whisper-1' }, { openAiModelAliases: true }))).to.equal(
+      'invalid_parameter',
+    );
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', model: 'tts-1-2025' }, { openAiModelAliases: true }))).to.equal(
+      'invalid_parameter',
+    );
   });
 
   it("stream_format: 'audio' is today's behaviour; 'sse' streams events in any format, but not with stream: false", () => {
     expect(validateSpeechRequest({ input: 'x', stream_format: 'audio' })).to.include({ streamFormat: 'audio', stream: false });
-    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse' })).to.include({ streamFormat: 'sse', stream: true, responseFormat: 'mp3' });
-    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse', stream: true, response_format: 'wav' })).to.include({ streamFormat: 'sse', stream: true });
+    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse' })).to.include({
+      streamFormat: 'sse',
+      stream: true,
+      responseFormat: 'mp3',
+    });
+    expect(validateSpeechRequest({ input: 'x', stream_format: 'sse', stream: true, response_format: 'wav' })).to.include({
+      streamFormat: 'sse',
+      stream: true,
+    });
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse', stream: false }))).to.equal('invalid_parameter');
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'events' }))).to.equal('invalid_parameter');
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream_format: 'sse' }, { nested: true }))).to.equal('invalid_parameter');
@@ -85,7 +96,9 @@ describe('validateSpeechRequest', () => {
   });
 
   it('rejects stream inside a nested (video) request', () => {
-    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm' }, { nested: true }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm' }, { nested: true }))).to.equal(
+      'invalid_parameter',
+    );
   });
 
   it('makes an explicit voice and ref_audio/ref_text mutually exclusive', () => {
@@ -109,8 +122,12 @@ describe('validateSpeechRequest', () => {
     expect(validateSpeechRequest({ input: 'x', speed: 2 }).speed).to.equal(2);
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', speed: 5 }))).to.equal('invalid_parameter');
     expect(identifierOf(() => validateSpeechRequest({ input: 'x', speed: 0.1 }))).to.equal('invalid_parameter');
-    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm', speed: 1.5 }))).to.equal('invalid_parameter');
-    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm', timestamps: true }))).to.equal('invalid_parameter');
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm', speed: 1.5 }))).to.equal(
+      'invalid_parameter',
+    );
+    expect(identifierOf(() => validateSpeechRequest({ input: 'x', stream: true, response_format: 'pcm', timestamps: true }))).to.equal(
+      'invalid_parameter',
+    );
   });
 
   it('rejects unknown response formats', () => {

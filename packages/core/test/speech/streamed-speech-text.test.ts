@@ -14,7 +14,10 @@ describe('StreamedSpeechText (a streamed reply cut into pieces spoken one at a t
 
   it('carries emotion, style and prosody tags into later pieces, never pauses or sound effects', () => {
     const s = new StreamedSpeechText();
-    const out = [...s.push('<|emotion:sad|>I lost. <|sfx:pop|><|prosody:pause|>Oh well. <|prosody:slow|><|style:whisper|>Quiet now. '), ...s.push('End.')];
+    const out = [
+      ...s.push('<|emotion:sad|>I lost. <|sfx:pop|><|prosody:pause|>Oh well. <|prosody:slow|><|style:whisper|>Quiet now. '),
+      ...s.push('End.'),
+    ];
     out.push(s.flush()!);
     expect(out).to.deep.equal([
       '<|emotion:sad|>I lost.',
@@ -27,9 +30,11 @@ describe('StreamedSpeechText (a streamed reply cut into pieces spoken one at a t
 
 describe('lastingTags', () => {
   it('keeps known emotion, style and prosody values in order (normal and reset too), drops the rest', () => {
-    expect(lastingTags('a <|emotion:happy|> b <|prosody:pause=300ms|> <|sfx:applause|> <|emotion:bogus|> <|prosody:fast|> <|prosody:normal|> <|prosody:reset|>')).to.equal(
-      '<|emotion:happy|><|prosody:fast|><|prosody:normal|><|prosody:reset|>',
-    );
+    expect(
+      lastingTags(
+        'a <|emotion:happy|> b <|prosody:pause=300ms|> <|sfx:applause|> <|emotion:bogus|> <|prosody:fast|> <|prosody:normal|> <|prosody:reset|>',
+      ),
+    ).to.equal('<|emotion:happy|><|prosody:fast|><|prosody:normal|><|prosody:reset|>');
     expect(lastingTags('no tags here')).to.equal('');
   });
 });

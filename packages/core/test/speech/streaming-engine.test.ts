@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { SynthesizeSpeech } from '../../src/speech/synthesize-speech.js';
 import { VoiceCatalog } from '../../src/speech/voice-catalog.js';
 import { validateSpeechRequest } from '../../src/speech/speech-request.js';
-import type { PresetVoice, SpeechSynthesizer, SynthesisRequest, SynthesisResult, SynthesisStream, WordTiming } from '../../src/speech/speech-synthesizer.js';
+import type {
+  PresetVoice,
+  SpeechSynthesizer,
+  SynthesisRequest,
+  SynthesisResult,
+  SynthesisStream,
+  WordTiming,
+} from '../../src/speech/speech-synthesizer.js';
 import { KeywordDetector, preset, TaggingCodec } from '../fakes/fake-speech.js';
 
 /** An engine that streams each sentence in 3 chunks of 100 samples, released one by one by the test. */
@@ -11,7 +18,10 @@ class GatedStreamingEngine implements SpeechSynthesizer {
   private gates: (() => void)[] = [];
   released = 0;
   wholeCalls = 0;
-  constructor(private readonly presets: PresetVoice[], private readonly failAfter = Infinity) {}
+  constructor(
+    private readonly presets: PresetVoice[],
+    private readonly failAfter = Infinity,
+  ) {}
   voices() {
     return this.presets;
   }
@@ -45,14 +55,24 @@ class GatedStreamingEngine implements SpeechSynthesizer {
 function setup(failAfter?: number) {
   const engine = new GatedStreamingEngine([preset('up-a', 'streamer', 'en-us')], failAfter);
   const synthesized: number[] = [];
-  const useCase = new SynthesizeSpeech(new VoiceCatalog([engine]), new TaggingCodec(), new KeywordDetector(), null, { synthesized: (e) => void synthesized.push(e.audioSeconds) }, { sampleRate: 16000 });
+  const useCase = new SynthesizeSpeech(
+    new VoiceCatalog([engine]),
+    new TaggingCodec(),
+    new KeywordDetector(),
+    null,
+    { synthesized: (e) => void synthesized.push(e.audioSeconds) },
+    { sampleRate: 16000 },
+  );
   return { engine, useCase, synthesized };
 }
 
 describe('SynthesizeSpeech with an engine that streams within a sentence', () => {
   it('passes each chunk on as it arrives (before the sentence is complete), words offset per sentence', async () => {
     const { engine, useCase, synthesized } = setup();
-    const result = await useCase.execute(validateSpeechRequest({ input: 'First sentence here. Second one now.', voice: 'up-a', response_format: 'pcm', stream: true }), null);
+    const result = await useCase.execute(
+      validateSpeechRequest({ input: 'First sentence here. Second one now.', voice: 'up-a', response_format: 'pcm', stream: true }),
+      null,
+    );
     const reader = result.body[Symbol.asyncIterator]();
     const first = reader.next();
     await new Promise((r) => setTimeout(r, 5));
@@ -79,7 +99,10 @@ describe('SynthesizeSpeech with an engine that streams within a sentence', () =>
     const { engine, useCase } = setup();
     const timer = setInterval(() => engine.release(), 2);
     try {
-      const result = await useCase.execute(validateSpeechRequest({ input: 'First sentence here. Second one now.', voice: 'up-a', timestamps: true }), null);
+      const result = await useCase.execute(
+        validateSpeechRequest({ input: 'First sentence here. Second one now.', voice: 'up-a', timestamps: true }),
+        null,
+      );
       for await (const _ of result.body) void _;
       expect(result.words.map((w) => w.word)).to.deep.equal(['First', 'Second']);
       expect(result.words[1]!.start).to.be.closeTo(300 / 16000, 1e-9);
@@ -92,11 +115,17 @@ describe('SynthesizeSpeech with an engine that streams within a sentence', () =>
     const { engine, useCase } = setup(1);
     const timer = setInterval(() => engine.release(), 2);
     try {
-      const result = await useCase.execute(validateSpeechRequest({ input: 'Only one sentence here.', voice: 'up-a', response_format: 'pcm', stream: true }), null);
+      const result = await useCase.execute(
+        validateSpeechRequest({ input: 'Only one sentence here.', voice: 'up-a', response_format: 'pcm', stream: true }),
+        null,
+      );
       let bytes = 0;
       const error = await (async () => {
         for await (const c of result.body) bytes += c.length;
-      })().then(() => null, (e: Error) => e);
+      })().then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error?.message).to.equal('upstream broke mid-stream');
       expect(bytes).to.equal(200);
     } finally {

@@ -44,7 +44,9 @@ function paddedEngineSpeech(): SynthesizeSpeech {
       return { ...r, samples, words };
     },
   };
-  return new SynthesizeSpeech(new VoiceCatalog([padded]), new TaggingCodec(), new KeywordDetector(), null, undefined, { sampleRate: 16000 });
+  return new SynthesizeSpeech(new VoiceCatalog([padded]), new TaggingCodec(), new KeywordDetector(), null, undefined, {
+    sampleRate: 16000,
+  });
 }
 const CLAUSE_INPUT = 'The morning train was late again, so Maria walked to the office along the river. It rained.';
 
@@ -137,7 +139,7 @@ describe('SynthesizeSpeech', () => {
     const { result } = await run(useCase, { input: 'One two. Three four.', response_format: 'pcm', timestamps: true });
     expect(result.words.map((w) => w.word)).to.deep.equal(['One', 'two.', 'Three', 'four.']);
     for (let i = 1; i < result.words.length; i++) expect(result.words[i]!.start).to.be.at.least(result.words[i - 1]!.end - 1e-9);
-    expect(result.words[2]!.start).to.be.closeTo(('One two.'.length * 0.01), 0.01);
+    expect(result.words[2]!.start).to.be.closeTo('One two.'.length * 0.01, 0.01);
     expect(result.stats.samples / 16000).to.be.closeTo(result.words.at(-1)!.end, 0.01);
   });
 
@@ -173,7 +175,7 @@ describe('SynthesizeSpeech', () => {
     expect(flite.calls).to.have.length(2);
   });
 
-  it('joins the first clause of a stream to the rest of its sentence with a comma\'s pause, not two utterances\' silence', async () => {
+  it("joins the first clause of a stream to the rest of its sentence with a comma's pause, not two utterances' silence", async () => {
     const { chunks } = await run(paddedEngineSpeech(), { input: CLAUSE_INPUT, response_format: 'pcm', stream: true });
     // Opening 10 ms (the engine's 200 trimmed); the cut: 50 + 50 ms; between the two sentences: 200 + 200 ms; closing 10 ms.
     expect(silenceRunsMs(pcmOf(chunks))).to.deep.equal([10, 100, 400, 10]);
@@ -235,7 +237,11 @@ describe('SynthesizeSpeech', () => {
 
   it('applies instructions as tags opening the input and reports them; without instructions nothing is reported', async () => {
     const { flite, useCase } = setup();
-    const { result } = await run(useCase, { input: 'Hello there.', instructions: 'Please speak slowly and calmly.', response_format: 'pcm' });
+    const { result } = await run(useCase, {
+      input: 'Hello there.',
+      instructions: 'Please speak slowly and calmly.',
+      response_format: 'pcm',
+    });
     expect(result.appliedInstructions).to.deep.equal(['emotion:calm', 'prosody:slow']);
     expect(flite.calls[0]!.prosody.rate).to.be.closeTo(0.9 * 0.8, 1e-9);
     expect(flite.calls[0]!.text).to.equal('Hello there.');
@@ -253,7 +259,9 @@ describe('SynthesizeSpeech', () => {
     expect(french.result.voice.name).to.equal('espeak-fr');
     expect(french.result.language).to.equal('fr');
     expect(espeak.calls).to.have.length(1);
-    expect(await identifierOf(run(useCase, { input: 'こんにちは', voice: 'alloy', tn_language: 'ja' }))).to.equal('voice_language_unsupported');
+    expect(await identifierOf(run(useCase, { input: 'こんにちは', voice: 'alloy', tn_language: 'ja' }))).to.equal(
+      'voice_language_unsupported',
+    );
   });
 
   it('runs cloned voices through the base preset and the conversion', async () => {

@@ -99,7 +99,10 @@ describe('normalizeText (other languages)', () => {
 describe('normalizeText reads units out in every language it normalizes numbers for', () => {
   cases('fr', [
     // The README's example.
-    ['Le 14 juillet 2024, il faisait 31,5 °C.', 'Le quatorze juillet deux mille vingt-quatre, il faisait trente et un virgule cinq degrés Celsius.'],
+    [
+      'Le 14 juillet 2024, il faisait 31,5 °C.',
+      'Le quatorze juillet deux mille vingt-quatre, il faisait trente et un virgule cinq degrés Celsius.',
+    ],
     ['1 h de route, 1,5 km, 2 kg', 'une heure de route, un virgule cinq kilomètre, deux kilogrammes'],
     ['-4 °C', 'moins quatre degrés Celsius'],
     ['100 km/h', 'cent kilomètres par heure'],

@@ -31,7 +31,12 @@ describe('TranscribeAudio.openStream (a recording transcribed while it arrives)'
     live.write(new Int16Array(44100));
     expect(live.partial).to.equal('turn');
     expect(await live.finish()).to.deep.equal({ text: 'turn on the light', language: 'en', duration: 1 });
-    expect(recognizer.streams).to.deep.include({ samples: 44100, sampleRate: 44100, state: 'finished', signal: recognizer.streams[0]!.signal });
+    expect(recognizer.streams).to.deep.include({
+      samples: 44100,
+      sampleRate: 44100,
+      state: 'finished',
+      signal: recognizer.streams[0]!.signal,
+    });
   });
 
   it('refuses audio past the duration limit before it reaches the recognizer, and releases it', () => {
@@ -48,12 +53,20 @@ describe('TranscribeAudio.openStream (a recording transcribed while it arrives)'
 
   it('an empty recording is an empty transcript without a decode; no recognizer is unavailable', async () => {
     const recognizer = new FakeStreamingRecognizer();
-    const live = new TranscribeAudio(noCodec, streaming(recognizer), { maxDurationSeconds: 10 }).openStream(principal, { language: null, sampleRate: 16000 }, new AbortController().signal);
+    const live = new TranscribeAudio(noCodec, streaming(recognizer), { maxDurationSeconds: 10 }).openStream(
+      principal,
+      { language: null, sampleRate: 16000 },
+      new AbortController().signal,
+    );
     expect((await live.finish()).text).to.equal('');
     expect(recognizer.streams[0]!.state).to.equal('cancelled');
-    expect(() => new TranscribeAudio(noCodec, null, { maxDurationSeconds: 10 }).openStream(principal, { language: null, sampleRate: 16000 }, new AbortController().signal)).to.throw(
-      TranscriptionUnavailableError,
-    );
+    expect(() =>
+      new TranscribeAudio(noCodec, null, { maxDurationSeconds: 10 }).openStream(
+        principal,
+        { language: null, sampleRate: 16000 },
+        new AbortController().signal,
+      ),
+    ).to.throw(TranscriptionUnavailableError);
   });
 
   it('a transcriber without a stream gets the recording whole at the end; its failure is an engine error', async () => {

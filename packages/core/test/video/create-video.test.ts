@@ -43,7 +43,11 @@ describe('CreateVideo', () => {
 
   it('synthesizes input_tts with word timings for the renderer', async () => {
     const w = videoWorld();
-    const job = await w.create.execute(alice, { ref_image: face, input_tts: { input: 'Hello there. How are you today?', response_format: 'mp3' }, size: '480x640' });
+    const job = await w.create.execute(alice, {
+      ref_image: face,
+      input_tts: { input: 'Hello there. How are you today?', response_format: 'mp3' },
+      size: '480x640',
+    });
     expect(job.size).to.equal('480x640');
     expect(w.tts.calls.every((c) => c.wordTimings)).to.equal(true);
     const info = JSON.parse(new TextDecoder().decode(w.blobs.blobs.get(videoBlobKeys(job).speech)));
@@ -67,12 +71,20 @@ describe('CreateVideo', () => {
     ['no ref_image', { input: base64(speechBytes(1)) }, 'missing_required_parameter'],
     ['a wrong size', { ref_image: face, input: base64(speechBytes(1)), size: '1920x1080' }, 'invalid_video_size'],
     ['a wrong model', { ref_image: face, input: base64(speechBytes(1)), model: 'sora-2' }, 'invalid_video_model'],
-    ['an image that is not one', { ref_image: base64(new TextEncoder().encode('GIF89a not supported')), input: base64(speechBytes(1)) }, 'invalid_image'],
+    [
+      'an image that is not one',
+      { ref_image: base64(new TextEncoder().encode('GIF89a not supported')), input: base64(speechBytes(1)) },
+      'invalid_image',
+    ],
     ['a decompression bomb', { ref_image: base64(pngBytes(30000, 30000)), input: base64(speechBytes(1)) }, 'image_dimensions_too_large'],
     ['a photo without a face', { ref_image: base64(pngBytes(640, 640, 'NOFACE')), input: base64(speechBytes(1)) }, 'no_face_detected'],
     ['a damaged image', { ref_image: base64(pngBytes(640, 640, 'CORRUPT')), input: base64(speechBytes(1)) }, 'invalid_image'],
     ['audio that is not audio', { ref_image: face, input: base64(new TextEncoder().encode('hello world')) }, 'invalid_audio'],
-    ['nested stream', { ref_image: face, input_tts: { input: 'Hi', stream: true, response_format: 'pcm' } }, 'input_tts_stream_unsupported'],
+    [
+      'nested stream',
+      { ref_image: face, input_tts: { input: 'Hi', stream: true, response_format: 'pcm' } },
+      'input_tts_stream_unsupported',
+    ],
     ['an empty speech input', { ref_image: face, input_tts: { input: '' } }, 'input_empty'],
     ['speech input over 5000 characters', { ref_image: face, input_tts: { input: 'a'.repeat(5001) } }, 'input_too_long'],
     ['voice and ref_audio together', { ref_image: face, input_tts: { input: 'Hi', voice: 'slt', ref_audio: 'AAAA' } }, 'voice_conflict'],

@@ -5,13 +5,46 @@ import { pngBytes } from './video-fakes.js';
 function jpegBytes(width: number, height: number): Uint8Array {
   // SOI, an APP0 segment to skip, then SOF0: length 17, precision 8, height, width.
   return new Uint8Array([
-    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x06, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xff, 0xc0, 0x00, 0x11, 0x08,
-    height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x06,
+    0x4a,
+    0x46,
+    0x49,
+    0x46,
+    0xff,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    3,
+    1,
+    0x22,
+    0,
+    2,
+    0x11,
+    1,
+    3,
+    0x11,
+    1,
   ]);
 }
 
 function riff(chunk: string, payload: number[]): Uint8Array {
-  const bytes = [...'RIFF'].map((c) => c.charCodeAt(0)).concat([0, 0, 0, 0], [...'WEBP'].map((c) => c.charCodeAt(0)));
+  const bytes = [...'RIFF']
+    .map((c) => c.charCodeAt(0))
+    .concat(
+      [0, 0, 0, 0],
+      [...'WEBP'].map((c) => c.charCodeAt(0)),
+    );
   bytes.push(...[...chunk].map((c) => c.charCodeAt(0)), 0, 0, 0, 0, ...payload);
   return new Uint8Array(bytes);
 }

@@ -6,7 +6,11 @@ import { alice, bob, HOUR, videoWorld } from './video-world.js';
 
 const face = base64(pngBytes(800, 600));
 const never = new AbortController().signal;
-const identifierOf = (p: Promise<unknown>) => p.then(() => 'no error', (e: ServiceError) => e.identifier);
+const identifierOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'no error',
+    (e: ServiceError) => e.identifier,
+  );
 
 describe('Get, content, list, delete and retention of videos', () => {
   it('another key sees the same 404 as for an unknown id, everywhere', async () => {

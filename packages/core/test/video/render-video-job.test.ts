@@ -130,7 +130,10 @@ async function interruptedJob(w: ReturnType<typeof videoWorld>): Promise<{ id: s
 function expectNeverBackwards(w: ReturnType<typeof videoWorld>, id: string, from: number, floor: number): void {
   const states = w.jobs.writes.slice(from).filter((j) => j.id === id);
   expect(states.length).to.be.greaterThan(0);
-  expect(states.map((j) => j.status).filter((s) => s === 'queued'), 'a started job is never queued again').to.deep.equal([]);
+  expect(
+    states.map((j) => j.status).filter((s) => s === 'queued'),
+    'a started job is never queued again',
+  ).to.deep.equal([]);
   const progress = states.map((j) => j.progress);
   expect(Math.min(...progress), `progress ${progress.join(',')}`).to.be.at.least(floor);
   for (let i = 1; i < progress.length; i++) expect(progress[i], `progress ${progress.join(',')}`).to.be.at.least(progress[i - 1]!);

@@ -12,7 +12,12 @@ class OpeningEncoder extends FakeEncoder {
   opened: Array<{ format: EncoderFormat; state: 'waiting' | 'encoded' | 'closed unused'; preloaded?: PcmAudio }> = [];
   direct = 0;
 
-  override encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, audio: PcmAudio, options: EncoderFormat, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  override encodeFragmentedMp4(
+    frames: AsyncIterable<VideoFrame>,
+    audio: PcmAudio,
+    options: EncoderFormat,
+    signal?: AbortSignal,
+  ): AsyncIterable<Uint8Array> {
     this.direct++;
     return super.encodeFragmentedMp4(frames, audio, options, signal);
   }
@@ -104,7 +109,9 @@ describe('StreamVideo: the encoder starts while the face and the speech are chec
     letGo();
     const refused = await stream.execute(alice, { ref_image: noFace, input: base64(speechBytes(1)) }).catch((e: unknown) => e);
     expect(refused).to.have.property('identifier', 'no_face_detected');
-    const badAudio = await stream.execute(alice, { ref_image: face, input: base64(new TextEncoder().encode('not audio')) }).catch((e: unknown) => e);
+    const badAudio = await stream
+      .execute(alice, { ref_image: face, input: base64(new TextEncoder().encode('not audio')) })
+      .catch((e: unknown) => e);
     expect(badAudio).to.have.property('param', 'input');
     expect(encoder.opened.map((o) => o.state)).to.deep.equal(['closed unused', 'closed unused']);
     // refused before the checks began (a bad size): nothing was opened
@@ -121,7 +128,7 @@ describe('StreamVideo: the encoder starts while the face and the speech are chec
     expect(encoder.direct).to.equal(1);
   });
 
-  it('an opened encoder whose format is not the prepared avatar\'s is closed and a matching one started', async () => {
+  it("an opened encoder whose format is not the prepared avatar's is closed and a matching one started", async () => {
     const { encoder, stream, letGo } = world(30); // the renderer says 30, its avatars render at 25
     letGo();
     const { fragments } = await stream.execute(alice, { ref_image: face, input: base64(speechBytes(0.5)) });

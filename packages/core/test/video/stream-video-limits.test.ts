@@ -22,7 +22,11 @@ function box(type: string, payloadBytes = 8): Uint8Array {
 
 /** ftyp + moov, then one moof + mdat per 5 frames, cut into 3-byte chunks like a pipe may. */
 class BoxEncoder implements MediaEncoder {
-  async *encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, _audio: PcmAudio, options: { fps: number; onStarted?: () => void }): AsyncIterable<Uint8Array> {
+  async *encodeFragmentedMp4(
+    frames: AsyncIterable<VideoFrame>,
+    _audio: PcmAudio,
+    options: { fps: number; onStarted?: () => void },
+  ): AsyncIterable<Uint8Array> {
     options.onStarted?.();
     const bytes = (parts: Uint8Array[]) => {
       const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -79,7 +83,12 @@ describe('StreamVideo: the live-stream cap and the stage timeline', () => {
     const stream = new StreamVideo(w.create, render, undefined, { clock: w.clock });
     const reports: Array<{ video: string; stages: readonly StageMark[] }> = [];
     stream.watchTimelines((video, stages) => reports.push({ video, stages: [...stages] }));
-    const { job, fragments } = await stream.execute(alice, { ref_image: face, input_tts: { input: 'Hello there, this is a test.' } }, undefined, { receivedAt: w.clock.now() });
+    const { job, fragments } = await stream.execute(
+      alice,
+      { ref_image: face, input_tts: { input: 'Hello there, this is a test.' } },
+      undefined,
+      { receivedAt: w.clock.now() },
+    );
     let chunks = 0;
     for await (const _f of fragments) {
       chunks++;
@@ -92,7 +101,13 @@ describe('StreamVideo: the live-stream cap and the stage timeline', () => {
     expect(marks.slice(2, 4)).to.have.members(['face prepared', 'speech ready']);
     // the job is stored while the render starts: its mark falls anywhere after the checks
     expect(marks.slice(4)).to.include('job stored');
-    expect(marks.slice(4).filter((m) => m !== 'job stored')).to.deep.equal(['render started', 'encoder started', 'first bytes out', 'first frame', 'first fragment out']);
+    expect(marks.slice(4).filter((m) => m !== 'job stored')).to.deep.equal([
+      'render started',
+      'encoder started',
+      'first bytes out',
+      'first frame',
+      'first fragment out',
+    ]);
   });
 });
 
@@ -110,6 +125,8 @@ describe('TopLevelBoxWatcher', () => {
     }
     // a type that never starts a top-level box (only inside a payload) is never reported
     const inside = new TopLevelBoxWatcher('mdat');
-    expect(inside.push(new Uint8Array([...box('ftyp', 16)].map((b, i) => (i >= 8 && i < 12 ? 'mdat'.charCodeAt(i - 8) : b))))).to.equal(false);
+    expect(inside.push(new Uint8Array([...box('ftyp', 16)].map((b, i) => (i >= 8 && i < 12 ? 'mdat'.charCodeAt(i - 8) : b))))).to.equal(
+      false,
+    );
   });
 });

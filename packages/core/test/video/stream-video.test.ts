@@ -61,7 +61,7 @@ describe('StreamVideo', () => {
     expect(mine.map((j) => j.progress)).to.deep.equal([...mine.map((j) => j.progress)].sort((a, b) => a - b));
   });
 
-  it('a store that fails is the caller\'s error: the render stops, no row is left, the slot is free', async () => {
+  it("a store that fails is the caller's error: the render stops, no row is left, the slot is free", async () => {
     const w = videoWorld();
     const stream = new StreamVideo(w.create, w.render, undefined, { maxConcurrent: 1 });
     w.renderer.frameDelayMs = 1;

@@ -26,7 +26,10 @@ describe('SweepOrphanedBlobs with the video owner', () => {
     const w = videoWorld();
     const blobs = new ListableBlobStore(() => w.clock.now());
     const live = { apiKeyId: alice.apiKeyId, id: 'video_live' };
-    await w.jobs.insert({ ...(await w.create.execute(alice, { ref_image: base64(pngBytes(800, 600)), input: base64(speechBytes(1)) })), id: live.id });
+    await w.jobs.insert({
+      ...(await w.create.execute(alice, { ref_image: base64(pngBytes(800, 600)), input: base64(speechBytes(1)) })),
+      id: live.id,
+    });
     for (const key of videoBlobKeyList(live)) await blobs.put(key, new Uint8Array([1]));
     const orphans = videoBlobKeyList({ apiKeyId: alice.apiKeyId, id: 'video_gone' });
     for (const key of orphans) await blobs.put(key, new Uint8Array([2]));

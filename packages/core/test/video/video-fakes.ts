@@ -92,7 +92,8 @@ export class FakeRenderer implements AvatarRenderer {
         const count = Math.ceil((drive.audio.samples.length / drive.audio.sampleRate) * 25);
         for (let i = 0; i < count; i++) {
           signal?.throwIfAborted();
-          if (self.failAfterFrames !== null && i >= self.failAfterFrames) throw new TypeError("Cannot read properties of undefined (reading 'x')");
+          if (self.failAfterFrames !== null && i >= self.failAfterFrames)
+            throw new TypeError("Cannot read properties of undefined (reading 'x')");
           if (self.frameDelayMs) await new Promise((r) => setTimeout(r, self.frameDelayMs));
           self.framesRendered++;
           yield { rgb: new Uint8Array(width * height * 3).fill(128), width, height };
@@ -112,7 +113,12 @@ export class FakeEncoder implements MediaEncoder {
   startDelayMs = 0;
   /** Called when it begins to read frames. */
   onReading: (() => void) | null = null;
-  async *encodeFragmentedMp4(frames: AsyncIterable<VideoFrame>, _audio: PcmAudio, options: { fps: number }, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  async *encodeFragmentedMp4(
+    frames: AsyncIterable<VideoFrame>,
+    _audio: PcmAudio,
+    options: { fps: number },
+    signal?: AbortSignal,
+  ): AsyncIterable<Uint8Array> {
     if (this.startDelayMs) await new Promise((r) => setTimeout(r, this.startDelayMs));
     this.onReading?.();
     yield new TextEncoder().encode('INIT');
@@ -178,7 +184,9 @@ export class InMemoryVideoJobRepository implements VideoJobRepository {
     return row;
   }
   async unfinished() {
-    return [...this.rows.values()].filter((j) => j.status === 'queued' || j.status === 'in_progress').sort((a, b) => a.createdAt - b.createdAt);
+    return [...this.rows.values()]
+      .filter((j) => j.status === 'queued' || j.status === 'in_progress')
+      .sort((a, b) => a.createdAt - b.createdAt);
   }
   async expired(now: number, limit: number) {
     return [...this.rows.values()]

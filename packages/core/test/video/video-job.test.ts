@@ -2,7 +2,20 @@ import { expect } from 'chai';
 import { parseVideoSize, reportProgress, toVideoResource, transition, videoDimensions, type VideoJob } from '../../src/video/video-job.js';
 import { ServiceError } from '../../src/shared/errors.js';
 
-const queued: VideoJob = { id: 'video_1', apiKeyId: 'key_1', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', durationSeconds: 4.2, createdAt: 1_800_000_000_000, completedAt: null, expiresAt: null, error: null, attempts: 0 };
+const queued: VideoJob = {
+  id: 'video_1',
+  apiKeyId: 'key_1',
+  model: 'svc-avatar',
+  status: 'queued',
+  progress: 0,
+  size: '640x480',
+  durationSeconds: 4.2,
+  createdAt: 1_800_000_000_000,
+  completedAt: null,
+  expiresAt: null,
+  error: null,
+  attempts: 0,
+};
 
 describe('VideoJob state machine', () => {
   it('moves queued -> in_progress -> completed with forward-only progress', () => {
@@ -40,8 +53,17 @@ describe('VideoJob state machine', () => {
 
   it('renders the REST resource with every field, error null unless failed', () => {
     expect(toVideoResource(queued)).to.deep.equal({
-      id: 'video_1', object: 'video', model: 'svc-avatar', status: 'queued', progress: 0, size: '640x480', seconds: '4.2',
-      created_at: 1_800_000_000, completed_at: null, expires_at: null, error: null,
+      id: 'video_1',
+      object: 'video',
+      model: 'svc-avatar',
+      status: 'queued',
+      progress: 0,
+      size: '640x480',
+      seconds: '4.2',
+      created_at: 1_800_000_000,
+      completed_at: null,
+      expires_at: null,
+      error: null,
     });
     expect(toVideoResource(transition(queued, 'failed', { error: 'boom' })).error).to.equal('boom');
   });

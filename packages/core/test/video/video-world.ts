@@ -34,7 +34,9 @@ export function videoWorld(options: { queue?: RecordingQueue } = {}) {
   const encoder = new FakeEncoder();
   const codec = new LimitedTestCodec();
   const tts = new ToneSynthesizer('flite', [preset('slt', 'flite', 'en')]);
-  const synthesize = new SynthesizeSpeech(new VoiceCatalog([tts]), new TaggingCodec(), new KeywordDetector(), null, undefined, { sampleRate: 24000 });
+  const synthesize = new SynthesizeSpeech(new VoiceCatalog([tts]), new TaggingCodec(), new KeywordDetector(), null, undefined, {
+    sampleRate: 24000,
+  });
   const fetcher = new InlineMediaFetcher();
   const create = new CreateVideo(
     new ReferenceImageLoader(fetcher),

@@ -7,7 +7,11 @@ describe('inline media references', () => {
   it('tells URLs, data URIs and base64 apart by syntax', () => {
     expect(parseMediaReference('https://example.com/a.wav', 'ref_audio')).to.deep.equal({ kind: 'url', url: 'https://example.com/a.wav' });
     expect(parseMediaReference('HTTP://example.com/a.wav', 'ref_audio').kind).to.equal('url');
-    expect(parseMediaReference('data:audio/wav;base64,AAEC', 'ref_audio')).to.deep.equal({ kind: 'inline', base64: 'AAEC', mediaType: 'audio/wav' });
+    expect(parseMediaReference('data:audio/wav;base64,AAEC', 'ref_audio')).to.deep.equal({
+      kind: 'inline',
+      base64: 'AAEC',
+      mediaType: 'audio/wav',
+    });
     expect(parseMediaReference('  UklGRg==  ', 'ref_audio')).to.deep.equal({ kind: 'inline', base64: 'UklGRg==', mediaType: null });
   });
 
@@ -32,7 +36,8 @@ describe('inline media references', () => {
   });
 
   it('refuses invalid base64', () => {
-    for (const bad of ['abc$', 'a', 'ab=c', '@@@@']) expect(() => decodeInlineMedia(bad, 'ref_audio', 100)).to.throw(InvalidInlineMediaError);
+    for (const bad of ['abc$', 'a', 'ab=c', '@@@@'])
+      expect(() => decodeInlineMedia(bad, 'ref_audio', 100)).to.throw(InvalidInlineMediaError);
   });
 
   it('checks the size before decoding (413 media_too_large)', () => {

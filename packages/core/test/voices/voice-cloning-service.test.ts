@@ -66,7 +66,13 @@ describe('VoiceCloningService', () => {
 describe('BaseVoiceLibrary', () => {
   it('falls back to the English default voice when none of the base presets is configured', async () => {
     const engine = new PresetToneSynthesizer({ 'espeak-en': 120, 'espeak-fr': 110 });
-    const library = new BaseVoiceLibrary(new VoiceCatalog([engine], { en: 'espeak-en' }, 'espeak-en'), new ZeroCrossingAnalyzer(), ['slt', 'rms'], undefined, 16000);
+    const library = new BaseVoiceLibrary(
+      new VoiceCatalog([engine], { en: 'espeak-en' }, 'espeak-en'),
+      new ZeroCrossingAnalyzer(),
+      ['slt', 'rms'],
+      undefined,
+      16000,
+    );
     const candidates = await library.candidates();
     expect(candidates.map((c) => c.preset)).to.deep.equal(['espeak-en']);
     expect(candidates[0]!.speaker.f0MedianHz).to.be.closeTo(120, 2);

@@ -28,7 +28,16 @@ export class MixedRadixFft {
     this.step(re, im, 0, 1, this.size, outRe, outIm, 0);
   }
 
-  private step(re: Float64Array, im: Float64Array, offset: number, stride: number, n: number, outRe: Float64Array, outIm: Float64Array, outOffset: number): void {
+  private step(
+    re: Float64Array,
+    im: Float64Array,
+    offset: number,
+    stride: number,
+    n: number,
+    outRe: Float64Array,
+    outIm: Float64Array,
+    outOffset: number,
+  ): void {
     if (n === 1) {
       outRe[outOffset] = re[offset]!;
       outIm[outOffset] = im[offset]!;

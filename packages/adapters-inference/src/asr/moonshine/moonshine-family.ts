@@ -34,10 +34,16 @@ export class MoonshineFamily implements Seq2SeqFamilyRunner {
   constructor(model: TransformersAsrModel) {
     const g = model.generation;
     const c = model.config;
-    this.start = typeof g.decoder_start_token_id === 'number' ? g.decoder_start_token_id : typeof c.decoder_start_token_id === 'number' ? c.decoder_start_token_id : 1;
+    this.start =
+      typeof g.decoder_start_token_id === 'number'
+        ? g.decoder_start_token_id
+        : typeof c.decoder_start_token_id === 'number'
+          ? c.decoder_start_token_id
+          : 1;
     const eos = Array.isArray(g.eos_token_id) ? g.eos_token_id[0] : (g.eos_token_id ?? c.eos_token_id);
     this.eos = typeof eos === 'number' ? eos : 2;
-    this.maxLength = typeof g.max_length === 'number' ? g.max_length : typeof c.max_position_embeddings === 'number' ? c.max_position_embeddings : 448;
+    this.maxLength =
+      typeof g.max_length === 'number' ? g.max_length : typeof c.max_position_embeddings === 'number' ? c.max_position_embeddings : 448;
     this.languages = [typeof c.language === 'string' ? c.language : 'en'];
   }
 
@@ -48,10 +54,21 @@ export class MoonshineFamily implements Seq2SeqFamilyRunner {
     };
   }
 
-  async plan(_decoder: unknown, _encoderHidden: Tensor, _languageHint: string | null, windowSeconds: number): Promise<{ plan: GenerationPlan; language: string | null }> {
+  async plan(
+    _decoder: unknown,
+    _encoderHidden: Tensor,
+    _languageHint: string | null,
+    windowSeconds: number,
+  ): Promise<{ plan: GenerationPlan; language: string | null }> {
     const budget = Math.max(MIN_NEW_TOKENS, Math.ceil(windowSeconds * MOONSHINE_TOKENS_PER_SECOND));
     return {
-      plan: { prompt: [this.start], eos: this.eos, maxLength: Math.min(this.maxLength, 1 + budget), suppress: new Set(), beginSuppress: new Set() },
+      plan: {
+        prompt: [this.start],
+        eos: this.eos,
+        maxLength: Math.min(this.maxLength, 1 + budget),
+        suppress: new Set(),
+        beginSuppress: new Set(),
+      },
       language: this.languages[0]!,
     };
   }

@@ -15,7 +15,11 @@ export class BufferedRecognitionStream implements RecognitionStream {
   private length = 0;
   private done = false;
 
-  constructor(sampleRate: number, private readonly signal: AbortSignal, private readonly decode: (samples16k: Float32Array) => Promise<{ text: string }>) {
+  constructor(
+    sampleRate: number,
+    private readonly signal: AbortSignal,
+    private readonly decode: (samples16k: Float32Array) => Promise<{ text: string }>,
+  ) {
     this.resampler = new StreamingResampler(sampleRate, RECOGNIZER_SAMPLE_RATE);
   }
 

@@ -9,7 +9,11 @@ export class ByteLevelBpe {
   private readonly vocab: Map<string, number>;
   private readonly cache = new Map<string, number[]>();
 
-  constructor(vocab: Map<string, number>, merges: readonly (string | readonly [string, string])[], private readonly source: string) {
+  constructor(
+    vocab: Map<string, number>,
+    merges: readonly (string | readonly [string, string])[],
+    private readonly source: string,
+  ) {
     this.vocab = vocab;
     merges.forEach((merge, rank) => {
       const [a, b] = typeof merge === 'string' ? splitMerge(merge) : merge;
@@ -27,7 +31,8 @@ export class ByteLevelBpe {
       if (!cached) {
         cached = this.bpe(word).map((symbol) => {
           const id = this.vocab.get(symbol);
-          if (id === undefined) throw new Error(`${this.source}: the vocabulary has no piece '${symbol}' (cannot encode ${JSON.stringify(piece)})`);
+          if (id === undefined)
+            throw new Error(`${this.source}: the vocabulary has no piece '${symbol}' (cannot encode ${JSON.stringify(piece)})`);
           return id;
         });
         this.cache.set(word, cached);

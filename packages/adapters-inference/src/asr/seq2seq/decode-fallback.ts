@@ -28,7 +28,10 @@ export interface WindowDecode {
 }
 
 /** Decodes at each temperature in turn until a decode is acceptable (or the temperatures run out: the last decode). */
-export async function decodeWithFallback(decodeAt: (temperature: number) => Promise<WindowDecode>, temperatures: readonly number[]): Promise<WindowDecode> {
+export async function decodeWithFallback(
+  decodeAt: (temperature: number) => Promise<WindowDecode>,
+  temperatures: readonly number[],
+): Promise<WindowDecode> {
   let decoded: WindowDecode | undefined;
   for (const temperature of temperatures) {
     decoded = await decodeAt(temperature);
@@ -46,5 +49,9 @@ function needsFallback(d: WindowDecode): boolean {
 
 /** Whisper's `should_skip`: the model says no speech, and its text is not confident enough to overrule that. */
 export function isSilence(d: WindowDecode): boolean {
-  return d.noSpeechProb !== undefined && d.noSpeechProb > WHISPER_FALLBACK.noSpeechThreshold && !(d.avgLogprob > WHISPER_FALLBACK.logprobThreshold);
+  return (
+    d.noSpeechProb !== undefined &&
+    d.noSpeechProb > WHISPER_FALLBACK.noSpeechThreshold &&
+    !(d.avgLogprob > WHISPER_FALLBACK.logprobThreshold)
+  );
 }

@@ -65,10 +65,14 @@ const PAST = /^past_key_values\.(\d+)\.decoder\.key$/;
 export class GreedyDecoder {
   private readonly layers: number;
 
-  constructor(private readonly sessions: DecoderSessions, private readonly kv: KvShape) {
+  constructor(
+    private readonly sessions: DecoderSessions,
+    private readonly kv: KvShape,
+  ) {
     const cached = 'merged' in sessions ? sessions.merged : sessions.withPast;
     this.layers = cached.inputNames.filter((n) => PAST.test(n)).length;
-    if (this.layers === 0) throw new Error('the decoder has no past_key_values.N.decoder.key inputs (not a transformers.js decoder with cache)');
+    if (this.layers === 0)
+      throw new Error('the decoder has no past_key_values.N.decoder.key inputs (not a transformers.js decoder with cache)');
     const meta = cached.inputMetadata.find((m) => m.name === 'past_key_values.0.decoder.key');
     // Take heads and head size from the graph where its dims are fixed; the config is the fallback.
     if (meta?.isTensor) {
@@ -111,7 +115,12 @@ export class GreedyDecoder {
     return { tokens: generated, sumLogprob, ...(noSpeechProb === undefined ? {} : { noSpeechProb }) };
   }
 
-  private feeds(session: InferenceSession, tokens: number[], encoderHidden: Tensor, cache: Record<string, Tensor> | null): Record<string, Tensor> {
+  private feeds(
+    session: InferenceSession,
+    tokens: number[],
+    encoderHidden: Tensor,
+    cache: Record<string, Tensor> | null,
+  ): Record<string, Tensor> {
     const all: Record<string, Tensor> = {
       input_ids: new Tensor('int64', BigInt64Array.from(tokens.map(BigInt)), [1, tokens.length]),
       encoder_hidden_states: encoderHidden,

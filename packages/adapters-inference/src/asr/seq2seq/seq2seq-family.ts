@@ -14,5 +14,11 @@ export interface Seq2SeqFamilyRunner {
   readonly temperatures: readonly number[];
   readonly languages: string[];
   encoderFeeds(window: Float32Array): Record<string, Tensor>;
-  plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null, windowSeconds: number, prompt?: string): Promise<{ plan: GenerationPlan; language: string | null }>;
+  plan(
+    decoder: GreedyDecoder,
+    encoderHidden: Tensor,
+    languageHint: string | null,
+    windowSeconds: number,
+    prompt?: string,
+  ): Promise<{ plan: GenerationPlan; language: string | null }>;
 }

@@ -45,10 +45,14 @@ export class Seq2SeqRecognition {
       }
     };
     const encoder = await load(model.encoderPath);
-    const sessions: DecoderSessions = 'merged' in model.decoder ? { merged: await load(model.decoder.merged) } : { first: await load(model.decoder.first), withPast: await load(model.decoder.withPast) };
+    const sessions: DecoderSessions =
+      'merged' in model.decoder
+        ? { merged: await load(model.decoder.merged) }
+        : { first: await load(model.decoder.first), withPast: await load(model.decoder.withPast) };
     const family = model.family === 'whisper' ? new WhisperFamily(model) : new MoonshineFamily(model);
     const wanted = model.family === 'whisper' ? 'input_features' : 'input_values';
-    if (!encoder.inputNames.includes(wanted)) throw new Error(`${model.encoderPath}: the encoder has no ${wanted} input (inputs: ${encoder.inputNames.join(', ')})`);
+    if (!encoder.inputNames.includes(wanted))
+      throw new Error(`${model.encoderPath}: the encoder has no ${wanted} input (inputs: ${encoder.inputNames.join(', ')})`);
     const decoder = new GreedyDecoder(sessions, kvShapeOf(model.config));
     return new Seq2SeqRecognition(model, family, encoder, decoder, [encoder, ...Object.values(sessions)]);
   }
@@ -69,7 +73,10 @@ export class Seq2SeqRecognition {
       const { plan, language: used } = await this.family.plan(this.decoder, hidden, request.language ?? detected, seconds, request.prompt);
       detected ??= used;
       const random = seededRandom(start + 1);
-      const decoded = await decodeWithFallback((temperature) => this.decode(hidden, plan, signal, { temperature, random }), this.family.temperatures);
+      const decoded = await decodeWithFallback(
+        (temperature) => this.decode(hidden, plan, signal, { temperature, random }),
+        this.family.temperatures,
+      );
       if (!decoded.text || isSilence(decoded)) continue;
       const { text, ...figures } = decoded;
       segments.push({ start: start / RECOGNIZER_SAMPLE_RATE, end: end / RECOGNIZER_SAMPLE_RATE, text, ...figures });

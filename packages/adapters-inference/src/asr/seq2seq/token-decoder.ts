@@ -16,8 +16,15 @@ export class TokenDecoder {
   private readonly byteLevel: boolean;
   private encoder: ByteLevelBpe | null = null;
 
-  constructor(private readonly tokenizer: unknown, private readonly source: string) {
-    const t = tokenizer as { model?: { vocab?: Record<string, number> | [string, number][] }; added_tokens?: { id: number; content: string; special?: boolean }[]; decoder?: unknown };
+  constructor(
+    private readonly tokenizer: unknown,
+    private readonly source: string,
+  ) {
+    const t = tokenizer as {
+      model?: { vocab?: Record<string, number> | [string, number][] };
+      added_tokens?: { id: number; content: string; special?: boolean }[];
+      decoder?: unknown;
+    };
     const vocab = t?.model?.vocab;
     if (!vocab || typeof vocab !== 'object') throw new Error(`${source}: no model.vocab (not a Hugging Face tokenizer.json)`);
     // BPE/WordPiece vocabularies are { token: id }; Unigram ones are [[token, score], ...] in id order.

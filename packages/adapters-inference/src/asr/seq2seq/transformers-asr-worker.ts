@@ -24,7 +24,11 @@ void hostWorker<TransformersAsrJob, DetailedTranscript, Seq2SeqRecognition>(
   },
   async (recognition, job, cancel) => {
     // The pool raises the shared flag on abort; the decoding loop checks it between steps.
-    const signal = { get aborted() { return isCancelled(cancel); } } as AbortSignal;
+    const signal = {
+      get aborted() {
+        return isCancelled(cancel);
+      },
+    } as AbortSignal;
     return { value: await recognition.recognize(samples16k(job), job, signal) };
   },
 );

@@ -70,7 +70,9 @@ export async function readTransformersAsrModel(dir: string): Promise<Transformer
   const config = await readJson(join(dir, 'config.json'), true);
   const family = config.model_type;
   if (family !== 'whisper' && family !== 'moonshine') {
-    throw new Error(`${join(dir, 'config.json')}: model_type ${JSON.stringify(family)} is not a supported recognizer (whisper or moonshine)`);
+    throw new Error(
+      `${join(dir, 'config.json')}: model_type ${JSON.stringify(family)} is not a supported recognizer (whisper or moonshine)`,
+    );
   }
   const generation = await readJson(join(dir, 'generation_config.json'), true);
   const tokenizerPath = join(dir, 'tokenizer.json');

@@ -60,7 +60,9 @@ export class TransformersSpeechRecognizer implements SpeechRecognizer {
   }
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {
-    return new BufferedRecognitionStream(options.sampleRate, signal, (samples16k) => this.recognize(samples16k, { language: options.language }, signal).then((t) => ({ text: t.text })));
+    return new BufferedRecognitionStream(options.sampleRate, signal, (samples16k) =>
+      this.recognize(samples16k, { language: options.language }, signal).then((t) => ({ text: t.text })),
+    );
   }
 
   async transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }> {
@@ -74,7 +76,11 @@ export class TransformersSpeechRecognizer implements SpeechRecognizer {
     return this.recognize(audio.samples, { language: options.language, prompt: options.prompt, sampleRate: audio.sampleRate }, signal);
   }
 
-  private recognize(samples: Int16Array | Float32Array, request: Omit<TransformersAsrJob, 'samples'>, signal: AbortSignal | undefined): Promise<DetailedTranscript> {
+  private recognize(
+    samples: Int16Array | Float32Array,
+    request: Omit<TransformersAsrJob, 'samples'>,
+    signal: AbortSignal | undefined,
+  ): Promise<DetailedTranscript> {
     // A copy of our own is moved to the thread (the caller's buffer stays usable).
     const own = samples.slice();
     const job: TransformersAsrJob = { ...request, samples: own };

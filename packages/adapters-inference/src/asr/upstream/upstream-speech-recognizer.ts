@@ -36,7 +36,9 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
   }
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {
-    return new BufferedRecognitionStream(options.sampleRate, signal, (samples) => this.send(floatToInt16(samples), options.language, signal).then((t) => ({ text: t.text })));
+    return new BufferedRecognitionStream(options.sampleRate, signal, (samples) =>
+      this.send(floatToInt16(samples), options.language, signal).then((t) => ({ text: t.text })),
+    );
   }
 
   async transcribe(audio: PcmAudio, options: RecognitionOptions, signal?: AbortSignal): Promise<{ text: string }> {
@@ -50,7 +52,12 @@ export class UpstreamSpeechRecognizer implements SpeechRecognizer {
     return this.send(samples, options.language, signal, options.prompt);
   }
 
-  private async send(samples: Int16Array, language: string | null, signal: AbortSignal | undefined, prompt?: string): Promise<DetailedTranscript> {
+  private async send(
+    samples: Int16Array,
+    language: string | null,
+    signal: AbortSignal | undefined,
+    prompt?: string,
+  ): Promise<DetailedTranscript> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const form = new FormData();
@@ -108,11 +115,19 @@ function parseAnswer(body: string, duration: number): DetailedTranscript {
         // A server that sends no compression ratio gets Whisper's, computed from the text it sent.
         return { start: s.start, end: s.end, text: segmentText, compressionRatio: compressionRatio(segmentText), ...segmentFigures(s) };
       })
-    : text ? [{ start: 0, end: duration, text, compressionRatio: compressionRatio(text) }] : [];
+    : text
+      ? [{ start: 0, end: duration, text, compressionRatio: compressionRatio(text) }]
+      : [];
   const words: TranscriptWord[] | undefined = Array.isArray(json.words)
     ? json.words.filter(isTimed).map((w) => ({ word: String((w as { word?: unknown }).word ?? '').trim(), start: w.start, end: w.end }))
     : undefined;
-  return { text, language: typeof json.language === 'string' ? json.language : null, duration: typeof json.duration === 'number' ? json.duration : duration, segments, ...(words ? { words } : {}) };
+  return {
+    text,
+    language: typeof json.language === 'string' ? json.language : null,
+    duration: typeof json.duration === 'number' ? json.duration : duration,
+    segments,
+    ...(words ? { words } : {}),
+  };
 }
 
 /**

@@ -36,7 +36,13 @@ export class WhisperFamily implements Seq2SeqFamilyRunner {
     return { input_features: new Tensor('float32', data, [1, this.features.melBins, WHISPER_FRAMES]) };
   }
 
-  async plan(decoder: GreedyDecoder, encoderHidden: Tensor, languageHint: string | null, _windowSeconds: number, prompt?: string): Promise<{ plan: GenerationPlan; language: string | null }> {
+  async plan(
+    decoder: GreedyDecoder,
+    encoderHidden: Tensor,
+    languageHint: string | null,
+    _windowSeconds: number,
+    prompt?: string,
+  ): Promise<{ plan: GenerationPlan; language: string | null }> {
     const previous = this.previousTokens(prompt);
     const languages = this.special.languages;
     if (languages.size === 0) return { plan: whisperPlan(this.special, null, previous), language: 'en' };

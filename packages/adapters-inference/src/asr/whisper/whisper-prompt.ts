@@ -51,12 +51,19 @@ export function whisperLanguageTokens(generation: Record<string, unknown>, token
   return languages;
 }
 
-export function whisperSpecialTokens(generation: Record<string, unknown>, config: Record<string, unknown>, tokens: TokenDecoder): WhisperSpecialTokens {
+export function whisperSpecialTokens(
+  generation: Record<string, unknown>,
+  config: Record<string, unknown>,
+  tokens: TokenDecoder,
+): WhisperSpecialTokens {
   const taskToId = (generation.task_to_id ?? {}) as Record<string, number>;
   const languages = whisperLanguageTokens(generation, tokens);
   return {
     startOfTranscript: numberOf(generation.decoder_start_token_id ?? tokens.id('<|startoftranscript|>'), 'decoder_start_token_id'),
-    eos: numberOf(Array.isArray(generation.eos_token_id) ? generation.eos_token_id[0] : (generation.eos_token_id ?? tokens.id('<|endoftext|>')), 'eos_token_id'),
+    eos: numberOf(
+      Array.isArray(generation.eos_token_id) ? generation.eos_token_id[0] : (generation.eos_token_id ?? tokens.id('<|endoftext|>')),
+      'eos_token_id',
+    ),
     noTimestamps: numberOf(generation.no_timestamps_token_id ?? tokens.id('<|notimestamps|>'), 'no_timestamps_token_id'),
     transcribe: taskToId.transcribe ?? tokens.id('<|transcribe|>') ?? null,
     startOfPrev: tokens.id('<|startofprev|>') ?? null,
@@ -82,7 +89,8 @@ export function whisperLanguageCode(hint: string): string {
  */
 export function whisperPlan(special: WhisperSpecialTokens, languageId: number | null, previous: readonly number[] = []): GenerationPlan {
   const prompt: number[] = [];
-  if (previous.length > 0 && special.startOfPrev !== null) prompt.push(special.startOfPrev, ...previous.slice(-(Math.floor(special.maxLength / 2) - 1)));
+  if (previous.length > 0 && special.startOfPrev !== null)
+    prompt.push(special.startOfPrev, ...previous.slice(-(Math.floor(special.maxLength / 2) - 1)));
   prompt.push(special.startOfTranscript);
   if (special.languages.size > 0) {
     if (languageId !== null) prompt.push(languageId);

@@ -35,7 +35,11 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
     private readonly options: LandmarkLiveAvatarRendererOptions = {},
   ) {
     this.fps = options.fps ?? 25;
-    this.threads = new LazyWorkerPool({ name: 'live avatar renderer', script: new URL('../frame-render-worker.js', import.meta.url), size: options.renderThreads ?? 1 });
+    this.threads = new LazyWorkerPool({
+      name: 'live avatar renderer',
+      script: new URL('../frame-render-worker.js', import.meta.url),
+      size: options.renderThreads ?? 1,
+    });
   }
 
   async open(image: Uint8Array, options: { size: VideoSize }, signal?: AbortSignal): Promise<LiveAvatar> {
@@ -72,7 +76,6 @@ export class LandmarkLiveAvatarRenderer implements LiveAvatarRenderer {
   private renderPool(): Promise<WorkerPool<RenderThreadRequest, FrameRenderResult>> | null {
     return (this.options.renderThreads ?? 1) <= 0 ? null : this.threads.get();
   }
-
 }
 
 /** A live avatar that made no frame for this long is idle (its call's video stopped). */

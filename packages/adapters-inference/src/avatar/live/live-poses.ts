@@ -65,7 +65,9 @@ export class LivePoses {
     const frameSamples = rate / this.fps;
     const samples = this.speech.window(first, Math.round((2 * radius + 1) * frameSamples));
     this.peak ??= loudnessPeak(this.levels.map((l) => l.rms));
-    const loud = Array.from({ length: 2 * radius + 1 }, (_, k) => loudnessOf(rms(samples, Math.round(k * frameSamples), Math.round((k + 1) * frameSamples)), this.peak!));
+    const loud = Array.from({ length: 2 * radius + 1 }, (_, k) =>
+      loudnessOf(rms(samples, Math.round(k * frameSamples), Math.round((k + 1) * frameSamples)), this.peak!),
+    );
     // the spectrum only for the mouth's three frames
     const near = samples.subarray(Math.round((radius - 1) * frameSamples), Math.round((radius + 2) * frameSamples));
     const features = speechFeatures({ samples: near, sampleRate: rate }, this.fps, 3);

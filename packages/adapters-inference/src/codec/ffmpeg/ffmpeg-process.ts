@@ -112,7 +112,11 @@ class LaunchedFfmpeg implements FfmpegProcess {
     // protocol whitelist that allowed `pipe` allows `async` and `unix` instead, nothing more (a
     // decode's whitelist keeps an uploaded playlist from opening files or URLs: it still does).
     const args = ['-nostdin', ...options.args.filter((arg) => arg !== '-nostdin')].map((arg, i, all) => {
-      if (all[i - 1] === '-protocol_whitelist') return arg.split(',').map((p) => (p === 'pipe' ? 'async,unix' : p)).join(',');
+      if (all[i - 1] === '-protocol_whitelist')
+        return arg
+          .split(',')
+          .map((p) => (p === 'pipe' ? 'async,unix' : p))
+          .join(',');
       const m = /^pipe:(\d+)$/.exec(arg);
       if (!m || !used.includes(Number(m[1]))) return arg;
       // A container input is read through `async:` (a reader thread and a buffer): `unix:` alone
@@ -189,4 +193,3 @@ export class TailBuffer {
     return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
   }
 }
-

@@ -1,10 +1,4 @@
-import {
-  InvalidParameterError,
-  type PresetVoice,
-  type SpeechSynthesizer,
-  type SynthesisRequest,
-  type SynthesisResult,
-} from '@svc/core';
+import { InvalidParameterError, type PresetVoice, type SpeechSynthesizer, type SynthesisRequest, type SynthesisResult } from '@svc/core';
 import { throwIfAborted } from '../../runtime/abort.js';
 import { assertSampleRate } from '../../runtime/sample-rate.js';
 import { WorkerPool } from '../../runtime/worker-pool.js';

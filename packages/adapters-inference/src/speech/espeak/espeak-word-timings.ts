@@ -3,7 +3,8 @@ import type { EspeakTimingEvent } from './espeak-job.js';
 import { anchorEspeakWords, shareEspeakWords, writtenWords, type WrittenWord } from './written-words.js';
 
 /** Scripts written without spaces: each espeak word event is its own word. */
-const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACE_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 
 /** One spoken stretch: a phoneme of an espeak word (or the whole word when espeak reported no phonemes). */
@@ -39,7 +40,11 @@ export function espeakWordTimings(
   totalSeconds: number,
 ): WordTiming[] {
   const cps = [...original];
-  const spoken = spokenWords(events, totalSeconds, (textPosition) => origin[Math.min(Math.max(textPosition - 1, 0), origin.length - 1)] ?? 0);
+  const spoken = spokenWords(
+    events,
+    totalSeconds,
+    (textPosition) => origin[Math.min(Math.max(textPosition - 1, 0), origin.length - 1)] ?? 0,
+  );
   const words = writtenWords(original);
   const anchors = anchorEspeakWords(
     words,
@@ -54,7 +59,13 @@ export function espeakWordTimings(
   let previousEnd = 0;
   words.forEach((w, i) => {
     if (NO_SPACE_SCRIPT.test(w.text)) {
-      timings.push(...noSpaceWords(w, cps, spoken.filter((_, k) => anchors[k] === i)));
+      timings.push(
+        ...noSpaceWords(
+          w,
+          cps,
+          spoken.filter((_, k) => anchors[k] === i),
+        ),
+      );
     } else {
       const units = shares[i]!.units;
       const start = units[0]?.start ?? previousEnd;
@@ -70,7 +81,11 @@ export function espeakWordTimings(
  * espeak's word events with their phonemes' times: a word ends where the next word, pause or clause
  * end begins; each phoneme reaches to the next one, the last to the word's end.
  */
-function spokenWords(events: readonly EspeakTimingEvent[], totalSeconds: number, toOriginal: (textPosition: number) => number): SpokenWord[] {
+function spokenWords(
+  events: readonly EspeakTimingEvent[],
+  totalSeconds: number,
+  toOriginal: (textPosition: number) => number,
+): SpokenWord[] {
   const words: SpokenWord[] = [];
   events.forEach((e, i) => {
     if (e.type !== 'word') return;

@@ -49,11 +49,17 @@ function synthesize(state: EspeakState, request: EspeakJobRequest, cancel: Int32
     total += samples.length;
     for (const e of rawEvents) {
       const type =
-        e.type === 'word' ? 'word'
-        : e.type === 'phoneme' ? (e.id === '' ? 'pause' : 'phoneme')
-        : e.type === 'end' || e.type === 'msg_terminated' ? 'end'
-        : e.type === 'sentence' ? 'sentence'
-        : null;
+        e.type === 'word'
+          ? 'word'
+          : e.type === 'phoneme'
+            ? e.id === ''
+              ? 'pause'
+              : 'phoneme'
+            : e.type === 'end' || e.type === 'msg_terminated'
+              ? 'end'
+              : e.type === 'sentence'
+                ? 'sentence'
+                : null;
       if (type) events.push({ type, textPosition: e.text_position, audioMs: e.audio_position });
     }
     return isCancelled(cancel);

@@ -107,7 +107,14 @@ export function shareEspeakWords<T>(
       shares[anchor]!.units.push(...own);
       return;
     }
-    const starts = [0, ...splitByLetters(words.slice(anchor, anchor + group).map((w) => Math.max(1, weightOf(w))), own.length), own.length];
+    const starts = [
+      0,
+      ...splitByLetters(
+        words.slice(anchor, anchor + group).map((w) => Math.max(1, weightOf(w))),
+        own.length,
+      ),
+      own.length,
+    ];
     for (let i = 0; i < group; i++) {
       shares[anchor + i]!.units.push(...own.slice(starts[i], starts[i + 1]));
       if (i < group - 1) shares[anchor + i]!.joinedWithNext = true;

@@ -70,7 +70,10 @@ export class FliteSpeechSynthesizer implements SpeechSynthesizer {
         maxJobsPerWorker: options.maxJobsPerWorker ?? 200,
         workerData,
       };
-      const pool = options.warm === false ? WorkerPool.create<FliteJobRequest, FliteJobResult>(poolOptions) : (await WorkerPool.start<FliteJobRequest, FliteJobResult>(poolOptions)).pool;
+      const pool =
+        options.warm === false
+          ? WorkerPool.create<FliteJobRequest, FliteJobResult>(poolOptions)
+          : (await WorkerPool.start<FliteJobRequest, FliteJobResult>(poolOptions)).pool;
       liveWorkRoots.add(workRoot);
       return new FliteSpeechSynthesizer(pool, workRoot);
     } catch (err) {

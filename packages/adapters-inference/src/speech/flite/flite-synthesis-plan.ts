@@ -18,8 +18,7 @@ const RATE_LIMITS = [0.25, 4] as const;
 const PITCH_LIMITS = [0.5, 2] as const;
 const RANGE_LIMITS = [0, 4] as const;
 
-const clamp = (v: number, [lo, hi]: readonly [number, number]): number =>
-  Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 1;
+const clamp = (v: number, [lo, hi]: readonly [number, number]): number => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 1);
 const num = (v: number): string => String(Math.round(v * 10000) / 10000);
 
 /**

@@ -204,7 +204,10 @@ function runFlite(state: FliteState, request: FliteJobRequest): { result: FliteJ
   try {
     const wav = readWav(readFileSync(wavPath));
     const segments = parseSegmentDurations(readFileSync(stdoutPath, 'utf8'));
-    return { result: { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output, state.resampler), segments, reusedInstance: reused }, reusable };
+    return {
+      result: { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output, state.resampler), segments, reusedInstance: reused },
+      reusable,
+    };
   } finally {
     for (const p of [stdoutPath, stderrPath, wavPath]) rmSync(p, { force: true });
   }

@@ -92,10 +92,14 @@ export async function readKokoroModel(dir: string, name: string): Promise<Kokoro
     }
     const path = join(dir, 'voices', file);
     const size = (await stat(path)).size;
-    if (size === 0 || size % (KOKORO_STYLE_DIM * 4) !== 0) throw new Error(`voices/${file} is not a float32 [rows, 1, ${KOKORO_STYLE_DIM}] style file`);
+    if (size === 0 || size % (KOKORO_STYLE_DIM * 4) !== 0)
+      throw new Error(`voices/${file} is not a float32 [rows, 1, ${KOKORO_STYLE_DIM}] style file`);
     voices.push({ name: voice, path, language: lang.language, espeakVoice: lang.espeak, lang: letter as KokoroLanguage });
   }
-  if (voices.length === 0) throw new Error(`voices/ has no usable .bin style file${skipped.length > 0 ? ` (skipped: ${skipped.map((s) => `${s.voice}: ${s.reason}`).join('; ')})` : ''}`);
+  if (voices.length === 0)
+    throw new Error(
+      `voices/ has no usable .bin style file${skipped.length > 0 ? ` (skipped: ${skipped.map((s) => `${s.voice}: ${s.reason}`).join('; ')})` : ''}`,
+    );
   return { name, modelPath, voices, skipped, vocab };
 }
 

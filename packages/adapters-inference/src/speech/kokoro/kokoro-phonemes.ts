@@ -56,9 +56,18 @@ export const KOKORO_ENGLISH_G2P: readonly KokoroEnglishG2P[] = ['kokoro-js', 'mi
  * ("Hello, world" -> həlˈoʊ, wˈɜːld; "Then—no" -> ðˈɛn—nˈoʊ); words espeak spoke as one keep no
  * space between them, as espeak wrote them.
  */
-export function kokoroWordSymbols(word: PhonemizedWord, language: KokoroLanguage, last = false, englishG2P: KokoroEnglishG2P = 'kokoro-js'): string {
+export function kokoroWordSymbols(
+  word: PhonemizedWord,
+  language: KokoroLanguage,
+  last = false,
+  englishG2P: KokoroEnglishG2P = 'kokoro-js',
+): string {
   const english = language === 'a' || language === 'b';
-  const phonemes = !english ? misakiPhonemes(word.phonemes) : englishG2P === 'misaki' ? misakiEnglishPhonemes(word.phonemes, language === 'b') : englishPhonemes(word.phonemes, language === 'a');
+  const phonemes = !english
+    ? misakiPhonemes(word.phonemes)
+    : englishG2P === 'misaki'
+      ? misakiEnglishPhonemes(word.phonemes, language === 'b')
+      : englishPhonemes(word.phonemes, language === 'a');
   const after = word.joinedWithNext ? '' : separator(word.after, english, last);
   return punctuation(word.before, english).trimStart() + phonemes + after;
 }

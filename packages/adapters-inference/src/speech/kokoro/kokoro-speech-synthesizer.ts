@@ -1,10 +1,23 @@
 import type { PresetVoice } from '@svc/core';
 import type { PhonemizedWord } from '../models/espeak-phonemizer.js';
 import { float32Feed, int64Feed, type OnnxFeeds } from '../neural/onnx-model-job.js';
-import { NeuralSpeechSynthesizer, type NeuralEngineOptions, type NeuralInference, type NeuralVoice } from '../neural/neural-speech-synthesizer.js';
+import {
+  NeuralSpeechSynthesizer,
+  type NeuralEngineOptions,
+  type NeuralInference,
+  type NeuralVoice,
+} from '../neural/neural-speech-synthesizer.js';
 import { blendStyles, parseKokoroBlend } from './kokoro-blend.js';
 import { kokoroWordSymbols, type KokoroEnglishG2P, type KokoroLanguage } from './kokoro-phonemes.js';
-import { KOKORO_MAX_TOKENS, KOKORO_SAMPLE_RATE, KOKORO_STYLE_DIM, kokoroStyleRow, readKokoroStyles, type KokoroModel, type KokoroVoiceFile } from './kokoro-model.js';
+import {
+  KOKORO_MAX_TOKENS,
+  KOKORO_SAMPLE_RATE,
+  KOKORO_STYLE_DIM,
+  kokoroStyleRow,
+  readKokoroStyles,
+  type KokoroModel,
+  type KokoroVoiceFile,
+} from './kokoro-model.js';
 
 export interface KokoroSpeechSynthesizerOptions extends NeuralEngineOptions {
   models: KokoroModel[];
@@ -33,7 +46,12 @@ interface KokoroVoice extends NeuralVoice {
  * spans (a word's span ends after the punctuation and space that follow it), pad 0 at both ends. At most 510 symbols between the pads, spaces and punctuation included
  * (the model's 512): the words that do not fit are left out whole.
  */
-export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, number>, language: KokoroLanguage, englishG2P: KokoroEnglishG2P = 'kokoro-js') {
+export function kokoroInputIds(
+  words: PhonemizedWord[],
+  vocab: Map<string, number>,
+  language: KokoroLanguage,
+  englishG2P: KokoroEnglishG2P = 'kokoro-js',
+) {
   const ids: number[] = [0];
   const wordSpans: { word: string; start: number; end: number }[] = [];
   for (const [i, w] of words.entries()) {
@@ -61,7 +79,11 @@ export function kokoroInputIds(words: PhonemizedWord[], vocab: Map<string, numbe
 
 /** The tensors of one Kokoro inference; the style row is chosen by the token count without pads. */
 export function kokoroFeeds(ids: number[], styles: Float32Array, speed: number): OnnxFeeds {
-  return { input_ids: int64Feed(ids), style: float32Feed(kokoroStyleRow(styles, ids.length - 2), [1, KOKORO_STYLE_DIM]), speed: float32Feed([speed], [1]) };
+  return {
+    input_ids: int64Feed(ids),
+    style: float32Feed(kokoroStyleRow(styles, ids.length - 2), [1, KOKORO_STYLE_DIM]),
+    speed: float32Feed([speed], [1]),
+  };
 }
 
 const genderOf = (voice: string): PresetVoice['gender'] => (voice[1] === 'm' ? 'male' : voice[1] === 'f' ? 'female' : 'neutral');
@@ -87,7 +109,14 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
       for (const file of model.voices) {
         const name = kokoroPresetName(file.name);
         synth.addVoice({
-          preset: { name, engine: 'kokoro', engineVoice: name, language: file.language, gender: genderOf(file.name), description: `Kokoro neural voice ${file.name} (${model.name}), 24 kHz` },
+          preset: {
+            name,
+            engine: 'kokoro',
+            engineVoice: name,
+            language: file.language,
+            gender: genderOf(file.name),
+            description: `Kokoro neural voice ${file.name} (${model.name}), 24 kHz`,
+          },
           model: thread,
           espeakVoice: file.espeakVoice,
           vocab: model.vocab,
@@ -120,7 +149,13 @@ export class KokoroSpeechSynthesizer extends NeuralSpeechSynthesizer<KokoroVoice
     const label = parts.map((p) => `${p.voice} ${Math.round(p.weight * 100)} %`).join(' + ');
     const blended: KokoroVoice = {
       ...first,
-      preset: { ...first.preset, name, engineVoice: name, gender: voices.every((v) => v.preset.gender === first.preset.gender) ? first.preset.gender : 'neutral', description: `Kokoro blend: ${label}` },
+      preset: {
+        ...first.preset,
+        name,
+        engineVoice: name,
+        gender: voices.every((v) => v.preset.gender === first.preset.gender) ? first.preset.gender : 'neutral',
+        description: `Kokoro blend: ${label}`,
+      },
       parts: parts.map((p, i) => ({ file: voices[i]!.parts[0]!.file, weight: p.weight })),
       styles: undefined,
     };

@@ -26,7 +26,10 @@ export interface PhonemizedWord {
 }
 
 type Engine = ESpeakNGWorker & {
-  synthesize_and_get_phonemes(text: string, callback: (samples: Int16Array, events: { type: string; text_position: number }[]) => boolean | number): string;
+  synthesize_and_get_phonemes(
+    text: string,
+    callback: (samples: Int16Array, events: { type: string; text_position: number }[]) => boolean | number,
+  ): string;
   /** espeak_TextToPhonemes clause by clause (phonemes separated by `_`, clauses by ` | `): a pointer to a C string the caller frees. */
   text_to_phonemes(text: string, ipa: number): unknown;
   set_voice(name: string, language?: string): number;
@@ -128,7 +131,12 @@ export function spokenWords(clauses: readonly string[]): { phonemes: string[]; c
  * placed after the written word espeak ended it on. Should the phonemes and the events ever disagree on the number of words, the
  * surplus spoken words go to the last event's word (nothing is lost).
  */
-export function phonemizedWords(text: string, clauses: readonly string[], positions: readonly number[], weightOf?: (word: WrittenWord) => number): PhonemizedWord[] {
+export function phonemizedWords(
+  text: string,
+  clauses: readonly string[],
+  positions: readonly number[],
+  weightOf?: (word: WrittenWord) => number,
+): PhonemizedWord[] {
   const spoken = spokenWords(clauses);
   const written = writtenWords(text);
   const cps = [...text];

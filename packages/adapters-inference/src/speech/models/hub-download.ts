@@ -39,7 +39,10 @@ export async function downloadHubFile(file: RemoteFile, partPath: string, option
       have = (await stat(partPath).catch(() => null))?.size ?? 0;
       if (attempt >= options.retries) {
         const why = error instanceof ModelPullError ? error.message : (error as Error).message;
-        throw new ModelPullError(error instanceof ModelPullError ? error.reason : 'network', `${file.path}: ${why} (${attempt + 1} attempts; ${have} of ${file.size} bytes kept: run pull again to resume)`);
+        throw new ModelPullError(
+          error instanceof ModelPullError ? error.reason : 'network',
+          `${file.path}: ${why} (${attempt + 1} attempts; ${have} of ${file.size} bytes kept: run pull again to resume)`,
+        );
       }
       options.onRetry?.((error as Error).message, have);
       await sleep(Math.min(2000, 200 * 2 ** attempt));
@@ -48,7 +51,10 @@ export async function downloadHubFile(file: RemoteFile, partPath: string, option
   const actual = await checksumOf(partPath, file.checksum.algorithm, file.size);
   if (actual !== file.checksum.hex) {
     await unlink(partPath).catch(() => undefined);
-    throw new ModelPullError('checksum', `${file.path}: ${file.checksum.algorithm} ${actual} does not match the hub's ${file.checksum.hex}: refused and deleted`);
+    throw new ModelPullError(
+      'checksum',
+      `${file.path}: ${file.checksum.algorithm} ${actual} does not match the hub's ${file.checksum.hex}: refused and deleted`,
+    );
   }
 }
 
@@ -57,7 +63,9 @@ async function fetchRest(file: RemoteFile, partPath: string, have: number, optio
   const stall = new StallWatch(options.stallTimeoutMs);
   let blob: Blob | null;
   try {
-    blob = await (await hubClient()).downloadFile({ repo: options.repo, path: file.path, revision: options.commit, ...options.hub, xet: false, fetch: stall.fetch });
+    blob = await (
+      await hubClient()
+    ).downloadFile({ repo: options.repo, path: file.path, revision: options.commit, ...options.hub, xet: false, fetch: stall.fetch });
   } catch (error) {
     stall.stop();
     throw stall.fired ? stall.error() : hubError(error, `${file.path} in ${options.repo}`);
@@ -77,7 +85,10 @@ async function fetchRest(file: RemoteFile, partPath: string, have: number, optio
       if (done) break;
       await handle.write(value).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOSPC' || error.code === 'EDQUOT') {
-          throw new ModelPullError('disk_full', `the disk is full writing ${file.path} (${have} of ${file.size} bytes written, kept: free space, then run pull again to resume)`);
+          throw new ModelPullError(
+            'disk_full',
+            `the disk is full writing ${file.path} (${have} of ${file.size} bytes written, kept: free space, then run pull again to resume)`,
+          );
         }
         throw error;
       });

@@ -26,7 +26,8 @@ export interface RemoteFile {
 /** Why a pull stopped, said so an operator knows what to do. */
 export class ModelPullError extends Error {
   constructor(
-    readonly reason: 'not_found' | 'unauthorized' | 'checksum' | 'disk_full' | 'stalled' | 'network' | 'exists' | 'layout' | 'unknown_model',
+    readonly reason:
+      'not_found' | 'unauthorized' | 'checksum' | 'disk_full' | 'stalled' | 'network' | 'exists' | 'layout' | 'unknown_model',
     message: string,
   ) {
     super(message);
@@ -38,7 +39,11 @@ export class ModelPullError extends Error {
 export function hubError(error: unknown, what: string): Error {
   const status = (error as { statusCode?: number }).statusCode;
   if (status === 404) return new ModelPullError('not_found', `${what} was not found on the hub (404)`);
-  if (status === 401 || status === 403) return new ModelPullError('unauthorized', `the hub refused ${what} (${status}): set HF_TOKEN to a token that may read it (gated or private repository)`);
+  if (status === 401 || status === 403)
+    return new ModelPullError(
+      'unauthorized',
+      `the hub refused ${what} (${status}): set HF_TOKEN to a token that may read it (gated or private repository)`,
+    );
   if (error instanceof ModelPullError) return error;
   const failure = describeNetworkFailure(error);
   if (failure) return new ModelPullError('network', `${what}: could not reach ${failure.host ?? 'the hub'}: ${failure.reason}`);
@@ -62,7 +67,8 @@ export async function listRepoFiles(repo: string, commit: string, hub: HubConnec
   try {
     const files: { path: string; size: number }[] = [];
     const { listFiles } = await hubClient();
-    for await (const entry of listFiles({ repo, revision: commit, recursive: true, ...hub })) if (entry.type === 'file') files.push({ path: entry.path, size: entry.size });
+    for await (const entry of listFiles({ repo, revision: commit, recursive: true, ...hub }))
+      if (entry.type === 'file') files.push({ path: entry.path, size: entry.size });
     return files;
   } catch (error) {
     throw hubError(error, `the file list of ${repo}@${commit}`);

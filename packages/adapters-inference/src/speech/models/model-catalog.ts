@@ -47,10 +47,27 @@ function piper(name: string, path: string, languages: string[]): CatalogEntry {
 }
 
 /** A transformers.js speech-to-text export: configs, tokenizer, encoder and merged decoder. */
-function transformersAsr(name: string, engine: 'whisper' | 'moonshine', repo: string, revision: string, revisionNote: string, languages: string[], licence: string): CatalogEntry {
+function transformersAsr(
+  name: string,
+  engine: 'whisper' | 'moonshine',
+  repo: string,
+  revision: string,
+  revisionNote: string,
+  languages: string[],
+  licence: string,
+): CatalogEntry {
   const common = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'];
   const graphs = (suffix: string) => [`onnx/encoder_model${suffix}.onnx`, `onnx/decoder_model_merged${suffix}.onnx`];
-  return { name, engine, repo, revision, revisionNote, variants: { fp32: [...common, ...graphs('')], quantized: [...common, ...graphs('_quantized')] }, languages, licence };
+  return {
+    name,
+    engine,
+    repo,
+    revision,
+    revisionNote,
+    variants: { fp32: [...common, ...graphs('')], quantized: [...common, ...graphs('_quantized')] },
+    languages,
+    licence,
+  };
 }
 
 const WHISPER_LANGUAGES = ['multilingual (99 languages)'];
@@ -62,7 +79,10 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
     repo: 'onnx-community/Kokoro-82M-v1.0-ONNX',
     revision: '1939ad2a8e416c0acfeecc08a694d14ef25f2231',
     revisionNote: 'commit pinned by a public project that downloads this export (its model and voices)',
-    variants: { fp32: ['config.json', 'tokenizer.json', 'onnx/model.onnx'], quantized: ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx'] },
+    variants: {
+      fp32: ['config.json', 'tokenizer.json', 'onnx/model.onnx'],
+      quantized: ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx'],
+    },
     // Japanese (j) and Mandarin (z) voices are skipped by the engine (kokoro-model.ts): not downloaded.
     listed: { under: 'voices', ending: '.bin', skipPrefixes: ['j', 'z'] },
     languages: ['en-us', 'en-gb', 'es', 'fr', 'hi', 'it', 'pt-br'],
@@ -75,9 +95,33 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
   piper('es_ES-davefx-medium', 'es/es_ES/davefx/medium', ['es']),
   piper('it_IT-riccardo-x_low', 'it/it_IT/riccardo/x_low', ['it']),
   piper('pt_BR-faber-medium', 'pt/pt_BR/faber/medium', ['pt-br']),
-  transformersAsr('whisper-tiny', 'whisper', 'onnx-community/whisper-tiny', 'ff4177021cc41f7db950912b73ea4fdf7d01d8e7', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
-  transformersAsr('whisper-base', 'whisper', 'onnx-community/whisper-base', '1846881b6b3a3024392c1eea3ad983695bc23925', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
-  transformersAsr('whisper-small', 'whisper', 'onnx-community/whisper-small', '36050c46d777d46dc4b5f43f6d90574fc38f8732', ASR_PIN_NOTE, WHISPER_LANGUAGES, 'MIT (OpenAI Whisper weights)'),
+  transformersAsr(
+    'whisper-tiny',
+    'whisper',
+    'onnx-community/whisper-tiny',
+    'ff4177021cc41f7db950912b73ea4fdf7d01d8e7',
+    ASR_PIN_NOTE,
+    WHISPER_LANGUAGES,
+    'MIT (OpenAI Whisper weights)',
+  ),
+  transformersAsr(
+    'whisper-base',
+    'whisper',
+    'onnx-community/whisper-base',
+    '1846881b6b3a3024392c1eea3ad983695bc23925',
+    ASR_PIN_NOTE,
+    WHISPER_LANGUAGES,
+    'MIT (OpenAI Whisper weights)',
+  ),
+  transformersAsr(
+    'whisper-small',
+    'whisper',
+    'onnx-community/whisper-small',
+    '36050c46d777d46dc4b5f43f6d90574fc38f8732',
+    ASR_PIN_NOTE,
+    WHISPER_LANGUAGES,
+    'MIT (OpenAI Whisper weights)',
+  ),
   transformersAsr('whisper-tiny.en', 'whisper', 'Xenova/whisper-tiny.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-base.en', 'whisper', 'Xenova/whisper-base.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-small.en', 'whisper', 'Xenova/whisper-small.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
@@ -90,7 +134,15 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
     ['en'],
     'MIT (Useful Sensors Moonshine)',
   ),
-  transformersAsr('moonshine-base', 'moonshine', 'onnx-community/moonshine-base-ONNX', 'b1e9b6aae3c3c7298f10c3798393fdf38e8fbbad', ASR_PIN_NOTE, ['en'], 'MIT (Useful Sensors Moonshine)'),
+  transformersAsr(
+    'moonshine-base',
+    'moonshine',
+    'onnx-community/moonshine-base-ONNX',
+    'b1e9b6aae3c3c7298f10c3798393fdf38e8fbbad',
+    ASR_PIN_NOTE,
+    ['en'],
+    'MIT (Useful Sensors Moonshine)',
+  ),
 ];
 
 export function catalogEntry(name: string): CatalogEntry | undefined {

@@ -3,7 +3,13 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parsePiperVoiceConfig, type PiperVoiceConfig } from '../piper/piper-voice-config.js';
-import { asrModelFiles, asrModelLanguages, isTransformersAsrLayout, readTransformersAsrModel, type TransformersAsrModel } from '../../asr/seq2seq/transformers-model-folder.js';
+import {
+  asrModelFiles,
+  asrModelLanguages,
+  isTransformersAsrLayout,
+  readTransformersAsrModel,
+  type TransformersAsrModel,
+} from '../../asr/seq2seq/transformers-model-folder.js';
 import { isKokoroLayout, KOKORO_SAMPLE_RATE, readKokoroModel, type KokoroModel } from '../kokoro/kokoro-model.js';
 
 /** What the service knows about one model found in the model directory. */
@@ -58,7 +64,9 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
   const names = new Set(entries);
   for (const entry of entries) {
     if (entry.endsWith('.onnx.json') && !names.has(entry.slice(0, -'.json'.length))) {
-      scan.warnings.push(`model ${entry.slice(0, -'.onnx.json'.length)}: skipped, ${entry} has no ${entry.slice(0, -'.json'.length)} beside it`);
+      scan.warnings.push(
+        `model ${entry.slice(0, -'.onnx.json'.length)}: skipped, ${entry} has no ${entry.slice(0, -'.json'.length)} beside it`,
+      );
     }
     const path = join(dir, entry);
     if ((await stat(path)).isDirectory()) {
@@ -121,7 +129,15 @@ async function scanAsrModel(scan: ModelScan, path: string, name: string): Promis
     const model = await readTransformersAsrModel(path);
     scan.asr.push({
       model,
-      manifest: { name, kind: 'asr', engine: model.family, languages: asrModelLanguages(model), sampleRate: 16000, checksum: await sha256File(model.encoderPath), files: await asrModelFiles(model) },
+      manifest: {
+        name,
+        kind: 'asr',
+        engine: model.family,
+        languages: asrModelLanguages(model),
+        sampleRate: 16000,
+        checksum: await sha256File(model.encoderPath),
+        files: await asrModelFiles(model),
+      },
     });
   } catch (error) {
     scan.warnings.push(`model ${name}: skipped, ${(error as Error).message}`);

@@ -62,7 +62,11 @@ export async function pullModel(request: PullRequest, options: PullOptions): Pro
     return await pullInto(request, options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') throw new ModelPullError('disk_full', `the disk holding ${options.modelsDir} is full (${(error as Error).message}): free space, then run pull again to resume`);
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      throw new ModelPullError(
+        'disk_full',
+        `the disk holding ${options.modelsDir} is full (${(error as Error).message}): free space, then run pull again to resume`,
+      );
     throw error;
   }
 }
@@ -72,7 +76,11 @@ async function pullInto(request: PullRequest, options: PullOptions): Promise<Pul
   options.events?.onPlan?.(plan);
   const targets = plan.layout === 'piper' ? plan.files.map((f) => basename(f.path)) : [plan.name];
   for (const target of targets) {
-    if (await stat(join(options.modelsDir, target)).catch(() => null)) throw new ModelPullError('exists', `${join(options.modelsDir, target)} already exists: remove the model first (npm run models -- remove ${plan.name})`);
+    if (await stat(join(options.modelsDir, target)).catch(() => null))
+      throw new ModelPullError(
+        'exists',
+        `${join(options.modelsDir, target)} already exists: remove the model first (npm run models -- remove ${plan.name})`,
+      );
   }
   const staging = join(options.modelsDir, STAGING, plan.name);
   await prepareStaging(staging, plan.commit);
@@ -100,7 +108,10 @@ async function pullInto(request: PullRequest, options: PullOptions): Promise<Pul
   }
   await rm(join(staging, '.commit'));
   if (plan.layout === 'directory') {
-    await writeFile(join(staging, '.pulled.json'), JSON.stringify({ repo: plan.repo, revision: plan.revision, commit: plan.commit, files: plan.files }, null, 2));
+    await writeFile(
+      join(staging, '.pulled.json'),
+      JSON.stringify({ repo: plan.repo, revision: plan.revision, commit: plan.commit, files: plan.files }, null, 2),
+    );
     await rename(staging, join(options.modelsDir, plan.name));
     return { plan, installed: [plan.name] };
   }
@@ -116,7 +127,11 @@ export async function planPull(request: PullRequest, hub: HubConnection): Promis
   const entry = catalogEntry(request.source);
   if (entry) return planCatalog(entry, request, hub);
   const match = /^([\w.-]+\/[\w.-]+)(?:@([\w./-]+))?$/.exec(request.source);
-  if (!match) throw new ModelPullError('unknown_model', `${request.source} is not in the catalog (npm run models -- catalog) nor a repository name owner/name[@revision]`);
+  if (!match)
+    throw new ModelPullError(
+      'unknown_model',
+      `${request.source} is not in the catalog (npm run models -- catalog) nor a repository name owner/name[@revision]`,
+    );
   const [, repo, revision = 'main'] = match;
   const commit = await resolveCommit(repo!, revision, hub);
   const layout = await recognizeRepoLayout(repo!, commit, hub, request.variant);
@@ -127,14 +142,23 @@ export async function planPull(request: PullRequest, hub: HubConnection): Promis
 
 async function planCatalog(entry: CatalogEntry, request: PullRequest, hub: HubConnection): Promise<PullPlan> {
   const paths = catalogFiles(entry, request.variant);
-  if (!paths) throw new ModelPullError('unknown_model', `${entry.name} has no ${request.variant} variant (it has: ${Object.keys(entry.variants).join(', ')})`);
+  if (!paths)
+    throw new ModelPullError(
+      'unknown_model',
+      `${entry.name} has no ${request.variant} variant (it has: ${Object.keys(entry.variants).join(', ')})`,
+    );
   const commit = await resolveCommit(entry.repo, entry.revision, hub);
   const repoFiles = (await listRepoFiles(entry.repo, commit, hub)).map((f) => f.path);
   // A model's external data comes with it: without it onnxruntime cannot load the model.
   const withData = paths.flatMap((p) => (p.endsWith('.onnx') ? withExternalData(p, repoFiles) : [p]));
   const listed = entry.listed;
   const extra = listed
-    ? repoFiles.filter((p) => p.startsWith(`${listed.under}/`) && p.endsWith(listed.ending) && !listed.skipPrefixes.some((s) => basename(p).startsWith(s))).sort()
+    ? repoFiles
+        .filter(
+          (p) =>
+            p.startsWith(`${listed.under}/`) && p.endsWith(listed.ending) && !listed.skipPrefixes.some((s) => basename(p).startsWith(s)),
+        )
+        .sort()
     : [];
   const files = await remoteFiles(entry.repo, commit, [...withData, ...extra], hub);
   const layout = entry.engine === 'piper' ? 'piper' : 'directory';
@@ -158,7 +182,11 @@ async function ensureSpace(modelsDir: string, plan: PullPlan, local: (f: RemoteF
   for (const file of plan.files) missing += Math.max(0, file.size - ((await stat(local(file)).catch(() => null))?.size ?? 0));
   const fs = await statfs(modelsDir);
   const free = fs.bavail * fs.bsize;
-  if (missing > free) throw new ModelPullError('disk_full', `${plan.name} needs ${megabytes(missing)} more and ${modelsDir} has ${megabytes(free)} free: free space (or point SVC_MODELS_DIR elsewhere) and pull again`);
+  if (missing > free)
+    throw new ModelPullError(
+      'disk_full',
+      `${plan.name} needs ${megabytes(missing)} more and ${modelsDir} has ${megabytes(free)} free: free space (or point SVC_MODELS_DIR elsewhere) and pull again`,
+    );
 }
 
 export const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

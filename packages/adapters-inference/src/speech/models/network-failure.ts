@@ -8,7 +8,11 @@ export function describeNetworkFailure(error: unknown): { host: string | null; r
   if (!cause) return null;
   const code = String(cause.code ?? '');
   const host = cause.hostname ?? (cause.address ? `${cause.address}${cause.port ? `:${cause.port}` : ''}` : null);
-  const reason = REASONS[code] ?? (TLS_CODES.test(code) ? `the TLS certificate was not accepted (${code}: ${cause.message}); a proxy that re-signs TLS needs its CA in NODE_EXTRA_CA_CERTS=/path/ca.pem` : null);
+  const reason =
+    REASONS[code] ??
+    (TLS_CODES.test(code)
+      ? `the TLS certificate was not accepted (${code}: ${cause.message}); a proxy that re-signs TLS needs its CA in NODE_EXTRA_CA_CERTS=/path/ca.pem`
+      : null);
   if (reason) return { host, reason };
   return code ? { host, reason: `${code}: ${cause.message}` } : null;
 }

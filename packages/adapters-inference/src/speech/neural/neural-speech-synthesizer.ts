@@ -77,7 +77,12 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
    * Starts a model's thread and checks it has the inputs this engine feeds; a model that fails is
    * reported through onSkipped and null is returned.
    */
-  protected async startModel(name: string, modelPath: string, requiredInputs: string[], options: NeuralEngineOptions): Promise<OnnxModelThread | null> {
+  protected async startModel(
+    name: string,
+    modelPath: string,
+    requiredInputs: string[],
+    options: NeuralEngineOptions,
+  ): Promise<OnnxModelThread | null> {
     let model: OnnxModelThread;
     try {
       model = await OnnxModelThread.start(this.engine, name, modelPath, options.threads ?? 1);
@@ -124,9 +129,18 @@ export abstract class NeuralSpeechSynthesizer<V extends NeuralVoice> implements 
     const words = await this.phonemizer.phonemize(request.text, voice.espeakVoice, signal);
     const inference = await this.prepare(voice, words, rate);
     const output = { sampleRate: request.sampleRate, volume: request.prosody.volume, playbackRate: pitch };
-    const { samples, durations } = await voice.model.run({ feeds: inference.feeds, nativeRate: inference.nativeRate, output, normalizePeak: inference.normalizePeak }, signal);
+    const { samples, durations } = await voice.model.run(
+      { feeds: inference.feeds, nativeRate: inference.nativeRate, output, normalizePeak: inference.normalizePeak },
+      signal,
+    );
     const seconds = samples.length / request.sampleRate;
-    return { samples, sampleRate: request.sampleRate, words: request.wordTimings ? neuralWordTimings(inference.wordSpans, inference.tokens, seconds, durations, { samples, sampleRate: request.sampleRate }) : [] };
+    return {
+      samples,
+      sampleRate: request.sampleRate,
+      words: request.wordTimings
+        ? neuralWordTimings(inference.wordSpans, inference.tokens, seconds, durations, { samples, sampleRate: request.sampleRate })
+        : [],
+    };
   }
 
   async close(): Promise<void> {

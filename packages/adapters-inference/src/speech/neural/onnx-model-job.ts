@@ -36,5 +36,13 @@ export interface OnnxModelInfo {
   outputNames: string[];
 }
 
-export const int64Feed = (values: number[], dims = [1, values.length]): OnnxFeed => ({ type: 'int64', dims, data: BigInt64Array.from(values, BigInt) });
-export const float32Feed = (values: ArrayLike<number>, dims: number[]): OnnxFeed => ({ type: 'float32', dims, data: Float32Array.from(values) });
+export const int64Feed = (values: number[], dims = [1, values.length]): OnnxFeed => ({
+  type: 'int64',
+  dims,
+  data: BigInt64Array.from(values, BigInt),
+});
+export const float32Feed = (values: ArrayLike<number>, dims: number[]): OnnxFeed => ({
+  type: 'float32',
+  dims,
+  data: Float32Array.from(values),
+});

@@ -36,11 +36,17 @@ void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
     const outputs = await state.session.run(feeds);
     const audio = outputs[state.audioOutput]!.data as Float32Array;
     const samples = job.normalizePeak
-      ? peakNormalized(toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }, state.resampler), job.output.volume)
+      ? peakNormalized(
+          toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }, state.resampler),
+          job.output.volume,
+        )
       : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output, state.resampler);
     const durationData = state.durationOutput ? outputs[state.durationOutput]?.data : undefined;
     const durations = durationData ? Float32Array.from(durationData as ArrayLike<number | bigint>, Number) : undefined;
     for (const t of Object.values(outputs)) t.dispose();
-    return { value: { samples, durations }, transfer: [samples.buffer as ArrayBuffer, ...(durations ? [durations.buffer as ArrayBuffer] : [])] };
+    return {
+      value: { samples, durations },
+      transfer: [samples.buffer as ArrayBuffer, ...(durations ? [durations.buffer as ArrayBuffer] : [])],
+    };
   },
 );

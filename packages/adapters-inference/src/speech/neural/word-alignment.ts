@@ -115,10 +115,14 @@ export function voicedSpanAndPauses(samples: Int16Array, sampleRate: number): { 
   const minPause = Math.ceil(MIN_PAUSE_SECONDS / FRAME_SECONDS);
   for (let f = 0; f < frames; f++) {
     if (rms[f]! < threshold) continue;
-    if (firstVoiced >= 0 && f - lastVoiced - 1 >= minPause) pauses.push({ start: ((lastVoiced + 1) * frame) / sampleRate, end: (f * frame) / sampleRate });
+    if (firstVoiced >= 0 && f - lastVoiced - 1 >= minPause)
+      pauses.push({ start: ((lastVoiced + 1) * frame) / sampleRate, end: (f * frame) / sampleRate });
     if (firstVoiced < 0) firstVoiced = f;
     lastVoiced = f;
   }
   if (firstVoiced < 0) return { pauses };
-  return { voiced: { start: (firstVoiced * frame) / sampleRate, end: Math.min(samples.length, (lastVoiced + 1) * frame) / sampleRate }, pauses };
+  return {
+    voiced: { start: (firstVoiced * frame) / sampleRate, end: Math.min(samples.length, (lastVoiced + 1) * frame) / sampleRate },
+    pauses,
+  };
 }

@@ -1,7 +1,12 @@
 import type { PhonemizedWord } from '../models/espeak-phonemizer.js';
 import type { PiperModel } from '../models/model-directory.js';
 import { float32Feed, int64Feed, type OnnxFeeds } from '../neural/onnx-model-job.js';
-import { NeuralSpeechSynthesizer, type NeuralEngineOptions, type NeuralInference, type NeuralVoice } from '../neural/neural-speech-synthesizer.js';
+import {
+  NeuralSpeechSynthesizer,
+  type NeuralEngineOptions,
+  type NeuralInference,
+  type NeuralVoice,
+} from '../neural/neural-speech-synthesizer.js';
 import { piperPhonemeIds, type PiperVoiceConfig } from './piper-voice-config.js';
 
 export interface PiperSpeechSynthesizerOptions extends NeuralEngineOptions {
@@ -23,7 +28,13 @@ interface PiperVoice extends NeuralVoice {
 }
 
 /** The tensors of one Piper inference: a faster rate is a shorter length scale; noise scales as the config sets them. */
-export function piperFeeds(ids: number[], config: PiperVoiceConfig, rate: number, speakerId: number | undefined, hasSid: boolean): OnnxFeeds {
+export function piperFeeds(
+  ids: number[],
+  config: PiperVoiceConfig,
+  rate: number,
+  speakerId: number | undefined,
+  hasSid: boolean,
+): OnnxFeeds {
   const feeds: OnnxFeeds = {
     input: int64Feed(ids),
     input_lengths: int64Feed([ids.length], [1]),
@@ -78,6 +89,12 @@ export class PiperSpeechSynthesizer extends NeuralSpeechSynthesizer<PiperVoice> 
 
   protected prepare(voice: PiperVoice, words: PhonemizedWord[], rate: number): NeuralInference {
     const { ids, wordSpans } = piperPhonemeIds(words, voice.config);
-    return { feeds: piperFeeds(ids, voice.config, rate, voice.speakerId, voice.hasSid), nativeRate: voice.config.sampleRate, tokens: ids.length, wordSpans, normalizePeak: true };
+    return {
+      feeds: piperFeeds(ids, voice.config, rate, voice.speakerId, voice.hasSid),
+      nativeRate: voice.config.sampleRate,
+      tokens: ids.length,
+      wordSpans,
+      normalizePeak: true,
+    };
   }
 }

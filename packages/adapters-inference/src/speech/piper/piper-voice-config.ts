@@ -44,7 +44,8 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
   if (!Number.isInteger(sampleRate) || sampleRate < 8000 || sampleRate > 96000) fail('audio.sample_rate is missing or not a sample rate');
   const espeakVoice = c.espeak?.voice;
   if (typeof espeakVoice !== 'string' || !espeakVoice) fail('espeak.voice is missing');
-  if (c.phoneme_type !== undefined && c.phoneme_type !== 'espeak') fail(`phoneme_type '${String(c.phoneme_type)}' is not supported (only espeak)`);
+  if (c.phoneme_type !== undefined && c.phoneme_type !== 'espeak')
+    fail(`phoneme_type '${String(c.phoneme_type)}' is not supported (only espeak)`);
   const map = c.phoneme_id_map;
   if (typeof map !== 'object' || map === null) fail('phoneme_id_map is missing');
   const phonemeIds = new Map<string, number[]>();
@@ -55,10 +56,16 @@ export function parsePiperVoiceConfig(json: unknown): PiperVoiceConfig {
   for (const special of [PIPER_PAD, PIPER_BOS, PIPER_EOS]) if (!phonemeIds.has(special)) fail(`phoneme_id_map has no '${special}'`);
   const inference = c.inference ?? {};
   const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
-  const language = String(c.language?.code ?? espeakVoice).toLowerCase().replace(/_/g, '-');
-  const configured = typeof c.phoneme_map === 'object' && c.phoneme_map !== null ? Object.entries(c.phoneme_map as Record<string, unknown>) : [];
-  for (const [from, to] of configured) if (!Array.isArray(to) || !to.every((p) => typeof p === 'string')) fail(`phoneme_map['${from}'] is not a list of phonemes`);
-  const phonemeMap = new Map<string, string[]>(configured.length > 0 ? (configured as [string, string[]][]) : Object.entries(DEFAULT_PHONEME_MAPS[espeakVoice] ?? {}));
+  const language = String(c.language?.code ?? espeakVoice)
+    .toLowerCase()
+    .replace(/_/g, '-');
+  const configured =
+    typeof c.phoneme_map === 'object' && c.phoneme_map !== null ? Object.entries(c.phoneme_map as Record<string, unknown>) : [];
+  for (const [from, to] of configured)
+    if (!Array.isArray(to) || !to.every((p) => typeof p === 'string')) fail(`phoneme_map['${from}'] is not a list of phonemes`);
+  const phonemeMap = new Map<string, string[]>(
+    configured.length > 0 ? (configured as [string, string[]][]) : Object.entries(DEFAULT_PHONEME_MAPS[espeakVoice] ?? {}),
+  );
   const vowelClusters = parseVowelClusters(c.vowel_clusters, phonemeIds);
   return {
     sampleRate,
@@ -81,7 +88,8 @@ function parseVowelClusters(value: unknown, phonemeIds: Map<string, number[]>): 
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) fail('vowel_clusters is not a list');
   const clusters = value.map((cluster, i) => {
-    if (!Array.isArray(cluster) || cluster.length < 2 || !cluster.every((p) => typeof p === 'string' && p)) fail(`vowel_clusters[${i}] is not a list of two or more phonemes`);
+    if (!Array.isArray(cluster) || cluster.length < 2 || !cluster.every((p) => typeof p === 'string' && p))
+      fail(`vowel_clusters[${i}] is not a list of two or more phonemes`);
     const merged = cluster.join('');
     if (!phonemeIds.has(merged)) fail(`vowel_clusters[${i}] '${merged}' has no id in phoneme_id_map`);
     return cluster as string[];
@@ -124,7 +132,7 @@ function piperSeparator(word: PhonemizedWord): string[] {
 function mergeVowelClusters(phonemes: { phoneme: string; word: number }[], clusters: string[][]): { phoneme: string; word: number }[] {
   if (clusters.length === 0) return phonemes;
   const out: { phoneme: string; word: number }[] = [];
-  for (let i = 0; i < phonemes.length; ) {
+  for (let i = 0; i < phonemes.length;) {
     const match = clusters.find((c) => c.every((p, k) => phonemes[i + k]?.phoneme === p));
     out.push(match ? { phoneme: match.join(''), word: phonemes[i]!.word } : phonemes[i]!);
     i += match ? match.length : 1;
@@ -136,7 +144,10 @@ function mergeVowelClusters(phonemes: { phoneme: string; word: number }[], clust
  * The phonemes Piper reads for these words, each with the index of the word it belongs to (-1 for
  * a separator): every word's phonemes, words separated as piperSeparator says, vowel clusters merged.
  */
-export function piperPhonemeSequence(words: PhonemizedWord[], config: Pick<PiperVoiceConfig, 'phonemeMap' | 'vowelClusters'>): { phoneme: string; word: number }[] {
+export function piperPhonemeSequence(
+  words: PhonemizedWord[],
+  config: Pick<PiperVoiceConfig, 'phonemeMap' | 'vowelClusters'>,
+): { phoneme: string; word: number }[] {
   const sequence: { phoneme: string; word: number }[] = [];
   words.forEach((w, i) => {
     for (const phoneme of piperWordPhonemes(w, config.phonemeMap)) sequence.push({ phoneme, word: i });

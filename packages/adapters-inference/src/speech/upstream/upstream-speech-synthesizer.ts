@@ -92,7 +92,13 @@ export class UpstreamSpeechSynthesizer implements SpeechSynthesizer {
           const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/audio/speech`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json', ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}) },
-            body: JSON.stringify({ model: options.model, input: request.text, voice: request.voice.engineVoice, response_format: 'pcm', speed: Math.min(4, Math.max(0.25, request.prosody.rate)) }),
+            body: JSON.stringify({
+              model: options.model,
+              input: request.text,
+              voice: request.voice.engineVoice,
+              response_format: 'pcm',
+              speed: Math.min(4, Math.max(0.25, request.prosody.rate)),
+            }),
             signal: combined,
           });
           if (!res.ok || !res.body) {

@@ -72,4 +72,3 @@ export class Fft {
     return out;
   }
 }
-

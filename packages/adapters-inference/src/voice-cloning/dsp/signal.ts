@@ -40,7 +40,8 @@ export function resample(x: Float32Array, fromRate: number, toRate: number): Flo
     for (let j = 0; j < width; j++) {
       const d = j - halfTaps + 1 - frac; // distance of input tap (floor(t) - halfTaps + 1 + j) from t
       const sinc = d === 0 ? 1 : Math.sin(Math.PI * cutoff * d) / (Math.PI * cutoff * d);
-      const w = Math.abs(d) >= halfTaps ? 0 : 0.42 + 0.5 * Math.cos((Math.PI * d) / halfTaps) + 0.08 * Math.cos((2 * Math.PI * d) / halfTaps);
+      const w =
+        Math.abs(d) >= halfTaps ? 0 : 0.42 + 0.5 * Math.cos((Math.PI * d) / halfTaps) + 0.08 * Math.cos((2 * Math.PI * d) / halfTaps);
       out[offset + j] = sinc * w;
       norm += sinc * w;
     }

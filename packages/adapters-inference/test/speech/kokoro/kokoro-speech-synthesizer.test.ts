@@ -11,7 +11,7 @@ import { KokoroSpeechSynthesizer, kokoroFeeds, kokoroInputIds } from '../../../s
 
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 
@@ -30,8 +30,19 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
   });
 
   it('input_ids with pad 0 at both ends, the style row chosen by token count, speed', () => {
-    const vocab = new Map([[' ', 1], ['a', 5], ['b', 6]]);
-    const { ids } = kokoroInputIds([{ word: 'x', phonemes: ['a', 'b'], before: '', after: '' }, { word: 'y?', phonemes: ['a'], before: '', after: '?' }], vocab, 'a');
+    const vocab = new Map([
+      [' ', 1],
+      ['a', 5],
+      ['b', 6],
+    ]);
+    const { ids } = kokoroInputIds(
+      [
+        { word: 'x', phonemes: ['a', 'b'], before: '', after: '' },
+        { word: 'y?', phonemes: ['a'], before: '', after: '?' },
+      ],
+      vocab,
+      'a',
+    );
     expect(ids).to.deep.equal([0, 5, 6, 1, 5, 0]);
     const styles = new Float32Array(510 * 256);
     for (let r = 0; r < 510; r++) styles.fill(r, r * 256, (r + 1) * 256);
@@ -59,13 +70,28 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
       ]);
       const { ids } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), scan.kokoro[0]!.model.vocab, 'a');
       const voice = synth.voices()[0]!;
-      const result = await synth.synthesize({ text: 'Hello world', voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+      const result = await synth.synthesize({
+        text: 'Hello world',
+        voice,
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 24000,
+        wordTimings: true,
+      });
       expect(result.samples.length).to.equal(ids.length * KOKORO_TEST_MODEL.hop);
       const meanId = ids.reduce((a, b) => a + b, 0) / ids.length;
       const styleValue = (ids.length - 2) * 0.01;
-      expect(toneHz(result.samples, 24000)).to.be.closeTo(KOKORO_TEST_MODEL.baseHz + meanId * KOKORO_TEST_MODEL.idHz + styleValue * KOKORO_TEST_MODEL.styleHz, 8);
+      expect(toneHz(result.samples, 24000)).to.be.closeTo(
+        KOKORO_TEST_MODEL.baseHz + meanId * KOKORO_TEST_MODEL.idHz + styleValue * KOKORO_TEST_MODEL.styleHz,
+        8,
+      );
       expect(result.words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
-      const fast = await synth.synthesize({ text: 'Hello world', voice, prosody: { ...NEUTRAL_PROSODY, rate: 2 }, sampleRate: 24000, wordTimings: false });
+      const fast = await synth.synthesize({
+        text: 'Hello world',
+        voice,
+        prosody: { ...NEUTRAL_PROSODY, rate: 2 },
+        sampleRate: 24000,
+        wordTimings: false,
+      });
       expect(fast.samples.length).to.equal((ids.length * KOKORO_TEST_MODEL.hop) / 2);
     } finally {
       await synth.close();

@@ -28,7 +28,10 @@ describe('espeak-ng phonemizer (real WASM engine in its worker thread): every wr
   it('ten everyday sentences: one entry per written word, none without phonemes, clause ends where espeak made them', async () => {
     for (const text of SENTENCES) {
       const words = await phonemizer.phonemize(text, 'en-us');
-      expect(words.map((w) => w.word), text).to.deep.equal(text.split(' '));
+      expect(
+        words.map((w) => w.word),
+        text,
+      ).to.deep.equal(text.split(' '));
       for (const w of words) expect(w.phonemes.length, `${text}: ${w.word}`).to.be.greaterThan(0);
       expect(words.at(-1)!.clauseEnd, text).to.not.equal(undefined);
     }
@@ -51,7 +54,10 @@ describe('espeak-ng phonemizer (real WASM engine in its worker thread): every wr
 
   it("phonemes and clauses are those of espeak_TextToPhonemes, the call piper-phonemize makes (this build's text_to_phonemes: clause by clause)", async () => {
     const module = await Init();
-    const engine = new module.eSpeakNGWorker() as unknown as { set_voice(v: string): number; text_to_phonemes(t: string, ipa: number): unknown };
+    const engine = new module.eSpeakNGWorker() as unknown as {
+      set_voice(v: string): number;
+      text_to_phonemes(t: string, ipa: number): unknown;
+    };
     const memory = module as unknown as { getPointer(p: unknown): number; HEAPU8: Uint8Array };
     engine.set_voice('en-us');
     const textToPhonemes = (text: string): string[] => {
@@ -59,7 +65,10 @@ describe('espeak-ng phonemizer (real WASM engine in its worker thread): every wr
       let end = start;
       while (memory.HEAPU8[end] !== 0) end++;
       // one string per clause, phonemes separated by `_`
-      return new TextDecoder().decode(memory.HEAPU8.subarray(start, end)).split(' | ').map((clause) => clause.replace(/_/g, '').replace(/ +/g, ' ').trim());
+      return new TextDecoder()
+        .decode(memory.HEAPU8.subarray(start, end))
+        .split(' | ')
+        .map((clause) => clause.replace(/_/g, '').replace(/ +/g, ' ').trim());
     };
     for (const text of [...SENTENCES, 'Then—no, wait… what?', 'Mr. Smith arrived at 5 p.m. today.', 'Wait — no.']) {
       const words = await phonemizer.phonemize(text, 'en-us');

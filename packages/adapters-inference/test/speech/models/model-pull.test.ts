@@ -13,7 +13,8 @@ import { hubFilesFromFolder, testCommit, TestHubServer, type TestHubFile } from 
 import { writeKokoroModel, writePiperVoice } from '../../../src/testing/test-voice-files.js';
 
 const principal = { keyId: 'k', tenantId: 't' } as unknown as Principal;
-const sine = (samples: number) => Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000)));
+const sine = (samples: number) =>
+  Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 16000)));
 
 /** Rejects with a ModelPullError of this reason; returns it. */
 async function pullFails(promise: Promise<unknown>, reason: ModelPullError['reason']): Promise<ModelPullError> {
@@ -55,10 +56,23 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
       {
         id: 'onnx-community/Kokoro-82M-v1.0-ONNX',
         commit: catalogEntry('kokoro-82m-v1.0')!.revision,
-        files: [...kokoro, { ...kokoroWeights, path: 'onnx/model.onnx' }, { path: 'config.json', content: new TextEncoder().encode('{"model_type":"style_text_to_speech_2"}') }],
+        files: [
+          ...kokoro,
+          { ...kokoroWeights, path: 'onnx/model.onnx' },
+          { path: 'config.json', content: new TextEncoder().encode('{"model_type":"style_text_to_speech_2"}') },
+        ],
       },
-      { id: 'rhasspy/piper-voices', commit: testCommit('piper'), refs: ['v1.0.0'], files: await hubFilesFromFolder(join(root, 'src-piper'), 'en/en_US/lessac/medium/') },
-      { id: 'test-org/not-a-model', commit: testCommit('other'), files: [{ path: 'README.md', content: new TextEncoder().encode('hello') }] },
+      {
+        id: 'rhasspy/piper-voices',
+        commit: testCommit('piper'),
+        refs: ['v1.0.0'],
+        files: await hubFilesFromFolder(join(root, 'src-piper'), 'en/en_US/lessac/medium/'),
+      },
+      {
+        id: 'test-org/not-a-model',
+        commit: testCommit('other'),
+        files: [{ path: 'README.md', content: new TextEncoder().encode('hello') }],
+      },
     ]);
   });
   after(async () => {
@@ -71,8 +85,15 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     hub.requests.length = 0;
   });
 
-  const options = (extra: Partial<PullOptions> = {}): PullOptions => ({ modelsDir, hub: { hubUrl: hub.url }, stallTimeoutMs: 5000, retries: 3, ...extra });
-  const leftovers = async () => (await readdir(modelsDir)).filter((e) => e !== '.partial').concat(await readdir(join(modelsDir, '.partial')).catch(() => []));
+  const options = (extra: Partial<PullOptions> = {}): PullOptions => ({
+    modelsDir,
+    hub: { hubUrl: hub.url },
+    stallTimeoutMs: 5000,
+    retries: 3,
+    ...extra,
+  });
+  const leftovers = async () =>
+    (await readdir(modelsDir)).filter((e) => e !== '.partial').concat(await readdir(join(modelsDir, '.partial')).catch(() => []));
 
   it('pulls a catalog Whisper at its pinned commit, checks every checksum, installs it whole; the recognizer loads it', async () => {
     const bytes: number[] = [];
@@ -93,7 +114,9 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     expect(bytes.length).to.be.greaterThan(0);
     const recognizer = await TransformersSpeechRecognizer.create({ dir: join(modelsDir, 'whisper-tiny') });
     try {
-      expect((await recognizer.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
+      expect((await recognizer.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal(
+        'hello world caf dear',
+      );
     } finally {
       await recognizer.close();
     }
@@ -112,14 +135,18 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     expect((await stat(join(modelsDir, 'whisper-base', 'onnx', 'encoder_model.onnx_data'))).size).to.be.greaterThan(0);
     const recognizer = await TransformersSpeechRecognizer.create({ dir: join(modelsDir, 'whisper-base') });
     try {
-      expect((await recognizer.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal('hello world caf dear');
+      expect((await recognizer.transcribe({ samples: sine(16000), sampleRate: 16000 }, { language: 'en', principal })).text).to.equal(
+        'hello world caf dear',
+      );
     } finally {
       await recognizer.close();
     }
   });
 
   it('the Whisper and Moonshine catalog entries are pinned to the commits public projects pin (not main)', () => {
-    const pins = Object.fromEntries(['whisper-tiny', 'whisper-base', 'whisper-small', 'moonshine-base', 'moonshine-tiny'].map((n) => [n, catalogEntry(n)!.revision]));
+    const pins = Object.fromEntries(
+      ['whisper-tiny', 'whisper-base', 'whisper-small', 'moonshine-base', 'moonshine-tiny'].map((n) => [n, catalogEntry(n)!.revision]),
+    );
     expect(pins).to.deep.equal({
       'whisper-tiny': 'ff4177021cc41f7db950912b73ea4fdf7d01d8e7',
       'whisper-base': '1846881b6b3a3024392c1eea3ad983695bc23925',
@@ -204,7 +231,9 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     expect(progress.length).to.be.greaterThan(1);
     expect(progress).to.deep.equal([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).to.equal(size);
-    console.log(`      slow hub (50 kB/s): ${(performance.now() - started).toFixed(0)} ms, ${progress.length} progress events for ${size} bytes`);
+    console.log(
+      `      slow hub (50 kB/s): ${(performance.now() - started).toFixed(0)} ms, ${progress.length} progress events for ${size} bytes`,
+    );
   });
 
   it('a server that stops sending: each attempt gives up after the stall timeout, the error says so, and the next pull resumes', async () => {

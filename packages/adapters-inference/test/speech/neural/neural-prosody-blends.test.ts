@@ -14,7 +14,7 @@ import { writeKokoroModel, writePiperVoice } from '../../../src/testing/test-voi
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 const peak = (s: Int16Array) => s.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
@@ -41,8 +41,13 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const say = (engine: PiperSpeechSynthesizer | KokoroSpeechSynthesizer, voice: PresetVoice, prosody: Partial<Prosody> = {}, wordTimings = false, text = 'Hello world') =>
-    engine.synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY, ...prosody }, sampleRate: 24000, wordTimings });
+  const say = (
+    engine: PiperSpeechSynthesizer | KokoroSpeechSynthesizer,
+    voice: PresetVoice,
+    prosody: Partial<Prosody> = {},
+    wordTimings = false,
+    text = 'Hello world',
+  ) => engine.synthesize({ text, voice, prosody: { ...NEUTRAL_PROSODY, ...prosody }, sampleRate: 24000, wordTimings });
 
   it('pitch shifts the voice (rendered slower, played faster) and keeps the duration; volume is a gain', async () => {
     for (const [engine, voice] of [
@@ -50,7 +55,8 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
       [kokoro, kokoro.resolveVoice('kokoro-af_low')!],
     ] as const) {
       // long enough for a precise zero-crossing frequency
-      const long = (prosody: Partial<Prosody>) => say(engine, voice, prosody, false, 'Hello world, this sentence is long enough to measure the tone of the voice well.');
+      const long = (prosody: Partial<Prosody>) =>
+        say(engine, voice, prosody, false, 'Hello world, this sentence is long enough to measure the tone of the voice well.');
       const neutral = await long({});
       const higher = await long({ pitch: 1.25 });
       const lower = await long({ pitch: 0.8 });
@@ -99,7 +105,16 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     ]);
     expect(parseKokoroBlend('af_bella*0.7+af_sky*0.3')!.map((p) => p.weight)).to.deep.equal([0.7, 0.3]);
     expect(parseKokoroBlend('af_bella*3+af_sky')!.map((p) => p.weight)).to.deep.equal([0.75, 0.25]);
-    for (const bad of ['af_bella', 'af_bella+', '+af_sky', 'af_bella*0+af_sky', 'af_bella*-1+af_sky', 'af_bella*x+af_sky', 'af_bella+af_bella', 'a+b+c+d+e+f+g+h+i']) {
+    for (const bad of [
+      'af_bella',
+      'af_bella+',
+      '+af_sky',
+      'af_bella*0+af_sky',
+      'af_bella*-1+af_sky',
+      'af_bella*x+af_sky',
+      'af_bella+af_bella',
+      'a+b+c+d+e+f+g+h+i',
+    ]) {
       expect(parseKokoroBlend(bad), bad).to.equal(null);
     }
   });

@@ -37,7 +37,9 @@ describe('neural engines run their models in worker threads', function () {
     const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     try {
       const voice = synth.voices()[0]!;
-      const neural = await loopBusy(() => synth.synthesize({ text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.5 }, sampleRate: 48000, wordTimings: true }));
+      const neural = await loopBusy(() =>
+        synth.synthesize({ text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.5 }, sampleRate: 48000, wordTimings: true }),
+      );
       const seconds = neural.result.samples.length / 48000;
       expect(seconds).to.be.greaterThan(60);
       // Control: only the resampling of that output, done on the main thread, holds the loop far longer.
@@ -78,11 +80,23 @@ describe('neural engines run their models in worker threads', function () {
     try {
       const voice: PresetVoice = synth.voices()[0]!;
       const controller = new AbortController();
-      const pending = synth.synthesize({ text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.25 }, sampleRate: 48000, wordTimings: false }, controller.signal);
+      const pending = synth.synthesize(
+        { text: LONG_TEXT, voice, prosody: { ...NEUTRAL_PROSODY, rate: 0.25 }, sampleRate: 48000, wordTimings: false },
+        controller.signal,
+      );
       setTimeout(() => controller.abort(new Error('client went away')), 20);
-      const error = await pending.then(() => null, (e: Error) => e);
+      const error = await pending.then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(error?.message).to.match(/client went away|abort/i);
-      const after = await synth.synthesize({ text: 'Hello', voice, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: false });
+      const after = await synth.synthesize({
+        text: 'Hello',
+        voice,
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 22050,
+        wordTimings: false,
+      });
       expect(after.samples.length).to.be.greaterThan(0);
     } finally {
       await synth.close();

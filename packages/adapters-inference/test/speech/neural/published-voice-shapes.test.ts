@@ -15,7 +15,7 @@ import { KOKORO_TEST_MODEL, PIPER_TEST_MODEL } from '../../../src/testing/test-v
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 
@@ -59,10 +59,18 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     return synth;
   }
 
-  async function kokoro(name: string, voices: string[], options: { extraSymbols: string[]; hop?: number; englishG2P?: KokoroEnglishG2P }): Promise<KokoroSpeechSynthesizer> {
+  async function kokoro(
+    name: string,
+    voices: string[],
+    options: { extraSymbols: string[]; hop?: number; englishG2P?: KokoroEnglishG2P },
+  ): Promise<KokoroSpeechSynthesizer> {
     const modelDir = join(dir, name);
     await writeKokoroModel(modelDir, Object.fromEntries(voices.map((v) => [v, () => 0])), options);
-    const synth = await KokoroSpeechSynthesizer.create({ models: [await readKokoroModel(modelDir, name)], phonemizer, englishG2P: options.englishG2P });
+    const synth = await KokoroSpeechSynthesizer.create({
+      models: [await readKokoroModel(modelDir, name)],
+      phonemizer,
+      englishG2P: options.englishG2P,
+    });
     engines.push(synth);
     return synth;
   }
@@ -75,7 +83,11 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     });
 
     it('decomposes the phonemes (NFD) as piper-phonemize does: German "Ich." is ɪ c U+0327 . (the id map has no precomposed ç)', async () => {
-      const synth = await piper('de_DE-nfd-medium', { espeakVoice: 'de', languageCode: 'de_DE', extraPhonemes: [...PIPER_PUNCTUATION, 'c', '\u0327'] });
+      const synth = await piper('de_DE-nfd-medium', {
+        espeakVoice: 'de',
+        languageCode: 'de_DE',
+        extraPhonemes: [...PIPER_PUNCTUATION, 'c', '\u0327'],
+      });
       // espeak_TextToPhonemes (piper-phonemize's call) gives "Ich." alone no stress mark
       expect((await speak(synth, 'piper-de_de-nfd-medium', 'Ich.', 22050)).length).to.equal(piperSamples('ɪc\u0327.'));
     });
@@ -84,11 +96,17 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       const synth = await piper('en_US-joins-medium', { extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'θ', 'ŋ', 'b', 'ɔ', 'ɑ', 'ˌ'] });
       const voice = 'piper-en_us-joins-medium';
       // espeak joins "was a", "in the", "to be" into one word each; the text's spaces would misplace every later comma
-      expect((await speak(synth, voice, 'It was a well-known fact, I think.', 22050)).length).to.equal(piperSamples('ɪt wʌzɐ wˈɛlnˈoʊn fˈækt, aɪ θˈɪŋk.'));
-      expect((await speak(synth, voice, 'I went in the house to be alone.', 22050)).length).to.equal(piperSamples('aɪ wɛnt ɪnðə hˈaʊs təbi ɐlˈoʊn.'));
+      expect((await speak(synth, voice, 'It was a well-known fact, I think.', 22050)).length).to.equal(
+        piperSamples('ɪt wʌzɐ wˈɛlnˈoʊn fˈækt, aɪ θˈɪŋk.'),
+      );
+      expect((await speak(synth, voice, 'I went in the house to be alone.', 22050)).length).to.equal(
+        piperSamples('aɪ wɛnt ɪnðə hˈaʊs təbi ɐlˈoʊn.'),
+      );
       expect((await speak(synth, voice, "It's fine, isn't it?", 22050)).length).to.equal(piperSamples('ɪts fˈaɪn, ˈɪzənt ɪt?'));
       // espeak places the second "be" inside "to": the comma still follows it
-      expect((await speak(synth, voice, 'To be or not to be, that is it.', 22050)).length).to.equal(piperSamples('təbi ɔːɹ nˌɑːt tə bˈiː, ðˈæt ɪz ɪt.'));
+      expect((await speak(synth, voice, 'To be or not to be, that is it.', 22050)).length).to.equal(
+        piperSamples('təbi ɔːɹ nˌɑːt tə bˈiː, ðˈæt ɪz ɪt.'),
+      );
     });
 
     it('reads the punctuation piper-phonemize reads: a spaced dash is a semicolon, "..." and "…" write nothing, "U.S." ends no clause', async () => {
@@ -102,9 +120,19 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     });
 
     it('times every written word where espeak joins words: "tout le monde" is one espeak word, three timings', async () => {
-      const synth = await piper('fr_FR-joined-medium', { espeakVoice: 'fr', languageCode: 'fr_FR', extraPhonemes: [...PIPER_PUNCTUATION, 'b', 'u', 'ʒ', 'ʁ', 'ɔ', '\u0303'] });
+      const synth = await piper('fr_FR-joined-medium', {
+        espeakVoice: 'fr',
+        languageCode: 'fr_FR',
+        extraPhonemes: [...PIPER_PUNCTUATION, 'b', 'u', 'ʒ', 'ʁ', 'ɔ', '\u0303'],
+      });
       const preset = synth.voices().find((v) => v.name === 'piper-fr_fr-joined-medium')!;
-      const result = await synth.synthesize({ text: 'Bonjour tout le monde.', voice: preset, prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: true });
+      const result = await synth.synthesize({
+        text: 'Bonjour tout le monde.',
+        voice: preset,
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 22050,
+        wordTimings: true,
+      });
       expect(result.words.map((w) => w.word)).to.deep.equal(['Bonjour', 'tout', 'le', 'monde.']);
       result.words.forEach((w, i) => {
         expect(w.end, w.word).to.be.greaterThan(w.start);
@@ -119,11 +147,17 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       const merged = await piper('en_US-clusters-medium', { vowelClusters: [['o', 'ʊ']] });
       expect((await speak(plain, 'piper-en_us-plain-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld'));
       // one phoneme fewer: "oʊ" is a single id
-      expect((await speak(merged, 'piper-en_us-clusters-medium', 'Hello world', 22050)).length).to.equal(piperSamples('həlˈoʊ wˈɜːld') - 2 * PIPER_TEST_MODEL.hop);
+      expect((await speak(merged, 'piper-en_us-clusters-medium', 'Hello world', 22050)).length).to.equal(
+        piperSamples('həlˈoʊ wˈɜːld') - 2 * PIPER_TEST_MODEL.hop,
+      );
     });
 
     it('removes espeak-ng language switch flags: French "Le weekend" is lə- wiːkˈɛnd, not (en)wiːkˈɛnd(fr)', async () => {
-      const synth = await piper('fr_FR-flags-medium', { espeakVoice: 'fr', languageCode: 'fr_FR', extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'r'] });
+      const synth = await piper('fr_FR-flags-medium', {
+        espeakVoice: 'fr',
+        languageCode: 'fr_FR',
+        extraPhonemes: [...PIPER_PUNCTUATION, 'f', 'r'],
+      });
       expect((await speak(synth, 'piper-fr_fr-flags-medium', 'Le weekend', 22050)).length).to.equal(piperSamples('lə- wiːkˈɛnd'));
     });
   });
@@ -156,10 +190,13 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
       // ids: pad 0, b 28, ˈ 5, ɑ 29, ː 10, k 21 (x would be 30), pad 0; the tone is 150 + 4 * mean(ids) (style 0).
       const ids = [0, 28, 5, 29, 10, 21, 0];
       expect(samples.length).to.equal(ids.length * hop);
-      expect(toneHz(samples, 24000)).to.be.closeTo(KOKORO_TEST_MODEL.baseHz + (KOKORO_TEST_MODEL.idHz * ids.reduce((a, b) => a + b, 0)) / ids.length, 1.5);
+      expect(toneHz(samples, 24000)).to.be.closeTo(
+        KOKORO_TEST_MODEL.baseHz + (KOKORO_TEST_MODEL.idHz * ids.reduce((a, b) => a + b, 0)) / ids.length,
+        1.5,
+      );
     });
 
-    it("English as kokoro-js spells it by default, as misaki does when asked: \"Hello, world\" is həlˈoʊ, wˈɜːld or həlˈO, wˈɜɹld", async () => {
+    it('English as kokoro-js spells it by default, as misaki does when asked: "Hello, world" is həlˈoʊ, wˈɜːld or həlˈO, wˈɜɹld', async () => {
       const js = await kokoro('kokoro-en-js', ['af_js'], { extraSymbols: tied });
       const misaki = await kokoro('kokoro-en-misaki', ['af_misaki'], { extraSymbols: tied, englishG2P: 'misaki' });
       expect((await speak(js, 'kokoro-af_js', 'Hello, world', 24000)).length).to.equal(kokoroSamples('həlˈoʊ, wˈɜːld'));
@@ -169,7 +206,9 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
     it('keeps the punctuation runs between words as kokoro-js does: a dash without spaces, an ellipsis, quotes', async () => {
       const synth = await kokoro('kokoro-punct', ['af_punct'], { extraSymbols: [...tied, '—', '…', '"', 'ɡ', 'ʊ'] });
       // words espeak joined keep no space: "in the" is ɪnðə
-      expect((await speak(synth, 'kokoro-af_punct', 'Then—no… in the "end".', 24000)).length).to.equal(kokoroSamples('ðˈɛn—nˈoʊ… ɪnðɪ "ˈɛnd".'));
+      expect((await speak(synth, 'kokoro-af_punct', 'Then—no… in the "end".', 24000)).length).to.equal(
+        kokoroSamples('ðˈɛn—nˈoʊ… ɪnðɪ "ˈɛnd".'),
+      );
     });
 
     it('never feeds more than 512 tokens (510 symbols and the two pads), spaces and punctuation included', async () => {

@@ -60,7 +60,8 @@ describe('neural word alignment (no durations from the model)', () => {
     const aligned = neuralWordTimings(SPANS, TOKENS, SECONDS, undefined, { samples, sampleRate: RATE });
     const before = worstError(share);
     const after = worstError(aligned);
-    if (process.env.SHOW_ALIGNMENT) console.log(`worst edge error: token share ${(before * 1000).toFixed(1)} ms, aligned ${(after * 1000).toFixed(1)} ms`);
+    if (process.env.SHOW_ALIGNMENT)
+      console.log(`worst edge error: token share ${(before * 1000).toFixed(1)} ms, aligned ${(after * 1000).toFixed(1)} ms`);
     expect(before).to.be.greaterThan(0.1);
     expect(after).to.be.lessThan(0.03);
     for (let i = 1; i < aligned.length; i++) expect(aligned[i]!.start).to.be.at.least(aligned[i - 1]!.end);

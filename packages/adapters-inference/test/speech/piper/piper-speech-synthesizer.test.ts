@@ -13,7 +13,7 @@ import { piperConfigJson, writePiperVoice } from '../../../src/testing/test-voic
 /** Dominant frequency from zero crossings (the test models output a pure tone). */
 function toneHz(samples: Int16Array, rate: number): number {
   let crossings = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) crossings++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) crossings++;
   return (crossings / 2) * (rate / samples.length);
 }
 
@@ -71,12 +71,23 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
     expect(scan.warnings).to.deep.equal([]);
     const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     try {
-      expect(synth.voices().map((v) => v.name).sort()).to.deep.equal(['piper-en_us-duo-low-alice', 'piper-en_us-duo-low-bob', 'piper-en_us-test-medium']);
+      expect(
+        synth
+          .voices()
+          .map((v) => v.name)
+          .sort(),
+      ).to.deep.equal(['piper-en_us-duo-low-alice', 'piper-en_us-duo-low-bob', 'piper-en_us-test-medium']);
       const voice = (name: string): PresetVoice => synth.voices().find((v) => v.name === name)!;
       const config = scan.piper.find((m) => m.manifest.name === 'en_US-test-medium')!.config;
       const { ids } = piperPhonemeIds(await phonemizer.phonemize('Hello world', 'en-us'), config);
 
-      const normal = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-test-medium'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 22050, wordTimings: true });
+      const normal = await synth.synthesize({
+        text: 'Hello world',
+        voice: voice('piper-en_us-test-medium'),
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 22050,
+        wordTimings: true,
+      });
       expect(normal.samples.length).to.equal(ids.length * PIPER_TEST_MODEL.hop);
       const meanId = ids.reduce((a, b) => a + b, 0) / ids.length;
       expect(toneHz(normal.samples, 22050)).to.be.closeTo(PIPER_TEST_MODEL.baseHz + meanId * PIPER_TEST_MODEL.idHz, 8);
@@ -86,15 +97,39 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       expect(normal.words.map((w) => w.word)).to.deep.equal(['Hello', 'world']);
       expect(normal.words[1]!.end).to.be.greaterThan(normal.words[0]!.end);
 
-      const fast = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-test-medium'), prosody: { ...NEUTRAL_PROSODY, rate: 2 }, sampleRate: 22050, wordTimings: false });
+      const fast = await synth.synthesize({
+        text: 'Hello world',
+        voice: voice('piper-en_us-test-medium'),
+        prosody: { ...NEUTRAL_PROSODY, rate: 2 },
+        sampleRate: 22050,
+        wordTimings: false,
+      });
       expect(fast.samples.length).to.equal(Math.trunc((ids.length * PIPER_TEST_MODEL.hop) / 2));
 
-      const resampled = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-test-medium'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 44100, wordTimings: false });
+      const resampled = await synth.synthesize({
+        text: 'Hello world',
+        voice: voice('piper-en_us-test-medium'),
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 44100,
+        wordTimings: false,
+      });
       expect(resampled.sampleRate).to.equal(44100);
       expect(resampled.samples.length).to.be.closeTo(normal.samples.length * 2, 40);
 
-      const alice = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-duo-low-alice'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
-      const bob = await synth.synthesize({ text: 'Hello world', voice: voice('piper-en_us-duo-low-bob'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
+      const alice = await synth.synthesize({
+        text: 'Hello world',
+        voice: voice('piper-en_us-duo-low-alice'),
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 16000,
+        wordTimings: false,
+      });
+      const bob = await synth.synthesize({
+        text: 'Hello world',
+        voice: voice('piper-en_us-duo-low-bob'),
+        prosody: { ...NEUTRAL_PROSODY },
+        sampleRate: 16000,
+        wordTimings: false,
+      });
       expect(toneHz(bob.samples, 16000) - toneHz(alice.samples, 16000)).to.be.closeTo(PIPER_TEST_MODEL.speakerHz, 8);
     } finally {
       await synth.close();
@@ -110,13 +145,29 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       const voice = synth.voices()[0]!;
       const peak = (s: Int16Array) => s.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
       const crest = (s: Int16Array) => peak(s) / Math.sqrt(s.reduce((a, v) => a + v * v, 0) / s.length);
-      for (const [sampleRate, pitch] of [[22050, 1], [48000, 1], [16000, 1.3]] as const) {
-        const out = await synth.synthesize({ text: 'Hello world.', voice, prosody: { ...NEUTRAL_PROSODY, pitch }, sampleRate, wordTimings: false });
+      for (const [sampleRate, pitch] of [
+        [22050, 1],
+        [48000, 1],
+        [16000, 1.3],
+      ] as const) {
+        const out = await synth.synthesize({
+          text: 'Hello world.',
+          voice,
+          prosody: { ...NEUTRAL_PROSODY, pitch },
+          sampleRate,
+          wordTimings: false,
+        });
         expect(peak(out.samples), `${sampleRate} Hz`).to.equal(32767);
         // a tone's peak is sqrt(2) times its RMS; clipping would flatten the crests and lower it
         expect(crest(out.samples), `${sampleRate} Hz`).to.be.closeTo(Math.SQRT2, 0.03);
       }
-      const soft = await synth.synthesize({ text: 'Hello world.', voice, prosody: { ...NEUTRAL_PROSODY, volume: 0.5 }, sampleRate: 22050, wordTimings: false });
+      const soft = await synth.synthesize({
+        text: 'Hello world.',
+        voice,
+        prosody: { ...NEUTRAL_PROSODY, volume: 0.5 },
+        sampleRate: 22050,
+        wordTimings: false,
+      });
       expect(peak(soft.samples)).to.be.closeTo(16384, 2);
     } finally {
       await synth.close();
@@ -137,13 +188,24 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       await writeFile(join(broken, 'corrupt.onnx'), 'not a protobuf');
       const scan = await scanModelDirectory(broken);
       expect(scan.warnings).to.have.length(4);
-      expect(scan.warnings.join('\n')).to.match(/lonely.*no lonely\.onnx\.json/).and.match(/orphan/).and.match(/badjson.*JSON/).and.match(/nomap.*phoneme_id_map/);
+      expect(scan.warnings.join('\n'))
+        .to.match(/lonely.*no lonely\.onnx\.json/)
+        .and.match(/orphan/)
+        .and.match(/badjson.*JSON/)
+        .and.match(/nomap.*phoneme_id_map/);
       const skipped: string[] = [];
-      const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, onSkipped: (name, why) => skipped.push(`${name}: ${why}`) });
+      const synth = await PiperSpeechSynthesizer.create({
+        models: scan.piper,
+        phonemizer,
+        onSkipped: (name, why) => skipped.push(`${name}: ${why}`),
+      });
       expect(skipped).to.have.length(1);
       expect(skipped[0]).to.match(/^corrupt: onnxruntime cannot load it/);
       expect(synth.voices().map((v) => v.name)).to.deep.equal(['piper-good']);
-      expect(scan.piper.find((m) => m.manifest.name === 'good')!.manifest).to.include({ kind: 'tts', engine: 'piper', sampleRate: 22050 }).and.have.property('checksum').that.matches(/^[0-9a-f]{64}$/);
+      expect(scan.piper.find((m) => m.manifest.name === 'good')!.manifest)
+        .to.include({ kind: 'tts', engine: 'piper', sampleRate: 22050 })
+        .and.have.property('checksum')
+        .that.matches(/^[0-9a-f]{64}$/);
       await synth.close();
     } finally {
       await rm(broken, { recursive: true, force: true });

@@ -17,7 +17,8 @@ function fakeUpstream(seen: { auth?: string; body?: any }[]): Promise<{ server: 
     const body = JSON.parse(raw);
     seen.push({ auth: req.headers.authorization, body });
     if (req.url !== '/v1/audio/speech') return void res.writeHead(404).end();
-    if (body.voice === 'missing') return void res.writeHead(400, { 'Content-Type': 'application/json' }).end('{"error":{"message":"unknown voice"}}');
+    if (body.voice === 'missing')
+      return void res.writeHead(400, { 'Content-Type': 'application/json' }).end('{"error":{"message":"unknown voice"}}');
     res.writeHead(200, { 'Content-Type': 'audio/pcm' });
     if (body.voice === 'trickle') {
       // 1 s of a 300 Hz tone in odd-sized pieces (bytes split mid-sample), 40 ms apart
@@ -43,7 +44,9 @@ function fakeUpstream(seen: { auth?: string; body?: any }[]): Promise<{ server: 
     }
     res.end();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })),
+  );
 }
 
 describe('upstream OpenAI-compatible speech server as an engine (local fake server)', function () {
@@ -74,16 +77,29 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
   });
 
   it('reads the streamed pcm, sends model/voice/speed/key, resamples to the asked rate', async () => {
-    const result = await synth.synthesize({ text: 'Hello there world', voice: voice('af_heart'), prosody: { ...NEUTRAL_PROSODY, rate: 1.5 }, sampleRate: 16000, wordTimings: true });
+    const result = await synth.synthesize({
+      text: 'Hello there world',
+      voice: voice('af_heart'),
+      prosody: { ...NEUTRAL_PROSODY, rate: 1.5 },
+      sampleRate: 16000,
+      wordTimings: true,
+    });
     expect(seen.at(-1)!.auth).to.equal('Bearer sk-upstream');
-    expect(seen.at(-1)!.body).to.deep.equal({ model: 'kokoro', input: 'Hello there world', voice: 'af_heart', response_format: 'pcm', speed: 1.5 });
+    expect(seen.at(-1)!.body).to.deep.equal({
+      model: 'kokoro',
+      input: 'Hello there world',
+      voice: 'af_heart',
+      response_format: 'pcm',
+      speed: 1.5,
+    });
     expect(result.samples.length).to.be.closeTo(24000 * (16000 / 24000), 50); // 10 chunks of 0.1 s
     expect(result.words.map((w) => w.word)).to.deep.equal(['Hello', 'there', 'world']);
     expect(result.words[2]!.end).to.be.closeTo(1, 0.01);
   });
 
   it('an error mid-stream, an error status and a stalled server are clear errors, within the timeout', async () => {
-    const req = (name: string) => synth.synthesize({ text: 'Hi', voice: voice(name), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false });
+    const req = (name: string) =>
+      synth.synthesize({ text: 'Hi', voice: voice(name), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false });
     await req('breaks').then(
       () => expect.fail('should fail'),
       (e: Error) => expect(e.message).to.match(/^upstream speech server failed/),
@@ -103,14 +119,25 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
   it('a caller abort stops the request with the caller reason', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('client went away')), 50);
-    await synth.synthesize({ text: 'Hi', voice: voice('slow'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false }, controller.signal).then(
-      () => expect.fail('should fail'),
-      (e: Error) => expect(e.message).to.equal('client went away'),
-    );
+    await synth
+      .synthesize(
+        { text: 'Hi', voice: voice('slow'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false },
+        controller.signal,
+      )
+      .then(
+        () => expect.fail('should fail'),
+        (e: Error) => expect(e.message).to.equal('client went away'),
+      );
   });
 
   it('streams at the byte level: audio reaches the caller while the upstream is still sending', async () => {
-    const stream = synth.synthesizeStream({ text: 'Hi', voice: voice('trickle'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: true });
+    const stream = synth.synthesizeStream({
+      text: 'Hi',
+      voice: voice('trickle'),
+      prosody: { ...NEUTRAL_PROSODY },
+      sampleRate: 24000,
+      wordTimings: true,
+    });
     const arrivals: { samples: number; upstreamFinished: boolean; sentChunks: number }[] = [];
     const parts: Int16Array[] = [];
     for await (const chunk of stream.chunks) {
@@ -128,7 +155,13 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
   });
 
   it('resampling keeps its state across chunks: the streamed result equals resampling the whole', async () => {
-    const streamed = await synth.synthesize({ text: 'Hi', voice: voice('trickle'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 16000, wordTimings: false });
+    const streamed = await synth.synthesize({
+      text: 'Hi',
+      voice: voice('trickle'),
+      prosody: { ...NEUTRAL_PROSODY },
+      sampleRate: 16000,
+      wordTimings: false,
+    });
     const whole = new Int16Array(24000);
     for (let i = 0; i < 24000; i++) whole[i] = Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / 24000));
     // The same streaming resampler in one piece (the engine's one resampler: runtime/streaming-resampler.ts).
@@ -141,11 +174,20 @@ describe('upstream OpenAI-compatible speech server as an engine (local fake serv
   });
 
   it('an error after some audio: the audio already received is delivered, then the error', async () => {
-    const stream = synth.synthesizeStream({ text: 'Hi', voice: voice('breaks'), prosody: { ...NEUTRAL_PROSODY }, sampleRate: 24000, wordTimings: false });
+    const stream = synth.synthesizeStream({
+      text: 'Hi',
+      voice: voice('breaks'),
+      prosody: { ...NEUTRAL_PROSODY },
+      sampleRate: 24000,
+      wordTimings: false,
+    });
     let samples = 0;
     const error = await (async () => {
       for await (const chunk of stream.chunks) samples += chunk.length;
-    })().then(() => null, (e: Error) => e);
+    })().then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/^upstream speech server failed/);
     expect(samples).to.equal(3 * 2400);
   });

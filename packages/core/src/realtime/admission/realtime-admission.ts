@@ -75,13 +75,17 @@ export class RealtimeAdmission {
     }
     if (!decision.admitted) {
       // A server refusing callers it cannot serve is working as designed, but should grow: said at info.
-      if (decision.refusal === 'over_capacity') logger.info({ apiKeyId: principal.apiKeyId, reason: decision.reason }, 'realtime session refused: server at capacity');
-      if (decision.refusal === 'flood_cooldown') logger.info({ apiKeyId: principal.apiKeyId, reason: decision.reason }, 'realtime session refused: its key flooded lately');
+      if (decision.refusal === 'over_capacity')
+        logger.info({ apiKeyId: principal.apiKeyId, reason: decision.reason }, 'realtime session refused: server at capacity');
+      if (decision.refusal === 'flood_cooldown')
+        logger.info({ apiKeyId: principal.apiKeyId, reason: decision.reason }, 'realtime session refused: its key flooded lately');
       return { admitted: false, refusal: decision.refusal, ...(decision.reason ? { reason: decision.reason } : {}) };
     }
     const session = new LiveSession(principal, secretSessionId, (ended, ending) => {
       this.live.delete(ended);
-      decision.lease.release().catch((err: unknown) => logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
+      decision.lease
+        .release()
+        .catch((err: unknown) => logger.warn({ err: String(err) }, 'could not release a realtime session slot; it expires with its lease'));
       if (ending === FLOOD_ENDING) this.deps.registry.penalize?.({ apiKeyId: principal.apiKeyId, secretSessionId });
     });
     this.live.add(session);
@@ -98,7 +102,12 @@ export class RealtimeAdmission {
     if (!this.deps.isKeyActive) return null;
     return repeatEvery(
       this.deps.clock,
-      { name: 'realtime key revocation check', firstMs: intervalMs, everyMs: intervalMs, onError: (err) => this.deps.logger.warn({ err: String(err) }, 'could not re-check realtime keys') },
+      {
+        name: 'realtime key revocation check',
+        firstMs: intervalMs,
+        everyMs: intervalMs,
+        onError: (err) => this.deps.logger.warn({ err: String(err) }, 'could not re-check realtime keys'),
+      },
       () => this.endRevokedSessions(),
     );
   }

@@ -120,4 +120,3 @@ export class FramePlayout implements ReplyAudioPlayout {
     for (const check of [...this.waiters]) check();
   }
 }
-

@@ -27,7 +27,8 @@ export class RedeemClientSecret {
     const record = await this.repo.findBySecretHash(this.hasher.sha256(secret));
     if (!record) throw new InvalidApiKeyError('Invalid ephemeral key.');
     if (record.expiresAt <= this.clock.now()) throw new InvalidApiKeyError('The ephemeral key has expired.');
-    if (!(await this.apiKeyIsActive(record.apiKeyId))) throw new InvalidApiKeyError('The API key that minted this ephemeral key was revoked.');
+    if (!(await this.apiKeyIsActive(record.apiKeyId)))
+      throw new InvalidApiKeyError('The API key that minted this ephemeral key was revoked.');
     return { principal: { apiKeyId: record.apiKeyId, name: record.apiKeyName }, sessionId: record.id };
   }
 }

@@ -70,7 +70,11 @@ export class Conversation {
    * Inserts after `previousItemId` (null/undefined: at the end; 'root' when no item has that id:
    * at the start). Returns the id of the item now preceding the new one.
    */
-  insert(item: ConversationItem, previousItemId?: string | null, extra: Partial<ItemEntry> = {}): { previousItemId: string | null; entry: ItemEntry } {
+  insert(
+    item: ConversationItem,
+    previousItemId?: string | null,
+    extra: Partial<ItemEntry> = {},
+  ): { previousItemId: string | null; entry: ItemEntry } {
     if (this.byId.has(item.id)) throw realtimeErrors.duplicateItemId(item.id);
     const size = JSON.stringify(item).length;
     if (this.order.length >= this.limits.maxItems) throw realtimeErrors.conversationFull(`at most ${this.limits.maxItems} items`);

@@ -7,9 +7,7 @@ export const MAX_ITEM_ID_LENGTH = 64;
 const MAX_TEXT_LENGTH = 256 * 1024;
 
 /** What became of an item a client sent: added, or skipped because it carries non-text content. */
-export type ItemInputResult =
-  | { kind: 'item'; item: ItemDraft }
-  | { kind: 'skipped'; reason: string };
+export type ItemInputResult = { kind: 'item'; item: ItemDraft } | { kind: 'skipped'; reason: string };
 
 const TEXT_TYPES_BY_ROLE = {
   user: ['input_text'],
@@ -36,14 +34,20 @@ export function parseClientItem(raw: unknown, param = 'item', allowedRoles: read
       const callId = expectString(requireField(obj, 'call_id', `${param}.call_id`), `${param}.call_id`);
       const name = expectString(requireField(obj, 'name', `${param}.name`), `${param}.name`);
       const args = obj.arguments === undefined ? '' : expectString(obj.arguments, `${param}.arguments`);
-      return { kind: 'item', item: { id, object: 'realtime.item', type: 'function_call', status: 'completed', call_id: callId, name, arguments: args } };
+      return {
+        kind: 'item',
+        item: { id, object: 'realtime.item', type: 'function_call', status: 'completed', call_id: callId, name, arguments: args },
+      };
     }
     case 'function_call_output': {
       rejectUnknownKeys(obj, ['id', 'type', 'object', 'status', 'call_id', 'output'], param);
       const callId = expectString(requireField(obj, 'call_id', `${param}.call_id`), `${param}.call_id`);
       const output = expectString(requireField(obj, 'output', `${param}.output`), `${param}.output`);
       checkLength(output, `${param}.output`);
-      return { kind: 'item', item: { id, object: 'realtime.item', type: 'function_call_output', status: 'completed', call_id: callId, output } };
+      return {
+        kind: 'item',
+        item: { id, object: 'realtime.item', type: 'function_call_output', status: 'completed', call_id: callId, output },
+      };
     }
     case undefined:
       throw invalidRequest('missing_required_parameter', `Missing required parameter: '${param}.type'.`, `${param}.type`);
@@ -68,7 +72,11 @@ function parseMessage(obj: Record<string, unknown>, id: string | null, param: st
   rejectUnknownKeys(obj, ['id', 'type', 'object', 'status', 'role', 'content'], param);
   const role = expectString(requireField(obj, 'role', `${param}.role`), `${param}.role`);
   if (role === 'system' || role === 'developer') {
-    throw invalidRequest(SYSTEM_ROLE_UNSUPPORTED, `'${role}' messages are not supported; use session or response instructions.`, `${param}.role`);
+    throw invalidRequest(
+      SYSTEM_ROLE_UNSUPPORTED,
+      `'${role}' messages are not supported; use session or response instructions.`,
+      `${param}.role`,
+    );
   }
   if (!allowedRoles.includes(role)) {
     throw invalidRequest('invalid_value', `'${param}.role' must be one of ${allowedRoles.join(', ')}.`, `${param}.role`);
@@ -105,4 +113,3 @@ function checkLength(text: string, param: string): void {
     throw invalidRequest('string_above_max_length', `'${param}' is longer than ${MAX_TEXT_LENGTH} characters.`, param);
   }
 }
-

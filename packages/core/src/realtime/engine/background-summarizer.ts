@@ -41,7 +41,10 @@ export class BackgroundSummarizer {
     if (plan.length === 0) return;
     const controller = new ChildAbortController(this.deps.session.signal);
     this.running = controller;
-    void this.run(plan.map((i) => i.id), controller.signal)
+    void this.run(
+      plan.map((i) => i.id),
+      controller.signal,
+    )
       .catch((err) => this.deps.logger.error({ err: String(err) }, 'applying a conversation summary failed'))
       .finally(() => {
         if (this.running === controller) this.running = null;

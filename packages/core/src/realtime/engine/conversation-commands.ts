@@ -82,7 +82,11 @@ export class ConversationCommands {
     }
     const audio = entry.audio ?? { durationMs: 0, marks: [] };
     if (audioEndMs > audio.durationMs) {
-      throw invalidRequest('invalid_value', `audio_end_ms (${audioEndMs}) is longer than the item's audio (${audio.durationMs} ms).`, 'audio_end_ms');
+      throw invalidRequest(
+        'invalid_value',
+        `audio_end_ms (${audioEndMs}) is longer than the item's audio (${audio.durationMs} ms).`,
+        'audio_end_ms',
+      );
     }
     const heard = audio.marks.filter((m) => m.endMs <= audioEndMs);
     const keepChars = heard.length > 0 ? heard[heard.length - 1]!.textLength : 0;

@@ -123,7 +123,11 @@ export class InputPipeline implements TurnInput {
     const analysisRate = resampler ? ANALYSIS_SAMPLE_RATE : rate;
     // Enough recent audio for the padded onset of a turn the detector confirms min_speech_duration late.
     const keepMs = td.prefix_padding_ms + td.min_speech_duration * 1000 + IDLE_PREROLL_MS;
-    const analysis = new AnalysisInput(resampler && rate !== analysisRate ? resampler.open(rate, analysisRate) : null, analysisRate, keepMs);
+    const analysis = new AnalysisInput(
+      resampler && rate !== analysisRate ? resampler.open(rate, analysisRate) : null,
+      analysisRate,
+      keepMs,
+    );
     const vad = detector.open({
       sampleRate: analysisRate,
       threshold: td.threshold,
@@ -146,7 +150,11 @@ export class InputPipeline implements TurnInput {
       );
     }
     if (this.deps.mediaInputRate) {
-      throw invalidRequest('invalid_value', "This session's input audio arrives on its audio track; 'input_audio_buffer.append' is not used.", 'type');
+      throw invalidRequest(
+        'invalid_value',
+        "This session's input audio arrives on its audio track; 'input_audio_buffer.append' is not used.",
+        'type',
+      );
     }
     const bytes = decodeBase64(audio);
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');

@@ -12,9 +12,7 @@ export const MAX_WORDS_PER_SECOND = 3;
 /** Which rule decided a barge-in (the logs name it). */
 export type InterruptionRule = 'immediate' | 'duration' | 'words' | 'short_speech' | 'resume_disabled';
 
-export type InterruptionVerdict =
-  | { decided: false }
-  | { decided: true; interrupt: boolean; rule: InterruptionRule; words: string[] };
+export type InterruptionVerdict = { decided: false } | { decided: true; interrupt: boolean; rule: InterruptionRule; words: string[] };
 
 /** What the judge looks at: how long the user has voiced speech, and what the recognizer heard so far. */
 export interface SpeechSoFar {

@@ -172,7 +172,16 @@ export class RealtimeSessionEngine {
       transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
       semantic,
     });
-    this.turns = new TurnManager({ ...shared, clock: deps.clock, input: this.input, transcription, responses: this.responses, userSpoke, conversationChanged, semantic });
+    this.turns = new TurnManager({
+      ...shared,
+      clock: deps.clock,
+      input: this.input,
+      transcription,
+      responses: this.responses,
+      userSpoke,
+      conversationChanged,
+      semantic,
+    });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
     this.summaries = new BackgroundSummarizer(

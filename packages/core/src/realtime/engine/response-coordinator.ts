@@ -126,7 +126,8 @@ export class ResponseCoordinator {
 
   /** `response.cancel`: resolves after `response.done` (status cancelled) has been sent. */
   async cancel(fields: JsonObject): Promise<void> {
-    const requested = fields.response_id === undefined || fields.response_id === null ? null : expectString(fields.response_id, 'response_id');
+    const requested =
+      fields.response_id === undefined || fields.response_id === null ? null : expectString(fields.response_id, 'response_id');
     const run = this.active;
     if (!run) throw realtimeErrors.responseNotActive();
     if (requested !== null && requested !== run.id) throw realtimeErrors.responseIdMismatch(requested, run.id);

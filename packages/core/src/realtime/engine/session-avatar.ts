@@ -64,7 +64,8 @@ export class SessionAvatar {
       return avatar;
     } catch (err) {
       // the photo's own faults are the caller's, named at the session field
-      if (err instanceof ServiceError && !err.serverFault) throw invalidRequest(err.identifier, err.message.replace(/'ref_image'/g, `'${PARAM}'`), PARAM);
+      if (err instanceof ServiceError && !err.serverFault)
+        throw invalidRequest(err.identifier, err.message.replace(/'ref_image'/g, `'${PARAM}'`), PARAM);
       throw err;
     }
   }

@@ -269,7 +269,12 @@ export class TurnManager implements TurnEvents {
   }
 
   /** `input_audio_buffer.committed`, the user item, and its transcription in the background. */
-  private addUserTurn(itemId: string, captured: CapturedAudio, turn: ChildAbortController, recognized: Promise<{ text: string }> | null): void {
+  private addUserTurn(
+    itemId: string,
+    captured: CapturedAudio,
+    turn: ChildAbortController,
+    recognized: Promise<{ text: string }> | null,
+  ): void {
     const { conversation, events } = this.deps;
     const previousItemId = conversation.lastId();
     events.emit({ type: 'input_audio_buffer.committed', previous_item_id: previousItemId, item_id: itemId });

@@ -50,11 +50,19 @@ export class TurnTranscription {
     if (!recognizer?.openStream || !analysis) return null;
     const config = this.deps.session.config.audio.input;
     const language = config.transcription?.language ?? null;
-    const stream = recognizer.openStream({ language, principal: this.deps.principal, speaker: this.speaker, sampleRate: analysis.sampleRate }, signal);
+    const stream = recognizer.openStream(
+      { language, principal: this.deps.principal, speaker: this.speaker, sampleRate: analysis.sampleRate },
+      signal,
+    );
     const onset = analysis.since(startMs);
     // Fed behind by what the detector waits before it reports a pause, less a tail.
     const silenceMs = config.turn_detection ? this.deps.semantic.detectorSilenceMs(config.turn_detection) : 0;
-    const feed = new LaggedRecognitionFeed(stream, analysis.sampleRate, analysis.endMs - (onset.length / analysis.sampleRate) * 1000, silenceMs - RECOGNITION_TAIL_MS);
+    const feed = new LaggedRecognitionFeed(
+      stream,
+      analysis.sampleRate,
+      analysis.endMs - (onset.length / analysis.sampleRate) * 1000,
+      silenceMs - RECOGNITION_TAIL_MS,
+    );
     feed.write(onset);
     return feed;
   }
@@ -86,7 +94,9 @@ export class TurnTranscription {
           pcm = await audio.opusCodec.decode(captured.opusPackets, format.frame_size_ms);
         }
         if (pcm && pcm.samples.length > 0) {
-          transcript = (await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal, speaker: this.speaker }, signal)).text.trim();
+          transcript = (
+            await recognizer.transcribe(pcm, { language: transcription?.language ?? null, principal, speaker: this.speaker }, signal)
+          ).text.trim();
         }
       }
     } catch (err) {
@@ -95,7 +105,10 @@ export class TurnTranscription {
       // Said, never silent: the client hears why this turn gets no reply (docs/realtime.md).
       entry.transcriptionFailed = true;
       if (err instanceof TranscriptLate) {
-        logger.warn({ itemId: item.id, deadlineMs: this.deps.transcriptDeadlineMs }, 'a realtime turn was dropped: its transcript was late (overloaded)');
+        logger.warn(
+          { itemId: item.id, deadlineMs: this.deps.transcriptDeadlineMs },
+          'a realtime turn was dropped: its transcript was late (overloaded)',
+        );
         events.reportError(realtimeErrors.turnDroppedOverloaded(item.id, this.deps.transcriptDeadlineMs), null);
       } else if (isRefusal(err)) {
         // A refusal (a limit, a quota) is the client's to read, not a recognizer failure.

@@ -15,9 +15,7 @@ import type { SpeechEdges } from '../../speech/join-silence.js';
  * by `prefixPaddingMs` (never below 0): the engine reports it as `audio_start_ms` and captures the
  * turn from there. `audioEndMs` is where speech ended (the event itself comes silenceDurationMs later).
  */
-export type VoiceActivityEvent =
-  | { type: 'speech_started'; audioStartMs: number }
-  | { type: 'speech_stopped'; audioEndMs: number };
+export type VoiceActivityEvent = { type: 'speech_started'; audioStartMs: number } | { type: 'speech_stopped'; audioEndMs: number };
 
 export interface VoiceActivityOptions {
   sampleRate: number;
@@ -181,4 +179,3 @@ export interface RealtimeAudioPorts {
   replySpeaker?: ReplySpeaker;
   opusCodec?: OpusCodec;
 }
-

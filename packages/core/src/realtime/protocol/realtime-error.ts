@@ -40,10 +40,7 @@ export const isSystemRoleRejection = (err: unknown): boolean => err instanceof R
 
 export const realtimeErrors = {
   voiceOutputTaskOngoing: () =>
-    typed(
-      'voice_output_task_ongoing',
-      'A response is being generated; wait for response.done or send response.cancel first.',
-    ),
+    typed('voice_output_task_ongoing', 'A response is being generated; wait for response.done or send response.cancel first.'),
   invalidPreviousItemId: (id: string) =>
     typed('invalid_previous_item_id', `Previous item with id '${id}' does not exist.`, 'previous_item_id'),
   conversationFull: (limit: string) =>
@@ -54,16 +51,14 @@ export const realtimeErrors = {
     ),
   duplicateItemId: (id: string) =>
     typed('conversation_item_duplicate_id', `An item with id '${id}' already exists in the conversation.`, 'item.id'),
-  itemNotFound: (id: string) =>
-    typed('conversation_item_not_found', `Conversation item with id '${id}' does not exist.`, 'item_id'),
+  itemNotFound: (id: string) => typed('conversation_item_not_found', `Conversation item with id '${id}' does not exist.`, 'item_id'),
   responseIdMismatch: (given: string, active: string) =>
     invalidRequest(
       'response_id_mismatch',
       `Response '${given}' is not the active response (the active response is '${active}').`,
       'response_id',
     ),
-  responseNotActive: () =>
-    invalidRequest('response_not_active', 'There is no active response to cancel.', 'response_id'),
+  responseNotActive: () => invalidRequest('response_not_active', 'There is no active response to cancel.', 'response_id'),
   insufficientQuota: (message: string) => typed('insufficient_quota', message),
   /**
    * The recognizer failed on a turn (engine failure): no reply follows, the item keeps an empty
@@ -101,12 +96,7 @@ export function toRealtimeErrorBody(err: unknown, clientEventId: string | null):
   if (err instanceof ServiceError) {
     // Errors shared with the REST side (bad parameters, quota, engine failures) keep their
     // identifier as the code; the category follows who is at fault.
-    const type =
-      err.identifier === 'insufficient_quota'
-        ? 'insufficient_quota'
-        : err.serverFault
-          ? 'server_error'
-          : INVALID_REQUEST;
+    const type = err.identifier === 'insufficient_quota' ? 'insufficient_quota' : err.serverFault ? 'server_error' : INVALID_REQUEST;
     return { type, code: err.identifier, message: err.message, param: err.param, event_id: clientEventId };
   }
   return {

@@ -82,7 +82,11 @@ export const NEVER_EMITTED_EVENT_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Server events only a session whose audio travels as media (a WebRTC call) receives. */
-export const MEDIA_TRANSPORT_EVENT_TYPES = ['output_audio_buffer.started', 'output_audio_buffer.stopped', 'output_audio_buffer.cleared'] as const;
+export const MEDIA_TRANSPORT_EVENT_TYPES = [
+  'output_audio_buffer.started',
+  'output_audio_buffer.stopped',
+  'output_audio_buffer.cleared',
+] as const;
 
 /**
  * Why the server ends a realtime session. The WebSocket close code of each is the transport's

@@ -124,7 +124,12 @@ export class AudioMessageOutput {
     this.ctx.emit({ ...this.partEvent('response.output_audio_transcript.done'), transcript: this.part.transcript });
     this.ctx.emit({ ...this.partEvent('response.content_part.done'), part: { type: 'audio', transcript: this.part.transcript } });
     this.item.status = status;
-    this.ctx.emit({ type: 'response.output_item.done', response_id: this.ctx.responseId, output_index: this.outputIndex, item: snapshotItem(this.item) });
+    this.ctx.emit({
+      type: 'response.output_item.done',
+      response_id: this.ctx.responseId,
+      output_index: this.outputIndex,
+      item: snapshotItem(this.item),
+    });
   }
 
   /**
@@ -189,7 +194,14 @@ export class AudioMessageOutput {
     this.speaking = { text: sentence, offset, startMs: this.audioMs, synthesizedMs: 0 };
     try {
       const rate = audio.sampleRate;
-      const request = { text: sentence, voice: this.settings.voice, principal: this.ctx.principal, sampleRate: rate, speed: this.settings.speed, edges };
+      const request = {
+        text: sentence,
+        voice: this.settings.voice,
+        principal: this.ctx.principal,
+        sampleRate: rate,
+        speed: this.settings.speed,
+        edges,
+      };
       const slice = Math.round((rate * AUDIO_DELTA_MS) / 1000);
       for await (const pcm of abortable(speaker.speak(request, this.ctx.signal), this.ctx.signal)) {
         this.speaking.synthesizedMs += pcmDurationMs(pcm.length, rate);

@@ -56,6 +56,11 @@ export class FunctionCallOutput {
       arguments: this.item.arguments,
     });
     this.item.status = status;
-    this.ctx.emit({ type: 'response.output_item.done', response_id: this.ctx.responseId, output_index: this.outputIndex, item: snapshotItem(this.item) });
+    this.ctx.emit({
+      type: 'response.output_item.done',
+      response_id: this.ctx.responseId,
+      output_index: this.outputIndex,
+      item: snapshotItem(this.item),
+    });
   }
 }

@@ -44,10 +44,11 @@ export function parseResponseOverrides(raw: unknown): ResponseOverrides {
     'response',
   );
   if (r.conversation !== undefined && r.conversation !== 'auto') {
-    throw invalidRequest('unsupported_parameter', "Only 'response.conversation: \"auto\"' is supported.", 'response.conversation');
+    throw invalidRequest('unsupported_parameter', 'Only \'response.conversation: "auto"\' is supported.', 'response.conversation');
   }
   const out = { ...none };
-  if (r.instructions !== undefined) out.instructions = expectBoundedString(r.instructions, 'response.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
+  if (r.instructions !== undefined)
+    out.instructions = expectBoundedString(r.instructions, 'response.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
   if (r.temperature !== undefined) {
     out.temperature = expectNumber(r.temperature, 'response.temperature', TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max);
   }
@@ -80,9 +81,11 @@ function parseMetadata(raw: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of keys) {
     const param = `response.metadata.${key}`;
-    if (key.length > METADATA_LIMITS.keyLength) throw invalidRequest('invalid_value', `Metadata keys are limited to ${METADATA_LIMITS.keyLength} characters.`, param);
+    if (key.length > METADATA_LIMITS.keyLength)
+      throw invalidRequest('invalid_value', `Metadata keys are limited to ${METADATA_LIMITS.keyLength} characters.`, param);
     const value = expectString(obj[key], param);
-    if (value.length > METADATA_LIMITS.valueLength) throw invalidRequest('invalid_value', `Metadata values are limited to ${METADATA_LIMITS.valueLength} characters.`, param);
+    if (value.length > METADATA_LIMITS.valueLength)
+      throw invalidRequest('invalid_value', `Metadata values are limited to ${METADATA_LIMITS.valueLength} characters.`, param);
     out[key] = value;
   }
   return out;

@@ -134,7 +134,12 @@ export class ResponseRun {
     if (!completedPlayout) this.controller.abort();
     this.deps.emit({
       type: 'response.done',
-      response: responseObject(this.description, this.status, this.outputs.map((o) => snapshotItem(o.item)), null),
+      response: responseObject(
+        this.description,
+        this.status,
+        this.outputs.map((o) => snapshotItem(o.item)),
+        null,
+      ),
     });
     // The track is still sending the last lead of audio: output_audio_buffer.stopped follows.
     if (completedPlayout) void completedPlayout.finish();
@@ -177,7 +182,8 @@ export class ResponseRun {
     this.pausedAt = null;
     this.playback.resume();
     this.trackPlayout?.resume();
-    if (announce && !this.signal.aborted) this.deps.emit({ type: 'response.output_audio.resumed', response_id: this.id, paused_ms: Math.round(pausedMs) });
+    if (announce && !this.signal.aborted)
+      this.deps.emit({ type: 'response.output_audio.resumed', response_id: this.id, paused_ms: Math.round(pausedMs) });
   }
 
   private async buildRequest(): Promise<LanguageModelRequest> {
@@ -198,7 +204,11 @@ export class ResponseRun {
     }
     return {
       messages: buildModelMessages(instructions, items),
-      tools: (this.overrides.tools ?? this.config.tools).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      tools: (this.overrides.tools ?? this.config.tools).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      })),
       toolChoice: this.overrides.toolChoice ?? this.config.tool_choice,
       temperature: this.overrides.temperature ?? this.config.temperature,
       maxOutputTokens,

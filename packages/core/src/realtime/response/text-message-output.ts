@@ -35,7 +35,12 @@ export class TextMessageOutput {
     this.ctx.emit({ ...this.partEvent('response.output_text.done'), text: this.part.text });
     this.ctx.emit({ ...this.partEvent('response.content_part.done'), part: { type: 'text', text: this.part.text } });
     this.item.status = status;
-    this.ctx.emit({ type: 'response.output_item.done', response_id: this.ctx.responseId, output_index: this.outputIndex, item: snapshotItem(this.item) });
+    this.ctx.emit({
+      type: 'response.output_item.done',
+      response_id: this.ctx.responseId,
+      output_index: this.outputIndex,
+      item: snapshotItem(this.item),
+    });
   }
 
   private partEvent(type: string) {

@@ -8,7 +8,11 @@ const SUPPORTED_TYPES = ['audio/pcm', 'audio/pcmu', 'audio/opus'] as const;
 export function parseAudioFormat(raw: unknown, param: string): AudioFormat {
   const obj = expectObject(raw, param);
   if (obj.type === 'audio/pcma') {
-    throw invalidRequest('unsupported_audio_format', "'audio/pcma' is not supported; use audio/pcm, audio/pcmu or audio/opus.", `${param}.type`);
+    throw invalidRequest(
+      'unsupported_audio_format',
+      "'audio/pcma' is not supported; use audio/pcm, audio/pcmu or audio/opus.",
+      `${param}.type`,
+    );
   }
   const type = oneOf(obj.type, SUPPORTED_TYPES, `${param}.type`);
   if (type === 'audio/pcm') {

@@ -23,7 +23,12 @@ export function parseSessionAvatar(raw: unknown, current: SessionAvatarConfig | 
   rejectUnknownKeys(a, ['ref_image', 'size'], 'session.avatar');
   const size = a.size === undefined ? (current?.size ?? DEFAULT_VIDEO_SIZE) : oneOf(a.size, VIDEO_SIZES, 'session.avatar.size');
   if (a.ref_image === undefined || a.ref_image === null) {
-    if (!current) throw invalidRequest('missing_required_parameter', "'session.avatar.ref_image' is required: the face to animate (URL, data URI or base64).", 'session.avatar.ref_image');
+    if (!current)
+      throw invalidRequest(
+        'missing_required_parameter',
+        "'session.avatar.ref_image' is required: the face to animate (URL, data URI or base64).",
+        'session.avatar.ref_image',
+      );
     return { ref_image: current.ref_image, size };
   }
   const refImage = expectString(a.ref_image, 'session.avatar.ref_image');

@@ -10,10 +10,7 @@ export const PCM_RATES = [8000, 16000, 24000, 48000] as const;
 export type PcmRate = (typeof PCM_RATES)[number];
 export const OPUS_FRAME_SIZES_MS = [2.5, 5, 10, 20, 40, 60] as const;
 
-export type AudioFormat =
-  | { type: 'audio/pcm'; rate: PcmRate }
-  | { type: 'audio/pcmu' }
-  | { type: 'audio/opus'; frame_size_ms: number };
+export type AudioFormat = { type: 'audio/pcm'; rate: PcmRate } | { type: 'audio/pcmu' } | { type: 'audio/opus'; frame_size_ms: number };
 
 /** The only values accepted for noise_reduction.type (the spec shows near_field; far_field is the GA pair). */
 export const NOISE_REDUCTION_TYPES = ['near_field', 'far_field'] as const;
@@ -99,8 +96,7 @@ export const OUTPUT_SPEED_RANGE = { min: 0.25, max: 1.5 } as const;
  * prompt room. Without it 1.5 MB were accepted and kept per session.
  */
 export const MAX_REALTIME_INSTRUCTIONS_CHARS = 32_768;
-export const DEFAULT_INSTRUCTIONS =
-  'You are a helpful voice assistant. Keep your answers short and conversational.';
+export const DEFAULT_INSTRUCTIONS = 'You are a helpful voice assistant. Keep your answers short and conversational.';
 
 /** Choices the spec leaves open; documented in docs/realtime.md. */
 export const TURN_DETECTION_DEFAULTS = {

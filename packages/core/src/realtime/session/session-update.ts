@@ -34,12 +34,25 @@ import {
 } from './session-config.js';
 
 const SESSION_KEYS = [
-  'type', 'model', 'instructions', 'output_modalities', 'audio', 'tools', 'tool_choice', 'temperature',
-  'max_output_tokens', 'truncation', 'include', 'prompt', 'tracing',
+  'type',
+  'model',
+  'instructions',
+  'output_modalities',
+  'audio',
+  'tools',
+  'tool_choice',
+  'temperature',
+  'max_output_tokens',
+  'truncation',
+  'include',
+  'prompt',
+  'tracing',
   // Extension: a face for the call's video (WebRTC).
   'avatar',
   // Read-only fields of the session object; a client echoing a session back may send them.
-  'id', 'object', 'expires_at',
+  'id',
+  'object',
+  'expires_at',
 ] as const;
 const REJECTED_SESSION_FIELDS = ['include', 'prompt', 'tracing'] as const;
 
@@ -81,7 +94,8 @@ export function applySessionUpdate(
   const next = current ? cloneSessionConfig(current) : defaultSessionConfig(model);
   next.model = model;
 
-  if (s.instructions !== undefined) next.instructions = expectBoundedString(s.instructions, 'session.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
+  if (s.instructions !== undefined)
+    next.instructions = expectBoundedString(s.instructions, 'session.instructions', MAX_REALTIME_INSTRUCTIONS_CHARS);
   if (s.output_modalities !== undefined) next.output_modalities = parseModalities(s.output_modalities);
   if (s.temperature !== undefined) {
     next.temperature = expectNumber(s.temperature, 'session.temperature', TEMPERATURE_RANGE.min, TEMPERATURE_RANGE.max);
@@ -91,7 +105,11 @@ export function applySessionUpdate(
   }
   if (s.truncation !== undefined) {
     if (isObject(s.truncation)) {
-      throw invalidRequest('unsupported_parameter', "'session.truncation' objects are not supported; use 'auto' or 'disabled'.", 'session.truncation');
+      throw invalidRequest(
+        'unsupported_parameter',
+        "'session.truncation' objects are not supported; use 'auto' or 'disabled'.",
+        'session.truncation',
+      );
     }
     next.truncation = oneOf(s.truncation, ['auto', 'disabled'] as const, 'session.truncation');
   }
@@ -164,7 +182,8 @@ function applyAudio(audio: JsonObject, next: RealtimeSessionConfig): string | nu
     }
     if (output.voice !== undefined) {
       const v = expectString(output.voice, 'session.audio.output.voice');
-      if (v.trim() === '') throw invalidRequest('invalid_value', "'session.audio.output.voice' must not be empty.", 'session.audio.output.voice');
+      if (v.trim() === '')
+        throw invalidRequest('invalid_value', "'session.audio.output.voice' must not be empty.", 'session.audio.output.voice');
       target.voice = v;
       if (v !== 'default') voice = v;
     }
@@ -192,7 +211,8 @@ function parseTranscription(raw: unknown): { model: string | null; language: str
     // Any model name turns transcription on with the service's recognizer (svc-stt-3.1): clients
     // written for the modelled API send their own defaults (e.g. gpt-4o-mini-transcribe).
     model = expectString(obj.model, `${param}.model`);
-    if (model.trim() === '') throw invalidRequest('invalid_value', `'${param}.model' must not be empty; use '${TRANSCRIPTION_MODEL}'.`, `${param}.model`);
+    if (model.trim() === '')
+      throw invalidRequest('invalid_value', `'${param}.model' must not be empty; use '${TRANSCRIPTION_MODEL}'.`, `${param}.model`);
   }
   let language: string | null = null;
   if (obj.language !== undefined && obj.language !== null) {
@@ -210,25 +230,57 @@ function parseTurnDetection(raw: unknown): TurnDetection | null {
   const obj = expectObject(raw, param);
   rejectUnknownKeys(
     obj,
-    ['type', 'threshold', 'prefix_padding_ms', 'silence_duration_ms', 'min_speech_duration', 'create_response', 'interrupt_response', 'eagerness', 'idle_timeout_ms',
-      'min_interruption_duration', 'min_interruption_words', 'resume_false_interruption', 'interruption_events'],
+    [
+      'type',
+      'threshold',
+      'prefix_padding_ms',
+      'silence_duration_ms',
+      'min_speech_duration',
+      'create_response',
+      'interrupt_response',
+      'eagerness',
+      'idle_timeout_ms',
+      'min_interruption_duration',
+      'min_interruption_words',
+      'resume_false_interruption',
+      'interruption_events',
+    ],
     param,
   );
   if (obj.idle_timeout_ms !== undefined && obj.idle_timeout_ms !== null) {
-    throw invalidRequest('unsupported_parameter', `'${param}.idle_timeout_ms' is not supported; sessions time out after 5 minutes without user speech.`, `${param}.idle_timeout_ms`);
+    throw invalidRequest(
+      'unsupported_parameter',
+      `'${param}.idle_timeout_ms' is not supported; sessions time out after 5 minutes without user speech.`,
+      `${param}.idle_timeout_ms`,
+    );
   }
   const type = obj.type === undefined ? 'server_vad' : oneOf(obj.type, ['server_vad', 'semantic_vad'] as const, `${param}.type`);
   const td = defaultTurnDetection(type);
   if (obj.threshold !== undefined) td.threshold = expectNumber(obj.threshold, `${param}.threshold`, 0, 1);
   const b = TURN_DETECTION_BOUNDS;
   if (obj.prefix_padding_ms !== undefined) {
-    td.prefix_padding_ms = expectInteger(obj.prefix_padding_ms, `${param}.prefix_padding_ms`, b.prefix_padding_ms.min, b.prefix_padding_ms.max);
+    td.prefix_padding_ms = expectInteger(
+      obj.prefix_padding_ms,
+      `${param}.prefix_padding_ms`,
+      b.prefix_padding_ms.min,
+      b.prefix_padding_ms.max,
+    );
   }
   if (obj.silence_duration_ms !== undefined) {
-    td.silence_duration_ms = expectInteger(obj.silence_duration_ms, `${param}.silence_duration_ms`, b.silence_duration_ms.min, b.silence_duration_ms.max);
+    td.silence_duration_ms = expectInteger(
+      obj.silence_duration_ms,
+      `${param}.silence_duration_ms`,
+      b.silence_duration_ms.min,
+      b.silence_duration_ms.max,
+    );
   }
   if (obj.min_speech_duration !== undefined) {
-    td.min_speech_duration = expectNumber(obj.min_speech_duration, `${param}.min_speech_duration`, b.min_speech_duration.min, b.min_speech_duration.max);
+    td.min_speech_duration = expectNumber(
+      obj.min_speech_duration,
+      `${param}.min_speech_duration`,
+      b.min_speech_duration.min,
+      b.min_speech_duration.max,
+    );
   }
   if (obj.min_interruption_duration !== undefined) {
     const bound = b.min_interruption_duration;
@@ -241,7 +293,8 @@ function parseTurnDetection(raw: unknown): TurnDetection | null {
   if (obj.resume_false_interruption !== undefined) {
     td.resume_false_interruption = expectBoolean(obj.resume_false_interruption, `${param}.resume_false_interruption`);
   }
-  if (obj.interruption_events !== undefined) td.interruption_events = expectBoolean(obj.interruption_events, `${param}.interruption_events`);
+  if (obj.interruption_events !== undefined)
+    td.interruption_events = expectBoolean(obj.interruption_events, `${param}.interruption_events`);
   // Accepted for compatibility; they change nothing (always respond, always interruptible).
   if (obj.create_response !== undefined) td.create_response = expectBoolean(obj.create_response, `${param}.create_response`);
   if (obj.interrupt_response !== undefined) td.interrupt_response = expectBoolean(obj.interrupt_response, `${param}.interrupt_response`);

@@ -56,7 +56,7 @@ function parseParameterSchema(raw: unknown, param: string): Record<string, unkno
 export function parseToolChoice(raw: unknown, param = 'session.tool_choice'): ToolChoice {
   if (isObject(raw)) {
     if (raw.type !== 'function') {
-      throw invalidRequest('invalid_value', "Only function tool choices are supported.", `${param}.type`);
+      throw invalidRequest('invalid_value', 'Only function tool choices are supported.', `${param}.type`);
     }
     rejectUnknownKeys(raw, ['type', 'name'], param);
     return { type: 'function', name: expectString(raw.name, `${param}.name`) };

@@ -21,7 +21,8 @@ const ABBREVIATIONS: Abbreviation[] = [
   { pattern: word('Mt\\.(?=\\s)'), expand: fixed('Mount'), canEndSentence: false },
   {
     pattern: word('St\\.(?=\\s|$)'),
-    expand: (following) => (/^\s+\p{Lu}\p{Ll}/u.test(following) && !/^\s+(?:The|A|An|In|It|We|He|She|They|I)\b/.test(following) ? 'Saint' : 'Street'),
+    expand: (following) =>
+      /^\s+\p{Lu}\p{Ll}/u.test(following) && !/^\s+(?:The|A|An|In|It|We|He|She|They|I)\b/.test(following) ? 'Saint' : 'Street',
     canEndSentence: (spoken) => spoken === 'Street',
   },
   { pattern: word('Jr\\.'), expand: fixed('Junior'), canEndSentence: true },

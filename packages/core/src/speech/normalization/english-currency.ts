@@ -36,10 +36,17 @@ const BY_CODE: Record<string, Currency> = {
 };
 
 const SCALE_WORDS: Record<string, string> = {
-  k: 'thousand', K: 'thousand', thousand: 'thousand',
-  M: 'million', mn: 'million', million: 'million',
-  B: 'billion', bn: 'billion', billion: 'billion',
-  tn: 'trillion', trillion: 'trillion',
+  k: 'thousand',
+  K: 'thousand',
+  thousand: 'thousand',
+  M: 'million',
+  mn: 'million',
+  million: 'million',
+  B: 'billion',
+  bn: 'billion',
+  billion: 'billion',
+  tn: 'trillion',
+  trillion: 'trillion',
 };
 
 const AMOUNT = '(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?';
@@ -55,7 +62,13 @@ function plural(words: [string, string], one: boolean): string {
  * "$5.50" -> "five dollars and fifty cents", "$0.99" -> "ninety-nine cents",
  * "$2.5 million" -> "two point five million dollars".
  */
-export function spokenAmount(currency: Currency, integerText: string, fraction: string | undefined, scale: string | undefined, negative: boolean): string {
+export function spokenAmount(
+  currency: Currency,
+  integerText: string,
+  fraction: string | undefined,
+  scale: string | undefined,
+  negative: boolean,
+): string {
   const integer = removeSeparators(integerText);
   const sign = negative ? 'minus ' : '';
   if (scale) {
@@ -94,10 +107,6 @@ export function expandEnglishCurrency(text: string): string {
     .replace(symbolAfter, (_m, neg, int: string, frac, scale, symbol: string) =>
       spokenAmount(BY_SYMBOL[symbol]!, int, frac, scale, Boolean(neg)),
     )
-    .replace(codeFirst, (_m, code: string, neg, int: string, frac, scale) =>
-      spokenAmount(BY_CODE[code]!, int, frac, scale, Boolean(neg)),
-    )
-    .replace(codeAfter, (_m, neg, int: string, frac, scale, code: string) =>
-      spokenAmount(BY_CODE[code]!, int, frac, scale, Boolean(neg)),
-    );
+    .replace(codeFirst, (_m, code: string, neg, int: string, frac, scale) => spokenAmount(BY_CODE[code]!, int, frac, scale, Boolean(neg)))
+    .replace(codeAfter, (_m, neg, int: string, frac, scale, code: string) => spokenAmount(BY_CODE[code]!, int, frac, scale, Boolean(neg)));
 }

@@ -1,13 +1,24 @@
 import { englishOrdinal, englishYear } from './english-numbers.js';
 
 export const ENGLISH_MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const;
 
 /** Full names and the usual abbreviations (with an optional period), capitalized only:
  * lower-case "may" and "march" are far more often a verb than a month. */
-const MONTH_NAME = '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const MONTH_NAME =
+  '(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 
 function monthFromName(name: string): string {
   const prefix = name.replace('.', '').slice(0, 3).toLowerCase();
@@ -39,14 +50,17 @@ export function expandEnglishDates(text: string): string {
     .replace(/(?<![\p{N}\-/.])(\d{4})-(\d{1,2})-(\d{1,2})(?![\p{N}\-/])/gu, (matched, y: string, m: string, d: string) =>
       isValidDate(Number(m), Number(d)) ? spokenDate(Number(m), Number(d), Number(y)) : matched,
     )
-    .replace(/(?<![\p{N}/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\p{N}/]|\.\d)/gu, (matched, a: string, sep: string, b: string, y: string) => {
-      // "1.2.30" is far more likely a version number than a date.
-      if (sep === '.' && y.length !== 4) return matched;
-      const [first, second] = [Number(a), Number(b)];
-      const dayFirst = sep === '.' || first > 12;
-      const [month, day] = dayFirst ? [second, first] : [first, second];
-      return isValidDate(month, day) ? spokenDate(month, day, fullYear(y)) : matched;
-    })
+    .replace(
+      /(?<![\p{N}/.])(\d{1,2})([/.])(\d{1,2})\2(\d{4}|\d{2})(?![\p{N}/]|\.\d)/gu,
+      (matched, a: string, sep: string, b: string, y: string) => {
+        // "1.2.30" is far more likely a version number than a date.
+        if (sep === '.' && y.length !== 4) return matched;
+        const [first, second] = [Number(a), Number(b)];
+        const dayFirst = sep === '.' || first > 12;
+        const [month, day] = dayFirst ? [second, first] : [first, second];
+        return isValidDate(month, day) ? spokenDate(month, day, fullYear(y)) : matched;
+      },
+    )
     .replace(
       new RegExp(`\\b${MONTH_NAME}\\s+(\\d{1,2})(?:st|nd|rd|th)?(?![\\p{N}:.,]\\d|\\p{L}|\\p{N})(?:,?\\s+(\\d{4})(?!\\p{N}))?`, 'gu'),
       (matched, name: string, d: string, y: string | undefined) => {

@@ -1,4 +1,12 @@
-import { ENGLISH_DIGITS, englishCardinal, englishDecimal, englishOrdinal, englishYear, ordinalOfWords, pluralOfWords } from './english-numbers.js';
+import {
+  ENGLISH_DIGITS,
+  englishCardinal,
+  englishDecimal,
+  englishOrdinal,
+  englishYear,
+  ordinalOfWords,
+  pluralOfWords,
+} from './english-numbers.js';
 import { removeSeparators, spellDigits } from './digits.js';
 
 /** Words after which a four-digit number is a year ("in 1999", "since 2005", "March 2024"). */
@@ -18,7 +26,9 @@ export function expandDecades(text: string): string {
     .replace(/(?<![\p{L}\p{N}.,])(1\d|20)(\d0)['’]?s(?![\p{L}\p{N}])/gu, (_m, century: string, decade: string) =>
       pluralOfWords(englishYear(Number(century + decade))),
     )
-    .replace(/(?:['’]|(?<![\p{L}\p{N}.,]))([2-9]0)['’]?s(?![\p{L}\p{N}])/gu, (_m, decade: string) => pluralOfWords(englishCardinal(decade)));
+    .replace(/(?:['’]|(?<![\p{L}\p{N}.,]))([2-9]0)['’]?s(?![\p{L}\p{N}])/gu, (_m, decade: string) =>
+      pluralOfWords(englishCardinal(decade)),
+    );
 }
 
 /** Years after a context word, year ranges ("1999-2005" -> "... to ...") and "1066 AD". */
@@ -29,8 +39,10 @@ export function expandYears(text: string): string {
         ? `${englishYear(Number(from))} to ${englishYear(Number(to))}`
         : matched,
     )
-    .replace(new RegExp(`(?<![\\p{L}])(${YEAR_CONTEXT})(\\s+)(\\d{4})(?![\\p{N}]|[.,]\\d)`, 'giu'), (matched, word: string, space: string, year: string) =>
-      isPlausibleYear(year) ? `${word}${space}${englishYear(Number(year))}` : matched,
+    .replace(
+      new RegExp(`(?<![\\p{L}])(${YEAR_CONTEXT})(\\s+)(\\d{4})(?![\\p{N}]|[.,]\\d)`, 'giu'),
+      (matched, word: string, space: string, year: string) =>
+        isPlausibleYear(year) ? `${word}${space}${englishYear(Number(year))}` : matched,
     )
     .replace(/(?<![\p{N}.,])(\d{1,4})\s?(AD|BC|BCE|CE|A\.D\.|B\.C\.)(?![\p{L}])/gu, (_m, year: string, era: string) => {
       const spokenEra = era.replace(/\./g, '').split('').join(' ');
@@ -53,7 +65,10 @@ export function expandFractions(text: string): string {
     const [numerator, denominator] = [Number(top), Number(bottom)];
     if (numerator === 24 && denominator === 7) return 'twenty-four seven';
     if (denominator < 2 || denominator > 16 || numerator < 1 || numerator > 20) return matched;
-    const [singular, plural] = DENOMINATORS[denominator] ?? [ordinalOfWords(englishCardinal(denominator)), `${ordinalOfWords(englishCardinal(denominator))}s`];
+    const [singular, plural] = DENOMINATORS[denominator] ?? [
+      ordinalOfWords(englishCardinal(denominator)),
+      `${ordinalOfWords(englishCardinal(denominator))}s`,
+    ];
     return `${englishCardinal(numerator)} ${numerator === 1 ? singular : plural}`;
   });
 }
@@ -78,7 +93,14 @@ function isMinusSign(before: string): boolean {
 export function expandCardinals(text: string): string {
   return text
     .replace(/(?<![\p{N}.])\d+(?:\.\d+){2,}(?![\p{N}]|\.\d)/gu, (matched, offset: number, whole: string) =>
-      detached(matched.split('.').map((part) => englishCardinal(part)).join(' point '), whole[offset - 1] ?? '', whole[offset + matched.length] ?? ''),
+      detached(
+        matched
+          .split('.')
+          .map((part) => englishCardinal(part))
+          .join(' point '),
+        whole[offset - 1] ?? '',
+        whole[offset + matched.length] ?? '',
+      ),
     )
     .replace(/(?<![\p{N}\p{L}.])\.(\d+)(?![\p{N}])/gu, (_m, fraction: string) => englishDecimal('', fraction))
     .replace(
@@ -90,7 +112,8 @@ export function expandCardinals(text: string): string {
         const digits = removeSeparators(integer);
         let words: string;
         if (fraction !== undefined) words = englishDecimal(digits, fraction);
-        else if ((digits.length > 1 && digits.startsWith('0') && !integer.includes(',')) || digits.length > 15) words = spellDigits(digits, ENGLISH_DIGITS);
+        else if ((digits.length > 1 && digits.startsWith('0') && !integer.includes(',')) || digits.length > 15)
+          words = spellDigits(digits, ENGLISH_DIGITS);
         else words = englishCardinal(digits);
         if (minus !== undefined && !negative) return `${minus}${detached(words, minus, after)}`;
         return detached(`${negative ? 'minus ' : ''}${words}`, before, after);
@@ -100,9 +123,12 @@ export function expandCardinals(text: string): string {
 
 /** "50%" -> "fifty percent", "-2.5 %" -> "minus two point five percent". */
 export function expandPercentages(text: string): string {
-  return text.replace(/((?<![\p{L}\p{N}])[-−])?(?<![\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?%/gu, (_m, minus: string | undefined, integer: string, fraction: string | undefined) => {
-    const digits = removeSeparators(integer);
-    const number = fraction === undefined ? englishCardinal(digits) : englishDecimal(digits, fraction);
-    return `${minus ? 'minus ' : ''}${number} percent`;
-  });
+  return text.replace(
+    /((?<![\p{L}\p{N}])[-−])?(?<![\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?%/gu,
+    (_m, minus: string | undefined, integer: string, fraction: string | undefined) => {
+      const digits = removeSeparators(integer);
+      const number = fraction === undefined ? englishCardinal(digits) : englishDecimal(digits, fraction);
+      return `${minus ? 'minus ' : ''}${number} percent`;
+    },
+  );
 }

@@ -1,13 +1,41 @@
 import { digitGroups, spellDigits, stripLeadingZeros } from './digits.js';
 
 const ONES = [
-  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten',
-  'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen',
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
 ];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const SCALES = [
-  '', 'thousand', 'million', 'billion', 'trillion', 'quadrillion', 'quintillion',
-  'sextillion', 'septillion', 'octillion', 'nonillion', 'decillion',
+  '',
+  'thousand',
+  'million',
+  'billion',
+  'trillion',
+  'quadrillion',
+  'quintillion',
+  'sextillion',
+  'septillion',
+  'octillion',
+  'nonillion',
+  'decillion',
 ];
 
 export const ENGLISH_DIGITS: readonly string[] = ONES.slice(0, 10);
@@ -46,7 +74,13 @@ export function englishCardinal(value: number | string): string {
 }
 
 const IRREGULAR_ORDINALS: Record<string, string> = {
-  one: 'first', two: 'second', three: 'third', five: 'fifth', eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
 };
 
 /** Turns the last word of a cardinal into its ordinal ("twenty-two" -> "twenty-second"). */
@@ -71,7 +105,7 @@ export function englishYear(year: number): string {
   if (!Number.isInteger(year) || year < 1000 || year > 9999) return englishCardinal(Math.abs(Math.trunc(year)));
   const high = Math.floor(year / 100);
   const low = year % 100;
-  if (year % 1000 < 10 && (high % 10 === 0)) {
+  if (year % 1000 < 10 && high % 10 === 0) {
     // 2000-2009 and 1000-1009: "two thousand five" is how these are said.
     return englishCardinal(year);
   }

@@ -47,21 +47,21 @@ const UNITS: Array<[source: string, singular: string, plural: string]> = [
 const NUMBER = '((?<![\\p{L}\\p{N}])[-−])?(?<![\\p{N}.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d+))?';
 
 /** Longest symbols first so "km/h" is not read as "km" followed by "/h". */
-const UNIT_PATTERN = new RegExp(
-  `${NUMBER}\\s?(${UNITS.map(([source]) => `(?:${source})`).join('|')})(?![\\p{L}\\p{N}/])`,
-  'gu',
-);
+const UNIT_PATTERN = new RegExp(`${NUMBER}\\s?(${UNITS.map(([source]) => `(?:${source})`).join('|')})(?![\\p{L}\\p{N}/])`, 'gu');
 const COMPILED = UNITS.map(([source, singular, plural]) => ({ pattern: new RegExp(`^(?:${source})$`, 'u'), singular, plural }));
 
 /** "5 km" -> "five kilometers", "1 kg" -> "one kilogram", "-3°C" -> "minus three degrees Celsius". */
 export function expandEnglishUnits(text: string): string {
-  return text.replace(UNIT_PATTERN, (matched, negative: string | undefined, integerText: string, fraction: string | undefined, symbol: string) => {
-    const unit = COMPILED.find((u) => u.pattern.test(symbol));
-    if (!unit) return matched;
-    const integer = removeSeparators(integerText);
-    const number = fraction === undefined ? englishCardinal(integer) : englishDecimal(integer, fraction);
-    // English uses the singular only for exactly one; "1.5 kilograms", "0 kilograms".
-    const one = fraction === undefined && Number(integer) === 1;
-    return `${negative ? 'minus ' : ''}${number} ${one ? unit.singular : unit.plural}`;
-  });
+  return text.replace(
+    UNIT_PATTERN,
+    (matched, negative: string | undefined, integerText: string, fraction: string | undefined, symbol: string) => {
+      const unit = COMPILED.find((u) => u.pattern.test(symbol));
+      if (!unit) return matched;
+      const integer = removeSeparators(integerText);
+      const number = fraction === undefined ? englishCardinal(integer) : englishDecimal(integer, fraction);
+      // English uses the singular only for exactly one; "1.5 kilograms", "0 kilograms".
+      const one = fraction === undefined && Number(integer) === 1;
+      return `${negative ? 'minus ' : ''}${number} ${one ? unit.singular : unit.plural}`;
+    },
+  );
 }

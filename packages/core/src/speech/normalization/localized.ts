@@ -20,7 +20,9 @@ function escapeRegex(text: string): string {
 function spokenNumber(language: NumberLanguage, integerText: string, fraction: string | undefined): string {
   const digits = removeSeparators(integerText);
   const integer =
-    (digits.length > 1 && digits.startsWith('0')) || digits.length > 15 ? spellDigits(digits, language.digitWords) : language.cardinal(digits);
+    (digits.length > 1 && digits.startsWith('0')) || digits.length > 15
+      ? spellDigits(digits, language.digitWords)
+      : language.cardinal(digits);
   if (fraction === undefined) return integer;
   const fractionWords =
     language.fractionAsNumber && fraction.length <= 2 && !fraction.startsWith('0')
@@ -29,7 +31,13 @@ function spokenNumber(language: NumberLanguage, integerText: string, fraction: s
   return `${integer} ${language.decimalWord} ${fractionWords}`;
 }
 
-function spokenAmount(language: NumberLanguage, currency: CurrencyWords, integerText: string, fraction: string | undefined, negative: boolean): string {
+function spokenAmount(
+  language: NumberLanguage,
+  currency: CurrencyWords,
+  integerText: string,
+  fraction: string | undefined,
+  negative: boolean,
+): string {
   const sign = negative ? `${language.minus} ` : '';
   const digits = removeSeparators(integerText);
   const cents = fraction === undefined ? 0 : Number(fraction.padEnd(2, '0'));
@@ -64,8 +72,10 @@ function expandCurrency(text: string, language: NumberLanguage): string {
 }
 
 function expandPercent(text: string, language: NumberLanguage): string {
-  return text.replace(new RegExp(`${MINUS}(?<![\\p{N}.,])${INTEGER}${FRACTION}\\s?%`, 'gu'), (_m, minus, integer: string, fraction) =>
-    `${minus ? `${language.minus} ` : ''}${spokenNumber(language, integer, fraction)} ${language.percent}`,
+  return text.replace(
+    new RegExp(`${MINUS}(?<![\\p{N}.,])${INTEGER}${FRACTION}\\s?%`, 'gu'),
+    (_m, minus, integer: string, fraction) =>
+      `${minus ? `${language.minus} ` : ''}${spokenNumber(language, integer, fraction)} ${language.percent}`,
   );
 }
 
@@ -83,7 +93,10 @@ function expandUnits(text: string, language: NumberLanguage): string {
     const integer = Number(removeSeparators(integerText));
     const single = language.unitSingularBelowTwo ? integer < 2 : integer === 1 && fraction === undefined;
     const noun = single ? singular : plural;
-    const number = fraction === undefined ? language.cardinalBeforeNoun(removeSeparators(integerText), gender) : spokenNumber(language, integerText, fraction);
+    const number =
+      fraction === undefined
+        ? language.cardinalBeforeNoun(removeSeparators(integerText), gender)
+        : spokenNumber(language, integerText, fraction);
     // "un million de kilomètres", "un millón de kilómetros": the same link as before a currency.
     const phrase = `${number}${language.nounLink(number, noun)}${noun}`;
     return `${minus ? `${language.minus} ` : ''}${language.elide ? language.elide(phrase) : phrase}`;
@@ -99,16 +112,19 @@ function expandClock(text: string, language: NumberLanguage): string {
 
 function expandNumbers(text: string, language: NumberLanguage): string {
   const number = new RegExp(`([-−](?=\\d))?(?<![\\p{N}])${INTEGER}${FRACTION}(?![\\p{N}])`, 'gu');
-  return text.replace(number, (matched, minus: string | undefined, integer: string, fraction: string | undefined, offset: number, whole: string) => {
-    const before = whole[offset - 1] ?? '';
-    const after = whole[offset + matched.length] ?? '';
-    const negative = minus !== undefined && (before === '' || /[\s(\[{"'“‘«=:/]/u.test(before));
-    const words = spokenNumber(language, integer, fraction);
-    const lead = /\p{L}/u.test(before) && !minus ? ' ' : '';
-    const trail = /\p{L}/u.test(after) ? ' ' : '';
-    const prefix = minus === undefined ? '' : negative ? `${language.minus} ` : minus;
-    return `${lead}${prefix}${words}${trail}`;
-  });
+  return text.replace(
+    number,
+    (matched, minus: string | undefined, integer: string, fraction: string | undefined, offset: number, whole: string) => {
+      const before = whole[offset - 1] ?? '';
+      const after = whole[offset + matched.length] ?? '';
+      const negative = minus !== undefined && (before === '' || /[\s(\[{"'“‘«=:/]/u.test(before));
+      const words = spokenNumber(language, integer, fraction);
+      const lead = /\p{L}/u.test(before) && !minus ? ' ' : '';
+      const trail = /\p{L}/u.test(after) ? ' ' : '';
+      const prefix = minus === undefined ? '' : negative ? `${language.minus} ` : minus;
+      return `${lead}${prefix}${words}${trail}`;
+    },
+  );
 }
 
 function expandSymbols(text: string, language: NumberLanguage): string {

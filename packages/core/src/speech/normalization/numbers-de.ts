@@ -3,14 +3,37 @@ import { currency, type NumberLanguage } from './number-language.js';
 import { GERMAN_UNITS } from './unit-words.js';
 
 const UNITS = [
-  'null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn',
-  'elf', 'zwölf', 'dreizehn', 'vierzehn', 'fünfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn',
+  'null',
+  'eins',
+  'zwei',
+  'drei',
+  'vier',
+  'fünf',
+  'sechs',
+  'sieben',
+  'acht',
+  'neun',
+  'zehn',
+  'elf',
+  'zwölf',
+  'dreizehn',
+  'vierzehn',
+  'fünfzehn',
+  'sechzehn',
+  'siebzehn',
+  'achtzehn',
+  'neunzehn',
 ];
 const TENS = ['', '', 'zwanzig', 'dreißig', 'vierzig', 'fünfzig', 'sechzig', 'siebzig', 'achtzig', 'neunzig'];
 /** From a million on, the scale words are separate, capitalized nouns with "eine" and a plural. */
 const SCALES: Array<[string, string]> = [
-  ['', ''], ['tausend', 'tausend'], ['Million', 'Millionen'], ['Milliarde', 'Milliarden'],
-  ['Billion', 'Billionen'], ['Billiarde', 'Billiarden'], ['Trillion', 'Trillionen'],
+  ['', ''],
+  ['tausend', 'tausend'],
+  ['Million', 'Millionen'],
+  ['Milliarde', 'Milliarden'],
+  ['Billion', 'Billionen'],
+  ['Billiarde', 'Billiarden'],
+  ['Trillion', 'Trillionen'],
 ];
 
 /** "eins" only stands alone; inside a compound it is "ein" ("einhundert", "einundzwanzig"). */

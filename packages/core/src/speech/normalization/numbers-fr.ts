@@ -3,14 +3,37 @@ import { currency, type NumberLanguage } from './number-language.js';
 import { FRENCH_UNITS } from './unit-words.js';
 
 const UNITS = [
-  'zéro', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix',
-  'onze', 'douze', 'treize', 'quatorze', 'quinze', 'seize', 'dix-sept', 'dix-huit', 'dix-neuf',
+  'zéro',
+  'un',
+  'deux',
+  'trois',
+  'quatre',
+  'cinq',
+  'six',
+  'sept',
+  'huit',
+  'neuf',
+  'dix',
+  'onze',
+  'douze',
+  'treize',
+  'quatorze',
+  'quinze',
+  'seize',
+  'dix-sept',
+  'dix-huit',
+  'dix-neuf',
 ];
 const TENS = ['', '', 'vingt', 'trente', 'quarante', 'cinquante', 'soixante'];
 /** 10^3 is "mille" (invariable, no "un"); the rest are nouns that take "un" and a plural. */
 const SCALES: Array<[string, string]> = [
-  ['', ''], ['mille', 'mille'], ['million', 'millions'], ['milliard', 'milliards'],
-  ['billion', 'billions'], ['billiard', 'billiards'], ['trillion', 'trillions'],
+  ['', ''],
+  ['mille', 'mille'],
+  ['million', 'millions'],
+  ['milliard', 'milliards'],
+  ['billion', 'billions'],
+  ['billiard', 'billiards'],
+  ['trillion', 'trillions'],
 ];
 
 /**

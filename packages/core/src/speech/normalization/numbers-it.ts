@@ -3,12 +3,34 @@ import { currency, type NumberLanguage } from './number-language.js';
 import { ITALIAN_UNITS } from './unit-words.js';
 
 const UNITS = [
-  'zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove', 'dieci',
-  'undici', 'dodici', 'tredici', 'quattordici', 'quindici', 'sedici', 'diciassette', 'diciotto', 'diciannove',
+  'zero',
+  'uno',
+  'due',
+  'tre',
+  'quattro',
+  'cinque',
+  'sei',
+  'sette',
+  'otto',
+  'nove',
+  'dieci',
+  'undici',
+  'dodici',
+  'tredici',
+  'quattordici',
+  'quindici',
+  'sedici',
+  'diciassette',
+  'diciotto',
+  'diciannove',
 ];
 const TENS = ['', '', 'venti', 'trenta', 'quaranta', 'cinquanta', 'sessanta', 'settanta', 'ottanta', 'novanta'];
 const SCALES: Array<[string, string]> = [
-  ['', ''], ['mille', 'mila'], ['milione', 'milioni'], ['miliardo', 'miliardi'], ['bilione', 'bilioni'],
+  ['', ''],
+  ['mille', 'mila'],
+  ['milione', 'milioni'],
+  ['miliardo', 'miliardi'],
+  ['bilione', 'bilioni'],
 ];
 
 /** Tens drop their vowel before "uno" and "otto": "ventuno", "trentotto". */

@@ -6,18 +6,57 @@ import { PORTUGUESE_UNITS, type UnitTable } from './unit-words.js';
 export type PortugueseVariant = 'br' | 'pt';
 
 const UNITS_BR = [
-  'zero', 'um', 'dois', 'três', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove', 'dez',
-  'onze', 'doze', 'treze', 'catorze', 'quinze', 'dezesseis', 'dezessete', 'dezoito', 'dezenove',
+  'zero',
+  'um',
+  'dois',
+  'três',
+  'quatro',
+  'cinco',
+  'seis',
+  'sete',
+  'oito',
+  'nove',
+  'dez',
+  'onze',
+  'doze',
+  'treze',
+  'catorze',
+  'quinze',
+  'dezesseis',
+  'dezessete',
+  'dezoito',
+  'dezenove',
 ];
 const UNITS_PT = UNITS_BR.map((w, i) => ({ 16: 'dezasseis', 17: 'dezassete', 19: 'dezanove' })[i as 16 | 17 | 19] ?? w);
 const TENS = ['', '', 'vinte', 'trinta', 'quarenta', 'cinquenta', 'sessenta', 'setenta', 'oitenta', 'noventa'];
-const HUNDREDS = ['', 'cento', 'duzentos', 'trezentos', 'quatrocentos', 'quinhentos', 'seiscentos', 'setecentos', 'oitocentos', 'novecentos'];
+const HUNDREDS = [
+  '',
+  'cento',
+  'duzentos',
+  'trezentos',
+  'quatrocentos',
+  'quinhentos',
+  'seiscentos',
+  'setecentos',
+  'oitocentos',
+  'novecentos',
+];
 /** Brazil counts in the short scale (bilhão = 10^9); Portugal in the long one (mil milhões, bilião = 10^12). */
 const SCALES_BR: Array<[string, string]> = [
-  ['', ''], ['mil', 'mil'], ['milhão', 'milhões'], ['bilhão', 'bilhões'], ['trilhão', 'trilhões'], ['quatrilhão', 'quatrilhões'],
+  ['', ''],
+  ['mil', 'mil'],
+  ['milhão', 'milhões'],
+  ['bilhão', 'bilhões'],
+  ['trilhão', 'trilhões'],
+  ['quatrilhão', 'quatrilhões'],
 ];
 const SCALES_PT: Array<[string, string]> = [
-  ['', ''], ['mil', 'mil'], ['milhão', 'milhões'], ['mil milhões', 'mil milhões'], ['bilião', 'biliões'], ['mil biliões', 'mil biliões'],
+  ['', ''],
+  ['mil', 'mil'],
+  ['milhão', 'milhões'],
+  ['mil milhões', 'mil milhões'],
+  ['bilião', 'biliões'],
+  ['mil biliões', 'mil biliões'],
 ];
 
 function below1000(n: number, units: readonly string[]): string {
@@ -91,7 +130,7 @@ export function portugueseLanguage(variant: PortugueseVariant): NumberLanguage {
     percent: 'por cento',
     minorJoiner: 'e',
     currencies: {
-      'R$': real,
+      R$: real,
       BRL: real,
       '€': euro,
       EUR: euro,
@@ -110,6 +149,9 @@ export function portugueseLanguage(variant: PortugueseVariant): NumberLanguage {
 
 function europeanPortugueseUnits(): UnitTable {
   return Object.fromEntries(
-    Object.entries(PORTUGUESE_UNITS).map(([symbol, [singular, plural, gender]]) => [symbol, [singular.replace('ômetro', 'ómetro'), plural.replace('ômetro', 'ómetro'), gender]]),
+    Object.entries(PORTUGUESE_UNITS).map(([symbol, [singular, plural, gender]]) => [
+      symbol,
+      [singular.replace('ômetro', 'ómetro'), plural.replace('ômetro', 'ómetro'), gender],
+    ]),
   ) as UnitTable;
 }

@@ -8,7 +8,30 @@ export type UnitWords = [singular: string, plural: string, gender: Gender];
  * english-units.ts). Keys are regex sources, longest first where one is a prefix of another
  * ("km/h" before "km", "°C" before "°"). Matching is case-sensitive, as in English.
  */
-const SYMBOLS = ['km/h', 'm/s', '°\\s?C', '°\\s?F', '°', 'km', 'cm', 'mm', 'm', 'kg', 'mg', 'g', 'ml|mL', 'l|L', 'kWh', 'kW', 'W', 'GB|Go', 'MB|Mo', 'min', 'h', 's'] as const;
+const SYMBOLS = [
+  'km/h',
+  'm/s',
+  '°\\s?C',
+  '°\\s?F',
+  '°',
+  'km',
+  'cm',
+  'mm',
+  'm',
+  'kg',
+  'mg',
+  'g',
+  'ml|mL',
+  'l|L',
+  'kWh',
+  'kW',
+  'W',
+  'GB|Go',
+  'MB|Mo',
+  'min',
+  'h',
+  's',
+] as const;
 type Symbol = (typeof SYMBOLS)[number];
 export type UnitTable = Record<Symbol, UnitWords>;
 

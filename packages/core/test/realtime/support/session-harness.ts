@@ -49,11 +49,7 @@ export function createHarness(o: HarnessOptions = {}): Harness {
     audio: o.audio,
     ...o.deps,
   };
-  const engine = new RealtimeSessionEngine(
-    deps,
-    { principal: PRINCIPAL, urlModel: null, maxDurationSec: 1800, ...o.options },
-    out,
-  );
+  const engine = new RealtimeSessionEngine(deps, { principal: PRINCIPAL, urlModel: null, maxDurationSec: 1800, ...o.options }, out);
   return {
     engine,
     out,
@@ -73,7 +69,13 @@ export async function startTextSession(o: HarnessOptions = {}, session: Record<s
   const h = createHarness(o);
   await h.send({
     type: 'session.update',
-    session: { type: 'realtime', model: 'svc-realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } }, ...session },
+    session: {
+      type: 'realtime',
+      model: 'svc-realtime',
+      output_modalities: ['text'],
+      audio: { input: { turn_detection: null } },
+      ...session,
+    },
   });
   if (h.out.closed) throw new Error(`session failed: ${JSON.stringify(h.out.events)}`);
   h.created = h.out.last('session.created');
