@@ -1,3 +1,4 @@
+// @test-tier serial: start-up memory is read alone (a start beside other work grows V8's young generation further).
 import { expect } from 'chai';
 import { megabytes, processTreeMemory } from '../helpers/process-memory.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
