@@ -114,8 +114,11 @@ describe('SileroVoiceActivityDetector: frames of concurrent sessions scored in s
       await busy.push(speech);
       const elapsed = performance.now() - started;
       // 62 frames: waiting 16 ms for the idle session before each would add ~1 s to the lone time.
+      // The bound is the lone time plus half of that wait: a multiple of a lone time of ~20 ms is
+      // within the noise of a machine running other tests beside this one.
+      const waitingBugMs = 62 * 16;
       console.log(`      62 frames of a backlog scored in ${elapsed.toFixed(0)} ms (alone: ${aloneMs.toFixed(0)} ms)`);
-      expect(elapsed).to.be.below(3 * aloneMs);
+      expect(elapsed).to.be.below(aloneMs + waitingBugMs / 2);
       quiet.close?.();
       busy.close?.();
     } finally {
