@@ -1,5 +1,6 @@
 import type { PitchEnding } from '../audio/ending-pitch.js';
 import type { TurnDetection } from '../session/session-config.js';
+import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers.js';
 
 /**
  * `semantic_vad`: whether the user has finished, judged at the first short pause from what was
@@ -87,41 +88,8 @@ const CONTINUATION_WORDS = new Set([
   'mm',
   'well',
 ]);
-const NUMBER_WORDS = new Set([
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-  'twenty',
-  'thirty',
-  'forty',
-  'fifty',
-  'sixty',
-  'seventy',
-  'eighty',
-  'ninety',
-  'hundred',
-  'thousand',
-  'million',
-  'point',
-  'oh',
-]);
+/** A turn that ends on a number word is unfinished ("twenty" ... "twenty-five"; "point", "oh" as digits). */
+const NUMBER_WORDS = new Set([...ENGLISH_NUMBER_WORDS, 'point', 'oh']);
 const EAGERNESS_FACTOR: Record<string, number> = { low: 2, medium: 1, auto: 1, high: 0.5 };
 
 export type TurnCompleteness = 'unfinished' | 'finished' | 'unclear';

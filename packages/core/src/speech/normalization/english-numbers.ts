@@ -38,6 +38,9 @@ const SCALES = [
   'decillion',
 ];
 
+/** Every word an English cardinal is spoken with ("twenty", "hundred", "million", ...). */
+export const ENGLISH_NUMBER_WORDS: readonly string[] = [...ONES, ...TENS.filter(Boolean), 'hundred', ...SCALES.filter(Boolean)];
+
 export const ENGLISH_DIGITS: readonly string[] = ONES.slice(0, 10);
 
 function below100(n: number): string {
