@@ -24,7 +24,7 @@ export {
 } from './speech/neural/neural-speech-synthesizer.js';
 export { parsePiperVoiceConfig, piperPhonemeIds, type PiperVoiceConfig } from './speech/piper/piper-voice-config.js';
 export { EspeakPhonemizer } from './speech/models/espeak-phonemizer.js';
-export { scanModelDirectory, sha256File, type ModelScan, type ModelManifest, type PiperModel } from './speech/models/model-directory.js';
+export { scanVoiceModels, type VoiceModelScan, type PiperModel } from './speech/models/model-directory.js';
 // `models pull`: the curated catalog and the download from a Hugging Face hub (an operator's explicit action, never the server's).
 export { MODEL_CATALOG, catalogEntry, type CatalogEntry, type CatalogVariant } from './speech/models/model-catalog.js';
 export {

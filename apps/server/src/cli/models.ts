@@ -11,9 +11,9 @@ import {
   pullModel,
   readKokoroModel,
   readTransformersAsrModel,
-  scanModelDirectory,
   TransformersSpeechRecognizer,
 } from '@svc/adapters-inference';
+import { scanModelDirectory } from '../runtime/model-directory.js';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
 import { parseCliArgs, runCliMain, USAGE_EXIT_CODE } from './cli-args.js';

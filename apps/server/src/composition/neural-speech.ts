@@ -3,11 +3,11 @@ import {
   EspeakPhonemizer,
   KokoroSpeechSynthesizer,
   PiperSpeechSynthesizer,
-  scanModelDirectory,
   UpstreamSpeechSynthesizer,
   type KokoroEnglishG2P,
   type NeuralEngine,
 } from '@svc/adapters-inference';
+import { scanModelDirectory } from '../runtime/model-directory.js';
 
 export interface NeuralSpeechOptions {
   modelsDir: string;

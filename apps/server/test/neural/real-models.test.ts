@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { SPEECH_TOKENS, NEUTRAL_PROSODY, primaryLanguage } from '@svc/core';
-import { scanModelDirectory, TransformersSpeechRecognizer, type ModelScan } from '@svc/adapters-inference';
+import { TransformersSpeechRecognizer } from '@svc/adapters-inference';
+import { scanModelDirectory, type ModelScan } from '../../src/runtime/model-directory.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
 import { EVERYDAY_SENTENCES, requireRecognizer, speechRoundTrip } from '../helpers/pocketsphinx.js';

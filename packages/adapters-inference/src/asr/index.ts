@@ -14,6 +14,7 @@ export {
   ONNX_VARIANTS,
   type TransformersAsrModel,
 } from './seq2seq/transformers-model-folder.js';
+export { scanRecognitionModels, type RecognitionModelScan } from './seq2seq/recognition-model-directory.js';
 export { WhisperLogMel, slaneyMelFilterbank, WHISPER_FEATURES, WHISPER_FRAMES } from './features/whisper-log-mel.js';
 export { TokenDecoder } from './seq2seq/token-decoder.js';
 export type { DetailedTranscript, TranscriptSegment, TranscriptWord } from './seq2seq/transcript.js';

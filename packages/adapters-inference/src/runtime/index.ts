@@ -5,3 +5,4 @@ export { abortError, isAbortError, throwIfAborted } from './abort.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 export { StreamingResampler } from './streaming-resampler.js';
 export { processRunning } from './process-alive.js';
+export { sha256File, type ModelManifest } from './model-manifest.js';

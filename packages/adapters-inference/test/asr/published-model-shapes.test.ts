@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { principal, testRecognizers } from './test-recognizers.js';
-import { scanModelDirectory } from '../../src/speech/models/model-directory.js';
+import { scanRecognitionModels } from '../../src/asr/seq2seq/recognition-model-directory.js';
 
 const sine = (samples: number, rate = 16000) =>
   Int16Array.from({ length: samples }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 300 * i) / rate)));
@@ -44,7 +44,7 @@ describe('Whisper and Moonshine on the shapes of the published exports', functio
       ['encoder_model.onnx', 'encoder_model.onnx_data', 'decoder_model_merged.onnx'].map(async (f) => (await stat(join(onnx, f))).size),
     );
     expect(r.loadedModels()[0]!.bytes).to.equal(sizes.reduce((a, b) => a + b, 0));
-    const scan = await scanModelDirectory(root());
+    const scan = await scanRecognitionModels(root());
     expect(scan.asr.find((a) => a.manifest.name === 'whisper-external')!.manifest.files).to.include('onnx/encoder_model.onnx_data');
   });
 

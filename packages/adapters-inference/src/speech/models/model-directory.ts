@@ -1,29 +1,8 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sha256File, type ModelManifest } from '../../runtime/model-manifest.js';
 import { parsePiperVoiceConfig, type PiperVoiceConfig } from '../piper/piper-voice-config.js';
-import {
-  asrModelFiles,
-  asrModelLanguages,
-  isTransformersAsrLayout,
-  readTransformersAsrModel,
-  type TransformersAsrModel,
-} from '../../asr/seq2seq/transformers-model-folder.js';
 import { isKokoroLayout, KOKORO_SAMPLE_RATE, readKokoroModel, type KokoroModel } from '../kokoro/kokoro-model.js';
-
-/** What the service knows about one model found in the model directory. */
-export interface ModelManifest {
-  /** Directory-unique name; Piper `en_US-lessac-medium.onnx` -> `en_US-lessac-medium`. */
-  name: string;
-  kind: 'tts' | 'asr';
-  engine: 'piper' | 'kokoro' | 'whisper' | 'moonshine';
-  languages: string[];
-  sampleRate: number;
-  /** sha256 of the .onnx file (a recognizer's: its encoder), hex. */
-  checksum: string;
-  files: string[];
-}
 
 export interface PiperModel {
   manifest: ModelManifest;
@@ -31,29 +10,21 @@ export interface PiperModel {
   config: PiperVoiceConfig;
 }
 
-export interface ModelScan {
+/** The voices in the model directory (the recognizers' folders are read by their own family's scan). */
+export interface VoiceModelScan {
   piper: PiperModel[];
   kokoro: { manifest: ModelManifest; model: KokoroModel }[];
-  /** Whisper / Moonshine folders in the transformers.js ONNX layout (kind `asr`). */
-  asr: { manifest: ModelManifest; model: TransformersAsrModel }[];
   /** One line per model that was skipped, saying why. */
   warnings: string[];
 }
 
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /**
- * Scans the model directory: every `NAME.onnx` with a `NAME.onnx.json` beside it is a Piper voice.
+ * Scans the model directory for voices: every `NAME.onnx` with a `NAME.onnx.json` beside it is a Piper voice.
  * Every sub-directory with a voices/ folder is a Kokoro export (see kokoro-model.ts); its name is the
- * directory's. Every sub-directory with a config.json of model_type whisper or moonshine and an onnx/
- * folder is a speech recognizer (see transformers-model-folder.ts). A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
+ * directory's. Other sub-directories (the recognizers') are left to their own scan. A missing directory is an empty scan; a broken or incomplete model is skipped with one warning.
  */
-export async function scanModelDirectory(dir: string): Promise<ModelScan> {
-  const scan: ModelScan = { piper: [], kokoro: [], asr: [], warnings: [] };
+export async function scanVoiceModels(dir: string): Promise<VoiceModelScan> {
+  const scan: VoiceModelScan = { piper: [], kokoro: [], warnings: [] };
   let entries: string[];
   try {
     entries = (await readdir(dir)).sort();
@@ -70,10 +41,6 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
     }
     const path = join(dir, entry);
     if ((await stat(path)).isDirectory()) {
-      if (await isTransformersAsrLayout(path)) {
-        await scanAsrModel(scan, path, entry);
-        continue;
-      }
       if (!(await isKokoroLayout(path))) continue;
       try {
         const model = await readKokoroModel(path, entry);
@@ -122,24 +89,4 @@ export async function scanModelDirectory(dir: string): Promise<ModelScan> {
     }
   }
   return scan;
-}
-
-async function scanAsrModel(scan: ModelScan, path: string, name: string): Promise<void> {
-  try {
-    const model = await readTransformersAsrModel(path);
-    scan.asr.push({
-      model,
-      manifest: {
-        name,
-        kind: 'asr',
-        engine: model.family,
-        languages: asrModelLanguages(model),
-        sampleRate: 16000,
-        checksum: await sha256File(model.encoderPath),
-        files: await asrModelFiles(model),
-      },
-    });
-  } catch (error) {
-    scan.warnings.push(`model ${name}: skipped, ${(error as Error).message}`);
-  }
 }

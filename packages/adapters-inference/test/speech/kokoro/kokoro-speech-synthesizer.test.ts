@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEUTRAL_PROSODY } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
 import { writeKokoroModel } from '../../../src/testing/test-voice-files.js';
 import { KOKORO_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { KokoroSpeechSynthesizer, kokoroFeeds, kokoroInputIds } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
@@ -58,7 +58,7 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
   it('finds the model, lists kokoro-<voice> presets and speaks through it at 24 kHz', async () => {
     const modelDir = join(dir, 'kokoro-v1.0');
     await writeKokoroModel(modelDir, { af_test: (r) => r * 0.01, bm_test: () => 0.5 });
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     expect(scan.warnings).to.deep.equal([]);
     expect(scan.kokoro[0]!.manifest).to.include({ name: 'kokoro-v1.0', engine: 'kokoro', sampleRate: 24000 });
     expect(scan.kokoro[0]!.manifest.languages).to.deep.equal(['en-us', 'en-gb']);
@@ -104,7 +104,7 @@ describe('Kokoro voices (test-built ONNX model with the Kokoro signature, commun
       await mkdir(join(other, 'nomodel', 'voices'), { recursive: true });
       await writeKokoroModel(join(other, 'badvoice'), { af_x: () => 0 });
       await writeFile(join(other, 'badvoice', 'voices', 'af_x.bin'), new Uint8Array(10));
-      const scan = await scanModelDirectory(other);
+      const scan = await scanVoiceModels(other);
       expect(scan.kokoro).to.deep.equal([]);
       expect(scan.warnings).to.have.length(2);
       expect(scan.warnings[0]).to.match(/model badvoice: skipped, voices\/af_x\.bin is not a float32/);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '@svc/core';
 import { TransformersSpeechRecognizer } from '../../../src/asr/seq2seq/transformers-speech-recognizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
+import { scanRecognitionModels } from '../../../src/asr/seq2seq/recognition-model-directory.js';
 import { catalogEntry } from '../../../src/speech/models/model-catalog.js';
 import { ModelPullError } from '../../../src/speech/models/hub-files.js';
 import { pullModel, type PullOptions } from '../../../src/speech/models/model-pull.js';
@@ -161,7 +162,7 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     expect((await readdir(join(modelsDir, 'kokoro-82m-v1.0', 'voices'))).sort()).to.deep.equal(['af_test.bin']);
     expect(hub.requests.some((r) => r.url.includes('zf_test'))).to.equal(false);
     await pullModel({ source: 'en_US-lessac-medium' }, options());
-    const scan = await scanModelDirectory(modelsDir);
+    const scan = await scanVoiceModels(modelsDir);
     expect(scan.warnings).to.deep.equal([]);
     expect(scan.kokoro.map((k) => k.manifest.name)).to.deep.equal(['kokoro-82m-v1.0']);
     expect(scan.piper.map((p) => p.manifest.name)).to.deep.equal(['en_US-lessac-medium']);
@@ -170,7 +171,7 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
   it('a repository not in the catalog is pulled when its layout is recognised (owner/name@revision); another layout is refused saying what was looked for', async () => {
     const result = await pullModel({ source: 'test-org/moonshine-test@main' }, options());
     expect(result.installed).to.deep.equal(['moonshine-test']);
-    expect((await scanModelDirectory(modelsDir)).asr.map((a) => a.manifest.engine)).to.deep.equal(['moonshine']);
+    expect((await scanRecognitionModels(modelsDir)).asr.map((a) => a.manifest.engine)).to.deep.equal(['moonshine']);
     const error = await pullFails(pullModel({ source: 'test-org/not-a-model' }, options()), 'layout');
     expect(error.message).to.include('Whisper / Moonshine').and.include('Kokoro').and.include('Piper');
     await pullFails(pullModel({ source: 'no-such-model' }, options()), 'unknown_model');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice, type Prosody } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
 import { KokoroSpeechSynthesizer, kokoroInputIds } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
 import { parseKokoroBlend } from '../../../src/speech/kokoro/kokoro-blend.js';
 import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
@@ -32,7 +32,7 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
     await writePiperVoice(dir, 'en_US-test-medium', { sampleRate: 22050 });
     await writeKokoroModel(join(dir, 'kokoro'), { af_low: () => 0.1, af_high: () => 0.3, bm_mid: () => 0.2 }, { durations: true });
     await writeKokoroModel(join(dir, 'kokoro-other'), { am_other: () => 0.5 });
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     piper = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     kokoro = await KokoroSpeechSynthesizer.create({ models: scan.kokoro.map((k) => k.model), phonemizer });
   });
@@ -75,7 +75,7 @@ describe('neural voices: prosody, word timings and Kokoro blends', function () {
   it('word timings come from the durations the model outputs when it has them, else from token shares aligned to the audio', async () => {
     const voice = kokoro.resolveVoice('kokoro-af_low')!;
     const result = await say(kokoro, voice, {}, true);
-    const model = (await scanModelDirectory(dir)).kokoro.find((k) => k.manifest.name === 'kokoro')!.model;
+    const model = (await scanVoiceModels(dir)).kokoro.find((k) => k.manifest.name === 'kokoro')!.model;
     const { ids, wordSpans } = kokoroInputIds(await phonemizer.phonemize('Hello world', 'en-us'), model.vocab, 'a');
     // test model: token i lasts ids[i] + 1 frames
     const starts = [0];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
 import { PiperSpeechSynthesizer } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { writePiperVoice } from '../../../src/testing/test-voice-files.js';
 import { SpeexResampler } from '../../../src/speech/speex-resampler.js';
@@ -33,7 +33,7 @@ describe('neural engines run their models in worker threads', function () {
   });
 
   it('a long synthesis keeps the main event loop free (its busy time stays small; resampling on it would not)', async () => {
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     try {
       const voice = synth.voices()[0]!;
@@ -57,7 +57,7 @@ describe('neural engines run their models in worker threads', function () {
   });
 
   it('one session per model, in its own thread; SVC_ONNX_THREADS sizes its intra-op pool', async () => {
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     const before = osThreads();
     const one = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer, threads: 1 });
     const withOne = osThreads() - before;
@@ -75,7 +75,7 @@ describe('neural engines run their models in worker threads', function () {
   });
 
   it('an abort mid-synthesis rejects at once and the model keeps serving', async () => {
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     try {
       const voice: PresetVoice = synth.voices()[0]!;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice, type SpeechSynthesizer } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
 import { readKokoroModel } from '../../../src/speech/kokoro/kokoro-model.js';
 import { KokoroSpeechSynthesizer } from '../../../src/speech/kokoro/kokoro-speech-synthesizer.js';
 import type { KokoroEnglishG2P } from '../../../src/speech/kokoro/kokoro-phonemes.js';
@@ -54,7 +54,7 @@ describe('Piper and Kokoro inputs as their trainers built them', function () {
   async function piper(name: string, options: Parameters<typeof writePiperVoice>[2]): Promise<PiperSpeechSynthesizer> {
     const voiceDir = join(dir, name);
     await writePiperVoice(voiceDir, name, { sampleRate: 22050, ...options });
-    const synth = await PiperSpeechSynthesizer.create({ models: (await scanModelDirectory(voiceDir)).piper, phonemizer });
+    const synth = await PiperSpeechSynthesizer.create({ models: (await scanVoiceModels(voiceDir)).piper, phonemizer });
     engines.push(synth);
     return synth;
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NEUTRAL_PROSODY, type PresetVoice } from '@svc/core';
 import { EspeakPhonemizer } from '../../../src/speech/models/espeak-phonemizer.js';
-import { scanModelDirectory } from '../../../src/speech/models/model-directory.js';
+import { scanVoiceModels } from '../../../src/speech/models/model-directory.js';
 import { PIPER_TEST_MODEL } from '../../../src/testing/test-voice-models.js';
 import { PiperSpeechSynthesizer, piperFeeds } from '../../../src/speech/piper/piper-speech-synthesizer.js';
 import { parsePiperVoiceConfig, piperPhonemeIds } from '../../../src/speech/piper/piper-voice-config.js';
@@ -67,7 +67,7 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
   it('synthesizes through the model: length follows ids and rate, pitch follows ids and speaker, output resampled', async () => {
     await writePiperVoice(dir, 'en_US-test-medium', { sampleRate: 22050 });
     await writePiperVoice(dir, 'en_US-duo-low', { sampleRate: 16000, speakers: ['alice', 'bob'] });
-    const scan = await scanModelDirectory(dir);
+    const scan = await scanVoiceModels(dir);
     expect(scan.warnings).to.deep.equal([]);
     const synth = await PiperSpeechSynthesizer.create({ models: scan.piper, phonemizer });
     try {
@@ -140,7 +140,7 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
     const quietDir = join(dir, 'quiet');
     // the test model's amplitude is noise_scale / 2: 0.05 of full scale
     await writePiperVoice(quietDir, 'en_US-quiet-medium', { sampleRate: 22050, noiseScale: 0.1 });
-    const synth = await PiperSpeechSynthesizer.create({ models: (await scanModelDirectory(quietDir)).piper, phonemizer });
+    const synth = await PiperSpeechSynthesizer.create({ models: (await scanVoiceModels(quietDir)).piper, phonemizer });
     try {
       const voice = synth.voices()[0]!;
       const peak = (s: Int16Array) => s.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
@@ -186,7 +186,7 @@ describe('Piper voices (test-built ONNX model with the Piper signature)', functi
       await writeFile(join(broken, 'nomap.onnx.json'), JSON.stringify({ ...piperConfigJson(), phoneme_id_map: undefined }));
       await writePiperVoice(broken, 'corrupt');
       await writeFile(join(broken, 'corrupt.onnx'), 'not a protobuf');
-      const scan = await scanModelDirectory(broken);
+      const scan = await scanVoiceModels(broken);
       expect(scan.warnings).to.have.length(4);
       expect(scan.warnings.join('\n'))
         .to.match(/lonely.*no lonely\.onnx\.json/)

@@ -1,0 +1,23 @@
+import {
+  scanRecognitionModels,
+  scanVoiceModels,
+  type PiperModel,
+  type RecognitionModelScan,
+  type VoiceModelScan,
+} from '@svc/adapters-inference';
+
+/** Everything in the model directory: each engine family's own scan, side by side. */
+export interface ModelScan {
+  piper: PiperModel[];
+  kokoro: VoiceModelScan['kokoro'];
+  /** Whisper / Moonshine folders in the transformers.js ONNX layout (kind `asr`). */
+  asr: RecognitionModelScan['asr'];
+  /** One line per model that was skipped, saying why (the voices' first, then the recognizers'). */
+  warnings: string[];
+}
+
+/** Scans the model directory once per engine family (the server at start-up, `models list|verify`). */
+export async function scanModelDirectory(dir: string): Promise<ModelScan> {
+  const [voices, recognizers] = await Promise.all([scanVoiceModels(dir), scanRecognitionModels(dir)]);
+  return { piper: voices.piper, kokoro: voices.kokoro, asr: recognizers.asr, warnings: [...voices.warnings, ...recognizers.warnings] };
+}
