@@ -6,7 +6,8 @@
 //
 import { writeFileSync } from 'node:fs';
 import { SynthesizeSpeech, VoiceCatalog, validateSpeechRequest } from '@svc/core';
-import { EspeakSpeechSynthesizer, FfmpegAudioCodec, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-inference';
+import { EspeakSpeechSynthesizer, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-speech-synthesis';
+import { FfmpegAudioCodec } from '@svc/adapters-media';
 
 const [text = 'Hello from inside my app.', out = 'speech.wav'] = process.argv.slice(2);
 const format = out.split('.').pop();

@@ -3,17 +3,48 @@
 // import('x').T, `import x = require('x')`, and require(), require.resolve() or a createRequire()
 // function called with a string:
 //   1. packages/core/src imports nothing outside packages/core (no node: modules, no libraries);
-//   2. an adapter never imports another adapter (nor apps/*);
-//   3. only apps/* import adapters (a package's own tests may import the package itself);
+//   2. an adapter never imports another adapter (nor apps/*), except the engines' shared runtime
+//      (@svc/adapters-runtime), which any adapter may import and which imports no other adapter;
+//   3. only apps/* import adapters (a package's own tests may import the package itself, and an
+//      adapter's tests the packages its package.json declares: the test builders of
+//      @svc/adapters-testing, or a second engine for an end-to-end check); the test builders are
+//      imported by tests and benchmarks only, never by a package's or the server's src/;
 //   4. another workspace package is reached by its name (@svc/x), never by a relative path into its
 //      folder nor by a deep path (@svc/x/src/...): only what its package.json exports is its interface;
 //   5. the playground (packages/playground-web) is browser code served as static files: it imports
 //      nothing outside its own folder (what it needs from the server, it fetches over HTTP).
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '../..');
 const BUILTINS = new Set(builtinModules);
+/** The engines' shared runtime (threads, child processes, resamplers, ONNX): the one adapter adapters import. */
+const SHARED_RUNTIME = 'adapters-runtime';
+/** Test-only model builders and data: imported from test/ and bench/ folders only. */
+const TEST_SUPPORT = 'adapters-testing';
+
+const declared = new Map();
+/** True when the package.json of `pkg` ('packages/x') lists `@svc/<name>` (dependencies or devDependencies). */
+function declares(pkg, name) {
+  if (!declared.has(pkg)) {
+    let names = new Set();
+    try {
+      const json = JSON.parse(readFileSync(resolve(ROOT, pkg, 'package.json'), 'utf8'));
+      names = new Set([...Object.keys(json.dependencies ?? {}), ...Object.keys(json.devDependencies ?? {})]);
+    } catch {
+      // no package.json: declares nothing
+    }
+    declared.set(pkg, names);
+  }
+  return declared.get(pkg).has(`@svc/${name}`);
+}
+
+/** An adapter reaching another adapter it may use: the shared runtime, or (from its tests) a package it declares. */
+function allowedAdapterEdge(from, to) {
+  if (to.name === SHARED_RUNTIME && from.name !== SHARED_RUNTIME) return true;
+  return from.part === 'test' && declares(from.pkg, to.name);
+}
 
 /**
  * `{ kind: 'core' | 'adapter' | 'app' | 'other', name, part, pkg }` of a path inside the repository;
@@ -62,10 +93,13 @@ function violation(from, to) {
   if (from.kind === 'core' && from.part === 'src' && !(to.kind === 'core' && to.name === 'core' && !to.label.startsWith('@svc/'))) {
     return `packages/core imports nothing outside itself (found '${to.label}'): declare a port in the core and implement it in an adapter`;
   }
-  if (from.kind === 'adapter' && (to.kind === 'app' || (to.kind === 'adapter' && to.name !== from.name))) {
-    return `an adapter depends only on @svc/core and libraries (found '${to.label}'): wire adapters together in apps/server`;
+  if (to.kind === 'adapter' && to.name === TEST_SUPPORT && from.name !== TEST_SUPPORT && from.part === 'src') {
+    return `the test builders (@svc/${TEST_SUPPORT}) are imported by tests and benchmarks only, never from src/ (found '${to.label}')`;
   }
-  if (to.kind === 'adapter' && from.kind !== 'app' && to.name !== from.name) {
+  if (from.kind === 'adapter' && (to.kind === 'app' || (to.kind === 'adapter' && to.name !== from.name && !allowedAdapterEdge(from, to)))) {
+    return `an adapter depends only on @svc/core, @svc/${SHARED_RUNTIME} and libraries (found '${to.label}'): wire adapters together in apps/server`;
+  }
+  if (to.kind === 'adapter' && from.kind !== 'app' && to.name !== from.name && !(from.kind === 'adapter' && allowedAdapterEdge(from, to))) {
     return `only apps/* import adapters (found '${to.label}'): depend on the core's port instead`;
   }
   return null;

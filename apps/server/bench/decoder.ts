@@ -1,5 +1,7 @@
 import { loadavg } from 'node:os';
-import { OpusscriptOpusCodec, PocketsphinxSpeechRecognizer, SpeexResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
+import { PocketsphinxSpeechRecognizer } from '@svc/adapters-speech-recognition';
+import { SpeexResampler } from '@svc/adapters-runtime';
 import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { round } from './harness.js';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { OpenAiCompatibleLanguageModel } from '@svc/adapters-inference';
+import { OpenAiCompatibleLanguageModel } from '@svc/adapters-language-model';
 import type { LanguageModelEvent, LanguageModelRequest } from '@svc/core';
 import { percentile, round } from './harness.js';
 

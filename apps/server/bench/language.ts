@@ -1,5 +1,5 @@
-import { FrancLanguageDetector, ShortTextLanguageDetector } from '@svc/adapters-inference';
-import { HELD_OUT_SHORT_SENTENCES, SHORT_SENTENCES, languageAccuracy } from '@svc/adapters-inference/testing';
+import { FrancLanguageDetector, ShortTextLanguageDetector } from '@svc/adapters-speech-synthesis';
+import { HELD_OUT_SHORT_SENTENCES, SHORT_SENTENCES, languageAccuracy } from '@svc/adapters-testing';
 import type { LanguageDetector } from '@svc/core';
 import { round } from './harness.js';
 

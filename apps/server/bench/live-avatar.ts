@@ -4,14 +4,9 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger, type VideoSize } from '@svc/core';
-import {
-  FfmpegLiveH264Encoder,
-  LandmarkAvatarRenderer,
-  LandmarkLiveAvatarRenderer,
-  OpusscriptOpusCodec,
-  readWav,
-  SpeexResampler,
-} from '@svc/adapters-inference';
+import { FfmpegLiveH264Encoder, OpusscriptOpusCodec } from '@svc/adapters-media';
+import { LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer } from '@svc/adapters-avatar';
+import { readWav, SpeexResampler } from '@svc/adapters-runtime';
 import { CallVideo, mediaClock, RtpAudioTrack, RtpVideoTrack } from '@svc/adapters-webrtc/media';
 import { percentile, round } from './harness.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SPEECH_TOKENS } from '@svc/core';
-import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
+import { writeKokoroModel, writePiperVoice } from '@svc/adapters-testing';
 import { percentile, round, startBenchServer, timedSpeech } from './harness.js';
 import { TEXT_300 } from './speech.js';
 

@@ -1,4 +1,4 @@
-import { EspeakPhonemizer } from '@svc/adapters-inference';
+import { EspeakPhonemizer } from '@svc/adapters-speech-synthesis';
 import { percentile, round } from './harness.js';
 import { TEXT_300 } from './speech.js';
 

@@ -1,6 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { concatPcm } from '@svc/core';
-import { OpusscriptOpusCodec, SileroVoiceActivityDetector, SILERO_FRAME_MS, SpeexResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
+import { SileroVoiceActivityDetector, SILERO_FRAME_MS } from '@svc/adapters-speech-recognition';
+import { SpeexResampler } from '@svc/adapters-runtime';
 import { round } from './harness.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';

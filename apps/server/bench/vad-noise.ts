@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-speech-recognition';
 import { round } from './harness.js';
 
 const RATE = 16000;

@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PcmAudio, VideoFrame } from '@svc/core';
-import { FfmpegVideoEncoder, LandmarkAvatarRenderer, avcCodecString, readWav } from '@svc/adapters-inference';
+import { FfmpegVideoEncoder, avcCodecString } from '@svc/adapters-media';
+import { LandmarkAvatarRenderer } from '@svc/adapters-avatar';
+import { readWav } from '@svc/adapters-runtime';
 import { percentile, round } from './harness.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';

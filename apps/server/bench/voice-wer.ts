@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { muLawEncode } from '@svc/core';
-import { OpusscriptOpusCodec, SpeexResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
+import { SpeexResampler } from '@svc/adapters-runtime';
 import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { round } from './harness.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CALIBRATION_TEXT, VOICE_PROFILE_VERSION, type VoiceProfile } from '@svc/core';
-import { DspVoiceAnalyzer, RubberbandVoiceConverter } from '@svc/adapters-inference';
+import { DspVoiceAnalyzer, RubberbandVoiceConverter } from '@svc/adapters-voice-cloning';
 import { decodeWithFfmpeg } from '../test/helpers/http.js';
 import { REFERENCE_TEXT, shiftSpeaker, speechBytes, wavFile } from '../test/voices/voice-helpers.js';
 import { percentile, round, timedSpeech } from './harness.js';

@@ -2,7 +2,6 @@ import { cp, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   EspeakPhonemizer,
-  isTransformersAsrLayout,
   KokoroSpeechSynthesizer,
   MODEL_CATALOG,
   megabytes,
@@ -10,9 +9,8 @@ import {
   PiperSpeechSynthesizer,
   pullModel,
   readKokoroModel,
-  readTransformersAsrModel,
-  TransformersSpeechRecognizer,
-} from '@svc/adapters-inference';
+} from '@svc/adapters-speech-synthesis';
+import { isTransformersAsrLayout, readTransformersAsrModel, TransformersSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { scanModelDirectory } from '../runtime/model-directory.js';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';

@@ -1,4 +1,4 @@
-import { megabytes, type PullEvents, type RemoteFile } from '@svc/adapters-inference';
+import { megabytes, type PullEvents, type RemoteFile } from '@svc/adapters-speech-synthesis';
 
 type Out = (line: string) => void;
 

@@ -8,7 +8,8 @@ import {
   type Logger,
   type MediaFetcher,
 } from '@svc/core';
-import { FfmpegLiveH264Encoder, LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer } from '@svc/adapters-inference';
+import { FfmpegLiveH264Encoder } from '@svc/adapters-media';
+import { LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer } from '@svc/adapters-avatar';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';

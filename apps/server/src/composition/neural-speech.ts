@@ -6,7 +6,7 @@ import {
   UpstreamSpeechSynthesizer,
   type KokoroEnglishG2P,
   type NeuralEngine,
-} from '@svc/adapters-inference';
+} from '@svc/adapters-speech-synthesis';
 import { scanModelDirectory } from '../runtime/model-directory.js';
 
 export interface NeuralSpeechOptions {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REALTIME_TOKENS, SHARED_TOKENS, type VoiceActivityDetector } from '@svc/core';
-import { OpusscriptOpusCodec, PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
+import { PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-speech-recognition';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';

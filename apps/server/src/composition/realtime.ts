@@ -36,7 +36,7 @@ import {
   DEFAULT_INBOUND_EVENTS_PER_SECOND,
   type RealtimeGateway,
 } from '@svc/adapters-ws';
-import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-inference';
+import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-language-model';
 import {
   dependencyUnavailable,
   InMemoryQuotaGuard,

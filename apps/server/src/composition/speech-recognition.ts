@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DetailedTranscript, Logger, PcmAudio, SpeechRecognizer, Transcriber, TranscriptionOptions } from '@svc/core';
-import { PocketsphinxSpeechRecognizer, TransformersSpeechRecognizer, UpstreamSpeechRecognizer } from '@svc/adapters-inference';
+import { PocketsphinxSpeechRecognizer, TransformersSpeechRecognizer, UpstreamSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { modelsDirOf } from '../runtime/models-dir.js';
 
 /** SVC_ASR_ENGINE: `auto`, `pocketsphinx`, `off`, `upstream`, or `whisper:<model>` / `moonshine:<model>`. */

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { SHARED_TOKENS, SPEECH_TOKENS, SynthesizeSpeech, VOICE_TOKENS, VoiceCatalog, type SpeechSynthesizer } from '@svc/core';
 import {
   EspeakSpeechSynthesizer,
-  FfmpegAudioCodec,
   FliteSpeechSynthesizer,
   KOKORO_ENGLISH_G2P,
   ShortTextLanguageDetector,
-  useProcessLauncher,
-} from '@svc/adapters-inference';
+} from '@svc/adapters-speech-synthesis';
+import { FfmpegAudioCodec } from '@svc/adapters-media';
+import { useProcessLauncher } from '@svc/adapters-runtime';
 import { neuralSynthesizers, upstreamSynthesizer } from './neural-speech.js';
 import { rateLimitMiddleware, speechRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';

@@ -21,7 +21,8 @@ import {
   VIDEO_TOKENS,
   type JobQueue,
 } from '@svc/core';
-import { FfmpegVideoEncoder, LandmarkAvatarRenderer } from '@svc/adapters-inference';
+import { FfmpegVideoEncoder } from '@svc/adapters-media';
+import { LandmarkAvatarRenderer } from '@svc/adapters-avatar';
 import { BullMqJobQueue, InProcessJobQueue, TypeOrmVideoJobRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, videoRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';

@@ -13,7 +13,8 @@ import {
   VoiceProfiler,
   type MediaFetcher,
 } from '@svc/core';
-import { DspVoiceAnalyzer, RubberbandVoiceConverter, SafeHttpMediaFetcher } from '@svc/adapters-inference';
+import { DspVoiceAnalyzer, RubberbandVoiceConverter } from '@svc/adapters-voice-cloning';
+import { SafeHttpMediaFetcher } from '@svc/adapters-media';
 import { TypeOrmVoiceRepository } from '@svc/adapters-storage';
 import { rateLimitMiddleware, voiceRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';

@@ -1,10 +1,5 @@
-import {
-  scanRecognitionModels,
-  scanVoiceModels,
-  type PiperModel,
-  type RecognitionModelScan,
-  type VoiceModelScan,
-} from '@svc/adapters-inference';
+import { scanRecognitionModels, type RecognitionModelScan } from '@svc/adapters-speech-recognition';
+import { scanVoiceModels, type PiperModel, type VoiceModelScan } from '@svc/adapters-speech-synthesis';
 
 /** Everything in the model directory: each engine family's own scan, side by side. */
 export interface ModelScan {

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { processRunning } from '@svc/adapters-inference';
+import { processRunning } from '@svc/adapters-runtime';
 
 /**
  * Engines' scratch space (flite's work directories, pocketsphinx's utterance files, the video

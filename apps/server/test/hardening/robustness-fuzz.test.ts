@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { parseClientEvent, ServiceError } from '@svc/core';
 import { httpStatusOf } from '@svc/adapters-http';
-import { detectAudioFormat, FfmpegAudioCodec } from '@svc/adapters-inference';
+import { detectAudioFormat, FfmpegAudioCodec } from '@svc/adapters-media';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { childProcesses, sleep } from '../helpers/http.js';
 import { expectRestError, openDescriptorCount, trapUncaught } from './hardening-helpers.js';

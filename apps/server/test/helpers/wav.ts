@@ -1,4 +1,4 @@
-import { wavHeader } from '@svc/adapters-inference';
+import { wavHeader } from '@svc/adapters-runtime';
 
 /** A mono s16 WAV file around PCM samples (the codec's own header writer). */
 export function wavFile(samples: Int16Array, sampleRate: number): Buffer {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { OpusscriptOpusCodec, PcmResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
+import { PcmResampler } from '@svc/adapters-speech-recognition';
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCDataChannel } from 'werift';
 
 type ServerEvent = { type: string; [field: string]: any };

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTestAsrFolder } from '@svc/adapters-inference/testing';
+import { writeTestAsrFolder } from '@svc/adapters-testing';
 import { modelsCli } from '../helpers/models-cli.js';
 
 describe('models CLI with Whisper and Moonshine folders (kind asr)', function () {

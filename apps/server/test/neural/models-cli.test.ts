@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
+import { writeKokoroModel, writePiperVoice } from '@svc/adapters-testing';
 import { modelsCli } from '../helpers/models-cli.js';
 
 describe('models CLI (npm run models)', function () {

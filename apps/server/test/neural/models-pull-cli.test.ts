@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogEntry } from '@svc/adapters-inference';
-import { hubFilesFromFolder, TestHubServer, writeTestAsrFolder } from '@svc/adapters-inference/testing';
+import { catalogEntry } from '@svc/adapters-speech-synthesis';
+import { hubFilesFromFolder, TestHubServer, writeTestAsrFolder } from '@svc/adapters-testing';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
 import { freePort } from '../helpers/server-process.js';
 

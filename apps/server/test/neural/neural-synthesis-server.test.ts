@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KOKORO_TEST_MODEL, writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
+import { KOKORO_TEST_MODEL, writeKokoroModel, writePiperVoice } from '@svc/adapters-testing';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { decodeWithFfmpeg, postJson } from '../helpers/http.js';
 import { b64, registerJson, speechBytes } from '../voices/voice-helpers.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED_TOKENS, type Logger } from '@svc/core';
-import { PIPER_TEST_MODEL, writeKokoroModel, writePiperVoice } from '@svc/adapters-inference/testing';
+import { PIPER_TEST_MODEL, writeKokoroModel, writePiperVoice } from '@svc/adapters-testing';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { decodeWithFfmpeg, getJson, postJson } from '../helpers/http.js';
 

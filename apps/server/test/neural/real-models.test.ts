@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SPEECH_TOKENS, NEUTRAL_PROSODY, primaryLanguage } from '@svc/core';
-import { TransformersSpeechRecognizer } from '@svc/adapters-inference';
+import { TransformersSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { scanModelDirectory, type ModelScan } from '../../src/runtime/model-directory.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';

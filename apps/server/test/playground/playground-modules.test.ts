@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runFfmpeg } from '@svc/adapters-inference';
+import { runFfmpeg } from '@svc/adapters-media';
 
 // The playground's modules compiled for the browser (packages/playground-web/dist/js), loaded in
 // Node: the parts that do not touch the DOM. The page's globals they read (location,

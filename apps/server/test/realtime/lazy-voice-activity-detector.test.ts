@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { concatPcm, type VoiceActivityDetector, type VoiceActivityEvent, type VoiceActivityOptions } from '@svc/core';
-import { SileroVoiceActivityDetector } from '@svc/adapters-inference';
+import { SileroVoiceActivityDetector } from '@svc/adapters-speech-recognition';
 import { LazyVoiceActivityDetector } from '../../src/runtime/lazy-voice-activity-detector.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 

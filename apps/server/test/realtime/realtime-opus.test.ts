@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { OpusscriptOpusCodec } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { RECOGNIZER } from '../helpers/pocketsphinx.js';

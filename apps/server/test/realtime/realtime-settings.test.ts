@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-inference';
+import { EmbeddedDemoLanguageModel, OpenAiCompatibleLanguageModel } from '@svc/adapters-language-model';
 import { loadConfig } from '../../src/config.js';
 import { createLanguageModel } from '../../src/composition/realtime.js';
 

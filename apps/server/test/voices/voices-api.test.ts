@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FfmpegAudioCodec } from '@svc/adapters-inference';
+import { FfmpegAudioCodec } from '@svc/adapters-media';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { b64, call, ISO_SECONDS, REFERENCE_TEXT, registerForm, registerJson, speechBytes, VOICE_ID, wavFile } from './voice-helpers.js';
 

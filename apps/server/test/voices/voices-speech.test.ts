@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { measureSpeaker } from '@svc/adapters-inference';
+import { measureSpeaker } from '@svc/adapters-voice-cloning';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { decodeWithFfmpeg, json, postJson } from '../helpers/http.js';
 import { b64, call, REFERENCE_TEXT, registerJson, shiftSpeaker, speechBytes } from './voice-helpers.js';

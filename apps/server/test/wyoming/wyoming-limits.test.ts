@@ -4,7 +4,7 @@ import { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REALTIME_TOKENS } from '@svc/core';
-import type { PocketsphinxSpeechRecognizer } from '@svc/adapters-inference';
+import type { PocketsphinxSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { loadConfig } from '../../src/config.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTestAsrFolder } from '@svc/adapters-inference/testing';
+import { writeTestAsrFolder } from '@svc/adapters-testing';
 import { startTestServer } from '../helpers/test-server.js';
 import { sendRecording, WyomingClient } from '../helpers/wyoming-client.js';
 

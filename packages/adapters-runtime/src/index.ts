@@ -1,0 +1,38 @@
+// What every engine package shares (speech synthesis, recognition, avatar, media, voice cloning):
+// cancellation, the worker threads engines run in and the launcher of child processes, sample-rate
+// checks, PCM sample conversion, WAV reading and writing, the resamplers (streaming and whole-buffer
+// Speex), ONNX session loading and the ONNX writer (graphs built in code), the model directory's
+// manifest, and a seeded random generator (the avatar's motion, the decoders' temperature fallback).
+export { abortError, isAbortError, throwIfAborted } from './abort.js';
+export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+export { LazyWorkerPool } from './lazy-worker-pool.js';
+export { hostWorker, silenceWasiExperimentalWarning } from './worker-host.js';
+export { isCancelled } from './worker-protocol.js';
+export {
+  closeProcessLauncher,
+  useProcessLauncher,
+  processLauncher,
+  ProcessLauncher,
+  type LaunchedChild,
+  type ChildExit,
+} from './process-launcher.js';
+export { listenOnce, socketFolder, socketPath, type OneConnection } from './child-sockets.js';
+export { processRunning } from './process-alive.js';
+export { assertSampleRate } from './sample-rate.js';
+export { floatToInt16, int16ToFloat } from './pcm-samples.js';
+export { pcmToWav, wavHeader } from './wav-writer.js';
+export { readWav } from './wav-reader.js';
+export { StreamingResampler } from './streaming-resampler.js';
+export { SpeexResampler } from './speex-resampler.js';
+export { externalDataFiles, loadVoiceModelSession, onnxModelBytes } from './onnx-session.js';
+export {
+  writeOnnxModel,
+  writeOnnxModelWithExternalData,
+  OnnxType,
+  type OnnxGraph,
+  type OnnxInitializer,
+  type OnnxNode,
+  type OnnxValue,
+} from './onnx-writer.js';
+export { sha256File, type ModelManifest } from './model-manifest.js';
+export { seededRandom } from './seeded-random.js';

@@ -1,0 +1,167 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { abortError, throwIfAborted } from '@svc/adapters-runtime';
+import type { PocketsphinxHelper } from './pocketsphinx-helper.js';
+import { RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
+
+/** How long a turn waited for a free decoder: reported so a too-small pool is seen, not hidden. */
+export interface DecoderWait {
+  waitedMs: number;
+  /** Turns still queued behind this one. */
+  queued: number;
+}
+
+export interface DecoderPoolStats {
+  /** Most decoders the pool may run (SVC_ASR_DECODERS). */
+  size: number;
+  /** Decoder processes started and alive or loading. */
+  started: number;
+  busy: number;
+  waiting: number;
+  /** Turns that found every decoder busy, and their total and longest wait. */
+  waits: number;
+  totalWaitMs: number;
+  maxWaitMs: number;
+  /** Decoders started to replace one that died or was killed (a model load each: the costly part of a decoder). */
+  replaced: number;
+  /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
+  backlogMs: number;
+  /** Seconds of audio decoded since start, by every decoder (the recognizer's work: its CPU follows it). */
+  decodedSeconds: number;
+}
+
+/**
+ * A bounded pool of warm decoders shared by every session. `use()` lends one decoder for the length
+ * of a task (a whole turn when streaming). The pool starts with the decoders it is given and grows
+ * on demand up to `maxSize` (a new one loads its model while its turn's audio waits; it then stays
+ * warm); beyond that a task queues (p-limit keeps the order) and its wait is reported. A decoder
+ * whose process died is replaced on its next loan.
+ */
+export class DecoderPool {
+  private readonly limit: LimitFunction;
+  private readonly idle: PocketsphinxHelper[];
+  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0 };
+  /** Samples decoded by decoders that are gone. */
+  private decodedByGone = 0;
+
+  private readonly all: PocketsphinxHelper[];
+  /** Decoders lent to a task right now. */
+  private readonly lent = new Set<PocketsphinxHelper>();
+
+  constructor(
+    helpers: PocketsphinxHelper[],
+    private readonly spawn: () => PocketsphinxHelper,
+    maxSize: number,
+    private readonly onWait: (wait: DecoderWait) => void = () => undefined,
+  ) {
+    this.idle = [...helpers];
+    this.all = [...helpers];
+    this.limit = pLimit(Math.max(maxSize, helpers.length));
+  }
+
+  use<T>(signal: AbortSignal | undefined, task: (helper: PocketsphinxHelper) => Promise<T>): Promise<T> {
+    throwIfAborted(signal);
+    const queuedAt = performance.now();
+    const mustWait = this.limit.activeCount >= this.limit.concurrency;
+    return this.limit(async () => {
+      if (mustWait) this.noteWait(performance.now() - queuedAt);
+      // A turn cancelled while it queued gives its place up at once.
+      throwIfAborted(signal);
+      const helper = this.take();
+      this.lent.add(helper);
+      try {
+        // A decoder that has to load first: a turn cancelled meanwhile leaves it loading for the next one.
+        await readyUnlessAborted(helper, signal);
+        return await task(helper);
+      } finally {
+        this.lent.delete(helper);
+        // After close() nothing is started again (a decoder killed by close is just dropped).
+        if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
+      }
+    });
+  }
+
+  get load(): DecoderPoolStats {
+    let backlogMs = 0;
+    for (const helper of this.lent) backlogMs = Math.max(backlogMs, helper.backlogMs);
+    const decoded = this.all.reduce((n, helper) => n + helper.decodedSamples, this.decodedByGone);
+    return {
+      size: this.limit.concurrency,
+      started: this.all.length,
+      busy: this.limit.activeCount,
+      waiting: this.limit.pendingCount,
+      ...this.stats,
+      backlogMs,
+      decodedSeconds: decoded / RECOGNIZER_SAMPLE_RATE,
+    };
+  }
+
+  /** Process ids of the decoders alive now (their CPU time is the recognizer's cost). */
+  get pids(): number[] {
+    return this.all.flatMap((helper) => (helper.alive && helper.pid !== undefined ? [helper.pid] : []));
+  }
+
+  private closed = false;
+
+  close(): void {
+    this.closed = true;
+    this.limit.clearQueue();
+    for (const helper of this.all.splice(0)) helper.kill();
+    this.idle.length = 0;
+  }
+
+  /** Stops the decoders no turn is using (each a process holding its model: memory back to the system); the next turns start new ones. */
+  releaseIdle(): void {
+    for (const helper of this.idle.splice(0)) {
+      const index = this.all.indexOf(helper);
+      if (index >= 0) this.all.splice(index, 1);
+      helper.kill();
+    }
+  }
+
+  private take(): PocketsphinxHelper {
+    // p-limit lets at most maxSize tasks in, so a task that finds no idle decoder may start one.
+    const helper = this.idle.pop() ?? this.grow();
+    return helper.alive ? helper : this.replace(helper);
+  }
+
+  private grow(): PocketsphinxHelper {
+    if (this.closed) throw new Error('The speech decoder pool is closed.');
+    const helper = this.spawn();
+    this.all.push(helper);
+    return helper;
+  }
+
+  private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
+    this.stats.replaced++;
+    this.decodedByGone += dead.decodedSamples;
+    const index = this.all.indexOf(dead);
+    if (index >= 0) this.all.splice(index, 1);
+    return this.grow();
+  }
+
+  private noteWait(waitedMs: number): void {
+    this.stats.waits++;
+    this.stats.totalWaitMs += waitedMs;
+    this.stats.maxWaitMs = Math.max(this.stats.maxWaitMs, waitedMs);
+    this.onWait({ waitedMs, queued: this.limit.pendingCount });
+  }
+}
+
+function readyUnlessAborted(helper: PocketsphinxHelper, signal: AbortSignal | undefined): Promise<void> {
+  throwIfAborted(signal);
+  if (!signal) return helper.ready;
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    helper.ready.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
