@@ -34,5 +34,5 @@ export {
   type OnnxNode,
   type OnnxValue,
 } from './onnx-writer.js';
-export { sha256File, type ModelManifest } from './model-manifest.js';
+export { modelDirectoryEntries, sha256File, type ModelManifest } from './model-manifest.js';
 export { seededRandom } from './seeded-random.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 
 /** What the service knows about one model found in the model directory (every engine family's scan gives these). */
 export interface ModelManifest {
@@ -18,4 +19,14 @@ export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** The model directory's entries, sorted (each family's scan walks them in this order); none when it is missing. */
+export async function modelDirectoryEntries(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256File, type ModelManifest } from '@svc/adapters-runtime';
+import { modelDirectoryEntries, sha256File, type ModelManifest } from '@svc/adapters-runtime';
 import { parsePiperVoiceConfig, type PiperVoiceConfig } from '../piper/piper-voice-config.js';
 import { isKokoroLayout, KOKORO_SAMPLE_RATE, readKokoroModel, type KokoroModel } from '../kokoro/kokoro-model.js';
 
@@ -25,13 +25,7 @@ export interface VoiceModelScan {
  */
 export async function scanVoiceModels(dir: string): Promise<VoiceModelScan> {
   const scan: VoiceModelScan = { piper: [], kokoro: [], warnings: [] };
-  let entries: string[];
-  try {
-    entries = (await readdir(dir)).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return scan;
-    throw error;
-  }
+  const entries = await modelDirectoryEntries(dir);
   const names = new Set(entries);
   for (const entry of entries) {
     if (entry.endsWith('.onnx.json') && !names.has(entry.slice(0, -'.json'.length))) {

@@ -1,6 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256File, type ModelManifest } from '@svc/adapters-runtime';
+import { modelDirectoryEntries, sha256File, type ModelManifest } from '@svc/adapters-runtime';
 import {
   asrModelFiles,
   asrModelLanguages,
@@ -24,13 +24,7 @@ export interface RecognitionModelScan {
  */
 export async function scanRecognitionModels(dir: string): Promise<RecognitionModelScan> {
   const scan: RecognitionModelScan = { asr: [], warnings: [] };
-  let entries: string[];
-  try {
-    entries = (await readdir(dir)).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return scan;
-    throw error;
-  }
+  const entries = await modelDirectoryEntries(dir);
   for (const entry of entries) {
     const path = join(dir, entry);
     if ((await stat(path)).isDirectory() && (await isTransformersAsrLayout(path))) await scanAsrModel(scan, path, entry);
