@@ -56,18 +56,16 @@ export class PhoneCallDirectory implements PhoneCallControl {
     await handle.accept(session);
   }
 
-  reject(callId: string, principal: Principal, statusCode: number): Promise<void> {
+  async reject(callId: string, principal: Principal, statusCode: number): Promise<void> {
     this.find(callId, principal).reject(statusCode);
-    return Promise.resolve();
   }
 
-  refer(callId: string, principal: Principal, targetUri: string): Promise<void> {
-    return this.find(callId, principal).refer(targetUri);
+  async refer(callId: string, principal: Principal, targetUri: string): Promise<void> {
+    await this.find(callId, principal).refer(targetUri);
   }
 
-  hangup(callId: string, principal: Principal): Promise<void> {
+  async hangup(callId: string, principal: Principal): Promise<void> {
     this.find(callId, principal).hangup();
-    return Promise.resolve();
   }
 
   join(callId: string, principal: Principal, joiner: CallJoiner): JoinedCall {
