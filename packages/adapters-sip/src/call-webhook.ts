@@ -57,7 +57,8 @@ export class CallWebhook {
     this.logger = options.logger ?? silentLogger;
     this.resolve = options.resolve ?? (async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address));
     this.url = new URL(options.url);
-    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new Error(`the webhook URL must be http or https: '${options.url}'`);
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
+      throw new Error(`the webhook URL must be http or https: '${options.url}'`);
   }
 
   /** Delivers the event for the call (in the background: the call rings meanwhile); stops when `gone` aborts. */

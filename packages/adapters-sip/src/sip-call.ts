@@ -13,7 +13,8 @@ export interface SipCallSession {
 }
 
 /** Why a call ended, beyond the session's own endings. */
-export type SipCallEnding = SessionEnding | 'hangup' | 'transferred' | 'cancelled' | 'no_ack' | 'media_timeout' | 'key_revoked' | 'server_shutdown';
+export type SipCallEnding =
+  SessionEnding | 'hangup' | 'transferred' | 'cancelled' | 'no_ack' | 'media_timeout' | 'key_revoked' | 'server_shutdown';
 
 export interface SipCallOptions {
   /** How far reply audio may be queued ahead of what RTP sent. */

@@ -255,7 +255,9 @@ export class SipServer {
       return this.responder.refuse(invite, peer, err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
     }
     if (this.deps.announce && this.ringing() >= MAX_RINGING)
-      return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls waiting for an answer', [['Retry-After', '5']]);
+      return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls waiting for an answer', [
+        ['Retry-After', '5'],
+      ]);
     const dialog = newDialog(this.deps.newCallId(), invite, peer, offer);
     this.dialogs.set(callId, dialog);
     dialog.lastResponse = this.responder.reply(invite, peer, 100, 'Trying', [], false);
@@ -339,7 +341,9 @@ export class SipServer {
         (outcome.refusal === 'dependency_unavailable' ? 'admission could not be decided; retry later' : 'the server is at capacity');
       this.logger.info({ callId, refusal: outcome.refusal, reason }, 'SIP call refused at admission');
       this.fail(callId, dialog, 503, 'Service Unavailable', reason);
-      throw outcome.refusal === 'dependency_unavailable' ? new ServiceUnavailableError('session registry') : new RealtimeCapacityError(reason);
+      throw outcome.refusal === 'dependency_unavailable'
+        ? new ServiceUnavailableError('session registry')
+        : new RealtimeCapacityError(reason);
     }
     dialog.admitted = outcome.session;
     const call = new SipCall(dialog.publicId, dialog.offer, new Set([dialog.peer.address, dialog.offer.address]), {

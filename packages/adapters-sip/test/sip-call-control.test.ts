@@ -34,7 +34,10 @@ function answer(request: SipMessage, status: number, phrase: string): string {
 /** The transfer's progress as the phone reports it (RFC 3515): a NOTIFY in the dialog with a sipfrag body. */
 function notify(phone: Phone, callId: string, toTag: string, cseq: number, sipfrag: string): string {
   return inDialog('NOTIFY', phone, callId, toTag, cseq)
-    .replace('Content-Length: 0', `Event: refer\r\nSubscription-State: active\r\nContent-Type: message/sipfrag\r\nContent-Length: ${sipfrag.length}`)
+    .replace(
+      'Content-Length: 0',
+      `Event: refer\r\nSubscription-State: active\r\nContent-Type: message/sipfrag\r\nContent-Length: ${sipfrag.length}`,
+    )
     .replace(/\r\n\r\n$/, `\r\n\r\n${sipfrag}`);
 }
 
@@ -57,7 +60,11 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
     });
     server = await SipServer.listen(
       {
-        admission: new RealtimeAdmission({ registry, clock: { now: () => Date.now(), setTimer: () => () => undefined }, logger: silentLogger }),
+        admission: new RealtimeAdmission({
+          registry,
+          clock: { now: () => Date.now(), setTimer: () => () => undefined },
+          logger: silentLogger,
+        }),
         principal: async () => OWNER,
         createSession: () => {
           const s = new FakeSession();
@@ -71,7 +78,15 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
         newCallId: () => `rtc_${++ids}`,
         logger: silentLogger,
       },
-      { host: '127.0.0.1', port: 0, allowedSources: ['127.0.0.1'], ackTimeoutMs: 5000, mediaTimeoutMs: 60_000, audioLeadMs: 200, ...options },
+      {
+        host: '127.0.0.1',
+        port: 0,
+        allowedSources: ['127.0.0.1'],
+        ackTimeoutMs: 5000,
+        mediaTimeoutMs: 60_000,
+        audioLeadMs: 200,
+        ...options,
+      },
     );
     phone = await new Phone().open();
   }
@@ -102,7 +117,10 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
     await directory.accept(callId, OWNER, { type: 'realtime', instructions: 'You are the front desk.' });
     const ok = await phone.response(200, 'r1');
     expect(ok.body).to.match(/^m=audio \d+ RTP\/AVP 0/m);
-    expect(sessions[0]!.events[0]).to.deep.equal({ type: 'session.update', session: { type: 'realtime', instructions: 'You are the front desk.' } });
+    expect(sessions[0]!.events[0]).to.deep.equal({
+      type: 'session.update',
+      session: { type: 'realtime', instructions: 'You are the front desk.' },
+    });
     expect(registry.localSessions()).to.equal(1);
     let twice: unknown = null;
     await directory.accept(callId, OWNER, {}).catch((err: unknown) => (twice = err));
@@ -118,7 +136,9 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
       directory.refer(callId, STRANGER, 'sip:x@127.0.0.1').catch((e: unknown) => e),
       directory.hangup(callId, STRANGER).catch((e: unknown) => e),
       directory.hangup('rtc_unknown', OWNER).catch((e: unknown) => e),
-      Promise.resolve().then(() => directory.join(callId, STRANGER, { send: () => undefined, callEnded: () => undefined })).catch((e: unknown) => e),
+      Promise.resolve()
+        .then(() => directory.join(callId, STRANGER, { send: () => undefined, callEnded: () => undefined }))
+        .catch((e: unknown) => e),
     ]);
     for (const failure of failures) expect(failure).to.be.instanceOf(RealtimeCallNotFoundError);
     const invalid = await directory.accept(callId, OWNER, { instructions: 42 }).catch((e: unknown) => e);

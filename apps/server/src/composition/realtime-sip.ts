@@ -30,14 +30,16 @@ function sessionOf(text: string): Record<string, unknown> {
 /** SVC_SIP_WEBHOOK_URL and its secret: both or neither; an http(s) URL; a `whsec_` secret of at least 24 bytes. */
 function checkWebhook(url: string, secret: string): void {
   if (!url && !secret) return;
-  if (!url) throw new Error('Invalid configuration SVC_SIP_WEBHOOK_SECRET: set SVC_SIP_WEBHOOK_URL too (where incoming calls are announced).');
+  if (!url)
+    throw new Error('Invalid configuration SVC_SIP_WEBHOOK_SECRET: set SVC_SIP_WEBHOOK_URL too (where incoming calls are announced).');
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new Error(`Invalid configuration SVC_SIP_WEBHOOK_URL: not a URL ('${url}').`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('Invalid configuration SVC_SIP_WEBHOOK_URL: must be http or https.');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error('Invalid configuration SVC_SIP_WEBHOOK_URL: must be http or https.');
   const key = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret)?.[1];
   if (!key || Buffer.from(key, 'base64').length < 24)
     throw new Error(

@@ -104,7 +104,9 @@ export function phoneCallRoutes(deps: PhoneCallRoutesDeps): RouteModule {
         requestBody: { 'application/json': referSchema },
         responses: {
           '200': { description: "The caller's side took the REFER (202); the service hangs up when the transfer succeeds" },
-          '400': { description: 'target_uri missing or not a sip:/sips:/tel: URI, the call not answered yet, or the caller refused the REFER' },
+          '400': {
+            description: 'target_uri missing or not a sip:/sips:/tel: URI, the call not answered yet, or the caller refused the REFER',
+          },
           '404': { description: 'No such call under this API key (call_not_found)' },
           '503': { description: "The caller's side did not answer the REFER" },
         },
