@@ -10,7 +10,7 @@ import {
   type RealtimeServerEvent,
 } from '@svc/core';
 import { PhoneCallDirectory, SipServer, type IncomingCall, type SipMessage, type SipServerOptions } from '../src/index.js';
-import { burstLimiter, FakeSession, inDialog, invite, Phone, toTagOf, until } from './helpers/udp-phone.js';
+import { burstLimiter, FakeSession, inDialog, invite, Phone, toTagOf, until, loopbackOptions } from './helpers/udp-phone.js';
 
 const OWNER = { apiKeyId: 'key_phone', name: 'phone' } as Principal;
 const STRANGER = { apiKeyId: 'key_other', name: 'other' } as Principal;
@@ -78,15 +78,7 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
         newCallId: () => `rtc_${++ids}`,
         logger: silentLogger,
       },
-      {
-        host: '127.0.0.1',
-        port: 0,
-        allowedSources: ['127.0.0.1'],
-        ackTimeoutMs: 5000,
-        mediaTimeoutMs: 60_000,
-        audioLeadMs: 200,
-        ...options,
-      },
+      loopbackOptions(options, 5000),
     );
     phone = await new Phone().open();
   }

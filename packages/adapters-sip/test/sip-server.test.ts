@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal } from '@svc/core';
 import { parseSipMessage, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
-import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, toTagOf, until } from './helpers/udp-phone.js';
+import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, toTagOf, until, loopbackOptions } from './helpers/udp-phone.js';
 
 const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
 
@@ -42,15 +42,7 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
         newCallId: () => `sip_${sessions.length}`,
         logger: silentLogger,
       },
-      {
-        host: '127.0.0.1',
-        port: 0,
-        allowedSources: ['127.0.0.1'],
-        ackTimeoutMs: 1500,
-        mediaTimeoutMs: 60_000,
-        audioLeadMs: 200,
-        ...options,
-      },
+      loopbackOptions(options, 1500),
     );
     phone = await new Phone().open();
   }

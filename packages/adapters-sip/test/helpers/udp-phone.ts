@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { RateLimiter } from '@svc/core';
-import { parseSipMessage, type SipCallSession, type SipMessage } from '../../src/index.js';
+import { parseSipMessage, type SipCallSession, type SipMessage, type SipServerOptions } from '../../src/index.js';
 
 /** A stand-in session (the engine is tested elsewhere; here only signalling and limits are). */
 export class FakeSession implements SipCallSession {
@@ -135,4 +135,9 @@ export async function until(done: () => boolean, timeoutMs = 5000): Promise<void
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A server on a free loopback port that only loopback may call, with short timers (the tests' `options` on top). */
+export function loopbackOptions(options: Partial<SipServerOptions>, ackTimeoutMs: number): SipServerOptions {
+  return { host: '127.0.0.1', port: 0, allowedSources: ['127.0.0.1'], ackTimeoutMs, mediaTimeoutMs: 60_000, audioLeadMs: 200, ...options };
 }
