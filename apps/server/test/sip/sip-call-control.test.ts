@@ -142,7 +142,13 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
       expect(invalid.json.error.message).to.be.a('string');
 
       const answered = nextCall(t, 15_000);
+      const acceptedAt = performance.now();
       await openai.realtime.calls.accept(callId, { type: 'realtime', instructions: 'You answer the phone. Be brief.' });
+      const acceptMs = performance.now() - acceptedAt;
+      await phone.printed(/SIP\/2\.0 200 OK/, 10_000);
+      console.log(
+        `      accept: ${Math.round(acceptMs)} ms for the HTTP answer, ${Math.round(performance.now() - acceptedAt)} ms to the phone's 200 OK`,
+      );
       const call: SipCall = await answered;
       expect(call.id).to.equal(callId);
       const again = await post(t, `/v1/realtime/calls/${callId}/accept`, started!.keySecret, { type: 'realtime' });
