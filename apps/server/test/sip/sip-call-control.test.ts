@@ -219,3 +219,25 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     }
   });
 });
+
+describe('SIP call control routes (the real server, no phone)', function () {
+  this.timeout(60_000);
+
+  it('with WebRTC off, the phone calls answer /hangup themselves; the calls API needs an API key', async () => {
+    const started = await startSipServer({ SVC_WEBRTC_ENABLED: 'false' });
+    try {
+      const { t, keySecret } = started;
+      const hangup = await post(t, '/v1/realtime/calls/rtc_unknown/hangup', keySecret);
+      expect(hangup.status).to.equal(404);
+      expect(hangup.json.error.type).to.equal('call_not_found');
+      const anonymous = await fetch(`${t.baseUrl}/v1/realtime/calls/rtc_unknown/accept`, { method: 'POST' });
+      expect(anonymous.status).to.equal(401);
+      const badRefer = await post(t, '/v1/realtime/calls/rtc_unknown/refer', keySecret, { target_uri: 'http://example.com' });
+      expect(badRefer.status).to.equal(400);
+      expect(badRefer.json.error.message).to.match(/target_uri/);
+    } finally {
+      await started.t.close();
+      rmSync(started.dataDir, { recursive: true, force: true });
+    }
+  });
+});
