@@ -91,3 +91,24 @@ export function withTag(header: string, tag: string): string {
 function withReceived(via: string, peer: Peer): string {
   return via.replace(/;rport(?=;|$)/, `;rport=${peer.port}`) + `;received=${peer.address}`;
 }
+
+/** The phrases of the statuses an application most likely rejects with (any 3xx-6xx is sent; others say "Declined"). */
+const REASON_PHRASES: Record<number, string> = {
+  403: 'Forbidden',
+  404: 'Not Found',
+  480: 'Temporarily Unavailable',
+  486: 'Busy Here',
+  487: 'Request Terminated',
+  488: 'Not Acceptable Here',
+  500: 'Server Internal Error',
+  503: 'Service Unavailable',
+  600: 'Busy Everywhere',
+  603: 'Decline',
+  604: 'Does Not Exist Anywhere',
+  607: 'Unwanted',
+};
+
+/** The reason phrase of a final status an application chose (any 3xx-6xx is sent; an unlisted one says "Declined"). */
+export function statusPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? 'Declined';
+}

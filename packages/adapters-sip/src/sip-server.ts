@@ -13,13 +13,15 @@ import {
   type RealtimeOutput,
   type SessionMedia,
 } from '@svc/core';
-import { DigestAuth, type DigestCredentials } from './digest-auth.js';
+import type { DigestCredentials } from './digest-auth.js';
+import { InviteScreening } from './invite-screening.js';
+import { referHeaders, referOutcome, transferConnected } from './call-transfer.js';
 import { headerParam, parseSipMessage, SipParseError, type SipParseLimits, type SipRequest, DEFAULT_PARSE_LIMITS } from './sip-message.js';
 import { buildAudioAnswer, parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
 import { SipCall, type SipCallEnding, type SipCallSession } from './sip-call.js';
 import { SourceAllowlist } from './source-allowlist.js';
 import { SipTransport, type Peer } from './sip-transport.js';
-import { SERVER_NAME, SipResponder } from './sip-responder.js';
+import { SERVER_NAME, SipResponder, statusPhrase } from './sip-responder.js';
 import { hostPort, inDialogRequest, newDialog, sipHeadersOf, type Dialog } from './sip-dialog.js';
 import { ClientTransactions, T1_MS } from './client-transactions.js';
 import type { PhoneCallDirectory } from './phone-call-directory.js';
@@ -92,7 +94,7 @@ export class SipServer {
   private readonly outgoing = new ClientTransactions();
   private readonly dialogs = new Map<string, Dialog>();
   private readonly allowed: SourceAllowlist;
-  private readonly digest: DigestAuth | null;
+  private readonly screening: InviteScreening;
   private readonly logger: Logger;
   private readonly limits: SipParseLimits;
   private closed = false;
@@ -103,7 +105,7 @@ export class SipServer {
   ) {
     this.logger = deps.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_PARSE_LIMITS;
-    this.digest = options.credentials ? new DigestAuth(options.credentials) : null;
+    this.screening = new InviteScreening(deps.rateLimiter, options.credentials, this.logger);
     this.allowed = new SourceAllowlist(options.allowedSources);
     this.transport = new SipTransport(
       {
@@ -233,27 +235,12 @@ export class SipServer {
     const remembered = this.responder.rememberedFor(invite);
     if (remembered) return void this.transport.send(remembered, peer);
     if (this.closed) return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'the server is shutting down');
-    const rate = await this.deps.rateLimiter.take(`sip:${peer.address}`);
-    if (!rate.allowed) {
-      this.logger.info({ from: peer.address }, 'SIP INVITE refused: too many from this address');
-      return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls from this address', [
-        ['Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterSeconds)))],
-      ]);
+    const screened = await this.screening.screen(invite, peer.address);
+    if ('refusal' in screened) {
+      const { status, phrase, reason, headers } = screened.refusal;
+      return this.responder.refuse(invite, peer, status, phrase, reason, headers);
     }
-    if (this.digest && !this.digest.verify(invite.headers.get('authorization'), 'INVITE')) {
-      return this.responder.refuse(invite, peer, 401, 'Unauthorized', 'digest credentials required', [
-        ['WWW-Authenticate', this.digest.challenge()],
-      ]);
-    }
-    let offer: AudioOffer;
-    try {
-      if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
-        throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
-      offer = parseAudioOffer(invite.body);
-    } catch (err) {
-      if (!(err instanceof SdpError)) throw err;
-      return this.responder.refuse(invite, peer, err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
-    }
+    const offer = screened.offer;
     if (this.deps.announce && this.ringing() >= MAX_RINGING)
       return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls waiting for an answer', [
         ['Retry-After', '5'],
@@ -322,7 +309,7 @@ export class SipServer {
   private reject(callId: string, dialog: Dialog, status: number): void {
     if (dialog.state !== 'proceeding' || dialog.decided) throw new RealtimeCallNotRingingError(dialog.publicId);
     dialog.decided = true;
-    this.fail(callId, dialog, status, REASON_PHRASES[status] ?? 'Declined', 'rejected by the application');
+    this.fail(callId, dialog, status, statusPhrase(status), 'rejected by the application');
   }
 
   /** Admits the call, opens its media, starts its session with `session`, and answers 200 with the SDP. */
@@ -456,11 +443,7 @@ export class SipServer {
   private async refer(callId: string, dialog: Dialog, target: string): Promise<void> {
     if (dialog.state !== 'answered' && dialog.state !== 'confirmed')
       throw new InvalidRequestError('The call is not answered yet: only an answered call can be transferred.', 'call_id');
-    const { message, cseq } = inDialogRequest(dialog, 'REFER', this.viaAddress(dialog), [
-      ['Contact', this.contact(dialog)],
-      ['Refer-To', `<${target}>`],
-      ['Referred-By', this.contact(dialog)],
-    ]);
+    const { message, cseq } = inDialogRequest(dialog, 'REFER', this.viaAddress(dialog), referHeaders(target, this.contact(dialog)));
     const response = await this.outgoing.send(
       callId,
       cseq,
@@ -468,13 +451,8 @@ export class SipServer {
       () => this.transport.send(message, dialog.peer),
       () => this.transport.open && dialog.state !== 'ended',
     );
-    if (!response) throw new ServiceUnavailableError('caller', 'The caller did not answer the transfer (REFER); the call goes on.');
-    if (response.status >= 300)
-      throw new InvalidRequestError(
-        `The caller refused the transfer: SIP ${response.status} ${response.reason}; the call goes on.`,
-        'target_uri',
-      );
-    this.logger.info({ callId, call: dialog.publicId, status: response.status }, 'SIP call transfer (REFER) taken by the caller');
+    referOutcome(response);
+    this.logger.info({ callId, call: dialog.publicId, status: response!.status }, 'SIP call transfer (REFER) taken by the caller');
   }
 
   /**
@@ -488,8 +466,7 @@ export class SipServer {
     if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding')
       return void this.responder.reply(notify, peer, 481, 'Call/Transaction Does Not Exist');
     this.responder.reply(notify, peer, 200, 'OK', [], true, dialog.localTag);
-    const status = /^SIP\/2\.0 (\d{3})/.exec(notify.body.trim())?.[1];
-    if (status && Number(status) >= 200 && Number(status) < 300) this.hangUp(callId, dialog, 'transferred', 'transferred (REFER)');
+    if (transferConnected(notify)) this.hangUp(callId, dialog, 'transferred', 'transferred (REFER)');
   }
 
   /** Ends a call from this side: BYE when it was answered (resent until answered, a few times), 487/503 before. */
@@ -566,22 +543,6 @@ export class SipServer {
     return bound === '0.0.0.0' || bound === '::' ? loopbackFor(dialog.peer.address) : bound;
   }
 }
-
-/** The phrases of the statuses an application most likely rejects with (any 3xx-6xx is sent; others say "Declined"). */
-const REASON_PHRASES: Record<number, string> = {
-  403: 'Forbidden',
-  404: 'Not Found',
-  480: 'Temporarily Unavailable',
-  486: 'Busy Here',
-  487: 'Request Terminated',
-  488: 'Not Acceptable Here',
-  500: 'Server Internal Error',
-  503: 'Service Unavailable',
-  600: 'Busy Everywhere',
-  603: 'Decline',
-  604: 'Does Not Exist Anywhere',
-  607: 'Unwanted',
-};
 
 /** Bound to every interface with no advertised address: only a local caller can be told where to send. */
 function loopbackFor(peer: string): string {
