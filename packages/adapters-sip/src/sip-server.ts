@@ -426,11 +426,18 @@ export class SipServer {
     this.fail(callId, dialog, 487, 'Request Terminated', 'cancelled by the caller');
   }
 
+  /** The answered call a request inside a dialog (BYE, NOTIFY) belongs to; none: 481 is answered. */
+  private answeredDialog(request: SipRequest, peer: Peer): Dialog | null {
+    const dialog = this.dialogs.get(request.headers.get('call-id')!);
+    if (dialog && dialog.state !== 'ended' && dialog.state !== 'proceeding') return dialog;
+    this.responder.reply(request, peer, 481, 'Call/Transaction Does Not Exist');
+    return null;
+  }
+
   private onBye(bye: SipRequest, peer: Peer): void {
     const callId = bye.headers.get('call-id')!;
-    const dialog = this.dialogs.get(callId);
-    if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding')
-      return void this.responder.reply(bye, peer, 481, 'Call/Transaction Does Not Exist');
+    const dialog = this.answeredDialog(bye, peer);
+    if (!dialog) return;
     this.responder.reply(bye, peer, 200, 'OK', [], true, dialog.localTag);
     this.finish(callId, dialog);
     dialog.call?.end('hangup', 'the caller hung up');
@@ -462,9 +469,8 @@ export class SipServer {
    */
   private onNotify(notify: SipRequest, peer: Peer): void {
     const callId = notify.headers.get('call-id')!;
-    const dialog = this.dialogs.get(callId);
-    if (!dialog || dialog.state === 'ended' || dialog.state === 'proceeding')
-      return void this.responder.reply(notify, peer, 481, 'Call/Transaction Does Not Exist');
+    const dialog = this.answeredDialog(notify, peer);
+    if (!dialog) return;
     this.responder.reply(notify, peer, 200, 'OK', [], true, dialog.localTag);
     if (transferConnected(notify)) this.hangUp(callId, dialog, 'transferred', 'transferred (REFER)');
   }
