@@ -3,6 +3,7 @@ import { token, type ManageApiKeys, type TranscribeAudio } from '@svc/core';
 import type { ServiceMetrics } from '@svc/adapters-http';
 import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
 import type { WebRtcCalls } from '@svc/adapters-webrtc';
+import type { PhoneCallDirectory } from '@svc/adapters-sip';
 import type { LiveAvatarSupport } from './composition/live-avatar.js';
 import type { RealtimeSessionFactory } from './composition/realtime.js';
 import type { SpeechAt } from './composition/speech.js';
@@ -35,6 +36,8 @@ export const SERVER_TOKENS = {
   RealtimeSessionFactory: token<RealtimeSessionFactory>('svc.server.RealtimeSessionFactory'),
   /** The WebRTC calls (POST /v1/realtime/calls; the core's RealtimeCalls port and the calls' diagnostics), or null when SVC_WEBRTC_ENABLED=false. */
   RealtimeCalls: token<WebRtcCalls | null>('svc.server.RealtimeCalls'),
+  /** Phone calls (SIP) by id: accept/reject/refer/hangup and the WebSocket's `?call_id=` join (empty unless SVC_SIP_PORT is set). */
+  PhoneCalls: token<PhoneCallDirectory>('svc.server.PhoneCalls'),
   /** The live avatar of WebRTC calls (composition/live-avatar.ts): LiveAvatarSupport, or null when disabled. */
   LiveAvatar: token<LiveAvatarSupport | null>('svc.server.LiveAvatar'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */

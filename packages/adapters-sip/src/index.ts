@@ -1,5 +1,7 @@
-export { SipServer, type SipServerDeps, type SipServerOptions } from './sip-server.js';
+export { SipServer, type SipServerDeps, type SipServerOptions, type IncomingCall } from './sip-server.js';
 export { SipCall, type SipCallSession, type SipCallEnding } from './sip-call.js';
+export { PhoneCallDirectory } from './phone-call-directory.js';
+export { CallWebhook, signWebhook, type CallWebhookOptions } from './call-webhook.js';
 export { parseSipMessage, SipParseError, DEFAULT_PARSE_LIMITS, type SipMessage, type SipParseLimits } from './sip-message.js';
 export { parseAudioOffer, buildAudioAnswer, SdpError, type AudioOffer } from './sdp.js';
 export { DigestAuth, type DigestCredentials } from './digest-auth.js';

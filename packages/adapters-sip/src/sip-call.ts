@@ -6,12 +6,15 @@ import type { AudioOffer } from './sdp.js';
 /** The session side of a call (RealtimeSessionEngine implements it). */
 export interface SipCallSession {
   handle(event: unknown): Promise<void>;
+  /** A frame that is not an event (a joined WebSocket's); the engine answers with its error. */
+  rejectFrame?(message: string): void | Promise<void>;
   appendInputSamples(samples: Int16Array): Promise<void>;
   transportClosed(): void;
 }
 
 /** Why a call ended, beyond the session's own endings. */
-export type SipCallEnding = SessionEnding | 'hangup' | 'cancelled' | 'no_ack' | 'media_timeout' | 'key_revoked' | 'server_shutdown';
+export type SipCallEnding =
+  SessionEnding | 'hangup' | 'transferred' | 'cancelled' | 'no_ack' | 'media_timeout' | 'key_revoked' | 'server_shutdown';
 
 export interface SipCallOptions {
   /** How far reply audio may be queued ahead of what RTP sent. */
@@ -66,18 +69,29 @@ export class SipCall implements RealtimeOutput {
     this.watchdog.unref?.();
   }
 
-  onEnded(listener: (ending: SipCallEnding, reason: string) => void): void {
-    this.endedListeners.push(listener);
+  /** Hears the end of the call once; the returned function stops listening. */
+  onEnded(listener: (ending: SipCallEnding, reason: string) => void): () => void {
+    return listen(this.endedListeners, listener);
   }
 
-  /** Hears the session's events (diagnostics, tests; the control plane of a later version). */
-  onEvent(listener: (event: RealtimeServerEvent) => void): void {
-    this.eventListeners.push(listener);
+  /** Hears the session's events (a WebSocket joined with `?call_id=`, tests); the returned function stops listening. */
+  onEvent(listener: (event: RealtimeServerEvent) => void): () => void {
+    return listen(this.eventListeners, listener);
+  }
+
+  /** A client event from a joined WebSocket, to the call's session. */
+  handle(event: unknown): Promise<void> {
+    return this.session?.handle(event) ?? Promise.resolve();
+  }
+
+  /** A joined WebSocket's frame that is not an event (not JSON, binary): the session answers with its error. */
+  rejectFrame(message: string): void | Promise<void> {
+    return this.session?.rejectFrame?.(message);
   }
 
   /** RealtimeOutput: a phone has no event channel; errors are worth a log line. */
   send(event: RealtimeServerEvent): void {
-    for (const listener of this.eventListeners) listener(event);
+    for (const listener of [...this.eventListeners]) listener(event);
     if (event.type === 'error') this.options.logger.info({ callId: this.id, error: event.error }, 'realtime session error on a SIP call');
     else this.options.logger.debug({ callId: this.id, type: event.type }, 'realtime event on a SIP call');
   }
@@ -99,6 +113,14 @@ export class SipCall implements RealtimeOutput {
     this.track.close();
     this.rtp.close();
     this.session?.transportClosed();
-    for (const listener of this.endedListeners) listener(ending, reason);
+    for (const listener of [...this.endedListeners]) listener(ending, reason);
   }
+}
+
+function listen<T>(listeners: T[], listener: T): () => void {
+  listeners.push(listener);
+  return () => {
+    const i = listeners.indexOf(listener);
+    if (i >= 0) listeners.splice(i, 1);
+  };
 }

@@ -11,7 +11,8 @@ export type GatewayEnding =
   | 'slow_reader'
   | 'inbound_rate_exceeded'
   | 'internal_error'
-  | 'dependency_unavailable';
+  | 'dependency_unavailable'
+  | 'call_ended';
 
 /**
  * EVERY WebSocket close code the realtime endpoint sends, in one table (the spec's codes and RFC
@@ -24,6 +25,8 @@ export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>
   system_message: 1000,
   idle_timeout: 1000,
   max_duration: 1000,
+  // A WebSocket joined to a phone call (`?call_id=`): the call ended (a hang-up, a transfer).
+  call_ended: 1000,
   // RFC 6455 policy violation (1008): not the protocol, a client that does not read its events, or
   // one that sends more than its inbound budget (after an `error` with code rate_limit_exceeded).
   protocol_violation: 1008,

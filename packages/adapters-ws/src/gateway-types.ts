@@ -1,4 +1,4 @@
-import type { Logger, Principal, RealtimeAdmission, RealtimeOutput, RealtimeSessionRegistry } from '@svc/core';
+import type { CallJoiner, JoinedCall, Logger, Principal, RealtimeAdmission, RealtimeOutput, RealtimeSessionRegistry } from '@svc/core';
 
 /** The session side of one connection (RealtimeSessionEngine implements it). */
 export interface RealtimeSessionHandle {
@@ -32,6 +32,11 @@ export interface RealtimeGatewayDeps {
    * minted) are closed with 3000.
    */
   isKeyActive?(apiKeyId: string): Promise<boolean>;
+  /**
+   * `?call_id=`: joins the principal's live phone call (the core's PhoneCallControl.join); throws
+   * RealtimeCallNotFoundError for anyone else's or an unknown one. Absent: every call_id is unknown.
+   */
+  joinCall?(callId: string, principal: Principal, joiner: CallJoiner): JoinedCall;
   logger?: Logger;
 }
 

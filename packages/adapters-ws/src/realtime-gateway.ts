@@ -1,10 +1,19 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { inboundBudgetLimits, silentLogger, type AdmittedSession, type Logger } from '@svc/core';
+import {
+  inboundBudgetLimits,
+  RealtimeCallNotFoundError,
+  RealtimeCapacityError,
+  silentLogger,
+  type AdmittedSession,
+  type JoinedCall,
+  type Logger,
+} from '@svc/core';
 import WebSocket, { WebSocketServer } from 'ws';
 import { CLOSE_CODES } from './close-codes.js';
 import { readCredentials, selectProtocol } from './credentials.js';
+import { creditConnection } from './credit.js';
 import { admitConnection, gatewayAdmission, REFUSAL_REASONS, type GatewayAdmission } from './gateway-admission.js';
 import {
   DEFAULT_INBOUND_BYTES_PER_SECOND,
@@ -52,6 +61,8 @@ export function attachRealtimeGateway(
       rejectUpgrade(socket, 404, 'Not Found', `No WebSocket endpoint at ${url.pathname}; use ${path}.`, 'not_found');
       return;
     }
+    const callId = url.searchParams.get('call_id');
+    if (callId !== null) return void joinCall(req, socket, head, callId);
     void admitConnection(readCredentials(req), deps, admission, logger).then((decided) => {
       if (socket.destroyed) {
         if (!decided.refused) decided.session.end('client_gone');
@@ -89,6 +100,48 @@ export function attachRealtimeGateway(
       return connection.close('internal_error', 'internal error');
     }
     connection.attach(session);
+  }
+
+  /**
+   * `?call_id=`: a WebSocket joins a live phone call (OpenAI's SIP flow) instead of starting a
+   * session: it hears the call's session events and may send client events to it, until the call
+   * ends (close 1000) or it leaves (the call goes on). No admission: the call holds its slot. Only
+   * the call's own key finds it; any other id is refused with 404 call_not_found before the upgrade.
+   */
+  async function joinCall(req: IncomingMessage, socket: Duplex, head: Buffer, callId: string): Promise<void> {
+    const credited = await creditConnection(readCredentials(req), deps, logger);
+    if (!credited || 'refused' in credited) {
+      const refusal = credited?.refused ?? 'invalid_credentials';
+      return void wss.handleUpgrade(req, socket, head, (ws) => refuse(ws, { refused: refusal }));
+    }
+    if (socket.destroyed) return;
+    let connection: RealtimeConnection | null = null;
+    let joined: JoinedCall;
+    try {
+      if (!deps.joinCall) throw new RealtimeCallNotFoundError(callId);
+      joined = deps.joinCall(callId, credited.principal, {
+        send: (event) => connection?.send(event),
+        callEnded: (reason) => (connection ? connection.close('call_ended', reason) : socket.destroy()),
+      });
+    } catch (err) {
+      if (err instanceof RealtimeCallNotFoundError) return rejectUpgrade(socket, 404, 'Not Found', err.message, err.identifier);
+      if (err instanceof RealtimeCapacityError) return rejectUpgrade(socket, 429, 'Too Many Requests', err.message, err.identifier);
+      throw err;
+    }
+    socket.once('close', () => {
+      if (!connection) joined.transportClosed();
+    });
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on('error', (err) => logger.debug({ err: String(err) }, 'realtime socket error'));
+      const joiner = new RealtimeConnection(ws, limits, logger.child({ apiKeyId: credited.principal.apiKeyId, callId }));
+      connection = joiner;
+      sockets.set(ws, joiner);
+      ws.once('close', () => {
+        sockets.delete(ws);
+        joined.transportClosed();
+      });
+      joiner.attach(joined);
+    });
   }
 
   server.on('upgrade', onUpgrade);

@@ -73,6 +73,7 @@ export async function startGateway(
   options: Partial<RealtimeGatewayOptions> = {},
   createSession?: RealtimeGatewayDeps['createSession'],
   clock: Clock = realClock,
+  joinCall?: RealtimeGatewayDeps['joinCall'],
 ): Promise<GatewayHarness> {
   const secrets = new MapSecrets();
   const mint = new MintClientSecret(secrets, ids, hasher, clock);
@@ -89,6 +90,7 @@ export async function startGateway(
         return p;
       },
       redeemClientSecret: (secret) => redeem.execute(secret),
+      ...(joinCall ? { joinCall } : {}),
       createSession:
         createSession ??
         ((ctx) =>

@@ -1,10 +1,13 @@
-import { API_KEY_PREFIX, applySessionUpdate, REALTIME_MODEL, REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
+import { API_KEY_PREFIX, applySessionUpdate, REALTIME_MODEL, REALTIME_TOKENS, SHARED_TOKENS, type Logger } from '@svc/core';
 import { TokenBucketRateLimiter } from '@svc/adapters-storage';
-import { SipServer } from '@svc/adapters-sip';
+import { CallWebhook, PhoneCallDirectory, SipServer, type IncomingCall } from '@svc/adapters-sip';
+import { AddressPolicy } from '@svc/adapters-inference';
+import { phoneCallRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
+import type { Settings } from '../config.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
-import { defineModule, type Attachment } from './module.js';
+import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
 
 /** What the SIP module attaches: its UDP server. */
 export interface SipAttachment extends Attachment {
@@ -22,6 +25,40 @@ function sessionOf(text: string): Record<string, unknown> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new Error('Invalid configuration SVC_SIP_SESSION: must be a JSON object (session.update\'s "session").');
   return parsed as Record<string, unknown>;
+}
+
+/** SVC_SIP_WEBHOOK_URL and its secret: both or neither; an http(s) URL; a `whsec_` secret of at least 24 bytes. */
+function checkWebhook(url: string, secret: string): void {
+  if (!url && !secret) return;
+  if (!url)
+    throw new Error('Invalid configuration SVC_SIP_WEBHOOK_SECRET: set SVC_SIP_WEBHOOK_URL too (where incoming calls are announced).');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`Invalid configuration SVC_SIP_WEBHOOK_URL: not a URL ('${url}').`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error('Invalid configuration SVC_SIP_WEBHOOK_URL: must be http or https.');
+  const key = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret)?.[1];
+  if (!key || Buffer.from(key, 'base64').length < 24)
+    throw new Error(
+      'Invalid configuration SVC_SIP_WEBHOOK_SECRET: a Standard Webhooks secret, whsec_ and at least 24 random bytes in base64 (docs/sip.md, "The webhook").',
+    );
+}
+
+/** The realtime.call.incoming webhook of SVC_SIP_WEBHOOK_URL: a call then rings until the application accepts or rejects it. */
+function webhookOf(s: Settings, logger: Logger): (call: IncomingCall, gone: AbortSignal) => void {
+  const webhook = new CallWebhook({
+    url: s.SVC_SIP_WEBHOOK_URL,
+    secret: s.SVC_SIP_WEBHOOK_SECRET,
+    addressPolicy: new AddressPolicy(s.SVC_SIP_WEBHOOK_ALLOWED_HOSTS),
+    attemptTimeoutMs: s.SVC_SIP_WEBHOOK_TIMEOUT_MS,
+    maxAttempts: s.SVC_SIP_WEBHOOK_ATTEMPTS,
+    firstRetryMs: 1000,
+    logger,
+  });
+  return (call, gone) => webhook.announce(call, gone);
 }
 
 /** A failed bind said in the settings' words (Node's message names neither SVC_SIP_PORT nor a way out). */
@@ -66,6 +103,12 @@ export const realtimeSipModule = defineModule({
     SVC_SIP_ACK_TIMEOUT_MS: setting.int(32_000, 500, 120_000),
     SVC_SIP_MEDIA_TIMEOUT_MS: setting.int(30_000, 1_000, 600_000),
     SVC_SIP_MAX_MESSAGE_BYTES: setting.int(16 * 1024, 1024, 64 * 1024),
+    SVC_SIP_WEBHOOK_URL: setting.string(''),
+    SVC_SIP_WEBHOOK_SECRET: setting.string(''),
+    SVC_SIP_WEBHOOK_ALLOWED_HOSTS: setting.list(),
+    SVC_SIP_WEBHOOK_TIMEOUT_MS: setting.int(5_000, 100, 60_000),
+    SVC_SIP_WEBHOOK_ATTEMPTS: setting.int(4, 1, 10),
+    SVC_SIP_RING_TIMEOUT_MS: setting.int(30_000, 1_000, 300_000),
   },
   check(s) {
     if (s.SVC_SIP_API_KEY_ID.startsWith(API_KEY_PREFIX)) {
@@ -79,9 +122,25 @@ export const realtimeSipModule = defineModule({
       );
     }
     applySessionUpdate(sessionOf(s.SVC_SIP_SESSION), null, REALTIME_MODEL);
+    checkWebhook(s.SVC_SIP_WEBHOOK_URL, s.SVC_SIP_WEBHOOK_SECRET);
   },
-  // Binds nothing of its own: calls run on the realtime module's session factory and admission.
-  bind() {},
+  // Calls run on the realtime module's session factory and admission; the directory finds them by id.
+  bind(provide) {
+    provide(SERVER_TOKENS.PhoneCalls, () => new PhoneCallDirectory((session) => void applySessionUpdate(session, null, REALTIME_MODEL)));
+  },
+  routes({ config, get }): ModuleRoutes {
+    if (config.settings.SVC_SIP_PORT === undefined) return {};
+    return {
+      authenticated: [
+        phoneCallRoutes({
+          calls: get(SERVER_TOKENS.PhoneCalls),
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
+          // With WebRTC on, its /hangup route serves phone calls too.
+          withHangup: get(SERVER_TOKENS.RealtimeCalls) === null,
+        }),
+      ],
+    };
+  },
   async attach(_http, { config, get }): Promise<SipAttachment | null> {
     const s = config.settings;
     if (s.SVC_SIP_PORT === undefined) return null;
@@ -101,7 +160,10 @@ export const realtimeSipModule = defineModule({
         createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
         session: sessionOf(s.SVC_SIP_SESSION),
         rateLimiter: new TokenBucketRateLimiter(get(SHARED_TOKENS.Clock), s.SVC_SIP_INVITES_PER_MINUTE, s.SVC_SIP_INVITE_BURST),
-        newCallId: () => ids.id('sip_'),
+        // OpenAI's call ids (rtc_…), as WebRTC calls': /hangup takes either.
+        newCallId: () => ids.id('rtc_'),
+        directory: get(SERVER_TOKENS.PhoneCalls),
+        ...(s.SVC_SIP_WEBHOOK_URL ? { announce: webhookOf(s, logger) } : {}),
         logger,
       },
       {
@@ -113,6 +175,7 @@ export const realtimeSipModule = defineModule({
         ackTimeoutMs: s.SVC_SIP_ACK_TIMEOUT_MS,
         mediaTimeoutMs: s.SVC_SIP_MEDIA_TIMEOUT_MS,
         audioLeadMs: s.SVC_REALTIME_AUDIO_LEAD_MS,
+        ringTimeoutMs: s.SVC_SIP_RING_TIMEOUT_MS,
         limits: { maxMessageBytes: s.SVC_SIP_MAX_MESSAGE_BYTES, maxHeaders: 64 },
       },
     ).catch((err: unknown) => {

@@ -123,6 +123,7 @@ export const realtimeWebrtcModule = defineModule({
           authenticateCaller,
           maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES,
           maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES,
+          phoneCalls: get(SERVER_TOKENS.PhoneCalls),
         }),
       ],
     };

@@ -340,11 +340,14 @@ function bindGatewayDeps(provide: Provide): void {
     const redeem = await get(REALTIME_TOKENS.RedeemClientSecret);
     const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
     const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
+    const phoneCalls = await get(SERVER_TOKENS.PhoneCalls);
     return {
       // A key store that does not answer refuses the connection with 1013 (retry later), not 3000.
       authenticateApiKey: (secret) => keys.authenticate(secret).catch(rethrowUnavailable),
       redeemClientSecret: (secret) => redeem.execute(secret).catch(rethrowUnavailable),
       createSession: (ctx) => createSession(ctx),
+      // `?call_id=`: a live phone call's events (docs/sip.md).
+      joinCall: (callId, principal, joiner) => phoneCalls.join(callId, principal, joiner),
       logger,
     };
   });

@@ -5,14 +5,16 @@ import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
-/** The real server with its SIP port on, acting as a key made on the same data beforehand. */
-export async function startSipServer(env: Record<string, string> = {}): Promise<{ t: TestServer; dataDir: string; keyId: string }> {
+/** The real server with its SIP port on, acting as a key made on the same data beforehand (its id and its secret). */
+export async function startSipServer(
+  env: Record<string, string> = {},
+): Promise<{ t: TestServer; dataDir: string; keyId: string; keySecret: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-sip-'));
   const first = await startTestServer({ dataDir });
-  const keyId = (await first.server.services.get(SERVER_TOKENS.ManageApiKeys).create('phone')).record.id;
+  const created = await first.server.services.get(SERVER_TOKENS.ManageApiKeys).create('phone');
   await first.close();
-  const t = await startTestServer({ dataDir, env: { SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: keyId, ...env } });
-  return { t, dataDir, keyId };
+  const t = await startTestServer({ dataDir, env: { SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: created.record.id, ...env } });
+  return { t, dataDir, keyId: created.record.id, keySecret: created.secret };
 }
 
 /** The next call the server answers. */

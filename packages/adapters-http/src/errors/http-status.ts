@@ -56,6 +56,7 @@ import {
   VoiceNotFoundError,
   InvalidSdpOfferError,
   RealtimeCallNotFoundError,
+  RealtimeCallNotRingingError,
   RealtimeSessionActiveError,
   RealtimeCapacityError,
   type ServiceErrorClass,
@@ -116,6 +117,8 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [RequestTimeoutError, 408],
   // 409: the ephemeral key's one session is live (WebSocket: close 4009)
   [RealtimeSessionActiveError, 409],
+  // 409: a phone call accepted or rejected twice
+  [RealtimeCallNotRingingError, 409],
   // 413 / 429
   [PayloadTooLargeError, 413],
   [MediaTooLargeError, 413],

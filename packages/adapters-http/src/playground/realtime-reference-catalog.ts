@@ -328,6 +328,7 @@ export const CLOSE_ENDING_DOCS: Record<string, string> = {
   system_message: 'A system or developer message item (after its error event).',
   idle_timeout: '5 minutes without user speech (after session.idle_timeout).',
   max_duration: 'The session reached its wall-clock cap (after session.max_duration_reached).',
+  call_ended: 'A socket joined to a phone call (`?call_id=`): the call ended (a hang-up from either side, a transfer).',
   protocol_violation: 'Not the protocol: too many events before the first session.update.',
   slow_reader: 'The client stopped reading its events.',
   inbound_rate_exceeded:

@@ -1,7 +1,14 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
-import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError, type Principal, type RealtimeCalls } from '@svc/core';
+import {
+  InvalidJsonError,
+  InvalidRequestError,
+  PayloadTooLargeError,
+  type PhoneCallControl,
+  type Principal,
+  type RealtimeCalls,
+} from '@svc/core';
 import type { AppState, RouteModule } from '../app-state.js';
 import { bearerToken } from '../auth/auth-middleware.js';
 import { isMultipart, readMultipartForm } from '../multipart/index.js';
@@ -28,6 +35,8 @@ export interface RealtimeCallRoutesDeps {
    * `session.avatar` (a data channel message cannot: browsers cap those at 256 KB).
    */
   maxSessionBytes?: number;
+  /** Phone calls (SIP): their ids hang up there (`/hangup` serves both kinds of call). */
+  phoneCalls?: PhoneCallControl;
 }
 
 /**
@@ -88,7 +97,7 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
       routes.add({
         method: 'post',
         path: '/v1/realtime/calls/{call_id}/hangup',
-        summary: 'End a realtime WebRTC call',
+        summary: 'End a realtime call (WebRTC, or a phone call over SIP)',
         tags: ['realtime'],
         authenticatesItself: true,
         parameters: [
@@ -101,7 +110,9 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
         handlers: [
           async (ctx) => {
             const caller = await callerOf(ctx, deps);
-            await deps.calls.hangup(ctx.params.call_id!, caller.principal);
+            const callId = ctx.params.call_id!;
+            if (deps.phoneCalls?.has(callId)) await deps.phoneCalls.hangup(callId, caller.principal);
+            else await deps.calls.hangup(callId, caller.principal);
             ctx.status = 200;
             ctx.body = {};
           },

@@ -45,3 +45,4 @@ export * from './admission/inbound-budget.js';
 export * from './admission/realtime-admission.js';
 export * from './calls/realtime-calls.js';
 export * from './calls/call-errors.js';
+export * from './calls/phone-call-control.js';

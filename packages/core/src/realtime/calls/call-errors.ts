@@ -32,3 +32,11 @@ export class RealtimeCapacityError extends ServiceError {
     super(message);
   }
 }
+
+/** Accept or reject of a phone call that is no longer ringing (already accepted, rejected, or ended). */
+export class RealtimeCallNotRingingError extends ServiceError {
+  readonly identifier = 'call_not_ringing';
+  constructor(callId: string) {
+    super(`The call '${echoed(callId)}' is not waiting for an answer: it was already accepted or rejected.`, 'call_id');
+  }
+}

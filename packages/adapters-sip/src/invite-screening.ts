@@ -1,0 +1,54 @@
+import type { Logger, RateLimiter } from '@svc/core';
+import { DigestAuth, type DigestCredentials } from './digest-auth.js';
+import { parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
+import type { SipRequest } from './sip-message.js';
+
+/** Why a new INVITE is refused before anything is set up: the final status, its phrase, the reason (a Warning), extra headers. */
+export interface InviteRefusal {
+  status: number;
+  phrase: string;
+  reason: string;
+  headers: Array<[string, string]>;
+}
+
+/**
+ * The checks a new INVITE passes before any state, admission or media port exists: the source's
+ * rate (a token bucket keyed `sip:<address>`), the digest credentials when configured (a stateless
+ * 401 challenge), and an SDP offer with a codec the service speaks (488 otherwise).
+ */
+export class InviteScreening {
+  private readonly digest: DigestAuth | null;
+
+  constructor(
+    private readonly rateLimiter: RateLimiter,
+    credentials: DigestCredentials | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.digest = credentials ? new DigestAuth(credentials) : null;
+  }
+
+  /** The caller's offer, or the refusal it gets. */
+  async screen(invite: SipRequest, source: string): Promise<{ offer: AudioOffer } | { refusal: InviteRefusal }> {
+    const rate = await this.rateLimiter.take(`sip:${source}`);
+    if (!rate.allowed) {
+      this.logger.info({ from: source }, 'SIP INVITE refused: too many from this address');
+      return refusal(503, 'Service Unavailable', 'too many calls from this address', [
+        ['Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterSeconds)))],
+      ]);
+    }
+    if (this.digest && !this.digest.verify(invite.headers.get('authorization'), 'INVITE'))
+      return refusal(401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
+    try {
+      if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
+        throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
+      return { offer: parseAudioOffer(invite.body) };
+    } catch (err) {
+      if (!(err instanceof SdpError)) throw err;
+      return refusal(err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
+    }
+  }
+}
+
+function refusal(status: number, phrase: string, reason: string, headers: Array<[string, string]> = []): { refusal: InviteRefusal } {
+  return { refusal: { status, phrase, reason, headers } };
+}

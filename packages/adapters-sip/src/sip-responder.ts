@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { headerParam, serializeSip, type SipRequest } from './sip-message.js';
+import type { Peer } from './sip-transport.js';
+
+export const SERVER_NAME = 'svc-realtime';
+/** Final responses remembered to answer retransmitted requests (bounded: a flood cannot grow it). */
+const MAX_REMEMBERED = 1024;
+const REMEMBER_MS = 32_000;
+
+/**
+ * Answers requests (RFC 3261 section 8.2.6: Via, From, Call-ID and CSeq copied, To tagged) and
+ * remembers final refusals, so a retransmitted INVITE gets the same answer without new work.
+ */
+export class SipResponder {
+  private readonly remembered = new Map<string, { response: Buffer; at: number }>();
+
+  constructor(private readonly send: (message: Buffer, peer: Peer) => void) {}
+
+  reply(
+    request: SipRequest,
+    peer: Peer,
+    status: number,
+    phrase: string,
+    extra: Array<[string, string]> = [],
+    tagTo = true,
+    tag?: string,
+    body = '',
+  ): Buffer {
+    const to = request.headers.get('to')!;
+    const headers: Array<[string, string]> = [
+      ...request.headers.all('via').map((v, i): [string, string] => ['Via', i === 0 ? withReceived(v, peer) : v]),
+      ['From', request.headers.get('from')!],
+      ['To', tagTo && !headerParam(to, 'tag') ? withTag(to, tag ?? randomBytes(8).toString('hex')) : to],
+      ['Call-ID', request.headers.get('call-id')!],
+      ['CSeq', request.headers.get('cseq')!],
+      ['Server', SERVER_NAME],
+      ...extra,
+    ];
+    const message = serializeSip(`SIP/2.0 ${status} ${phrase}`, headers, body);
+    this.send(message, peer);
+    return message;
+  }
+
+  /** A final refusal, with the reason in a Warning header, remembered for the retransmitted INVITE. */
+  refuse(
+    invite: SipRequest,
+    peer: Peer,
+    status: number,
+    phrase: string,
+    reason: string,
+    extra: Array<[string, string]> = [],
+    tag?: string,
+  ): void {
+    const response = this.reply(
+      invite,
+      peer,
+      status,
+      phrase,
+      [...extra, ['Warning', `399 ${SERVER_NAME} "${reason.replace(/"/g, "'")}"`]],
+      true,
+      tag ?? randomBytes(8).toString('hex'),
+    );
+    this.remember(transactionKey(invite), response);
+  }
+
+  /** The remembered final answer to this request's transaction, if any. */
+  rememberedFor(request: SipRequest): Buffer | undefined {
+    return this.remembered.get(transactionKey(request))?.response;
+  }
+
+  private remember(key: string, response: Buffer): void {
+    const now = performance.now();
+    for (const [k, v] of this.remembered) {
+      if (now - v.at < REMEMBER_MS && this.remembered.size < MAX_REMEMBERED) break;
+      this.remembered.delete(k);
+    }
+    this.remembered.set(key, { response, at: now });
+  }
+}
+
+/** An INVITE transaction: Call-ID and CSeq (the branch alone is not required of RFC 2543 phones). */
+function transactionKey(request: SipRequest): string {
+  return `${request.headers.get('call-id')}|${request.headers.get('cseq')}`;
+}
+
+export function withTag(header: string, tag: string): string {
+  return `${header};tag=${tag}`;
+}
+
+/** The top Via with `received` and `rport` filled in (RFC 3261 18.2.1, RFC 3581): the response goes where the request came from. */
+function withReceived(via: string, peer: Peer): string {
+  return via.replace(/;rport(?=;|$)/, `;rport=${peer.port}`) + `;received=${peer.address}`;
+}
+
+/** The phrases of the statuses an application most likely rejects with (any 3xx-6xx is sent; others say "Declined"). */
+const REASON_PHRASES: Record<number, string> = {
+  403: 'Forbidden',
+  404: 'Not Found',
+  480: 'Temporarily Unavailable',
+  486: 'Busy Here',
+  487: 'Request Terminated',
+  488: 'Not Acceptable Here',
+  500: 'Server Internal Error',
+  503: 'Service Unavailable',
+  600: 'Busy Everywhere',
+  603: 'Decline',
+  604: 'Does Not Exist Anywhere',
+  607: 'Unwanted',
+};
+
+/** The reason phrase of a final status an application chose (any 3xx-6xx is sent; an unlisted one says "Declined"). */
+export function statusPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? 'Declined';
+}
