@@ -1,7 +1,7 @@
 import { API_KEY_PREFIX, applySessionUpdate, REALTIME_MODEL, REALTIME_TOKENS, SHARED_TOKENS, type Logger } from '@svc/core';
 import { TokenBucketRateLimiter } from '@svc/adapters-storage';
 import { CallWebhook, PhoneCallDirectory, SipServer, type IncomingCall } from '@svc/adapters-sip';
-import { AddressPolicy } from '@svc/adapters-inference';
+import { AddressPolicy } from '@svc/adapters-media';
 import { phoneCallRoutes } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import type { Settings } from '../config.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import OpenAI from 'openai';
-import { AddressPolicy } from '@svc/adapters-inference';
+import { AddressPolicy } from '@svc/adapters-media';
 import { CallWebhook, signWebhook } from '@svc/adapters-sip';
 import type { Principal } from '@svc/core';
 import { loadConfig } from '../../src/config.js';
