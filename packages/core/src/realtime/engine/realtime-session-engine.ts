@@ -27,6 +27,7 @@ import { SessionAvatar } from './session-avatar.js';
 import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 import { TurnManager } from './turn-manager.js';
+import { TurnSpeculation } from './turn-speculation.js';
 import { TurnTranscription } from './turn-transcription.js';
 
 type Phase = 'connected' | 'active' | 'closed';
@@ -71,6 +72,8 @@ export const MAX_EVENTS_BEFORE_SESSION = 64;
  * | turn ends              | turn-manager.ts (speechStopped)       | -> `speech_stopped`, `committed`, item    |                       |
  * |  (semantic_vad)        | semantic-turn-end.ts                  | partial words + pitch -> wait or end      | Clock                 |
  * |                        | audio/ending-pitch.ts                 | Int16 at 16 kHz -> falling / level / rise |                       |
+ * | speculate at a pause   | turn-speculation.ts                   | partial words -> a reply begun, unseen    | ServerLoadProbe       |
+ * |                        | response/speculative-reply.ts         | (model stream + first piece, held)        | LanguageModel         |
  * | transcript             | turn-transcription.ts (transcribe)    | final pass -> item transcript             | SpeechRecognizer      |
  * | respond                | response-coordinator.ts               | -> one ResponseRun                        | QuotaGuard            |
  * | prompt                 | response/response-run.ts              | conversation -> tokens                    | LanguageModel         |
@@ -172,6 +175,11 @@ export class RealtimeSessionEngine {
       transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
       semantic,
     });
+    const speculation = new TurnSpeculation({
+      enabled: deps.speculativeReplies ?? false,
+      ...(deps.load ? { load: deps.load } : {}),
+      prepare: (transcript) => this.responses.prepare(transcript),
+    });
     this.turns = new TurnManager({
       ...shared,
       clock: deps.clock,
@@ -181,6 +189,7 @@ export class RealtimeSessionEngine {
       userSpoke,
       conversationChanged,
       semantic,
+      speculation,
     });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });

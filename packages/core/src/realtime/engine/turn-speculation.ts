@@ -1,0 +1,82 @@
+import { DEFAULT_MAX_EVENT_LOOP_LAG_MS, DEFAULT_MAX_RECOGNIZER_BACKLOG_MS } from '../admission/capacity-policy.js';
+import type { ServerLoadProbe } from '../admission/server-load.js';
+import { normalizeTranscript, type SpeculativeReply } from '../response/speculative-reply.js';
+
+export interface TurnSpeculationDeps {
+  /** Whether replies are begun before the turn is known to be over (SVC_REALTIME_SPECULATION). */
+  enabled: boolean;
+  /** The server's load: nothing is begun on a guess while it is behind. */
+  load?: ServerLoadProbe;
+  /** Begins the reply to these words (ResponseCoordinator.prepare); null when nothing can be. */
+  prepare(transcript: string): SpeculativeReply | null;
+}
+
+/**
+ * Replies begun per turn at most (each pause, and each change of the partial words during one,
+ * begins one anew): the work a turn may spend on guesses is bounded.
+ */
+const MAX_ATTEMPTS_PER_TURN = 3;
+
+/**
+ * Whether the server is behind (half the admission's load guards: a session would still be
+ * admitted, but the sessions already speaking come first): then nothing is begun on a guess.
+ */
+function tooLoadedToSpeculate(load: ServerLoadProbe | undefined): boolean {
+  if (!load) return false;
+  const now = load.read();
+  return (
+    now.recognizerQueue > 0 ||
+    now.recognizerBacklogMs > DEFAULT_MAX_RECOGNIZER_BACKLOG_MS / 2 ||
+    now.eventLoopLagMs > DEFAULT_MAX_EVENT_LOOP_LAG_MS / 2
+  );
+}
+
+/**
+ * A turn's speculation: at a pause that may end the turn, the reply to the words so far is begun
+ * (SpeculativeReply: nothing the client sees); it is discarded when the user goes on, begun anew
+ * when the words change, and handed to the turn's response when the turn ends.
+ */
+export class TurnSpeculation {
+  private current: SpeculativeReply | null = null;
+  private attempts = 0;
+
+  constructor(private readonly deps: TurnSpeculationDeps) {}
+
+  /** Whether a reply is being prepared now. */
+  get preparing(): boolean {
+    return this.current !== null && !this.current.discarded;
+  }
+
+  /** A pause that may end the turn, with the words heard so far: their reply is begun (again if they changed). */
+  consider(partial: string): void {
+    if (!this.deps.enabled) return;
+    const words = normalizeTranscript(partial);
+    // Nothing heard yet: there is nothing to answer.
+    if (!words) return;
+    if (this.preparing && normalizeTranscript(this.current!.transcript) === words) return;
+    this.discard();
+    if (this.attempts >= MAX_ATTEMPTS_PER_TURN || tooLoadedToSpeculate(this.deps.load)) return;
+    this.attempts++;
+    this.current = this.deps.prepare(partial);
+  }
+
+  /** The user went on: nothing prepared is kept. */
+  discard(): void {
+    this.current?.discard();
+    this.current = null;
+  }
+
+  /** The turn ended: what was prepared, for its response (null: nothing). The next turn starts afresh. */
+  take(): SpeculativeReply | null {
+    const prepared = this.preparing ? this.current : null;
+    this.current = null;
+    this.attempts = 0;
+    return prepared;
+  }
+
+  /** A new turn, or none (dropped, committed, cleared): nothing prepared is kept, the attempts start over. */
+  reset(): void {
+    this.discard();
+    this.attempts = 0;
+  }
+}
