@@ -37,6 +37,7 @@ interface Setup {
   final: string;
   script?: LanguageModelEvent[];
   load?: Partial<ServerLoad>;
+  loadLimits?: { maxRecognizerBacklogMs: number; maxEventLoopLagMs: number };
   tools?: unknown[];
 }
 
@@ -47,10 +48,13 @@ interface Session {
   recognizer: FakeStreamingRecognizer;
   /** The events sent before each model request was made. */
   eventsAtRequest: string[][];
+  /** What became of each reply begun on a guess. */
+  outcomes: string[];
 }
 
 async function session(s: Setup): Promise<Session> {
   const eventsAtRequest: string[][] = [];
+  const outcomes: string[] = [];
   let h: Harness | null = null;
   const script = s.script ?? [
     { type: 'text', delta: 'Sure, I can help' },
@@ -68,7 +72,12 @@ async function session(s: Setup): Promise<Session> {
     {
       lm,
       audio: { voiceActivityDetector: new EnergyVad(), speechRecognizer: recognizer, replySpeaker: speaker },
-      deps: { speculativeReplies: s.speculate, load: { read: () => load } },
+      deps: {
+        speculativeReplies: s.speculate,
+        load: { read: () => load },
+        ...(s.loadLimits ? { loadLimits: s.loadLimits } : {}),
+        speculated: (o) => outcomes.push(o),
+      },
     },
     {
       output_modalities: ['audio'],
@@ -79,7 +88,7 @@ async function session(s: Setup): Promise<Session> {
       },
     },
   );
-  return { h, lm, speaker, recognizer, eventsAtRequest };
+  return { h, lm, speaker, recognizer, eventsAtRequest, outcomes };
 }
 
 /** Appends `ms` of silence in 20 ms chunks (as clients stream), letting the engine work between them. */
@@ -113,6 +122,7 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
       // Its first clause was synthesized once, before the turn ended, and that audio was sent.
       expect(fast.speaker.calls.map((c) => c.request)).to.deep.equal(plain.speaker.calls.map((c) => c.request));
       expect(fast.lm.requests[0]!.signal.aborted).to.equal(true); // the response is over: its work ended with it
+      expect(fast.outcomes).to.deep.equal(['used']);
     });
   }
 
@@ -144,6 +154,7 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
       expect(speculated.model.aborted).to.equal(true);
       expect(speculated.speech.aborted).to.equal(true);
       expect(x.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+      expect(x.outcomes).to.deep.equal(['discarded']);
     });
   }
 
@@ -189,6 +200,7 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
     expect(fast.lm.requests).to.have.length(2);
     expect(fast.lm.requests[0]!.signal.aborted).to.equal(true);
     expect(fast.lm.requests[1]!.messages.at(-1)).to.deep.equal({ role: 'user', content: 'i would like a toffee' });
+    expect(fast.outcomes).to.deep.equal(['discarded']);
   });
 
   it('a final transcript differing only in case and punctuation uses the prepared reply', async () => {
@@ -228,6 +240,17 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
       await silent(x.h, 300);
       expect(x.lm.requests).to.have.length(1);
     }
+    // The guards are the admission's, as the operator set them.
+    const tolerant = await session({
+      speculate: true,
+      turnDetection: 'server_vad',
+      ...finished,
+      load: { eventLoopLagMs: 400 },
+      loadLimits: { maxRecognizerBacklogMs: 1000, maxEventLoopLagMs: 1000 },
+    });
+    await tolerant.h.send({ type: 'input_audio_buffer.append', audio: speech(1200) });
+    await silent(tolerant.h, 300);
+    expect(tolerant.lm.requests).to.have.length(1);
   });
 
   it('a session that closes aborts what it prepared', async () => {

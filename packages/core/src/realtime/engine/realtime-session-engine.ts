@@ -28,6 +28,7 @@ import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 import { TurnManager } from './turn-manager.js';
 import { TurnSpeculation } from './turn-speculation.js';
+import type { SpeculationOutcome } from '../response/speculative-reply.js';
 import { TurnTranscription } from './turn-transcription.js';
 
 type Phase = 'connected' | 'active' | 'closed';
@@ -154,6 +155,7 @@ export class RealtimeSessionEngine {
       endSessionForQuota: (message) => this.refuseQuota(message),
       audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
       replyTrack: options.media?.replyTrack,
+      speculated: (outcome: SpeculationOutcome) => deps.speculated?.(outcome),
     });
     const semantic = new SemanticTurnEnd(deps.semanticEagerness ?? false);
     this.input = new InputPipeline({
@@ -178,6 +180,7 @@ export class RealtimeSessionEngine {
     const speculation = new TurnSpeculation({
       enabled: deps.speculativeReplies ?? false,
       ...(deps.load ? { load: deps.load } : {}),
+      ...(deps.loadLimits ? { loadLimits: deps.loadLimits } : {}),
       prepare: (transcript) => this.responses.prepare(transcript),
     });
     this.turns = new TurnManager({

@@ -5,7 +5,7 @@ import { parseResponseOverrides } from '../response/response-overrides.js';
 import { ResponseRun } from '../response/response-run.js';
 import { cloneSessionConfig, formatSampleRate } from '../session/session-config.js';
 import { REALTIME_RESPONSE_RESOURCE } from './engine-deps.js';
-import { SpeculativeReply } from '../response/speculative-reply.js';
+import { SpeculativeReply, type SpeculationOutcome } from '../response/speculative-reply.js';
 import { modelRequest } from '../response/model-request.js';
 import type { Principal } from '../../auth/api-key.js';
 import type { Clock } from '../../shared/clock.js';
@@ -37,6 +37,8 @@ export interface ResponseCoordinatorDeps {
   endSessionForQuota(message: string): void;
   /** How far spoken replies may run ahead of playback. */
   audioLeadMs: number;
+  /** Told whether each prepared reply was used or discarded. */
+  speculated?(outcome: SpeculationOutcome): void;
   /** A media transport's reply track (spoken audio is played there, not sent as deltas). */
   replyTrack?: ReplyAudioTrack;
 }
@@ -173,7 +175,7 @@ export class ResponseCoordinator {
       spoken && audio.replySpeaker && sampleRate !== null
         ? { speaker: audio.replySpeaker, voice: config.audio.output.voice, speed: config.audio.output.speed, sampleRate, principal }
         : null;
-    return new SpeculativeReply(languageModel, ask, voice, session.signal, transcript);
+    return new SpeculativeReply(languageModel, ask, voice, session.signal, transcript, (outcome) => this.deps.speculated?.(outcome));
   }
 
   /** `response.cancel`: resolves after `response.done` (status cancelled) has been sent. */

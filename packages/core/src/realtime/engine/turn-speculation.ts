@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_EVENT_LOOP_LAG_MS, DEFAULT_MAX_RECOGNIZER_BACKLOG_MS } from '../admission/capacity-policy.js';
+import { DEFAULT_MAX_EVENT_LOOP_LAG_MS, DEFAULT_MAX_RECOGNIZER_BACKLOG_MS, type CapacityLimits } from '../admission/capacity-policy.js';
 import type { ServerLoadProbe } from '../admission/server-load.js';
 import { normalizeTranscript, type SpeculativeReply } from '../response/speculative-reply.js';
 
@@ -7,6 +7,8 @@ export interface TurnSpeculationDeps {
   enabled: boolean;
   /** The server's load: nothing is begun on a guess while it is behind. */
   load?: ServerLoadProbe;
+  /** Where "behind" begins: the admission's load guards (their defaults when absent). */
+  loadLimits?: LoadGuards;
   /** Begins the reply to these words (ResponseCoordinator.prepare); null when nothing can be. */
   prepare(transcript: string): SpeculativeReply | null;
 }
@@ -17,17 +19,23 @@ export interface TurnSpeculationDeps {
  */
 const MAX_ATTEMPTS_PER_TURN = 3;
 
+/** The admission's load guards (SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS, SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS). */
+export type LoadGuards = Pick<CapacityLimits, 'maxRecognizerBacklogMs' | 'maxEventLoopLagMs'>;
+
+const DEFAULT_GUARDS: LoadGuards = {
+  maxRecognizerBacklogMs: DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
+  maxEventLoopLagMs: DEFAULT_MAX_EVENT_LOOP_LAG_MS,
+};
+
 /**
- * Whether the server is behind (half the admission's load guards: a session would still be
- * admitted, but the sessions already speaking come first): then nothing is begun on a guess.
+ * Whether the server is behind by the admission's own guards (a turn waiting for a decoder, the
+ * recognizer or the event loop late): the sessions it serves come first, nothing is begun on a guess.
  */
-function tooLoadedToSpeculate(load: ServerLoadProbe | undefined): boolean {
+function tooLoadedToSpeculate(load: ServerLoadProbe | undefined, guards: LoadGuards): boolean {
   if (!load) return false;
   const now = load.read();
   return (
-    now.recognizerQueue > 0 ||
-    now.recognizerBacklogMs > DEFAULT_MAX_RECOGNIZER_BACKLOG_MS / 2 ||
-    now.eventLoopLagMs > DEFAULT_MAX_EVENT_LOOP_LAG_MS / 2
+    now.recognizerQueue > 0 || now.recognizerBacklogMs > guards.maxRecognizerBacklogMs || now.eventLoopLagMs > guards.maxEventLoopLagMs
   );
 }
 
@@ -55,7 +63,7 @@ export class TurnSpeculation {
     if (!words) return;
     if (this.preparing && normalizeTranscript(this.current!.transcript) === words) return;
     this.discard();
-    if (this.attempts >= MAX_ATTEMPTS_PER_TURN || tooLoadedToSpeculate(this.deps.load)) return;
+    if (this.attempts >= MAX_ATTEMPTS_PER_TURN || tooLoadedToSpeculate(this.deps.load, this.deps.loadLimits ?? DEFAULT_GUARDS)) return;
     this.attempts++;
     this.current = this.deps.prepare(partial);
   }

@@ -15,6 +15,9 @@ interface PreparedVoice {
   principal: Principal;
 }
 
+/** What became of a reply begun on a guess: sent when the turn ended, or thrown away. */
+export type SpeculationOutcome = 'used' | 'discarded';
+
 /** A request without its signal (each side has its own). */
 type ModelAsk = Omit<LanguageModelRequest, 'signal'>;
 
@@ -91,6 +94,7 @@ export class SpeculativeReply {
   private readonly model: PulledStream<LanguageModelEvent>;
   private speech: { request: ReplySpeechRequest; audio: PulledStream<Int16Array>; abort: ChildAbortController } | null = null;
   private adopted = false;
+  private outcome: SpeculationOutcome | null = null;
 
   constructor(
     private readonly languageModel: LanguageModel,
@@ -99,6 +103,8 @@ export class SpeculativeReply {
     sessionSignal: AbortSignal,
     /** The user's words it answers (the partial transcript). */
     readonly transcript: string,
+    /** Told once whether it was used or discarded. */
+    private readonly settled: (outcome: SpeculationOutcome) => void = () => undefined,
   ) {
     this.controller = new ChildAbortController(sessionSignal);
     const signal = this.controller.signal;
@@ -112,7 +118,14 @@ export class SpeculativeReply {
 
   /** The user went on, or the turn's words changed: the model and the synthesis stop. */
   discard(): void {
+    this.settle('discarded');
     this.controller.abort();
+  }
+
+  private settle(outcome: SpeculationOutcome): void {
+    if (this.outcome) return;
+    this.outcome = outcome;
+    this.settled(outcome);
   }
 
   /** Discards it unless a response adopted it. */
@@ -144,6 +157,7 @@ export class SpeculativeReply {
           this.discard();
           return real.stream(request);
         }
+        this.settle('used');
         this.follow(request.signal);
         return this.model.read();
       },
