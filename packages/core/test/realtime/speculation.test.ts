@@ -253,6 +253,18 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
     expect(tolerant.lm.requests).to.have.length(1);
   });
 
+  it('waits for the recognizer to reach the end of the speech before it begins a reply on its words', async () => {
+    const x = await session({ speculate: true, turnDetection: 'server_vad', ...finished });
+    x.recognizer.behindMs = 200;
+    await x.h.send({ type: 'input_audio_buffer.append', audio: speech(1200) });
+    await silent(x.h, 300);
+    expect(x.lm.requests).to.have.length(0);
+    x.recognizer.behindMs = 0;
+    await silent(x.h, 40);
+    expect(x.lm.requests).to.have.length(1);
+    expect(x.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+  });
+
   it('a session that closes aborts what it prepared', async () => {
     const x = await session({ speculate: true, turnDetection: 'semantic_vad', ...finished });
     x.lm.holdAfter = 1;

@@ -34,6 +34,11 @@ export class LaggedRecognitionFeed {
     return this.stream.partial;
   }
 
+  /** Audio written to the recognizer that its partial words do not reflect yet (ms; the lag held here is not written). */
+  get behindMs(): number {
+    return this.stream.behindMs ?? 0;
+  }
+
   /** The next samples of the turn (contiguous with the previous ones). */
   write(samples: Int16Array): void {
     if (samples.length === 0) return;

@@ -149,7 +149,7 @@ export class TurnManager implements TurnEvents {
     }
     await verdict?.settle();
     // The turn may be ending here: its reply is begun while that is decided.
-    this.deps.speculation.consider(this.speech.recognition?.partial ?? '');
+    this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs);
     const td = this.deps.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
       const waitMs = this.deps.semantic.extraWaitMs(td, this.speech.recognition?.partial ?? '', this.pitchBefore(audioEndMs));
@@ -245,7 +245,7 @@ export class TurnManager implements TurnEvents {
   private followPause(speech: TurnInProgress, inputEndMs: number): void {
     const { speculation } = this.deps;
     if (this.pendingEnd) {
-      speculation.consider(speech.recognition?.partial ?? '');
+      speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
       return;
     }
     const voicedMs = speech.voicedUntilMs;
@@ -260,7 +260,7 @@ export class TurnManager implements TurnEvents {
       // The recognizer runs behind the audio (server_vad): it hears the speech's end now.
       speech.recognition?.catchUp(voicedMs);
     }
-    speculation.consider(speech.recognition?.partial ?? '');
+    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
   }
 
   private endPending(): void {

@@ -55,9 +55,13 @@ export class TurnSpeculation {
     return this.current !== null && !this.current.discarded;
   }
 
-  /** A pause that may end the turn, with the words heard so far: their reply is begun (again if they changed). */
-  consider(partial: string): void {
-    if (!this.deps.enabled) return;
+  /**
+   * A pause that may end the turn, with the words heard so far: their reply is begun (again if they
+   * changed). `behindMs`: audio the recognizer has not reached yet; while it is behind, its words
+   * are not the turn's yet and nothing is begun on them (a guess on stale words is work thrown away).
+   */
+  consider(partial: string, behindMs = 0): void {
+    if (!this.deps.enabled || behindMs > 0) return;
     const words = normalizeTranscript(partial);
     // Nothing heard yet: there is nothing to answer.
     if (!words) return;
