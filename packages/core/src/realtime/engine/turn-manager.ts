@@ -244,6 +244,7 @@ export class TurnManager implements TurnEvents {
    */
   private followPause(speech: TurnInProgress, inputEndMs: number): void {
     const { speculation } = this.deps;
+    if (!speculation.enabled) return;
     if (this.pendingEnd) {
       speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
       return;

@@ -50,6 +50,11 @@ export class TurnSpeculation {
 
   constructor(private readonly deps: TurnSpeculationDeps) {}
 
+  /** Whether replies are begun at pauses at all (SVC_REALTIME_SPECULATION). */
+  get enabled(): boolean {
+    return this.deps.enabled;
+  }
+
   /** Whether a reply is being prepared now. */
   get preparing(): boolean {
     return this.current !== null && !this.current.discarded;
