@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LanguageModelEvent, LanguageModelRequest, ReplySpeaker, ReplySpeechRequest, ServerLoad } from '../../src/realtime/index.js';
-import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
+import { CountingQuota, EnergyVad, FakeStreamingRecognizer, flush, pcmBase64, ScriptedLanguageModel } from '../fakes/index.js';
 import { startTextSession, type Harness } from './support/session-harness.js';
 
 const RATE = 24000;
@@ -38,6 +38,7 @@ interface Setup {
   script?: LanguageModelEvent[];
   load?: Partial<ServerLoad>;
   loadLimits?: { maxRecognizerBacklogMs: number; maxEventLoopLagMs: number };
+  quota?: CountingQuota;
   tools?: unknown[];
 }
 
@@ -71,6 +72,7 @@ async function session(s: Setup): Promise<Session> {
   h = await startTextSession(
     {
       lm,
+      ...(s.quota ? { quota: s.quota } : {}),
       audio: { voiceActivityDetector: new EnergyVad(), speechRecognizer: recognizer, replySpeaker: speaker },
       deps: {
         speculativeReplies: s.speculate,
@@ -263,6 +265,16 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
     await silent(x.h, 40);
     expect(x.lm.requests).to.have.length(1);
     expect(x.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+  });
+
+  it('a response the quota refuses discards the prepared reply (nothing was charged for it)', async () => {
+    const quota = new CountingQuota(0);
+    const x = await turn({ speculate: true, turnDetection: 'semantic_vad', ...finished, quota });
+    expect(x.lm.requests).to.have.length(1);
+    expect(x.lm.requests[0]!.signal.aborted).to.equal(true);
+    expect(x.outcomes).to.deep.equal(['discarded']);
+    expect(quota.calls).to.have.length(1); // the refused response's, none for the speculation
+    expect(x.h.out.types()).not.to.include('response.created');
   });
 
   it('a session that closes aborts what it prepared', async () => {

@@ -151,7 +151,7 @@ export class ResponseCoordinator {
     const { conversation, session, audio, replyTrack, languageModel, principal } = this.deps;
     if (this.active || session.closed) return null;
     const visible = conversation.modelVisible();
-    if (visible.some((e) => e.transcriptReady)) return null;
+    if (visible.some((e) => e.transcriptReady !== undefined)) return null;
     const config = session.config;
     // A detected turn's response has no overrides (create(undefined)).
     const overrides = parseResponseOverrides(undefined);
