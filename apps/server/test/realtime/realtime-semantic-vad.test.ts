@@ -80,7 +80,7 @@ describe('realtime e2e: semantic_vad keeps a sentence with a pause in it one tur
 
   // Issue 34's target: 19 of 20. With a fall judged at 0.92 of the speaker's pitch, runs kept 18-20:
   // the reader's pitch dips at clauses that read as finished ("a more amiable woman", "rather cold
-  // hearted"); since a fall needs 0.85, three runs kept 20. The old rule (finished words end the
+  // hearted"); since a fall needs 0.85, four runs kept 20. The old rule (finished words end the
   // turn at 500 ms) kept almost none of them.
   it(`keeps at least ${KEPT_AT_LEAST} of ${PAUSED_AT.length} sentences with a ${PAUSE_MS} ms pause at a clause boundary one turn`, async () => {
     const clips = PAUSED_AT.map((p) => ({ ...p, samples: withPause(recording(p.file), p.seconds, PAUSE_MS) }));
