@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
-import { startServerProcess } from '../test/helpers/server-process.js';
+import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
+import { speculationCounts } from '../test/helpers/speculation-metrics.js';
 import { percentile, round } from './harness.js';
 import { converse, librivoxClips, type TurnTiming } from './voice-caller.js';
 
@@ -14,6 +15,9 @@ const MODES: Record<string, Record<string, unknown>> = {
   'semantic_vad (high, SVC_REALTIME_SEMANTIC_EAGERNESS on)': { type: 'semantic_vad', eagerness: 'high' },
 };
 
+/** Speculation (SVC_REALTIME_SPECULATION) off and on: two servers of the same build, measured turn by turn in the same window. */
+const SPECULATION: Record<string, string> = { off: 'false', on: 'true' };
+
 /**
  * `npm run bench -- turn-latency`: the pause a person hears, from the client's clock. Callers speak
  * the five LibriVox sentences (a human reader, real-time pace, 20 ms appends, 4 s of silence after
@@ -22,80 +26,124 @@ const MODES: Record<string, Record<string, unknown>> = {
  * 30 dB of its loudest frame) to the reply's FIRST SOUND as the client plays it (the first sample at
  * or above -44 dBFS, deltas played back to back from the first one's arrival). Also
  * `speech_stopped` -> first delta and the reply's leading silence. Per mode (server_vad defaults,
- * semantic_vad auto, semantic_vad high with the operator opt-in) and per number of callers at once
- * (`SVC_BENCH_TURN_CALLERS`, default 1; `SVC_BENCH_TURN_RUNS` conversations each, default 1). The
- * server runs as its own process; `SVC_BENCH_SERVER_ENTRY` runs another build (main's, for before /
- * after in the same window).
+ * semantic_vad auto, semantic_vad high with the operator opt-in), per number of callers at once
+ * (`SVC_BENCH_TURN_CALLERS`, default 1; `SVC_BENCH_TURN_RUNS` conversations each, default 1), and
+ * with speculation off and on (`SVC_BENCH_TURN_SPECULATION`, default `off,on`: one server each, the
+ * conversations alternating between them, so a loaded machine weighs on both alike; the ratio on/off
+ * is reported). The servers run as their own processes, with the admission's load guards out of the
+ * way (other tenants' load must not turn speculation off for the comparison); `SVC_BENCH_SERVER_ENTRY`
+ * runs another build.
  */
 export async function benchTurnLatency(): Promise<Record<string, number | string>> {
   const levels = (process.env.SVC_BENCH_TURN_CALLERS ?? '1').split(',').map(Number);
   const runs = Number(process.env.SVC_BENCH_TURN_RUNS ?? 1);
   const entry = process.env.SVC_BENCH_SERVER_ENTRY;
-  const server = await startServerProcess({
-    env: {
-      SVC_LOG_LEVEL: 'warn',
-      SVC_RATE_LIMIT_PER_MINUTE: '0',
-      SVC_REALTIME_MAX_SESSIONS: '2000',
-      SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
-      SVC_REALTIME_CAPACITY: 'off',
-      SVC_ASR_ENGINE: 'pocketsphinx',
-      SVC_REALTIME_WARM_UP: 'blocking',
-      // A loaded machine's late transcripts are measured, not dropped.
-      SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '20000',
-      // The opt-in is this build's; another build (main's) is started without it.
-      ...(entry ? {} : { SVC_REALTIME_SEMANTIC_EAGERNESS: 'true' }),
-    },
-    readyTimeoutMs: 180_000,
-    ...(entry ? { entry } : {}),
-  });
+  const settings = (process.env.SVC_BENCH_TURN_SPECULATION ?? 'off,on').split(',').filter((k) => k in SPECULATION);
+  const servers: Record<string, ServerProcess> = {};
   const out: Record<string, number | string> = { server: entry ?? 'this build' };
   try {
+    for (const setting of settings) {
+      servers[setting] = await startServerProcess({
+        env: {
+          SVC_LOG_LEVEL: 'warn',
+          SVC_RATE_LIMIT_PER_MINUTE: '0',
+          SVC_REALTIME_MAX_SESSIONS: '2000',
+          SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
+          SVC_REALTIME_CAPACITY: 'off',
+          SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS: '600000',
+          SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS: '600000',
+          SVC_REALTIME_SPECULATION: SPECULATION[setting]!,
+          SVC_ASR_ENGINE: 'pocketsphinx',
+          SVC_REALTIME_WARM_UP: 'blocking',
+          // A loaded machine's late transcripts are measured, not dropped.
+          SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '20000',
+          // The opt-in is this build's; another build (main's) is started without it.
+          ...(entry ? {} : { SVC_REALTIME_SEMANTIC_EAGERNESS: 'true' }),
+        },
+        readyTimeoutMs: 180_000,
+        ...(entry ? { entry } : {}),
+      });
+    }
     const speech = librivoxClips();
     for (const callers of levels) {
       for (const [mode, turnDetection] of Object.entries(MODES)) {
         const label = `${callers} caller${callers === 1 ? '' : 's'}, ${mode}`;
         const load = loadavg()[0]!;
-        const turns: TurnTiming[] = [];
-        let sentences = 0;
-        const outcomes = { explained: 0, interrupted: 0, missed: 0, errors: [] as string[] };
+        const results = Object.fromEntries(settings.map((k) => [k, new ModeResult()]));
+        const before = Object.fromEntries(
+          await Promise.all(settings.map(async (k) => [k, await speculationCounts(servers[k]!.url, servers[k]!.apiKey)] as const)),
+        );
         for (let run = 0; run < runs; run++) {
-          const calls = await Promise.all(
-            Array.from({ length: callers }, async (_, i) => {
-              await sleep((i * 1500) / callers);
-              return converse(server, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], 20, {
-                turnDetection,
-                pauseMs: PAUSE_MS,
-              });
-            }),
-          );
-          for (const c of calls) {
-            turns.push(...c.turns);
-            sentences += c.reference.length;
-            outcomes.explained += c.explained;
-            outcomes.interrupted += c.interrupted;
-            outcomes.missed += c.missed;
-            outcomes.errors.push(...c.errors);
+          for (const setting of settings) {
+            const calls = await Promise.all(
+              Array.from({ length: callers }, async (_, i) => {
+                await sleep((i * 1500) / callers);
+                return converse(servers[setting]!, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], 20, {
+                  turnDetection,
+                  pauseMs: PAUSE_MS,
+                });
+              }),
+            );
+            for (const c of calls) results[setting]!.add(c);
           }
         }
-        const heard = turns.map((t) => t.heard).filter(Number.isFinite);
-        const stopped = turns.map((t) => t.fromStopped);
-        const silence = turns.map((t) => t.leadingSilence).filter(Number.isFinite);
         out[`${label}: load average at start / end`] = `${round(load, 1)} / ${round(loadavg()[0]!, 1)}`;
-        out[`${label}: last loud 10 ms -> first reply sound p50 / p95 (ms, n=${heard.length} of ${sentences})`] = heard.length
-          ? `${round(percentile(heard, 50))} / ${round(percentile(heard, 95))}`
-          : 'none';
-        out[`${label}: turns answered / with an error / reply not started before the next sentence / missed`] =
-          `${turns.length} / ${outcomes.explained} / ${outcomes.interrupted} / ${outcomes.missed} of ${sentences}${outcomes.errors.length ? ` (errors: ${[...new Set(outcomes.errors)].join(', ')})` : ''}`;
-        if (stopped.length)
-          out[`${label}: speech_stopped -> first delta p50 / p95 (ms)`] =
-            `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
-        if (silence.length)
-          out[`${label}: reply's leading silence p50 / max (ms)`] = `${round(percentile(silence, 50))} / ${round(Math.max(...silence))}`;
+        for (const setting of settings) {
+          const after = await speculationCounts(servers[setting]!.url, servers[setting]!.apiKey);
+          const used = after.used - before[setting]!.used;
+          const discarded = after.discarded - before[setting]!.discarded;
+          results[setting]!.report(out, `${label}, speculation ${setting}`, { used, discarded });
+        }
+        if (results.off && results.on) {
+          const [off, on] = [results.off.heardPercentiles(), results.on.heardPercentiles()];
+          if (off && on)
+            out[`${label}: ratio speculation on / off, p50 / p95`] = `${round(on.p50 / off.p50, 2)} / ${round(on.p95 / off.p95, 2)}`;
+        }
         await sleep(1000);
       }
     }
   } finally {
-    await server.stop();
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
   return out;
+}
+
+/** One mode's turns under one setting. */
+class ModeResult {
+  private readonly turns: TurnTiming[] = [];
+  private sentences = 0;
+  private readonly outcomes = { explained: 0, interrupted: 0, missed: 0, errors: [] as string[] };
+
+  add(c: Awaited<ReturnType<typeof converse>>): void {
+    this.turns.push(...c.turns);
+    this.sentences += c.reference.length;
+    this.outcomes.explained += c.explained;
+    this.outcomes.interrupted += c.interrupted;
+    this.outcomes.missed += c.missed;
+    this.outcomes.errors.push(...c.errors);
+  }
+
+  heardPercentiles(): { p50: number; p95: number } | null {
+    const heard = this.turns.map((t) => t.heard).filter(Number.isFinite);
+    return heard.length ? { p50: percentile(heard, 50), p95: percentile(heard, 95) } : null;
+  }
+
+  report(out: Record<string, number | string>, label: string, speculated: { used: number; discarded: number }): void {
+    const heard = this.turns.map((t) => t.heard).filter(Number.isFinite);
+    const stopped = this.turns.map((t) => t.fromStopped);
+    const silence = this.turns.map((t) => t.leadingSilence).filter(Number.isFinite);
+    const p = this.heardPercentiles();
+    out[`${label}: last loud 10 ms -> first reply sound p50 / p95 (ms, n=${heard.length} of ${this.sentences})`] = p
+      ? `${round(p.p50)} / ${round(p.p95)}`
+      : 'none';
+    const { explained, interrupted, missed, errors } = this.outcomes;
+    out[`${label}: turns answered / with an error / reply not started before the next sentence / missed`] =
+      `${this.turns.length} / ${explained} / ${interrupted} / ${missed} of ${this.sentences}${errors.length ? ` (errors: ${[...new Set(errors)].join(', ')})` : ''}`;
+    if (stopped.length)
+      out[`${label}: speech_stopped -> first delta p50 / p95 (ms)`] =
+        `${round(percentile(stopped, 50))} / ${round(percentile(stopped, 95))}`;
+    if (silence.length)
+      out[`${label}: reply's leading silence p50 / max (ms)`] = `${round(percentile(silence, 50))} / ${round(Math.max(...silence))}`;
+    out[`${label}: replies begun at a pause used / discarded`] = `${speculated.used} / ${speculated.discarded}`;
+  }
 }

@@ -146,6 +146,8 @@ export const realtimeModule = defineModule({
     SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: setting.int(DEFAULT_TRANSCRIPT_DEADLINE_MS, 200, 600_000),
     /** An extension, off by default: semantic_vad honours `eagerness` (the interface accepts it with no effect). */
     SVC_REALTIME_SEMANTIC_EAGERNESS: setting.bool(false),
+    /** Begin a turn's reply at a pause that may end it, unseen until the turn has ended (docs/realtime.md, "Speculation"). */
+    SVC_REALTIME_SPECULATION: setting.bool(true),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -292,6 +294,7 @@ function bindSessionFactory(provide: Provide, config: ServerConfig): void {
   const s = config.settings;
   provide(SERVER_TOKENS.RealtimeSessionFactory, async (get) => {
     const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'realtime' });
+    const metrics = await get(SERVER_TOKENS.Metrics);
     const engineDeps: RealtimeEngineDeps = {
       clock: await get(SHARED_TOKENS.Clock),
       ids: await get(SHARED_TOKENS.IdGenerator),
@@ -311,6 +314,13 @@ function bindSessionFactory(provide: Provide, config: ServerConfig): void {
         opusCodec: await get(REALTIME_TOKENS.OpusCodec),
       },
       usage: await get(SERVER_TOKENS.ServerLoadMonitor),
+      speculativeReplies: s.SVC_REALTIME_SPECULATION,
+      load: await get(SERVER_TOKENS.ServerLoadMonitor),
+      loadLimits: {
+        maxRecognizerBacklogMs: s.SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS,
+        maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
+      },
+      speculated: (outcome) => metrics.realtimeSpeculation(outcome),
     };
     const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
     if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;

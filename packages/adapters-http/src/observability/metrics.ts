@@ -29,6 +29,7 @@ export class ServiceMetrics {
   private countRealtimeSessions: () => number = () => 0;
   private realtimeLoad: (() => RealtimeCapacityFigures) | null = null;
   private readonly realtimeRefusals: Counter<'reason'>;
+  private readonly realtimeSpeculations: Counter<'outcome'>;
   private countWyomingConnections: () => number = () => 0;
   private readonly wyomingRequests: Histogram<'kind' | 'outcome'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
@@ -73,6 +74,12 @@ export class ServiceMetrics {
       name: 'svc_realtime_sessions_refused_total',
       help: 'Realtime connections refused at admission, by reason (over_capacity: this process could not serve one more speaking session)',
       labelNames: ['reason'],
+      registers: [this.registry],
+    });
+    this.realtimeSpeculations = new Counter({
+      name: 'svc_realtime_speculations_total',
+      help: 'Realtime replies begun at a pause before the turn was known to end, by outcome (used: sent when the turn ended; discarded: the user went on or the words changed)',
+      labelNames: ['outcome'],
       registers: [this.registry],
     });
     const realtimeFigure = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) =>
@@ -167,6 +174,11 @@ export class ServiceMetrics {
   /** A realtime connection was refused at admission. */
   realtimeRefused(reason: string): void {
     this.realtimeRefusals.inc({ reason });
+  }
+
+  /** A reply begun on a guess (speculation) was used or discarded. */
+  realtimeSpeculation(outcome: 'used' | 'discarded'): void {
+    this.realtimeSpeculations.inc({ outcome });
   }
 
   /** The gauge of open realtime sessions reads this when scraped. */

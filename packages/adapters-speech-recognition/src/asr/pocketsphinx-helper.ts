@@ -178,6 +178,11 @@ export class PocketsphinxHelper {
     return (this.inFlightSamples + this.queuedSamples + this.pendingLength) / SAMPLES_PER_MS;
   }
 
+  /** Milliseconds of whole pieces given to the decoder and not decoded yet: what its partial hypothesis does not reflect. */
+  get piecesBehindMs(): number {
+    return (this.inFlightSamples + this.queuedSamples) / SAMPLES_PER_MS;
+  }
+
   /** Process id of the decoder (its CPU time is read from /proc by the capacity probe). */
   get pid(): number | undefined {
     return this.child.pid;

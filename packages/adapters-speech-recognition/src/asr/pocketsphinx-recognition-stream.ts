@@ -86,6 +86,12 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     return this.helper?.partial ?? '';
   }
 
+  /** Audio not decoded yet (ms): waiting for a decoder, or given to it and not reached. */
+  get behindMs(): number {
+    if (this.helper) return this.helper.piecesBehindMs;
+    return this.waiting.reduce((ms, chunk) => ms + chunk.length, 0) / (RECOGNIZER_SAMPLE_RATE / 1000);
+  }
+
   async finish(): Promise<{ text: string }> {
     if (!this.ended) {
       this.ended = true;

@@ -181,6 +181,8 @@ export class FakeRecognizer implements SpeechRecognizer {
 export class FakeStreamingRecognizer extends FakeRecognizer {
   /** What `partial` says while the user speaks (default: the first word of the text). */
   partialText: string | null = null;
+  /** What each stream's `behindMs` says (audio its partial does not reflect yet). */
+  behindMs = 0;
   /** How `finish()` ends instead of with the text: 'hang' never settles (until aborted), an Error rejects. */
   finishAs: 'text' | 'hang' | Error = 'text';
   streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
@@ -191,11 +193,15 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
       if (record.state === 'open') record.state = 'cancelled';
     });
     const text = this.text;
+    const behind = () => this.behindMs;
     const partialOf = (samples: number) => (this.partialText !== null ? this.partialText : samples > 0 ? text.split(' ')[0]! : '');
     return {
       write: (samples: Int16Array) => void (record.samples += samples.length),
       get partial() {
         return partialOf(record.samples);
+      },
+      get behindMs() {
+        return behind();
       },
       finish: async () => {
         if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');

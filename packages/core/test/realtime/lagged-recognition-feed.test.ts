@@ -50,6 +50,21 @@ describe('LaggedRecognitionFeed: the recognizer never decodes the silence that e
     expect(stream.heard).to.deep.equal([...ms(0, 1000 + RECOGNITION_TAIL_MS)]);
   });
 
+  it('catching up at a pause gives the speech and its tail sooner, the same audio in the same order as finish would', async () => {
+    const stream = recordingStream();
+    const feed = new LaggedRecognitionFeed(stream, 1000, 0, 500 - RECOGNITION_TAIL_MS);
+    // Speech ends at 1000 ms; 200 ms of silence later a reply is begun on the words so far.
+    for (let t = 0; t < 1200; t += 20) feed.write(ms(t, t + 20));
+    expect(stream.heard.length).to.equal(1200 - (500 - RECOGNITION_TAIL_MS));
+    feed.catchUp(1000);
+    expect(stream.heard).to.deep.equal([...ms(0, 1000 + RECOGNITION_TAIL_MS)]);
+    // The silence goes on: it is held back again, and the turn's end adds nothing past its tail.
+    for (let t = 1200; t < 1500; t += 20) feed.write(ms(t, t + 20));
+    expect(stream.heard).to.have.length(1000 + RECOGNITION_TAIL_MS);
+    await feed.finish(1000);
+    expect(stream.heard).to.deep.equal([...ms(0, 1000 + RECOGNITION_TAIL_MS)]);
+  });
+
   it('an end before what was already fed adds nothing; lag 0 feeds at once', async () => {
     const stream = recordingStream();
     const feed = new LaggedRecognitionFeed(stream, 1000, 0, 0);

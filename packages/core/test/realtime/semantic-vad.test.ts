@@ -48,11 +48,13 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
 
   it('hears a falling, a level and a rising end of a phrase, relative to the speaker; nothing in silence', () => {
     const rate = 16000;
-    expect(pitchEnding(voiced(1500, rate, 120, { toHz: 95, glideMs: 350 }), rate)).to.equal('falling');
+    expect(pitchEnding(voiced(1500, rate, 120, { toHz: 85, glideMs: 350 }), rate)).to.equal('falling');
     expect(pitchEnding(voiced(1500, rate, 120), rate)).to.equal('level');
+    // A dip (about a tenth, as a reader's clause that goes on dips) is no fall.
+    expect(pitchEnding(voiced(1500, rate, 120, { toHz: 100, glideMs: 350 }), rate)).to.equal('level');
     expect(pitchEnding(voiced(1500, rate, 120, { toHz: 150, glideMs: 350 }), rate)).to.equal('rising');
     // A lower voice, the same shape: relative, not absolute.
-    expect(pitchEnding(voiced(1500, rate, 90, { toHz: 72, glideMs: 350 }), rate)).to.equal('falling');
+    expect(pitchEnding(voiced(1500, rate, 90, { toHz: 64, glideMs: 350 }), rate)).to.equal('falling');
     expect(pitchEnding(new Int16Array(rate), rate)).to.equal('unknown');
     expect(pitchEnding(voiced(80, rate, 120), rate)).to.equal('unknown');
   });
@@ -105,7 +107,7 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
   }
   const RATE = 24000;
   // EnergyVad hears speech only above 1000 at every sample: the phrases sit on an offset (the pitch ignores it).
-  const fallingPhrase = () => base64(voiced(1200, RATE, 120, { toHz: 92, glideMs: 300 }, 14000));
+  const fallingPhrase = () => base64(voiced(1200, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
   const levelPhrase = () => base64(voiced(1200, RATE, 120, undefined, 14000));
 
   it('a finished sentence said with a falling voice ends at the short pause, before silence_duration_ms', async () => {

@@ -8,8 +8,13 @@
  */
 export type PitchEnding = 'falling' | 'level' | 'rising' | 'unknown';
 
-/** The end at or below this share of the speaker's median pitch is a fall; at or above RISING_RATIO a rise. */
-export const FALLING_RATIO = 0.92;
+/**
+ * The end at or below this share of the speaker's median pitch is a fall; at or above RISING_RATIO
+ * a rise. A margin below level: a reader's clause that reads as finished ("rather cold hearted", "a
+ * more amiable woman") dips a little before the sentence goes on, where a sentence's end falls
+ * further; a dip is judged level, so such a pause waits (docs/realtime.md, semantic_vad).
+ */
+export const FALLING_RATIO = 0.85;
 export const RISING_RATIO = 1.1;
 /** The end of the speech judged: its last voiced frames over this span. */
 const ENDING_MS = 200;

@@ -34,6 +34,11 @@ export class LaggedRecognitionFeed {
     return this.stream.partial;
   }
 
+  /** Audio written to the recognizer that its partial words do not reflect yet (ms; the lag held here is not written). */
+  get behindMs(): number {
+    return this.stream.behindMs ?? 0;
+  }
+
   /** The next samples of the turn (contiguous with the previous ones). */
   write(samples: Int16Array): void {
     if (samples.length === 0) return;
@@ -47,10 +52,18 @@ export class LaggedRecognitionFeed {
     this.release(this.heldSamples - this.lagSamples);
   }
 
+  /**
+   * The speech may have ended at `endMs` (a pause begins): the recognizer hears up to it plus the
+   * tail now, so the partial words have its last word before the turn is known to be over (what
+   * it hears is the same audio, in the same order, as finish() would give it: only sooner).
+   */
+  catchUp(endMs: number): void {
+    this.release(this.samplesUntil(endMs) - this.heldStart);
+  }
+
   /** The turn ended where speech ended (`endMs`): the recognizer hears up to it plus the tail, then its final pass runs. */
   finish(endMs: number): Promise<{ text: string }> {
-    const end = Math.round(((endMs + RECOGNITION_TAIL_MS) / 1000) * this.sampleRate);
-    this.release(end - this.heldStart);
+    this.release(this.samplesUntil(endMs) - this.heldStart);
     this.held = [];
     this.heldSamples = 0;
     return this.stream.finish();
@@ -60,6 +73,11 @@ export class LaggedRecognitionFeed {
     this.held = [];
     this.heldSamples = 0;
     this.stream.cancel();
+  }
+
+  /** Where the tail after speech ending at `endMs` ends, in samples of analysis time. */
+  private samplesUntil(endMs: number): number {
+    return Math.round(((endMs + RECOGNITION_TAIL_MS) / 1000) * this.sampleRate);
   }
 
   /** Writes the oldest `count` held samples to the recognizer. */

@@ -1,4 +1,7 @@
 import type { Principal } from '../../auth/api-key.js';
+import type { ServerLoadProbe } from '../admission/server-load.js';
+import type { SpeculationOutcome } from '../response/speculative-reply.js';
+import type { LoadGuards } from './turn-speculation.js';
 import type { Clock } from '../../shared/clock.js';
 import type { IdGenerator } from '../../shared/ids.js';
 import type { Logger } from '../../shared/logger.js';
@@ -34,6 +37,16 @@ export interface RealtimeEngineDeps {
    * the interface accepts it with no effect, so by default it has none.
    */
   semanticEagerness?: boolean;
+  /**
+   * Begin a turn's reply at a pause that may end it, before that is decided (SVC_REALTIME_SPECULATION;
+   * off when absent): nothing the client sees changes, the reply is sent sooner when the words held.
+   */
+  speculativeReplies?: boolean;
+  /** The server's load: replies are not begun on a guess while it is behind (by the admission's guards). */
+  load?: ServerLoadProbe;
+  loadLimits?: LoadGuards;
+  /** Told whether each reply begun on a guess was used or discarded (the metrics). */
+  speculated?(outcome: SpeculationOutcome): void;
 }
 
 export interface RealtimeUsageObserver {

@@ -27,6 +27,8 @@ import { SessionAvatar } from './session-avatar.js';
 import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 import { TurnManager } from './turn-manager.js';
+import { TurnSpeculation } from './turn-speculation.js';
+import type { SpeculationOutcome } from '../response/speculative-reply.js';
 import { TurnTranscription } from './turn-transcription.js';
 
 type Phase = 'connected' | 'active' | 'closed';
@@ -71,6 +73,8 @@ export const MAX_EVENTS_BEFORE_SESSION = 64;
  * | turn ends              | turn-manager.ts (speechStopped)       | -> `speech_stopped`, `committed`, item    |                       |
  * |  (semantic_vad)        | semantic-turn-end.ts                  | partial words + pitch -> wait or end      | Clock                 |
  * |                        | audio/ending-pitch.ts                 | Int16 at 16 kHz -> falling / level / rise |                       |
+ * | speculate at a pause   | turn-speculation.ts                   | partial words -> a reply begun, unseen    | ServerLoadProbe       |
+ * |                        | response/speculative-reply.ts         | (model stream + first piece, held)        | LanguageModel         |
  * | transcript             | turn-transcription.ts (transcribe)    | final pass -> item transcript             | SpeechRecognizer      |
  * | respond                | response-coordinator.ts               | -> one ResponseRun                        | QuotaGuard            |
  * | prompt                 | response/response-run.ts              | conversation -> tokens                    | LanguageModel         |
@@ -151,6 +155,7 @@ export class RealtimeSessionEngine {
       endSessionForQuota: (message) => this.refuseQuota(message),
       audioLeadMs: options.audioLeadMs ?? DEFAULT_AUDIO_LEAD_MS,
       replyTrack: options.media?.replyTrack,
+      speculated: (outcome: SpeculationOutcome) => deps.speculated?.(outcome),
     });
     const semantic = new SemanticTurnEnd(deps.semanticEagerness ?? false);
     this.input = new InputPipeline({
@@ -172,6 +177,12 @@ export class RealtimeSessionEngine {
       transcriptDeadlineMs: options.transcriptDeadlineMs ?? DEFAULT_TRANSCRIPT_DEADLINE_MS,
       semantic,
     });
+    const speculation = new TurnSpeculation({
+      enabled: deps.speculativeReplies ?? false,
+      ...(deps.load ? { load: deps.load } : {}),
+      ...(deps.loadLimits ? { loadLimits: deps.loadLimits } : {}),
+      prepare: (transcript) => this.responses.prepare(transcript),
+    });
     this.turns = new TurnManager({
       ...shared,
       clock: deps.clock,
@@ -181,6 +192,7 @@ export class RealtimeSessionEngine {
       userSpoke,
       conversationChanged,
       semantic,
+      speculation,
     });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });

@@ -1,10 +1,12 @@
-import { snapshotItem, type ConversationItem } from '../conversation/items.js';
+import { snapshotItem, type ConversationItem, type MessageItem } from '../conversation/items.js';
 import { expectString, type JsonObject } from '../protocol/field-checks.js';
 import { realtimeErrors } from '../protocol/realtime-error.js';
 import { parseResponseOverrides } from '../response/response-overrides.js';
 import { ResponseRun } from '../response/response-run.js';
-import { cloneSessionConfig } from '../session/session-config.js';
+import { cloneSessionConfig, formatSampleRate } from '../session/session-config.js';
 import { REALTIME_RESPONSE_RESOURCE } from './engine-deps.js';
+import { SpeculativeReply, type SpeculationOutcome } from '../response/speculative-reply.js';
+import { modelRequest } from '../response/model-request.js';
 import type { Principal } from '../../auth/api-key.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
@@ -35,6 +37,8 @@ export interface ResponseCoordinatorDeps {
   endSessionForQuota(message: string): void;
   /** How far spoken replies may run ahead of playback. */
   audioLeadMs: number;
+  /** Told whether each prepared reply was used or discarded. */
+  speculated?(outcome: SpeculationOutcome): void;
   /** A media transport's reply track (spoken audio is played there, not sent as deltas). */
   replyTrack?: ReplyAudioTrack;
 }
@@ -63,7 +67,20 @@ export class ResponseCoordinator {
     return this.deps.session.config.audio.input.turn_detection === null;
   }
 
-  async create(rawResponse: unknown): Promise<void> {
+  /**
+   * `prepared`: a reply begun while the turn was still being decided (speculation): the response
+   * takes its model stream and first spoken piece if they answer what it asks, else it is discarded.
+   */
+  async create(rawResponse: unknown, prepared: SpeculativeReply | null = null): Promise<void> {
+    try {
+      await this.start(rawResponse, prepared);
+    } finally {
+      // Refused, or no response started (quota, a closed session): nothing may keep running for it.
+      prepared?.release();
+    }
+  }
+
+  private async start(rawResponse: unknown, prepared: SpeculativeReply | null): Promise<void> {
     const overrides = parseResponseOverrides(rawResponse);
     // Every check happens before any effect, so a rejected create changes nothing.
     const seen = new Set<string>();
@@ -93,16 +110,17 @@ export class ResponseCoordinator {
       this.deps.userSpoke();
     }
 
+    const answered = prepared?.adopt();
     const run = new ResponseRun(
       {
         sessionSignal: this.deps.session.signal,
         emit: (e) => this.deps.events.emit(e),
         conversation: this.deps.conversation,
         newId: (p) => this.deps.events.newId(p),
-        languageModel: deps.languageModel,
+        languageModel: answered?.languageModel ?? deps.languageModel,
         logger: deps.logger,
         principal,
-        audio: deps.audio,
+        audio: answered?.replySpeaker ? { ...deps.audio, replySpeaker: answered.replySpeaker } : deps.audio,
         clock: deps.clock,
         audioLeadMs: deps.audioLeadMs,
         replyTrack: deps.replyTrack,
@@ -122,6 +140,42 @@ export class ResponseCoordinator {
         this.deps.conversationChanged();
       })
       .catch((err) => deps.logger.error({ err: String(err) }, 'response run failed'));
+  }
+
+  /**
+   * Begins, without a sound or an event, the reply a turn that may be ending would get, answering
+   * `transcript` as the user's words (speculation; SpeculativeReply). Null when there is nothing to
+   * prepare on: a response is running, or an earlier turn's words are still being recognized.
+   */
+  prepare(transcript: string): SpeculativeReply | null {
+    const { conversation, session, audio, replyTrack, languageModel, principal } = this.deps;
+    if (this.active || session.closed) return null;
+    const visible = conversation.modelVisible();
+    if (visible.some((e) => e.transcriptReady !== undefined)) return null;
+    const config = session.config;
+    // A detected turn's response has no overrides (create(undefined)).
+    const overrides = parseResponseOverrides(undefined);
+    const user: MessageItem = {
+      id: 'item_prepared',
+      object: 'realtime.item',
+      type: 'message',
+      status: 'completed',
+      role: 'user',
+      content: [{ type: 'input_audio', transcript }],
+    };
+    const ask = modelRequest([...visible.map((e) => e.item), user], config, overrides, languageModel, session.signal);
+    const format = config.audio.output.format;
+    const sampleRate = replyTrack
+      ? replyTrack.sampleRate
+      : format.type === 'audio/opus' && !audio.opusCodec
+        ? null
+        : formatSampleRate(format);
+    const spoken = (overrides.outputModalities ?? config.output_modalities)[0] === 'audio';
+    const voice =
+      spoken && audio.replySpeaker && sampleRate !== null
+        ? { speaker: audio.replySpeaker, voice: config.audio.output.voice, speed: config.audio.output.speed, sampleRate, principal }
+        : null;
+    return new SpeculativeReply(languageModel, ask, voice, session.signal, transcript, (outcome) => this.deps.speculated?.(outcome));
   }
 
   /** `response.cancel`: resolves after `response.done` (status cancelled) has been sent. */

@@ -5,7 +5,9 @@ import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
 import { pitchEnding } from '../audio/ending-pitch.js';
-import type { SemanticTurnEnd } from './semantic-turn-end.js';
+import { SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
+import type { TurnSpeculation } from './turn-speculation.js';
+import type { SpeculativeReply } from '../response/speculative-reply.js';
 import type { Clock } from '../../shared/clock.js';
 import type { Logger } from '../../shared/logger.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -29,7 +31,7 @@ export interface TurnManagerDeps {
   responses: BargeInResponses & {
     readonly activeResponse: unknown;
     readonly manualTurns: boolean;
-    create(rawResponse: unknown): Promise<void>;
+    create(rawResponse: unknown, prepared: SpeculativeReply | null): Promise<void>;
   };
   /** Detected speech or a user turn: restarts the idle timer. */
   userSpoke(): void;
@@ -37,10 +39,18 @@ export interface TurnManagerDeps {
   conversationChanged(): void;
   /** semantic_vad's end-of-turn rule. */
   semantic: SemanticTurnEnd;
+  /** The reply begun while a pause is being decided. */
+  speculation: TurnSpeculation;
 }
 
 /** Input that has not moved for this long has stopped: a waiting semantic_vad turn then ends by the clock. */
 const INPUT_STALL_MS = 100;
+
+/**
+ * server_vad: silence after speech for this long (semantic_vad's pause) begins the reply to the
+ * words so far, while the turn still has `silence_duration_ms` to wait before it ends.
+ */
+const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
 
 /** How much speech before a pause the pitch of its ending is judged against (the speaker's own level). */
 const PITCH_CONTEXT_MS = 1200;
@@ -62,6 +72,8 @@ interface TurnInProgress {
   onsetMs: number;
   /** Where the detector last heard speech in this turn (null: it does not say; the input's end counts). */
   voicedUntilMs: number | null;
+  /** Where the speech ended before the pause the speculation answers (null: no such pause now). */
+  pauseAtMs: number | null;
   /** A child of the session's signal: the turn's recognition stops with the turn or the session. */
   abort: ChildAbortController;
   /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
@@ -98,16 +110,26 @@ export class TurnManager implements TurnEvents {
       // The user went on after a pause semantic_vad judged unfinished: the same turn continues.
       this.pendingEnd.cancel();
       this.pendingEnd = null;
+      this.deps.speculation.discard();
       this.deps.userSpoke();
       return;
     }
     if (this.speech) return;
+    this.deps.speculation.reset();
     const { session, events } = this.deps;
     const abort = new ChildAbortController(session.signal);
     // The recognizer starts from the padded onset already held (at the analysis rate).
     const recognition = this.deps.transcription.open(this.deps.input, abort.signal, audioStartMs);
     const onsetMs = audioStartMs === 0 ? 0 : audioStartMs + this.prefixPaddingMs();
-    this.speech = { itemId: events.newId('item_'), startMs: audioStartMs, onsetMs, voicedUntilMs: null, abort, recognition };
+    this.speech = {
+      itemId: events.newId('item_'),
+      startMs: audioStartMs,
+      onsetMs,
+      voicedUntilMs: null,
+      pauseAtMs: null,
+      abort,
+      recognition,
+    };
     this.deps.userSpoke();
     events.emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: Math.round(audioStartMs), item_id: this.speech.itemId });
     // A reply still sounding pauses here and is cancelled only once the speech proves an
@@ -126,6 +148,8 @@ export class TurnManager implements TurnEvents {
       return;
     }
     await verdict?.settle();
+    // The turn may be ending here: its reply is begun while that is decided.
+    this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs);
     const td = this.deps.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
       const waitMs = this.deps.semantic.extraWaitMs(td, this.speech.recognition?.partial ?? '', this.pitchBefore(audioEndMs));
@@ -148,12 +172,14 @@ export class TurnManager implements TurnEvents {
       return;
     }
     speech.voicedUntilMs = voicedUntilMs ?? speech.voicedUntilMs;
+    this.followPause(speech, inputEndMs);
     // A paused reply: is the speech so far a real interruption?
     if (this.bargeIn.pending) await this.bargeIn.heard(this.speechSoFar(speech.voicedUntilMs ?? inputEndMs));
   }
 
   /** A commit, a clear, the detector closed or the session's end: the speech being followed is dropped. */
   speechDropped(): void {
+    this.deps.speculation.reset();
     this.bargeIn.abandon();
     this.pendingEnd?.cancel();
     this.pendingEnd = null;
@@ -211,6 +237,33 @@ export class TurnManager implements TurnEvents {
     this.pendingEnd = pending;
   }
 
+  /**
+   * Speculation during a pause: semantic_vad waiting out a pause, and server_vad once
+   * SPECULATION_PAUSE_MS of silence follows the speech, begin the reply to the words so far (anew
+   * when they change: the recognizer is still catching up); speech that resumes discards it.
+   */
+  private followPause(speech: TurnInProgress, inputEndMs: number): void {
+    const { speculation } = this.deps;
+    if (!speculation.enabled) return;
+    if (this.pendingEnd) {
+      speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
+      return;
+    }
+    const voicedMs = speech.voicedUntilMs;
+    if (voicedMs === null) return;
+    if (inputEndMs - voicedMs < SPECULATION_PAUSE_MS) {
+      if (speech.pauseAtMs !== null) speculation.discard();
+      speech.pauseAtMs = null;
+      return;
+    }
+    if (speech.pauseAtMs !== voicedMs) {
+      speech.pauseAtMs = voicedMs;
+      // The recognizer runs behind the audio (server_vad): it hears the speech's end now.
+      speech.recognition?.catchUp(voicedMs);
+    }
+    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
+  }
+
   private endPending(): void {
     const pending = this.pendingEnd!;
     this.pendingEnd = null;
@@ -243,6 +296,7 @@ export class TurnManager implements TurnEvents {
   private dropFalseInterruption(audioEndMs: number): void {
     const speech = this.speech!;
     this.speech = null;
+    this.deps.speculation.reset();
     this.deps.events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: speech.itemId });
     speech.abort.abort();
     this.deps.input.dropBefore(audioEndMs);
@@ -259,10 +313,11 @@ export class TurnManager implements TurnEvents {
     // modelled API's audio_start_ms does), so the turn is captured from there.
     const captured = this.deps.input.takeRange(speech.startMs, audioEndMs);
     // The recognizer hears the rest of the speech (not the silence that ended it) and runs its final pass.
+    const prepared = this.deps.speculation.take();
     this.addUserTurn(speech.itemId, captured, speech.abort, speech.recognition?.finish(audioEndMs) ?? null);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
-      await this.deps.responses.create(undefined);
+      await this.deps.responses.create(undefined, prepared);
     } catch (err) {
       events.reportError(err, null);
     }

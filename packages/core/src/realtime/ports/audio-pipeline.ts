@@ -69,6 +69,12 @@ export interface RecognitionStream {
   write(samples: Int16Array): void;
   /** The hypothesis of the audio written so far ('' before the first word). */
   readonly partial: string;
+  /**
+   * Optional: milliseconds of written audio the decoder has not reached yet, i.e. that `partial`
+   * does not reflect (audio a decoder holds back for the final pass does not count). A reply begun
+   * on the partial words waits for 0; absent, the partial is taken as current.
+   */
+  readonly behindMs?: number;
   finish(): Promise<{ text: string }>;
   cancel(): void;
 }

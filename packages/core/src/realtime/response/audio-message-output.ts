@@ -166,23 +166,11 @@ export class AudioMessageOutput {
   }
 
   private enqueue(sentence: string, last: boolean): void {
-    const edges = this.edgesOf(this.pieces++, last);
+    const edges = pieceEdges(this.pieces++, last, this.chunker.cutAtClause);
     const done = this.speech.then(() => this.speak(sentence, edges));
     this.speech = done;
     this.queue.push(done);
     void done.then(() => this.queue.splice(this.queue.indexOf(done), 1));
-  }
-
-  /**
-   * The reply starts and ends with the voice (the engine's padding trimmed), a first clause joins
-   * the rest of its sentence with a comma's pause, and pauses between sentences stay natural.
-   */
-  private edgesOf(index: number, last: boolean): SpeechEdges {
-    const clauseJoin = this.chunker.cutAtClause;
-    return {
-      leadingKeepMs: index === 0 ? EDGE_SILENCE_MS : index === 1 && clauseJoin ? JOIN_SILENCE_MS : null,
-      trailingKeepMs: last ? EDGE_SILENCE_MS : index === 0 && clauseJoin ? JOIN_SILENCE_MS : null,
-    };
   }
 
   private async speak(sentence: string, edges: SpeechEdges): Promise<void> {
@@ -235,4 +223,16 @@ export class AudioMessageOutput {
   private partEvent(type: string) {
     return { type, response_id: this.ctx.responseId, item_id: this.item.id, output_index: this.outputIndex, content_index: 0 };
   }
+}
+
+/**
+ * The silence kept at the ends of a reply's `index`-th spoken piece: the reply starts and ends with
+ * the voice (the engine's padding trimmed), a first clause (`cutAtClause`) joins the rest of its
+ * sentence with a comma's pause, and pauses between sentences stay natural.
+ */
+export function pieceEdges(index: number, last: boolean, cutAtClause: boolean): SpeechEdges {
+  return {
+    leadingKeepMs: index === 0 ? EDGE_SILENCE_MS : index === 1 && cutAtClause ? JOIN_SILENCE_MS : null,
+    trailingKeepMs: last ? EDGE_SILENCE_MS : index === 0 && cutAtClause ? JOIN_SILENCE_MS : null,
+  };
 }

@@ -7,16 +7,15 @@ import { PlaybackClock } from '../audio/playback-clock.js';
 import { createResponseAudioEncoder } from '../audio/response-audio-encoder.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { snapshotItem } from '../conversation/items.js';
-import { buildModelMessages } from '../conversation/model-context.js';
-import { estimateTokens, fitToContextWindow } from '../conversation/summarization.js';
 import type { RealtimeAudioPorts } from '../ports/audio-pipeline.js';
 import type { ReplyAudioTrack } from '../ports/media-transport.js';
 import type { LanguageModel, LanguageModelRequest } from '../ports/language-model.js';
 import type { ServerEventBody } from '../protocol/server-events.js';
-import { outputTokenLimit, type RealtimeSessionConfig } from '../session/session-config.js';
+import type { RealtimeSessionConfig } from '../session/session-config.js';
 import { abortable, ResponseAborted, untilAborted } from './abortable.js';
 import { AudioMessageOutput } from './audio-message-output.js';
 import { FunctionCallOutput } from './function-call-output.js';
+import { modelRequest } from './model-request.js';
 import type { OutputContext } from './output-context.js';
 import { DeltaEventAudioOutput, MediaTrackAudioOutput, type ReplyAudioOutput } from './reply-audio-output.js';
 import { ResponseTrackPlayout } from './response-track-playout.js';
@@ -195,25 +194,8 @@ export class ResponseRun {
     // nobody heard, so the response ends cancelled, without output.
     const lastUser = conversation.modelVisible().findLast((e) => e.item.type === 'message' && e.item.role === 'user');
     if (lastUser?.transcriptionFailed) throw new ResponseAborted();
-    const instructions = this.overrides.instructions ?? this.config.instructions;
-    const maxOutputTokens = outputTokenLimit(this.description.maxOutputTokens);
-    let items = conversation.modelVisible().map((e) => e.item);
-    if (this.config.truncation === 'auto') {
-      const reserve = Math.min(maxOutputTokens ?? 1024, Math.floor(languageModel.contextWindowTokens / 4));
-      items = fitToContextWindow(items, estimateTokens(instructions), languageModel.contextWindowTokens, reserve);
-    }
-    return {
-      messages: buildModelMessages(instructions, items),
-      tools: (this.overrides.tools ?? this.config.tools).map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters,
-      })),
-      toolChoice: this.overrides.toolChoice ?? this.config.tool_choice,
-      temperature: this.overrides.temperature ?? this.config.temperature,
-      maxOutputTokens,
-      signal: this.signal,
-    };
+    const items = conversation.modelVisible().map((e) => e.item);
+    return modelRequest(items, this.config, this.overrides, languageModel, this.signal);
   }
 
   private async onText(delta: string): Promise<void> {
