@@ -10,6 +10,7 @@ import {
   type RealtimeOutput,
   type SessionMedia,
   type AdmittedSession,
+  type OpusCodec,
 } from '@svc/core';
 import { DigestAuth, type DigestCredentials } from './digest-auth.js';
 import {
@@ -39,6 +40,8 @@ export interface SipServerDeps {
   /** INVITEs per source address (a token bucket keyed `sip:<address>`). */
   rateLimiter: RateLimiter;
   newCallId(): string;
+  /** Opus for the callers that offer it (preferred over G.711); without it calls are G.711 only. */
+  opus?: OpusCodec;
   logger?: Logger;
 }
 
@@ -324,7 +327,7 @@ export class SipServer {
     try {
       if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
         throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
-      offer = parseAudioOffer(invite.body);
+      offer = parseAudioOffer(invite.body, { opus: !!this.deps.opus });
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return this.refuse(invite, peer, err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
@@ -374,6 +377,7 @@ export class SipServer {
       audioLeadMs: this.options.audioLeadMs,
       mediaTimeoutMs: this.options.mediaTimeoutMs,
       logger: this.logger,
+      opus: this.deps.opus ?? null,
     });
     dialog.call = call;
     const port = await call.rtp.open(this.local.address);

@@ -102,6 +102,7 @@ export const realtimeSipModule = defineModule({
         session: sessionOf(s.SVC_SIP_SESSION),
         rateLimiter: new TokenBucketRateLimiter(get(SHARED_TOKENS.Clock), s.SVC_SIP_INVITES_PER_MINUTE, s.SVC_SIP_INVITE_BURST),
         newCallId: () => ids.id('sip_'),
+        opus: get(REALTIME_TOKENS.OpusCodec),
         logger,
       },
       {
