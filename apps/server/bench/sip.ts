@@ -54,7 +54,7 @@ export async function benchSip(): Promise<Record<string, number | string>> {
         const sentence = sentences[i % sentences.length]!;
         const microphone = new Int16Array(sentence.samples.length / 2 + 8000 * 40);
         microphone.set(telephoneRate(sentence.samples));
-        phones.push(placeCall({ host: '127.0.0.1', port, microphone }));
+        phones.push(await placeCall({ host: '127.0.0.1', port, microphone }));
       }
       const deadline = performance.now() + 20_000;
       while (latencies.length < n && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -63,7 +63,7 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
     microphone.set(telephoneRate(sentence.samples));
     const { port } = sip.t.server.sip!.server.address;
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port, microphone });
+    const phone = await placeCall({ host: '127.0.0.1', port, microphone });
     try {
       const call = await answered;
       const spoke = eventOf(call, 'input_audio_buffer.speech_stopped', 30_000);
@@ -103,7 +103,7 @@ describe('SIP phone calls over TCP (baresip)', function () {
 
   it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({
+    const phone = await placeCall({
       host: '127.0.0.1',
       port: sip.t.server.sip!.server.address.port,
       microphone: new Int16Array(8000 * 40),
@@ -133,7 +133,7 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
   const microphone = new Int16Array(8000 * 40);
 
   it('a phone without the credentials is refused with 401 and no call starts', async () => {
-    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone });
+    const phone = await placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone });
     try {
       await phone.printed(/SIP\/2\.0 401 Unauthorized/, 15_000);
       await phone.printed(/terminated|failed|401/i, 15_000);
@@ -146,7 +146,7 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
 
   it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({
+    const phone = await placeCall({
       host: '127.0.0.1',
       port: sip.t.server.sip!.server.address.port,
       microphone,
