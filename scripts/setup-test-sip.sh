@@ -5,7 +5,6 @@
 #   baresip-core   Debian's baresip: a real SIP user agent that places the test calls, its
 #                  microphone a recorded WAV file (aufile) and what it hears recorded to a WAV file;
 #                  its opus module places the Opus calls
-#   linphone-cli   Debian's linphonec: a second, independent SIP phone (liblinphone/belle-sip)
 #   kamailio       a real SIP proxy put in front of the service (Via, Record-Route through a proxy)
 set -euo pipefail
-exec bash "$(dirname "$0")/install-debian-packages.sh" setup-test-sip baresip-core linphone-cli kamailio
+exec bash "$(dirname "$0")/install-debian-packages.sh" setup-test-sip baresip-core kamailio

@@ -512,6 +512,8 @@ export class SipServer {
       ['To', invite.headers.get('from')!],
       ['Call-ID', callId],
       ['CSeq', `${++dialog.localCseq} BYE`],
+      // a proxy in the path (its Record-Route in the INVITE) stays in it: the route set, in order (RFC 3261 12.1.1)
+      ...invite.headers.all('record-route').map((route): [string, string] => ['Route', route]),
       ['User-Agent', SERVER_NAME],
     ]);
     this.byeAnswered.delete(callId);
@@ -598,6 +600,10 @@ export class SipServer {
       ['To', tagTo && !headerParam(to, 'tag') ? withTag(to, tag ?? randomBytes(8).toString('hex')) : to],
       ['Call-ID', request.headers.get('call-id')!],
       ['CSeq', request.headers.get('cseq')!],
+      // the proxies that asked to stay in the dialog learn it was set up through them (RFC 3261 12.1.1)
+      ...(request.method === 'INVITE' && status > 100 && status < 300
+        ? request.headers.all('record-route').map((route): [string, string] => ['Record-Route', route])
+        : []),
       ['Server', SERVER_NAME],
       ...extra,
     ];
