@@ -208,3 +208,9 @@ export function rms(samples: Int16Array): number {
   for (const s of samples) sum += s * s;
   return Math.sqrt(sum / samples.length);
 }
+
+/** The loudest window's root-mean-square level (200 ms windows at 8 kHz by default): speech stands well above silence. */
+export function loudest(samples: Int16Array, windowSamples = 1600): number {
+  const windows = Math.floor(samples.length / windowSamples);
+  return Math.max(0, ...Array.from({ length: windows }, (_, i) => rms(samples.subarray(i * windowSamples, (i + 1) * windowSamples))));
+}

@@ -4,14 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { OpusscriptOpusCodec } from '@svc/adapters-inference';
 import { RtpMedia, parseRtp, serializeRtp, type AudioOffer } from '@svc/adapters-sip';
 import { rms } from '../helpers/baresip.js';
-
-async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { waitUntil } from '../helpers/wait-until.js';
 
 /** 20 ms of a 440 Hz tone at 48 kHz, starting at sample `from`. */
 const tone = (from: number) =>
@@ -60,7 +53,7 @@ describe('SIP media: Opus over RTP with the real libopus (WASM), and Opus garbag
       );
     try {
       for (let i = 0; i < 5; i++) for (const packet of encoder.encode(tone(i * 960))) send(packet);
-      await until(() => heard.length === 5);
+      await waitUntil(() => heard.length === 5, 'the packets', 5_000);
       expect(heard.every((s) => s.length === 960)).to.equal(true);
       expect(rms(heard[4]!), 'the tone comes through').to.be.above(2000);
 
@@ -73,13 +66,13 @@ describe('SIP media: Opus over RTP with the real libopus (WASM), and Opus garbag
       ];
       for (const g of garbage) send(g);
       for (let i = 5; i < 10; i++) for (const packet of encoder.encode(tone(i * 960))) send(packet);
-      await until(() => media.packetsReceived === 5 + garbage.length + 5);
+      await waitUntil(() => media.packetsReceived === 5 + garbage.length + 5, 'the packets', 5_000);
       expect(media.packetsUndecodable, 'garbage refused by libopus is counted and dropped').to.be.above(0);
-      await until(() => rms(heard.at(-1)!) > 2000);
+      await waitUntil(() => rms(heard.at(-1)!) > 2000, 'the packets', 5_000);
 
       media.sendFrame(tone(0), true);
       media.sendFrame(tone(960), false);
-      await until(() => got.length === 2);
+      await waitUntil(() => got.length === 2, 'the packets', 5_000);
       const reply = got.map((d) => parseRtp(d)!);
       expect(reply.map((p) => p.payloadType)).to.deep.equal([111, 111]);
       expect(reply[1]!.timestamp - reply[0]!.timestamp, 'the RTP clock is 48 kHz').to.equal(960);

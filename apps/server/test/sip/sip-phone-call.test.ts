@@ -2,18 +2,11 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
-
-async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { hasBaresip, loudest, placeCall, telephoneRate } from '../helpers/baresip.js';
 
 /** Resolves with the first session event of `type` on the call. */
 function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
@@ -83,10 +76,7 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
       const heard = phone.heard();
       // the reply is speech: well above the silence (and the G.711 idle pattern) around it
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
-      const loudest = Math.max(
-        ...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))),
-      );
-      expect(loudest, 'the loudest 200 ms the phone heard').to.be.above(500);
+      expect(loudest(heard), 'the loudest 200 ms the phone heard').to.be.above(500);
     } catch (err) {
       console.log(phone.output().slice(-4000));
       throw err;
@@ -113,7 +103,7 @@ describe('SIP phone calls over TCP (baresip)', function () {
       const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
-      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
+      await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       await phone.stop();
       expect(await ended).to.equal('hangup');
       expect(call.rtp.packetsReceived).to.be.above(0);

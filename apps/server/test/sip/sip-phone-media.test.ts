@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import type { RealtimeServerEvent } from '@svc/core';
+import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, placeCall, rms, widebandRate } from '../helpers/baresip.js';
-
-async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { hasBaresip, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
 
 describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (baresip)', function () {
   this.timeout(120_000);
@@ -40,18 +33,18 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
         if (e.type === 'input_audio_buffer.dtmf_event_received') events.push(e);
       });
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*telephone-event\/8000/m, 15_000);
-      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
+      await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       const before = Math.floor(Date.now() / 1000);
       // one key at a time, each ended before the next (as a person presses them)
       for (const key of ['1', '2', '3', '#', '9', '*', '0']) {
         await phone.command('sndcode', key);
-        await until(() => events.length > 0 && events.at(-1)!.event === key, 5_000, `key ${key}`);
+        await waitUntil(() => events.length > 0 && events.at(-1)!.event === key, `key ${key}`, 5_000);
       }
       // the same key twice in a row is two presses
       await phone.command('sndcode', '5');
-      await until(() => events.filter((e) => e.event === '5').length === 1, 5_000, 'key 5');
+      await waitUntil(() => events.filter((e) => e.event === '5').length === 1, 'key 5', 5_000);
       await phone.command('sndcode', '5');
-      await until(() => events.filter((e) => e.event === '5').length === 2, 5_000, 'key 5 again');
+      await waitUntil(() => events.filter((e) => e.event === '5').length === 2, 'key 5 again', 5_000);
       await new Promise((r) => setTimeout(r, 300));
       expect(events.map((e) => e.event)).to.deep.equal(['1', '2', '3', '#', '9', '*', '0', '5', '5']);
       for (const e of events) {
@@ -89,17 +82,14 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*a=rtpmap:\d+ opus\/48000\/2/m, 15_000);
       const types: string[] = [];
       call.onEvent((e) => types.push(e.type));
-      await until(() => types.includes('input_audio_buffer.speech_stopped'), 40_000, 'speech_stopped (the Opus audio heard as speech)');
-      await until(() => types.includes('output_audio_buffer.stopped'), 60_000, 'a whole spoken reply');
+      await waitUntil(() => types.includes('input_audio_buffer.speech_stopped'), 'speech_stopped (the Opus audio heard as speech)', 40_000);
+      await waitUntil(() => types.includes('output_audio_buffer.stopped'), 'a whole spoken reply', 60_000);
       expect(call.rtp.packetsUndecodable, 'every Opus packet from the phone decoded').to.equal(0);
       expect(call.rtp.packetsSent).to.be.above(10);
       await phone.stop();
       const heard = phone.heard();
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
-      const loudest = Math.max(
-        ...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))),
-      );
-      expect(loudest, 'the loudest 200 ms the phone heard (decoded from Opus)').to.be.above(500);
+      expect(loudest(heard), 'the loudest 200 ms the phone heard (decoded from Opus)').to.be.above(500);
     } catch (err) {
       console.log(phone.output().slice(-3000));
       throw err;

@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { SERVER_TOKENS } from '../../src/tokens.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { hasBaresip, placeCall } from '../helpers/baresip.js';
 import { hasKamailio, startKamailio, type Proxy } from '../helpers/kamailio.js';
-
-async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('SIP phone calls through a real proxy (kamailio, record-routing) from baresip', function () {
   this.timeout(120_000);
@@ -40,7 +33,7 @@ describe('SIP phone calls through a real proxy (kamailio, record-routing) from b
       const call = await answered;
       // the 200 OK the phone got came through the proxy, the proxy's Record-Route copied into it
       await phone.printed(new RegExp(`^SIP/2\\.0 200 OK[\\s\\S]*?Record-Route: <sip:127\\.0\\.0\\.1:${proxy!.port};lr`, 'm'), 15_000);
-      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
+      await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await phone.stop();
       expect(await ended).to.equal('hangup');
@@ -62,15 +55,15 @@ describe('SIP phone calls through a real proxy (kamailio, record-routing) from b
     try {
       const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK/m, 15_000);
-      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
+      await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(started!.keyId);
       expect(await ended).to.equal('key_revoked');
       // the proxy relayed our BYE (it carried a Route to it), and the phone got it and ended the call
-      await until(
+      await waitUntil(
         () => /kamailio: BYE sip:phone\S*@[^\n]*route=\[<sip:127\.0\.0\.1:\d+;lr[=;>]/.test(proxy!.output()),
-        10_000,
         'the BYE at the proxy',
+        10_000,
       );
       await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
       await phone.printed(/terminated/, 15_000);
