@@ -45,11 +45,13 @@ function microphoneOf(sentences: LibrivoxSentence[]): { samples: Int16Array; spe
  * the wall time of each talk spurt's first packet, so that a packet's index in the phone's recording
  * maps to when it left.
  */
-function watch(call: SipCall): { replyStarts: number[]; sentAt(packet: number): number } {
+function watch(call: SipCall): { replyStarts: number[]; speechStops: number[]; sentAt(packet: number): number } {
   const replyStarts: number[] = [];
+  const speechStops: number[] = [];
   const spurts: Array<{ at: number; index: number }> = [];
   call.onEvent((e) => {
     if (e.type === 'output_audio_buffer.started') replyStarts.push(call.rtp.packetsSent);
+    if (e.type === 'input_audio_buffer.speech_stopped') speechStops.push(performance.now());
   });
   const send = call.rtp.sendFrame.bind(call.rtp);
   call.rtp.sendFrame = (frame, marker) => {
@@ -58,6 +60,7 @@ function watch(call: SipCall): { replyStarts: number[]; sentAt(packet: number): 
   };
   return {
     replyStarts,
+    speechStops,
     sentAt(packet) {
       const spurt = spurts.findLast((s) => s.index <= packet)!;
       return spurt.at + (packet - spurt.index) * 20;
@@ -107,6 +110,7 @@ export async function benchSip(): Promise<Record<string, number | string>> {
       const longest = Math.max(...phones.map((p) => p.seconds));
       await new Promise((r) => setTimeout(r, longest * 1000 + 2000));
       const latencies: number[] = [];
+      const serverSide: number[] = [];
       let turns = 0;
       for (let i = 0; i < phones.length; i++) {
         const { phone, speechEnds } = phones[i]!;
@@ -114,7 +118,7 @@ export async function benchSip(): Promise<Record<string, number | string>> {
         const watched = calls[i];
         if (!watched || watched.call.rtp.firstAudioAt === null) continue;
         const heard = phone.heard();
-        const { replyStarts, sentAt } = watched.watched;
+        const { replyStarts, speechStops, sentAt } = watched.watched;
         // when each reply's first sound left; each turn's latency is to the first one after its speech ended
         const sounds = replyStarts.flatMap((start, k) => {
           const sound = firstSound(heard, start);
@@ -126,6 +130,9 @@ export async function benchSip(): Promise<Record<string, number | string>> {
           if (reply === undefined) return;
           turns++;
           latencies.push(reply - end);
+          // the server's own view of the same turn: its VAD's end of speech to that reply sound leaving
+          const stopped = speechStops.findLast((at) => at < reply);
+          if (stopped !== undefined) serverSide.push(reply - stopped);
         });
         phone.cleanup();
       }
@@ -134,6 +141,8 @@ export async function benchSip(): Promise<Record<string, number | string>> {
         const p95 = percentile(latencies, 95);
         out[`${n} call(s): end of the caller's speech -> first reply sound it recorded, p50 / p95 (ms)`] =
           `${round(percentile(latencies, 50))} / ${round(p95)}`;
+        out[`${n} call(s): the same turns from speech_stopped (the server's VAD), p50 / p95 (ms)`] =
+          `${round(percentile(serverSide, 50))} / ${round(percentile(serverSide, 95))}`;
         const previous = LEVELS[LEVELS.indexOf(n) - 1] ?? 0;
         if (p95 < HELD_P95_MS && turns === n * TURNS && held === previous) held = n;
       }
