@@ -214,3 +214,19 @@ export function loudest(samples: Int16Array, windowSamples = 1600): number {
   const windows = Math.floor(samples.length / windowSamples);
   return Math.max(0, ...Array.from({ length: windows }, (_, i) => rms(samples.subarray(i * windowSamples, (i + 1) * windowSamples))));
 }
+
+/**
+ * Runs `body` while the phone's call is up; on a failure prints the end of what the phone (and
+ * `alsoPrint`: a proxy's log) said; the phone is stopped and its files removed either way.
+ */
+export async function duringCall<T>(phone: BaresipCall, body: () => Promise<T>, alsoPrint: () => string = () => ''): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    console.log(phone.output().slice(-3000), alsoPrint().slice(-3000));
+    throw err;
+  } finally {
+    await phone.stop();
+    phone.cleanup();
+  }
+}

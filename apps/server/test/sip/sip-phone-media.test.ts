@@ -5,7 +5,7 @@ import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
+import { duringCall, hasBaresip, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
 
 describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (baresip)', function () {
   this.timeout(120_000);
@@ -26,7 +26,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
     const t = started!.t;
     const answered = nextCall(t, 15_000);
     const phone = await placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40) });
-    try {
+    await duringCall(phone, async () => {
       const call = await answered;
       const events: RealtimeServerEvent[] = [];
       call.onEvent((e) => {
@@ -53,13 +53,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
         expect(e.received_at).to.be.within(before, Math.ceil(Date.now() / 1000));
       }
       expect(new Set(events.map((e) => e.event_id)).size, 'event ids are unique').to.equal(events.length);
-    } catch (err) {
-      console.log(phone.output().slice(-3000));
-      throw err;
-    } finally {
-      await phone.stop();
-      phone.cleanup();
-    }
+    });
   });
 
   it('a phone offering Opus gets Opus: its speech is heard at 48 kHz and the spoken reply comes back in Opus', async () => {
@@ -75,7 +69,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
       microphoneRate: 48000,
       codecs: ['opus', 'PCMU'],
     });
-    try {
+    await duringCall(phone, async () => {
       const call = await answered;
       expect(call.rtp.codec).to.equal('opus');
       expect(call.media.inputSampleRate).to.equal(48000);
@@ -90,12 +84,6 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
       const heard = phone.heard();
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
       expect(loudest(heard), 'the loudest 200 ms the phone heard (decoded from Opus)').to.be.above(500);
-    } catch (err) {
-      console.log(phone.output().slice(-3000));
-      throw err;
-    } finally {
-      await phone.stop();
-      phone.cleanup();
-    }
+    });
   });
 });
