@@ -1,27 +1,25 @@
 import { FramePlayout, type ReplyAudioPlayout, type ReplyAudioTrack } from '@svc/core';
 
 /** G.711 is 8 kHz; one RTP packet carries 20 ms (the ptime every phone and PBX expects). */
-export const G711_RATE = 8000;
-export const FRAME_MS = 20;
-export const FRAME_SAMPLES = (G711_RATE * FRAME_MS) / 1000;
+const G711_RATE = 8000;
+const FRAME_MS = 20;
 /** The pacing timer's period; frames due are sent in one go, so timer jitter does not drift. */
 const TICK_MS = 10;
 /** Most audio sent at once to catch up after a stall (more would overflow a phone's jitter buffer). */
 const MAX_BURST_MS = 100;
-const G711_FRAMES = { sampleRate: G711_RATE, frameSamples: FRAME_SAMPLES };
 
-/** Where a frame of 160 samples goes (the call's RTP sender), with whether it starts a talk spurt. */
+/** Where a 20 ms frame goes (the call's RTP sender), with whether it starts a talk spurt. */
 export type FrameSink = (frame: Int16Array, marker: boolean) => void;
 
 /**
- * A phone call's outgoing audio (the core's ReplyAudioTrack): replies are synthesized at 8 kHz and
- * handed to the sink one 20 ms frame at a time, in real time, one response after another. Sending
+ * A phone call's outgoing audio (the core's ReplyAudioTrack): replies are synthesized at the call's
+ * codec rate (8 kHz G.711, 48 kHz Opus) and handed to the sink one 20 ms frame at a time, in real time, one response after another. Sending
  * is the pacing, so what was sent is what the caller heard and a barge-in truncates at `sentMs()`.
  * A talk spurt's frames are due at its start plus 20 ms each; after a stall at most MAX_BURST_MS go
  * at once and the rest of the spurt shifts later.
  */
 export class G711ReplyTrack implements ReplyAudioTrack {
-  readonly sampleRate = G711_RATE;
+  private readonly frames: { sampleRate: number; frameSamples: number };
   private readonly playouts: FramePlayout[] = [];
   private readonly leadSamples: number;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -34,12 +32,15 @@ export class G711ReplyTrack implements ReplyAudioTrack {
     private readonly sink: FrameSink,
     leadMs: number,
     private readonly now: () => number = () => performance.now(),
+    /** The call's codec rate (48 kHz for an Opus call): the replies are synthesized at it. */
+    readonly sampleRate: number = G711_RATE,
   ) {
-    this.leadSamples = Math.round((leadMs / 1000) * G711_RATE);
+    this.leadSamples = Math.round((leadMs / 1000) * sampleRate);
+    this.frames = { sampleRate, frameSamples: (sampleRate * FRAME_MS) / 1000 };
   }
 
   open(): ReplyAudioPlayout {
-    const playout = new FramePlayout(G711_FRAMES, this.leadSamples);
+    const playout = new FramePlayout(this.frames, this.leadSamples);
     if (this.closed) {
       playout.clear();
       return playout;

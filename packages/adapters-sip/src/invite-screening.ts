@@ -23,6 +23,8 @@ export class InviteScreening {
     private readonly rateLimiter: RateLimiter,
     credentials: DigestCredentials | undefined,
     private readonly logger: Logger,
+    /** Whether Opus can be offered back (an Opus codec is wired): else only G.711 is accepted. */
+    private readonly opus = false,
   ) {
     this.digest = credentials ? new DigestAuth(credentials) : null;
   }
@@ -41,7 +43,7 @@ export class InviteScreening {
     try {
       if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
         throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
-      return { offer: parseAudioOffer(invite.body) };
+      return { offer: parseAudioOffer(invite.body, { opus: this.opus }) };
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return refusal(err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);

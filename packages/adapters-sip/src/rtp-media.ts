@@ -1,46 +1,55 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
-import { aLawDecode, aLawEncode, muLawDecode, muLawEncode } from '@svc/core';
+import type { OpusCodec } from '@svc/core';
 import { JitterBuffer } from './jitter-buffer.js';
-import { parseRtp, serializeRtp } from './rtp-packet.js';
-import type { AudioOffer, G711Codec } from './sdp.js';
-import { FRAME_SAMPLES } from './g711-reply-track.js';
+import { parseRtp, serializeRtp, type RtpPacket } from './rtp-packet.js';
+import type { AudioOffer } from './sdp.js';
+import { openRtpAudioCodec, PACKET_MS, type RtpAudioCodec, type SipAudioCodecName } from './rtp-audio-codec.js';
+import { TelephoneEventReceiver, type Keypress } from './telephone-event.js';
 
 /** Packets held to put reordered ones back in order: 3 x 20 ms, a LAN's or a PBX's jitter. */
 const JITTER_DEPTH = 3;
 /** The largest datagram read as RTP (a 20 ms G.711 packet is 172 bytes; a caller may send 60 ms or more). */
 const MAX_RTP_BYTES = 2048;
+/** RFC 3551's static payload type of comfort noise (RFC 3389). */
+const COMFORT_NOISE_PT = 13;
 
 export interface RtpMediaEvents {
-  /** The caller's audio, decoded, in order (8 kHz samples). */
+  /** The caller's audio, decoded, in order (at the codec's rate: `RtpMedia.sampleRate`). */
   audio(samples: Int16Array): void;
   /** A packet arrived from the caller (liveness). */
   heard(): void;
+  /** The caller pressed a key (RFC 4733 telephone-event), reported once per press, in order. */
+  keypress?(press: Keypress): void;
 }
 
-const DECODE: Record<G711Codec, (b: Uint8Array) => Int16Array> = { PCMU: muLawDecode, PCMA: aLawDecode };
-const ENCODE: Record<G711Codec, (s: Int16Array) => Uint8Array> = { PCMU: muLawEncode, PCMA: aLawEncode };
-
 /**
- * One call's RTP over UDP: a socket of its own, the caller's G.711 decoded through a small jitter
- * buffer, the reply's frames encoded and sent. Symmetric RTP (RFC 4961): replies go to where the
- * caller's packets come from (a caller behind NAT is reached), once one has come from the address
- * its SIP or its SDP came from; packets from any other address are dropped, so a stranger cannot
- * inject audio or steal the reply stream. Nothing is sent before the caller's first packet: an SDP
- * naming someone else's address cannot aim the reply stream at them.
+ * One call's RTP over UDP: a socket of its own, the caller's packets put in order by a small jitter
+ * buffer, then its audio decoded (G.711 or Opus), its telephone-events turned into key presses, its
+ * comfort noise (RFC 3389) turned into silence; the reply's frames encoded and sent. Symmetric RTP
+ * (RFC 4961): replies go to where the caller's packets come from (a caller behind NAT is reached),
+ * once one has come from the address its SIP or its SDP came from; packets from any other address
+ * are dropped, so a stranger cannot inject audio or steal the reply stream. Nothing is sent before
+ * the caller's first packet: an SDP naming someone else's address cannot aim the reply stream at them.
  */
 export class RtpMedia {
   private socket: Socket | null = null;
   private remote: { address: string; port: number } = { address: '', port: 0 };
   private latched = false;
-  private readonly jitter = new JitterBuffer<Buffer>(JITTER_DEPTH);
+  private readonly jitter = new JitterBuffer<RtpPacket>(JITTER_DEPTH);
   private readonly ssrc = randomInt(0, 0xffffffff);
   private sequence = randomInt(0, 0xffff);
   private readonly timestampBase = randomInt(0, 0xffffffff);
   private readonly origin = performance.now();
   private lastTimestamp: number | null = null;
+  private readonly audioCodec: RtpAudioCodec;
+  private readonly keys: TelephoneEventReceiver;
+  /** While the caller sends comfort noise instead of audio: silence goes to the session in real time. */
+  private silence: ReturnType<typeof setInterval> | null = null;
   packetsSent = 0;
   packetsReceived = 0;
+  /** Audio payloads that could not be decoded (a corrupt Opus packet): dropped. */
+  packetsUndecodable = 0;
   /** When the caller's first audio packet came (performance.now()), null before. */
   firstAudioAt: number | null = null;
 
@@ -49,7 +58,12 @@ export class RtpMedia {
     /** The addresses the caller's media may come from (its SIP source, its SDP address). */
     private readonly trusted: Set<string>,
     private readonly events: RtpMediaEvents,
-  ) {}
+    /** The Opus codec, when the call negotiated Opus. */
+    opus: OpusCodec | null = null,
+  ) {
+    this.audioCodec = openRtpAudioCodec(offer.codec, opus);
+    this.keys = new TelephoneEventReceiver(offer.telephoneEventRate);
+  }
 
   /** Binds the call's port on `host` (any free one). */
   async open(host: string): Promise<number> {
@@ -67,23 +81,31 @@ export class RtpMedia {
     return socket.address().port;
   }
 
-  /** A re-INVITE's new offer (hold, a moved endpoint): same codec, maybe a new address. */
+  /** A re-INVITE's new offer (hold, a moved endpoint): same codecs, maybe a new address. */
   update(offer: AudioOffer): void {
-    this.offer = { ...offer, codec: this.offer.codec, payloadType: this.offer.payloadType };
+    const { codec, payloadType, telephoneEvent, telephoneEventRate } = this.offer;
+    this.offer = { ...offer, codec, payloadType, telephoneEvent, telephoneEventRate };
     this.trusted.add(offer.address);
   }
 
-  get codec(): G711Codec {
-    return this.offer.codec;
+  get codec(): SipAudioCodecName {
+    return this.audioCodec.name;
+  }
+
+  /** The PCM rate both ways (8 kHz for G.711, 48 kHz for Opus). */
+  get sampleRate(): number {
+    return this.audioCodec.sampleRate;
   }
 
   /** Sends one 20 ms frame of the reply (nothing while the caller holds the call). */
   sendFrame(frame: Int16Array, marker: boolean): void {
     if (!this.socket || !this.latched || this.offer.direction === 'sendonly' || this.offer.direction === 'inactive') return;
+    const payload = this.audioCodec.encode(frame);
+    if (!payload) return;
     // A new talk spurt's timestamp follows the wall clock (the gap is silence to the caller).
-    const elapsed = Math.round(((performance.now() - this.origin) * 8000) / 1000);
+    const elapsed = Math.round(((performance.now() - this.origin) * this.sampleRate) / 1000);
     const timestamp =
-      marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + FRAME_SAMPLES) >>> 0;
+      marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + frame.length) >>> 0;
     this.lastTimestamp = timestamp;
     const packet = serializeRtp({
       payloadType: this.offer.payloadType,
@@ -91,7 +113,7 @@ export class RtpMedia {
       timestamp,
       ssrc: this.ssrc,
       marker,
-      payload: Buffer.from(ENCODE[this.offer.codec](frame)),
+      payload: Buffer.from(payload),
     });
     this.sequence = (this.sequence + 1) & 0xffff;
     this.packetsSent++;
@@ -99,11 +121,13 @@ export class RtpMedia {
   }
 
   close(): void {
+    this.stopSilence();
     try {
       this.socket?.close();
     } catch {
       // already closed
     }
+    if (this.socket) this.audioCodec.release();
     this.socket = null;
   }
 
@@ -114,10 +138,40 @@ export class RtpMedia {
     this.remote = { address: from.address, port: from.port };
     this.latched = true;
     this.events.heard();
-    // telephone-event and comfort noise (PT 13) are tolerated, not played
-    if (packet.payloadType !== this.offer.payloadType) return;
+    // every payload type shares the caller's sequence numbers: all are put in order together
+    for (const ready of this.jitter.push(packet.sequence, packet)) this.play(ready);
+  }
+
+  private play(packet: RtpPacket): void {
+    if (!this.socket) return;
+    if (packet.payloadType === this.offer.payloadType) return this.playAudio(packet.payload);
+    if (packet.payloadType === this.offer.telephoneEvent) {
+      for (const press of this.keys.push(packet.timestamp, packet.payload)) this.events.keypress?.(press);
+      return;
+    }
+    // comfort noise: the caller is silent; the session hears silence (its voice activity detector ends the turn)
+    if (packet.payloadType === COMFORT_NOISE_PT) return this.startSilence();
+    // any other payload type was not negotiated: ignored
+  }
+
+  private playAudio(payload: Buffer): void {
+    this.stopSilence();
     this.packetsReceived++;
     this.firstAudioAt ??= performance.now();
-    for (const payload of this.jitter.push(packet.sequence, packet.payload)) this.events.audio(DECODE[this.offer.codec](payload));
+    const samples = this.audioCodec.decode(payload);
+    if (samples) this.events.audio(samples);
+    else this.packetsUndecodable++;
+  }
+
+  private startSilence(): void {
+    if (this.silence) return;
+    const frame = new Int16Array((this.sampleRate * PACKET_MS) / 1000);
+    this.silence = setInterval(() => this.events.audio(frame), PACKET_MS);
+    this.silence.unref?.();
+  }
+
+  private stopSilence(): void {
+    if (this.silence) clearInterval(this.silence);
+    this.silence = null;
   }
 }

@@ -1,20 +1,24 @@
+import type { SipAudioCodecName } from './rtp-audio-codec.js';
+
 /**
  * The SDP of a phone call (RFC 4566, offer/answer RFC 3264): what the caller offers (where its RTP
- * goes, which codecs) and the answer (where ours comes from, the codec chosen). Only what a G.711
- * call needs is read; the rest of an offer is ignored. Sizes are bounded by the SIP message limit
- * and by the counts below, so an SDP bomb (thousands of m-lines or formats) is refused cheaply.
+ * goes, which codecs) and the answer (where ours comes from, the codec chosen). Only what a call
+ * needs is read (G.711, Opus, telephone-event); the rest of an offer is ignored. Sizes are bounded
+ * by the SIP message limit and by the counts below, so an SDP bomb (thousands of m-lines or
+ * formats) is refused cheaply.
  */
-export type G711Codec = 'PCMU' | 'PCMA';
 
 export interface AudioOffer {
   /** Where the caller receives RTP (until its first packet tells otherwise: symmetric RTP). */
   address: string;
   port: number;
-  /** The codec chosen: the caller's first G.711 format, with its payload type. */
-  codec: G711Codec;
+  /** The codec chosen: Opus when offered and the server has it, else the caller's first G.711 format; with its payload type. */
+  codec: SipAudioCodecName;
   payloadType: number;
-  /** RFC 4733 telephone-event's payload type, when offered at 8 kHz. */
+  /** RFC 4733 telephone-event's payload type, when offered (at the codec's clock rate, or 8 kHz). */
   telephoneEvent: number | null;
+  /** telephone-event's RTP clock rate (its durations count in it). */
+  telephoneEventRate: number;
   /** The caller's direction (media-level, else session-level): a re-INVITE with `sendonly` or `inactive` holds the call. */
   direction: 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
 }
@@ -33,9 +37,19 @@ const MAX_LINES = 256;
 const MAX_MEDIA = 8;
 const MAX_FORMATS = 64;
 /** The static payload types of RFC 3551. */
-const STATIC: Record<number, G711Codec> = { 0: 'PCMU', 8: 'PCMA' };
+const STATIC: Record<number, SipAudioCodecName> = { 0: 'PCMU', 8: 'PCMA' };
+/** rtpmap encodings (upper-cased) this service speaks. */
+const ENCODINGS: Record<string, SipAudioCodecName> = { 'PCMU/8000': 'PCMU', 'PCMA/8000': 'PCMA', 'OPUS/48000': 'opus' };
+const CLOCK_RATE: Record<SipAudioCodecName, number> = { PCMU: 8000, PCMA: 8000, opus: 48000 };
+/** The answer's rtpmap of each codec (RFC 7587: Opus is always named with 2 channels). */
+const RTPMAP: Record<SipAudioCodecName, string> = { PCMU: 'PCMU/8000', PCMA: 'PCMA/8000', opus: 'opus/48000/2' };
 
-export function parseAudioOffer(sdp: string): AudioOffer {
+export interface OfferOptions {
+  /** Whether Opus may be chosen (the server has an Opus codec): then it is preferred over G.711. */
+  opus: boolean;
+}
+
+export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: false }): AudioOffer {
   const lines = sdp.split(/\r?\n/).filter((l) => l !== '');
   if (lines.length > MAX_LINES) throw new SdpError(`the SDP has more than ${MAX_LINES} lines`, 400);
   if (!lines[0]?.startsWith('v=0')) throw new SdpError('the body is not an SDP (no v=0)', 400);
@@ -81,21 +95,26 @@ export function parseAudioOffer(sdp: string): AudioOffer {
   if (!audio) throw new SdpError('the offer has no audio over RTP/AVP', 488);
   const address = audio.address ?? sessionAddress;
   if (!address) throw new SdpError('the offer says no address for its audio (no c= line)', 400);
-  const codecOf = (pt: number): G711Codec | null => {
+  const codecOf = (pt: number): SipAudioCodecName | null => {
     const mapped = audio.rtpmap.get(pt);
-    if (mapped === 'PCMU/8000') return 'PCMU';
-    if (mapped === 'PCMA/8000') return 'PCMA';
-    return mapped === undefined ? (STATIC[pt] ?? null) : null;
+    const codec = mapped === undefined ? (STATIC[pt] ?? null) : (ENCODINGS[mapped] ?? null);
+    return codec === 'opus' && !options.opus ? null : codec;
   };
-  const chosen = audio.formats.find((pt) => codecOf(pt) !== null);
-  if (chosen === undefined) throw new SdpError('no common codec: this service speaks PCMU and PCMA (G.711, 8 kHz)', 488);
-  const telephoneEvent = audio.formats.find((pt) => audio.rtpmap.get(pt) === 'TELEPHONE-EVENT/8000') ?? null;
+  const chosen = audio.formats.find((pt) => codecOf(pt) === 'opus') ?? audio.formats.find((pt) => codecOf(pt) !== null);
+  if (chosen === undefined)
+    throw new SdpError(`no common codec: this service speaks ${options.opus ? 'Opus, ' : ''}PCMU and PCMA (G.711, 8 kHz)`, 488);
+  const codec = codecOf(chosen)!;
+  // telephone-event at the codec's own clock (RFC 4733 asks for it), else at 8 kHz (what most phones send)
+  const eventAt = (rate: number) => audio.formats.find((pt) => audio.rtpmap.get(pt) === `TELEPHONE-EVENT/${rate}`);
+  const nativeEvent = eventAt(CLOCK_RATE[codec]);
+  const telephoneEvent = nativeEvent ?? eventAt(8000) ?? null;
   return {
     address,
     port: audio.port,
-    codec: codecOf(chosen)!,
+    codec,
     payloadType: chosen,
     telephoneEvent,
+    telephoneEventRate: nativeEvent !== undefined ? CLOCK_RATE[codec] : 8000,
     direction: audio.direction ?? sessionDirection,
   };
 }
@@ -112,9 +131,11 @@ export function buildAudioAnswer(offer: AudioOffer, local: { address: string; po
     `c=IN ${ip} ${local.address}`,
     't=0 0',
     `m=audio ${local.port} RTP/AVP ${formats.join(' ')}`,
-    `a=rtpmap:${offer.payloadType} ${offer.codec}/8000`,
+    `a=rtpmap:${offer.payloadType} ${RTPMAP[offer.codec]}`,
+    // we send mono (RFC 7587's stereo=0 is the default; said for the phones that assume otherwise)
+    ...(offer.codec === 'opus' ? [`a=fmtp:${offer.payloadType} stereo=0;sprop-stereo=0;useinbandfec=1`] : []),
     ...(offer.telephoneEvent !== null
-      ? [`a=rtpmap:${offer.telephoneEvent} telephone-event/8000`, `a=fmtp:${offer.telephoneEvent} 0-16`]
+      ? [`a=rtpmap:${offer.telephoneEvent} telephone-event/${offer.telephoneEventRate}`, `a=fmtp:${offer.telephoneEvent} 0-16`]
       : []),
     'a=ptime:20',
     `a=${direction}`,

@@ -1,5 +1,5 @@
-import type { Logger, RealtimeOutput, RealtimeServerEvent, SessionEnding, SessionMedia } from '@svc/core';
-import { G711ReplyTrack, G711_RATE } from './g711-reply-track.js';
+import type { Logger, OpusCodec, RealtimeOutput, RealtimeServerEvent, SessionEnding, SessionMedia } from '@svc/core';
+import { G711ReplyTrack } from './g711-reply-track.js';
 import { RtpMedia } from './rtp-media.js';
 import type { AudioOffer } from './sdp.js';
 
@@ -22,6 +22,8 @@ export interface SipCallOptions {
   /** A confirmed call from which no RTP came for this long is gone (its BYE was lost, or the phone died). */
   mediaTimeoutMs: number;
   logger: Logger;
+  /** The Opus codec, when the call negotiated Opus. */
+  opus?: OpusCodec | null;
 }
 
 /**
@@ -40,6 +42,7 @@ export class SipCall implements RealtimeOutput {
   private ended = false;
   private readonly endedListeners: Array<(ending: SipCallEnding, reason: string) => void> = [];
   private readonly eventListeners: Array<(event: RealtimeServerEvent) => void> = [];
+  private keypresses = 0;
 
   constructor(
     readonly id: string,
@@ -47,12 +50,19 @@ export class SipCall implements RealtimeOutput {
     trustedMediaSources: Set<string>,
     private readonly options: SipCallOptions,
   ) {
-    this.rtp = new RtpMedia(offer, trustedMediaSources, {
-      audio: (samples) => void this.session?.appendInputSamples(samples),
-      heard: () => (this.lastHeardAt = performance.now()),
-    });
-    this.track = new G711ReplyTrack((frame, marker) => this.rtp.sendFrame(frame, marker), options.audioLeadMs);
-    this.media = { inputSampleRate: G711_RATE, replyTrack: this.track };
+    this.rtp = new RtpMedia(
+      offer,
+      trustedMediaSources,
+      {
+        audio: (samples) => void this.session?.appendInputSamples(samples),
+        heard: () => (this.lastHeardAt = performance.now()),
+        keypress: ({ key }) => this.keypressed(key),
+      },
+      options.opus ?? null,
+    );
+    const rate = this.rtp.sampleRate;
+    this.track = new G711ReplyTrack((frame, marker) => this.rtp.sendFrame(frame, marker), options.audioLeadMs, undefined, rate);
+    this.media = { inputSampleRate: rate, replyTrack: this.track };
   }
 
   /** Starts the session on the call and the media watchdog. */
@@ -94,6 +104,21 @@ export class SipCall implements RealtimeOutput {
     for (const listener of [...this.eventListeners]) listener(event);
     if (event.type === 'error') this.options.logger.info({ callId: this.id, error: event.error }, 'realtime session error on a SIP call');
     else this.options.logger.debug({ callId: this.id, type: event.type }, 'realtime event on a SIP call');
+  }
+
+  /**
+   * A key the caller pressed, as OpenAI's SIP calls report it: `input_audio_buffer.dtmf_event_received`
+   * with `event` (the key) and `received_at` (Unix seconds). It goes to the call's event listeners,
+   * not to the session: the model does not hear keys, the application does.
+   */
+  private keypressed(key: string): void {
+    if (this.ended) return;
+    this.send({
+      type: 'input_audio_buffer.dtmf_event_received',
+      event_id: `event_${this.id}_dtmf_${++this.keypresses}`,
+      event: key,
+      received_at: Math.floor(Date.now() / 1000),
+    });
   }
 
   /** RealtimeOutput: the session ended (its own limits, an error): the call ends. */

@@ -72,6 +72,8 @@ export function inDialogRequest(
     ['To', invite.headers.get('from')!],
     ['Call-ID', invite.headers.get('call-id')!],
     ['CSeq', `${cseq} ${method}`],
+    // a proxy in the path (its Record-Route in the INVITE) stays in it: the route set, in order (RFC 3261 12.1.1)
+    ...invite.headers.all('record-route').map((route): [string, string] => ['Route', route]),
     ['User-Agent', SERVER_NAME],
     ...extra,
   ]);

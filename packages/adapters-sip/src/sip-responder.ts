@@ -33,6 +33,10 @@ export class SipResponder {
       ['To', tagTo && !headerParam(to, 'tag') ? withTag(to, tag ?? randomBytes(8).toString('hex')) : to],
       ['Call-ID', request.headers.get('call-id')!],
       ['CSeq', request.headers.get('cseq')!],
+      // the proxies that asked to stay in the dialog learn it was set up through them (RFC 3261 12.1.1)
+      ...(request.method === 'INVITE' && status > 100 && status < 300
+        ? request.headers.all('record-route').map((route): [string, string] => ['Record-Route', route])
+        : []),
       ['Server', SERVER_NAME],
       ...extra,
     ];

@@ -12,6 +12,7 @@ import {
   type RealtimeAdmission,
   type RealtimeOutput,
   type SessionMedia,
+  type OpusCodec,
 } from '@svc/core';
 import type { DigestCredentials } from './digest-auth.js';
 import { InviteScreening } from './invite-screening.js';
@@ -52,6 +53,8 @@ export interface SipServerDeps {
   /** INVITEs per source address (a token bucket keyed `sip:<address>`). */
   rateLimiter: RateLimiter;
   newCallId(): string;
+  /** Opus for the callers that offer it (preferred over G.711); without it calls are G.711 only. */
+  opus?: OpusCodec;
   logger?: Logger;
 }
 
@@ -105,7 +108,7 @@ export class SipServer {
   ) {
     this.logger = deps.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_PARSE_LIMITS;
-    this.screening = new InviteScreening(deps.rateLimiter, options.credentials, this.logger);
+    this.screening = new InviteScreening(deps.rateLimiter, options.credentials, this.logger, !!deps.opus);
     this.allowed = new SourceAllowlist(options.allowedSources);
     this.transport = new SipTransport(
       {
@@ -337,6 +340,7 @@ export class SipServer {
       audioLeadMs: this.options.audioLeadMs,
       mediaTimeoutMs: this.options.mediaTimeoutMs,
       logger: this.logger,
+      opus: this.deps.opus ?? null,
     });
     dialog.call = call;
     const port = await call.rtp.open(this.transport.local.address);

@@ -33,6 +33,7 @@ describe('RtpMedia (real UDP on loopback)', () => {
       codec: 'PCMU',
       payloadType: 0,
       telephoneEvent: null,
+      telephoneEventRate: 8000,
       direction: 'sendrecv',
     };
     const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
@@ -57,7 +58,15 @@ describe('RtpMedia (real UDP on loopback)', () => {
 
   it("drops packets from an address that is neither the caller's signalling nor its SDP address", async () => {
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = { address: '127.0.0.9', port: 9, codec: 'PCMA', payloadType: 8, telephoneEvent: null, direction: 'sendrecv' };
+    const offer: AudioOffer = {
+      address: '127.0.0.9',
+      port: 9,
+      codec: 'PCMA',
+      payloadType: 8,
+      telephoneEvent: null,
+      telephoneEventRate: 8000,
+      direction: 'sendrecv',
+    };
     const media = new RtpMedia(offer, new Set(['127.0.0.9']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     const stranger = await listener();
@@ -72,6 +81,103 @@ describe('RtpMedia (real UDP on loopback)', () => {
     } finally {
       media.close();
       stranger.socket.close();
+    }
+  });
+});
+
+describe('RtpMedia: telephone-events and comfort noise (real UDP on loopback)', () => {
+  const offer: AudioOffer = {
+    address: '127.0.0.1',
+    port: 9,
+    codec: 'PCMU',
+    payloadType: 0,
+    telephoneEvent: 101,
+    telephoneEventRate: 8000,
+    direction: 'sendrecv',
+  };
+  const audio = (sequence: number) =>
+    serializeRtp({ payloadType: 0, sequence, timestamp: sequence * 160, ssrc: 7, marker: false, payload: Buffer.alloc(160, 0x80) });
+  const dtmf = (sequence: number, timestamp: number, key: number, end: boolean) =>
+    serializeRtp({
+      payloadType: 101,
+      sequence,
+      timestamp,
+      ssrc: 7,
+      marker: false,
+      payload: Buffer.from([key, end ? 0x8a : 0x0a, 0x03, 0x20]),
+    });
+
+  it('delivers each key press once, in order, though its packets come reordered, repeated and mixed with malformed ones', async () => {
+    const keys: string[] = [];
+    const heard: Int16Array[] = [];
+    const media = new RtpMedia(offer, new Set(['127.0.0.1']), {
+      audio: (s) => heard.push(s),
+      heard: () => undefined,
+      keypress: (p) => keys.push(p.key),
+    });
+    const port = await media.open('127.0.0.1');
+    const caller = await listener();
+    try {
+      const packets = [
+        audio(1),
+        dtmf(2, 320, 1, false),
+        dtmf(4, 320, 1, true),
+        dtmf(3, 320, 1, false), // reordered
+        dtmf(5, 320, 1, true),
+        dtmf(6, 320, 1, true),
+        serializeRtp({ payloadType: 101, sequence: 7, timestamp: 999, ssrc: 7, marker: false, payload: Buffer.from([1]) }), // too short
+        dtmf(9, 2000, 11, true), // '#' before '9' on the wire: the jitter buffer puts it after
+        dtmf(8, 1500, 9, true),
+        dtmf(10, 2000, 11, true),
+        dtmf(11, 2000, 11, true),
+        serializeRtp({ payloadType: 101, sequence: 12, timestamp: 3000, ssrc: 7, marker: false, payload: Buffer.from([200, 0x80, 0, 0]) }), // not a key
+        audio(13),
+        audio(14),
+        audio(15),
+        audio(16),
+      ];
+      for (const p of packets) caller.socket.send(p, port, '127.0.0.1');
+      await until(() => heard.length >= 3);
+      expect(keys).to.deep.equal(['1', '9', '#']);
+      expect(media.packetsReceived, 'only audio payloads count as audio').to.be.at.least(3);
+      for (const s of heard) expect(s.length).to.equal(160);
+    } finally {
+      media.close();
+      caller.socket.close();
+    }
+  });
+
+  it('comfort noise (PT 13) is not decoded as speech: the session hears silence until audio resumes', async () => {
+    const heard: Int16Array[] = [];
+    const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
+    const port = await media.open('127.0.0.1');
+    const caller = await listener();
+    try {
+      caller.socket.send(audio(1), port, '127.0.0.1');
+      // a loud-looking CN payload: level byte 0 is the loudest comfort noise RFC 3389 can say
+      caller.socket.send(
+        serializeRtp({ payloadType: 13, sequence: 2, timestamp: 320, ssrc: 7, marker: false, payload: Buffer.from([0, 1, 2, 3, 4]) }),
+        port,
+        '127.0.0.1',
+      );
+      await until(() => heard.length >= 6);
+      const afterCn = heard.slice(1);
+      for (const frame of afterCn) {
+        expect(frame.length, '20 ms frames at 8 kHz').to.equal(160);
+        expect(
+          frame.every((s) => s === 0),
+          'silence, not the CN payload decoded',
+        ).to.equal(true);
+      }
+      expect(media.packetsReceived).to.equal(1);
+      caller.socket.send(audio(3), port, '127.0.0.1');
+      await until(() => media.packetsReceived === 2);
+      const count = heard.length;
+      await settle();
+      expect(heard.length, 'no more silence once audio resumed').to.equal(count);
+    } finally {
+      media.close();
+      caller.socket.close();
     }
   });
 });

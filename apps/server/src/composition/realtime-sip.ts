@@ -164,6 +164,7 @@ export const realtimeSipModule = defineModule({
         newCallId: () => ids.id('rtc_'),
         directory: get(SERVER_TOKENS.PhoneCalls),
         ...(s.SVC_SIP_WEBHOOK_URL ? { announce: webhookOf(s, logger) } : {}),
+        opus: get(REALTIME_TOKENS.OpusCodec),
         logger,
       },
       {

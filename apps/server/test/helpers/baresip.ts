@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect, createServer } from 'node:net';
 import { wavFile } from './wav.js';
 
 /** Whether Debian's baresip is installed (scripts/setup-test-sip.sh); tests skip, saying so, without it. */
@@ -21,6 +22,29 @@ export function telephoneRate(samples16k: Int16Array): Int16Array {
   return out;
 }
 
+/** 16 kHz speech to 48 kHz (linear interpolation): an Opus phone's microphone, which baresip takes at the codec's rate. */
+export function widebandRate(samples16k: Int16Array): Int16Array {
+  const out = new Int16Array(samples16k.length * 3);
+  for (let i = 0; i < out.length; i++) {
+    const at = i / 3;
+    const a = samples16k[Math.floor(at)]!;
+    const b = samples16k[Math.min(Math.floor(at) + 1, samples16k.length - 1)]!;
+    out[i] = Math.round(a + (b - a) * (at - Math.floor(at)));
+  }
+  return out;
+}
+
+/** A stereo WAV (the mono samples on both channels): baresip's Opus (opus/48000/2) takes two channels from its source. */
+function stereoWav(mono: Int16Array, sampleRate: number): Buffer {
+  const both = new Int16Array(mono.length * 2);
+  for (let i = 0; i < mono.length; i++) both[2 * i] = both[2 * i + 1] = mono[i]!;
+  const wav = wavFile(both, sampleRate);
+  wav.writeUInt16LE(2, 22); // channels
+  wav.writeUInt32LE(sampleRate * 4, 28); // bytes per second
+  wav.writeUInt16LE(4, 32); // bytes per frame
+  return wav;
+}
+
 export interface BaresipCall {
   /** Resolves when baresip has exited (after a hang-up from either side, or `stop()`). */
   exited: Promise<number | null>;
@@ -30,6 +54,8 @@ export interface BaresipCall {
   heard(): Int16Array;
   /** Everything baresip printed (SIP trace included), for failures. */
   output(): string;
+  /** Runs a command of baresip's menu over its control socket (`ctrl_tcp`), e.g. `sndcode 123#` to press keys. */
+  command(command: string, params?: string): Promise<void>;
   /** Resolves when baresip has printed something matching `pattern` (its SIP trace, its call states). */
   printed(pattern: RegExp, timeoutMs: number): Promise<void>;
   cleanup(): void;
@@ -39,12 +65,25 @@ export interface BaresipOptions {
   /** The service's SIP address. */
   host: string;
   port: number;
-  /** 8 kHz samples played as the microphone (baresip's aufile source). */
+  /** Samples played as the microphone (baresip's aufile source), at `microphoneRate`. */
   microphone: Int16Array;
+  /** The microphone's rate: baresip wants the first codec's (8000 for G.711, the default; 48000 for Opus, written in stereo). */
+  microphoneRate?: number;
   /** Digest credentials, when the service asks. */
   auth?: { username: string; password: string };
   /** SIP over TCP instead of UDP. */
   tcp?: boolean;
+  /** The codecs the phone offers, in its order of preference (default PCMU, PCMA). */
+  codecs?: Array<'opus' | 'PCMU' | 'PCMA'>;
+}
+
+/** A free TCP port on loopback (for baresip's control socket). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /**
@@ -52,10 +91,13 @@ export interface BaresipOptions {
  * WAV file, what it hears is recorded by its sndfile module, its SIP trace printed (-s). The
  * phone binds loopback only and registers nowhere.
  */
-export function placeCall(options: BaresipOptions): BaresipCall {
+export async function placeCall(options: BaresipOptions): Promise<BaresipCall> {
+  const controlPort = await freePort();
+  const codecs = options.codecs ?? ['PCMU', 'PCMA'];
   const dir = mkdtempSync(join(tmpdir(), 'svc-baresip-'));
   const mic = join(dir, 'microphone.wav');
-  writeFileSync(mic, wavFile(options.microphone, 8000));
+  const rate = options.microphoneRate ?? 8000;
+  writeFileSync(mic, rate === 48000 ? stereoWav(options.microphone, rate) : wavFile(options.microphone, rate));
   writeFileSync(
     join(dir, 'config'),
     [
@@ -69,17 +111,23 @@ export function placeCall(options: BaresipOptions): BaresipCall {
       'rtp_ports 40000-40999',
       'module_path /usr/lib/baresip/modules',
       'module g711.so',
+      ...(codecs.includes('opus') ? ['module opus.so'] : []),
       'module aufile.so',
       'module aubridge.so',
       'module sndfile.so',
       'module_app account.so',
       'module_app menu.so',
+      'module_app ctrl_tcp.so',
+      `ctrl_tcp_listen 127.0.0.1:${controlPort}`,
       `snd_path ${dir}`,
       '',
     ].join('\n'),
   );
   const auth = options.auth ? `;auth_user=${options.auth.username};auth_pass=${options.auth.password}` : '';
-  writeFileSync(join(dir, 'accounts'), `<sip:phone@127.0.0.1>${auth};regint=0;audio_codecs=PCMU,PCMA\n`);
+  writeFileSync(
+    join(dir, 'accounts'),
+    `<sip:phone@127.0.0.1>${auth};regint=0;audio_codecs=${codecs.map((c) => (c === 'opus' ? 'opus/48000/2' : c)).join(',')}\n`,
+  );
   writeFileSync(join(dir, 'contacts'), '');
   const child: ChildProcess = spawn(
     'baresip',
@@ -109,6 +157,28 @@ export function placeCall(options: BaresipOptions): BaresipCall {
       return new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
     },
     output: () => printed,
+    command: (command, params) =>
+      new Promise((resolve, reject) => {
+        // ctrl_tcp speaks JSON in netstrings (length:payload,) and answers each command with one
+        const json = JSON.stringify({ command, ...(params !== undefined ? { params } : {}), token: 'test' });
+        const socket = connect(controlPort, '127.0.0.1', () => socket.write(`${Buffer.byteLength(json)}:${json},`));
+        let answer = '';
+        const deadline = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`baresip did not answer the command ${command} within 5 s`));
+        }, 5_000);
+        socket.on('data', (d: Buffer) => {
+          answer += d.toString();
+          if (!answer.includes('"response"')) return;
+          clearTimeout(deadline);
+          socket.destroy();
+          resolve();
+        });
+        socket.on('error', (err) => {
+          clearTimeout(deadline);
+          reject(err);
+        });
+      }),
     printed: (pattern, timeoutMs) =>
       new Promise((resolve, reject) => {
         const check = () => {
@@ -137,4 +207,26 @@ export function rms(samples: Int16Array): number {
   let sum = 0;
   for (const s of samples) sum += s * s;
   return Math.sqrt(sum / samples.length);
+}
+
+/** The loudest window's root-mean-square level (200 ms windows at 8 kHz by default): speech stands well above silence. */
+export function loudest(samples: Int16Array, windowSamples = 1600): number {
+  const windows = Math.floor(samples.length / windowSamples);
+  return Math.max(0, ...Array.from({ length: windows }, (_, i) => rms(samples.subarray(i * windowSamples, (i + 1) * windowSamples))));
+}
+
+/**
+ * Runs `body` while the phone's call is up; on a failure prints the end of what the phone (and
+ * `alsoPrint`: a proxy's log) said; the phone is stopped and its files removed either way.
+ */
+export async function duringCall<T>(phone: BaresipCall, body: () => Promise<T>, alsoPrint: () => string = () => ''): Promise<T> {
+  try {
+    return await body();
+  } catch (err) {
+    console.log(phone.output().slice(-3000), alsoPrint().slice(-3000));
+    throw err;
+  } finally {
+    await phone.stop();
+    phone.cleanup();
+  }
 }

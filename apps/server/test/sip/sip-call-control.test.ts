@@ -90,8 +90,8 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     await receiver.close();
   });
 
-  function dial(microphone: Int16Array): BaresipCall {
-    const phone = placeCall({ host: '127.0.0.1', port: started!.t.server.sip!.server.address.port, microphone });
+  async function dial(microphone: Int16Array): Promise<BaresipCall> {
+    const phone = await placeCall({ host: '127.0.0.1', port: started!.t.server.sip!.server.address.port, microphone });
     phones.push(phone);
     return phone;
   }
@@ -102,7 +102,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     const microphone = new Int16Array(sentence.samples.length / 2 + 8000 * 40);
     microphone.set(telephoneRate(sentence.samples));
     const seen = receiver.deliveries.length;
-    const phone = dial(microphone);
+    const phone = await dial(microphone);
     try {
       const event = await receiver.nextEvent(openai, seen);
       const delivery = receiver.deliveries[seen]!;
@@ -186,7 +186,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
   it('reject: the caller gets the status code the application chose', async () => {
     const { t } = started!;
     const seen = receiver.deliveries.length;
-    const phone = dial(new Int16Array(8000 * 20));
+    const phone = await dial(new Int16Array(8000 * 20));
     const event = await receiver.nextEvent(openai, seen);
     const bad = await post(t, `/v1/realtime/calls/${event.data.call_id}/reject`, started!.keySecret, { status_code: 200 });
     expect(bad.status).to.equal(400);
@@ -198,7 +198,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
   it('refer: the phone is sent to another SIP address (here the service again, a second call); the first call ends as transferred', async () => {
     const { t } = started!;
     const seen = receiver.deliveries.length;
-    const phone = dial(new Int16Array(8000 * 60));
+    const phone = await dial(new Int16Array(8000 * 60));
     try {
       const first = await receiver.nextEvent(openai, seen);
       const answered = nextCall(t, 15_000);

@@ -2,18 +2,11 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
+import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
-
-async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { hasBaresip, loudest, placeCall, telephoneRate } from '../helpers/baresip.js';
 
 /** Resolves with the first session event of `type` on the call. */
 function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
@@ -63,7 +56,7 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
     microphone.set(telephoneRate(sentence.samples));
     const { port } = sip.t.server.sip!.server.address;
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({ host: '127.0.0.1', port, microphone });
+    const phone = await placeCall({ host: '127.0.0.1', port, microphone });
     try {
       const call = await answered;
       const spoke = eventOf(call, 'input_audio_buffer.speech_stopped', 30_000);
@@ -83,10 +76,7 @@ describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine 
       const heard = phone.heard();
       // the reply is speech: well above the silence (and the G.711 idle pattern) around it
       expect(heard.length, 'the phone recorded what it heard').to.be.above(8000);
-      const loudest = Math.max(
-        ...Array.from({ length: Math.floor(heard.length / 1600) }, (_, i) => rms(heard.subarray(i * 1600, (i + 1) * 1600))),
-      );
-      expect(loudest, 'the loudest 200 ms the phone heard').to.be.above(500);
+      expect(loudest(heard), 'the loudest 200 ms the phone heard').to.be.above(500);
     } catch (err) {
       console.log(phone.output().slice(-4000));
       throw err;
@@ -103,7 +93,7 @@ describe('SIP phone calls over TCP (baresip)', function () {
 
   it('a phone calling over TCP is answered, its audio arrives, and its hang-up ends the call', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({
+    const phone = await placeCall({
       host: '127.0.0.1',
       port: sip.t.server.sip!.server.address.port,
       microphone: new Int16Array(8000 * 40),
@@ -113,7 +103,7 @@ describe('SIP phone calls over TCP (baresip)', function () {
       const call = await answered;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*transport=tcp/m, 15_000);
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
-      await until(() => call.rtp.packetsReceived > 0, 15_000, "the phone's first RTP packet");
+      await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       await phone.stop();
       expect(await ended).to.equal('hangup');
       expect(call.rtp.packetsReceived).to.be.above(0);
@@ -133,7 +123,7 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
   const microphone = new Int16Array(8000 * 40);
 
   it('a phone without the credentials is refused with 401 and no call starts', async () => {
-    const phone = placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone });
+    const phone = await placeCall({ host: '127.0.0.1', port: sip.t.server.sip!.server.address.port, microphone });
     try {
       await phone.printed(/SIP\/2\.0 401 Unauthorized/, 15_000);
       await phone.printed(/terminated|failed|401/i, 15_000);
@@ -146,7 +136,7 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
 
   it('a phone with them is answered; revoking the key makes the service hang up (BYE) and frees the slot', async () => {
     const answered = nextCall(sip.t, 15_000);
-    const phone = placeCall({
+    const phone = await placeCall({
       host: '127.0.0.1',
       port: sip.t.server.sip!.server.address.port,
       microphone,
