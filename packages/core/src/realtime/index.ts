@@ -22,6 +22,7 @@ export * from './client-secrets/mint-client-secret.js';
 export * from './client-secrets/redeem-client-secret.js';
 export * from './audio/g711.js';
 export * from './audio/frame-playout.js';
+export * from './audio/frame-pacer.js';
 export * from './audio/sentence-chunker.js';
 export * from './audio/playback-clock.js';
 export * from './audio/word-marks.js';
