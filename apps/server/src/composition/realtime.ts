@@ -58,9 +58,9 @@ import type { LiveAvatarSupport } from './live-avatar.js';
 /**
  * CPU one speaking session costs before the server has measured it (cores): the cost per
  * session-second `npm run bench -- voice-loop` found on the quiet 2-core machine (server and
- * decoders, callers speaking most of the time; docs/realtime.md, "Capacity"). The measurement takes
- * over when it is higher. It is the floor too: a lower floor let the callers admitted together before
- * the first measurement need more than the cores.
+ * decoders, callers speaking most of the time; docs/realtime.md, "Capacity"). The cost learned from
+ * the running sessions takes over once measured, lower or higher; until then this keeps the callers
+ * admitted together at start-up within the cores (a lower estimate let them need more).
  */
 const DEFAULT_SESSION_CPU = 0.17;
 /**

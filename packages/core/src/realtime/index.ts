@@ -40,6 +40,7 @@ export * from './admission/session-registry.js';
 export * from './admission/in-memory-session-registry.js';
 export * from './admission/server-load.js';
 export * from './admission/capacity-policy.js';
+export * from './admission/session-cost.js';
 export * from './admission/capacity-aware-session-registry.js';
 export * from './admission/flood-cooldown-session-registry.js';
 export * from './admission/inbound-budget.js';
