@@ -41,6 +41,18 @@ export interface RealtimeCallOptions {
 }
 
 /**
+ * The reply's first sound as soon as it arrives: asks the receiver's jitter buffer for the least
+ * delay (`jitterBufferTarget` 0 ms; Chromium before 114 reads `playoutDelayHint`, in seconds). It
+ * is a preference, not a setting: the buffer still grows with the jitter it measures, so a bad
+ * network costs delay, not gaps; on a good one the reply starts without the browser's own margin.
+ */
+function playAtOnce(receiver: RTCRtpReceiver): void {
+  const hints = receiver as unknown as Record<string, unknown>;
+  if ('jitterBufferTarget' in receiver) hints.jitterBufferTarget = 0;
+  else if ('playoutDelayHint' in receiver) hints.playoutDelayHint = 0;
+}
+
+/**
  * A realtime session over WebRTC, as OpenAI's browser flow does it: the microphone as an Opus
  * track (with the browser's echo cancellation, noise suppression and gain control, so the agent
  * does not hear itself on speakers), a data channel `oai-events` for the JSON events, the offer
@@ -79,6 +91,7 @@ export class RealtimeCall {
           void video!.play().catch(() => undefined);
           return;
         }
+        playAtOnce(e.receiver);
         player.srcObject = stream;
         void player.play().catch(() => undefined);
         resolve(stream);
