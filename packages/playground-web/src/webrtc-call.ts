@@ -152,6 +152,13 @@ export class RealtimeCall {
   }
 
   /** What the browser applied to the microphone (echo cancellation must be on for speakers). */
+  /** The jitter buffer target the reply's receiver was asked for (ms; null before the track or without the hint). */
+  jitterBufferTarget(): number | null {
+    const receiver = this.pc.getReceivers().find((r) => r.track.kind === 'audio') as
+      (RTCRtpReceiver & { jitterBufferTarget?: number | null }) | undefined;
+    return receiver?.jitterBufferTarget ?? null;
+  }
+
   micSettings(): MediaTrackSettings {
     return this.mic.getAudioTracks()[0]?.getSettings() ?? {};
   }
