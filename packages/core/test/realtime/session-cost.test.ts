@@ -1,19 +1,7 @@
 import { expect } from 'chai';
-import {
-  capacityVerdict,
-  DEFAULT_MAX_EVENT_LOOP_LAG_MS,
-  DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
-  LearnedSessionCost,
-  sessionCapacity,
-  type CapacityLimits,
-  type ServerLoad,
-} from '../../src/index.js';
+import { capacityVerdict, LearnedSessionCost, sessionCapacity, type ServerLoad } from '../../src/index.js';
+import { limits } from './support/capacity-limits.js';
 
-const limits: CapacityLimits = {
-  fixedSessions: null,
-  maxRecognizerBacklogMs: DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
-  maxEventLoopLagMs: DEFAULT_MAX_EVENT_LOOP_LAG_MS,
-};
 /** A quiet 2-core server whose sessions may use 0.9 cores, with what one session is taken to cost. */
 const load = (sessionCores: number): ServerLoad => ({
   budgetCores: 0.9,
