@@ -35,10 +35,21 @@ const TURN_DETECTION: Record<string, unknown> =
   process.env.BENCH_WEBRTC_TURN_DETECTION === 'semantic_vad' ? { type: 'semantic_vad' } : { type: 'server_vad', silence_duration_ms: 500 };
 /**
  * The WebRTC client's receiver jitter buffer target (ms), as the playground sets it (0: the least
- * delay); `BENCH_WEBRTC_JITTER_TARGET=browser` leaves the browser's default, to compare.
+ * delay); `BENCH_WEBRTC_JITTER_TARGET=browser` leaves the browser's default, `compare` measures a
+ * call with each in the same run (the ratio holds on a loaded machine).
  */
-const JITTER_TARGET: number | null =
-  process.env.BENCH_WEBRTC_JITTER_TARGET === 'browser' ? null : Number(process.env.BENCH_WEBRTC_JITTER_TARGET ?? 0);
+const JITTER_ENV = process.env.BENCH_WEBRTC_JITTER_TARGET ?? '0';
+const JITTER_TARGETS: Array<number | null> =
+  JITTER_ENV === 'compare' ? [0, null] : JITTER_ENV === 'browser' ? [null] : [Number(JITTER_ENV)];
+/** The calls measured, one after another: WebRTC with each jitter target, then the WebSocket. */
+const RUNS = [
+  ...JITTER_TARGETS.map((jitterTarget, i) => ({
+    name: i === 0 ? 'webrtc' : 'webrtc, browser jitter target',
+    transport: 'webrtc' as const,
+    jitterTarget,
+  })),
+  { name: 'websocket', transport: 'websocket' as const, jitterTarget: null },
+];
 /** Turns measured per transport (the fake microphone says its sentence every ~11.5 s). */
 const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? 6);
 
@@ -79,17 +90,18 @@ export async function benchWebrtc(ctx: {
     // network access checks refused the WebSocket to 127.0.0.1 from a page made up by page.route.
     await page.goto(`${ctx.baseUrl}/playground`);
     process.stderr.write(`webrtc bench: page at ${ctx.baseUrl}\n`);
-    await page.evaluate(installClients, { turnDetection: TURN_DETECTION, jitterTarget: JITTER_TARGET });
+    await page.evaluate(installClients, TURN_DETECTION);
     const perTransport: Record<string, Turn[]> = {};
-    for (const transport of ['webrtc', 'websocket'] as const) {
+    for (const { name: transport, transport: kind, jitterTarget } of RUNS) {
       const secret = await mintSecret(ctx);
       const cpu = process.cpuUsage();
       const load = loadavg()[0]!;
       process.stderr.write(`webrtc bench: ${transport}: starting\n`);
-      const callId: string | null = await page.evaluate(([t, s, ws]) => window.__bench.start(t, s, ws), [
-        transport,
+      const callId: string | null = await page.evaluate(([t, s, ws, j]) => window.__bench.start(t, s, ws, j), [
+        kind,
         secret,
         ctx.wsUrl,
+        jitterTarget,
       ] as const);
       process.stderr.write(`webrtc bench: ${transport}: connected\n`);
       const deadline = Date.now() + (TURNS + 1) * 16_000 + 20_000;
@@ -118,10 +130,10 @@ export async function benchWebrtc(ctx: {
       results[`${transport}: server process CPU per turn, silences included (ms)`] = Math.round(
         (used.user + used.system) / 1000 / (turns.length + 1),
       );
-      if (transport === 'webrtc') {
-        results['webrtc: receiver jitter buffer target asked (ms)'] = JITTER_TARGET ?? 'browser default';
-        results['webrtc: mean jitter buffer delay at the browser (ms)'] = jitterBufferMs === null ? 'n/a' : round(jitterBufferMs, 1);
-        results['webrtc: server, reply first samples -> first RTP packet, p50 / max (ms)'] =
+      if (kind === 'webrtc') {
+        results[`${transport}: receiver jitter buffer target asked (ms)`] = jitterTarget ?? 'browser default';
+        results[`${transport}: mean jitter buffer delay at the browser (ms)`] = jitterBufferMs === null ? 'n/a' : round(jitterBufferMs, 1);
+        results[`${transport}: server, reply first samples -> first RTP packet, p50 / max (ms)`] =
           firstPackets.length === 0
             ? 'none recorded'
             : `${round(percentile(firstPackets, 50), 1)} / ${round(Math.max(...firstPackets), 1)}`;
@@ -154,7 +166,7 @@ async function mintSecret(ctx: { baseUrl: string; apiKey: string }): Promise<str
 }
 
 /** Runs in the page: both clients, the two meters and the turn timing. */
-function installClients({ turnDetection, jitterTarget }: { turnDetection: Record<string, unknown>; jitterTarget: number | null }): void {
+function installClients(turnDetection: Record<string, unknown>): void {
   const VOICE = 0.02;
   const SOUND = 0.01;
   const session = {
@@ -193,7 +205,7 @@ function installClients({ turnDetection, jitterTarget }: { turnDetection: Record
     return a;
   };
 
-  async function startWebRtc(secret: string): Promise<() => void> {
+  async function startWebRtc(secret: string, jitterTarget: number | null): Promise<() => void> {
     const mic = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
@@ -299,12 +311,12 @@ function installClients({ turnDetection, jitterTarget }: { turnDetection: Record
     get turns() {
       return state.turns;
     },
-    async start(transport: string, secret: string, wsUrl: string) {
+    async start(transport: string, secret: string, wsUrl: string, jitterTarget: number | null) {
       state.turns = [];
       state.awaiting = null;
       state.pc = null;
       state.callId = null;
-      state.stop = transport === 'webrtc' ? await startWebRtc(secret) : await startWebSocket(secret, wsUrl);
+      state.stop = transport === 'webrtc' ? await startWebRtc(secret, jitterTarget) : await startWebSocket(secret, wsUrl);
       return state.callId;
     },
     /** The remote audio's mean jitter buffer delay so far (ms; getStats), null without a call. */
