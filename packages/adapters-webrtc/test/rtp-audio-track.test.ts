@@ -178,20 +178,4 @@ describe('RtpAudioTrack: a reply starts on the wire with its first samples', () 
     expect(t.firstPacketDelaysMs).to.deep.equal([0]);
     t.close();
   });
-
-  it('a barge-in that clears the reply being sent lets the next reply start at once, a talk spurt of its own', () => {
-    const { t, packets, at } = track(1000);
-    const first = t.open();
-    const second = t.open();
-    void first.write(ms(100, 7), new AbortController().signal);
-    void second.write(ms(40, 9), new AbortController().signal);
-    at(0);
-    at(45);
-    const sent = packets.length;
-    first.clear();
-    expect(packets, 'the next reply left in the clear, not at the next tick').to.have.length(sent + 1);
-    expect(packets[sent]!.payload[0]).to.equal(9);
-    expect(packets[sent]!.header.marker).to.equal(true);
-    t.close();
-  });
 });

@@ -28,8 +28,7 @@ export interface FramePacerOptions {
  * next tick): a spurt starts the moment its first full frame is queued, `startDelayMs` later when
  * the track asks for one (a live avatar needs time to pose its first frames). After a stall at most
  * MAX_BURST_MS goes at once and the rest of the spurt shifts later. When nothing is queued nothing
- * is sent, and the next samples start a new spurt. A resume (and what a clear lets through) is sent
- * at once too.
+ * is sent, and the next samples start a new spurt.
  */
 export class FramePacer {
   readonly playouts: FramePlayout[] = [];
@@ -61,11 +60,7 @@ export class FramePacer {
         // what is due now (the first frame of a reply) leaves now, not at the next tick
         this.tick();
       },
-      changed: (p) => {
-        hooks?.changed(p);
-        // a resume, or the next reply after a clear, goes on now too
-        if (!this.closed) this.tick();
-      },
+      changed: (p) => hooks?.changed(p),
     });
     this.playouts.push(playout);
     this.armTimer();
