@@ -42,9 +42,10 @@ export interface RealtimeCallOptions {
 
 /**
  * The reply's first sound as soon as it arrives: asks the receiver's jitter buffer for the least
- * delay (`jitterBufferTarget` 0 ms; Chromium before 114 reads `playoutDelayHint`, in seconds). It
- * is a preference, not a setting: the buffer still grows with the jitter it measures, so a bad
- * network costs delay, not gaps; on a good one the reply starts without the browser's own margin.
+ * delay (`jitterBufferTarget` 0 ms, or the older `playoutDelayHint`, in seconds). A preference, not
+ * a setting: the buffer still grows with the jitter it measures, so a bad network costs delay, not
+ * gaps. Chromium treats 0 as its default minimum (a no-op there); browsers that honour the hint
+ * below their default start the reply sooner.
  */
 function playAtOnce(receiver: RTCRtpReceiver): void {
   const hints = receiver as unknown as Record<string, unknown>;
