@@ -33,6 +33,23 @@ declare const window: any,
  */
 const TURN_DETECTION: Record<string, unknown> =
   process.env.BENCH_WEBRTC_TURN_DETECTION === 'semantic_vad' ? { type: 'semantic_vad' } : { type: 'server_vad', silence_duration_ms: 500 };
+/**
+ * The WebRTC client's receiver jitter buffer target (ms), as the playground sets it (0: the least
+ * delay); `BENCH_WEBRTC_JITTER_TARGET=browser` leaves the browser's default, `compare` measures a
+ * call with each in the same run (the ratio holds on a loaded machine).
+ */
+const JITTER_ENV = process.env.BENCH_WEBRTC_JITTER_TARGET ?? '0';
+const JITTER_TARGETS: Array<number | null> =
+  JITTER_ENV === 'compare' ? [0, null] : JITTER_ENV === 'browser' ? [null] : [Number(JITTER_ENV)];
+/** The calls measured, one after another: WebRTC with each jitter target, then the WebSocket. */
+const RUNS = [
+  ...JITTER_TARGETS.map((jitterTarget, i) => ({
+    name: i === 0 ? 'webrtc' : 'webrtc, browser jitter target',
+    transport: 'webrtc' as const,
+    jitterTarget,
+  })),
+  { name: 'websocket', transport: 'websocket' as const, jitterTarget: null },
+];
 /** Turns measured per transport (the fake microphone says its sentence every ~11.5 s). */
 const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? 6);
 
@@ -51,7 +68,9 @@ interface Turn {
  * the reply's first sound. WebRTC: the Opus track (echo cancellation on) and the remote track.
  * WebSocket: the playground's way (AudioWorklet capture to 24 kHz PCM appends, deltas scheduled
  * with WebAudio). Also the server process's CPU per turn for each (werift's DTLS/SRTP and Opus are
- * JavaScript and WASM in the server's process).
+ * JavaScript and WASM in the server's process), and over WebRTC the two delays of the send path: the
+ * server's first reply samples -> first RTP packet (per reply) and the browser's mean jitter buffer
+ * delay (getStats), the receiver asked for `jitterBufferTarget` as the playground does.
  */
 export async function benchWebrtc(ctx: {
   baseUrl: string;
@@ -73,12 +92,17 @@ export async function benchWebrtc(ctx: {
     process.stderr.write(`webrtc bench: page at ${ctx.baseUrl}\n`);
     await page.evaluate(installClients, TURN_DETECTION);
     const perTransport: Record<string, Turn[]> = {};
-    for (const transport of ['webrtc', 'websocket'] as const) {
+    for (const { name: transport, transport: kind, jitterTarget } of RUNS) {
       const secret = await mintSecret(ctx);
       const cpu = process.cpuUsage();
       const load = loadavg()[0]!;
       process.stderr.write(`webrtc bench: ${transport}: starting\n`);
-      await page.evaluate(([t, s, ws]) => window.__bench.start(t, s, ws), [transport, secret, ctx.wsUrl] as const);
+      const callId: string | null = await page.evaluate(([t, s, ws, j]) => window.__bench.start(t, s, ws, j), [
+        kind,
+        secret,
+        ctx.wsUrl,
+        jitterTarget,
+      ] as const);
       process.stderr.write(`webrtc bench: ${transport}: connected\n`);
       const deadline = Date.now() + (TURNS + 1) * 16_000 + 20_000;
       // One more turn than measured: the first of each transport (connection set-up, cold caches) is dropped.
@@ -86,6 +110,11 @@ export async function benchWebrtc(ctx: {
         if (Date.now() > deadline) break;
         await new Promise((r) => setTimeout(r, 500));
       }
+      // the server's own side of the call: each reply's first samples -> its first RTP packet
+      const firstPackets = callId
+        ? [...(ctx.server.services.get(SERVER_TOKENS.RealtimeCalls)?.find(callId)?.replyFirstPacketDelaysMs() ?? [])]
+        : [];
+      const jitterBufferMs: number | null = await page.evaluate(() => window.__bench.jitterBufferMs());
       const turns: Turn[] = ((await page.evaluate(() => window.__bench.stop())) as Turn[]).slice(1);
       process.stderr.write(
         `webrtc bench: ${transport}: ${turns.length} turns (${turns.map((x) => Math.round(x.latency)).join(', ')} ms)\n`,
@@ -101,6 +130,14 @@ export async function benchWebrtc(ctx: {
       results[`${transport}: server process CPU per turn, silences included (ms)`] = Math.round(
         (used.user + used.system) / 1000 / (turns.length + 1),
       );
+      if (kind === 'webrtc') {
+        results[`${transport}: receiver jitter buffer target asked (ms)`] = jitterTarget ?? 'browser default';
+        results[`${transport}: mean jitter buffer delay at the browser (ms)`] = jitterBufferMs === null ? 'n/a' : round(jitterBufferMs, 1);
+        results[`${transport}: server, reply first samples -> first RTP packet, p50 / max (ms)`] =
+          firstPackets.length === 0
+            ? 'none recorded'
+            : `${round(percentile(firstPackets, 50), 1)} / ${round(Math.max(...firstPackets), 1)}`;
+      }
       results[`${transport}: load average at start`] = round(load, 1);
     }
     const p50 = (t: string) =>
@@ -138,7 +175,7 @@ function installClients(turnDetection: Record<string, unknown>): void {
     output_modalities: ['audio'],
     audio: { input: { turn_detection: turnDetection } },
   };
-  const state: any = { turns: [], lastVoiceAt: 0, awaiting: null, stop: null };
+  const state: any = { turns: [], lastVoiceAt: 0, awaiting: null, stop: null, pc: null, callId: null };
   const meter = (analyser: any) => {
     const buf = new Float32Array(analyser.fftSize);
     return () => {
@@ -168,7 +205,7 @@ function installClients(turnDetection: Record<string, unknown>): void {
     return a;
   };
 
-  async function startWebRtc(secret: string): Promise<() => void> {
+  async function startWebRtc(secret: string, jitterTarget: number | null): Promise<() => void> {
     const mic = await navigator.mediaDevices.getUserMedia({
       audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
@@ -180,6 +217,12 @@ function installClients(turnDetection: Record<string, unknown>): void {
     const dc = pc.createDataChannel('oai-events');
     const player = document.createElement('audio');
     pc.ontrack = (e: any) => {
+      // as the playground's call does (webrtc-call.ts, playAtOnce)
+      if (jitterTarget !== null) {
+        if ('jitterBufferTarget' in e.receiver) e.receiver.jitterBufferTarget = jitterTarget;
+        else if ('playoutDelayHint' in e.receiver) e.receiver.playoutDelayHint = jitterTarget / 1000;
+      }
+      state.pc = pc;
       const stream = e.streams[0] ?? new window.MediaStream([e.track]);
       // Chromium feeds a remote track to WebAudio only while a media element plays it too.
       player.srcObject = stream;
@@ -197,6 +240,7 @@ function installClients(turnDetection: Record<string, unknown>): void {
       headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/sdp' },
     });
     await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+    state.callId = (res.headers.get('Location') ?? '').split('/').pop() || null;
     await ctx.resume();
     const unwatch = watch(meter(micAnalyser), meter(replyAnalyser));
     return () => {
@@ -267,10 +311,23 @@ function installClients(turnDetection: Record<string, unknown>): void {
     get turns() {
       return state.turns;
     },
-    async start(transport: string, secret: string, wsUrl: string) {
+    async start(transport: string, secret: string, wsUrl: string, jitterTarget: number | null) {
       state.turns = [];
       state.awaiting = null;
-      state.stop = transport === 'webrtc' ? await startWebRtc(secret) : await startWebSocket(secret, wsUrl);
+      state.pc = null;
+      state.callId = null;
+      state.stop = transport === 'webrtc' ? await startWebRtc(secret, jitterTarget) : await startWebSocket(secret, wsUrl);
+      return state.callId;
+    },
+    /** The remote audio's mean jitter buffer delay so far (ms; getStats), null without a call. */
+    async jitterBufferMs() {
+      if (!state.pc) return null;
+      let mean = null;
+      (await state.pc.getStats()).forEach((r: any) => {
+        if (r.type === 'inbound-rtp' && r.kind === 'audio' && r.jitterBufferEmittedCount > 0)
+          mean = (r.jitterBufferDelay / r.jitterBufferEmittedCount) * 1000;
+      });
+      return mean;
     },
     stop() {
       state.stop?.();

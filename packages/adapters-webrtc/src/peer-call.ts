@@ -168,6 +168,11 @@ export class PeerCall implements RealtimeOutput {
     return this.answer;
   }
 
+  /** Per reply of this call, its first samples written -> its first RTP packet sent (ms; the webrtc bench reads it). */
+  replyFirstPacketDelaysMs(): readonly number[] {
+    return this.replyTrack.firstPacketDelaysMs;
+  }
+
   /**
    * The media-clock moment (epoch ms, monotonic) an RTP timestamp this call sent stands for, per
    * track; null for a track it does not send. Receiver-side A/V measurements map back with it.

@@ -1,15 +1,13 @@
-import { FramePlayout, type OpusCodec, type ReplyAudioPlayout, type ReplyAudioTrack } from '@svc/core';
+import { FramePacer, type FramePlayout, type OpusCodec, type ReplyAudioPlayout, type ReplyAudioTrack } from '@svc/core';
 import { RtpHeader, RtpPacket } from 'werift';
+import { mediaClock } from './media-clock.js';
 
 /** Opus at 48 kHz, 20 ms per RTP packet (what browsers send and expect). */
 export const RTP_SAMPLE_RATE = 48000;
 export const FRAME_MS = 20;
 const FRAME_SAMPLES = (RTP_SAMPLE_RATE * FRAME_MS) / 1000;
-/** The pacing timer's period; frames due are sent in one go, so timer jitter does not drift. */
-const TICK_MS = 10;
-/** Most audio sent at once to catch up after a stall. */
-const MAX_BURST_MS = 100;
 const OPUS_FRAMES = { sampleRate: RTP_SAMPLE_RATE, frameSamples: FRAME_SAMPLES };
+const REPLY_DELAYS_KEPT = 100;
 
 /**
  * Who gets the reply audio ahead of the wire with the moment each sample will be played (the live
@@ -44,31 +42,29 @@ export interface RtpAudioTrackOptions {
  * A talk spurt's timeline is fixed when its first samples are written: it starts `startDelayMs`
  * later (0 unless a live avatar listens: then long enough for its first frames to be made) and each
  * sample written plays at the spurt's start plus the samples before it, which is what the
- * ScheduledAudioListener is told, before the samples leave.
+ * ScheduledAudioListener is told, before the samples leave. Without that delay a reply's first
+ * packet leaves while its first 20 ms are written (the core's FramePacer paces, as for SIP).
  */
 export class RtpAudioTrack implements ReplyAudioTrack {
   readonly sampleRate = RTP_SAMPLE_RATE;
-  private readonly playouts: FramePlayout[] = [];
+  private readonly pacer: FramePacer;
   private readonly encoder: { encode(pcm: Int16Array): Uint8Array[] };
   private readonly now: () => number;
-  private readonly leadSamples: number;
-  private timer: ReturnType<typeof setInterval> | null = null;
-  /** Wall time of frame 0 of the current talk spurt, frames sent in it, and samples scheduled in it. */
-  private spurtStart = 0;
-  private spurtFrames = 0;
+  /** Samples scheduled in the current talk spurt. */
   private spurtSamples = 0;
-  /** A talk spurt is scheduled (its first frame may still be in the future). */
-  private talking = false;
   /** Where the audio told to the listener ends (its timeline beyond this is silence). */
   private toldUntilMs = -Infinity;
   private listener: ScheduledAudioListener | null = null;
-  private startDelayMs = 0;
   private sequence = Math.floor(Math.random() * 0x10000);
   private readonly timestampBase = Math.floor(Math.random() * 0x100000000);
   private readonly origin: number;
   private closed = false;
   /** Packets sent (a test and the logs read it). */
   packetsSent = 0;
+  /** Per reply, its first samples written -> its first packet sent (ms, the last REPLY_DELAYS_KEPT; the webrtc bench reads it). */
+  readonly firstPacketDelaysMs: number[] = [];
+  /** When each playout not sent from yet got its first samples. */
+  private readonly firstWrittenAt = new Map<FramePlayout, number>();
 
   constructor(
     private readonly sink: RtpPacketSink,
@@ -77,28 +73,27 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   ) {
     this.encoder = options.opus.createEncoder(FRAME_MS);
     this.now = options.now ?? (() => performance.now());
-    this.leadSamples = Math.round((options.leadMs / 1000) * RTP_SAMPLE_RATE);
+    this.pacer = new FramePacer({
+      format: OPUS_FRAMES,
+      leadSamples: Math.round((options.leadMs / 1000) * RTP_SAMPLE_RATE),
+      clock: { now: this.now, setTimer: mediaClock.setTimer },
+      send: (frame, marker, dueMs) => this.send(frame, marker, dueMs),
+      spurtStarted: () => (this.spurtSamples = 0),
+    });
     this.origin = this.now();
   }
 
   open(): ReplyAudioPlayout {
-    if (this.closed) {
-      const dead = new FramePlayout(OPUS_FRAMES, 0);
-      dead.clear();
-      return dead;
-    }
+    if (this.closed) return this.pacer.open();
     // a playout's last frame is padded with silence: the next one starts on a frame boundary
     this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
-    const playout = new FramePlayout(OPUS_FRAMES, this.leadSamples, {
+    return this.pacer.open({
       queued: (p, samples) => {
+        if (p.sent === 0 && !this.firstWrittenAt.has(p)) this.firstWrittenAt.set(p, this.now());
         if (!this.heldBack(p)) this.schedule(samples);
       },
       changed: (p) => this.retell(p),
     });
-    this.playouts.push(playout);
-    this.timer ??= setInterval(() => this.tick(), TICK_MS);
-    this.timer.unref?.();
-    return playout;
   }
 
   /**
@@ -107,7 +102,7 @@ export class RtpAudioTrack implements ReplyAudioTrack {
    */
   listen(listener: ScheduledAudioListener | null, startDelayMs = 0): void {
     this.listener = listener;
-    this.startDelayMs = listener ? startDelayMs : 0;
+    this.pacer.startDelayMs = listener ? startDelayMs : 0;
   }
 
   /** The moment (the track's clock) an RTP timestamp of this track stands for: receiver-side sync measurements map back with it. */
@@ -117,75 +112,41 @@ export class RtpAudioTrack implements ReplyAudioTrack {
 
   /** Milliseconds of audio queued and not yet sent, over every playout. */
   get queuedMs(): number {
-    return (this.playouts.reduce((n, p) => n + p.queued, 0) / RTP_SAMPLE_RATE) * 1000;
+    return (this.pacer.playouts.reduce((n, p) => n + p.queued, 0) / RTP_SAMPLE_RATE) * 1000;
   }
 
   close(): void {
     this.closed = true;
-    for (const p of this.playouts) p.clear();
-    this.playouts.length = 0;
-    this.stopTimer();
+    this.pacer.close();
+    this.firstWrittenAt.clear();
   }
 
-  /** Sends every frame that is due by now. */
+  /** Sends every frame that is due by now (the pacer's timer runs it; tests run it on their clock). */
   tick(): void {
-    const now = this.now();
-    // Far behind (the event loop stalled): send at most MAX_BURST_MS at once and shift the rest of
-    // the spurt later, rather than flood the listener's jitter buffer.
-    const behind = now - (this.spurtStart + this.spurtFrames * FRAME_MS);
-    if (this.talking && behind > MAX_BURST_MS) this.spurtStart += behind - MAX_BURST_MS;
-    for (;;) {
-      while (this.playouts.length > 0 && this.playouts[0]!.done) this.playouts.shift();
-      const current = this.playouts[0];
-      if (!current) {
-        this.talking = false;
-        return this.stopTimer();
-      }
-      if (!this.talking) {
-        if (current.queued === 0 || current.paused) return; // ran dry (or paused): the next samples written (or the resume) start a spurt
-        this.startSpurt(now); // samples left after a clear or a dry spell: a spurt of their own
-      }
-      const due = this.spurtStart + this.spurtFrames * FRAME_MS;
-      if (due > now) return; // the next frame is not due yet
-      const frame = current.takeFrame();
-      if (!frame) {
-        // Synthesis is behind the wire (or the playout is paused): the listener's buffer runs dry; the
-        // next samples (or the resume) start a new spurt.
-        this.talking = false;
-        return;
-      }
-      this.send(frame, this.spurtFrames === 0, due);
-      this.spurtFrames++;
-    }
+    this.pacer.tick();
   }
 
   /** Samples just queued: the moment they play (a new spurt when none is running), told to the listener. */
   private schedule(samples: Int16Array): void {
     const now = this.now();
+    const pacer = this.pacer;
     // a spurt whose scheduled audio has all been played by now has run dry: a new one starts
-    if (this.talking && this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000 < now) this.talking = false;
-    if (!this.talking) this.startSpurt(now);
+    if (pacer.talking && pacer.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000 < now) pacer.talking = false;
+    if (!pacer.talking) pacer.startSpurt(now);
     this.tell(samples);
   }
 
   /** Tells the listener that `samples` play next in the running spurt. */
   private tell(samples: Int16Array): void {
-    const atMs = this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
+    const atMs = this.pacer.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
     this.spurtSamples += samples.length;
-    this.toldUntilMs = this.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
+    this.toldUntilMs = this.pacer.spurtStart + (this.spurtSamples / RTP_SAMPLE_RATE) * 1000;
     this.listener?.speak(samples, RTP_SAMPLE_RATE, atMs);
-  }
-
-  private startSpurt(now: number): void {
-    this.spurtStart = now + this.startDelayMs;
-    this.spurtFrames = 0;
-    this.spurtSamples = 0;
-    this.talking = true;
   }
 
   /** Whether a playout's samples wait unscheduled: it, or one before it, is paused. */
   private heldBack(playout: FramePlayout): boolean {
-    for (const p of this.playouts) {
+    for (const p of this.pacer.playouts) {
       if (!p.done && p.paused) return true;
       if (p === playout) return false;
     }
@@ -203,22 +164,23 @@ export class RtpAudioTrack implements ReplyAudioTrack {
    */
   private retell(changed: FramePlayout): void {
     if (this.closed) return;
-    const wireMs = this.talking ? this.spurtStart + this.spurtFrames * FRAME_MS : this.now();
+    const pacer = this.pacer;
+    const wireMs = pacer.talking ? pacer.wireMs : this.now();
     // everything before the wire's next frame has left (or, in the start delay, nothing has)
     if (this.toldUntilMs > wireMs) this.listener?.cut(wireMs);
     this.toldUntilMs = Math.min(this.toldUntilMs, wireMs);
-    const head = this.playouts.findIndex((p) => !p.done);
-    if (head < 0 || this.playouts.indexOf(changed) <= head) this.talking = false;
-    else this.spurtSamples = this.spurtFrames * FRAME_SAMPLES;
+    const head = pacer.playouts.findIndex((p) => !p.done);
+    if (head < 0 || pacer.playouts.indexOf(changed) <= head) pacer.talking = false;
+    else this.spurtSamples = pacer.spurtFrames * FRAME_SAMPLES;
     let first = true;
-    for (const p of this.playouts) {
+    for (const p of pacer.playouts) {
       if (p.done) continue;
       if (p.paused) break;
       // a playout's last frame is padded with silence: the next one starts on a frame boundary
       if (!first) this.spurtSamples = Math.ceil(this.spurtSamples / FRAME_SAMPLES) * FRAME_SAMPLES;
       // a kept spurt goes on where the wire is (even when its next frame is a tick late)
       for (const samples of p.chunks) {
-        if (this.talking) this.tell(samples);
+        if (pacer.talking) this.tell(samples);
         else this.schedule(samples);
       }
       first = false;
@@ -226,6 +188,7 @@ export class RtpAudioTrack implements ReplyAudioTrack {
   }
 
   private send(frame: Int16Array, marker: boolean, at: number): void {
+    this.noteFirstPacket();
     for (const payload of this.encoder.encode(frame)) {
       const timestamp = (this.timestampBase + Math.round(((at - this.origin) * RTP_SAMPLE_RATE) / 1000)) >>> 0;
       const header = new RtpHeader({ payloadType: this.payloadType, sequenceNumber: this.sequence, timestamp, marker });
@@ -235,8 +198,15 @@ export class RtpAudioTrack implements ReplyAudioTrack {
     }
   }
 
-  private stopTimer(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  /** The playout being sent just sent its first frame: how long after its first samples. */
+  private noteFirstPacket(): void {
+    const playout = this.pacer.playouts[0];
+    const writtenAt = playout && this.firstWrittenAt.get(playout);
+    if (writtenAt === undefined) return;
+    this.firstWrittenAt.delete(playout!);
+    // a cleared playout's entry goes with the next reply's first packet
+    for (const p of this.firstWrittenAt.keys()) if (p.done) this.firstWrittenAt.delete(p);
+    this.firstPacketDelaysMs.push(this.now() - writtenAt);
+    if (this.firstPacketDelaysMs.length > REPLY_DELAYS_KEPT) this.firstPacketDelaysMs.shift();
   }
 }

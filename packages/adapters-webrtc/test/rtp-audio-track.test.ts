@@ -165,3 +165,17 @@ describe('RtpAudioTrack: reply audio as Opus RTP, paced in real time', () => {
     t.close();
   });
 });
+
+describe('RtpAudioTrack: a reply starts on the wire with its first samples', () => {
+  it('sends the first packet while the first 20 ms are written, off the tick grid, and records that delay per reply', () => {
+    const { t, packets, at } = track(1000);
+    at(3);
+    const playout = t.open();
+    at(9); // the synthesizer's first samples come between two ticks, in chunks of 5 ms
+    for (let i = 0; i < 4; i++) void playout.write(ms(5), new AbortController().signal);
+    expect(packets, 'the first whole frame left at once').to.have.length(1);
+    expect(packets[0]!.header.marker).to.equal(true);
+    expect(t.firstPacketDelaysMs).to.deep.equal([0]);
+    t.close();
+  });
+});

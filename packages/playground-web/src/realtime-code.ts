@@ -65,7 +65,10 @@ const events = pc.createDataChannel('oai-events');
 pc.addTrack(mic.getAudioTracks()[0], mic);
 const speaker = new Audio();
 speaker.autoplay = true;
-pc.ontrack = (e) => (speaker.srcObject = e.streams[0]);   // the reply, as Opus RTP
+pc.ontrack = (e) => {
+  e.receiver.jitterBufferTarget = 0;                       // the reply's first sound as soon as it comes
+  speaker.srcObject = e.streams[0];                        // the reply, as Opus RTP
+};
 
 const offer = await pc.createOffer();
 await pc.setLocalDescription(offer);

@@ -261,7 +261,10 @@ export function initRealtimePanel(): void {
     const ctx = await playbackContext();
     call = { rtc, micMeter: new LevelMeter(ctx, rtc.mic), replyMeter: null, poll: window.setInterval(pollMeters, 20), micOn: false };
     const current = call;
-    void rtc.remote.then((stream) => (current.replyMeter = new LevelMeter(ctx, stream)));
+    void rtc.remote.then((stream) => {
+      current.replyMeter = new LevelMeter(ctx, stream);
+      status.dataset.jitterBufferTarget = String(rtc.jitterBufferTarget());
+    });
     status.dataset.echoCancellation = String(rtc.micSettings().echoCancellation === true);
     status.dataset.avatar = String(withFace !== null);
     // A refused configuration (a photo without a face) can end the call before this line: clean up now.

@@ -41,6 +41,19 @@ export interface RealtimeCallOptions {
 }
 
 /**
+ * The reply's first sound as soon as it arrives: asks the receiver's jitter buffer for the least
+ * delay (`jitterBufferTarget` 0 ms, or the older `playoutDelayHint`, in seconds). A preference, not
+ * a setting: the buffer still grows with the jitter it measures, so a bad network costs delay, not
+ * gaps. Chromium treats 0 as its default minimum (a no-op there); browsers that honour the hint
+ * below their default start the reply sooner.
+ */
+function playAtOnce(receiver: RTCRtpReceiver): void {
+  const hints = receiver as unknown as Record<string, unknown>;
+  if ('jitterBufferTarget' in receiver) hints.jitterBufferTarget = 0;
+  else if ('playoutDelayHint' in receiver) hints.playoutDelayHint = 0;
+}
+
+/**
  * A realtime session over WebRTC, as OpenAI's browser flow does it: the microphone as an Opus
  * track (with the browser's echo cancellation, noise suppression and gain control, so the agent
  * does not hear itself on speakers), a data channel `oai-events` for the JSON events, the offer
@@ -79,6 +92,7 @@ export class RealtimeCall {
           void video!.play().catch(() => undefined);
           return;
         }
+        playAtOnce(e.receiver);
         player.srcObject = stream;
         void player.play().catch(() => undefined);
         resolve(stream);
@@ -139,6 +153,13 @@ export class RealtimeCall {
   }
 
   /** What the browser applied to the microphone (echo cancellation must be on for speakers). */
+  /** The jitter buffer target the reply's receiver was asked for (ms; null before the track or without the hint). */
+  jitterBufferTarget(): number | null {
+    const receiver = this.pc.getReceivers().find((r) => r.track.kind === 'audio') as
+      (RTCRtpReceiver & { jitterBufferTarget?: number | null }) | undefined;
+    return receiver?.jitterBufferTarget ?? null;
+  }
+
   micSettings(): MediaTrackSettings {
     return this.mic.getAudioTracks()[0]?.getSettings() ?? {};
   }

@@ -56,13 +56,13 @@ import { bindRealtimeAdmission, currentCapacity, startRealtimeAdmission } from '
 import type { LiveAvatarSupport } from './live-avatar.js';
 
 /**
- * CPU one speaking session costs before the server has measured it (cores): the cost per
- * session-second `npm run bench -- voice-loop` found on the quiet 2-core machine (server and
- * decoders, callers speaking most of the time; docs/realtime.md, "Capacity"). The measurement takes
- * over when it is higher. It is the floor too: a lower floor let the callers admitted together before
- * the first measurement need more than the cores.
+ * CPU one session is taken to cost before the server has measured its sessions (cores). The cost
+ * learned from the running sessions takes over once measured, lower or higher; until then this
+ * decides how many callers who arrive together at start-up get in: with the default budget on 2
+ * cores, as many as the fixed estimate let in before (docs/realtime.md, "Capacity"; a lower estimate
+ * once let in more than the cores serve).
  */
-const DEFAULT_SESSION_CPU = 0.17;
+const DEFAULT_SESSION_CPU = 0.15;
 /**
  * CPU one 640x640 live avatar's video costs (cores): a 640x480 avatar call's server CPU (pose, warp,
  * libx264, and its idle session), scaled to 640x640 and less its session (docs/realtime.md,

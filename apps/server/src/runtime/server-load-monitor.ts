@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import type { RecognizerLoad, ServerLoad, ServerLoadProbe } from '@svc/core';
+import { LearnedSessionCost, type RecognizerLoad, type ServerLoad, type ServerLoadProbe } from '@svc/core';
 import { ownTreeCpuMs } from './process-cpu.js';
 
 export interface ServerLoadMonitorOptions {
   /** CPU cores realtime sessions may use (SVC_REALTIME_CPU_BUDGET). */
   budgetCores: number;
-  /** What a speaking session costs until measured, and the least a measurement may lower it to (SVC_REALTIME_SESSION_CPU). */
+  /** What a session costs until one is learned from the running sessions (SVC_REALTIME_SESSION_CPU). */
   sessionCores: number;
   recognizer?: () => RecognizerLoad | null;
   /** What one 640x640 live avatar's video costs (cores; SVC_REALTIME_AVATAR_CPU). */
@@ -16,30 +16,26 @@ export interface ServerLoadMonitorOptions {
   sampleMs?: number;
 }
 
-/** Less input audio than this in a window (ms: one session streaming for the whole window) is too little to measure a cost on. */
-const MIN_MEASURED_AUDIO_MS = 2000;
-/** Weight of the newest window in the running cost. */
-const SMOOTHING = 0.3;
 /**
  * Share of the CPUs given to realtime sessions by default: the rest is headroom for bursts (turn
- * ends and replies of callers who finish speaking together). Chosen from quiet 2-core runs of the
- * voice loop (docs/realtime.md, "Capacity"): a budget near half the cores kept the first reply's p95
- * under the 500 ms target, one near three quarters did not, and the earlier 0.8 admitted the latter.
+ * ends and replies of callers who finish speaking together). The sessions' measured cost times
+ * their number stays under it; chosen at the knee of quiet 2-core runs of the voice loop
+ * (docs/realtime.md, "Capacity": the largest count of callers whose first reply's p95 stayed under
+ * the 500 ms target, at the cost measured there).
  */
-const DEFAULT_BUDGET_SHARE = 0.55;
+const DEFAULT_BUDGET_SHARE = 0.45;
 
 /**
  * Measures what the capacity admission needs (ServerLoad): every `sampleMs` the CPU this process
- * and its children (the decoders) used, divided by the seconds of input audio the sessions
- * received meanwhile, is the cost of one speaking session (cores), smoothed; the event loop's
- * delay (p90 of the window); and, at each read, the recognizer's backlog and queue. The cost never
- * goes below the configured estimate: sessions that listen more than they speak would otherwise
- * make room for callers who will all speak at once.
+ * and its children (the decoders) used, over the seconds of input audio the sessions received
+ * meanwhile, teaches the core's LearnedSessionCost what one session costs (cores; the configured
+ * estimate until then); the event loop's delay (p90 of the window); and, at each read, the
+ * recognizer's backlog and queue.
  */
 export class ServerLoadMonitor implements ServerLoadProbe {
   private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
   private timer: NodeJS.Timeout | null = null;
-  private measuredCores: number | null = null;
+  private readonly cost: LearnedSessionCost;
   private lagMs = 0;
   private audioMs = 0;
   /** CPU used so far when the current window's audio began (null while no session streams). */
@@ -49,7 +45,9 @@ export class ServerLoadMonitor implements ServerLoadProbe {
   /** Live avatars making video now, in 640x640 equivalents (watchLiveAvatars). */
   private liveAvatars: () => number = () => 0;
 
-  constructor(private readonly options: ServerLoadMonitorOptions) {}
+  constructor(private readonly options: ServerLoadMonitorOptions) {
+    this.cost = new LearnedSessionCost(options.sessionCores);
+  }
 
   /** Starts sampling (the realtime module's start hook): the event loop's delay, and CPU every `sampleMs`. */
   start(): void {
@@ -82,7 +80,7 @@ export class ServerLoadMonitor implements ServerLoadProbe {
     const recognizer = this.options.recognizer?.() ?? null;
     return {
       budgetCores: this.options.budgetCores,
-      sessionCores: Math.max(this.options.sessionCores, this.measuredCores ?? 0),
+      sessionCores: this.cost.cores(),
       recognizerBacklogMs: recognizer?.backlogMs ?? 0,
       recognizerQueue: recognizer?.waiting ?? 0,
       eventLoopLagMs: this.lagMs,
@@ -90,9 +88,9 @@ export class ServerLoadMonitor implements ServerLoadProbe {
     };
   }
 
-  /** The measured cost of a speaking session (cores), null before enough audio was seen. */
+  /** The measured cost of a session (cores), null before enough audio was seen. */
   get measuredSessionCores(): number | null {
-    return this.measuredCores;
+    return this.cost.measured;
   }
 
   /**
@@ -135,10 +133,7 @@ export class ServerLoadMonitor implements ServerLoadProbe {
     const used = Math.max(0, cpuMs - this.cpuMs - this.avatarCores() * (now - this.windowStart));
     this.cpuMs = cpuMs;
     this.windowStart = now;
-    if (audioMs >= MIN_MEASURED_AUDIO_MS) {
-      const cost = used / audioMs;
-      this.measuredCores = this.measuredCores === null ? cost : (1 - SMOOTHING) * this.measuredCores + SMOOTHING * cost;
-    }
+    this.cost.record(used, audioMs, now);
   }
 }
 

@@ -424,6 +424,11 @@ describe('playground in a real browser', function () {
     await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
     expect(await page.locator('#rt-status').getAttribute('data-transport')).to.equal('webrtc');
     expect(await page.locator('#rt-status').getAttribute('data-echo-cancellation'), 'echo cancellation on the microphone').to.equal('true');
+    await page.waitForSelector('#rt-status[data-jitter-buffer-target]', { timeout: 20_000 });
+    expect(
+      await page.locator('#rt-status').getAttribute('data-jitter-buffer-target'),
+      "the reply's receiver asked for the least jitter buffer",
+    ).to.equal('0');
     await page.click('#rt-mic');
     await waitForSpokenTurn();
     await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });

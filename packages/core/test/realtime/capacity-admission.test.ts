@@ -2,19 +2,13 @@ import { expect } from 'chai';
 import {
   CapacityAwareSessionRegistry,
   capacityVerdict,
-  DEFAULT_MAX_EVENT_LOOP_LAG_MS,
   DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
   InMemorySessionRegistry,
   type AdmissionDecision,
-  type CapacityLimits,
   type ServerLoad,
 } from '../../src/index.js';
+import { limits } from './support/capacity-limits.js';
 
-const limits: CapacityLimits = {
-  fixedSessions: null,
-  maxRecognizerBacklogMs: DEFAULT_MAX_RECOGNIZER_BACKLOG_MS,
-  maxEventLoopLagMs: DEFAULT_MAX_EVENT_LOOP_LAG_MS,
-};
 const quiet: ServerLoad = { budgetCores: 1.6, sessionCores: 0.15, recognizerBacklogMs: 0, recognizerQueue: 0, eventLoopLagMs: 2 };
 const claim = (key = 'k1') => ({ apiKeyId: key, secretSessionId: null });
 const outcome = (d: AdmissionDecision) => (d.admitted ? 'admitted' : d.refusal);

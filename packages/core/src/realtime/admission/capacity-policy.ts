@@ -22,9 +22,9 @@ export type CapacityVerdict = { admit: true } | { admit: false; reason: string }
 
 /**
  * Whether one more session fits, given the sessions this process already serves and its load.
- * Each open session reserves what a SPEAKING session costs, whether it speaks yet or not (callers
- * admitted together would otherwise all look free until they all speak at once): capacity is
- * floor(budget / session cost). Two measured guards refuse even below that count, because they
+ * Each open session reserves what a session is measured to cost (LearnedSessionCost), whether it
+ * speaks yet or not (callers admitted together would otherwise all look free until they all speak
+ * at once): capacity is floor(budget / session cost), the budget set at the measured knee. Two measured guards refuse even below that count, because they
  * show the sessions already admitted being served late: a recognizer behind real time, an event
  * loop running late (another tenant on the machine, heavier sessions than estimated).
  * Reasons are short: they travel as a WebSocket close reason (at most 123 bytes).

@@ -6,7 +6,7 @@
 export interface ServerLoad {
   /** CPU cores realtime sessions may use in this process and its decoder processes. */
   budgetCores: number;
-  /** What one speaking session costs (cores): measured while sessions speak, never below the configured estimate. */
+  /** What one session costs (cores): learned from the running sessions (LearnedSessionCost), the configured estimate before. */
   sessionCores: number;
   /** Audio given to the speech recognizer and not decoded yet, the worst decoder (ms): how far behind real time it runs. */
   recognizerBacklogMs: number;

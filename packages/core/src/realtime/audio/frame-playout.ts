@@ -33,10 +33,10 @@ export class FramePlayout implements ReplyAudioPlayout {
   async write(samples: Int16Array, signal: AbortSignal): Promise<void> {
     if (this.cleared || this.finished || samples.length === 0) return;
     this.chunks.push(samples);
-    // while it (or a playout before it) is paused the samples wait unscheduled: the resume schedules them
-    this.hooks?.queued(this, samples);
     this.queued += samples.length;
     this.written += samples.length;
+    // while it (or a playout before it) is paused the samples wait unscheduled: the resume schedules them
+    this.hooks?.queued(this, samples);
     await this.until(() => this.cleared || this.queued <= this.leadSamples, signal);
   }
 
@@ -81,11 +81,16 @@ export class FramePlayout implements ReplyAudioPlayout {
     return this.cleared || (this.finished && this.queued === 0);
   }
 
+  /** Whether `takeFrame` has a frame to give: a whole one queued, or the padded last one of a finished playout. */
+  get frameReady(): boolean {
+    if (this.paused) return false;
+    return this.queued >= this.format.frameSamples || (this.finished && this.queued > 0);
+  }
+
   /** Takes one frame; a short last frame is padded with silence once the playout is finished. */
   takeFrame(): Int16Array | null {
     const frameSamples = this.format.frameSamples;
-    if (this.paused) return null;
-    if (this.queued < frameSamples && !(this.finished && this.queued > 0)) return null;
+    if (!this.frameReady) return null;
     const frame = new Int16Array(frameSamples);
     let filled = 0;
     while (filled < frameSamples && this.chunks.length > 0) {
