@@ -95,15 +95,17 @@ async function runPlan(plan, jobs) {
   let index = 0;
   for (const group of plan) {
     const groupStarted = process.hrtime.bigint();
+    let groupCpu = 0;
     await runConcurrently(group.runs, group.concurrency, async (run) => {
       const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
       totals.passed += result.passed;
       totals.failed += result.failed;
       totals.skipped += result.skipped;
       fileSeconds.push(...result.fileSeconds);
+      groupCpu += result.cpu;
       printRun(run.files, result);
     });
-    groupSeconds.push([group.name, secondsSince(groupStarted)]);
+    groupSeconds.push([group.name, secondsSince(groupStarted), groupCpu]);
   }
   fs.rmSync(timingsDir, { recursive: true, force: true });
   writeTimes(fileSeconds);
@@ -181,23 +183,32 @@ function runMocha(files, timingsPath) {
         output: output.replace(new RegExp(SUMMARY.source, 'gm'), '').trimEnd(),
         problem,
         wall,
-        fileSeconds: fileTimes(files, timingsPath, wall),
+        ...fileTimes(files, timingsPath, wall),
       });
     });
   });
 }
 
-/** Per-file seconds: the reporter's record for a shard; a lone file's whole process time. */
+/**
+ * Per-file [file, seconds, cpu seconds] from the reporter's record: a shard's files each from its own
+ * suites; a lone file's whole process (wall time and CPU, start-up included).
+ */
 function fileTimes(files, timingsPath, wall) {
-  if (files.length === 1) return [[files[0], wall]];
+  const records = fs.existsSync(timingsPath)
+    ? fs
+        .readFileSync(timingsPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  const processCpu = records.reduce((cpu, r) => (r.process === undefined ? cpu : r.process), 0);
+  if (files.length === 1) return { cpu: processCpu, fileSeconds: [[files[0], wall, processCpu]] };
   const sums = new Map();
-  if (fs.existsSync(timingsPath)) {
-    for (const line of fs.readFileSync(timingsPath, 'utf8').split('\n').filter(Boolean)) {
-      const { file, seconds } = JSON.parse(line);
-      sums.set(file, (sums.get(file) || 0) + seconds);
-    }
+  for (const { file, seconds, cpu } of records.filter((r) => r.file)) {
+    const [s, c] = sums.get(file) || [0, 0];
+    sums.set(file, [s + seconds, c + (cpu || 0)]);
   }
-  return [...sums];
+  return { cpu: processCpu, fileSeconds: [...sums].map(([file, [s, c]]) => [file, s, c]) };
 }
 
 const running = new Set();
@@ -228,22 +239,30 @@ function writeTimes(fileSeconds) {
   fs.mkdirSync(dir, { recursive: true });
   const sorted = [...fileSeconds]
     .sort((a, b) => b[1] - a[1])
-    .map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
+    .map(([file, s, cpu]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)), cpu: Number(cpu.toFixed(1)) }));
   fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
 }
 
 function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
   const out = ['', 'Time by group:'];
-  for (const [name, s] of groupSeconds) out.push(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
+  // CPU against what the machine's cores could have given: far under 100% means the group waits
+  // (sleeps, real-time audio, timers) and more processes at once would shorten it
+  const cores = os.availableParallelism();
+  for (const [name, s, cpu] of groupSeconds)
+    out.push(
+      `  ${s.toFixed(1).padStart(7)} s  ${name} (CPU ${cpu.toFixed(0)} s, ${((100 * cpu) / (s * cores)).toFixed(0)}% of ${cores} cores)`,
+    );
   out.push(
     `  ${totalSeconds.toFixed(1).padStart(7)} s  total (tests only; load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')})`,
   );
+  // beside each, the CPU the file (and the server processes it started and stopped) used: a file far
+  // under its wall time waits, one near it computes
   out.push('The 10 slowest test files:');
-  for (const [file, s] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
-    out.push(`  ${s.toFixed(1).padStart(7)} s  ${path.relative(ROOT, file)}`);
+  for (const [file, s, cpu] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    out.push(`  ${s.toFixed(1).padStart(7)} s  ${`CPU ${cpu.toFixed(1)} s`.padStart(12)}  ${path.relative(ROOT, file)}`);
   out.push('', `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.stdout.write(out.join('\n') + '\n');
 }
