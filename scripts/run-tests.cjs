@@ -3,7 +3,11 @@
 // prints one summary: each group's time, the 10 slowest files, then "N passed, N failed" last.
 //   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
 //   node scripts/run-tests.cjs all      everything (npm test)
-//   add --list to print the files a tier runs, one a line, and run nothing.
+//   add --list to print the files a tier runs, one a line, and run nothing;
+//   add --lint to run `npm run lint` beside the first group (npm test): one process among the
+//   first group's, its failure counted as one failed, so that its minute is not spent alone.
+//   The linters read only the sources, which the tests never write (their files go to ignored
+//   folders: test-artifacts/, data/, the system's temporary folder).
 // Why processes and not mocha --parallel: a reporter in parallel mode gets a file's events in one
 // batch after the file ran (no per-file times), and a file that starts a real server, a browser or
 // real-time audio must not share the machine with a CPU ratio. Here:
@@ -38,6 +42,7 @@ function main(argv) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
   }
+  if (argv.includes('--lint')) plan[0].runs.unshift({ command: ['npm', 'run', 'lint'], files: [], exclusive: [] });
   return runPlan(plan, jobs);
 }
 
@@ -97,13 +102,13 @@ async function runPlan(plan, jobs) {
     const groupStarted = process.hrtime.bigint();
     let groupCpu = 0;
     await runConcurrently(group.runs, group.concurrency, async (run) => {
-      const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
+      const result = run.command ? await runCommand(run.command) : await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
       totals.passed += result.passed;
       totals.failed += result.failed;
       totals.skipped += result.skipped;
       fileSeconds.push(...result.fileSeconds);
       groupCpu += result.cpu;
-      printRun(run.files, result);
+      printRun(run.command ? run.command.join(' ') : run.files, result);
     });
     groupSeconds.push([group.name, secondsSince(groupStarted), groupCpu]);
   }
@@ -138,6 +143,32 @@ function runConcurrently(runs, concurrency, execute) {
       }
     };
     next();
+  });
+}
+
+/** A command that is not a test file (the linters): 0 passed, 1 failed when it exits non-zero. */
+function runCommand(command) {
+  return new Promise((resolve) => {
+    const began = process.hrtime.bigint();
+    const child = spawn(command[0], command.slice(1), { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    running.add(child.pid);
+    child.on('close', (code) => {
+      running.delete(child.pid);
+      const failed = code === 0 ? 0 : 1;
+      resolve({
+        passed: 0,
+        failed,
+        skipped: 0,
+        output: output.trimEnd(),
+        problem: failed ? `exited ${code}` : '',
+        wall: secondsSince(began),
+        cpu: 0,
+        fileSeconds: [],
+      });
+    });
   });
 }
 
@@ -227,7 +258,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 function printRun(files, result) {
-  const label = files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
+  const label = typeof files === 'string' ? files : files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
   const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
   process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
   process.stdout.write(result.output + '\n');
