@@ -3,6 +3,7 @@
 // prints one summary: each group's time, the 10 slowest files, then "N passed, N failed" last.
 //   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
 //   node scripts/run-tests.cjs all      everything (npm test)
+//   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
 //   add --list to print the files a tier runs, one a line, and run nothing;
 //   add --lint to run `npm run lint` beside the first group (npm test): one process among the
 //   first group's, its failure counted as one failed, so that its minute is not spent alone.
@@ -33,11 +34,11 @@ const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
 
 function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
-  if (!['fast', 'all'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast or all)`);
+  if (!['fast', 'all', 'concurrent'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast, all or concurrent)`);
   const t = tiers(ROOT);
   // one more process than CPUs: most files spend much of their time waiting on servers and sockets
   const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || os.availableParallelism() + 1);
-  const plan = planOf(t, tierName, jobs);
+  const plan = tierName === 'concurrent' ? planOf(t, 'all', jobs).slice(0, 1) : planOf(t, tierName, jobs);
   if (argv.includes('--list')) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
