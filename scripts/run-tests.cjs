@@ -63,7 +63,10 @@ function planOf(t, tierName, jobs) {
   }
   const fast = new Set(t.fast);
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
-  const alone = bySizeDescending(t.concurrent.filter((f) => !fast.has(f) || !shardable(f)));
+  const alone = longestFirst(
+    t.concurrent.filter((f) => !fast.has(f) || !shardable(f)),
+    lastTimes(),
+  );
   return [
     // the long single files first, so the shards fill the gaps at the end
     { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
@@ -80,6 +83,26 @@ function shards(files, n) {
     lightest.size += fs.statSync(file).size;
   }
   return runs.map((r) => ({ files: r.files.sort(), exclusive: [] }));
+}
+
+/**
+ * `files` longest first by the last run's times (test-artifacts/test-times.json) where it has them,
+ * so that no long file starts last and runs alone at the end; files it does not know (a fresh clone,
+ * a new file) go first, by size.
+ */
+function longestFirst(files, seconds) {
+  const known = files.filter((f) => seconds.has(f)).sort((a, b) => seconds.get(b) - seconds.get(a));
+  return [...bySizeDescending(files.filter((f) => !seconds.has(f))), ...known];
+}
+
+/** file -> seconds from the last run's test-artifacts/test-times.json; empty when there is none. */
+function lastTimes() {
+  try {
+    const { files } = JSON.parse(fs.readFileSync(path.join(ROOT, 'test-artifacts', 'test-times.json'), 'utf8'));
+    return new Map(files.map((f) => [path.join(ROOT, f.file), f.seconds]));
+  } catch {
+    return new Map();
+  }
 }
 
 function bySizeDescending(files) {

@@ -118,6 +118,31 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       expect(run.stdout).to.match(/^\s+[0-9.]+ s\s+concurrent .*\(CPU \d+ s, \d+% of \d+ cores\)$/m);
     });
 
+    it("starts the concurrent group's lone files longest first by the last run's times, by size without them", () => {
+      const files = { long: 'apps/s/dist/test/long.test.js', short: 'apps/s/dist/test/short.test.js' };
+      // the short file is the bigger one: only the times can put the long one first
+      writeFileSync(join(root, files.long), "describe('long', () => { it('passes', () => {}); });\n");
+      writeFileSync(join(root, files.short), `describe('short', () => { it('passes', () => {}); });\n${'//\n'.repeat(500)}`);
+      const times = join(root, 'test-artifacts', 'test-times.json');
+      try {
+        const order = () => list('all', root).filter((f) => Object.values(files).includes(f));
+        expect(order(), 'by size').to.deep.equal([files.short, files.long]);
+        mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+        writeFileSync(
+          times,
+          JSON.stringify({
+            files: [
+              { file: files.short, seconds: 1 },
+              { file: files.long, seconds: 50 },
+            ],
+          }),
+        );
+        expect(order(), 'by the last times').to.deep.equal([files.long, files.short]);
+      } finally {
+        for (const f of [...Object.values(files).map((f) => join(root, f)), times]) rmSync(f, { force: true });
+      }
+    });
+
     it('--lint runs `npm run lint` beside the first group: its failure is one failed, the tests still run', () => {
       writeFileSync(
         join(root, 'package.json'),
