@@ -26,6 +26,6 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 echo "$LABEL: installing ${missing[*]}"
-$SUDO apt-get update -qq
+bash "$(dirname "$0")/apt-update-if-stale.sh" $SUDO
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "$LABEL: done"

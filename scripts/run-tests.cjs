@@ -3,7 +3,12 @@
 // prints one summary: each group's time, the 10 slowest files, then "N passed, N failed" last.
 //   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
 //   node scripts/run-tests.cjs all      everything (npm test)
-//   add --list to print the files a tier runs, one a line, and run nothing.
+//   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
+//   add --list to print the files a tier runs, one a line, and run nothing;
+//   add --lint to run `npm run lint` beside the first group (npm test): one process among the
+//   first group's, its failure counted as one failed, so that its minute is not spent alone.
+//   The linters read only the sources, which the tests never write (their files go to ignored
+//   folders: test-artifacts/, data/, the system's temporary folder).
 // Why processes and not mocha --parallel: a reporter in parallel mode gets a file's events in one
 // batch after the file ran (no per-file times), and a file that starts a real server, a browser or
 // real-time audio must not share the machine with a CPU ratio. Here:
@@ -29,15 +34,16 @@ const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
 
 function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
-  if (!['fast', 'all'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast or all)`);
+  if (!['fast', 'all', 'concurrent'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast, all or concurrent)`);
   const t = tiers(ROOT);
   // one more process than CPUs: most files spend much of their time waiting on servers and sockets
   const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || os.availableParallelism() + 1);
-  const plan = planOf(t, tierName, jobs);
+  const plan = tierName === 'concurrent' ? planOf(t, 'all', jobs).slice(0, 1) : planOf(t, tierName, jobs);
   if (argv.includes('--list')) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
   }
+  if (argv.includes('--lint')) plan[0].runs.unshift({ command: ['npm', 'run', 'lint'], files: [], exclusive: [] });
   return runPlan(plan, jobs);
 }
 
@@ -57,7 +63,10 @@ function planOf(t, tierName, jobs) {
   }
   const fast = new Set(t.fast);
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
-  const alone = bySizeDescending(t.concurrent.filter((f) => !fast.has(f) || !shardable(f)));
+  const alone = longestFirst(
+    t.concurrent.filter((f) => !fast.has(f) || !shardable(f)),
+    lastTimes(),
+  );
   return [
     // the long single files first, so the shards fill the gaps at the end
     { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
@@ -74,6 +83,26 @@ function shards(files, n) {
     lightest.size += fs.statSync(file).size;
   }
   return runs.map((r) => ({ files: r.files.sort(), exclusive: [] }));
+}
+
+/**
+ * `files` longest first by the last run's times (test-artifacts/test-times.json) where it has them,
+ * so that no long file starts last and runs alone at the end; files it does not know (a fresh clone,
+ * a new file) go first, by size.
+ */
+function longestFirst(files, seconds) {
+  const known = files.filter((f) => seconds.has(f)).sort((a, b) => seconds.get(b) - seconds.get(a));
+  return [...bySizeDescending(files.filter((f) => !seconds.has(f))), ...known];
+}
+
+/** file -> seconds from the last run's test-artifacts/test-times.json; empty when there is none. */
+function lastTimes() {
+  try {
+    const { files } = JSON.parse(fs.readFileSync(path.join(ROOT, 'test-artifacts', 'test-times.json'), 'utf8'));
+    return new Map(files.map((f) => [path.join(ROOT, f.file), f.seconds]));
+  } catch {
+    return new Map();
+  }
 }
 
 function bySizeDescending(files) {
@@ -95,15 +124,17 @@ async function runPlan(plan, jobs) {
   let index = 0;
   for (const group of plan) {
     const groupStarted = process.hrtime.bigint();
+    let groupCpu = 0;
     await runConcurrently(group.runs, group.concurrency, async (run) => {
-      const result = await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
+      const result = run.command ? await runCommand(run.command) : await runMocha(run.files, path.join(timingsDir, `${index++}.jsonl`));
       totals.passed += result.passed;
       totals.failed += result.failed;
       totals.skipped += result.skipped;
       fileSeconds.push(...result.fileSeconds);
-      printRun(run.files, result);
+      groupCpu += result.cpu;
+      printRun(run.command ? run.command.join(' ') : run.files, result);
     });
-    groupSeconds.push([group.name, secondsSince(groupStarted)]);
+    groupSeconds.push([group.name, secondsSince(groupStarted), groupCpu]);
   }
   fs.rmSync(timingsDir, { recursive: true, force: true });
   writeTimes(fileSeconds);
@@ -136,6 +167,32 @@ function runConcurrently(runs, concurrency, execute) {
       }
     };
     next();
+  });
+}
+
+/** A command that is not a test file (the linters): 0 passed, 1 failed when it exits non-zero. */
+function runCommand(command) {
+  return new Promise((resolve) => {
+    const began = process.hrtime.bigint();
+    const child = spawn(command[0], command.slice(1), { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    running.add(child.pid);
+    child.on('close', (code) => {
+      running.delete(child.pid);
+      const failed = code === 0 ? 0 : 1;
+      resolve({
+        passed: 0,
+        failed,
+        skipped: 0,
+        output: output.trimEnd(),
+        problem: failed ? `exited ${code}` : '',
+        wall: secondsSince(began),
+        cpu: 0,
+        fileSeconds: [],
+      });
+    });
   });
 }
 
@@ -181,23 +238,32 @@ function runMocha(files, timingsPath) {
         output: output.replace(new RegExp(SUMMARY.source, 'gm'), '').trimEnd(),
         problem,
         wall,
-        fileSeconds: fileTimes(files, timingsPath, wall),
+        ...fileTimes(files, timingsPath, wall),
       });
     });
   });
 }
 
-/** Per-file seconds: the reporter's record for a shard; a lone file's whole process time. */
+/**
+ * Per-file [file, seconds, cpu seconds] from the reporter's record: a shard's files each from its own
+ * suites; a lone file's whole process (wall time and CPU, start-up included).
+ */
 function fileTimes(files, timingsPath, wall) {
-  if (files.length === 1) return [[files[0], wall]];
+  const records = fs.existsSync(timingsPath)
+    ? fs
+        .readFileSync(timingsPath, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  const processCpu = records.reduce((cpu, r) => (r.process === undefined ? cpu : r.process), 0);
+  if (files.length === 1) return { cpu: processCpu, fileSeconds: [[files[0], wall, processCpu]] };
   const sums = new Map();
-  if (fs.existsSync(timingsPath)) {
-    for (const line of fs.readFileSync(timingsPath, 'utf8').split('\n').filter(Boolean)) {
-      const { file, seconds } = JSON.parse(line);
-      sums.set(file, (sums.get(file) || 0) + seconds);
-    }
+  for (const { file, seconds, cpu } of records.filter((r) => r.file)) {
+    const [s, c] = sums.get(file) || [0, 0];
+    sums.set(file, [s + seconds, c + (cpu || 0)]);
   }
-  return [...sums];
+  return { cpu: processCpu, fileSeconds: [...sums].map(([file, [s, c]]) => [file, s, c]) };
 }
 
 const running = new Set();
@@ -216,7 +282,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 function printRun(files, result) {
-  const label = files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
+  const label = typeof files === 'string' ? files : files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
   const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
   process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
   process.stdout.write(result.output + '\n');
@@ -228,22 +294,30 @@ function writeTimes(fileSeconds) {
   fs.mkdirSync(dir, { recursive: true });
   const sorted = [...fileSeconds]
     .sort((a, b) => b[1] - a[1])
-    .map(([file, s]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)) }));
+    .map(([file, s, cpu]) => ({ file: path.relative(ROOT, file), seconds: Number(s.toFixed(1)), cpu: Number(cpu.toFixed(1)) }));
   fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
 }
 
 function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
   const out = ['', 'Time by group:'];
-  for (const [name, s] of groupSeconds) out.push(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
+  // CPU against what the machine's cores could have given: far under 100% means the group waits
+  // (sleeps, real-time audio, timers) and more processes at once would shorten it
+  const cores = os.availableParallelism();
+  for (const [name, s, cpu] of groupSeconds)
+    out.push(
+      `  ${s.toFixed(1).padStart(7)} s  ${name} (CPU ${cpu.toFixed(0)} s, ${((100 * cpu) / (s * cores)).toFixed(0)}% of ${cores} cores)`,
+    );
   out.push(
     `  ${totalSeconds.toFixed(1).padStart(7)} s  total (tests only; load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')})`,
   );
+  // beside each, the CPU the file (and the server processes it started and stopped) used: a file far
+  // under its wall time waits, one near it computes
   out.push('The 10 slowest test files:');
-  for (const [file, s] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
-    out.push(`  ${s.toFixed(1).padStart(7)} s  ${path.relative(ROOT, file)}`);
+  for (const [file, s, cpu] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
+    out.push(`  ${s.toFixed(1).padStart(7)} s  ${`CPU ${cpu.toFixed(1)} s`.padStart(12)}  ${path.relative(ROOT, file)}`);
   out.push('', `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.stdout.write(out.join('\n') + '\n');
 }

@@ -36,6 +36,6 @@ if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; else cannot "not root (and no password-less sudo) to install ${missing[*]}"; fi
 fi
 echo "setup-system: installing ${missing[*]}"
-$SUDO apt-get update -qq || cannot "apt-get update failed"
+bash "$(dirname "$0")/apt-update-if-stale.sh" $SUDO || cannot "apt-get update failed"
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || cannot "apt-get install ${missing[*]} failed"
 echo "setup-system: done"

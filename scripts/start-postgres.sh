@@ -10,7 +10,7 @@ cluster=main
 [ "$port" != 5432 ] && cluster="svc$port"
 {
   if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
-    apt-get update -qq
+    bash "$(dirname "$0")/apt-update-if-stale.sh"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null
   fi
   version=$(ls /usr/lib/postgresql | sort -n | tail -n 1)

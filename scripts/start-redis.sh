@@ -7,7 +7,7 @@ set -euo pipefail
 port="${1:-6391}"
 {
   if ! command -v redis-server >/dev/null 2>&1; then
-    apt-get update -qq
+    bash "$(dirname "$0")/apt-update-if-stale.sh"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server >/dev/null
   fi
   if ! redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1; then

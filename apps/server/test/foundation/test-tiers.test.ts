@@ -110,5 +110,56 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       expect(run.stdout).to.match(/apps\/s\/dist\/test\/crash\.test\.js: 0 passed, 1 failed.*without a summary/);
       expect(run.status).to.equal(1);
     });
+
+    it("gives each slow file's CPU beside its wall time, and each group's CPU", () => {
+      const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
+      const slowest = run.stdout.slice(run.stdout.indexOf('The 10 slowest test files:')).split('\n').slice(1, 6);
+      expect(slowest.filter((l) => /^\s+[0-9.]+ s\s+CPU [0-9.]+ s\s+\S+\.test\.js$/.test(l))).to.have.length(5);
+      expect(run.stdout).to.match(/^\s+[0-9.]+ s\s+concurrent .*\(CPU \d+ s, \d+% of \d+ cores\)$/m);
+    });
+
+    it("starts the concurrent group's lone files longest first by the last run's times, by size without them", () => {
+      const files = { long: 'apps/s/dist/test/long.test.js', short: 'apps/s/dist/test/short.test.js' };
+      // the short file is the bigger one: only the times can put the long one first
+      writeFileSync(join(root, files.long), "describe('long', () => { it('passes', () => {}); });\n");
+      writeFileSync(join(root, files.short), `describe('short', () => { it('passes', () => {}); });\n${'//\n'.repeat(500)}`);
+      const times = join(root, 'test-artifacts', 'test-times.json');
+      try {
+        const order = () => list('all', root).filter((f) => Object.values(files).includes(f));
+        expect(order(), 'by size').to.deep.equal([files.short, files.long]);
+        mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+        writeFileSync(
+          times,
+          JSON.stringify({
+            files: [
+              { file: files.short, seconds: 1 },
+              { file: files.long, seconds: 50 },
+            ],
+          }),
+        );
+        expect(order(), 'by the last times').to.deep.equal([files.long, files.short]);
+      } finally {
+        for (const f of [...Object.values(files).map((f) => join(root, f)), times]) rmSync(f, { force: true });
+      }
+    });
+
+    it('--lint runs `npm run lint` beside the first group: its failure is one failed, the tests still run', () => {
+      writeFileSync(
+        join(root, 'package.json'),
+        JSON.stringify({ name: 'tiers-lint', private: true, scripts: { lint: 'echo lint found 2 problems; exit 3' } }),
+      );
+      try {
+        const run = spawnSync(process.execPath, [RUNNER, 'all', '--lint'], {
+          env: { ...process.env, SVC_TEST_ROOT: root },
+          encoding: 'utf8',
+        });
+        expect(run.stdout).to.match(/=== npm run lint: 0 passed, 1 failed, [0-9.]+ s \(exited 3\)\n[^]*lint found 2 problems/);
+        const lines = run.stdout.trimEnd().split('\n');
+        expect(lines[lines.length - 1]).to.equal('4 passed, 3 failed, 1 skipped');
+        expect(list('all', root), '--list names test files only').to.have.length(5);
+      } finally {
+        rmSync(join(root, 'package.json'));
+      }
+    });
   });
 });

@@ -164,7 +164,9 @@ export async function openSession(
       ...session,
     },
   });
-  const created = await client.next();
+  // Generous: a loaded machine (a fuzzing neighbour, load 40) took over 5 s to create a session;
+  // a refusal still ends this at once (next() fails on the close).
+  const created = await client.next(30_000);
   if (created.type !== 'session.created') throw new Error(`expected session.created, got ${JSON.stringify(created)}`);
   return { client, created };
 }

@@ -45,6 +45,8 @@ describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)'
         SVC_ASR_WARM_DECODERS: '1',
         SVC_REALTIME_WARM_UP: 'blocking',
         SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: String(DEADLINE_MS),
+        // The answered turn's reply leaves as fast as it is made: its pace is not under test here.
+        SVC_REALTIME_AUDIO_LEAD_MS: '60000',
       },
     });
   });
