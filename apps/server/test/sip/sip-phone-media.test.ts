@@ -5,11 +5,12 @@ import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
+import { RealtimeClient } from '../helpers/realtime-client.js';
 import { duringCall, hasBaresip, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
 
 describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (baresip)', function () {
   this.timeout(120_000);
-  let started: { t: TestServer; dataDir: string } | null = null;
+  let started: { t: TestServer; dataDir: string; keySecret: string } | null = null;
   before(async function () {
     if (!hasBaresip()) {
       console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
@@ -22,7 +23,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
     if (started) rmSync(started.dataDir, { recursive: true, force: true });
   });
 
-  it('the keys the phone presses reach the call as input_audio_buffer.dtmf_event_received, once each, in order', async () => {
+  it('the keys the phone presses reach the call, and the application joined with ?call_id=, as input_audio_buffer.dtmf_event_received, once each, in order', async () => {
     const t = started!.t;
     const answered = nextCall(t, 15_000);
     const phone = await placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40) });
@@ -32,6 +33,9 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
       call.onEvent((e) => {
         if (e.type === 'input_audio_buffer.dtmf_event_received') events.push(e);
       });
+      // the application's view: a WebSocket joined to the live call (OpenAI's ?call_id=), same key
+      const joined = RealtimeClient.connect(t.wsUrl, { apiKey: started!.keySecret, query: `?call_id=${call.id}` });
+      await joined.opened;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*telephone-event\/8000/m, 15_000);
       await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
       const before = Math.floor(Date.now() / 1000);
@@ -53,6 +57,12 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
         expect(e.received_at).to.be.within(before, Math.ceil(Date.now() / 1000));
       }
       expect(new Set(events.map((e) => e.event_id)).size, 'event ids are unique').to.equal(events.length);
+      const joinedKeys = joined.events.filter((e) => e.type === 'input_audio_buffer.dtmf_event_received');
+      expect(
+        joinedKeys.map((e) => e.event_id),
+        'the joined WebSocket hears every key press',
+      ).to.deep.equal(events.map((e) => e.event_id));
+      await joined.close();
     });
   });
 
