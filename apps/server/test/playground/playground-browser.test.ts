@@ -8,7 +8,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import {
   accessibilityViolations,
   launchBrowser,
-  MIC_CLIP_WORDS,
   screenshot,
   watchPage,
   type PageProblems,
@@ -16,6 +15,7 @@ import {
 } from '../helpers/browser.js';
 import { concat, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { getJson } from '../helpers/http.js';
+import { MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
