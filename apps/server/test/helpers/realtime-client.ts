@@ -147,11 +147,15 @@ export class RealtimeClient {
   }
 }
 
-/** A started session: connected and configured, session.created consumed. */
+/**
+ * A started session: connected and configured, session.created consumed (waited for `timeoutMs`:
+ * sessions opened together on a loaded machine each start their recognizer meanwhile).
+ */
 export async function openSession(
   wsBase: string,
   apiKey: string,
   session: Record<string, unknown> = {},
+  timeoutMs = 5000,
 ): Promise<{ client: RealtimeClient; created: ServerEvent }> {
   const client = RealtimeClient.connect(wsBase, { apiKey });
   client.send({
@@ -164,7 +168,7 @@ export async function openSession(
       ...session,
     },
   });
-  const created = await client.next();
+  const created = await client.next(timeoutMs);
   if (created.type !== 'session.created') throw new Error(`expected session.created, got ${JSON.stringify(created)}`);
   return { client, created };
 }
