@@ -1,4 +1,4 @@
-// @test-tier serial: compares the CPU of decode paths on a 4000 px photo
+// @test-tier slow: decodes 4000 px photos (too long for the fast tier); its CPU comparison is of process CPU time, the paths interleaved round by round, so it runs beside other files
 import { InvalidParameterError, NoFaceDetectedError } from '@svc/core';
 import { expect } from 'chai';
 import sharp from 'sharp';

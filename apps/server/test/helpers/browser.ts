@@ -4,14 +4,11 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { MIC_CLIP } from './librivox.js';
 import { wavFile } from './wav.js';
 
 /** Debian's Chromium, installed by scripts/setup-test-browser.sh (npm test); playwright-core downloads no browser. */
 export const CHROMIUM = '/usr/bin/chromium';
-
-/** Real human speech (pocketsphinx-testdata, 16 kHz mono s16) for the fake microphone. */
-export const MIC_CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav';
-export const MIC_CLIP_WORDS = 'he was not an ill disposed young man';
 
 /** Where screenshots go (gitignored): <repo>/test-artifacts/playground. */
 export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../../../../test-artifacts/playground', import.meta.url)));

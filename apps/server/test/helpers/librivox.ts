@@ -4,6 +4,10 @@ import { join } from 'node:path';
 /** pocketsphinx-testdata's five read sentences (16 kHz mono WAV), installed by scripts/setup-system.sh. */
 export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 
+/** Real human speech (pocketsphinx-testdata, 16 kHz mono s16): the test browsers' fake microphone, a call's caller. */
+export const MIC_CLIP = `${LIBRIVOX_DIR}/sense_and_sensibility_01_austen_64kb-0880.wav`;
+export const MIC_CLIP_WORDS = 'he was not an ill disposed young man';
+
 export interface LibrivoxSentence {
   id: string;
   /** The whole file (a 44-byte header, then s16 samples). */

@@ -147,11 +147,17 @@ export class RealtimeClient {
   }
 }
 
-/** A started session: connected and configured, session.created consumed. */
+/**
+ * A started session: connected and configured, session.created consumed (waited for `timeoutMs`:
+ * sessions opened together on a loaded machine each start their recognizer meanwhile).
+ */
 export async function openSession(
   wsBase: string,
   apiKey: string,
   session: Record<string, unknown> = {},
+  // Generous: a loaded machine (a fuzzing neighbour, load 40) took over 5 s to create a session;
+  // a refusal still ends this at once (next() fails on the close).
+  timeoutMs = 30_000,
 ): Promise<{ client: RealtimeClient; created: ServerEvent }> {
   const client = RealtimeClient.connect(wsBase, { apiKey });
   client.send({
@@ -164,9 +170,7 @@ export async function openSession(
       ...session,
     },
   });
-  // Generous: a loaded machine (a fuzzing neighbour, load 40) took over 5 s to create a session;
-  // a refusal still ends this at once (next() fails on the close).
-  const created = await client.next(30_000);
+  const created = await client.next(timeoutMs);
   if (created.type !== 'session.created') throw new Error(`expected session.created, got ${JSON.stringify(created)}`);
   return { client, created };
 }

@@ -5,19 +5,13 @@ import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
-import {
-  accessibilityViolations,
-  launchBrowser,
-  MIC_CLIP_WORDS,
-  screenshot,
-  watchPage,
-  type PageProblems,
-  type TestBrowser,
-} from '../helpers/browser.js';
+import { accessibilityViolations, launchBrowser, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
 import { concat, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { getJson } from '../helpers/http.js';
+import { MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { atOnce } from '../helpers/at-once.js';
 
 // The functions given to page.evaluate run in the browser, where these exist; the server's
 // compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
@@ -405,12 +399,18 @@ describe('playground in a real browser', function () {
     }
   }
 
-  it('realtime: a recorded human "oh" over a long spoken reply does not stop it: paused, resumed, the reply completes and plays whole', async () => {
-    await backchannelsOverTheReply('websocket');
-  });
-
-  it('realtime over WebRTC: a recorded human "oh" over a long spoken reply does not stop it (no output_audio_buffer.cleared), the reply completes', async () => {
-    await backchannelsOverTheReply('webrtc');
+  // Each in a browser of its own, with its own microphone and session: the two replies (~30 s
+  // each, played at the listener's pace) run at once, after this file's other tests.
+  describe('a recorded backchannel over a long reply, over both transports at once', () => {
+    const scenario = atOnce();
+    scenario(
+      'realtime: a recorded human "oh" over a long spoken reply does not stop it: paused, resumed, the reply completes and plays whole',
+      () => backchannelsOverTheReply('websocket'),
+    );
+    scenario(
+      'realtime over WebRTC: a recorded human "oh" over a long spoken reply does not stop it (no output_audio_buffer.cleared), the reply completes',
+      () => backchannelsOverTheReply('webrtc'),
+    );
   });
 
   it('realtime over WebRTC (the default): echo cancellation on, a spoken turn answered on the audio track, latency shown', async () => {

@@ -1,9 +1,12 @@
+// @test-tier serial: WebRTC in JavaScript (ICE, DTLS, SCTP on the event loop): beside CPU hogs its calls missed
+// the connect timeout; and its barge-in bounds the track's silence within 50 ms of speech_started
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { REALTIME_TOKENS, type RealtimeSessionRegistry } from '@svc/core';
 import type { WebRtcCallService } from '@svc/adapters-webrtc';
-import { MIC_CLIP, MIC_CLIP_WORDS } from '../helpers/browser.js';
+import { warmUpWebRtc } from '@svc/adapters-webrtc/media';
+import { MIC_CLIP, MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -59,6 +62,9 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
   const calls = () => t.server.services.get(SERVER_TOKENS.RealtimeCalls)!;
 
   before(async () => {
+    // werift's once-per-process state (its DTLS certificate, a call's cold code) for both peers here,
+    // off the first test: that call then connects like the next ones.
+    await warmUpWebRtc();
     t = await startTestServer({
       env: {
         SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2',

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, MIC_CLIP_WORDS, waitForPageEvent, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { launchBrowser, waitForPageEvent, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
+import { MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
