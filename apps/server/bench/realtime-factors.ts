@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { concatPcm } from '@svc/core';
-import { OpusscriptOpusCodec, SileroVoiceActivityDetector, SILERO_FRAME_MS, SpeexResampler } from '@svc/adapters-inference';
+import { OpusscriptOpusCodec, SileroVoiceActivityDetector, SILERO_FRAME_MS, resampleInt16 } from '@svc/adapters-inference';
 import { round } from './harness.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -27,11 +27,10 @@ function sentences(): Int16Array {
 export async function benchRealtimeFactors(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
   const speech16k = sentences();
-  const resampler = await SpeexResampler.create();
   const detector = await SileroVoiceActivityDetector.create();
   try {
     for (const rate of [16000, 24000]) {
-      const signal = rate === 16000 ? speech16k : resampler.resample(speech16k, 16000, rate);
+      const signal = rate === 16000 ? speech16k : resampleInt16(speech16k, 16000, rate);
       const stream = detector.open({
         sampleRate: rate,
         threshold: 0.5,
@@ -54,7 +53,7 @@ export async function benchRealtimeFactors(): Promise<Record<string, number | st
     await detector.close();
   }
   const codec = new OpusscriptOpusCodec();
-  const speech48k = resampler.resample(speech16k, 16000, 48000);
+  const speech48k = resampleInt16(speech16k, 16000, 48000);
   const seconds = speech48k.length / 48000;
   codec.createEncoder(20).encode(speech48k.subarray(0, 48000)); // warm-up
   let started = performance.now();

@@ -8,7 +8,6 @@ export { FliteSpeechSynthesizer, type FliteSpeechSynthesizerOptions } from './sp
 export { FLITE_ENGINE, FLITE_VOICES, type FliteVoiceSpec } from './speech/flite/flite-voices.js';
 export { EspeakSpeechSynthesizer, type EspeakSpeechSynthesizerOptions } from './speech/espeak/espeak-speech-synthesizer.js';
 export { ESPEAK_ENGINE, ESPEAK_PRESET_PREFIX, espeakPresetName } from './speech/espeak/espeak-voices.js';
-export { SpeexResampler } from './speech/speex-resampler.js';
 export { applyGain } from './speech/pcm-gain.js';
 export {
   PiperSpeechSynthesizer,
@@ -66,6 +65,7 @@ export { ffmpegPath } from './codec/ffmpeg/ffmpeg-path.js';
 export { detectAudioFormat, type AudioContainer } from './codec/detect-audio-format.js';
 export { encoderArguments, decoderArguments, DEFAULT_BITRATES, type EncoderBitrates } from './codec/encoder-arguments.js';
 export { wavHeader } from './codec/wav-writer.js';
+export { floatToInt16, resampleInt16 } from './codec/pcm-samples.js';
 export { mp4Faststart } from './codec/mp4-faststart.js';
 
 // Language detection

@@ -3,5 +3,5 @@
 // seeded random generator (the avatar's motion, the decoders' temperature fallback).
 export { abortError, isAbortError, throwIfAborted } from './abort.js';
 export { WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
-export { StreamingResampler } from './streaming-resampler.js';
+export { StreamingResampler, resampleBuffer } from './streaming-resampler.js';
 export { processRunning } from './process-alive.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { VoiceActivityEvent } from '@svc/core';
-import { SileroVoiceActivityDetector, SpeexResampler } from '../../src/index.js';
+import { SileroVoiceActivityDetector, resampleInt16 } from '../../src/index.js';
 import { concat, librivoxClip, silenceMs } from './librivox.js';
 import { BASE_OPTIONS, detect } from './vad-harness.js';
 
@@ -12,7 +12,7 @@ describe('SileroVoiceActivityDetector: streaming', () => {
     detector = await SileroVoiceActivityDetector.create();
     const clip = librivoxClip('0880').samples;
     signal16k = concat(silenceMs(1000), clip, silenceMs(1500), librivoxClip('0930').samples, silenceMs(1000));
-    signal24k = (await SpeexResampler.create()).resample(signal16k, 16000, 24000);
+    signal24k = resampleInt16(signal16k, 16000, 24000);
   });
   after(async () => {
     await detector.close();

@@ -7,7 +7,6 @@ import { workerData } from 'node:worker_threads';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { loadVoiceModelSession } from '../../runtime/onnx-session.js';
 import { toOutputAudio } from '../output-audio.js';
-import { SpeexResampler } from '../speex-resampler.js';
 import { hostWorker } from '../../runtime/worker-host.js';
 import { floatToInt16 } from '../../voice-cloning/dsp/signal.js';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
@@ -15,7 +14,6 @@ import { peakNormalized, withHeadroom } from './peak-normalization.js';
 
 interface State {
   session: InferenceSession;
-  resampler: SpeexResampler;
   audioOutput: string;
   durationOutput: string | undefined;
 }
@@ -23,12 +21,12 @@ interface State {
 void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
   async () => {
     const { modelPath, threads } = workerData as OnnxWorkerData;
-    const [session, resampler] = await Promise.all([loadVoiceModelSession(modelPath, threads), SpeexResampler.create()]);
+    const session = await loadVoiceModelSession(modelPath, threads);
     const outputNames = [...session.outputNames];
     const info: OnnxModelInfo = { inputNames: [...session.inputNames], outputNames };
     const audioOutput = outputNames.includes('waveform') ? 'waveform' : outputNames[0]!;
     const durationOutput = outputNames.find((n) => n === 'durations' || n === 'duration');
-    return { state: { session, resampler, audioOutput, durationOutput }, info };
+    return { state: { session, audioOutput, durationOutput }, info };
   },
   async (state, job) => {
     const feeds: Record<string, Tensor> = {};
@@ -36,11 +34,8 @@ void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
     const outputs = await state.session.run(feeds);
     const audio = outputs[state.audioOutput]!.data as Float32Array;
     const samples = job.normalizePeak
-      ? peakNormalized(
-          toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }, state.resampler),
-          job.output.volume,
-        )
-      : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output, state.resampler);
+      ? peakNormalized(toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }), job.output.volume)
+      : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output);
     const durationData = state.durationOutput ? outputs[state.durationOutput]?.data : undefined;
     const durations = durationData ? Float32Array.from(durationData as ArrayLike<number | bigint>, Number) : undefined;
     for (const t of Object.values(outputs)) t.dispose();
