@@ -1,7 +1,6 @@
 // Local declarations for the untyped Emscripten build of the Speex resampler (raw C API).
 declare module '@echogarden/speex-resampler-wasm' {
   export interface SpeexResamplerModule {
-    HEAP16: Int16Array;
     HEAP32: Int32Array;
     HEAPF32: Float32Array;
     _malloc(bytes: number): number;
@@ -11,14 +10,6 @@ declare module '@echogarden/speex-resampler-wasm' {
     _speex_resampler_get_input_latency(state: number): number;
     _speex_resampler_skip_zeros(state: number): number;
     _speex_resampler_process_float(
-      state: number,
-      channel: number,
-      inPointer: number,
-      inLengthPointer: number,
-      outPointer: number,
-      outLengthPointer: number,
-    ): number;
-    _speex_resampler_process_int(
       state: number,
       channel: number,
       inPointer: number,
