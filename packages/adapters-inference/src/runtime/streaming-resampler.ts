@@ -4,10 +4,10 @@ import { speex } from './speex-module.js';
 /**
  * Quality 0..10 of the Speex resampler (its filter length). Streams take 4: the filter then holds back
  * at most 32 input samples, a few milliseconds of a live stream (stop band about 80 dB). Whole buffers
- * take 7: nothing waits on them, and the stop band is about 100 dB.
+ * take 7: nothing waits on them, and the stop band is about 100 dB (so does the denoiser, whose
+ * output the recognizer hears after two conversions).
  */
-const STREAM_QUALITY = 4;
-const BUFFER_QUALITY = 7;
+export const RESAMPLER_QUALITY = { stream: 4, buffer: 7 } as const;
 /** Input samples per call into the WASM module: bounds the WASM heap used per call. */
 const BLOCK = 1 << 16;
 
@@ -41,7 +41,7 @@ export class StreamingResampler {
   /** Samples returned so far. */
   private produced = 0;
 
-  constructor(inputRate: number, outputRate: number, quality = STREAM_QUALITY) {
+  constructor(inputRate: number, outputRate: number, quality: number = RESAMPLER_QUALITY.stream) {
     assertSampleRate(inputRate);
     assertSampleRate(outputRate);
     this.inputRate = inputRate;
@@ -146,7 +146,7 @@ export class StreamingResampler {
  * input scale by the rate ratio alone. A buffer already at `outputRate` comes back as floats unchanged.
  */
 export function resampleBuffer(samples: Int16Array | Float32Array, inputRate: number, outputRate: number): Float32Array {
-  const resampler = new StreamingResampler(inputRate, outputRate, BUFFER_QUALITY);
+  const resampler = new StreamingResampler(inputRate, outputRate, RESAMPLER_QUALITY.buffer);
   try {
     const expected = Math.round((samples.length * outputRate) / inputRate);
     const out = new Float32Array(expected);
