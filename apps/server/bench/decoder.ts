@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { PocketsphinxSpeechRecognizer } from '@svc/adapters-speech-recognition';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { round } from './harness.js';
@@ -98,15 +98,14 @@ async function converse(recognizer: PocketsphinxSpeechRecognizer, turns: Int16Ar
 /** The five LibriVox sentences as 16 kHz PCM, and as a caller's Opus (48 kHz, 20 ms packets) decoded back to 16 kHz. */
 async function librivoxConversations(): Promise<Conversation[]> {
   const sentences = librivoxSentences();
-  const speex = await SpeexResampler.create();
   const opus = new OpusscriptOpusCodec();
   const words = sentences.map((s) => s.words).join(' ');
   const viaOpus: Int16Array[] = [];
   for (const s of sentences) {
     const encoder = opus.createEncoder(20);
-    const packets = [...encoder.encode(speex.resample(s.samples, 16000, 48000)), ...encoder.flush()];
+    const packets = [...encoder.encode(resampleInt16(s.samples, 16000, 48000)), ...encoder.flush()];
     const decoded = await opus.decode(packets, 20);
-    viaOpus.push(speex.resample(decoded.samples, 48000, 16000));
+    viaOpus.push(resampleInt16(decoded.samples, 48000, 16000));
   }
   return [
     { label: 'LibriVox pcm 16 kHz', turns: sentences.map((s) => s.samples), words },

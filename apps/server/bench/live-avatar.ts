@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { silentLogger, type VideoSize } from '@svc/core';
 import { FfmpegLiveH264Encoder, OpusscriptOpusCodec } from '@svc/adapters-media';
 import { LandmarkAvatarRenderer, LandmarkLiveAvatarRenderer } from '@svc/adapters-avatar';
-import { readWav, SpeexResampler } from '@svc/adapters-runtime';
+import { readWav, resampleInt16 } from '@svc/adapters-runtime';
 import { CallVideo, mediaClock, RtpAudioTrack, RtpVideoTrack } from '@svc/adapters-webrtc/media';
 import { percentile, round } from './harness.js';
 
@@ -117,8 +117,7 @@ async function benchCallPump(
   size: VideoSize,
 ): Promise<Record<string, number | string>> {
   const avatar = await live.open(photo, { size });
-  const resampler = await SpeexResampler.create();
-  const reply = resampler.resample(speech.samples.subarray(0, Math.round((speech.sampleRate * REPLY_MS) / 1000)), speech.sampleRate, 48000);
+  const reply = resampleInt16(speech.samples.subarray(0, Math.round((speech.sampleRate * REPLY_MS) / 1000)), speech.sampleRate, 48000);
   let pid = 0;
   const audio = new RtpAudioTrack({ sendRtp: () => undefined }, 111, {
     opus: new OpusscriptOpusCodec(),

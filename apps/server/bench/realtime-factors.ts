@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { concatPcm } from '@svc/core';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { SileroVoiceActivityDetector, SILERO_FRAME_MS } from '@svc/adapters-speech-recognition';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { round } from './harness.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -29,11 +29,10 @@ function sentences(): Int16Array {
 export async function benchRealtimeFactors(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
   const speech16k = sentences();
-  const resampler = await SpeexResampler.create();
   const detector = await SileroVoiceActivityDetector.create();
   try {
     for (const rate of [16000, 24000]) {
-      const signal = rate === 16000 ? speech16k : resampler.resample(speech16k, 16000, rate);
+      const signal = rate === 16000 ? speech16k : resampleInt16(speech16k, 16000, rate);
       const stream = detector.open({
         sampleRate: rate,
         threshold: 0.5,
@@ -56,7 +55,7 @@ export async function benchRealtimeFactors(): Promise<Record<string, number | st
     await detector.close();
   }
   const codec = new OpusscriptOpusCodec();
-  const speech48k = resampler.resample(speech16k, 16000, 48000);
+  const speech48k = resampleInt16(speech16k, 16000, 48000);
   const seconds = speech48k.length / 48000;
   codec.createEncoder(20).encode(speech48k.subarray(0, 48000)); // warm-up
   let started = performance.now();

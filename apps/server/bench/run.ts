@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     // The default voice's language detector on the short-sentence set: before / after, and candidates.
     ['language', async () => (await import('./language.js')).benchLanguage as unknown as Bench],
     ['realtime-factors', async () => (await import('./realtime-factors.js')).benchRealtimeFactors as unknown as Bench],
+    // The one resampler alone (no server): aliasing, tone fidelity and CPU per second of audio.
+    ['resampler', async () => (await import('./resampler.js')).benchResampler as unknown as Bench],
   ];
   // These start what they measure (their own server or process, test-built models; footprint:
   // npm start's processes), not the shared server. voice-loop starts its own server process.
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     'live-avatar',
     'language',
     'realtime-factors',
+    'resampler',
   ]);
   const selected = suites.filter(([name]) => wanted.size === 0 || wanted.has(name));
   const bench = selected.some(([name]) => !STANDALONE.has(name))

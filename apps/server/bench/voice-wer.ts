@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { muLawEncode } from '@svc/core';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { librivoxSentences } from '../test/helpers/librivox.js';
 import { wordErrorRate } from '../test/helpers/wer.js';
 import { round } from './harness.js';
@@ -10,11 +10,10 @@ type Format = { label: string; session: Record<string, unknown>; appends(pcm16k:
 
 /**
  * Word error rate of realtime transcription per input format, through the real server: each LibriVox
- * sentence is converted to the format as a client would send it (resampled by Speex, mu-law, opus
+ * sentence is converted to the format as a client would send it (resampled, mu-law, opus
  * 20 ms packets), appended, committed and transcribed by the warm pocketsphinx decoders.
  */
 export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Promise<Record<string, number | string>> {
-  const speex = await SpeexResampler.create();
   const opus = new OpusscriptOpusCodec();
   const pcmBytes = (s: Int16Array) => Buffer.from(s.buffer, s.byteOffset, s.byteLength);
   const chunks = (b: Buffer, size: number) =>
@@ -23,19 +22,19 @@ export async function benchVoiceWer(ctx: { wsUrl: string; apiKey: string }): Pro
     ...[16000, 24000, 48000].map((rate) => ({
       label: `pcm ${rate / 1000} kHz`,
       session: { format: { type: 'audio/pcm', rate } },
-      appends: async (pcm: Int16Array) => chunks(pcmBytes(speex.resample(pcm, 16000, rate)), rate / 5),
+      appends: async (pcm: Int16Array) => chunks(pcmBytes(resampleInt16(pcm, 16000, rate)), rate / 5),
     })),
     {
       label: 'pcmu (8 kHz G.711)',
       session: { format: { type: 'audio/pcmu' } },
-      appends: async (pcm: Int16Array) => chunks(Buffer.from(muLawEncode(speex.resample(pcm, 16000, 8000))), 1600),
+      appends: async (pcm: Int16Array) => chunks(Buffer.from(muLawEncode(resampleInt16(pcm, 16000, 8000))), 1600),
     },
     {
       label: 'opus (48 kHz, 20 ms packets)',
       session: { format: { type: 'audio/opus', frame_size_ms: 20 } },
       appends: async (pcm: Int16Array) => {
         const encoder = opus.createEncoder(20);
-        return [...encoder.encode(speex.resample(pcm, 16000, 48000)), ...encoder.flush()].map((p) => Buffer.from(p));
+        return [...encoder.encode(resampleInt16(pcm, 16000, 48000)), ...encoder.flush()].map((p) => Buffer.from(p));
       },
     },
   ];

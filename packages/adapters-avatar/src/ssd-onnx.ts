@@ -1,5 +1,5 @@
 import type { InferenceSession } from 'onnxruntime-node';
-import { OnnxType, writeOnnxModel, type OnnxInitializer, type OnnxNode } from '@svc/adapters-runtime';
+import { disableOnnxTelemetry, OnnxType, writeOnnxModel, type OnnxInitializer, type OnnxNode } from '@svc/adapters-runtime';
 import type { RgbImage } from './rgb-image.js';
 
 /**
@@ -72,6 +72,7 @@ export class OnnxSsdDetector {
     const p = params as SsdParams;
     const model = buildGraph(p);
     const anchors = Float32Array.from(p.output_layer.extra_dim.dataSync());
+    disableOnnxTelemetry();
     const session = await ort.InferenceSession.create(model, {
       intraOpNumThreads: options.threads ?? 1,
       interOpNumThreads: 1,

@@ -19,11 +19,11 @@ export {
 export { listenOnce, socketFolder, socketPath, type OneConnection } from './child-sockets.js';
 export { processRunning } from './process-alive.js';
 export { assertSampleRate } from './sample-rate.js';
-export { floatToInt16, int16ToFloat } from './pcm-samples.js';
+export { floatToInt16, int16ToFloat, resampleInt16 } from './pcm-samples.js';
 export { pcmToWav, wavHeader } from './wav-writer.js';
 export { readWav } from './wav-reader.js';
-export { StreamingResampler } from './streaming-resampler.js';
-export { SpeexResampler } from './speex-resampler.js';
+export { RESAMPLER_QUALITY, StreamingResampler, resampleBuffer } from './streaming-resampler.js';
+export { disableOnnxTelemetry } from './onnx-telemetry.js';
 export { externalDataFiles, loadVoiceModelSession, onnxModelBytes } from './onnx-session.js';
 export {
   writeOnnxModel,

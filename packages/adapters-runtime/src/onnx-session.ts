@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
+import { disableOnnxTelemetry } from './onnx-telemetry.js';
 
 /**
  * One onnxruntime session for a neural model, created once at start-up and reused for every
@@ -9,6 +10,7 @@ import { InferenceSession } from 'onnxruntime-node';
  * `NAME.onnx_data`, every fp32 export over 2 GB) is only found relative to its path.
  */
 export async function loadVoiceModelSession(modelPath: string, threads = 1): Promise<InferenceSession> {
+  disableOnnxTelemetry();
   return InferenceSession.create(modelPath, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '@svc/core';
 import { abortError } from './abort.js';
+import { disableOnnxTelemetry } from './onnx-telemetry.js';
 import type { JobMessage, WorkerMessage } from './worker-protocol.js';
 
 export interface WorkerPoolOptions {
@@ -198,6 +199,8 @@ export class WorkerPool<Req, Res> {
   }
 
   private spawn(): Promise<unknown> {
+    // A thread may create an onnxruntime session: its telemetry is off before the thread starts.
+    disableOnnxTelemetry();
     const worker = new Worker(this.options.script, { workerData: this.options.workerData });
     worker.unref();
     const slot: Slot<Req, Res> = { worker, ready: false, job: null, jobsDone: 0, retiring: false, idleSince: 0 };

@@ -1,5 +1,5 @@
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { applyGain } from './pcm-gain.js';
-import type { SpeexResampler } from '@svc/adapters-runtime';
 
 /** What an engine worker does to its native output before handing it back. */
 export interface OutputSpec {
@@ -11,8 +11,13 @@ export interface OutputSpec {
   playbackRate?: number;
 }
 
-/** Resamples native engine output to the requested rate and applies the volume gain. */
-export function toOutputAudio(samples: Int16Array, nativeRate: number, spec: OutputSpec, resampler: SpeexResampler): Int16Array {
-  const resampled = resampler.resample(samples, nativeRate * (spec.playbackRate ?? 1), spec.sampleRate);
-  return applyGain(resampled, spec.volume);
+/**
+ * Resamples native engine output to the requested rate and applies the volume gain. The engine
+ * workers call this inside their worker threads: a long speech takes long enough to resample that it
+ * would otherwise stall the server's event loop.
+ */
+export function toOutputAudio(samples: Int16Array, nativeRate: number, spec: OutputSpec): Int16Array {
+  // The resampler takes integer rates: a pitch-shifted native rate is rounded to the nearest hertz.
+  const playedRate = Math.round(nativeRate * (spec.playbackRate ?? 1));
+  return applyGain(resampleInt16(samples, playedRate, spec.sampleRate), spec.volume);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VIDEO_TOKENS, VOICE_TOKENS } from '@svc/core';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -195,7 +195,7 @@ async function realtimeTour(t: TestServer): Promise<void> {
     if (created.type !== 'session.created') throw new Error(`session: ${JSON.stringify(created)}`);
     // A short utterance (2.8 s): every port is used as much by it as by a longer one, and each
     // server of the test recognizes it once.
-    const at24k = (await SpeexResampler.create()).resample(recording('goforward.raw'), RATE, 24000);
+    const at24k = resampleInt16(recording('goforward.raw'), RATE, 24000);
     const pcm = Buffer.concat([Buffer.alloc(24000), Buffer.from(at24k.buffer, at24k.byteOffset, at24k.byteLength), Buffer.alloc(72000)]);
     for (let i = 0; i < pcm.length; i += 4800)
       client.send({ type: 'input_audio_buffer.append', audio: pcm.subarray(i, i + 4800).toString('base64') });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { type PocketsphinxSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { REALTIME_TOKENS, muLawEncode } from '@svc/core';
 import { wordErrorRate } from '../helpers/wer.js';
@@ -152,9 +152,8 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
   });
 
   it('opus input with server VAD: turns detected on the decoded packets, transcribed, answered', async () => {
-    const speex = await SpeexResampler.create();
     const pcm = clip(CLIP_0920.file);
-    const at48k = speex.resample(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length)), 16000, 48000);
+    const at48k = resampleInt16(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length)), 16000, 48000);
     const padded = new Int16Array(at48k.length + 48000 * 2);
     padded.set(at48k, 24000);
     const encoder = new OpusscriptOpusCodec().createEncoder(20);
@@ -278,7 +277,6 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
   });
 
   it('word error rate per input format: five sentences, one conversation each, all formats at once at real-time pace', async () => {
-    const speex = await SpeexResampler.create();
     const sentences = readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
       .trim()
       .split('\n')
@@ -294,21 +292,21 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
       {
         label: 'pcm 24 kHz',
         format: { type: 'audio/pcm', rate: 24000 },
-        audio: bytes(speex.resample(samples, 16000, 24000)),
+        audio: bytes(resampleInt16(samples, 16000, 24000)),
         per100ms: 4800,
         bound: 0.42,
       },
       {
         label: 'pcm 48 kHz',
         format: { type: 'audio/pcm', rate: 48000 },
-        audio: bytes(speex.resample(samples, 16000, 48000)),
+        audio: bytes(resampleInt16(samples, 16000, 48000)),
         per100ms: 9600,
         bound: 0.42,
       },
       {
         label: 'pcmu',
         format: { type: 'audio/pcmu' },
-        audio: Buffer.from(muLawEncode(speex.resample(samples, 16000, 8000))),
+        audio: Buffer.from(muLawEncode(resampleInt16(samples, 16000, 8000))),
         per100ms: 800,
         bound: 0.52,
       },

@@ -1,3 +1,5 @@
+import { resampleInt16 } from '@svc/adapters-runtime';
+
 /** One chunk of reply audio on the call's timeline. */
 interface Segment {
   startMs: number;
@@ -11,7 +13,7 @@ const KEEP_MS = 1000;
  * The reply audio of a live call on its media clock: chunks arrive ahead of their playback time,
  * in order; a cut (barge-in) drops everything from a moment on. Frames read windows of it; where
  * nothing was scheduled there is silence. One sample rate per timeline (chunks at another rate are
- * resampled to it, linearly: they only drive the mouth).
+ * resampled to it).
  */
 export class SpeechTimeline {
   private segments: Segment[] = [];
@@ -30,7 +32,7 @@ export class SpeechTimeline {
   push(samples: Int16Array, sampleRate: number, atMs: number): void {
     if (samples.length === 0) return;
     if (this.rate === 0) this.rate = sampleRate;
-    const chunk = sampleRate === this.rate ? samples.slice() : resample(samples, sampleRate, this.rate);
+    const chunk = sampleRate === this.rate ? samples.slice() : resampleInt16(samples, sampleRate, this.rate);
     // a chunk scheduled over audio already there replaces it from its start (a transport that
     // re-times a reply after a stall)
     this.cut(atMs);
@@ -66,16 +68,4 @@ export class SpeechTimeline {
     }
     return out;
   }
-}
-
-function resample(samples: Int16Array, from: number, to: number): Int16Array {
-  const n = Math.round((samples.length * to) / from);
-  const out = new Int16Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = (i * from) / to;
-    const i0 = Math.min(samples.length - 1, Math.floor(x));
-    const i1 = Math.min(samples.length - 1, i0 + 1);
-    out[i] = samples[i0]! + (samples[i1]! - samples[i0]!) * (x - i0);
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 import RNNoise, { type RnnoiseModule } from '@echogarden/rnnoise-wasm';
 import type { NoiseSuppressionStream, NoiseSuppressor } from '@svc/core';
 import { FrameQueue } from '../vad/frame-queue.js';
-import { StreamingResampler } from '@svc/adapters-runtime';
+import { RESAMPLER_QUALITY, StreamingResampler } from '@svc/adapters-runtime';
 
 /** RNNoise's only rate and frame (10 ms at 48 kHz). */
 const RNNOISE_RATE = 48000;
@@ -43,8 +43,11 @@ class RnnoiseStream implements NoiseSuppressionStream {
     private readonly module: RnnoiseModule,
     sampleRate: number,
   ) {
-    this.up = new StreamingResampler(sampleRate, RNNOISE_RATE);
-    this.down = new StreamingResampler(RNNOISE_RATE, sampleRate);
+    // Every sample goes through both conversions before the recognizer hears it: the whole-buffer
+    // quality (the deeper stop band) keeps what the recognizer makes of denoised speech, for a few
+    // milliseconds more held back.
+    this.up = new StreamingResampler(sampleRate, RNNOISE_RATE, RESAMPLER_QUALITY.buffer);
+    this.down = new StreamingResampler(RNNOISE_RATE, sampleRate, RESAMPLER_QUALITY.buffer);
     this.state = module._rnnoise_create(0);
     this.heap = module._malloc(RNNOISE_FRAME * 4);
   }

@@ -1,5 +1,6 @@
 import type { VoiceActivityDetector, VoiceActivityOptions } from '@svc/core';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { disableOnnxTelemetry } from '@svc/adapters-runtime';
 import { SileroBatchScorer } from './silero-batch.js';
 import { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
 import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_SAMPLE_RATE, sileroModelPath } from './silero-model.js';
@@ -36,6 +37,7 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
 
   static async create(options: SileroVoiceActivityDetectorOptions = {}): Promise<SileroVoiceActivityDetector> {
     const threads = options.threads ?? 1;
+    disableOnnxTelemetry();
     const session = await InferenceSession.create(options.modelPath ?? sileroModelPath(), {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SileroVoiceActivityDetector } from '../../src/index.js';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { runFfmpeg } from '@svc/adapters-media';
 import { concat, librivoxClip, librivoxClips, silenceMs, speechEdgesMs, whiteNoise } from '@svc/adapters-testing';
 import { detect, segments } from './vad-harness.js';
 
@@ -13,6 +13,14 @@ import { detect, segments } from './vad-harness.js';
 const START_TOLERANCE_MS = 150;
 const END_TOLERANCE_MS = 350;
 const END_EARLY_MS = 50;
+
+async function ffmpegResample(samples: Int16Array, from: number, to: number): Promise<Int16Array> {
+  const pcm = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
+  const args = ['-f', 's16le', '-ar', String(from), '-ac', '1', '-i', 'pipe:3', '-f', 's16le', '-ar', String(to), 'pipe:1'];
+  const parts: Uint8Array[] = [];
+  for await (const part of runFfmpeg({ args, pipes: [pcm] })) parts.push(part);
+  return new Int16Array(Uint8Array.from(Buffer.concat(parts)).buffer);
+}
 
 describe('SileroVoiceActivityDetector: boundaries on real speech', () => {
   let detector: SileroVoiceActivityDetector;
@@ -57,8 +65,8 @@ describe('SileroVoiceActivityDetector: boundaries on real speech', () => {
     it(`gives the same boundaries (within one 32 ms frame) for ${rate / 1000} kHz input`, async () => {
       const signal = concat(silenceMs(1000), librivoxClip('0880').samples, silenceMs(1000));
       const reference = segments(await detect(detector, signal));
-      // The Speex resampler (an independent implementation) makes the test input.
-      const resampled = (await SpeexResampler.create()).resample(signal, 16000, rate);
+      // ffmpeg's resampler (an implementation independent of the detector's) makes the test input.
+      const resampled = await ffmpegResample(signal, 16000, rate);
       const found = segments(await detect(detector, resampled, { sampleRate: rate }, [rate / 10]));
       expect(found, JSON.stringify(found)).to.have.length(1);
       expect(found[0]!.startMs).to.be.closeTo(reference[0]!.startMs, 32);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { VoiceActivityEvent } from '@svc/core';
 import { SileroVoiceActivityDetector } from '../../src/index.js';
-import { SpeexResampler } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime';
 import { concat, librivoxClip, silenceMs } from '@svc/adapters-testing';
 import { BASE_OPTIONS, detect } from './vad-harness.js';
 
@@ -13,7 +13,7 @@ describe('SileroVoiceActivityDetector: streaming', () => {
     detector = await SileroVoiceActivityDetector.create();
     const clip = librivoxClip('0880').samples;
     signal16k = concat(silenceMs(1000), clip, silenceMs(1500), librivoxClip('0930').samples, silenceMs(1000));
-    signal24k = (await SpeexResampler.create()).resample(signal16k, 16000, 24000);
+    signal24k = resampleInt16(signal16k, 16000, 24000);
   });
   after(async () => {
     await detector.close();

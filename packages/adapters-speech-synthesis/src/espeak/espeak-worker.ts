@@ -3,25 +3,22 @@
 // callback polls the job's shared cancel flag and stops espeak when it is raised.
 import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { toOutputAudio } from '../output-audio.js';
-import { SpeexResampler } from '@svc/adapters-runtime';
-import { hostWorker } from '@svc/adapters-runtime';
-import { isCancelled } from '@svc/adapters-runtime';
+import { hostWorker, isCancelled } from '@svc/adapters-runtime';
 import type { EspeakJobRequest, EspeakJobResult, EspeakTimingEvent, EspeakWorkerInfo } from './espeak-job.js';
 
 interface EspeakState {
   engine: ESpeakNGWorker;
-  resampler: SpeexResampler;
   sampleRate: number;
   currentVoice: string | null;
 }
 
 void hostWorker<EspeakJobRequest, EspeakJobResult, EspeakState>(
   async () => {
-    const [module, resampler] = await Promise.all([Init(), SpeexResampler.create()]);
+    const module = await Init();
     const engine = new module.eSpeakNGWorker();
     const sampleRate = engine.get_samplerate();
     const info: EspeakWorkerInfo = { sampleRate, voices: engine.list_voices() };
-    return { state: { engine, resampler, sampleRate, currentVoice: null }, info };
+    return { state: { engine, sampleRate, currentVoice: null }, info };
   },
   (state, request, cancel) => {
     const result = synthesize(state, request, cancel);
@@ -72,7 +69,7 @@ function synthesize(state: EspeakState, request: EspeakJobRequest, cancel: Int32
     offset += c.length;
   }
   return {
-    samples: toOutputAudio(samples, state.sampleRate, request.output, state.resampler),
+    samples: toOutputAudio(samples, state.sampleRate, request.output),
     events,
     durationSeconds: total / state.sampleRate,
   };

@@ -41,7 +41,7 @@ export interface FliteSpeechSynthesizerOptions {
 /**
  * Flite (CMU, BSD-style licence) compiled to WASI: five English voices, intelligible, far faster than
  * real time (docs/benchmarks.md, Speech). Runs in a pool of worker threads (see flite-worker.ts for why), which also
- * resample to the requested rate (Speex resampler) and apply volume as a gain, so the main event
+ * resample to the requested rate (the streaming resampler, whole) and apply volume as a gain, so the main event
  * loop only passes messages.
  *
  * Word timings are estimates aligned on flite's real phone timings: see flite-word-timings.ts.

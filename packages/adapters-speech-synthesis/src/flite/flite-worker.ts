@@ -22,7 +22,6 @@ import { join } from 'node:path';
 import { threadId, workerData } from 'node:worker_threads';
 import { hostWorker, silenceWasiExperimentalWarning } from '@svc/adapters-runtime';
 import { toOutputAudio } from '../output-audio.js';
-import { SpeexResampler } from '@svc/adapters-runtime';
 import { readWav } from '@svc/adapters-runtime';
 import { disableFastApiCallsForWasi } from './wasi-crash-workaround.js';
 import { wasmApi, type WasmInstance, type WasmModule } from './wasm-api.js';
@@ -39,7 +38,6 @@ const MAX_REUSED_MEMORY = 64 * 1024 * 1024;
 
 interface FliteState {
   module: WasmModule;
-  resampler: SpeexResampler;
   WASI: typeof import('node:wasi').WASI;
   dir: string;
   /** WASI imports that forward to `current`, the WASI object of the call in progress. */
@@ -64,12 +62,11 @@ void hostWorker<FliteJobRequest, FliteJobResult, FliteState>(
   async () => {
     const data = workerData as FliteWorkerData;
     const { WASI } = await import('node:wasi');
-    const [module, resampler] = await Promise.all([wasmApi.compile(readFileSync(data.wasmPath)), SpeexResampler.create()]);
+    const module = await wasmApi.compile(readFileSync(data.wasmPath));
     const dir = join(data.workRoot, `t${threadId}`);
     mkdirSync(dir, { recursive: true });
     const state: FliteState = {
       module,
-      resampler,
       WASI,
       dir,
       imports: { wasi_snapshot_preview1: {} as WasiCalls },
@@ -205,7 +202,7 @@ function runFlite(state: FliteState, request: FliteJobRequest): { result: FliteJ
     const wav = readWav(readFileSync(wavPath));
     const segments = parseSegmentDurations(readFileSync(stdoutPath, 'utf8'));
     return {
-      result: { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output, state.resampler), segments, reusedInstance: reused },
+      result: { samples: toOutputAudio(wav.samples, wav.sampleRate, request.output), segments, reusedInstance: reused },
       reusable,
     };
   } finally {

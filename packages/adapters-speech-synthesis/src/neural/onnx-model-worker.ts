@@ -7,15 +7,12 @@ import { workerData } from 'node:worker_threads';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { loadVoiceModelSession } from '@svc/adapters-runtime';
 import { toOutputAudio } from '../output-audio.js';
-import { SpeexResampler } from '@svc/adapters-runtime';
-import { hostWorker } from '@svc/adapters-runtime';
-import { floatToInt16 } from '@svc/adapters-runtime';
+import { floatToInt16, hostWorker } from '@svc/adapters-runtime';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
 import { peakNormalized, withHeadroom } from './peak-normalization.js';
 
 interface State {
   session: InferenceSession;
-  resampler: SpeexResampler;
   audioOutput: string;
   durationOutput: string | undefined;
 }
@@ -23,12 +20,12 @@ interface State {
 void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
   async () => {
     const { modelPath, threads } = workerData as OnnxWorkerData;
-    const [session, resampler] = await Promise.all([loadVoiceModelSession(modelPath, threads), SpeexResampler.create()]);
+    const session = await loadVoiceModelSession(modelPath, threads);
     const outputNames = [...session.outputNames];
     const info: OnnxModelInfo = { inputNames: [...session.inputNames], outputNames };
     const audioOutput = outputNames.includes('waveform') ? 'waveform' : outputNames[0]!;
     const durationOutput = outputNames.find((n) => n === 'durations' || n === 'duration');
-    return { state: { session, resampler, audioOutput, durationOutput }, info };
+    return { state: { session, audioOutput, durationOutput }, info };
   },
   async (state, job) => {
     const feeds: Record<string, Tensor> = {};
@@ -36,11 +33,8 @@ void hostWorker<OnnxSynthesisJob, OnnxSynthesisResult, State>(
     const outputs = await state.session.run(feeds);
     const audio = outputs[state.audioOutput]!.data as Float32Array;
     const samples = job.normalizePeak
-      ? peakNormalized(
-          toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }, state.resampler),
-          job.output.volume,
-        )
-      : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output, state.resampler);
+      ? peakNormalized(toOutputAudio(floatToInt16(withHeadroom(audio)), job.nativeRate, { ...job.output, volume: 1 }), job.output.volume)
+      : toOutputAudio(floatToInt16(audio), job.nativeRate, job.output);
     const durationData = state.durationOutput ? outputs[state.durationOutput]?.data : undefined;
     const durations = durationData ? Float32Array.from(durationData as ArrayLike<number | bigint>, Number) : undefined;
     for (const t of Object.values(outputs)) t.dispose();
