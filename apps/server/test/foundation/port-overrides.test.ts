@@ -57,6 +57,8 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.RealtimeGatewayDeps, member: 'createSession', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeSessionFactory, member: '()', exercise: 'realtime' },
   { token: SERVER_TOKENS.RealtimeCalls, member: 'create', exercise: 'webrtc' },
+  // /hangup asks the phone calls first (a phone call's id is hung up there, a WebRTC call's here)
+  { token: SERVER_TOKENS.PhoneCalls, member: 'has', exercise: 'webrtc' },
   { token: SERVER_TOKENS.LiveAvatar, member: 'services', exercise: 'realtime' },
   { token: SERVER_TOKENS.ServerLoadMonitor, member: 'inputAudio', exercise: 'realtime' },
   { token: REALTIME_TOKENS.VoiceDirectory, member: 'exists', exercise: 'realtime' },
@@ -158,6 +160,8 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
       const res = await client.call(t.baseUrl, t.apiKey);
       if (res.status !== 201) throw new Error(`webrtc call: ${res.status} ${res.body}`);
       await client.waitForType('session.created');
+      if (!client.callId) throw new Error('webrtc call: no call id in its Location');
+      await expectOk(await postJson(`${t.baseUrl}/v1/realtime/calls/${client.callId}/hangup`, {}, t.apiKey), 'hangup');
     } finally {
       await client.close();
     }
