@@ -16,14 +16,14 @@ export class RealtimeControls {
   readonly instructions = byId<HTMLTextAreaElement>('rt-instructions');
   readonly preset = byId<HTMLSelectElement>('rt-instructions-preset');
   readonly connect = byId<HTMLButtonElement>('rt-connect');
-  readonly mic = byId<HTMLButtonElement>('rt-mic');
+  readonly micButton = byId<HTMLButtonElement>('rt-mic');
   readonly disconnect = byId<HTMLButtonElement>('rt-disconnect');
   readonly textForm = byId<HTMLFormElement>('rt-text-form');
   readonly textInput = byId<HTMLInputElement>('rt-text');
-  readonly send = byId<HTMLButtonElement>('rt-send');
+  readonly sendButton = byId<HTMLButtonElement>('rt-send');
   readonly status = byId('rt-status');
   readonly level = byId('rt-level');
-  readonly avatar = byId<HTMLFieldSetElement>('rt-avatar');
+  readonly avatarControls = byId<HTMLFieldSetElement>('rt-avatar');
   readonly faceSize = byId<HTMLSelectElement>('rt-face-size');
   readonly faceNone = byId<HTMLButtonElement>('rt-face-none');
   readonly picker = initFacePicker({ file: byId('rt-face-image'), preview: byId('rt-face-preview'), samples: byId('rt-face-samples') });
@@ -53,9 +53,9 @@ export class RealtimeControls {
   setConnected(connected: boolean): void {
     this.connect.disabled = connected;
     this.disconnect.disabled = !connected;
-    this.mic.disabled = !connected;
+    this.micButton.disabled = !connected;
     this.textInput.disabled = !connected;
-    this.send.disabled = !connected;
+    this.sendButton.disabled = !connected;
     this.syncAvatar(connected);
   }
 
@@ -67,7 +67,7 @@ export class RealtimeControls {
 
   /** A face can be chosen before a WebRTC call, not during one (hang up to change it). */
   syncAvatar(connected: boolean): void {
-    this.avatar.disabled = !this.webrtc || connected || this.connect.disabled;
+    this.avatarControls.disabled = !this.webrtc || connected || this.connect.disabled;
     this.faceNone.disabled = this.picker.face() === null;
   }
 

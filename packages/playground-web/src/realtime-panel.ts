@@ -37,7 +37,7 @@ export function initRealtimePanel(): void {
     },
   );
   const { send } = connection;
-  const microphone = new RealtimeMicrophone({ state, button: controls.mic, levelBar: controls.level, status, latency, send });
+  const microphone = new RealtimeMicrophone({ state, button: controls.micButton, levelBar: controls.level, status, latency, send });
 
   const close = async () => {
     await microphone.stop();
@@ -67,7 +67,7 @@ export function initRealtimePanel(): void {
     }
   });
   controls.disconnect.addEventListener('click', () => void close());
-  onAsync(controls.mic, 'click', () => microphone.toggle());
+  onAsync(controls.micButton, 'click', () => microphone.toggle());
 
   controls.textForm.addEventListener('submit', (e) => {
     e.preventDefault();
