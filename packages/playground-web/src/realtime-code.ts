@@ -1,8 +1,7 @@
 /** The realtime panel's code aside: the session it opened (WebSocket, WebRTC call, or a call with the live avatar). */
 import { WS_URL } from './api.js';
 import { auth, baseUrl, json } from './code-samples.js';
-
-const MODEL = 'svc-realtime';
+import { REALTIME_MODEL as MODEL } from './realtime-session-config.js';
 
 /** Step 1 of every transport: the secret a browser connects with, minted with the API key. */
 const MINT_SECRET = `# 1. With the API key (server side), mint a short-lived client secret:

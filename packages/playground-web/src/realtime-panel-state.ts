@@ -24,6 +24,16 @@ export interface PanelState {
   sessionCreated: boolean;
 }
 
+/** A fresh panel: nothing open, nothing said yet. */
+export function emptyPanelState(): PanelState {
+  return { ws: null, call: null, mic: null, reply: null, lastError: null, refused: false, sessionCreated: false };
+}
+
+/** A session is open (or opening) over either transport. */
+export function isConnected(state: PanelState): boolean {
+  return state.call !== null || state.ws !== null;
+}
+
 /** What the server-event handler works with: the connection's state and the panel's parts. */
 export interface PanelContext {
   state: PanelState;
@@ -39,4 +49,15 @@ export interface PanelContext {
   bargeIn(): void;
   /** Hangs up and resets the panel. */
   close(): Promise<void>;
+}
+
+/** A new session is a new conversation: the transcript, the turn readout, the log and the last error go. */
+export function startNewConversation({ state, status, transcript, latency, log }: PanelContext): void {
+  transcript.clear();
+  latency.clear();
+  log.clear();
+  state.lastError = null;
+  state.refused = false;
+  state.sessionCreated = false;
+  delete status.dataset.errorCode;
 }

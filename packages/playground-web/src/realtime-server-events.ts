@@ -1,4 +1,5 @@
 import { bytesFromBase64, setStatus } from './dom.js';
+import { endedTheCall } from './realtime-close-status.js';
 import { PcmStreamPlayer, playbackContext } from './pcm-player.js';
 import type { RealtimeEvent } from './realtime-event-log.js';
 import { REALTIME_RATE as RATE, type PanelContext } from './realtime-panel-state.js';
@@ -143,7 +144,7 @@ export async function handleServerEvent(panel: PanelContext, event: RealtimeEven
         // The session's first configuration was refused: the server closes it; hang up at once
         // rather than wait for the peer connection to notice.
         state.refused = true;
-        state.lastError = `${state.lastError} (the call ended)`;
+        state.lastError = endedTheCall(state.lastError);
         if (state.call) void panel.close();
       }
       setStatus(status, state.lastError, 'error');
