@@ -8,7 +8,7 @@ import {
   type PcmAudio,
   type VideoFrame,
 } from '@svc/core';
-import { throwIfAborted } from '@svc/adapters-runtime';
+import { processRunning, throwIfAborted } from '@svc/adapters-runtime';
 import { runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 import { pcmToWav } from '@svc/adapters-runtime';
 
@@ -170,14 +170,16 @@ export class FfmpegVideoEncoder implements MediaEncoder {
     const wav = deferred<Uint8Array>();
     // The audio goes in as a WAV on a pipe of its own: no scratch file to create, write and remove
     // before the spawn (4-60 ms of file I/O under load).
+    let pid: number | null = null;
     const output = runFfmpeg({
       args: this.arguments(format),
       stdin: frameBytes(frames.promise, width, height),
       pipes: [wav.promise],
       signal: stop.signal,
       binary: this.options.binary,
-      onSpawn: (pid) => {
-        this.options.onSpawn?.(pid);
+      onSpawn: (spawned) => {
+        pid = spawned;
+        this.options.onSpawn?.(spawned);
         onStarted?.();
       },
     });
@@ -195,7 +197,9 @@ export class FfmpegVideoEncoder implements MediaEncoder {
       first,
       frames,
       wav,
-      alive: () => !exited && !stop.signal.aborted,
+      // The process is asked too: one killed while it waited may be gone before its pipes say so
+      // (a busy event loop reads their end later), and a video given to it would fail.
+      alive: () => !exited && !stop.signal.aborted && (pid === null || processRunning(pid)),
       end: (reason) => {
         frames.reject(reason);
         wav.reject(reason);

@@ -303,7 +303,7 @@ describe('FfmpegVideoEncoder (real ffmpeg, fragmented MP4)', function () {
       await until(() => pids.length === 2);
       process.kill(pids[1]!, 'SIGKILL'); // the standby crashes while it waits
       await waitUntilGone(pids[1]!);
-      await new Promise((r) => setTimeout(r, 50));
+      // no wait for its pipes to report the death: the encoder must see it from the process itself
       const mp4 = await collect(encoder.encodeFragmentedMp4(gradientFrames(15, 640, 480), audio, { fps: 25, width: 640, height: 480 }));
       expect(pids.length, 'a fresh ffmpeg for that video (and the next standby, once its first fragment left)').to.be.within(3, 4);
       expect(topLevelBoxes(mp4).filter((b) => b.type === 'moof').length).to.equal(2);
