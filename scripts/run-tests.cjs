@@ -116,6 +116,7 @@ async function runPlan(plan, jobs) {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const fileSeconds = [];
   const groupSeconds = [];
+  const failures = [];
   const timingsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-timings-'));
   const started = process.hrtime.bigint();
   process.stdout.write(
@@ -133,12 +134,13 @@ async function runPlan(plan, jobs) {
       fileSeconds.push(...result.fileSeconds);
       groupCpu += result.cpu;
       printRun(run.command ? run.command.join(' ') : run.files, result);
+      if (result.failed > 0) failures.push(failureOf(run.command ? run.command.join(' ') : run.files, result));
     });
     groupSeconds.push([group.name, secondsSince(groupStarted), groupCpu]);
   }
   fs.rmSync(timingsDir, { recursive: true, force: true });
   writeTimes(fileSeconds);
-  printSummary(groupSeconds, secondsSince(started), fileSeconds, totals);
+  printSummary(groupSeconds, secondsSince(started), fileSeconds, totals, failures);
   return totals.failed > 0 ? 1 : 0;
 }
 
@@ -281,11 +283,29 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+function labelOf(files) {
+  return typeof files === 'string' ? files : files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
+}
+
 function printRun(files, result) {
-  const label = typeof files === 'string' ? files : files.length === 1 ? path.relative(ROOT, files[0]) : `${files.length} fast files`;
+  const label = labelOf(files);
   const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
   process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
   process.stdout.write(result.output + '\n');
+}
+
+const FAILURE_LINES = 30;
+
+/**
+ * What failed in a run, for the summary at the end: CI shows only the tail of a long log, so the
+ * failing tests' titles and first error lines must be there, not only in the run's own output far above.
+ */
+function failureOf(files, result) {
+  const lines = result.output.split('\n');
+  const start = lines.findIndex((l) => /^\s+\d+ failing\s*$/.test(l));
+  const body = start < 0 ? lines.slice(-FAILURE_LINES) : lines.slice(start + 1);
+  const kept = body.filter((l) => l.trim() !== '' && !/^\s+at /.test(l)).slice(0, FAILURE_LINES);
+  return [`${labelOf(files)}${result.problem ? ` (${result.problem})` : ''}:`, ...kept.map((l) => `    ${l.trim()}`)];
 }
 
 /** Every file's time, slowest first, in test-artifacts/test-times.json (ignored by git): for tuning the tiers. */
@@ -298,7 +318,7 @@ function writeTimes(fileSeconds) {
   fs.writeFileSync(path.join(dir, 'test-times.json'), JSON.stringify({ loadAverage: os.loadavg(), files: sorted }, null, 2) + '\n');
 }
 
-function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
+function printSummary(groupSeconds, totalSeconds, fileSeconds, totals, failures) {
   const out = ['', 'Time by group:'];
   // CPU against what the machine's cores could have given: far under 100% means the group waits
   // (sleeps, real-time audio, timers) and more processes at once would shorten it
@@ -318,6 +338,7 @@ function printSummary(groupSeconds, totalSeconds, fileSeconds, totals) {
   out.push('The 10 slowest test files:');
   for (const [file, s, cpu] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10))
     out.push(`  ${s.toFixed(1).padStart(7)} s  ${`CPU ${cpu.toFixed(1)} s`.padStart(12)}  ${path.relative(ROOT, file)}`);
+  if (failures.length > 0) out.push('', 'What failed:', ...failures.flatMap((f) => f.map((l) => `  ${l}`)));
   out.push('', `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.stdout.write(out.join('\n') + '\n');
 }

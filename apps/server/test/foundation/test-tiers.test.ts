@@ -111,6 +111,16 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       expect(run.status).to.equal(1);
     });
 
+    it('names what failed in the summary at the end, where a log cut to its tail still shows it', () => {
+      const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
+      const summary = run.stdout.slice(run.stdout.indexOf('Time by group:'));
+      const whatFailed = summary.slice(summary.indexOf('What failed:'));
+      expect(summary).to.contain('What failed:');
+      expect(whatFailed).to.match(/fails\.test\.js:\n\s+1\) b\n\s+fails:\n\s+Error: no/);
+      expect(whatFailed).to.match(/crash\.test\.js \(exited 3 without a summary \(crashed\?\)\):/);
+      expect(whatFailed, 'no stack frames').not.to.match(/^\s+at /m);
+    });
+
     it("gives each slow file's CPU beside its wall time, and each group's CPU", () => {
       const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
       const slowest = run.stdout.slice(run.stdout.indexOf('The 10 slowest test files:')).split('\n').slice(1, 6);
