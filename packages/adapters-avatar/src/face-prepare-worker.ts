@@ -1,4 +1,4 @@
-import { hostWorker } from '@svc/adapters-runtime';
+import { hostWorker } from '@svc/adapters-runtime/worker';
 import { loadFaceApi, type FaceApiRuntime } from './face-api-runtime.js';
 import { detectFaces } from './face-detection.js';
 import { prepareFace, type PrepareFaceOptions, type PreparedFace } from './prepare-face.js';

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { hostWorker } from '@svc/adapters-runtime';
+import { hostWorker } from '@svc/adapters-runtime/worker';
 import { faceGeometry } from './face-geometry.js';
 import { FaceWarper } from './face-warper.js';
 import type { FrameRenderResult, RenderThreadRequest } from './frame-render-job.js';

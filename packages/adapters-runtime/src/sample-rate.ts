@@ -1,4 +1,5 @@
-import { InvalidParameterError } from '@svc/core';
+// the errors alone: worker threads resample, and the core's main entry is the whole domain
+import { InvalidParameterError } from '@svc/core/errors';
 
 /** Rates the resampler and encoders are asked for must be plain integers in a sane range. */
 export function assertSampleRate(sampleRate: number): void {

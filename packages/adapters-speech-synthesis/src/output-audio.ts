@@ -1,4 +1,4 @@
-import { resampleInt16 } from '@svc/adapters-runtime';
+import { resampleInt16 } from '@svc/adapters-runtime/worker';
 import { applyGain } from './pcm-gain.js';
 
 /** What an engine worker does to its native output before handing it back. */

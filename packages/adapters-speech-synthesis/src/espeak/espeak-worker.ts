@@ -3,7 +3,7 @@
 // callback polls the job's shared cancel flag and stops espeak when it is raised.
 import Init, { type ESpeakNGWorker } from '@echogarden/espeak-ng-emscripten';
 import { toOutputAudio } from '../output-audio.js';
-import { hostWorker, isCancelled } from '@svc/adapters-runtime';
+import { hostWorker, isCancelled } from '@svc/adapters-runtime/worker';
 import type { EspeakJobRequest, EspeakJobResult, EspeakTimingEvent, EspeakWorkerInfo } from './espeak-job.js';
 
 interface EspeakState {

@@ -20,9 +20,9 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId, workerData } from 'node:worker_threads';
-import { hostWorker, silenceWasiExperimentalWarning } from '@svc/adapters-runtime';
+import { hostWorker, silenceWasiExperimentalWarning } from '@svc/adapters-runtime/worker';
 import { toOutputAudio } from '../output-audio.js';
-import { readWav } from '@svc/adapters-runtime';
+import { readWav } from '@svc/adapters-runtime/worker';
 import { disableFastApiCallsForWasi } from './wasi-crash-workaround.js';
 import { wasmApi, type WasmInstance, type WasmModule } from './wasm-api.js';
 import { parseSegmentDurations, type FliteJobRequest, type FliteJobResult } from './flite-job.js';

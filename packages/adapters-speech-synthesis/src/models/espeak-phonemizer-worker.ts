@@ -1,5 +1,5 @@
 // Worker thread holding one warm espeak-ng instance that turns sentences into IPA for the neural voices.
-import { hostWorker } from '@svc/adapters-runtime';
+import { hostWorker } from '@svc/adapters-runtime/worker';
 import { EspeakIpa, type PhonemizedWord } from './espeak-ipa.js';
 
 export interface PhonemizeJob {

@@ -7,7 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { loadVoiceModelSession } from '@svc/adapters-runtime';
 import { toOutputAudio } from '../output-audio.js';
-import { floatToInt16, hostWorker } from '@svc/adapters-runtime';
+import { floatToInt16, hostWorker } from '@svc/adapters-runtime/worker';
 import type { OnnxModelInfo, OnnxSynthesisJob, OnnxSynthesisResult, OnnxWorkerData } from './onnx-model-job.js';
 import { peakNormalized, withHeadroom } from './peak-normalization.js';
 

@@ -2,12 +2,12 @@
 // starts and reused for every turn. Log-mel features, the encoder and the whole decoding loop run
 // here, so a long transcription never holds the main event loop (realtime sessions keep their timing).
 import { workerData } from 'node:worker_threads';
-import { hostWorker } from '@svc/adapters-runtime';
-import { isCancelled } from '@svc/adapters-runtime';
+import { hostWorker } from '@svc/adapters-runtime/worker';
+import { isCancelled } from '@svc/adapters-runtime/worker';
 import { Seq2SeqRecognition } from './seq2seq-recognition.js';
 import type { TransformersAsrJob, TransformersAsrWorkerData } from './transformers-asr-job.js';
 import type { DetailedTranscript } from './transcript.js';
-import { StreamingResampler } from '@svc/adapters-runtime';
+import { StreamingResampler } from '@svc/adapters-runtime/worker';
 import { RECOGNIZER_SAMPLE_RATE } from '../recognizer-input.js';
 
 /** Whole files arrive as 16-bit audio at their own rate; resampling them is work for this thread too. */
