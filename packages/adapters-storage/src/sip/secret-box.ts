@@ -1,16 +1,32 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const VERSION = 'v1';
+
+/** Seals and opens short secrets (SecretBox, or one made when first used). */
+export interface SecretSealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/** A sealer whose key is loaded (or its key file created) only when a secret is first sealed or opened. */
+export function sealerMadeOnFirstUse(make: () => SecretSealer): SecretSealer {
+  let made: SecretSealer | null = null;
+  return {
+    seal: (plain) => (made ??= make()).seal(plain),
+    open: (sealed) => (made ??= make()).open(sealed),
+  };
+}
 
 /**
  * Seals short secrets that the service must read back (a webhook signing secret cannot be hashed:
  * signing needs it) with AES-256-GCM under a server key, so a copy of the database alone does not
  * give them away. Each value has its own random IV; the tag makes a tampered value fail to open.
  */
-export class SecretBox {
+export class SecretBox implements SecretSealer {
   private readonly key: Buffer;
 
   constructor(key: Buffer) {
@@ -29,6 +45,7 @@ export class SecretBox {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    mkdirSync(dirname(keyFile), { recursive: true });
     // 'wx': two processes starting together cannot both write one; the loser reads the winner's.
     try {
       writeFileSync(keyFile, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });

@@ -2,7 +2,7 @@ import type { SipConfigRepository, SipKeyConfig } from '@svc/core';
 import type { DataSource, Repository } from 'typeorm';
 import { toMillis } from '../columns.js';
 import { SipConfigEntity } from './sip-config.entity.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretSealer } from './secret-box.js';
 
 /** The per-key SIP settings in the service's database; the webhook secret is sealed before it is written. */
 export class TypeOrmSipConfigRepository implements SipConfigRepository {
@@ -10,7 +10,7 @@ export class TypeOrmSipConfigRepository implements SipConfigRepository {
 
   constructor(
     dataSource: DataSource,
-    private readonly box: SecretBox,
+    private readonly box: SecretSealer,
   ) {
     this.repo = dataSource.getRepository(SipConfigEntity);
   }
