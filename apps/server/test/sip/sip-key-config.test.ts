@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -9,43 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { nextCall } from '../helpers/sip-server.js';
 import { hasBaresip, placeCall, type BaresipCall } from '../helpers/baresip.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
-
-/** One key's webhook endpoint: records every delivery (raw body and headers) and answers 200. */
-class WebhookReceiver {
-  readonly deliveries: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
-  url = '';
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      this.deliveries.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-      res.writeHead(200).end();
-    });
-  });
-
-  async listen(): Promise<void> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hooks/calls`;
-  }
-
-  /** The next delivery's call id, verified by the openai SDK with `secret`. */
-  async nextCallId(secret: string, seen: number, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.deliveries.length <= seen) {
-      if (Date.now() > deadline) throw new Error(`no webhook delivery within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const { body, headers } = this.deliveries[seen]!;
-    const event = await new OpenAI({ apiKey: 'unused' }).webhooks.unwrap(body, headers as Record<string, string>, secret);
-    if (event.type !== 'realtime.call.incoming') throw new Error(`unexpected event ${event.type}`);
-    return event.data.call_id;
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 async function api(t: TestServer, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${t.baseUrl}${path}`, {
@@ -185,7 +148,7 @@ describe('SIP credentials and call webhooks per API key (the real server, a SQLi
     const seenA = receiverA.deliveries.length;
     const seenB = receiverB.deliveries.length;
     await dial(ALICE);
-    const callA = await receiverA.nextCallId(secrets.a, seenA);
+    const callA = (await receiverA.nextEvent(secrets.a, seenA, 20_000)).data.call_id;
     const deliveryA = receiverA.deliveries[seenA]!;
     const wrongSecret = await new OpenAI({ apiKey: 'unused' }).webhooks
       .verifySignature(deliveryA.body, deliveryA.headers as Record<string, string>, secrets.b)
@@ -206,7 +169,7 @@ describe('SIP credentials and call webhooks per API key (the real server, a SQLi
     expect((await api(t, 'POST', `/v1/realtime/calls/${callA}/hangup`, keys.a)).status).to.equal(200);
 
     await dial(BOB);
-    const callB = await receiverB.nextCallId(secrets.b, seenB);
+    const callB = (await receiverB.nextEvent(secrets.b, seenB, 20_000)).data.call_id;
     expect(callB).to.not.equal(callA);
     expect((await api(t, 'POST', `/v1/realtime/calls/${callB}/accept`, keys.a, {})).status).to.equal(404);
     expect((await api(t, 'POST', `/v1/realtime/calls/${callB}/reject`, keys.b, { status_code: 486 })).status).to.equal(200);
@@ -241,7 +204,7 @@ describe('SIP credentials and call webhooks per API key (the real server, a SQLi
 
     const seen = receiverA.deliveries.length;
     await dial(ALICE);
-    const callId = await receiverA.nextCallId(secrets.a, seen);
+    const callId = (await receiverA.nextEvent(secrets.a, seen, 20_000)).data.call_id;
     const delivery = receiverA.deliveries[seen]!;
     const withOld = await new OpenAI({ apiKey: 'unused' }).webhooks
       .verifySignature(delivery.body, delivery.headers as Record<string, string>, old)
