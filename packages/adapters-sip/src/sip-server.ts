@@ -269,13 +269,23 @@ export class SipServer {
     const remembered = this.responder.rememberedFor(invite);
     if (remembered) return void this.transport.send(remembered, peer);
     if (this.closed) return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'the server is shutting down');
-    const screened = await this.screening.screen(invite, peer.address);
+    let screened: Awaited<ReturnType<InviteScreening['screen']>>;
+    let account: SipAccount | null;
+    try {
+      screened = await this.screening.screen(invite, peer.address);
+      account = 'refusal' in screened ? null : await this.accountOf(screened.username);
+    } catch (err) {
+      // The stored credentials could not be read (the database is down): the caller may retry.
+      this.logger.warn({ err: String(err), from: peer.address }, 'SIP INVITE refused: its credentials could not be checked');
+      return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'credentials could not be checked; retry later', [
+        ['Retry-After', '5'],
+      ]);
+    }
     if ('refusal' in screened) {
       const { status, phrase, reason, headers } = screened.refusal;
       return this.responder.refuse(invite, peer, status, phrase, reason, headers);
     }
-    const { offer, username } = screened;
-    const account = await this.accountOf(username);
+    const { offer } = screened;
     if (!account) return this.responder.refuse(invite, peer, 403, 'Forbidden', 'these SIP credentials were removed');
     if (account.announce && this.ringing() >= MAX_RINGING)
       return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls waiting for an answer', [
