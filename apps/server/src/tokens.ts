@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { token, type ManageApiKeys, type TranscribeAudio } from '@svc/core';
+import { token, type ManageApiKeys, type SipConfigRepository, type TranscribeAudio } from '@svc/core';
 import type { ServiceMetrics } from '@svc/adapters-http';
 import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
 import type { WebRtcCalls } from '@svc/adapters-webrtc';
@@ -38,6 +38,8 @@ export const SERVER_TOKENS = {
   RealtimeCalls: token<WebRtcCalls | null>('svc.server.RealtimeCalls'),
   /** Phone calls (SIP) by id: accept/reject/refer/hangup and the WebSocket's `?call_id=` join (empty unless SVC_SIP_PORT is set). */
   PhoneCalls: token<PhoneCallDirectory>('svc.server.PhoneCalls'),
+  /** Each API key's own SIP credentials and call webhook (POST /v1/realtime/sip/config). */
+  SipConfigs: token<SipConfigRepository>('svc.server.SipConfigs'),
   /** The live avatar of WebRTC calls (composition/live-avatar.ts): LiveAvatarSupport, or null when disabled. */
   LiveAvatar: token<LiveAvatarSupport | null>('svc.server.LiveAvatar'),
   /** The Redis all processes share (SVC_REDIS_URL), or none: see runtime/shared-redis.ts. */

@@ -19,6 +19,7 @@ export * from './voices/index.js';
 export * from './realtime/client-secrets-routes.js';
 export * from './realtime/call-routes.js';
 export * from './realtime/phone-call-routes.js';
+export * from './realtime/sip-config-routes.js';
 export * from './video/index.js';
 export * from './playground/index.js';
 export * from './transcription/index.js';

@@ -55,7 +55,7 @@ export class CallWebhook {
 
   constructor(private readonly options: CallWebhookOptions) {
     this.logger = options.logger ?? silentLogger;
-    this.resolve = options.resolve ?? (async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address));
+    this.resolve = options.resolve ?? resolveAll;
     this.url = new URL(options.url);
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:')
       throw new Error(`the webhook URL must be http or https: '${options.url}'`);
@@ -127,19 +127,35 @@ export class CallWebhook {
     });
   }
 
-  /** The address to connect to, when every address of the host is allowed. */
-  private async checkedAddress(): Promise<string> {
-    const host = this.url.hostname.startsWith('[') ? this.url.hostname.slice(1, -1) : this.url.hostname;
-    const addresses = isIP(host) ? [host] : await this.resolve(host);
-    if (addresses.length === 0) throw new Error(`the host '${host}' has no address`);
-    if (isIP(host) || !this.options.addressPolicy.hostAllowed(host)) {
-      for (const address of addresses) {
-        const refusal = this.options.addressPolicy.refusal(address);
-        if (refusal) throw new Error(`'${host}' resolves to ${refusal}; allow it with SVC_SIP_WEBHOOK_ALLOWED_HOSTS`);
-      }
-    }
-    return addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
+  private checkedAddress(): Promise<string> {
+    return webhookAddress(this.url, this.options.addressPolicy, this.resolve);
   }
+}
+
+/** Resolves a host name to every address it has (the system resolver, as a connection would). */
+export const resolveAll = async (host: string): Promise<string[]> =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * The address a webhook URL is posted to, when every address its host resolves to is allowed
+ * (public, or the host allowlisted); throws saying why not. Checked again at every delivery, since
+ * what a name resolves to can change.
+ */
+export async function webhookAddress(
+  url: URL,
+  policy: WebhookAddressPolicy,
+  resolve: (hostname: string) => Promise<string[]> = resolveAll,
+): Promise<string> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const addresses = isIP(host) ? [host] : await resolve(host);
+  if (addresses.length === 0) throw new Error(`the host '${host}' has no address`);
+  if (isIP(host) || !policy.hostAllowed(host)) {
+    for (const address of addresses) {
+      const refusal = policy.refusal(address);
+      if (refusal) throw new Error(`'${host}' resolves to ${refusal}; allow it with SVC_SIP_WEBHOOK_ALLOWED_HOSTS`);
+    }
+  }
+  return addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -12,6 +12,18 @@ const NONCE_TTL_MS = 5 * 60 * 1000;
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
+/** What a SIP server stores instead of the password: MD5(username:realm:password), RFC 2617's HA1. */
+export const digestHa1 = (username: string, password: string): string => md5(`${username}:${DIGEST_REALM}:${password}`);
+
+/** The HA1 of a digest user name, or null when nobody has that name. */
+export type Ha1Lookup = (username: string) => Promise<string | null>;
+
+/** One fixed user (the server's SVC_SIP_USERNAME/SVC_SIP_PASSWORD) as a lookup. */
+export function singleUser(credentials: DigestCredentials): Ha1Lookup {
+  const ha1 = digestHa1(credentials.username, credentials.password);
+  return async (username) => (username === credentials.username ? ha1 : null);
+}
+
 /**
  * Digest authentication without server state: the nonce is a timestamp signed with a per-process
  * secret, so a caller can only answer a challenge this process made recently, and a flood of
@@ -21,7 +33,7 @@ export class DigestAuth {
   private readonly secret = randomBytes(32);
 
   constructor(
-    private readonly credentials: DigestCredentials,
+    private readonly ha1Of: Ha1Lookup,
     private readonly now: () => number = () => Date.now(),
   ) {}
 
@@ -32,17 +44,23 @@ export class DigestAuth {
     return `Digest realm="${DIGEST_REALM}", nonce="${nonce}", algorithm=MD5, qop="auth"`;
   }
 
-  /** Whether an Authorization header proves the credentials for this method (the request-URI it names is the one hashed). */
-  verify(authorization: string | undefined, method: string): boolean {
-    if (!authorization || !/^Digest\s/i.test(authorization)) return false;
+  /**
+   * The user name an Authorization header proves for this method (the request-URI it names is the
+   * one hashed), or null. The nonce is checked before the user is looked up, so a flood of made-up
+   * answers costs no lookups.
+   */
+  async verify(authorization: string | undefined, method: string): Promise<string | null> {
+    if (!authorization || !/^Digest\s/i.test(authorization)) return null;
     const p = digestParams(authorization.slice(7));
     const { username, realm, nonce, uri, response } = p;
-    if (!username || !realm || !nonce || !uri || !response) return false;
-    if (username !== this.credentials.username || realm !== DIGEST_REALM || !this.freshNonce(nonce)) return false;
-    const ha1 = md5(`${username}:${realm}:${this.credentials.password}`);
+    if (!username || !realm || !nonce || !uri || !response) return null;
+    if (realm !== DIGEST_REALM || !this.freshNonce(nonce)) return null;
+    const ha1 = await this.ha1Of(username);
+    if (!ha1) return null;
     const ha2 = md5(`${method}:${uri}`);
     const expected = p.qop ? md5(`${ha1}:${nonce}:${p.nc ?? ''}:${p.cnonce ?? ''}:${p.qop}:${ha2}`) : md5(`${ha1}:${nonce}:${ha2}`);
-    return response.length === expected.length && timingSafeEqual(Buffer.from(response.toLowerCase()), Buffer.from(expected));
+    const proved = response.length === expected.length && timingSafeEqual(Buffer.from(response.toLowerCase()), Buffer.from(expected));
+    return proved ? username : null;
   }
 
   private freshNonce(nonce: string): boolean {

@@ -1,5 +1,5 @@
 import type { Logger, RateLimiter } from '@svc/core';
-import { DigestAuth, type DigestCredentials } from './digest-auth.js';
+import { DigestAuth, type Ha1Lookup } from './digest-auth.js';
 import { parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
 import type { SipRequest } from './sip-message.js';
 
@@ -21,16 +21,18 @@ export class InviteScreening {
 
   constructor(
     private readonly rateLimiter: RateLimiter,
-    credentials: DigestCredentials | undefined,
+    /** The digest users; a caller must prove one whenever `digestRequired()` says so. */
+    ha1Of: Ha1Lookup | undefined,
+    private readonly digestRequired: () => Promise<boolean>,
     private readonly logger: Logger,
     /** Whether Opus can be offered back (an Opus codec is wired): else only G.711 is accepted. */
     private readonly opus = false,
   ) {
-    this.digest = credentials ? new DigestAuth(credentials) : null;
+    this.digest = ha1Of ? new DigestAuth(ha1Of) : null;
   }
 
-  /** The caller's offer, or the refusal it gets. */
-  async screen(invite: SipRequest, source: string): Promise<{ offer: AudioOffer } | { refusal: InviteRefusal }> {
+  /** The caller's offer and the digest user it proved (null: none asked), or the refusal it gets. */
+  async screen(invite: SipRequest, source: string): Promise<{ offer: AudioOffer; username: string | null } | { refusal: InviteRefusal }> {
     const rate = await this.rateLimiter.take(`sip:${source}`);
     if (!rate.allowed) {
       this.logger.info({ from: source }, 'SIP INVITE refused: too many from this address');
@@ -38,12 +40,16 @@ export class InviteScreening {
         ['Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterSeconds)))],
       ]);
     }
-    if (this.digest && !this.digest.verify(invite.headers.get('authorization'), 'INVITE'))
-      return refusal(401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
+    let username: string | null = null;
+    if (this.digest && (await this.digestRequired())) {
+      username = await this.digest.verify(invite.headers.get('authorization'), 'INVITE');
+      if (username === null)
+        return refusal(401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
+    }
     try {
       if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
         throw new SdpError('the INVITE has no SDP offer (offerless INVITEs are not supported)', 488);
-      return { offer: parseAudioOffer(invite.body, { opus: this.opus }) };
+      return { offer: parseAudioOffer(invite.body, { opus: this.opus }), username };
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return refusal(err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);

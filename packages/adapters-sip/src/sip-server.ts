@@ -14,7 +14,7 @@ import {
   type SessionMedia,
   type OpusCodec,
 } from '@svc/core';
-import type { DigestCredentials } from './digest-auth.js';
+import { singleUser, type DigestCredentials, type Ha1Lookup } from './digest-auth.js';
 import { InviteScreening } from './invite-screening.js';
 import { referHeaders, referOutcome, transferConnected } from './call-transfer.js';
 import { headerParam, parseSipMessage, SipParseError, type SipParseLimits, type SipRequest, DEFAULT_PARSE_LIMITS } from './sip-message.js';
@@ -34,11 +34,32 @@ export interface IncomingCall {
   sipHeaders: Array<{ name: string; value: string }>;
 }
 
+/** Who a call acts as and how it is answered: the server's one key (its settings), or a key whose stored SIP user the caller proved. */
+export interface SipAccount {
+  /** The API key calls act as, looked up per call (null: revoked, the call is refused with 403). */
+  principal(): Promise<Principal | null>;
+  /** The session configuration a call is accepted with when nobody is told of it (no `announce`). */
+  session: Record<string, unknown>;
+  /** Tells the application of a ringing call (the webhook); absent: the call is accepted at once with `session`. */
+  announce?(call: IncomingCall, gone: AbortSignal): void;
+}
+
+/** The digest users API keys stored for themselves (docs/sip.md, "SIP credentials per API key"). */
+export interface SipAccounts {
+  ha1(username: string): Promise<string | null>;
+  /** Whether any key has stored a user: then every INVITE must prove one (the user name is what selects the key). */
+  any(): Promise<boolean>;
+  /** The account of a proved user name; null when it is gone since. */
+  account(username: string): Promise<SipAccount | null>;
+}
+
 export interface SipServerDeps {
   /** The same admission (capacity, fairness, caps, revocation) as the WebSocket and WebRTC sessions. */
   admission: RealtimeAdmission;
   /** The API key calls act as, looked up per call (null: revoked, the call is refused with 403). */
   principal(): Promise<Principal | null>;
+  /** Per-key digest users; absent: only the server's own (`SipServerOptions.credentials`) or none. */
+  accounts?: SipAccounts;
   /** Starts the realtime session of a call (the engine factory of the other transports). */
   createSession(context: { principal: Principal; output: RealtimeOutput; media: SessionMedia }): SipCallSession;
   /** The session configuration a call is accepted with when nobody is told of it (no `announce`). */
@@ -108,7 +129,17 @@ export class SipServer {
   ) {
     this.logger = deps.logger ?? silentLogger;
     this.limits = options.limits ?? DEFAULT_PARSE_LIMITS;
-    this.screening = new InviteScreening(deps.rateLimiter, options.credentials, this.logger, !!deps.opus);
+    const serverUser = options.credentials ? singleUser(options.credentials) : null;
+    const accounts = deps.accounts;
+    const ha1Of: Ha1Lookup | undefined =
+      serverUser || accounts ? async (username) => (await serverUser?.(username)) ?? (await accounts?.ha1(username)) ?? null : undefined;
+    this.screening = new InviteScreening(
+      deps.rateLimiter,
+      ha1Of,
+      async () => !!options.credentials || (accounts ? await accounts.any() : false),
+      this.logger,
+      !!deps.opus,
+    );
     this.allowed = new SourceAllowlist(options.allowedSources);
     this.transport = new SipTransport(
       {
@@ -238,13 +269,25 @@ export class SipServer {
     const remembered = this.responder.rememberedFor(invite);
     if (remembered) return void this.transport.send(remembered, peer);
     if (this.closed) return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'the server is shutting down');
-    const screened = await this.screening.screen(invite, peer.address);
+    let screened: Awaited<ReturnType<InviteScreening['screen']>>;
+    let account: SipAccount | null;
+    try {
+      screened = await this.screening.screen(invite, peer.address);
+      account = 'refusal' in screened ? null : await this.accountOf(screened.username);
+    } catch (err) {
+      // The stored credentials could not be read (the database is down): the caller may retry.
+      this.logger.warn({ err: String(err), from: peer.address }, 'SIP INVITE refused: its credentials could not be checked');
+      return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'credentials could not be checked; retry later', [
+        ['Retry-After', '5'],
+      ]);
+    }
     if ('refusal' in screened) {
       const { status, phrase, reason, headers } = screened.refusal;
       return this.responder.refuse(invite, peer, status, phrase, reason, headers);
     }
-    const offer = screened.offer;
-    if (this.deps.announce && this.ringing() >= MAX_RINGING)
+    const { offer } = screened;
+    if (!account) return this.responder.refuse(invite, peer, 403, 'Forbidden', 'these SIP credentials were removed');
+    if (account.announce && this.ringing() >= MAX_RINGING)
       return this.responder.refuse(invite, peer, 503, 'Service Unavailable', 'too many calls waiting for an answer', [
         ['Retry-After', '5'],
       ]);
@@ -252,11 +295,19 @@ export class SipServer {
     this.dialogs.set(callId, dialog);
     dialog.lastResponse = this.responder.reply(invite, peer, 100, 'Trying', [], false);
     try {
-      await this.ring(callId, dialog);
+      await this.ring(callId, dialog, account);
     } catch (err) {
       this.logger.error({ err: String(err), callId }, 'could not answer a SIP call');
       this.fail(callId, dialog, 500, 'Server Internal Error', 'internal error');
     }
+  }
+
+  /** The server's own account, unless the caller proved a user a key stored. */
+  private async accountOf(username: string | null): Promise<SipAccount | null> {
+    const own: SipAccount = { principal: () => this.deps.principal(), session: this.deps.session };
+    if (this.deps.announce) own.announce = (call, gone) => this.deps.announce!(call, gone);
+    if (username === null || username === this.options.credentials?.username || !this.deps.accounts) return own;
+    return this.deps.accounts.account(username);
   }
 
   private ringing(): number {
@@ -269,8 +320,8 @@ export class SipServer {
    * The call rings (180) under its key: with `announce` the application is told and answers
    * through the directory before the ring timeout; without it the call is accepted at once.
    */
-  private async ring(callId: string, dialog: Dialog): Promise<void> {
-    const principal = await this.deps.principal();
+  private async ring(callId: string, dialog: Dialog, account: SipAccount): Promise<void> {
+    const principal = await account.principal();
     if (!principal) return this.fail(callId, dialog, 403, 'Forbidden', 'the API key this port acts as is revoked');
     if (dialog.state === 'ended') return;
     dialog.principal = principal;
@@ -289,8 +340,8 @@ export class SipServer {
       unregister?.();
     };
     dialog.lastResponse = this.responder.reply(dialog.invite, dialog.peer, 180, 'Ringing', [], true, dialog.localTag);
-    if (!this.deps.announce) {
-      await this.accept(callId, dialog, this.deps.session).catch((err: unknown) => {
+    if (!account.announce) {
+      await this.accept(callId, dialog, account.session).catch((err: unknown) => {
         if (!(err instanceof ServiceError)) throw err;
       });
       return;
@@ -305,7 +356,7 @@ export class SipServer {
       ),
     );
     this.logger.info({ callId, call: dialog.publicId, from: dialog.peer.address }, 'SIP call ringing: waiting for accept or reject');
-    this.deps.announce({ callId: dialog.publicId, principal, sipHeaders: sipHeadersOf(dialog.invite) }, gone.signal);
+    account.announce({ callId: dialog.publicId, principal, sipHeaders: sipHeadersOf(dialog.invite) }, gone.signal);
   }
 
   /** Refuses a ringing call with the application's status (OpenAI's reject: 603 Decline by default). */

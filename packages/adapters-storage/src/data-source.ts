@@ -6,17 +6,19 @@ import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
 import { CreateVoicesTable1763700000300, VoiceEntity } from './voices/index.js';
 import { CreateVideoJobsTable1763900000000, VideoJobEntity } from './video/index.js';
+import { CreateSipConfigsTable1764400000000, SipConfigEntity } from './sip/index.js';
 
 // TypeORM takes entity classes and migration classes alike.
 type Constructor = Function;
 
 /** Every entity and migration of the service; capability modules add theirs here. */
-export const ENTITIES: Constructor[] = [ApiKeyEntity, VoiceEntity, ClientSecretEntity, VideoJobEntity];
+export const ENTITIES: Constructor[] = [ApiKeyEntity, VoiceEntity, ClientSecretEntity, VideoJobEntity, SipConfigEntity];
 export const MIGRATIONS: Constructor[] = [
   CreateApiKeysTable1763700000000,
   CreateVoicesTable1763700000300,
   CreateRealtimeClientSecretsTable1763800000000,
   CreateVideoJobsTable1763900000000,
+  CreateSipConfigsTable1764400000000,
 ];
 
 /** How long a request waits for a Postgres connection, then for a query, before it fails (503). */

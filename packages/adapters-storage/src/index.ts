@@ -10,3 +10,4 @@ export * from './redis/index.js';
 export { dependencyUnavailable } from './unavailable.js';
 export { settlesWithin } from './settles-within.js';
 export * from './video/index.js';
+export * from './sip/index.js';

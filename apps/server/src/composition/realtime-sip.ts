@@ -2,12 +2,14 @@ import { API_KEY_PREFIX, applySessionUpdate, REALTIME_MODEL, REALTIME_TOKENS, SH
 import { TokenBucketRateLimiter } from '@svc/adapters-storage';
 import { CallWebhook, PhoneCallDirectory, SipServer, type IncomingCall } from '@svc/adapters-sip';
 import { AddressPolicy } from '@svc/adapters-media';
-import { phoneCallRoutes } from '@svc/adapters-http';
+import { phoneCallRoutes, sipConfigRoutes } from '@svc/adapters-http';
+import { DIGEST_REALM } from '@svc/adapters-sip';
 import { setting } from '../env-settings.js';
 import type { Settings } from '../config.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { defineModule, type Attachment, type ModuleRoutes } from './module.js';
+import { checkSipConfigKey, manageSipConfig, sipConfigRepository, storedSipAccounts } from './sip-accounts.js';
 
 /** What the SIP module attaches: its UDP server. */
 export interface SipAttachment extends Attachment {
@@ -47,11 +49,11 @@ function checkWebhook(url: string, secret: string): void {
     );
 }
 
-/** The realtime.call.incoming webhook of SVC_SIP_WEBHOOK_URL: a call then rings until the application accepts or rejects it. */
-function webhookOf(s: Settings, logger: Logger): (call: IncomingCall, gone: AbortSignal) => void {
+/** The realtime.call.incoming webhook to `url` (SVC_SIP_WEBHOOK_URL, or a key's own): a call then rings until the application accepts or rejects it. */
+function webhookOf(s: Settings, logger: Logger, url: string, secret: string): (call: IncomingCall, gone: AbortSignal) => void {
   const webhook = new CallWebhook({
-    url: s.SVC_SIP_WEBHOOK_URL,
-    secret: s.SVC_SIP_WEBHOOK_SECRET,
+    url,
+    secret,
     addressPolicy: new AddressPolicy(s.SVC_SIP_WEBHOOK_ALLOWED_HOSTS),
     attemptTimeoutMs: s.SVC_SIP_WEBHOOK_TIMEOUT_MS,
     maxAttempts: s.SVC_SIP_WEBHOOK_ATTEMPTS,
@@ -60,6 +62,9 @@ function webhookOf(s: Settings, logger: Logger): (call: IncomingCall, gone: Abor
   });
   return (call, gone) => webhook.announce(call, gone);
 }
+
+/** A session configuration checked as session.update would (throws the spec's error). */
+const checkSession = (session: Record<string, unknown>): void => void applySessionUpdate(session, null, REALTIME_MODEL);
 
 /** A failed bind said in the settings' words (Node's message names neither SVC_SIP_PORT nor a way out). */
 function sipListenError(err: unknown, host: string, port: number): Error {
@@ -109,6 +114,7 @@ export const realtimeSipModule = defineModule({
     SVC_SIP_WEBHOOK_TIMEOUT_MS: setting.int(5_000, 100, 60_000),
     SVC_SIP_WEBHOOK_ATTEMPTS: setting.int(4, 1, 10),
     SVC_SIP_RING_TIMEOUT_MS: setting.int(30_000, 1_000, 300_000),
+    SVC_SIP_CONFIG_KEY: setting.string(''),
   },
   check(s) {
     if (s.SVC_SIP_API_KEY_ID.startsWith(API_KEY_PREFIX)) {
@@ -123,15 +129,29 @@ export const realtimeSipModule = defineModule({
     }
     applySessionUpdate(sessionOf(s.SVC_SIP_SESSION), null, REALTIME_MODEL);
     checkWebhook(s.SVC_SIP_WEBHOOK_URL, s.SVC_SIP_WEBHOOK_SECRET);
+    checkSipConfigKey(s.SVC_SIP_CONFIG_KEY);
   },
   // Calls run on the realtime module's session factory and admission; the directory finds them by id.
-  bind(provide) {
-    provide(SERVER_TOKENS.PhoneCalls, () => new PhoneCallDirectory((session) => void applySessionUpdate(session, null, REALTIME_MODEL)));
+  bind(provide, config) {
+    provide(SERVER_TOKENS.PhoneCalls, () => new PhoneCallDirectory(checkSession));
+    const s = config.settings;
+    provide(SERVER_TOKENS.SipConfigs, async (get) =>
+      sipConfigRepository(await get(SERVER_TOKENS.DataSource), s.SVC_SIP_CONFIG_KEY, s.SVC_DATA_DIR),
+    );
   },
   routes({ config, get }): ModuleRoutes {
-    if (config.settings.SVC_SIP_PORT === undefined) return {};
+    const s = config.settings;
+    if (s.SVC_SIP_PORT === undefined) return {};
+    const manage = manageSipConfig({
+      repo: get(SERVER_TOKENS.SipConfigs),
+      clock: get(SHARED_TOKENS.Clock),
+      addressPolicy: new AddressPolicy(s.SVC_SIP_WEBHOOK_ALLOWED_HOSTS),
+      checkSession,
+      serverUsername: s.SVC_SIP_PASSWORD ? s.SVC_SIP_USERNAME : null,
+    });
     return {
       authenticated: [
+        sipConfigRoutes({ manage, realm: DIGEST_REALM, jsonBodyLimit: s.SVC_MAX_JSON_BODY_BYTES }),
         phoneCallRoutes({
           calls: get(SERVER_TOKENS.PhoneCalls),
           jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
@@ -156,6 +176,13 @@ export const realtimeSipModule = defineModule({
       {
         admission: get(REALTIME_TOKENS.Admission),
         principal: () => keys.principalOf(keyId).catch(rethrowUnavailable),
+        // Keys' own digest users (POST /v1/realtime/sip/config): the user a caller proves selects its key.
+        accounts: storedSipAccounts({
+          repo: get(SERVER_TOKENS.SipConfigs),
+          keys,
+          defaultSession: sessionOf(s.SVC_SIP_SESSION),
+          webhook: (url, secret) => webhookOf(s, logger, url, secret),
+        }),
         // A call is a session whose model defaults as `?model=svc-realtime` would.
         createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
         session: sessionOf(s.SVC_SIP_SESSION),
@@ -163,7 +190,7 @@ export const realtimeSipModule = defineModule({
         // OpenAI's call ids (rtc_…), as WebRTC calls': /hangup takes either.
         newCallId: () => ids.id('rtc_'),
         directory: get(SERVER_TOKENS.PhoneCalls),
-        ...(s.SVC_SIP_WEBHOOK_URL ? { announce: webhookOf(s, logger) } : {}),
+        ...(s.SVC_SIP_WEBHOOK_URL ? { announce: webhookOf(s, logger, s.SVC_SIP_WEBHOOK_URL, s.SVC_SIP_WEBHOOK_SECRET) } : {}),
         opus: get(REALTIME_TOKENS.OpusCodec),
         logger,
       },

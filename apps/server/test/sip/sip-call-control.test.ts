@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';
 import type { SipCall } from '@svc/adapters-sip';
@@ -9,43 +8,9 @@ import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { hasBaresip, placeCall, rms, telephoneRate, type BaresipCall } from '../helpers/baresip.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
+import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-
-/** The application's webhook endpoint: records every delivery (raw body and headers) and answers 200. */
-class WebhookReceiver {
-  readonly deliveries: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
-  private readonly server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      this.deliveries.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-      res.writeHead(200).end();
-    });
-  });
-
-  async listen(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
-    return `http://127.0.0.1:${(this.server.address() as { port: number }).port}/hooks/calls`;
-  }
-
-  /** The next delivery's event, verified and parsed by the openai SDK's own webhook verification. */
-  async nextEvent(openai: OpenAI, seen: number, timeoutMs = 15_000): Promise<OpenAI.Webhooks.RealtimeCallIncomingWebhookEvent> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.deliveries.length <= seen) {
-      if (Date.now() > deadline) throw new Error(`no webhook delivery within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const { body, headers } = this.deliveries[seen]!;
-    const event = await openai.webhooks.unwrap(body, headers as Record<string, string>, SECRET);
-    if (event.type !== 'realtime.call.incoming') throw new Error(`unexpected event ${event.type}`);
-    return event;
-  }
-
-  close(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
-  }
-}
 
 async function post(t: TestServer, path: string, key: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${t.baseUrl}${path}`, {
@@ -104,7 +69,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     const seen = receiver.deliveries.length;
     const phone = await dial(microphone);
     try {
-      const event = await receiver.nextEvent(openai, seen);
+      const event = await receiver.nextEvent(SECRET, seen);
       const delivery = receiver.deliveries[seen]!;
       expect(delivery.headers['webhook-id']).to.match(/^wh_/);
       expect(event.object).to.equal('event');
@@ -187,7 +152,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     const { t } = started!;
     const seen = receiver.deliveries.length;
     const phone = await dial(new Int16Array(8000 * 20));
-    const event = await receiver.nextEvent(openai, seen);
+    const event = await receiver.nextEvent(SECRET, seen);
     const bad = await post(t, `/v1/realtime/calls/${event.data.call_id}/reject`, started!.keySecret, { status_code: 200 });
     expect(bad.status).to.equal(400);
     await openai.realtime.calls.reject(event.data.call_id, { status_code: 486 });
@@ -200,7 +165,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
     const seen = receiver.deliveries.length;
     const phone = await dial(new Int16Array(8000 * 60));
     try {
-      const first = await receiver.nextEvent(openai, seen);
+      const first = await receiver.nextEvent(SECRET, seen);
       const answered = nextCall(t, 15_000);
       await openai.realtime.calls.accept(first.data.call_id, { type: 'realtime' });
       const call = await answered;
@@ -208,7 +173,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       const target = `sip:svc@127.0.0.1:${t.server.sip!.server.address.port}`;
       await openai.realtime.calls.refer(first.data.call_id, { target_uri: target });
-      const second = await receiver.nextEvent(openai, seen + 1);
+      const second = await receiver.nextEvent(SECRET, seen + 1);
       expect(second.data.call_id).to.not.equal(first.data.call_id);
       await openai.realtime.calls.accept(second.data.call_id, { type: 'realtime' });
       expect(await ended).to.equal('transferred');

@@ -48,3 +48,5 @@ export * from './admission/realtime-admission.js';
 export * from './calls/realtime-calls.js';
 export * from './calls/call-errors.js';
 export * from './calls/phone-call-control.js';
+export * from './calls/sip-config.js';
+export * from './calls/manage-sip-config.js';
