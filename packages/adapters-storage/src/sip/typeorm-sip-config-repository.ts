@@ -1,4 +1,4 @@
-import type { SipConfigRepository, SipKeyConfig } from '@svc/core';
+import { InvalidRequestError, type SipConfigRepository, type SipKeyConfig } from '@svc/core';
 import type { DataSource, Repository } from 'typeorm';
 import { toMillis } from '../columns.js';
 import { SipConfigEntity } from './sip-config.entity.js';
@@ -26,6 +26,14 @@ export class TypeOrmSipConfigRepository implements SipConfigRepository {
   }
 
   async save(config: SipKeyConfig): Promise<void> {
+    await this.write(config).catch((err: unknown) => {
+      // two keys claiming one name at the same moment: both passed the use case's check, the index stops the second
+      if (isUniqueViolation(err)) throw new InvalidRequestError(`The user name '${config.username}' is taken.`, 'username');
+      throw err;
+    });
+  }
+
+  private async write(config: SipKeyConfig): Promise<void> {
     await this.repo.save({
       apiKeyId: config.apiKeyId,
       username: config.username,
@@ -58,4 +66,10 @@ export class TypeOrmSipConfigRepository implements SipConfigRepository {
       updatedAt: toMillis(row.updatedAt),
     };
   }
+}
+
+/** SQLite's and PostgreSQL's unique-index violations, as TypeORM passes them on (the driver's error inside). */
+function isUniqueViolation(err: unknown): boolean {
+  const driver = (err as { driverError?: { code?: string; message?: string } }).driverError;
+  return driver?.code === '23505' || (driver?.code === 'SQLITE_CONSTRAINT' && /UNIQUE/.test(driver.message ?? ''));
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SipKeyConfig } from '@svc/core';
+import { InvalidRequestError, type SipKeyConfig } from '@svc/core';
 import { databaseTargets } from '../database-targets.js';
 import { SecretBox, TypeOrmSipConfigRepository } from '../../src/sip/index.js';
 import { SipConfigEntity } from '../../src/sip/sip-config.entity.js';
@@ -54,7 +54,9 @@ for (const target of databaseTargets()) {
     it('a user name belongs to one key only', async () => {
       await repo.save(config('key_a', 'alice'));
       const err = await repo.save(config('key_b', 'alice')).catch((e: unknown) => e);
-      expect(err).to.be.instanceOf(Error);
+      // what two keys claiming the name at the same moment meet: a 400 on username, not a 500
+      expect(err).to.be.instanceOf(InvalidRequestError);
+      expect((err as InvalidRequestError).param).to.equal('username');
       expect((await repo.findByUsername('alice'))?.apiKeyId).to.equal('key_a');
     });
 
