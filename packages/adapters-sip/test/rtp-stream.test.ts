@@ -42,7 +42,11 @@ describe('SIP call media: one continuous RTP stream for the life of the call (re
 
   beforeEach(async () => {
     const registry = new InMemorySessionRegistry({ maxSessions: 4, maxSessionsPerKey: 4 });
-    const admission = new RealtimeAdmission({ registry, clock: { now: () => Date.now(), setTimer: () => () => undefined }, logger: silentLogger });
+    const admission = new RealtimeAdmission({
+      registry,
+      clock: { now: () => Date.now(), setTimer: () => () => undefined },
+      logger: silentLogger,
+    });
     server = await SipServer.listen(
       {
         admission,
@@ -81,10 +85,13 @@ describe('SIP call media: one continuous RTP stream for the life of the call (re
   }
 
   function reInvite(toTag: string, direction: string, cseq: number): string {
-    return invite(phone, 's1', offer('0').replace('m=audio 40000', `m=audio ${media.port}`).replace('t=0 0', `t=0 0\r\na=${direction}`), [], cseq).replace(
-      'To: <sip:svc@127.0.0.1>',
-      `To: <sip:svc@127.0.0.1>;tag=${toTag}`,
-    );
+    return invite(
+      phone,
+      's1',
+      offer('0').replace('m=audio 40000', `m=audio ${media.port}`).replace('t=0 0', `t=0 0\r\na=${direction}`),
+      [],
+      cseq,
+    ).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTag}`);
   }
 
   it('sends silence between replies and the reply in the same stream: sequence and timestamps unbroken, the marker at the reply', async () => {
@@ -92,7 +99,10 @@ describe('SIP call media: one continuous RTP stream for the life of the call (re
     // silence before any reply: a packet per 20 ms, none marked
     await until(() => media.got.length >= 10);
     expect(media.got.every(isSilence), 'silence before any reply').to.equal(true);
-    expect(media.got.some((p) => p.marker), 'no marker on silence').to.equal(false);
+    expect(
+      media.got.some((p) => p.marker),
+      'no marker on silence',
+    ).to.equal(false);
 
     // a reply of 200 ms of tone, then silence again
     const playout = call.media.replyTrack.open();
@@ -105,8 +115,14 @@ describe('SIP call media: one continuous RTP stream for the life of the call (re
     expect(replyAt, 'the reply is in the stream').to.be.above(0);
     expect(media.got[replyAt]!.marker, 'the marker starts the talk spurt').to.equal(true);
     const reply = media.got.slice(replyAt, replyAt + 10);
-    expect(reply.every((p) => !isSilence(p)), 'ten packets of reply').to.equal(true);
-    expect(reply.slice(1).some((p) => p.marker), 'one marker per talk spurt').to.equal(false);
+    expect(
+      reply.every((p) => !isSilence(p)),
+      'ten packets of reply',
+    ).to.equal(true);
+    expect(
+      reply.slice(1).some((p) => p.marker),
+      'one marker per talk spurt',
+    ).to.equal(false);
     expect(isSilence(media.got[replyAt + 10]!), 'silence again after the reply').to.equal(true);
     expectUnbroken(media.got, 'silence, reply, silence');
   });
