@@ -27,8 +27,8 @@ export const SILERO_WIDEBAND: SileroRate = {
 export const SILERO_NARROWBAND: SileroRate = { sampleRate: 8000, frameSamples: 256, contextSamples: 32 };
 
 /**
- * The rate a stream is scored at: 8 kHz input (a phone call's G.711) natively at 8 kHz, anything
- * else resampled to 16 kHz. Telephone speech upsampled to 16 kHz has nothing above 4 kHz, which the
+ * The rate a stream is scored at: audio captured at 8 kHz (a phone call's G.711), even when it
+ * arrives resampled, at 8 kHz; anything else at 16 kHz. Telephone speech upsampled to 16 kHz has nothing above 4 kHz, which the
  * 16 kHz model rarely saw in training: it scores such speech far below the threshold for whole
  * sentences, and turns went unheard (docs/sip.md); the 8 kHz model was trained on that band.
  */

@@ -52,7 +52,8 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   }
 
   open(options: VoiceActivityOptions): SileroVoiceActivityStream {
-    const batch = sileroRateFor(options.sampleRate) === SILERO_NARROWBAND ? this.narrowbandBatch : this.batch;
+    // narrowband audio is scored at 8 kHz even when it arrives resampled (the session's analysis rate)
+    const batch = sileroRateFor(options.sourceSampleRate ?? options.sampleRate) === SILERO_NARROWBAND ? this.narrowbandBatch : this.batch;
     return new SileroVoiceActivityStream(batch, options);
   }
 

@@ -130,6 +130,7 @@ export class InputPipeline implements TurnInput {
     );
     const vad = detector.open({
       sampleRate: analysisRate,
+      sourceSampleRate: rate,
       threshold: td.threshold,
       prefixPaddingMs: td.prefix_padding_ms,
       silenceDurationMs: this.deps.semantic.detectorSilenceMs(td),
