@@ -4,7 +4,7 @@ import { PACKET_MS } from './rtp-audio-codec.js';
 const MAX_CATCH_UP_PACKETS = 5;
 
 /** The call's RTP stream, as the silence needs it (RtpMedia). */
-export interface SilenceWire {
+interface SilenceWire {
   /** Packets go out now (the caller's first packet came, the call is not on hold). */
   readonly sending: boolean;
   /** When (performance.now()) the stream's next 20 ms slot starts; null before its first packet. */
@@ -13,7 +13,7 @@ export interface SilenceWire {
 }
 
 /** The reply audio, as the silence needs it (G711ReplyTrack): while a reply plays, it owns the stream. */
-export interface ReplyWire {
+interface ReplyWire {
   readonly playing: boolean;
   /** When (performance.now()) the playing reply's next frame is due. */
   readonly nextFrameAt: number;
