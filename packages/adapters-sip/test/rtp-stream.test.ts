@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { createSocket, type Socket } from 'node:dgram';
-import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal } from '@svc/core';
 import { parseRtp, serializeRtp, SipServer, type RtpPacket, type SipCall } from '../src/index.js';
-import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, toTagOf, until, loopbackOptions } from './helpers/udp-phone.js';
+import { inDialog, invite, offer, Phone, standInSipServer, toTagOf, until } from './helpers/udp-phone.js';
 
-const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
 /** What PCMU encodes silence as (mu-law of 0). */
 const PCMU_SILENCE = 0xff;
 /** A pause for packets that must NOT arrive. */
@@ -41,24 +39,7 @@ describe('SIP call media: one continuous RTP stream for the life of the call (re
   let media: Awaited<ReturnType<typeof callerMedia>>;
 
   beforeEach(async () => {
-    const registry = new InMemorySessionRegistry({ maxSessions: 4, maxSessionsPerKey: 4 });
-    const admission = new RealtimeAdmission({
-      registry,
-      clock: { now: () => Date.now(), setTimer: () => () => undefined },
-      logger: silentLogger,
-    });
-    server = await SipServer.listen(
-      {
-        admission,
-        principal: async () => PRINCIPAL,
-        createSession: () => new FakeSession(),
-        session: {},
-        rateLimiter: burstLimiter(1000),
-        newCallId: () => 'sip_stream',
-        logger: silentLogger,
-      },
-      loopbackOptions({}, 1500),
-    );
+    ({ server } = await standInSipServer({ sessions: [] }));
     phone = await new Phone().open();
     media = await callerMedia();
   });

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import type { RealtimeServerEvent } from '@svc/core';
 import { waitUntil } from '../helpers/wait-until.js';
-import type { TestServer } from '../helpers/test-server.js';
-import { nextCall, startSipServer } from '../helpers/sip-server.js';
+import { nextCall, sipServerForSuite } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { duringCall, hasBaresip, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
+import { duringCall, placeCall, rms, telephoneRate } from '../helpers/baresip.js';
 
 /** 20 ms at 8 kHz: one G.711 packet, one frame of the phone's recording. */
 const PACKET = 160;
@@ -21,23 +19,12 @@ function speechEndMs(samples: Int16Array): number {
 
 describe("SIP phone calls: every turn of the SIP bench's call is heard and answered (baresip)", function () {
   this.timeout(120_000);
-  let started: { t: TestServer; dataDir: string } | null = null;
-  before(async function () {
-    if (!hasBaresip()) {
-      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
-      this.skip();
-    }
-    started = await startSipServer();
-  });
-  after(async () => {
-    await started?.t.close();
-    if (started) rmSync(started.dataDir, { recursive: true, force: true });
-  });
+  const sip = sipServerForSuite();
 
   // The bench's first call: 0870, 12 s of silence, then 0880, whose turn went unheard (the 16 kHz
   // voice activity model on upsampled telephone speech); the phone records one continuous stream.
   it('hears the second sentence as a whole turn after 12 s of silence, and the phone records the reply after it', async () => {
-    const t = started!.t;
+    const t = sip.t;
     const [first, second] = [0, 1].map((k) => telephoneRate(librivoxSentences()[k]!.samples));
     const gap = new Int16Array(8000 * 12);
     const microphone = new Int16Array(first!.length + gap.length + second!.length + 8000 * 6);
