@@ -22,14 +22,24 @@ async function callerMedia(): Promise<{ socket: Socket; port: number; got: RtpPa
 
 const isSilence = (p: RtpPacket) => p.payload.every((b) => b === PCMU_SILENCE);
 
-/** Every packet after the first: one SSRC, sequence +1, timestamp +160 (20 ms at 8 kHz). */
+/**
+ * Every packet after the first: one SSRC, sequence +1, timestamp +160 (20 ms at 8 kHz). The one
+ * exception allowed is the stream's resync after the event loop stalled for over 100 ms (a loaded
+ * machine): a timestamp jump of whole packets, never an overlap; at most twice.
+ */
 function expectUnbroken(packets: RtpPacket[], what: string): void {
+  let resyncs = 0;
   for (let i = 1; i < packets.length; i++) {
     const [a, b] = [packets[i - 1]!, packets[i]!];
     expect(b.ssrc, `${what}: one SSRC`).to.equal(a.ssrc);
     expect(b.sequence, `${what}: sequence of packet ${i}`).to.equal((a.sequence + 1) & 0xffff);
-    expect(b.timestamp, `${what}: timestamp of packet ${i}`).to.equal((a.timestamp + 160) >>> 0);
+    const step = (b.timestamp - a.timestamp) >>> 0;
+    if (step !== 160) {
+      expect(step % 160 === 0 && step > 160 * 5, `${what}: timestamp step ${step} at packet ${i}`).to.equal(true);
+      resyncs++;
+    }
   }
+  expect(resyncs, `${what}: resyncs`).to.be.at.most(2);
 }
 
 describe('SIP call media: one continuous RTP stream for the life of the call (real sockets, a stand-in session)', function () {
