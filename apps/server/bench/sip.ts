@@ -42,29 +42,30 @@ function microphoneOf(sentences: LibrivoxSentence[]): { samples: Int16Array; spe
 
 /**
  * One call watched from the server's side: when each reply started (in packets sent before it), and
- * the wall time of each talk spurt's first packet, so that a packet's index in the phone's recording
- * maps to when it left.
+ * the wall time each packet left (replies and the silence between them), so that a packet's index
+ * in the phone's recording maps to when it left.
  */
 function watch(call: SipCall): { replyStarts: number[]; speechStops: number[]; sentAt(packet: number): number } {
   const replyStarts: number[] = [];
   const speechStops: number[] = [];
-  const spurts: Array<{ at: number; index: number }> = [];
+  const sent: number[] = [];
   call.onEvent((e) => {
     if (e.type === 'output_audio_buffer.started') replyStarts.push(call.rtp.packetsSent);
     if (e.type === 'input_audio_buffer.speech_stopped') speechStops.push(performance.now());
   });
-  const send = call.rtp.sendFrame.bind(call.rtp);
-  call.rtp.sendFrame = (frame, marker) => {
-    if (marker) spurts.push({ at: performance.now(), index: call.rtp.packetsSent });
-    send(frame, marker);
+  const timed = (send: () => void) => {
+    const before = call.rtp.packetsSent;
+    send();
+    if (call.rtp.packetsSent > before) sent.push(performance.now());
   };
+  const sendFrame = call.rtp.sendFrame.bind(call.rtp);
+  const sendSilence = call.rtp.sendSilence.bind(call.rtp);
+  call.rtp.sendFrame = (frame, marker) => timed(() => sendFrame(frame, marker));
+  call.rtp.sendSilence = () => timed(sendSilence);
   return {
     replyStarts,
     speechStops,
-    sentAt(packet) {
-      const spurt = spurts.findLast((s) => s.index <= packet)!;
-      return spurt.at + (packet - spurt.index) * 20;
-    },
+    sentAt: (packet) => sent[packet] ?? Infinity,
   };
 }
 

@@ -47,6 +47,16 @@ export class G711ReplyTrack implements ReplyAudioTrack {
     this.pacer.close();
   }
 
+  /** A reply's talk spurt is running: its frames, not silence, fill the call's stream. */
+  get playing(): boolean {
+    return this.pacer.talking;
+  }
+
+  /** When the running talk spurt's next frame is due (on the track's clock). */
+  get nextFrameAt(): number {
+    return this.pacer.wireMs;
+  }
+
   /** Sends every frame that is due by now (the pacer's timer runs it; tests run it on their clock). */
   tick(): void {
     this.pacer.tick();

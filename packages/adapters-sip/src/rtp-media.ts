@@ -13,6 +13,11 @@ const JITTER_DEPTH = 3;
 const MAX_RTP_BYTES = 2048;
 /** RFC 3551's static payload type of comfort noise (RFC 3389). */
 const COMFORT_NOISE_PT = 13;
+/**
+ * How far the stream may fall behind the wall clock (an event-loop stall, a hold) before its next
+ * talk-spurt start or silence packet skips the missed 20 ms slots instead of catching up on them.
+ */
+const RESYNC_AFTER_MS = 100;
 
 export interface RtpMediaEvents {
   /** The caller's audio, decoded, in order (at the codec's rate: `RtpMedia.sampleRate`). */
@@ -39,9 +44,12 @@ export class RtpMedia {
   private readonly jitter = new JitterBuffer<RtpPacket>(JITTER_DEPTH);
   private readonly ssrc = randomInt(0, 0xffffffff);
   private sequence = randomInt(0, 0xffff);
-  private readonly timestampBase = randomInt(0, 0xffffffff);
-  private readonly origin = performance.now();
-  private lastTimestamp: number | null = null;
+  /** The next packet's RTP timestamp: every packet, reply or silence, advances it by its 20 ms. */
+  private nextTimestamp = randomInt(0, 0xffffffff);
+  /** When (performance.now()) the next packet's 20 ms slot starts; null before the first packet. */
+  private nextSlot: number | null = null;
+  /** One 20 ms frame of silence at the codec's rate (what is sent between replies). */
+  private readonly silentFrame: Int16Array;
   private readonly audioCodec: RtpAudioCodec;
   private readonly keys: TelephoneEventReceiver;
   /** While the caller sends comfort noise instead of audio: silence goes to the session in real time. */
@@ -63,6 +71,7 @@ export class RtpMedia {
   ) {
     this.audioCodec = openRtpAudioCodec(offer.codec, opus);
     this.keys = new TelephoneEventReceiver(offer.telephoneEventRate);
+    this.silentFrame = new Int16Array((this.audioCodec.sampleRate * PACKET_MS) / 1000);
   }
 
   /** Binds the call's port on `host` (any free one). */
@@ -97,16 +106,43 @@ export class RtpMedia {
     return this.audioCodec.sampleRate;
   }
 
-  /** Sends one 20 ms frame of the reply (nothing while the caller holds the call). */
+  /** Packets go out: the caller has sent one (the stream is latched) and does not hold the call. */
+  get sending(): boolean {
+    return this.socket !== null && this.latched && this.offer.direction !== 'sendonly' && this.offer.direction !== 'inactive';
+  }
+
+  /** When (performance.now()) the next packet's slot starts; null before the first packet. */
+  get nextSlotAt(): number | null {
+    return this.nextSlot;
+  }
+
+  /** Sends one 20 ms frame of the reply, `marker` at a talk spurt's start (nothing while the caller holds the call). */
   sendFrame(frame: Int16Array, marker: boolean): void {
-    if (!this.socket || !this.latched || this.offer.direction === 'sendonly' || this.offer.direction === 'inactive') return;
+    this.sendPacket(frame, marker);
+  }
+
+  /** Sends one 20 ms packet of silence: the stream between replies (RTP timeouts, NAT bindings). */
+  sendSilence(): void {
+    this.sendPacket(this.silentFrame, false);
+  }
+
+  /**
+   * One packet of the call's single stream: one SSRC, sequence numbers +1 and timestamps +20 ms per
+   * packet, reply and silence alike, so the caller's jitter buffer sees one unbroken stream. A talk
+   * spurt's start or a silence packet that finds the stream far behind the wall clock (a stall, a
+   * hold) skips the missed slots: the timestamp jumps, the sequence does not (nothing was lost).
+   */
+  private sendPacket(frame: Int16Array, marker: boolean): void {
+    if (!this.sending) return;
+    const now = performance.now();
+    const slot = this.nextSlot ?? now;
+    const behind = now - slot;
+    const skipped = (marker || frame === this.silentFrame) && behind > RESYNC_AFTER_MS ? Math.floor(behind / PACKET_MS) : 0;
     const payload = this.audioCodec.encode(frame);
     if (!payload) return;
-    // A new talk spurt's timestamp follows the wall clock (the gap is silence to the caller).
-    const elapsed = Math.round(((performance.now() - this.origin) * this.sampleRate) / 1000);
-    const timestamp =
-      marker || this.lastTimestamp === null ? (this.timestampBase + elapsed) >>> 0 : (this.lastTimestamp + frame.length) >>> 0;
-    this.lastTimestamp = timestamp;
+    const timestamp = (this.nextTimestamp + skipped * frame.length) >>> 0;
+    this.nextTimestamp = (timestamp + frame.length) >>> 0;
+    this.nextSlot = slot + (skipped + 1) * PACKET_MS;
     const packet = serializeRtp({
       payloadType: this.offer.payloadType,
       sequence: this.sequence,
@@ -117,7 +153,7 @@ export class RtpMedia {
     });
     this.sequence = (this.sequence + 1) & 0xffff;
     this.packetsSent++;
-    this.socket.send(packet, this.remote.port, this.remote.address);
+    this.socket!.send(packet, this.remote.port, this.remote.address);
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import type { Logger, OpusCodec, RealtimeOutput, RealtimeServerEvent, SessionEnding, SessionMedia } from '@svc/core';
 import { G711ReplyTrack } from './g711-reply-track.js';
 import { RtpMedia } from './rtp-media.js';
+import { SilenceBetweenReplies } from './silence-between-replies.js';
 import type { AudioOffer } from './sdp.js';
 
 /** The session side of a call (RealtimeSessionEngine implements it). */
@@ -36,6 +37,7 @@ export class SipCall implements RealtimeOutput {
   readonly media: SessionMedia;
   readonly rtp: RtpMedia;
   private readonly track: G711ReplyTrack;
+  private readonly silence: SilenceBetweenReplies;
   private session: SipCallSession | null = null;
   private lastHeardAt = performance.now();
   private watchdog: ReturnType<typeof setInterval> | null = null;
@@ -63,6 +65,7 @@ export class SipCall implements RealtimeOutput {
     const rate = this.rtp.sampleRate;
     this.track = new G711ReplyTrack((frame, marker) => this.rtp.sendFrame(frame, marker), options.audioLeadMs, undefined, rate);
     this.media = { inputSampleRate: rate, replyTrack: this.track };
+    this.silence = new SilenceBetweenReplies(this.rtp, this.track);
   }
 
   /** Starts the session on the call and the media watchdog. */
@@ -77,6 +80,7 @@ export class SipCall implements RealtimeOutput {
       Math.min(1000, this.options.mediaTimeoutMs),
     );
     this.watchdog.unref?.();
+    this.silence.start();
   }
 
   /** Hears the end of the call once; the returned function stops listening. */
@@ -135,6 +139,7 @@ export class SipCall implements RealtimeOutput {
     if (this.ended) return;
     this.ended = true;
     if (this.watchdog) clearInterval(this.watchdog);
+    this.silence.stop();
     this.track.close();
     this.rtp.close();
     this.session?.transportClosed();

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
-import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal } from '@svc/core';
+import type { InMemorySessionRegistry, Principal } from '@svc/core';
 import { parseSipMessage, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
-import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, toTagOf, until, loopbackOptions } from './helpers/udp-phone.js';
+import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, standInSipServer, toTagOf, until } from './helpers/udp-phone.js';
 
 const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
 
@@ -19,31 +19,16 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
 
   async function start(options: Partial<SipServerOptions> = {}, limiter = burstLimiter(1000), maxSessions = 4): Promise<void> {
     sessions = [];
-    registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
-    const admission = new RealtimeAdmission({
-      registry,
-      clock: { now: () => Date.now(), setTimer: () => () => undefined },
-      logger: silentLogger,
-    });
-    server = await SipServer.listen(
-      {
-        admission,
-        principal: async () => {
-          await holdPrincipal;
-          return PRINCIPAL;
-        },
-        createSession: () => {
-          const s = new FakeSession();
-          sessions.push(s);
-          return s;
-        },
-        session: {},
-        rateLimiter: limiter,
-        newCallId: () => `sip_${sessions.length}`,
-        logger: silentLogger,
+    ({ server, registry } = await standInSipServer({
+      sessions,
+      options,
+      limiter,
+      maxSessions,
+      principal: async () => {
+        await holdPrincipal;
+        return PRINCIPAL;
       },
-      loopbackOptions(options, 1500),
-    );
+    }));
     phone = await new Phone().open();
   }
 

@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { startTestServer, type TestServer } from './test-server.js';
+import { hasBaresip } from './baresip.js';
 
 /** The real server with its SIP port on, acting as a key made on the same data beforehand (its id and its secret). */
 export async function startSipServer(
@@ -30,4 +31,35 @@ export function nextCall(t: TestServer, timeoutMs: number): Promise<SipCall> {
       reject(new Error(`no call was answered within ${timeoutMs} ms`));
     }, timeoutMs);
   });
+}
+
+/** The suite's server with its SIP port (a new one per suite), or the suite skipped, saying why, without baresip. */
+export function sipServerForSuite(env: Record<string, string> = {}): {
+  readonly t: TestServer;
+  readonly keyId: string;
+  readonly keySecret: string;
+} {
+  let started: Awaited<ReturnType<typeof startSipServer>> | null = null;
+  before(async function () {
+    if (!hasBaresip()) {
+      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
+      this.skip();
+    }
+    started = await startSipServer(env);
+  });
+  after(async () => {
+    await started?.t.close();
+    if (started) rmSync(started.dataDir, { recursive: true, force: true });
+  });
+  return {
+    get t() {
+      return started!.t;
+    },
+    get keyId() {
+      return started!.keyId;
+    },
+    get keySecret() {
+      return started!.keySecret;
+    },
+  };
 }

@@ -87,4 +87,37 @@ describe('SIP media: Opus over RTP with the real libopus (WASM), and Opus garbag
       media.close();
     }
   });
+
+  it('between replies an Opus call gets 20 ms Opus silence frames in the same stream: timestamps +960, decoding to silence', async () => {
+    const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: () => undefined, heard: () => undefined }, codec);
+    const port = await media.open('127.0.0.1');
+    try {
+      const first = serializeRtp({
+        payloadType: 111,
+        sequence: 1,
+        timestamp: 0,
+        ssrc: 1,
+        marker: false,
+        payload: Buffer.from([0xf8, 0xff, 0xfe]),
+      });
+      caller.send(first, port, '127.0.0.1');
+      await waitUntil(() => media.sending, 'the latch on the first packet', 5_000);
+      media.sendFrame(tone(0), true);
+      media.sendSilence();
+      media.sendSilence();
+      await waitUntil(() => got.length === 3, 'the packets', 5_000);
+      const packets = got.map((d) => parseRtp(d)!);
+      expect(packets.map((p) => p.payloadType)).to.deep.equal([111, 111, 111]);
+      expect(packets.map((p) => p.marker)).to.deep.equal([true, false, false]);
+      expect(packets.map((p) => (p.timestamp - packets[0]!.timestamp) >>> 0)).to.deep.equal([0, 960, 1920]);
+      expect(packets.map((p) => (p.sequence - packets[0]!.sequence) & 0xffff)).to.deep.equal([0, 1, 2]);
+      const decoded = await codec.decode(
+        packets.map((p) => new Uint8Array(p.payload)),
+        20,
+      );
+      expect(rms(decoded.samples.subarray(960 * 2 + 480)), 'the silence frames decode to (near) silence').to.be.below(100);
+    } finally {
+      media.close();
+    }
+  });
 });

@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import type { TestServer } from '../helpers/test-server.js';
-import { nextCall, startSipServer } from '../helpers/sip-server.js';
+import { nextCall, sipServerForSuite } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, loudest, placeCall, telephoneRate } from '../helpers/baresip.js';
+import { loudest, placeCall, telephoneRate } from '../helpers/baresip.js';
 
 /** Resolves with the first session event of `type` on the call. */
 function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
@@ -18,30 +16,6 @@ function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> 
       resolve();
     });
   });
-}
-
-/** The suite's server with its SIP port (a new one per suite), or the suite skipped, saying why, without baresip. */
-function sipServerForSuite(env: Record<string, string> = {}): { readonly t: TestServer; readonly keyId: string } {
-  let started: { t: TestServer; dataDir: string; keyId: string } | null = null;
-  before(async function () {
-    if (!hasBaresip()) {
-      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
-      this.skip();
-    }
-    started = await startSipServer(env);
-  });
-  after(async () => {
-    await started?.t.close();
-    if (started) rmSync(started.dataDir, { recursive: true, force: true });
-  });
-  return {
-    get t() {
-      return started!.t;
-    },
-    get keyId() {
-      return started!.keyId;
-    },
-  };
 }
 
 describe('SIP phone calls: a real SIP phone (baresip) calls the realtime engine over loopback', function () {

@@ -1,30 +1,17 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import type { RealtimeServerEvent } from '@svc/core';
 import { waitUntil } from '../helpers/wait-until.js';
-import type { TestServer } from '../helpers/test-server.js';
-import { nextCall, startSipServer } from '../helpers/sip-server.js';
+import { nextCall, sipServerForSuite } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
-import { duringCall, hasBaresip, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
+import { duringCall, loudest, placeCall, widebandRate } from '../helpers/baresip.js';
 
 describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (baresip)', function () {
   this.timeout(120_000);
-  let started: { t: TestServer; dataDir: string; keySecret: string } | null = null;
-  before(async function () {
-    if (!hasBaresip()) {
-      console.log('      skipped: baresip is not installed (bash scripts/setup-test-sip.sh installs it)');
-      this.skip();
-    }
-    started = await startSipServer();
-  });
-  after(async () => {
-    await started?.t.close();
-    if (started) rmSync(started.dataDir, { recursive: true, force: true });
-  });
+  const sip = sipServerForSuite();
 
   it('the keys the phone presses reach the call, and the application joined with ?call_id=, as input_audio_buffer.dtmf_event_received, once each, in order', async () => {
-    const t = started!.t;
+    const t = sip.t;
     const answered = nextCall(t, 15_000);
     const phone = await placeCall({ host: '127.0.0.1', port: t.server.sip!.server.address.port, microphone: new Int16Array(8000 * 40) });
     await duringCall(phone, async () => {
@@ -34,7 +21,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
         if (e.type === 'input_audio_buffer.dtmf_event_received') events.push(e);
       });
       // the application's view: a WebSocket joined to the live call (OpenAI's ?call_id=), same key
-      const joined = RealtimeClient.connect(t.wsUrl, { apiKey: started!.keySecret, query: `?call_id=${call.id}` });
+      const joined = RealtimeClient.connect(t.wsUrl, { apiKey: sip.keySecret, query: `?call_id=${call.id}` });
       await joined.opened;
       await phone.printed(/^SIP\/2\.0 200 OK[\s\S]*telephone-event\/8000/m, 15_000);
       await waitUntil(() => call.rtp.packetsReceived > 0, "the phone's first RTP packet", 15_000);
@@ -67,7 +54,7 @@ describe('SIP phone calls: key presses (RFC 4733) and Opus from a real phone (ba
   });
 
   it('a phone offering Opus gets Opus: its speech is heard at 48 kHz and the spoken reply comes back in Opus', async () => {
-    const t = started!.t;
+    const t = sip.t;
     const sentence = librivoxSentences()[0]!;
     const microphone = new Int16Array(sentence.samples.length * 3 + 48000 * 40);
     microphone.set(widebandRate(sentence.samples));

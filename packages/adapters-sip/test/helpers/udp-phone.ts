@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
-import type { RateLimiter } from '@svc/core';
-import { parseSipMessage, type SipCallSession, type SipMessage, type SipServerOptions } from '../../src/index.js';
+import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal, type RateLimiter } from '@svc/core';
+import { parseSipMessage, SipServer, type SipCallSession, type SipMessage, type SipServerOptions } from '../../src/index.js';
 
 /** A stand-in session (the engine is tested elsewhere; here only signalling and limits are). */
 export class FakeSession implements SipCallSession {
@@ -140,4 +140,41 @@ export async function until(done: () => boolean, timeoutMs = 5000): Promise<void
 /** A server on a free loopback port that only loopback may call, with short timers (the tests' `options` on top). */
 export function loopbackOptions(options: Partial<SipServerOptions>, ackTimeoutMs: number): SipServerOptions {
   return { host: '127.0.0.1', port: 0, allowedSources: ['127.0.0.1'], ackTimeoutMs, mediaTimeoutMs: 60_000, audioLeadMs: 200, ...options };
+}
+
+/**
+ * A SIP server on loopback with in-memory admission (`maxSessions` per server and per key) whose
+ * calls get stand-in sessions, each pushed to `sessions`; the key is `principal`'s (key_phone).
+ */
+export async function standInSipServer(setup: {
+  sessions: FakeSession[];
+  options?: Partial<SipServerOptions>;
+  limiter?: RateLimiter;
+  maxSessions?: number;
+  principal?: () => Promise<Principal>;
+}): Promise<{ server: SipServer; registry: InMemorySessionRegistry }> {
+  const { sessions, maxSessions = 4 } = setup;
+  const registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
+  const admission = new RealtimeAdmission({
+    registry,
+    clock: { now: () => Date.now(), setTimer: () => () => undefined },
+    logger: silentLogger,
+  });
+  const server = await SipServer.listen(
+    {
+      admission,
+      principal: setup.principal ?? (async () => ({ apiKeyId: 'key_phone' }) as Principal),
+      createSession: () => {
+        const s = new FakeSession();
+        sessions.push(s);
+        return s;
+      },
+      session: {},
+      rateLimiter: setup.limiter ?? burstLimiter(1000),
+      newCallId: () => `sip_${sessions.length}`,
+      logger: silentLogger,
+    },
+    loopbackOptions(setup.options ?? {}, 1500),
+  );
+  return { server, registry };
 }

@@ -1,8 +1,6 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
-import { SILERO_CONTEXT_SAMPLES, SILERO_FRAME_SAMPLES, SILERO_INPUTS, SILERO_OUTPUTS, SILERO_STATE_SIZE } from './silero-model.js';
+import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_STATE_SIZE, SILERO_WIDEBAND, type SileroRate } from './silero-model.js';
 
-/** [64 samples of context | 512-sample frame], the model's input row for one stream. */
-const ROW = SILERO_CONTEXT_SAMPLES + SILERO_FRAME_SAMPLES;
 /** The recurrent state is [2, batch, 128]: each stream's 256 numbers are two rows of 128. */
 const HALF_STATE = SILERO_STATE_SIZE / 2;
 
@@ -46,13 +44,21 @@ export class SileroBatchScorer {
   /** Frames scored and runs made (the batching's effect, for tests and benchmarks). */
   readonly stats = { frames: 0, runs: 0 };
 
+  /** The int64 scalar `sr` input, read-only, shared by all runs. */
+  private readonly sampleRate: Tensor;
+  /** [context | frame], the model's input row for one stream (64 + 512 samples at 16 kHz, 32 + 256 at 8 kHz). */
+  private readonly row: number;
+
   constructor(
     private readonly session: InferenceSession,
-    /** The int64 scalar 16000. */
-    private readonly sampleRate: Tensor,
     /** Longest a frame waits for other streams' frames (ms); 0: only those of the same event-loop turn. */
     private readonly waitMs = DEFAULT_BATCH_WAIT_MS,
-  ) {}
+    /** The rate every frame of this scorer is at: one run has one `sr`, so each rate has its own scorer. */
+    readonly rate: SileroRate = SILERO_WIDEBAND,
+  ) {
+    this.sampleRate = new Tensor('int64', BigInt64Array.of(BigInt(rate.sampleRate)), []);
+    this.row = rate.contextSamples + rate.frameSamples;
+  }
 
   /** A stream opened: runs wait for its frames too. */
   streamOpened(): void {
@@ -109,16 +115,16 @@ export class SileroBatchScorer {
 
   private async run(batch: Waiting[]): Promise<void> {
     const n = batch.length;
-    const input = new Float32Array(n * ROW);
+    const input = new Float32Array(n * this.row);
     const state = new Float32Array(n * SILERO_STATE_SIZE);
     batch.forEach((w, i) => {
-      input.set(w.input, i * ROW);
+      input.set(w.input, i * this.row);
       state.set(w.state.subarray(0, HALF_STATE), i * HALF_STATE);
       state.set(w.state.subarray(HALF_STATE), (n + i) * HALF_STATE);
     });
     try {
       const results = await this.session.run({
-        [SILERO_INPUTS.audio]: new Tensor('float32', input, [n, ROW]),
+        [SILERO_INPUTS.audio]: new Tensor('float32', input, [n, this.row]),
         [SILERO_INPUTS.state]: new Tensor('float32', state, [2, n, HALF_STATE]),
         [SILERO_INPUTS.sampleRate]: this.sampleRate,
       });

@@ -1,4 +1,4 @@
-import { SILERO_CONTEXT_SAMPLES, SILERO_FRAME_SAMPLES, SILERO_STATE_SIZE } from './silero-model.js';
+import { SILERO_STATE_SIZE } from './silero-model.js';
 import type { SileroBatchScorer } from './silero-batch.js';
 
 /**
@@ -7,15 +7,18 @@ import type { SileroBatchScorer } from './silero-batch.js';
  * frames of sessions speaking at once go through onnxruntime in one run).
  */
 export class SileroFrameScorer {
-  /** [64 samples of context | 512-sample frame], the model's `input` row. */
-  private readonly input = new Float32Array(SILERO_CONTEXT_SAMPLES + SILERO_FRAME_SAMPLES);
+  /** [context | frame], the model's `input` row (64 + 512 samples at 16 kHz, 32 + 256 at 8 kHz). */
+  private readonly input: Float32Array;
   private readonly state = new Float32Array(SILERO_STATE_SIZE);
   /** Bumped by reset(): a run started before a reset must not write its state back. */
   private epoch = 0;
   /** Where the caller writes the next frame before calling score(). */
-  readonly frame: Float32Array = this.input.subarray(SILERO_CONTEXT_SAMPLES);
+  readonly frame: Float32Array;
 
-  constructor(private readonly batch: SileroBatchScorer) {}
+  constructor(private readonly batch: SileroBatchScorer) {
+    this.input = new Float32Array(batch.rate.contextSamples + batch.rate.frameSamples);
+    this.frame = this.input.subarray(batch.rate.contextSamples);
+  }
 
   /**
    * Speech probability of the frame in `frame` (`catchingUp`: more frames of this stream are queued
@@ -27,8 +30,8 @@ export class SileroFrameScorer {
     const result = await this.batch.score(this.input, this.state, catchingUp);
     if (epoch !== this.epoch) return null;
     this.state.set(result.state);
-    // The frame's last 64 samples are the next frame's context.
-    this.input.copyWithin(0, SILERO_FRAME_SAMPLES, SILERO_FRAME_SAMPLES + SILERO_CONTEXT_SAMPLES);
+    // The frame's last samples are the next frame's context.
+    this.input.copyWithin(0, this.frame.length);
     return result.probability;
   }
 

@@ -11,6 +11,31 @@ export const SILERO_CONTEXT_SAMPLES = 64;
 export const SILERO_STATE_SIZE = 2 * 1 * 128;
 export const SILERO_FRAME_MS = (SILERO_FRAME_SAMPLES / SILERO_SAMPLE_RATE) * 1000;
 
+/** One of Silero VAD v5's native rates: the frame it scores (32 ms at either) and the context in front of it. */
+export interface SileroRate {
+  sampleRate: number;
+  frameSamples: number;
+  contextSamples: number;
+}
+
+export const SILERO_WIDEBAND: SileroRate = {
+  sampleRate: SILERO_SAMPLE_RATE,
+  frameSamples: SILERO_FRAME_SAMPLES,
+  contextSamples: SILERO_CONTEXT_SAMPLES,
+};
+/** v5's 8 kHz mode: 256-sample frames (32 ms) with 32 samples of context. */
+export const SILERO_NARROWBAND: SileroRate = { sampleRate: 8000, frameSamples: 256, contextSamples: 32 };
+
+/**
+ * The rate a stream is scored at: audio captured at 8 kHz (a phone call's G.711), even when it
+ * arrives resampled, at 8 kHz; anything else at 16 kHz. Telephone speech upsampled to 16 kHz has nothing above 4 kHz, which the
+ * 16 kHz model rarely saw in training: it scores such speech far below the threshold for whole
+ * sentences, and turns went unheard (docs/sip.md); the 8 kHz model was trained on that band.
+ */
+export function sileroRateFor(inputRate: number): SileroRate {
+  return inputRate === SILERO_NARROWBAND.sampleRate ? SILERO_NARROWBAND : SILERO_WIDEBAND;
+}
+
 /** Model I/O names, checked against the session when it loads so a different model fails loudly. */
 export const SILERO_INPUTS = { audio: 'input', state: 'state', sampleRate: 'sr' } as const;
 export const SILERO_OUTPUTS = { probability: 'output', state: 'stateN' } as const;

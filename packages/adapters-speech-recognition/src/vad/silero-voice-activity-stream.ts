@@ -3,18 +3,19 @@ import type { SileroBatchScorer } from './silero-batch.js';
 import { FrameQueue } from './frame-queue.js';
 import { segmenterSettings } from './segmenter-settings.js';
 import { SileroFrameScorer } from './silero-frame-scorer.js';
-import { SILERO_FRAME_MS, SILERO_FRAME_SAMPLES, SILERO_SAMPLE_RATE } from './silero-model.js';
+import { SILERO_FRAME_MS } from './silero-model.js';
 import { SpeechSegmenter } from './speech-segmenter.js';
 import { StreamingResampler } from '@svc/adapters-runtime';
 
 /**
- * One session's detector state: input PCM is resampled to 16 kHz, cut into 32 ms frames, scored by
+ * One session's detector state: input PCM is resampled to the batch scorer's rate (16 kHz; 8 kHz
+ * input is scored at 8 kHz by a scorer of that rate: sileroRateFor), cut into 32 ms frames, scored by
  * Silero and segmented into turns. Frame k covers [32k, 32k + 32) ms of the stream's input at any
  * input rate, so the event times are milliseconds since the first pushed sample.
  */
 export class SileroVoiceActivityStream implements VoiceActivityStream {
   private readonly resampler: StreamingResampler;
-  private readonly frames = new FrameQueue(SILERO_FRAME_SAMPLES);
+  private readonly frames: FrameQueue;
   private readonly scorer: SileroFrameScorer;
   private readonly segmenter: SpeechSegmenter;
   private framesScored = 0;
@@ -28,7 +29,8 @@ export class SileroVoiceActivityStream implements VoiceActivityStream {
   ) {
     batch.streamOpened();
     this.segmenter = new SpeechSegmenter(segmenterSettings(options));
-    this.resampler = new StreamingResampler(options.sampleRate, SILERO_SAMPLE_RATE);
+    this.resampler = new StreamingResampler(options.sampleRate, batch.rate.sampleRate);
+    this.frames = new FrameQueue(batch.rate.frameSamples);
     this.scorer = new SileroFrameScorer(batch);
   }
 

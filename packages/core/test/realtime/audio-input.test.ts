@@ -202,6 +202,24 @@ describe('realtime input audio buffer', () => {
     expect(resampler.opened[0]!.samplesIn).to.equal(24 * 1000);
   });
 
+  it('the detector hears the rate the input was captured at when it was resampled (8 kHz G.711), and none when it was not', async () => {
+    const opened = async (format: { type: string; rate?: number }, resampler: NearestResampler | undefined) => {
+      const vad = new EnergyVad();
+      const h = await startTextSession(
+        { audio: { voiceActivityDetector: vad, speechRecognizer: new FakeRecognizer('x'), ...(resampler ? { resampler } : {}) } },
+        { audio: { input: { format, turn_detection: { type: 'server_vad' } } } },
+      );
+      await h.send({
+        type: 'input_audio_buffer.append',
+        audio: format.type === 'audio/pcmu' ? Buffer.from(muLawEncode(new Int16Array(800))).toString('base64') : pcmBase64(100, 16000, 0),
+      });
+      return vad.opened.at(-1)!;
+    };
+    expect(await opened({ type: 'audio/pcmu' }, new NearestResampler())).to.include({ sampleRate: 16000, sourceSampleRate: 8000 });
+    expect(await opened({ type: 'audio/pcm', rate: 16000 }, new NearestResampler())).to.not.have.property('sourceSampleRate');
+    expect(await opened({ type: 'audio/pcmu' }, undefined)).to.not.have.property('sourceSampleRate');
+  });
+
   it('a session that closes cancels the recognition of its turns (speech in progress and turns being transcribed)', async () => {
     const vad = new EnergyVad();
     const recognizer = new FakeStreamingRecognizer('x');

@@ -130,6 +130,8 @@ export class InputPipeline implements TurnInput {
     );
     const vad = detector.open({
       sampleRate: analysisRate,
+      // the rate it was captured at, when resampled for analysis (a phone call's 8 kHz)
+      ...(rate !== analysisRate ? { sourceSampleRate: rate } : {}),
       threshold: td.threshold,
       prefixPaddingMs: td.prefix_padding_ms,
       silenceDurationMs: this.deps.semantic.detectorSilenceMs(td),

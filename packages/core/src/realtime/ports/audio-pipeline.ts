@@ -19,6 +19,11 @@ export type VoiceActivityEvent = { type: 'speech_started'; audioStartMs: number 
 
 export interface VoiceActivityOptions {
   sampleRate: number;
+  /**
+   * The rate the audio was captured at, when `sampleRate` is a resampling of it (a phone call's
+   * 8 kHz G.711 heard at 16 kHz): the detector may score the band the audio really has.
+   */
+  sourceSampleRate?: number;
   threshold: number;
   prefixPaddingMs: number;
   silenceDurationMs: number;
