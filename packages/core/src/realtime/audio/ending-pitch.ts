@@ -16,34 +16,66 @@ export type PitchEnding = 'falling' | 'level' | 'rising' | 'unknown';
  */
 export const FALLING_RATIO = 0.85;
 export const RISING_RATIO = 1.1;
+/** How much speech before a pause the pitch of its ending is judged against (the speaker's own level). */
+export const PITCH_CONTEXT_MS = 1200;
 /** The end of the speech judged: its last voiced frames over this span. */
 const ENDING_MS = 200;
 const FRAME_MS = 40;
-const HOP_MS = 20;
+/** Frames every 10 ms: creak at a sentence's end lasts a few tens of ms, too few frames at a coarser hop. */
+const HOP_MS = 10;
 const MIN_F0_HZ = 60;
 const MAX_F0_HZ = 400;
 /** Normalized autocorrelation a frame needs to count as voiced. */
 const VOICING = 0.6;
 /** Frames needed for a median and for an ending worth judging. */
-const MIN_VOICED_FRAMES = 8;
-const MIN_ENDING_FRAMES = 3;
+const MIN_VOICED_FRAMES = 16;
+const MIN_ENDING_FRAMES = 5;
+/**
+ * Creak: a voice that drops below its own range as it stops (period doubling, vocal fry) reads as
+ * a pitch at or below this share of the speaker's median. Within CREAK_MS of the last voiced
+ * frame, CREAK_FRAMES such frames are a fall, whatever the last steady frames did: a reader's
+ * sentence often ends with an accent that rises and then falls into creak, which the steady frames
+ * (near the median) leave out.
+ */
+export const CREAK_RATIO = 0.72;
+const CREAK_MS = 150;
+const CREAK_FRAMES = 4;
+
+/** What the end of a stretch of speech says, with the numbers it was judged on. */
+export interface PitchCues {
+  ending: PitchEnding;
+  /** The speaker's median pitch over the stretch (Hz); 0 with too little voice. */
+  medianHz: number;
+  /** The ending's median pitch over the speaker's median; NaN with too short an ending. */
+  endingRatio: number;
+  /** Frames of creak (below CREAK_RATIO of the median) at the very end. */
+  creakFrames: number;
+  voicedFrames: number;
+}
 
 /** `samples` at `sampleRate`: the speech up to its end (some silence after it does no harm). */
 export function pitchEnding(samples: Int16Array, sampleRate: number): PitchEnding {
+  return pitchCues(samples, sampleRate).ending;
+}
+
+/** pitchEnding with the numbers behind it (for the analysis of recordings). */
+export function pitchCues(samples: Int16Array, sampleRate: number): PitchCues {
   const half = decimateByTwo(samples);
   const rate = sampleRate / 2;
-  const frames = pitchTrack(half, rate);
-  const voiced = frames.filter((f) => f.hz > 0);
-  if (voiced.length < MIN_VOICED_FRAMES) return 'unknown';
+  const voiced = pitchTrack(half, rate).filter((f) => f.hz > 0);
+  const none = { medianHz: 0, endingRatio: NaN, creakFrames: 0, voicedFrames: voiced.length };
+  if (voiced.length < MIN_VOICED_FRAMES) return { ending: 'unknown', ...none };
   const median = medianOf(voiced.map((f) => f.hz));
+  const lastVoicedAt = voiced[voiced.length - 1]!.atMs;
+  const creakFrames = voiced.filter((f) => f.atMs > lastVoicedAt - CREAK_MS && f.hz <= median * CREAK_RATIO).length;
   const steady = voiced.filter((f) => f.hz > median * 0.7 && f.hz < median * 1.45);
   const lastAt = steady[steady.length - 1]?.atMs ?? 0;
   const ending = steady.filter((f) => f.atMs > lastAt - ENDING_MS);
-  if (ending.length < MIN_ENDING_FRAMES) return 'unknown';
-  const ratio = medianOf(ending.map((f) => f.hz)) / median;
-  if (ratio <= FALLING_RATIO) return 'falling';
-  if (ratio >= RISING_RATIO) return 'rising';
-  return 'level';
+  const endingRatio = ending.length >= MIN_ENDING_FRAMES ? medianOf(ending.map((f) => f.hz)) / median : NaN;
+  const cues = { medianHz: median, endingRatio, creakFrames, voicedFrames: voiced.length };
+  if (creakFrames >= CREAK_FRAMES || endingRatio <= FALLING_RATIO) return { ending: 'falling', ...cues };
+  if (Number.isNaN(endingRatio)) return { ending: 'unknown', ...cues };
+  return { ending: endingRatio >= RISING_RATIO ? 'rising' : 'level', ...cues };
 }
 
 interface PitchFrame {
@@ -92,7 +124,8 @@ function pitchTrack(x: Float32Array, rate: number): PitchFrame[] {
         bestLag = lag;
       }
     }
-    frames.push({ atMs, hz: best >= VOICING ? rate / bestLag : 0 });
+    // A best lag at the shortest searched is a fricative's noise, not a voice's period.
+    frames.push({ atMs, hz: best >= VOICING && bestLag > minLag ? rate / bestLag : 0 });
   }
   return frames;
 }
