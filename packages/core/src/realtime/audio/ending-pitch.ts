@@ -14,7 +14,7 @@ export type PitchEnding = 'falling' | 'level' | 'rising' | 'unknown';
  * more amiable woman") dips a little before the sentence goes on, where a sentence's end falls
  * further; a dip is judged level, so such a pause waits (docs/realtime.md, semantic_vad).
  */
-export const FALLING_RATIO = 0.85;
+export const FALLING_RATIO = 0.83;
 export const RISING_RATIO = 1.1;
 /** How much speech before a pause the pitch of its ending is judged against (the speaker's own level). */
 export const PITCH_CONTEXT_MS = 1200;
@@ -27,6 +27,8 @@ const MIN_F0_HZ = 60;
 const MAX_F0_HZ = 400;
 /** Normalized autocorrelation a frame needs to count as voiced. */
 const VOICING = 0.6;
+/** The single period's share of the double's correlation at which the single is taken (see pitchTrack). */
+const OCTAVE_PREFERENCE = 0.985;
 /** Frames needed for a median and for an ending worth judging. */
 const MIN_VOICED_FRAMES = 16;
 const MIN_ENDING_FRAMES = 5;
@@ -105,29 +107,43 @@ function pitchTrack(x: Float32Array, rate: number): PitchFrame[] {
       frames.push({ atMs, hz: 0 });
       continue;
     }
-    let best = 0;
-    let bestLag = 0;
-    for (let lag = minLag; lag <= maxLag && lag < win; lag++) {
-      let c = 0;
-      let a = 0;
-      let b = 0;
-      for (let i = 0; i < win - lag; i++) {
-        const p = x[s + i]!;
-        const q = x[s + i + lag]!;
-        c += p * q;
-        a += p * p;
-        b += q * q;
-      }
-      const r = c / Math.sqrt(a * b + 1);
-      if (r > best) {
-        best = r;
-        bestLag = lag;
-      }
+    const r = correlations(x, s, win, minLag, Math.min(maxLag, win - 1));
+    let bestLag = minLag;
+    for (let lag = minLag; lag < minLag + r.length; lag++) if (r[lag - minLag]! > r[bestLag - minLag]!) bestLag = lag;
+    let best = r[bestLag - minLag]!;
+    // Two periods correlate about as well as one: a steady voice's best lag may land on the double
+    // (half the pitch, which would pass for creak). The single period wins when it nearly matches;
+    // creak's alternating pulses make it fall short.
+    let halfLag = 0;
+    for (let lag = Math.round(bestLag / 2) - 1; lag <= Math.round(bestLag / 2) + 1; lag++)
+      if (lag >= minLag && (halfLag === 0 || r[lag - minLag]! > r[halfLag - minLag]!)) halfLag = lag;
+    if (halfLag > 0 && r[halfLag - minLag]! >= best * OCTAVE_PREFERENCE) {
+      bestLag = halfLag;
+      best = r[halfLag - minLag]!;
     }
     // A best lag at the shortest searched is a fricative's noise, not a voice's period.
     frames.push({ atMs, hz: best >= VOICING && bestLag > minLag ? rate / bestLag : 0 });
   }
   return frames;
+}
+
+/** The normalized autocorrelation of the frame at `start` for every lag from `minLag` to `maxLag`. */
+function correlations(x: Float32Array, start: number, win: number, minLag: number, maxLag: number): Float32Array {
+  const out = new Float32Array(Math.max(0, maxLag - minLag + 1));
+  for (let lag = minLag; lag <= maxLag; lag++) {
+    let c = 0;
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < win - lag; i++) {
+      const p = x[start + i]!;
+      const q = x[start + i + lag]!;
+      c += p * q;
+      a += p * p;
+      b += q * q;
+    }
+    out[lag - minLag] = c / Math.sqrt(a * b + 1);
+  }
+  return out;
 }
 
 /** Half the rate (pairs averaged), without the DC offset some microphones add (it would correlate at every lag). */
