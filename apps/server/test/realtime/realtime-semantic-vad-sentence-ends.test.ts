@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { openSession, sleep, violations, type RealtimeClient } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
+import { LIBRIVOX_SENTENCES } from '../helpers/paused-sentences.js';
 import { RATE, recording } from '../helpers/recorded-speech.js';
 import { edgeSilenceMs, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 
@@ -14,14 +15,6 @@ import { edgeSilenceMs, speakAtRealTimePace } from '../helpers/spoken-audio.js';
  * The count is of decisions on the input's own timeline, not of times: a loaded machine judges the
  * same audio the same way.
  */
-const LIBRIVOX = 'librivox/sense_and_sensibility_01_austen_64kb-';
-const SENTENCES = [
-  { id: '0870', words: '... in his power to do for them' },
-  { id: '0880', words: 'he was not an ill disposed young man' },
-  { id: '0890', words: '... is to be ill disposed' },
-  { id: '0920', words: '... still more respectable than he was' },
-  { id: '0930', words: 'he might even have been made amiable himself' },
-];
 /** Sentence ends that must end the turn at the short pause (issue 34). */
 const ENDED_AT_LEAST = 2;
 const PAUSE_MS = 400;
@@ -92,16 +85,19 @@ describe('realtime e2e: semantic_vad ends the turn at the short pause after a fi
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());
 
-  it(`ends at least ${ENDED_AT_LEAST} of ${SENTENCES.length} LibriVox sentences at the short pause (a turn ends there, before the next sentence ${PAUSE_MS} ms later)`, async () => {
-    const speech = SENTENCES.map((c) => trimmed(recording(`${LIBRIVOX}${c.id}.wav`)));
-    const clips = SENTENCES.map((c, i) => ({ ...c, samples: withPauseBetween(speech[i]!, speech[(i + 1) % speech.length]!, PAUSE_MS) }));
+  it(`ends at least ${ENDED_AT_LEAST} of ${LIBRIVOX_SENTENCES.length} LibriVox sentences at the short pause (a turn ends there, before the next sentence ${PAUSE_MS} ms later)`, async () => {
+    const speech = LIBRIVOX_SENTENCES.map((c) => trimmed(recording(c.file)));
+    const clips = LIBRIVOX_SENTENCES.map((c, i) => ({
+      ...c,
+      samples: withPauseBetween(speech[i]!, speech[(i + 1) % speech.length]!, PAUSE_MS),
+    }));
     const ended: boolean[] = [];
     // Two callers at a time: the clips play at real-time pace.
     for (let i = 0; i < clips.length; i += 2) {
       const batch = clips.slice(i, i + 2);
       ended.push(...(await Promise.all(batch.map((c, k) => endedAtSentenceEnd(s, c.samples, (speech[i + k]!.length / RATE) * 1000)))));
     }
-    const kept = clips.flatMap((c, i) => (ended[i] ? [] : [`${c.id} "${c.words}"`]));
+    const kept = clips.flatMap((c, i) => (ended[i] ? [] : [`"${c.words}"`]));
     console.log(
       `      semantic_vad: ${clips.length - kept.length} of ${clips.length} sentence ends ended the turn at the short pause${kept.length ? `; not: ${kept.join('; ')}` : ''}`,
     );

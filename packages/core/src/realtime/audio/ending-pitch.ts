@@ -41,7 +41,7 @@ const MIN_ENDING_FRAMES = 5;
  */
 export const CREAK_RATIO = 0.72;
 const CREAK_MS = 150;
-const CREAK_FRAMES = 4;
+const CREAK_FRAMES = 3;
 
 /** What the end of a stretch of speech says, with the numbers it was judged on. */
 export interface PitchCues {
