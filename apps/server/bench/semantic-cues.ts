@@ -1,5 +1,6 @@
 import { judgeTurn, PITCH_CONTEXT_MS, pitchCues } from '@svc/core';
-import { LIBRIVOX_SENTENCES, PAUSED_AT } from '../test/helpers/paused-sentences.js';
+import { librivoxSentences } from '../test/helpers/librivox.js';
+import { PAUSED_AT } from '../test/helpers/paused-sentences.js';
 import { RATE, recording } from '../test/helpers/recorded-speech.js';
 import { round } from './harness.js';
 import { lastLoudMs } from './voice-caller.js';
@@ -21,19 +22,19 @@ const ALIGNMENTS_MS = [0, 10, 20, 30];
 export async function benchSemanticCues(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
   const tally = { ends: 0, pauses: 0 };
-  for (const s of LIBRIVOX_SENTENCES) {
-    const samples = recording(s.file);
-    const endMs = lastLoudMs(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
-    const row = judged(samples, endMs, s.words, 'end');
+  const sentences = librivoxSentences();
+  for (const s of sentences) {
+    const endMs = lastLoudMs(Buffer.from(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength));
+    const row = judged(s.samples, endMs, s.words, 'end');
     if (row.finished) tally.ends++;
-    out[`sentence end ${s.file.slice(-8)} "${s.words}"`] = row.text;
+    out[`sentence end ${s.id.slice(-4)} "... ${s.words.split(' ').slice(-4).join(' ')}"`] = row.text;
   }
   for (const p of PAUSED_AT) {
     const row = judged(recording(p.file), p.seconds * 1000, p.words.split('|')[0]!, 'pause');
     if (row.finished) tally.pauses++;
     out[`mid-sentence ${p.file.slice(-8)} @${p.seconds}s "${p.words}"`] = row.text;
   }
-  out['sentence ends judged finished at every alignment'] = `${tally.ends} of ${LIBRIVOX_SENTENCES.length}`;
+  out['sentence ends judged finished at every alignment'] = `${tally.ends} of ${sentences.length}`;
   out['mid-sentence pauses judged finished at any alignment (each ends the turn early)'] = `${tally.pauses} of ${PAUSED_AT.length}`;
   return out;
 }

@@ -27,12 +27,3 @@ export const PAUSED_AT: Array<{ file: string; seconds: number; words: string }> 
   { file: 'numbers.raw', seconds: 1.18, words: 'thirty three | four oh six ninety two' },
   { file: 'numbers.raw', seconds: 2.37, words: 'thirty three four oh six | ninety two' },
 ];
-
-/** The five LibriVox sentences the turn-latency bench speaks, each ending a turn. */
-export const LIBRIVOX_SENTENCES = [
-  { file: `${LIBRIVOX}0870.wav`, words: '... in his power to do for them' },
-  { file: `${LIBRIVOX}0880.wav`, words: 'he was not an ill disposed young man' },
-  { file: `${LIBRIVOX}0890.wav`, words: '... is to be ill disposed' },
-  { file: `${LIBRIVOX}0920.wav`, words: '... still more respectable than he was' },
-  { file: `${LIBRIVOX}0930.wav`, words: 'he might even have been made amiable himself' },
-];
