@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
     // Starts its own server process: last loud 10 ms of speech -> first reply sound, per turn detection.
     ['turn-latency', async () => (await import('./turn-latency.js')).benchTurnLatency as unknown as Bench],
+    // No server: semantic_vad's cues at each sentence end and mid-sentence pause of the recordings.
+    ['semantic-cues', async () => (await import('./semantic-cues.js')).benchSemanticCues as unknown as Bench],
     // The pocketsphinx decoders alone (no server): CPU per second of audio and word errors per option set.
     ['decoder', async () => (await import('./decoder.js')).benchDecoder as unknown as Bench],
     ['vad-noise', async () => (await import('./vad-noise.js')).benchVadNoise as Bench],
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
     'aborted-bursts',
     'voice-loop',
     'turn-latency',
+    'semantic-cues',
     'decoder',
     'neural',
     'phonemizer',

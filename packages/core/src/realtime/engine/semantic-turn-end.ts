@@ -17,12 +17,19 @@ import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers
  *   fewer words, no transcript): after `silence_duration_ms` + UNCLEAR_WAIT_MS, so a pause between
  *   two clauses does not end the turn.
  *
+ * A recognizer still behind the speech (more unheard audio than the pause itself) has not heard
+ * the last words: its partial says nothing of the end, and the voice alone judges. Speech of at
+ * least MIN_SPEECH_MS_UNHEARD counts as finished words (a short phrase stays unclear, as two words
+ * do), so a falling voice ends it at once.
+ *
  * `eagerness` is accepted with no effect (the interface's rule). An operator may opt in to honouring
  * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5.
  */
 export const SEMANTIC_PAUSE_MS = 200;
 export const UNFINISHED_WAIT_MS = 1500;
 export const UNCLEAR_WAIT_MS = 500;
+/** Speech (ms from the turn's onset) that counts as finished words when the recognizer has not heard its end. */
+export const MIN_SPEECH_MS_UNHEARD = 1500;
 
 const CONTINUATION_WORDS = new Set([
   'and',
@@ -94,6 +101,14 @@ const EAGERNESS_FACTOR: Record<string, number> = { low: 2, medium: 1, auto: 1, h
 
 export type TurnCompleteness = 'unfinished' | 'finished' | 'unclear';
 
+/** How far the turn has gone: the recognizer's lag and the speech's length, at the pause. */
+export interface TurnProgress {
+  /** Audio (ms) the recognizer has not reached yet (0 or absent: the partial is current). */
+  behindMs?: number;
+  /** From the turn's onset to the end of its speech (ms). */
+  speechMs?: number;
+}
+
 export function judgeTurn(partialTranscript: string): TurnCompleteness {
   const words = partialTranscript.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
   const last = words[words.length - 1];
@@ -117,11 +132,13 @@ export class SemanticTurnEnd {
 
   /**
    * Extra silence (ms) to wait, after the detector's pause, before the turn ends: 0 ends it now.
-   * `partial`: the words so far; `pitch`: how the voice ended.
+   * `partial`: the words so far; `pitch`: how the voice ended; `progress`: the recognizer's lag and
+   * the speech's length.
    */
-  extraWaitMs(td: TurnDetection, partial: string, pitch: PitchEnding): number {
+  extraWaitMs(td: TurnDetection, partial: string, pitch: PitchEnding, progress: TurnProgress = {}): number {
     const reported = this.detectorSilenceMs(td);
-    const judged = judgeTurn(partial);
+    const wordsHeard = (progress.behindMs ?? 0) <= reported;
+    const judged = wordsHeard ? judgeTurn(partial) : (progress.speechMs ?? 0) >= MIN_SPEECH_MS_UNHEARD ? 'finished' : 'unclear';
     if (judged === 'finished' && pitch === 'falling') return 0;
     const base = this.scaled(td.silence_duration_ms, td);
     const extra = this.scaled(judged === 'unfinished' ? UNFINISHED_WAIT_MS : UNCLEAR_WAIT_MS, td);

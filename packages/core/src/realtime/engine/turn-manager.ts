@@ -4,7 +4,7 @@ import type { LaggedRecognitionFeed } from '../audio/lagged-recognition-feed.js'
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
-import { pitchEnding } from '../audio/ending-pitch.js';
+import { PITCH_CONTEXT_MS, pitchEnding } from '../audio/ending-pitch.js';
 import { SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
 import type { TurnSpeculation } from './turn-speculation.js';
 import type { SpeculativeReply } from '../response/speculative-reply.js';
@@ -51,9 +51,6 @@ const INPUT_STALL_MS = 100;
  * words so far, while the turn still has `silence_duration_ms` to wait before it ends.
  */
 const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
-
-/** How much speech before a pause the pitch of its ending is judged against (the speaker's own level). */
-const PITCH_CONTEXT_MS = 1200;
 
 /** A semantic_vad turn waiting for more silence before it ends. */
 interface PendingEnd {
@@ -152,7 +149,11 @@ export class TurnManager implements TurnEvents {
     this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs);
     const td = this.deps.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
-      const waitMs = this.deps.semantic.extraWaitMs(td, this.speech.recognition?.partial ?? '', this.pitchBefore(audioEndMs));
+      const { recognition, onsetMs } = this.speech;
+      const waitMs = this.deps.semantic.extraWaitMs(td, recognition?.partial ?? '', this.pitchBefore(audioEndMs), {
+        behindMs: recognition?.behindMs,
+        speechMs: audioEndMs - onsetMs,
+      });
       if (waitMs > 0) {
         this.waitForMoreSilence(audioEndMs, waitMs);
         return;
