@@ -4,6 +4,7 @@
 //   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
 //   node scripts/run-tests.cjs all      everything (npm test)
 //   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
+//   node scripts/run-tests.cjs serial   npm test's later groups only (the paced and the serial files)
 //   add --list to print the files a tier runs, one a line, and run nothing;
 //   add --lint to run `npm run lint` beside the first group (npm test): one process among the
 //   first group's, its failure counted as one failed, so that its minute is not spent alone.
@@ -15,6 +16,7 @@
 //   - the fast files run as a few mocha processes (shards), each over a share of the files;
 //   - every other file that tolerates neighbours runs in a process of its own, up to SVC_TEST_JOBS at
 //     once (default: the number of CPUs plus one), beside the shards;
+//   - then the paced files (real-time audio that mostly waits), two at a time, only beside each other;
 //   - then the serial files, one at a time, with nothing beside them.
 // Exit status 1 when anything failed, a process crashed (no summary line) or outlived its time.
 const { spawn } = require('child_process');
@@ -31,14 +33,22 @@ const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 // A process that has not finished after this long is stopped and counted as a failure (a hang must
 // not eat CI's whole budget).
 const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
+// How many paced files (`// @test-tier paced`) run at once: two, one a core on the 2-core CI machine.
+const PACED_JOBS = 2;
 
 function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
-  if (!['fast', 'all', 'concurrent'].includes(tierName)) throw new Error(`unknown tier "${tierName}" (fast, all or concurrent)`);
+  if (!['fast', 'all', 'concurrent', 'serial'].includes(tierName))
+    throw new Error(`unknown tier "${tierName}" (fast, all, concurrent or serial)`);
   const t = tiers(ROOT);
   // one more process than CPUs: most files spend much of their time waiting on servers and sockets
   const jobs = Math.max(1, Number(process.env.SVC_TEST_JOBS) || os.availableParallelism() + 1);
-  const plan = tierName === 'concurrent' ? planOf(t, 'all', jobs).slice(0, 1) : planOf(t, tierName, jobs);
+  const plan =
+    tierName === 'concurrent'
+      ? planOf(t, 'all', jobs).slice(0, 1)
+      : tierName === 'serial'
+        ? planOf(t, 'all', jobs).slice(1)
+        : planOf(t, tierName, jobs);
   if (argv.includes('--list')) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
@@ -70,7 +80,10 @@ function planOf(t, tierName, jobs) {
   return [
     // the long single files first, so the shards fill the gaps at the end
     { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
-    { name: 'serial (browser, real-time, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map(lone) },
+    // two real-time files at once: each mostly waits on its own audio clock, so a second one fills
+    // the idle core; longest first, so that the two lanes end together
+    { name: 'paced (real-time audio, two at a time)', concurrency: PACED_JOBS, runs: longestFirst(t.paced, lastTimes()).map(lone) },
+    { name: 'serial (browser, latency bounds, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map(lone) },
   ];
 }
 

@@ -4,8 +4,12 @@
 //     does not opt out with a `// @test-tier slow` or `// @test-tier serial` comment and does not
 //     drive a browser (playwright-core): the pure and in-process tests of every package;
 //   - `npm test` runs a file alone, with nothing beside it (the serial group), when its source says
-//     `// @test-tier serial` (real-time audio, CPU ratios, anything that contention would make flaky)
-//     or it drives a browser; every other file runs beside others (the concurrent group);
+//     `// @test-tier serial` (CPU ratios, latency bounds that a CPU-bound neighbour would break,
+//     anything that contention would make flaky) or it drives a browser;
+//   - a file whose source says `// @test-tier paced` (it streams audio at real-time pace and mostly
+//     waits: little CPU per wall second) runs in the paced group, two at a time and only beside
+//     another paced file, never beside a browser or the concurrent group's CPU-bound files;
+//   - every other file runs beside others (the concurrent group);
 //   - files that use the shared PostgreSQL database (SVC_TEST_POSTGRES_URL, directly or through
 //     test/database-targets.ts or test/scale/scale-stack.ts) never run at the same time as each
 //     other: their suites migrate and drop the same tables.
@@ -14,7 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial)\b/m;
+const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|paced)\b/m;
 const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
 const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
 
@@ -56,12 +60,13 @@ function classify(root, file) {
     file,
     fast: inPackage && tag === null && !browser,
     serial: tag === 'serial' || browser,
+    paced: tag === 'paced' && !browser,
     /** What the file holds while it runs, that no other file may hold at the same time. */
     exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
   };
 }
 
-/** The tiers and npm test's groups: fast, all; concurrent + serial = all; exclusive: file -> what it holds. */
+/** The tiers and npm test's groups: fast, all; concurrent + paced + serial = all; exclusive: file -> what it holds. */
 function tiers(root) {
   const classified = testFiles(root).map((f) => classify(root, f));
   return {
@@ -69,7 +74,8 @@ function tiers(root) {
     all: classified.map((c) => c.file),
     fast: classified.filter((c) => c.fast).map((c) => c.file),
     serial: classified.filter((c) => c.serial).map((c) => c.file),
-    concurrent: classified.filter((c) => !c.serial).map((c) => c.file),
+    paced: classified.filter((c) => c.paced).map((c) => c.file),
+    concurrent: classified.filter((c) => !c.serial && !c.paced).map((c) => c.file),
   };
 }
 

@@ -56,11 +56,13 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
     for (const file of fast) {
       const source = sourceOf(file);
       expect(source, file).not.to.match(/playwright-core|helpers\/browser/);
-      expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial)/m);
+      expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial|paced)/m);
     }
     const left = packages.filter((f) => !fast.includes(f));
     for (const file of left)
-      expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(/@test-tier\s+(slow|serial)|playwright-core/);
+      expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(
+        /@test-tier\s+(slow|serial|paced)|playwright-core/,
+      );
   });
 
   it('a tier runs only its files: mocha with the shared config and one file named loads that file alone', () => {
@@ -150,6 +152,45 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
         expect(order(), 'by the last times').to.deep.equal([files.long, files.short]);
       } finally {
         for (const f of [...Object.values(files).map((f) => join(root, f)), times]) rmSync(f, { force: true });
+      }
+    });
+
+    it('runs the files tagged paced two at a time, after the concurrent group and before the serial files', () => {
+      // Each paced file waits for the other to have started: they pass only when run at the same time.
+      const paced = ['apps/s/dist/test/paced-a.test.js', 'apps/s/dist/test/paced-b.test.js'];
+      const markers = join(root, 'markers');
+      mkdirSync(markers, { recursive: true });
+      const pacedFile = (me: string, other: string) =>
+        [
+          "const fs = require('fs');",
+          `describe('${me}', () => {`,
+          `  it('runs while ${other} runs', async function () {`,
+          `    fs.writeFileSync(${JSON.stringify(join(markers, me))}, '');`,
+          '    const deadline = Date.now() + 20000;',
+          `    while (!fs.existsSync(${JSON.stringify(join(markers, other))})) {`,
+          `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
+          '      await new Promise((r) => setTimeout(r, 20));',
+          '    }',
+          '  });',
+          '});',
+        ].join('\n');
+      const sources = paced.map((f) => join(root, f.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts')));
+      try {
+        writeFileSync(join(root, paced[0]!), pacedFile('a', 'b'));
+        writeFileSync(join(root, paced[1]!), pacedFile('b', 'a'));
+        for (const source of sources) writeFileSync(source, '// @test-tier paced: real-time audio that mostly waits\n');
+        const all = list('all', root);
+        expect(all.slice(-3, -1).sort(), 'the paced files just before the serial one').to.deep.equal(paced);
+        expect(all.at(-1)).to.equal('apps/s/dist/test/crash.test.js');
+        expect(list('fast', root), 'a paced file is not fast').not.to.include.members(paced);
+        expect(list('serial', root), 'the tier after the concurrent group').to.deep.equal(all.slice(-3));
+        const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
+        expect(run.stdout).to.match(/paced-a\.test\.js: 1 passed, 0 failed/);
+        expect(run.stdout).to.match(/paced-b\.test\.js: 1 passed, 0 failed/);
+        expect(run.stdout).to.match(/^\s+[0-9.]+ s\s+paced .*\(CPU \d+ s, \d+% of \d+ cores\)$/m);
+        expect(run.stdout.trimEnd().split('\n').at(-1)).to.equal('6 passed, 2 failed, 1 skipped');
+      } finally {
+        for (const f of [...paced.map((f) => join(root, f)), ...sources, markers]) rmSync(f, { recursive: true, force: true });
       }
     });
 

@@ -1,4 +1,4 @@
-// @test-tier serial: real-time audio; the pause must follow speech_started within tens of milliseconds
+// @test-tier paced: real-time audio; the pause must follow speech_started within tens of milliseconds
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';

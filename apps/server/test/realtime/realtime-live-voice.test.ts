@@ -1,4 +1,4 @@
-// @test-tier serial: speaks at real-time pace and bounds the reply's latency
+// @test-tier paced: speaks at real-time pace and bounds the reply's latency (no CPU-bound neighbour)
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';

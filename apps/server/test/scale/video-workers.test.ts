@@ -56,8 +56,8 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     startServerProcess({ apiKey: key, env: { ...envOf(role, prefix), ...extra }, readyTimeoutMs: 120_000 });
 
   // One schema, queue and bucket prefix and the two APIs for the whole file (the tests' videos are
-  // apart by id, and every test waits for its video to end); two fresh workers per test, since
-  // each test stops or kills them.
+  // apart by id, and every test waits for its video to end); the workers too, where a test left
+  // them running (see twoWorkers).
   before(async () => {
     s3Endpoint = execFileSync('bash', ['scripts/start-s3.sh', S3_PORT, `/tmp/svc-s3-test-${S3_PORT}`], { encoding: 'utf8' }).trim();
     db = freshPostgresSchema();
@@ -68,17 +68,31 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
     api2 = await start('api', redisPrefix);
   });
   after(async () => {
-    await Promise.all([api, api2].map((p) => p?.stop(5_000)));
+    await Promise.all([...workers, api, api2].map((p) => p?.stop(5_000)));
     db?.drop();
     process.kill(Number(readFileSync(`/tmp/svc-s3-${S3_PORT}.pid`, 'utf8')));
     execFileSync('rm', ['-rf', `/tmp/svc-s3-test-${S3_PORT}`]);
   });
 
-  beforeEach(async () => {
-    workers = await Promise.all([start('worker', redisPrefix), start('worker', redisPrefix)]);
-  });
-  afterEach(async () => {
-    await Promise.all(workers.map((p) => p.stop(5_000)));
+  /** The settings each worker was started with (its `extra` environment). */
+  const settingsOf = new Map<ServerProcess, string>();
+  /**
+   * Two live workers with `extra` settings. A worker the last test left running with the same
+   * settings is kept: a start loads every engine (CPU the machine's other tests need), and a test's
+   * job is apart from the others by id and ended before the test did. A killed, stopped or
+   * differently set one is replaced by a fresh one.
+   */
+  const twoWorkers = async (extra: Record<string, string> = {}) => {
+    const settings = JSON.stringify(extra);
+    const kept = workers.filter((w) => w.alive() && settingsOf.get(w) === settings);
+    await Promise.all(workers.filter((w) => !kept.includes(w)).map((w) => w.stop(5_000)));
+    const started = await Promise.all(Array.from({ length: 2 - kept.length }, () => start('worker', redisPrefix, extra)));
+    for (const w of started) settingsOf.set(w, settings);
+    workers = [...kept, ...started];
+  };
+  afterEach(async function () {
+    // A failed test may leave a render running: the next test starts from fresh workers.
+    if (this.currentTest?.state === 'failed') await Promise.all(workers.map((p) => p.stop(5_000)));
   });
 
   const create = async (input: string) => {
@@ -119,6 +133,7 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
   };
 
   it('a video created on API 1 is rendered by a worker, its progress seen on both APIs, downloadable from API 2; the APIs never render; workers serve only health and metrics', async () => {
+    await twoWorkers();
     const id = await create(TEN_SECONDS);
     // Both API processes watched at once, each from a status that must only move forward.
     const [seen1, seen2] = await Promise.all([pollVideo(api.url, key, id, 180_000), pollVideo(api2.url, key, id, 180_000)]);
@@ -174,6 +189,7 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
   });
 
   it('kill -9 of the rendering worker: the other worker takes the job over and completes it, in_progress throughout, progress never lower', async () => {
+    await twoWorkers();
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
     const before = await waitRendering(id, 5);
@@ -200,6 +216,7 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
   });
 
   it('SIGTERM on the rendering worker: it exits 0 at once and its job goes straight to the other worker, never backwards', async () => {
+    await twoWorkers();
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
     const before = await waitRendering(id, 5);
@@ -222,11 +239,7 @@ describeWithScaleStack('video jobs across processes: two APIs, two workers', fun
 
   it('kill -9 with the retry budget spent: the job ends failed with a message saying so, never stuck in_progress', async () => {
     // Workers allowed one render per video.
-    await Promise.all(workers.map((w) => w.stop(5_000)));
-    workers = await Promise.all([
-      start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }),
-      start('worker', redisPrefix, { SVC_VIDEO_MAX_ATTEMPTS: '1' }),
-    ]);
+    await twoWorkers({ SVC_VIDEO_MAX_ATTEMPTS: '1' });
     const id = await create(LONG_INPUT);
     const victim = await rendererOf(id);
     await waitRendering(id, 5);

@@ -1,5 +1,6 @@
-// @test-tier serial: WebRTC in JavaScript (ICE, DTLS, SCTP on the event loop): beside CPU hogs its calls missed
-// the connect timeout; and its barge-in bounds the track's silence within 50 ms of speech_started
+// @test-tier paced: WebRTC in JavaScript (ICE, DTLS, SCTP on the event loop): beside CPU hogs its calls missed
+// the connect timeout (another paced file mostly waits); and its barge-in bounds the track's silence within
+// 50 ms of speech_started
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
