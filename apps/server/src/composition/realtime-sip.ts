@@ -135,6 +135,8 @@ export const realtimeSipModule = defineModule({
   bind(provide, config) {
     provide(SERVER_TOKENS.PhoneCalls, () => new PhoneCallDirectory(checkSession));
     const s = config.settings;
+    // the keys' stored SIP settings exist only where the SIP port is configured (their routes too)
+    if (s.SVC_SIP_PORT === undefined) return;
     provide(SERVER_TOKENS.SipConfigs, async (get) =>
       sipConfigRepository(await get(SERVER_TOKENS.DataSource), s.SVC_SIP_CONFIG_KEY, s.SVC_DATA_DIR),
     );
