@@ -15,6 +15,25 @@ const CHILD = fileURLToPath(new URL('./onnx-telemetry-child.js', import.meta.url
  */
 const telemetryStore = (home: string): string => join(home, '.cache', 'Microsoft', 'DeveloperTools', '.onnxruntime');
 
+/**
+ * The variables by which onnxruntime decides it runs under a CI service (or its own unit tests) and
+ * starts no telemetry: a CI machine sets some of them, which would make the control see none.
+ */
+const CI_MARKERS = [
+  'CI',
+  'TF_BUILD',
+  'GITHUB_ACTIONS',
+  'GITLAB_CI',
+  'CIRCLECI',
+  'TRAVIS',
+  'JENKINS_URL',
+  'CODEBUILD_BUILD_ID',
+  'BUILDKITE',
+  'TEAMCITY_VERSION',
+  'APPVEYOR',
+  'ORT_RUNNING_UNIT_TESTS',
+];
+
 /** Runs the child in a fresh HOME with no telemetry setting of its own; true if the telemetry store appeared. */
 async function telemetryStarted(mode: string): Promise<boolean> {
   const home = await mkdtemp(join(tmpdir(), 'svc-ort-home-'));
@@ -22,6 +41,7 @@ async function telemetryStarted(mode: string): Promise<boolean> {
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
     delete env.ORT_DISABLE_TELEMETRY;
     delete env.XDG_CACHE_HOME;
+    for (const name of CI_MARKERS) delete env[name];
     await promisify(execFile)(process.execPath, [CHILD, mode], { env, timeout: 60_000 });
     return existsSync(telemetryStore(home));
   } finally {
