@@ -15,7 +15,9 @@
 // real-time audio must not share the machine with a CPU ratio. Here:
 //   - the fast files run as a few mocha processes (shards), each over a share of the files;
 //   - every other file that tolerates neighbours runs in a process of its own, up to SVC_TEST_JOBS at
-//     once (default: the number of CPUs plus one), beside the shards;
+//     once (default: the number of CPUs plus one), beside the shards; the files tagged light (they
+//     mostly wait) run in a lane of their own beside them, LIGHT_JOBS at once, so that a file that
+//     waits a minute on real-time audio does not hold one of the processes the CPU work needs;
 //   - then the paced files (real-time audio that mostly waits), two at a time, only beside each other;
 //   - then the serial files, one at a time, with nothing beside them.
 // Exit status 1 when anything failed, a process crashed (no summary line) or outlived its time.
@@ -35,6 +37,8 @@ const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/m;
 const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
 // How many paced files (`// @test-tier paced`) run at once: two, one a core on the 2-core CI machine.
 const PACED_JOBS = 2;
+// How many light files (`// @test-tier light`) run at once beside the concurrent group's others.
+const LIGHT_JOBS = 2;
 
 function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
@@ -66,24 +70,34 @@ function planOf(t, tierName, jobs) {
     return [
       {
         name: 'fast tier',
-        concurrency: jobs,
+        concurrency: { main: jobs },
         runs: [...t.fast.filter((f) => !shardable(f)).map(lone), ...shards(t.fast.filter(shardable), jobs)],
       },
     ];
   }
   const fast = new Set(t.fast);
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
+  const light = new Set(t.light);
   const alone = longestFirst(
-    t.concurrent.filter((f) => !fast.has(f) || !shardable(f)),
+    t.concurrent.filter((f) => (!fast.has(f) || !shardable(f)) && !light.has(f)),
     lastTimes(),
   );
+  const waiting = longestFirst(t.light, lastTimes()).map((f) => ({ ...lone(f), lane: 'light' }));
   return [
     // the long single files first, so the shards fill the gaps at the end
-    { name: 'concurrent (fast files + files beside others)', concurrency: jobs, runs: [...alone.map(lone), ...shards(shared, jobs)] },
+    {
+      name: 'concurrent (fast files + files beside others)',
+      concurrency: { main: jobs, light: LIGHT_JOBS },
+      runs: [...alone.map(lone), ...shards(shared, jobs), ...waiting],
+    },
     // two real-time files at once: each mostly waits on its own audio clock, so a second one fills
     // the idle core; longest first, so that the two lanes end together
-    { name: 'paced (real-time audio, two at a time)', concurrency: PACED_JOBS, runs: longestFirst(t.paced, lastTimes()).map(lone) },
-    { name: 'serial (browser, latency bounds, CPU ratios)', concurrency: 1, runs: bySizeDescending(t.serial).map(lone) },
+    {
+      name: 'paced (real-time audio, two at a time)',
+      concurrency: { main: PACED_JOBS },
+      runs: longestFirst(t.paced, lastTimes()).map(lone),
+    },
+    { name: 'serial (browser, latency bounds, CPU ratios)', concurrency: { main: 1 }, runs: bySizeDescending(t.serial).map(lone) },
   ];
 }
 
@@ -158,24 +172,30 @@ async function runPlan(plan, jobs) {
 }
 
 /**
- * Runs `runs` in order, `concurrency` at a time, never two that hold the same thing (`exclusive`) at
- * once: a run whose holds are taken waits and a later one goes first.
+ * Runs `runs` in order, each lane (`run.lane`, else main) `concurrency[lane]` at a time, never two
+ * that hold the same thing (`exclusive`) at once: a run whose holds are taken or whose lane is full
+ * waits and a later one goes first.
  */
 function runConcurrently(runs, concurrency, execute) {
   const queue = [...runs];
   const held = new Set();
-  let active = 0;
+  const active = new Map();
+  const laneOf = (run) => run.lane || 'main';
+  const room = (run) => (active.get(laneOf(run)) || 0) < concurrency[laneOf(run)];
+  let inFlight = 0;
   return new Promise((resolve, reject) => {
     const next = () => {
-      if (queue.length === 0 && active === 0) return resolve();
-      while (active < concurrency) {
-        const i = queue.findIndex((r) => r.exclusive.every((x) => !held.has(x)));
+      if (queue.length === 0 && inFlight === 0) return resolve();
+      for (;;) {
+        const i = queue.findIndex((r) => room(r) && r.exclusive.every((x) => !held.has(x)));
         if (i < 0) return;
         const [run] = queue.splice(i, 1);
-        active += 1;
+        inFlight += 1;
+        active.set(laneOf(run), (active.get(laneOf(run)) || 0) + 1);
         for (const x of run.exclusive) held.add(x);
         execute(run).then(() => {
-          active -= 1;
+          inFlight -= 1;
+          active.set(laneOf(run), active.get(laneOf(run)) - 1);
           for (const x of run.exclusive) held.delete(x);
           next();
         }, reject);
@@ -185,11 +205,15 @@ function runConcurrently(runs, concurrency, execute) {
   });
 }
 
-/** A command that is not a test file (the linters): 0 passed, 1 failed when it exits non-zero. */
+/**
+ * A command that is not a test file (the linters): 0 passed, 1 failed when it exits non-zero. It runs
+ * under bash, whose `times` then gives the CPU of everything it started (the group's CPU share counts it).
+ */
 function runCommand(command) {
   return new Promise((resolve) => {
     const began = process.hrtime.bigint();
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const script = '"$@"; status=$?; times; exit $status';
+    const child = spawn('bash', ['-c', script, 'bash', ...command], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -197,18 +221,29 @@ function runCommand(command) {
     child.on('close', (code) => {
       running.delete(child.pid);
       const failed = code === 0 ? 0 : 1;
+      const { cpu, rest } = childrenCpu(output);
       resolve({
         passed: 0,
         failed,
         skipped: 0,
-        output: output.trimEnd(),
+        output: rest.trimEnd(),
         problem: failed ? `exited ${code}` : '',
         wall: secondsSince(began),
-        cpu: 0,
+        cpu,
         fileSeconds: [],
       });
     });
   });
+}
+
+const TIMES_LINE = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/;
+
+/** The CPU seconds of bash's children from the last line `times` printed, and the output without its two lines. */
+function childrenCpu(output) {
+  const lines = output.trimEnd().split('\n');
+  const m = TIMES_LINE.exec(lines.at(-1) || '');
+  if (!m || !TIMES_LINE.test(lines.at(-2) || '')) return { cpu: 0, rest: output };
+  return { cpu: Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4]), rest: lines.slice(0, -2).join('\n') };
 }
 
 /** One mocha process over `files`; its counts from the reporter's last line, its files' times. */

@@ -9,7 +9,10 @@
 //   - a file whose source says `// @test-tier paced` (it streams audio at real-time pace and mostly
 //     waits: little CPU per wall second) runs in the paced group, two at a time and only beside
 //     another paced file, never beside a browser or the concurrent group's CPU-bound files;
-//   - every other file runs beside others (the concurrent group);
+//   - every other file runs beside others (the concurrent group); of those, a file whose source says
+//     `// @test-tier light` (it waits on real-time audio or timers far more than it computes, and
+//     tolerates CPU-bound neighbours) runs in a lane of its own beside the group's CPU-bound files,
+//     so that its waiting does not hold one of the processes the CPU work needs;
 //   - files that use the shared PostgreSQL database (SVC_TEST_POSTGRES_URL, directly or through
 //     test/database-targets.ts or test/scale/scale-stack.ts) never run at the same time as each
 //     other: their suites migrate and drop the same tables.
@@ -18,7 +21,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|paced)\b/m;
+const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|paced|light)\b/m;
 const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
 const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
 
@@ -61,12 +64,16 @@ function classify(root, file) {
     fast: inPackage && tag === null && !browser,
     serial: tag === 'serial' || browser,
     paced: tag === 'paced' && !browser,
+    light: tag === 'light' && !browser,
     /** What the file holds while it runs, that no other file may hold at the same time. */
     exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
   };
 }
 
-/** The tiers and npm test's groups: fast, all; concurrent + paced + serial = all; exclusive: file -> what it holds. */
+/**
+ * The tiers and npm test's groups: fast, all; concurrent + paced + serial = all; light is the part of
+ * concurrent that runs in the waiting lane; exclusive: file -> what it holds.
+ */
 function tiers(root) {
   const classified = testFiles(root).map((f) => classify(root, f));
   return {
@@ -76,6 +83,7 @@ function tiers(root) {
     serial: classified.filter((c) => c.serial).map((c) => c.file),
     paced: classified.filter((c) => c.paced).map((c) => c.file),
     concurrent: classified.filter((c) => !c.serial && !c.paced).map((c) => c.file),
+    light: classified.filter((c) => c.light && !c.serial).map((c) => c.file),
   };
 }
 

@@ -1,3 +1,4 @@
+// @test-tier light: real client libraries over real-time sessions
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

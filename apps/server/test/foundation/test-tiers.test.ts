@@ -56,12 +56,12 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
     for (const file of fast) {
       const source = sourceOf(file);
       expect(source, file).not.to.match(/playwright-core|helpers\/browser/);
-      expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial|paced)/m);
+      expect(source, file).not.to.match(/^\s*\/\/\s*@test-tier\s+(slow|serial|paced|light)/m);
     }
     const left = packages.filter((f) => !fast.includes(f));
     for (const file of left)
       expect(sourceOf(file), `${file} is a package test outside the fast tier`).to.match(
-        /@test-tier\s+(slow|serial|paced)|playwright-core/,
+        /@test-tier\s+(slow|serial|paced|light)|playwright-core/,
       );
   });
 
@@ -194,10 +194,54 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       }
     });
 
+    it("runs the files tagged light in a lane of their own, beside the concurrent group's other files", () => {
+      // One process at a time for the group's other files: the light file and the busy one pass only
+      // when each sees the other running, which the light lane's own process allows.
+      const files = { light: 'apps/s/dist/test/light.test.js', busy: 'apps/s/dist/test/busy.test.js' };
+      const markers = join(root, 'light-markers');
+      mkdirSync(markers, { recursive: true });
+      const waitsFor = (me: string, other: string) =>
+        [
+          "const fs = require('fs');",
+          `describe('${me}', () => {`,
+          `  it('runs while ${other} runs', async function () {`,
+          '    this.timeout(30000);',
+          `    fs.writeFileSync(${JSON.stringify(join(markers, me))}, '');`,
+          '    const deadline = Date.now() + 20000;',
+          `    while (!fs.existsSync(${JSON.stringify(join(markers, other))})) {`,
+          `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
+          '      await new Promise((r) => setTimeout(r, 20));',
+          '    }',
+          '  });',
+          '});',
+        ].join('\n');
+      const source = join(root, files.light.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts'));
+      try {
+        writeFileSync(join(root, files.light), waitsFor('light', 'busy'));
+        writeFileSync(join(root, files.busy), waitsFor('busy', 'light'));
+        writeFileSync(source, '// @test-tier light: waits on real-time audio\n');
+        expect(list('serial', root), 'a light file is in the concurrent group').not.to.include(files.light);
+        expect(list('fast', root)).not.to.include(files.light);
+        const run = spawnSync(process.execPath, [RUNNER, 'all'], {
+          env: { ...process.env, SVC_TEST_ROOT: root, SVC_TEST_JOBS: '1' },
+          encoding: 'utf8',
+        });
+        expect(run.stdout).to.match(/light\.test\.js: 1 passed, 0 failed/);
+        expect(run.stdout).to.match(/busy\.test\.js: 1 passed, 0 failed/);
+      } finally {
+        for (const f of [...Object.values(files).map((f) => join(root, f)), source, markers]) rmSync(f, { recursive: true, force: true });
+      }
+    });
+
     it('--lint runs `npm run lint` beside the first group: its failure is one failed, the tests still run', () => {
       writeFileSync(
         join(root, 'package.json'),
-        JSON.stringify({ name: 'tiers-lint', private: true, scripts: { lint: 'echo lint found 2 problems; exit 3' } }),
+        // four seconds of CPU, so that the group's CPU shows whether the linters' is counted
+        JSON.stringify({
+          name: 'tiers-lint',
+          private: true,
+          scripts: { lint: 'node -e "const t = Date.now(); while (Date.now() - t < 4000);" && echo lint found 2 problems; exit 3' },
+        }),
       );
       try {
         const run = spawnSync(process.execPath, [RUNNER, 'all', '--lint'], {
@@ -205,6 +249,8 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
           encoding: 'utf8',
         });
         expect(run.stdout).to.match(/=== npm run lint: 0 passed, 1 failed, [0-9.]+ s \(exited 3\)\n[^]*lint found 2 problems/);
+        const groupCpu = /^\s+[0-9.]+ s\s+concurrent .*\(CPU (\d+) s,/m.exec(run.stdout);
+        expect(Number(groupCpu?.[1]), "the group's CPU counts the linters'").to.be.at.least(4);
         const lines = run.stdout.trimEnd().split('\n');
         expect(lines[lines.length - 1]).to.equal('4 passed, 3 failed, 1 skipped');
         expect(list('all', root), '--list names test files only').to.have.length(5);

@@ -1,3 +1,4 @@
+// @test-tier light: streams audio at real-time pace
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @test-tier light: speaks turns at real-time pace and mostly waits
 import { expect } from 'chai';
 import { childProcesses } from '../helpers/http.js';
 import { librivoxSentences } from '../helpers/librivox.js';

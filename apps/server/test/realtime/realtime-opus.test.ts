@@ -1,3 +1,4 @@
+// @test-tier light: streams opus at real-time pace
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';

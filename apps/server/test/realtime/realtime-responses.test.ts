@@ -1,3 +1,4 @@
+// @test-tier light: mostly waits on realtime sessions
 import { expect } from 'chai';
 import { openSession, pcmBase64, userText, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';

@@ -1,3 +1,4 @@
+// @test-tier light: speaks recorded sentences at real-time pace and mostly waits
 import { expect } from 'chai';
 import { openSession, sleep, violations, type RealtimeClient } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';

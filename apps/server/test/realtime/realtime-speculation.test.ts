@@ -1,3 +1,4 @@
+// @test-tier light: speaks at real-time pace and waits on pauses
 import { expect } from 'chai';
 import { openSession, sleep, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer } from '../helpers/realtime-server.js';

@@ -1,3 +1,4 @@
+// @test-tier light: speaks at real-time pace and mostly waits
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { openSession, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';

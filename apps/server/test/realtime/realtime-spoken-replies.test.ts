@@ -1,3 +1,4 @@
+// @test-tier light: spoken replies at the listener's pace
 import { expect } from 'chai';
 import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';

@@ -1,3 +1,4 @@
+// @test-tier light: real SIP calls that wait on signalling and timers
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

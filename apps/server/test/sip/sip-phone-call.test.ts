@@ -1,3 +1,4 @@
+// @test-tier light: a real SIP phone's call in real time
 import { expect } from 'chai';
 import type { SipCall } from '@svc/adapters-sip';
 import { SERVER_TOKENS } from '../../src/tokens.js';

@@ -1,3 +1,4 @@
+// @test-tier light: a real SIP phone's media in real time
 import { expect } from 'chai';
 import type { RealtimeServerEvent } from '@svc/core';
 import { waitUntil } from '../helpers/wait-until.js';

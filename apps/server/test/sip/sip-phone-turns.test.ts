@@ -1,3 +1,4 @@
+// @test-tier light: a real SIP phone speaks at real-time pace
 import { expect } from 'chai';
 import type { RealtimeServerEvent } from '@svc/core';
 import { waitUntil } from '../helpers/wait-until.js';

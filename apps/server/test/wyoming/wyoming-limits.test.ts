@@ -1,3 +1,4 @@
+// @test-tier light: waits on idle timeouts and real-time audio
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Server } from 'node:net';

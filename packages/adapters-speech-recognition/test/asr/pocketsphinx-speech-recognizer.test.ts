@@ -1,4 +1,4 @@
-// @test-tier serial: speaks clips at real-time pace; its 60 s turns time out beside other decoders on a loaded machine
+// @test-tier paced: speaks clips at real-time pace and mostly waits; its 60 s turns time out beside CPU-bound decoders on a loaded machine
 import { expect } from 'chai';
 import type { Principal } from '@svc/core';
 import { PocketsphinxSpeechRecognizer, type DecoderWait } from '../../src/index.js';
