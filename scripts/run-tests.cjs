@@ -4,7 +4,7 @@
 //   node scripts/run-tests.cjs fast     the fast tier (npm run test:fast)
 //   node scripts/run-tests.cjs all      everything (npm test)
 //   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
-//   node scripts/run-tests.cjs serial   npm test's later groups only (the paced and the serial files)
+//   node scripts/run-tests.cjs serial   npm test's later group only (the paced and the serial files)
 //   add --list to print the files a tier runs, one a line, and run nothing;
 //   add --lint to run `npm run lint` beside the first group (npm test): one process among the
 //   first group's, its failure counted as one failed, so that its minute is not spent alone.
@@ -18,8 +18,10 @@
 //     once (default: the number of CPUs plus one), beside the shards; the files tagged light (they
 //     mostly wait) run in a lane of their own beside them, LIGHT_JOBS at once, so that a file that
 //     waits a minute on real-time audio does not hold one of the processes the CPU work needs;
-//   - then the paced files (real-time audio that mostly waits), two at a time, only beside each other;
-//   - then the serial files, one at a time, with nothing beside them.
+//   - then, in one group of two lanes, the paced files (real-time audio that mostly waits) two at a
+//     time, and beside them the serial files one at a time, no serial file beside another and no
+//     CPU-bound file beside either (the serial files go largest first: the browsers overlap the paced
+//     files, the short CPU ratios and the load monitor mostly come after them).
 // Exit status 1 when anything failed, a process crashed (no summary line) or outlived its time.
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -90,14 +92,14 @@ function planOf(t, tierName, jobs) {
       concurrency: { main: jobs, light: LIGHT_JOBS },
       runs: [...alone.map(lone), ...shards(shared, jobs), ...waiting],
     },
-    // two real-time files at once: each mostly waits on its own audio clock, so a second one fills
-    // the idle core; longest first, so that the two lanes end together
+    // Then two lanes side by side, neither of them CPU-bound: the paced files two at a time (each
+    // mostly waits on its own audio clock, so a second one fills the idle core), longest first so that
+    // their lanes end together; and the serial files one at a time, none beside another serial file.
     {
-      name: 'paced (real-time audio, two at a time)',
-      concurrency: { main: PACED_JOBS },
-      runs: longestFirst(t.paced, lastTimes()).map(lone),
+      name: 'paced + serial (real-time audio two at a time, beside browsers and bounds one at a time)',
+      concurrency: { paced: PACED_JOBS, main: 1 },
+      runs: [...longestFirst(t.paced, lastTimes()).map((f) => ({ ...lone(f), lane: 'paced' })), ...bySizeDescending(t.serial).map(lone)],
     },
-    { name: 'serial (browser, latency bounds, CPU ratios)', concurrency: { main: 1 }, runs: bySizeDescending(t.serial).map(lone) },
   ];
 }
 

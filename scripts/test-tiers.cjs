@@ -7,8 +7,9 @@
 //     `// @test-tier serial` (CPU ratios, latency bounds that a CPU-bound neighbour would break,
 //     anything that contention would make flaky) or it drives a browser;
 //   - a file whose source says `// @test-tier paced` (it streams audio at real-time pace and mostly
-//     waits: little CPU per wall second) runs in the paced group, two at a time and only beside
-//     another paced file, never beside a browser or the concurrent group's CPU-bound files;
+//     waits: little CPU per wall second) runs after the concurrent group, two at a time, beside
+//     another paced file and the serial file of the moment, never beside the concurrent group's
+//     CPU-bound files;
 //   - every other file runs beside others (the concurrent group); of those, a file whose source says
 //     `// @test-tier light` (it waits on real-time audio or timers far more than it computes, and
 //     tolerates CPU-bound neighbours) runs in a lane of its own beside the group's CPU-bound files,
