@@ -8,15 +8,24 @@
 // Serial mode only: in mocha's parallel mode a reporter receives a file's events in one batch after
 // the file has run, so the times would be meaningless.
 const fs = require('fs');
+const path = require('path');
 const Mocha = require('mocha');
-const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END } = Mocha.Runner.constants;
+const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_FAIL } = Mocha.Runner.constants;
 
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const timingsPath = process.env.SVC_TEST_TIMINGS;
     if (timingsPath) recordFileTimes(runner, timingsPath);
+    // Mocha's list of failures names tests by their titles only: which files they are in, for a
+    // process that ran several files (scripts/run-tests.cjs repeats the lines in its summary).
+    const failedFiles = new Set();
+    runner.on(EVENT_TEST_FAIL, (test) => {
+      const file = test.file || (test.parent && test.parent.file);
+      if (file) failedFiles.add(file);
+    });
     runner.once(EVENT_RUN_END, () => {
+      for (const file of failedFiles) process.stdout.write(`  failed in ${path.relative(process.cwd(), file)}\n`);
       const s = runner.stats || {};
       const skipped = s.pending ? `, ${s.pending} skipped` : '';
       process.stdout.write(`\n${s.passes || 0} passed, ${s.failures || 0} failed${skipped}\n`);

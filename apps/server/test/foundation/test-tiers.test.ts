@@ -121,6 +121,14 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       expect(whatFailed).to.match(/fails\.test\.js:\n\s+1\) b\n\s+fails:\n\s+Error: no/);
       expect(whatFailed).to.match(/crash\.test\.js \(exited 3 without a summary \(crashed\?\)\):/);
       expect(whatFailed, 'no stack frames').not.to.match(/^\s+at /m);
+      // one process over both fast files: the summary still says which file failed
+      const shared = spawnSync(process.execPath, [RUNNER, 'fast'], {
+        env: { ...process.env, SVC_TEST_ROOT: root, SVC_TEST_JOBS: '1' },
+        encoding: 'utf8',
+      });
+      const sharedFailed = shared.stdout.slice(shared.stdout.indexOf('What failed:'));
+      expect(sharedFailed).to.match(/2 fast files:\n[^]*failed in packages\/a\/dist\/test\/fails\.test\.js/);
+      expect(sharedFailed).not.to.contain('passes.test.js');
     });
 
     it("gives each slow file's CPU beside its wall time, and each group's CPU", () => {
