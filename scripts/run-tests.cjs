@@ -340,7 +340,8 @@ function labelOf(files) {
 function printRun(files, result) {
   const label = labelOf(files);
   const counts = `${result.passed} passed, ${result.failed} failed${result.skipped ? `, ${result.skipped} skipped` : ''}`;
-  process.stdout.write(`\n=== ${label}: ${counts}, ${result.wall.toFixed(1)} s${result.problem ? ` (${result.problem})` : ''}\n`);
+  const times = `${result.wall.toFixed(1)} s, CPU ${result.cpu.toFixed(1)} s`;
+  process.stdout.write(`\n=== ${label}: ${counts}, ${times}${result.problem ? ` (${result.problem})` : ''}\n`);
   process.stdout.write(result.output + '\n');
 }
 
