@@ -6,8 +6,10 @@
 //   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
 //   node scripts/run-tests.cjs serial   npm test's later group only (the paced and the serial files)
 //   add --list to print the files a tier runs, one a line, and run nothing;
-//   add --lint to run `npm run lint` beside the first group (npm test): one process among the
-//   first group's, its failure counted as one failed, so that its minute is not spent alone.
+//   add --lint to run `npm run lint` in the last group (npm test), at the lowest CPU priority
+//   (nice 19): it takes only the CPU the real-time files and the browsers leave idle, so that its
+//   minute and a half of CPU neither stands alone nor lengthens the CPU-bound first group; its
+//   failure is counted as one failed.
 //   The linters read only the sources, which the tests never write (their files go to ignored
 //   folders: test-artifacts/, data/, the system's temporary folder).
 // Why processes and not mocha --parallel: a reporter in parallel mode gets a file's events in one
@@ -59,7 +61,17 @@ function main(argv) {
     for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
   }
-  if (argv.includes('--lint')) plan[0].runs.unshift({ command: ['npm', 'run', 'lint'], files: [], exclusive: [] });
+  if (argv.includes('--lint')) {
+    const last = plan[plan.length - 1];
+    last.concurrency = { ...last.concurrency, lint: 1 };
+    last.runs.unshift({
+      command: ['nice', '-n', '19', 'npm', 'run', 'lint'],
+      label: 'npm run lint',
+      lane: 'lint',
+      files: [],
+      exclusive: [],
+    });
+  }
   return runPlan(plan, jobs);
 }
 
@@ -162,8 +174,8 @@ async function runPlan(plan, jobs) {
       totals.skipped += result.skipped;
       fileSeconds.push(...result.fileSeconds);
       groupCpu += result.cpu;
-      printRun(run.command ? run.command.join(' ') : run.files, result);
-      if (result.failed > 0) failures.push(failureOf(run.command ? run.command.join(' ') : run.files, result));
+      printRun(run.label || run.files, result);
+      if (result.failed > 0) failures.push(failureOf(run.label || run.files, result));
     });
     groupSeconds.push([group.name, secondsSince(groupStarted), groupCpu]);
   }

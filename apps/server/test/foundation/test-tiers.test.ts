@@ -242,7 +242,7 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       }
     });
 
-    it('--lint runs `npm run lint` beside the first group: its failure is one failed, the tests still run', () => {
+    it('--lint runs `npm run lint` beside the last group at the lowest priority: its failure is one failed, the tests still run', () => {
       writeFileSync(
         join(root, 'package.json'),
         // a second of CPU (however busy the machine): the linters' CPU is counted
@@ -250,7 +250,7 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
           name: 'tiers-lint',
           private: true,
           scripts: {
-            lint: 'node -e "for (const t = process.cpuUsage(); t.user + t.system < 1e6; ) Object.assign(t, process.cpuUsage());" && echo lint found 2 problems; exit 3',
+            lint: "node -e \"for (const t = process.cpuUsage(); t.user + t.system < 1e6; ) Object.assign(t, process.cpuUsage()); console.log('niceness', require('os').getPriority())\" && echo lint found 2 problems; exit 3",
           },
         }),
       );
@@ -264,6 +264,12 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
         );
         expect(lint, run.stdout).not.to.equal(null);
         expect(Number(lint![1]), "the linters' CPU, counted in the group's").to.be.at.least(1);
+        expect(run.stdout, 'the linters take only idle CPU').to.match(/^niceness 19$/m);
+        const lastGroup = run.stdout.indexOf('=== apps/s/dist/test/crash.test.js');
+        expect(run.stdout.indexOf('=== npm run lint'), 'started with the last group').to.be.greaterThan(
+          run.stdout.indexOf('=== packages/a/'),
+        );
+        expect(lastGroup).to.be.greaterThan(0);
         const lines = run.stdout.trimEnd().split('\n');
         expect(lines[lines.length - 1]).to.equal('4 passed, 3 failed, 1 skipped');
         expect(list('all', root), '--list names test files only').to.have.length(5);
