@@ -6,10 +6,10 @@
 //   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
 //   node scripts/run-tests.cjs serial   npm test's later group only (the paced and the serial files)
 //   add --list to print the files a tier runs, one a line, and run nothing;
-//   add --lint to run `npm run lint` in the last group (npm test), at the lowest CPU priority
-//   (nice 19): it takes only the CPU the real-time files and the browsers leave idle, so that its
-//   minute and a half of CPU neither stands alone nor lengthens the CPU-bound first group; its
-//   failure is counted as one failed.
+//   add --lint to run `npm run lint` beside the first group (npm test), in a lane of its own at the
+//   lowest CPU priority (nice 19): it takes the CPU the group's files leave idle and does not hold one
+//   of their processes; its failure is counted as one failed. (Beside the last group's real-time
+//   files it slowed them even at nice 19, and a wall-clock bound among them failed.)
 //   The linters read only the sources, which the tests never write (their files go to ignored
 //   folders: test-artifacts/, data/, the system's temporary folder).
 // Why processes and not mocha --parallel: a reporter in parallel mode gets a file's events in one
@@ -62,9 +62,9 @@ function main(argv) {
     return Promise.resolve(0);
   }
   if (argv.includes('--lint')) {
-    const last = plan[plan.length - 1];
-    last.concurrency = { ...last.concurrency, lint: 1 };
-    last.runs.unshift({
+    const first = plan[0];
+    first.concurrency = { ...first.concurrency, lint: 1 };
+    first.runs.unshift({
       command: ['nice', '-n', '19', 'npm', 'run', 'lint'],
       label: 'npm run lint',
       lane: 'lint',

@@ -360,8 +360,11 @@ describe('realtime e2e: interruptions that feel human (pause, judge, cancel or r
       `      LibriVox: rule ${verdict?.obj.rule} (voiced ${verdict?.obj.voicedMs} ms, heard "${verdict?.obj.partial}"); ` +
         `speech_started -> response.done cancelled ${afterStart.toFixed(0)} ms (bound: 800 ms of voiced speech)`,
     );
+    // The wait is voiced speech on the audio's own timeline: on a busy machine the test microphone's
+    // late timer sends its due chunks at once, so the wall time between the two events can be shorter.
+    expect(verdict?.obj.voicedMs).to.be.at.least(800);
     // speech_started comes min_speech_duration (125 ms) after the onset: 675 ms more of speech, plus processing.
-    expect(afterStart).to.be.within(500, 1500);
+    expect(afterStart).to.be.below(1500);
     const transcript = done.response.output[0].content[0].transcript as string;
     expect(transcript.length).to.be.greaterThan(0);
     expect(REPLY.startsWith(transcript.trim().replace(/\s+\S*$/, ''))).to.equal(true);
