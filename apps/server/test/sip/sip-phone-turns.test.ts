@@ -28,7 +28,10 @@ describe("SIP phone calls: every turn of the SIP bench's call is heard and answe
     const t = sip.t;
     const [first, second] = [0, 1].map((k) => telephoneRate(librivoxSentences()[k]!.samples));
     const gap = new Int16Array(8000 * 12);
-    const microphone = new Int16Array(first!.length + gap.length + second!.length + 8000 * 6);
+    // 30 s of silence after the second sentence: the phone hangs up when its file ends, and the reply
+    // must have played whole by then (a loaded machine took more than the 6 s this once had). The
+    // test stops the phone as soon as the reply has played, so the silence costs nothing otherwise.
+    const microphone = new Int16Array(first!.length + gap.length + second!.length + 8000 * 30);
     microphone.set(first!);
     microphone.set(second!, first!.length + gap.length);
     const secondEndMs = ((first!.length + gap.length) / 8000) * 1000 + speechEndMs(second!);
