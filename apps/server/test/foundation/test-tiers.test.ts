@@ -31,6 +31,24 @@ function compiledTests(workspace: string): string[] {
 
 const sourceOf = (file: string) => readFileSync(join(ROOT, file.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts')), 'utf8');
 
+/** A test file that passes only if `other` runs while it does: each writes its marker and waits for the other's. */
+function waitsBeside(markers: string, me: string, other: string): string {
+  return [
+    "const fs = require('fs');",
+    `describe('${me}', () => {`,
+    `  it('runs while ${other} runs', async function () {`,
+    '    this.timeout(30000);',
+    `    fs.writeFileSync(${JSON.stringify(join(markers, me))}, '');`,
+    '    const deadline = Date.now() + 20000;',
+    `    while (!fs.existsSync(${JSON.stringify(join(markers, other))})) {`,
+    `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
+    '      await new Promise((r) => setTimeout(r, 20));',
+    '    }',
+    '  });',
+    '});',
+  ].join('\n');
+}
+
 describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function () {
   // each test runs the runner over a tree of its own, several mocha processes: slow on a busy machine
   this.timeout(180_000);
@@ -169,24 +187,10 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       const paced = ['apps/s/dist/test/paced-a.test.js', 'apps/s/dist/test/paced-b.test.js'];
       const markers = join(root, 'markers');
       mkdirSync(markers, { recursive: true });
-      const pacedFile = (me: string, other: string) =>
-        [
-          "const fs = require('fs');",
-          `describe('${me}', () => {`,
-          `  it('runs while ${other} runs', async function () {`,
-          `    fs.writeFileSync(${JSON.stringify(join(markers, me))}, '');`,
-          '    const deadline = Date.now() + 20000;',
-          `    while (!fs.existsSync(${JSON.stringify(join(markers, other))})) {`,
-          `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
-          '      await new Promise((r) => setTimeout(r, 20));',
-          '    }',
-          '  });',
-          '});',
-        ].join('\n');
       const sources = paced.map((f) => join(root, f.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts')));
       try {
-        writeFileSync(join(root, paced[0]!), pacedFile('a', 'b'));
-        writeFileSync(join(root, paced[1]!), pacedFile('b', 'a'));
+        writeFileSync(join(root, paced[0]!), waitsBeside(markers, 'a', 'b'));
+        writeFileSync(join(root, paced[1]!), waitsBeside(markers, 'b', 'a'));
         for (const source of sources) writeFileSync(source, '// @test-tier paced: real-time audio that mostly waits\n');
         const all = list('all', root);
         expect(all.slice(-3, -1).sort(), 'the paced files just before the serial one').to.deep.equal(paced);
@@ -209,25 +213,10 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       const files = { light: 'apps/s/dist/test/light.test.js', busy: 'apps/s/dist/test/busy.test.js' };
       const markers = join(root, 'light-markers');
       mkdirSync(markers, { recursive: true });
-      const waitsFor = (me: string, other: string) =>
-        [
-          "const fs = require('fs');",
-          `describe('${me}', () => {`,
-          `  it('runs while ${other} runs', async function () {`,
-          '    this.timeout(30000);',
-          `    fs.writeFileSync(${JSON.stringify(join(markers, me))}, '');`,
-          '    const deadline = Date.now() + 20000;',
-          `    while (!fs.existsSync(${JSON.stringify(join(markers, other))})) {`,
-          `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
-          '      await new Promise((r) => setTimeout(r, 20));',
-          '    }',
-          '  });',
-          '});',
-        ].join('\n');
       const source = join(root, files.light.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts'));
       try {
-        writeFileSync(join(root, files.light), waitsFor('light', 'busy'));
-        writeFileSync(join(root, files.busy), waitsFor('busy', 'light'));
+        writeFileSync(join(root, files.light), waitsBeside(markers, 'light', 'busy'));
+        writeFileSync(join(root, files.busy), waitsBeside(markers, 'busy', 'light'));
         writeFileSync(source, '// @test-tier light: waits on real-time audio\n');
         expect(list('serial', root), 'a light file is in the concurrent group').not.to.include(files.light);
         expect(list('fast', root)).not.to.include(files.light);
