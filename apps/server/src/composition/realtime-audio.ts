@@ -74,13 +74,13 @@ export const realtimeAudioModule = defineModule({
           return null;
         }
         try {
-          // Lazy: one decoder loads now to prove the installation works, then stops until the first turn.
+          // Lazy: no decoder is held until the first turn (the process's first start still loads
+          // one, to prove the installation works, and stops it).
           const selected = await selectSpeechRecognizer(
-            { ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 1 : s.SVC_ASR_WARM_DECODERS },
+            { ...s, SVC_ASR_WARM_DECODERS: policy === 'lazy' ? 0 : s.SVC_ASR_WARM_DECODERS },
             config.settings.SVC_DATA_DIR,
             logger,
           );
-          if (policy === 'lazy') selected?.recognizer.releaseIdleDecoders?.();
           if (selected?.loadedModels) (await get(SERVER_TOKENS.Metrics)).trackNeuralModels(selected.loadedModels);
           return selected;
         } catch (err) {

@@ -109,15 +109,6 @@ export class DecoderPool {
     this.idle.length = 0;
   }
 
-  /** Stops the decoders no turn is using (each a process holding its model: memory back to the system); the next turns start new ones. */
-  releaseIdle(): void {
-    for (const helper of this.idle.splice(0)) {
-      const index = this.all.indexOf(helper);
-      if (index >= 0) this.all.splice(index, 1);
-      helper.kill();
-    }
-  }
-
   private take(): PocketsphinxHelper {
     // p-limit lets at most maxSize tasks in, so a task that finds no idle decoder may start one.
     const helper = this.idle.pop() ?? this.grow();

@@ -21,7 +21,11 @@ import { StreamingResampler } from '@svc/adapters-runtime';
 export interface PocketsphinxSpeechRecognizerOptions {
   /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, with its own model in memory). */
   decoders?: number;
-  /** Decoders loaded at start (the pool grows on demand up to `decoders`). */
+  /**
+   * Decoders loaded at start (the pool grows on demand up to `decoders`). 0: none held until the
+   * first turn; the first create() of a process with these settings still loads one to prove the
+   * installation works, then stops it (later ones in the same process trust that proof).
+   */
   warmDecoders?: number;
   /** Defaults to Debian's /usr/bin/python3 (python3-pocketsphinx lives in its dist-packages). */
   python?: string;
@@ -32,6 +36,13 @@ export interface PocketsphinxSpeechRecognizerOptions {
 }
 
 const DEFAULT_DECODERS = 16;
+
+/**
+ * The installations (python and decoder settings) a decoder has loaded with in this process, and
+ * whether its decoders could set their cepstral mean. A process that starts several servers (the
+ * tests start hundreds) proves each installation once instead of loading a model at every start.
+ */
+const provenInstallations = new Map<string, { normalizes: boolean }>();
 const DEFAULT_WARM_DECODERS = 2;
 
 /**
@@ -82,15 +93,16 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
   /**
    * Whether each caller starts from their own speaker normalization (the helper could set the
    * decoder's cepstral mean on this sphinxbase build); false: it carries from one turn to the next
-   * across callers, as plain pocketsphinx does. Read from the decoders loaded at start.
+   * across callers, as plain pocketsphinx does. Read from the decoders loaded at start (or at this
+   * process's first start with the same settings).
    */
   readonly speakerNormalization: boolean;
 
   private constructor(
     private readonly pool: DecoderPool,
-    warm: readonly PocketsphinxHelper[],
+    speakerNormalization: boolean,
   ) {
-    this.speakerNormalization = warm.every((h) => h.normalizes);
+    this.speakerNormalization = speakerNormalization;
   }
 
   /** Throws, saying to run the system setup, when python3-pocketsphinx or the model is missing. */
@@ -105,12 +117,15 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     const spawnAtStart = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args, { direct: true });
     const max = options.decoders ?? DEFAULT_DECODERS;
     const warm = Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS);
+    const installation = [python, ...args].join('\0');
+    const proven = provenInstallations.get(installation);
     const helpers: PocketsphinxHelper[] = [];
     try {
       // A few at a time, one per core: sixteen models loading at once on a busy machine each take
       // long enough to miss the helper's load deadline; in batches each loads as fast as when alone.
-      while (helpers.length < warm) {
-        const batch = Array.from({ length: Math.min(availableParallelism(), warm - helpers.length) }, spawnAtStart);
+      const load = Math.max(warm, proven === undefined ? 1 : 0);
+      while (helpers.length < load) {
+        const batch = Array.from({ length: Math.min(availableParallelism(), load - helpers.length) }, spawnAtStart);
         helpers.push(...batch);
         await Promise.all(batch.map((h) => h.ready));
       }
@@ -120,15 +135,11 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
         `pocketsphinx could not start: ${(err as Error).message}. Run \`npm run setup\` (scripts/setup-system.sh installs python3-pocketsphinx and pocketsphinx-en-us).`,
       );
     }
-    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait), helpers);
-  }
-
-  /**
-   * Stops the decoders no turn is using: a server that loaded one at start only to check the
-   * installation holds none until the first turn (which then waits for its decoder's model to load).
-   */
-  releaseIdleDecoders(): void {
-    this.pool.releaseIdle();
+    const normalizes = helpers.length > 0 ? helpers.every((h) => h.normalizes) : proven!.normalizes;
+    provenInstallations.set(installation, { normalizes });
+    // Loaded only as the proof: the pool holds no decoder until the first turn.
+    for (const helper of helpers.splice(warm)) helper.kill();
+    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait), normalizes);
   }
 
   /** Decoders in use, turns waiting for one, and how long turns have waited. */

@@ -17,11 +17,17 @@ export interface EspeakSpeechSynthesizerOptions {
   poolSize?: number;
   /**
    * Keep the instance loaded after create() (default), or not: create() still loads one to read
-   * the voice list, then stops it, and the first request (or warmUp()) loads it again (its memory
-   * held only once espeak is used).
+   * the voice list (unless an earlier create() of this process read it), then stops it, and the
+   * first request (or warmUp()) loads it again (its memory held only once espeak is used).
    */
   warm?: boolean;
 }
+
+/**
+ * The voice list espeak-ng reported in this process (it is the one of the installed package, the
+ * same for every instance): a process that starts several servers (the tests) loads espeak once for it.
+ */
+let voicesOfThisProcess: EspeakWorkerInfo['voices'] | undefined;
 
 /**
  * eSpeak NG (GPL-3) compiled to WASM: ~100 languages with formant synthesis (robotic, but it speaks
@@ -40,13 +46,15 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
   ) {}
 
   static async create(options: EspeakSpeechSynthesizerOptions = {}): Promise<EspeakSpeechSynthesizer> {
-    const { pool, info } = await WorkerPool.start<EspeakJobRequest, EspeakJobResult>({
-      name: 'espeak-ng',
-      script: new URL('./espeak-worker.js', import.meta.url),
-      size: options.poolSize ?? 1,
-    });
+    const poolOptions = { name: 'espeak-ng', script: new URL('./espeak-worker.js', import.meta.url), size: options.poolSize ?? 1 };
+    // Unloaded: the voice list read by an earlier instance of this process serves, with no thread started for it.
+    if (options.warm === false && voicesOfThisProcess) {
+      return new EspeakSpeechSynthesizer(WorkerPool.create<EspeakJobRequest, EspeakJobResult>(poolOptions), espeakPresets(voicesOfThisProcess));
+    }
+    const { pool, info } = await WorkerPool.start<EspeakJobRequest, EspeakJobResult>(poolOptions);
+    voicesOfThisProcess = (info as EspeakWorkerInfo).voices;
     if (options.warm === false) await pool.release();
-    return new EspeakSpeechSynthesizer(pool, espeakPresets((info as EspeakWorkerInfo).voices));
+    return new EspeakSpeechSynthesizer(pool, espeakPresets(voicesOfThisProcess));
   }
 
   /** Loads the instance(s) now (if they are not running) and resolves once they are ready. */

@@ -94,8 +94,6 @@ export interface SpeechRecognizer {
   openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
   /** How far behind real time its decoders run, for a recognizer with a pool of them (the capacity admission reads it). */
   readonly load?: RecognizerLoad;
-  /** Stops the decoders no turn uses now (started at start only to prove the installation works). */
-  releaseIdleDecoders?(): void;
   /** Stops its decoders, processes or threads; called once at shutdown. */
   close?(): Promise<void> | void;
 }
