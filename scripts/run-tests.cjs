@@ -5,7 +5,8 @@
 //   node scripts/run-tests.cjs all      everything (npm test)
 //   node scripts/run-tests.cjs concurrent   npm test's first group only (the files beside others)
 //   node scripts/run-tests.cjs serial   npm test's later group only (the paced and the serial files)
-//   add --list to print the files a tier runs, one a line, and run nothing;
+//   add --list to print the files a tier runs, one a line, and run nothing (with --lanes, each after
+//   the lane it runs in: main, light or paced, "main after paced" for a file tagged alone, and a tab);
 //   add --lint to run `npm run lint` beside the first group (npm test), in a lane of its own at the
 //   lowest CPU priority (nice 19): it takes the CPU the group's files leave idle and does not hold one
 //   of their processes; its failure is counted as one failed. (Beside the last group's real-time
@@ -58,7 +59,12 @@ function main(argv) {
         ? planOf(t, 'all', jobs).slice(1)
         : planOf(t, tierName, jobs);
   if (argv.includes('--list')) {
-    for (const file of plan.flatMap((g) => g.runs.flatMap((r) => r.files))) process.stdout.write(path.relative(ROOT, file) + '\n');
+    // --lanes: each file after the lane it runs in (main, light, paced; "main after paced" for a
+    // file tagged alone) and a tab
+    const lanes = argv.includes('--lanes');
+    const laneOf = (run) => `${run.lane || 'main'}${run.after ? ` after ${run.after}` : ''}\t`;
+    for (const run of plan.flatMap((g) => g.runs))
+      for (const file of run.files) process.stdout.write((lanes ? laneOf(run) : '') + path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
   }
   if (argv.includes('--lint')) {
@@ -110,7 +116,10 @@ function planOf(t, tierName, jobs) {
     {
       name: 'paced + serial (real-time audio two at a time, beside browsers and bounds one at a time)',
       concurrency: { paced: PACED_JOBS, main: 1 },
-      runs: [...longestFirst(t.paced, lastTimes()).map((f) => ({ ...lone(f), lane: 'paced' })), ...bySizeDescending(t.serial).map(lone)],
+      runs: [
+        ...longestFirst(t.paced, lastTimes()).map((f) => ({ ...lone(f), lane: 'paced' })),
+        ...bySizeDescending(t.serial).map((f) => (t.alone.includes(f) ? { ...lone(f), after: 'paced' } : lone(f))),
+      ],
     },
   ];
 }
@@ -196,12 +205,15 @@ function runConcurrently(runs, concurrency, execute) {
   const active = new Map();
   const laneOf = (run) => run.lane || 'main';
   const room = (run) => (active.get(laneOf(run)) || 0) < concurrency[laneOf(run)];
+  // `after`: a lane that must have ended (nothing of it queued or running) before this run starts
+  const laneEnded = (lane) => !(active.get(lane) > 0) && !queue.some((r) => laneOf(r) === lane);
+  const ready = (run) => room(run) && (!run.after || laneEnded(run.after)) && run.exclusive.every((x) => !held.has(x));
   let inFlight = 0;
   return new Promise((resolve, reject) => {
     const next = () => {
       if (queue.length === 0 && inFlight === 0) return resolve();
       for (;;) {
-        const i = queue.findIndex((r) => room(r) && r.exclusive.every((x) => !held.has(x)));
+        const i = queue.findIndex(ready);
         if (i < 0) return;
         const [run] = queue.splice(i, 1);
         inFlight += 1;

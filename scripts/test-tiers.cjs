@@ -5,9 +5,12 @@
 //     drive a browser (playwright-core): the pure and in-process tests of every package;
 //   - `npm test` runs a file alone, with nothing beside it (the serial group), when its source says
 //     `// @test-tier serial` (CPU ratios, latency bounds that a CPU-bound neighbour would break,
-//     anything that contention would make flaky) or it drives a browser;
+//     anything that contention would make flaky) or it drives a browser (unless it is tagged paced);
+//   - a serial file whose source says `// @test-tier alone` (a bound that even the paced files'
+//     little CPU breaks) also waits until the paced lane has ended; the serial files after it in
+//     the queue go first meanwhile;
 //   - a file whose source says `// @test-tier paced` (it streams audio at real-time pace and mostly
-//     waits: little CPU per wall second) runs after the concurrent group, two at a time, beside
+//     waits: little CPU per wall second; a browser file too) runs after the concurrent group, two at a time, beside
 //     another paced file and the serial file of the moment, never beside the concurrent group's
 //     CPU-bound files;
 //   - every other file runs beside others (the concurrent group); of those, a file whose source says
@@ -22,7 +25,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|paced|light)\b/m;
+const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|alone|paced|light)\b/m;
 const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
 const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
 
@@ -63,8 +66,11 @@ function classify(root, file) {
   return {
     file,
     fast: inPackage && tag === null && !browser,
-    serial: tag === 'serial' || browser,
-    paced: tag === 'paced' && !browser,
+    // A browser file runs alone unless it says it is paced (real-time audio that mostly waits).
+    serial: tag === 'serial' || tag === 'alone' || (browser && tag !== 'paced'),
+    /** Serial, and not beside a paced file either: it starts once the paced lane has ended. */
+    alone: tag === 'alone',
+    paced: tag === 'paced',
     light: tag === 'light' && !browser,
     /** What the file holds while it runs, that no other file may hold at the same time. */
     exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
@@ -83,6 +89,7 @@ function tiers(root) {
     fast: classified.filter((c) => c.fast).map((c) => c.file),
     serial: classified.filter((c) => c.serial).map((c) => c.file),
     paced: classified.filter((c) => c.paced).map((c) => c.file),
+    alone: classified.filter((c) => c.alone).map((c) => c.file),
     concurrent: classified.filter((c) => !c.serial && !c.paced).map((c) => c.file),
     light: classified.filter((c) => c.light && !c.serial).map((c) => c.file),
   };

@@ -9,8 +9,14 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const RUNNER = join(ROOT, 'scripts', 'run-tests.cjs');
 const MOCHA = join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 
-function list(tier: string, root = ROOT): string[] {
-  const run = spawnSync(process.execPath, [RUNNER, tier, '--list'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
+/** A line that makes a test file a browser's (split, so that this file is not taken for one). */
+const BROWSER_IMPORT = `import type { Page } from 'playwright${'-'}core';\n`;
+
+function list(tier: string, root = ROOT, flags: string[] = []): string[] {
+  const run = spawnSync(process.execPath, [RUNNER, tier, '--list', ...flags], {
+    env: { ...process.env, SVC_TEST_ROOT: root },
+    encoding: 'utf8',
+  });
   expect(run.status, run.stderr).to.equal(0);
   return run.stdout.split('\n').filter(Boolean);
 }
@@ -44,6 +50,9 @@ function waitsBeside(markers: string, me: string, other: string): string {
     `      if (Date.now() > deadline) throw new Error('${other} did not run beside me');`,
     '      await new Promise((r) => setTimeout(r, 20));',
     '    }',
+    // ends a while after its neighbour started, so that a file that must wait for it would see it run
+    '    await new Promise((r) => setTimeout(r, 1500));',
+    `    fs.writeFileSync(${JSON.stringify(join(markers, `${me}-done`))}, '');`,
     '  });',
     '});',
   ].join('\n');
@@ -182,28 +191,55 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       }
     });
 
-    it('runs the files tagged paced two at a time, after the concurrent group, in a lane beside the serial files', () => {
+    it('runs the files tagged paced two at a time, after the concurrent group, in a lane beside the serial files; one tagged alone after them', () => {
       // Each paced file waits for the other to have started: they pass only when run at the same time.
       const paced = ['apps/s/dist/test/paced-a.test.js', 'apps/s/dist/test/paced-b.test.js'];
       const markers = join(root, 'markers');
       mkdirSync(markers, { recursive: true });
       const sources = paced.map((f) => join(root, f.replace('/dist/test/', '/test/').replace(/\.js$/, '.ts')));
+      const alone = { source: join(root, 'apps/s/test/alone.test.ts'), file: 'apps/s/dist/test/alone.test.js' };
       try {
         writeFileSync(join(root, paced[0]!), waitsBeside(markers, 'a', 'b'));
         writeFileSync(join(root, paced[1]!), waitsBeside(markers, 'b', 'a'));
-        for (const source of sources) writeFileSync(source, '// @test-tier paced: real-time audio that mostly waits\n');
+        writeFileSync(sources[0]!, '// @test-tier paced: real-time audio that mostly waits\n');
+        // A browser file runs alone unless tagged paced: this one drives a browser that mostly waits.
+        writeFileSync(sources[1]!, `// @test-tier paced: a browser playing real-time audio\n${BROWSER_IMPORT}`);
+        const browser = { source: join(root, 'apps/s/test/browser.test.ts'), file: 'apps/s/dist/test/browser.test.js' };
+        writeFileSync(browser.source, BROWSER_IMPORT);
+        writeFileSync(join(root, browser.file), '');
+        const lanes = list('serial', root, ['--lanes']);
+        expect(lanes, 'the browser file tagged paced').to.include(`paced\t${paced[1]}`);
+        expect(lanes, 'an untagged browser file runs alone').to.include(`main\t${browser.file}`);
+        rmSync(browser.source);
+        rmSync(join(root, browser.file));
+        // A serial file tagged alone starts only once both paced files have ended.
+        writeFileSync(alone.source, '// @test-tier alone: a bound the paced files would break\n');
+        writeFileSync(
+          join(root, alone.file),
+          [
+            "const fs = require('fs');",
+            "describe('alone', () => { it('runs after the paced files', () => {",
+            ...['a', 'b'].map(
+              (p) => `  if (!fs.existsSync(${JSON.stringify(join(markers, `${p}-done`))})) throw new Error('paced-${p} has not ended');`,
+            ),
+            '}); });',
+          ].join('\n'),
+        );
+        expect(list('serial', root, ['--lanes']), 'a file tagged alone').to.include(`main after paced\t${alone.file}`);
         const all = list('all', root);
-        expect(all.slice(-3, -1).sort(), 'the paced files just before the serial one').to.deep.equal(paced);
-        expect(all.at(-1)).to.equal('apps/s/dist/test/crash.test.js');
+        expect(all.slice(-4, -2).sort(), 'the paced files just before the serial ones').to.deep.equal(paced);
+        expect(all.slice(-2).sort()).to.deep.equal([alone.file, 'apps/s/dist/test/crash.test.js']);
         expect(list('fast', root), 'a paced file is not fast').not.to.include.members(paced);
-        expect(list('serial', root), 'the tier after the concurrent group').to.deep.equal(all.slice(-3));
+        expect(list('serial', root), 'the tier after the concurrent group').to.deep.equal(all.slice(-4));
         const run = spawnSync(process.execPath, [RUNNER, 'all'], { env: { ...process.env, SVC_TEST_ROOT: root }, encoding: 'utf8' });
         expect(run.stdout).to.match(/paced-a\.test\.js: 1 passed, 0 failed/);
         expect(run.stdout).to.match(/paced-b\.test\.js: 1 passed, 0 failed/);
+        expect(run.stdout).to.match(/alone\.test\.js: 1 passed, 0 failed/);
         expect(run.stdout).to.match(/^\s+[0-9.]+ s\s+paced .*\(CPU \d+ s, \d+% of \d+ cores\)$/m);
-        expect(run.stdout.trimEnd().split('\n').at(-1)).to.equal('6 passed, 2 failed, 1 skipped');
+        expect(run.stdout.trimEnd().split('\n').at(-1)).to.equal('7 passed, 2 failed, 1 skipped');
       } finally {
-        for (const f of [...paced.map((f) => join(root, f)), ...sources, markers]) rmSync(f, { recursive: true, force: true });
+        const made = [...paced.map((f) => join(root, f)), ...sources, alone.source, join(root, alone.file), markers];
+        for (const f of made) rmSync(f, { recursive: true, force: true });
       }
     });
 

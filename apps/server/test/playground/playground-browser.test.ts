@@ -6,12 +6,11 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
-import { concat, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { getJson } from '../helpers/http.js';
 import { MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
+import { openTab, PANELS, signInToPlayground } from '../helpers/playground-page.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { atOnce } from '../helpers/at-once.js';
 
 // The functions given to page.evaluate run in the browser, where these exist; the server's
 // compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
@@ -20,7 +19,6 @@ type HTMLAudioElement = any;
 type HTMLVideoElement = any;
 
 const PHONE = { width: 390, height: 844 };
-const PANELS = ['speech', 'voices', 'realtime', 'avatar'] as const;
 
 /**
  * The playground in a real browser (Debian's Chromium through playwright-core) against the real
@@ -54,14 +52,7 @@ describe('playground in a real browser', function () {
     expect(problems.foreignRequests, 'requests to another origin').to.deep.equal([]);
   });
 
-  const signIn = async (p: Page, server: TestServer = t) => {
-    await p.goto(`${server.baseUrl}/`);
-    expect(new URL(p.url()).pathname).to.equal('/playground');
-    await p.waitForSelector('body[data-ready="true"]');
-    await p.fill('#api-key', server.apiKey);
-    await p.click('#signin button[type="submit"]');
-    await p.waitForSelector('#signed-in:not([hidden])');
-  };
+  const signIn = (p: Page, server: TestServer = t) => signInToPlayground(p, server);
   // Each test can run alone (mocha -g): sign in unless the page already is.
   beforeEach(async function () {
     if (this.currentTest?.title.startsWith('renders')) return;
@@ -69,10 +60,6 @@ describe('playground in a real browser', function () {
     await signIn(page);
   });
 
-  const openTab = async (p: Page, panel: (typeof PANELS)[number]) => {
-    await p.click(`#tab-${panel}`);
-    await p.waitForSelector(`#panel-${panel}:not([hidden])`);
-  };
   const statusOf = (selector: string) => page.locator(selector).textContent();
   /** Until the realtime transcript shows the fake microphone's sentence (3 of its words at least). */
   const waitForSpokenTurn = async (timeoutMs = 40_000) => {
@@ -289,128 +276,6 @@ describe('playground in a real browser', function () {
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
     await page.fill('#rt-instructions', 'You are a helpful voice assistant. Keep your answers short and conversational.');
-  });
-
-  /**
-   * "Done means" of issue 23: a recorded human backchannel played into the playground's microphone
-   * while the agent's long reply plays does not stop it. A browser of its own, whose microphone says
-   * a speaker's recorded "oh" (250 ms) and, 5 s later, a reader's "not" (330 ms), both short enough for the
-   * default settings to judge them, then stays silent long after the reply ends (Chromium loops the
-   * file). The reply answers a typed turn, so no speech recognition under load decides whether there
-   * is one. Through the browser's gain control Silero may miss the soft "oh" (then it never pauses
-   * the reply); it always hears the "not", so at least one pause is judged.
-   */
-  async function backchannelsOverTheReply(transport: 'websocket' | 'webrtc') {
-    const long = Array.from(
-      { length: 8 },
-      (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
-    ).join(' ');
-    // WebSocket: the file starts when the microphone button is pressed, once the agent speaks (1.5 s
-    // into the reply). WebRTC: the call captures from its start (the button unmutes the track), so the
-    // "oh" comes 12 s after connecting, well inside a ~27 s reply that starts a few seconds in.
-    const lead = transport === 'websocket' ? 1500 : 12_000;
-    const own = await launchBrowser(concat([silence(lead), recordedOh(), silence(5000), recordedNot(), silence(90_000)]));
-    try {
-      const context2 = await own.newContext(t.baseUrl);
-      // The session's events as they arrive, from the socket or the call's data channel (the page's
-      // own log keeps only its last lines), and what the page sent.
-      await context2.addInitScript(() => {
-        const w = globalThis as any;
-        w.__events = [];
-        w.__sent = [];
-        const record = (m: any) => typeof m.data === 'string' && w.__events.push(JSON.parse(m.data));
-        const createDataChannel = w.RTCPeerConnection.prototype.createDataChannel;
-        w.RTCPeerConnection.prototype.createDataChannel = function (...args: any[]) {
-          const dc = createDataChannel.apply(this, args);
-          dc.addEventListener('message', record);
-          const send = dc.send.bind(dc);
-          dc.send = (data: any) => (w.__sent.push(JSON.parse(data)), send(data));
-          return dc;
-        };
-        const Socket = w.WebSocket;
-        w.WebSocket = class extends Socket {
-          constructor(...args: any[]) {
-            super(...args);
-            this.addEventListener('message', record);
-          }
-          send(data: any) {
-            w.__sent.push(JSON.parse(data));
-            super.send(data);
-          }
-        };
-      });
-      const p = await context2.newPage();
-      const seen = watchPage(p, t.baseUrl);
-      const events = () => p.evaluate(() => (globalThis as any).__events as any[]);
-      await signIn(p);
-      await openTab(p, 'realtime');
-      await p.selectOption('#rt-transport', transport);
-      await p.selectOption('#rt-mode', 'audio');
-      await p.fill('#rt-instructions', `Say exactly: "${long}"`);
-      await p.click('#rt-connect');
-      await p.waitForSelector('#rt-send:not([disabled])', { timeout: 20_000 });
-      if (transport === 'webrtc') await p.click('#rt-mic');
-      await p.fill('#rt-text', 'Read me the long answer, please.');
-      await p.click('#rt-send');
-      await p.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
-      if (transport === 'websocket') await p.click('#rt-mic');
-      const deadline = Date.now() + 120_000;
-      let done: any;
-      while (!(done = (await events()).find((e) => e.type === 'response.done'))) {
-        if (Date.now() > deadline) throw new Error(`no response.done: ${(await events()).map((e) => e.type).join(' ')}`);
-        await p.waitForTimeout(250);
-      }
-      // WebRTC: the track plays the reply's last 500 ms after response.done; wait for it to end.
-      if (transport === 'webrtc') await p.waitForSelector('#rt-status[data-agent-speaking="false"]', { timeout: 30_000 });
-      const all = await events();
-      const shown = `${all
-        .map((e) => e.type)
-        .filter((x) => !x.endsWith('.delta'))
-        .join(' ')}; errors: ${JSON.stringify(all.filter((e) => e.type === 'error'))}`;
-      expect(done.response.status, shown).to.equal('completed');
-      const reply = done.response.id;
-      const paused = all.filter((e) => e.type === 'response.output_audio.paused' && e.response_id === reply);
-      const resumed = all.filter((e) => e.type === 'response.output_audio.resumed' && e.response_id === reply);
-      expect(paused.length, `the recorded speech was heard over the reply: ${shown}`).to.be.at.least(1);
-      expect(resumed.length).to.equal(paused.length);
-      expect(
-        all.map((e) => e.type),
-        'no utterance became a turn',
-      ).not.to.include('input_audio_buffer.committed');
-      if (transport === 'webrtc') expect(all.map((e) => e.type)).not.to.include('output_audio_buffer.cleared');
-      expect(done.response.output[0].content[0].transcript).to.equal(long);
-      // Once the page has played it all: the agent stops speaking, the bubble holds the whole reply,
-      // and the page never cut or truncated it.
-      await p.waitForSelector('#rt-status[data-agent-speaking="false"]', { timeout: 30_000 });
-      const bubble = p.locator('#rt-transcript li.assistant').first();
-      expect(await bubble.getAttribute('class')).not.to.contain('cancelled');
-      expect(await bubble.textContent()).to.equal(long);
-      const sent = await p.evaluate(() => (globalThis as any).__sent as any[]);
-      expect(sent.map((e) => e.type)).not.to.include('conversation.item.truncate');
-      console.log(
-        `      browser (${transport}): ${paused.length} of 2 recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(' + ')} ms, reply completed whole`,
-      );
-      await screenshot(p, `realtime-backchannel-${transport}`);
-      await p.click('#rt-disconnect');
-      expect(seen.consoleErrors, 'console errors').to.deep.equal([]);
-      expect(seen.failedRequests, 'failed requests').to.deep.equal([]);
-    } finally {
-      await own.close();
-    }
-  }
-
-  // Each in a browser of its own, with its own microphone and session: the two replies (~30 s
-  // each, played at the listener's pace) run at once, after this file's other tests.
-  describe('a recorded backchannel over a long reply, over both transports at once', () => {
-    const scenario = atOnce();
-    scenario(
-      'realtime: a recorded human "oh" over a long spoken reply does not stop it: paused, resumed, the reply completes and plays whole',
-      () => backchannelsOverTheReply('websocket'),
-    );
-    scenario(
-      'realtime over WebRTC: a recorded human "oh" over a long spoken reply does not stop it (no output_audio_buffer.cleared), the reply completes',
-      () => backchannelsOverTheReply('webrtc'),
-    );
   });
 
   it('realtime over WebRTC (the default): echo cancellation on, a spoken turn answered on the audio track, latency shown', async () => {

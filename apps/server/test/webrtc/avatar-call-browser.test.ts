@@ -1,3 +1,4 @@
+// @test-tier alone: the reply's first frame must follow its first audio within 400 ms (the target): beside the paced files (load 9) it took 509 ms
 import { expect } from 'chai';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
