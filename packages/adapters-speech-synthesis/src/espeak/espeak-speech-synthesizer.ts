@@ -49,7 +49,10 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
     const poolOptions = { name: 'espeak-ng', script: new URL('./espeak-worker.js', import.meta.url), size: options.poolSize ?? 1 };
     // Unloaded: the voice list read by an earlier instance of this process serves, with no thread started for it.
     if (options.warm === false && voicesOfThisProcess) {
-      return new EspeakSpeechSynthesizer(WorkerPool.create<EspeakJobRequest, EspeakJobResult>(poolOptions), espeakPresets(voicesOfThisProcess));
+      return new EspeakSpeechSynthesizer(
+        WorkerPool.create<EspeakJobRequest, EspeakJobResult>(poolOptions),
+        espeakPresets(voicesOfThisProcess),
+      );
     }
     const { pool, info } = await WorkerPool.start<EspeakJobRequest, EspeakJobResult>(poolOptions);
     voicesOfThisProcess = (info as EspeakWorkerInfo).voices;
