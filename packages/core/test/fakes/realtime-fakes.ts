@@ -183,6 +183,8 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
   partialText: string | null = null;
   /** What each stream's `behindMs` says (audio its partial does not reflect yet). */
   behindMs = 0;
+  /** What each stream's `unrecognizedSpeechMs` says (speech after its partial's last word it made no word of). */
+  unrecognizedSpeechMs: number | undefined = undefined;
   /** How `finish()` ends instead of with the text: 'hang' never settles (until aborted), an Error rejects. */
   finishAs: 'text' | 'hang' | Error = 'text';
   streams: { samples: number; sampleRate: number; state: 'open' | 'finished' | 'cancelled'; signal: AbortSignal }[] = [];
@@ -194,6 +196,7 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
     });
     const text = this.text;
     const behind = () => this.behindMs;
+    const unrecognized = () => this.unrecognizedSpeechMs;
     const partialOf = (samples: number) => (this.partialText !== null ? this.partialText : samples > 0 ? text.split(' ')[0]! : '');
     return {
       write: (samples: Int16Array) => void (record.samples += samples.length),
@@ -202,6 +205,9 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
       },
       get behindMs() {
         return behind();
+      },
+      get unrecognizedSpeechMs() {
+        return unrecognized();
       },
       finish: async () => {
         if (record.state === 'cancelled') throw new DOMException('aborted', 'AbortError');

@@ -90,4 +90,17 @@ describe('LaggedRecognitionFeed: the recognizer never decodes the silence that e
     expect(stream.cancelled).to.equal(true);
     expect(stream.heard).to.deep.equal([]);
   });
+
+  it('passes on what the recognizer says of its partial: the words, its lag, the speech after the last word it made no word of', () => {
+    const stream = recordingStream();
+    const feed = new LaggedRecognitionFeed(stream, 1000, 0, 300);
+    expect(feed.behindMs).to.equal(0);
+    expect(feed.unrecognizedSpeechMs).to.equal(undefined);
+    const said = Object.assign(stream, { behindMs: 100, unrecognizedSpeechMs: 140 });
+    expect(feed.partial).to.equal('so far');
+    expect(feed.behindMs).to.equal(100);
+    expect(feed.unrecognizedSpeechMs).to.equal(140);
+    said.unrecognizedSpeechMs = 0;
+    expect(feed.unrecognizedSpeechMs).to.equal(0);
+  });
 });

@@ -39,6 +39,11 @@ export class LaggedRecognitionFeed {
     return this.stream.behindMs ?? 0;
   }
 
+  /** Speech the recognizer heard after its partial's last word and made no word of (ms; undefined: it does not say). */
+  get unrecognizedSpeechMs(): number | undefined {
+    return this.stream.unrecognizedSpeechMs;
+  }
+
   /** The next samples of the turn (contiguous with the previous ones). */
   write(samples: Int16Array): void {
     if (samples.length === 0) return;

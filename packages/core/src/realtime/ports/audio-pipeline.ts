@@ -80,6 +80,14 @@ export interface RecognitionStream {
    * on the partial words waits for 0; absent, the partial is taken as current.
    */
   readonly behindMs?: number;
+  /**
+   * Optional: milliseconds of speech the decoder heard after the last word of `partial` and made no
+   * word of (yet): a mumbled or creaky last word (before the first word: in all the audio decoded).
+   * Silence, breath and noise do not count, nor audio not decoded yet (see `behindMs`). At a pause,
+   * semantic_vad sets the partial words aside when there is this much of it (their last word is not
+   * the speech's last); absent or undefined, the partial's last word is taken as the speech's.
+   */
+  readonly unrecognizedSpeechMs?: number;
   finish(): Promise<{ text: string }>;
   cancel(): void;
 }
