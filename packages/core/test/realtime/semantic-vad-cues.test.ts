@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import {
   CREAK_RATIO,
   MIN_SPEECH_MS_UNHEARD,
+  MIN_UNRECOGNIZED_SPEECH_MS,
   pitchCues,
   SEMANTIC_PAUSE_MS,
   SemanticTurnEnd,
@@ -102,6 +103,37 @@ describe('semantic_vad cues: creak, fricatives, a recognizer behind', () => {
       expect(rule.extraWaitMs(td, 'put it on the', 'falling', heard)).to.equal(500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS);
       expect(rule.extraWaitMs(td, 'what time is it', 'falling', heard)).to.equal(0);
       expect(rule.extraWaitMs(td, 'hello', 'falling', heard)).to.equal(unclearWait);
+    });
+  });
+
+  describe('the rule when the recognizer heard speech after its last word and made no word of it', () => {
+    const rule = new SemanticTurnEnd();
+    const td = defaultTurnDetection('semantic_vad');
+    const unclearWait = 500 + UNCLEAR_WAIT_MS - SEMANTIC_PAUSE_MS;
+    const unfinishedWait = 500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS;
+    // pocketsphinx on "... to do for them": the creaky "them" is 140-230 ms of spoken noise after "for".
+    const missed = { behindMs: 0, speechMs: 6500, unrecognizedSpeechMs: 140 };
+
+    it('sets the words aside: a falling voice after long enough speech ends the turn at once', () => {
+      expect(rule.extraWaitMs(td, 'in his power to do for', 'falling', missed)).to.equal(0);
+      expect(
+        rule.extraWaitMs(td, 'in his power to do for', 'falling', { ...missed, unrecognizedSpeechMs: MIN_UNRECOGNIZED_SPEECH_MS }),
+      ).to.equal(0);
+      // The voice alone judges: anything but a fall waits as an unclear end, a short phrase too.
+      for (const pitch of ['level', 'rising', 'unknown'] as const)
+        expect(rule.extraWaitMs(td, 'in his power to do for', pitch, missed), pitch).to.equal(unclearWait);
+      expect(rule.extraWaitMs(td, 'go to', 'falling', { ...missed, speechMs: MIN_SPEECH_MS_UNHEARD - 1 })).to.equal(unclearWait);
+    });
+
+    it('keeps judging by the words when only silence (or less than a syllable) follows the last word, as at a mid-sentence pause', () => {
+      // "I'd like to ... go home": the last word ends at the pause.
+      for (const unrecognizedSpeechMs of [undefined, 0, MIN_UNRECOGNIZED_SPEECH_MS - 1]) {
+        const paused = { behindMs: 0, speechMs: 3000, unrecognizedSpeechMs };
+        expect(rule.extraWaitMs(td, "i'd like to", 'falling', paused), String(unrecognizedSpeechMs)).to.equal(unfinishedWait);
+        expect(rule.extraWaitMs(td, 'in his power to do for', 'falling', paused)).to.equal(unfinishedWait);
+        expect(rule.extraWaitMs(td, 'what time is it', 'falling', paused)).to.equal(0);
+        expect(rule.extraWaitMs(td, 'what time is it', 'level', paused)).to.equal(unclearWait);
+      }
     });
   });
 });

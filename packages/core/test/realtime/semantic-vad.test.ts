@@ -121,6 +121,27 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     expect(h.out.types()).to.include('input_audio_buffer.committed');
   });
 
+  it('speech the recognizer made no word of after its last word sets the words aside: a long sentence said with a falling voice ends at the short pause', async () => {
+    // "... to do for them": the creaky "them" is heard as speech but decoded as no word.
+    const longFalling = () => base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
+    const { h, recognizer } = await semanticSession();
+    recognizer.partialText = 'in his power to do for';
+    recognizer.unrecognizedSpeechMs = 140;
+    await h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    await flush();
+    expect(h.out.types()).to.include('input_audio_buffer.committed');
+    // Only silence after "for" (a pause mid-sentence): the unfinished words keep the turn open.
+    const paused = await semanticSession();
+    paused.recognizer.partialText = 'in his power to do for';
+    paused.recognizer.unrecognizedSpeechMs = 0;
+    await paused.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
+    await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    paused.h.clock.advance(1000);
+    await flush();
+    expect(paused.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+  });
+
   it('a mid-sentence pause of 600 ms after finished-looking words said with a level voice does not end the turn', async () => {
     const { h, recognizer } = await semanticSession();
     recognizer.partialText = 'had he married a more amiable woman';

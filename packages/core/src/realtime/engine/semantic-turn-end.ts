@@ -20,7 +20,11 @@ import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers
  * A recognizer still behind the speech (more unheard audio than the pause itself) has not heard
  * the last words: its partial says nothing of the end, and the voice alone judges. Speech of at
  * least MIN_SPEECH_MS_UNHEARD counts as finished words (a short phrase stays unclear, as two words
- * do), so a falling voice ends it at once.
+ * do), so a falling voice ends it at once. So does a recognizer that heard the end and made no word
+ * of it: at least MIN_UNRECOGNIZED_SPEECH_MS of speech after its partial's last word
+ * (`unrecognizedSpeechMs`: a creaky last word it did not decode, "... to do for [them]") means that
+ * word is not the speech's last, and the words are set aside the same way. At a mid-sentence pause
+ * ("I'd like to ... go home") only silence follows the last word, and the words judge.
  *
  * `eagerness` is accepted with no effect (the interface's rule). An operator may opt in to honouring
  * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5.
@@ -30,6 +34,13 @@ export const UNFINISHED_WAIT_MS = 1500;
 export const UNCLEAR_WAIT_MS = 500;
 /** Speech (ms from the turn's onset) that counts as finished words when the recognizer has not heard its end. */
 export const MIN_SPEECH_MS_UNHEARD = 1500;
+/**
+ * Speech after the partial's last word that the recognizer made no word of (ms), from which that word
+ * is not the speech's last. pocketsphinx on the recorded sentences (docs/realtime.md, semantic_vad):
+ * 140-230 ms after "... to do for" (its creaky "them"), none at 20 mid-sentence pauses or after any
+ * other sentence end; a short syllable lasts about this long.
+ */
+export const MIN_UNRECOGNIZED_SPEECH_MS = 100;
 
 const CONTINUATION_WORDS = new Set([
   'and',
@@ -107,6 +118,8 @@ export interface TurnProgress {
   behindMs?: number;
   /** From the turn's onset to the end of its speech (ms). */
   speechMs?: number;
+  /** Speech (ms) the recognizer heard after its partial's last word and made no word of (absent: it does not say). */
+  unrecognizedSpeechMs?: number;
 }
 
 export function judgeTurn(partialTranscript: string): TurnCompleteness {
@@ -137,7 +150,9 @@ export class SemanticTurnEnd {
    */
   extraWaitMs(td: TurnDetection, partial: string, pitch: PitchEnding, progress: TurnProgress = {}): number {
     const reported = this.detectorSilenceMs(td);
-    const wordsHeard = (progress.behindMs ?? 0) <= reported;
+    // The partial's last word is the speech's last: the recognizer is not behind, and made a word
+    // of all the speech it heard.
+    const wordsHeard = (progress.behindMs ?? 0) <= reported && (progress.unrecognizedSpeechMs ?? 0) < MIN_UNRECOGNIZED_SPEECH_MS;
     const judged = wordsHeard ? judgeTurn(partial) : (progress.speechMs ?? 0) >= MIN_SPEECH_MS_UNHEARD ? 'finished' : 'unclear';
     if (judged === 'finished' && pitch === 'falling') return 0;
     const base = this.scaled(td.silence_duration_ms, td);

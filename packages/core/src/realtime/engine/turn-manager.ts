@@ -153,6 +153,7 @@ export class TurnManager implements TurnEvents {
       const waitMs = this.deps.semantic.extraWaitMs(td, recognition?.partial ?? '', this.pitchBefore(audioEndMs), {
         behindMs: recognition?.behindMs,
         speechMs: audioEndMs - onsetMs,
+        unrecognizedSpeechMs: recognition?.unrecognizedSpeechMs,
       });
       if (waitMs > 0) {
         this.waitForMoreSilence(audioEndMs, waitMs);
