@@ -23,6 +23,12 @@ Requests on stdin (one header line, ASCII, then any payload):
   X\n                  drop the utterance, answered with  F \n
 Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
+  U <ms>\n              before each P of an utterance: the milliseconds of speech the decoder
+                       heard after the partial hypothesis's last word (in the whole utterance
+                       before the first word) and made no word of, i.e. its [SPEECH] fillers
+                       (spoken noise: a mumbled or creaky word); silences and [NOISE] (breath,
+                       clicks) do not count. Sent with every P, changed or bare, since it grows
+                       while the words stay the same. A caller that does not know U ignores it
   P [<text>]\n         after each A: the partial hypothesis so far, or a bare P when it has not
                        changed since the last one (the acknowledgement of that audio)
   F <text>\n           final hypothesis of the utterance (after E it is preceded by
@@ -39,6 +45,8 @@ import sys
 from pocketsphinx import Decoder
 
 ALTERNATE = re.compile(r'\(\d+\)$')
+# The filler the decoder puts where it hears speech it cannot make a word of (noisedict: +SPN+).
+SPOKEN_NOISE = '[SPEECH]'
 # A word is settled once the decoder is this many frames (10 ms) past its end.
 SETTLED_FRAMES = 100
 
@@ -58,6 +66,21 @@ def settled_text(decoder):
         if is_word(seg.word):
             words.append(ALTERNATE.sub('', seg.word))
     return ' '.join(words)
+
+
+def unrecognized_speech_ms(decoder, frame_rate):
+    """Milliseconds of [SPEECH] in the partial hypothesis after its last word (in all of it before one).
+
+    Segment lengths, not positions: pocketsphinx's segment frame numbers jump once its voice activity
+    detector has dropped a silence (they no longer match n_frames()), their lengths stay right.
+    """
+    frames = 0
+    for seg in decoder.seg():
+        if is_word(seg.word):
+            frames = 0
+        elif seg.word == SPOKEN_NOISE:
+            frames += seg.end_frame - seg.start_frame + 1
+    return int(round(frames * 1000.0 / frame_rate))
 
 
 def word_times(decoder, frame_rate):
@@ -291,6 +314,8 @@ def main():
                         if settled != last_settled:
                             last_settled = settled
                             out.write('K ' + settled + '\n')
+                    # With every P: the words may stay the same while unrecognized speech grows.
+                    out.write('U %d\n' % unrecognized_speech_ms(decoder, frame_rate))
                 # Every piece is answered: the caller counts what is still waiting to be decoded.
                 out.write(answer)
                 out.flush()

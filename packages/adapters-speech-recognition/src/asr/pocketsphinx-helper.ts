@@ -57,6 +57,11 @@ export class PocketsphinxHelper {
   private deadError: Error | null = null;
   readonly ready: Promise<void>;
   partial = '';
+  /**
+   * Milliseconds of speech the decoder heard after the partial's last word and made no word of
+   * (the `U` line that comes with every `P`: its [SPEECH] fillers); undefined before the first.
+   */
+  unrecognizedSpeechMs: number | undefined = undefined;
   /** The `T` line before the last `F` of a `W` request. */
   private wordTimes: { word: string; start: number; end: number }[] = [];
   /** The `Q` line of the last `W` request. */
@@ -131,6 +136,7 @@ export class PocketsphinxHelper {
    */
   begin(cepstralMean = '', fresh = false): void {
     this.partial = '';
+    this.unrecognizedSpeechMs = undefined;
     this.cepstralMean = '';
     this.pendingLength = 0;
     this.failure = null;
@@ -144,6 +150,7 @@ export class PocketsphinxHelper {
    */
   beginReportingSettled(onSettled: (text: string) => void): void {
     this.partial = '';
+    this.unrecognizedSpeechMs = undefined;
     this.cepstralMean = '';
     this.pendingLength = 0;
     this.failure = null;
@@ -291,6 +298,9 @@ export class PocketsphinxHelper {
       this.decodedSamples += decoded;
       if (line.length > 1) this.partial = line.slice(2);
       this.pump();
+    } else if (line.startsWith('U ')) {
+      const ms = Number(line.slice(2));
+      this.unrecognizedSpeechMs = Number.isFinite(ms) && ms >= 0 ? ms : undefined;
     } else if (line.startsWith('T ')) this.wordTimes = parseWordTimes(line.slice(2));
     else if (line.startsWith('K ')) this.onSettled?.(line.slice(2));
     else if (line.startsWith('Q ')) this.confidence = parseConfidence(line.slice(2));

@@ -92,6 +92,11 @@ export class PocketsphinxRecognitionStream implements RecognitionStream {
     return this.waiting.reduce((ms, chunk) => ms + chunk.length, 0) / (RECOGNIZER_SAMPLE_RATE / 1000);
   }
 
+  /** Speech decoded after the partial's last word and made no word of (ms); undefined until the decoder has answered. */
+  get unrecognizedSpeechMs(): number | undefined {
+    return this.helper?.unrecognizedSpeechMs;
+  }
+
   async finish(): Promise<{ text: string }> {
     if (!this.ended) {
       this.ended = true;
