@@ -32,7 +32,8 @@ const SPECULATION: Record<string, string> = { off: 'false', on: 'true' };
  * conversations alternating between them, so a loaded machine weighs on both alike; the ratio on/off
  * is reported). The servers run as their own processes, with the admission's load guards out of the
  * way (other tenants' load must not turn speculation off for the comparison); `SVC_BENCH_SERVER_ENTRY`
- * runs another build.
+ * runs another build; `SVC_BENCH_TURN_MODES=high` (a comma list matched against the mode labels)
+ * measures only some modes.
  */
 export async function benchTurnLatency(): Promise<Record<string, number | string>> {
   const levels = (process.env.SVC_BENCH_TURN_CALLERS ?? '1').split(',').map(Number);
@@ -66,7 +67,9 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
     }
     const speech = librivoxClips();
     for (const callers of levels) {
-      for (const [mode, turnDetection] of Object.entries(MODES)) {
+      // SVC_BENCH_TURN_MODES: measure only the modes whose label contains one of these (e.g. `high`)
+      const only = process.env.SVC_BENCH_TURN_MODES?.split(',').filter(Boolean);
+      for (const [mode, turnDetection] of Object.entries(MODES).filter(([m]) => !only || only.some((o) => m.includes(o)))) {
         const label = `${callers} caller${callers === 1 ? '' : 's'}, ${mode}`;
         const load = loadavg()[0]!;
         const results = Object.fromEntries(settings.map((k) => [k, new ModeResult()]));
@@ -136,6 +139,8 @@ class ModeResult {
     out[`${label}: last loud 10 ms -> first reply sound p50 / p95 (ms, n=${heard.length} of ${this.sentences})`] = p
       ? `${round(p.p50)} / ${round(p.p95)}`
       : 'none';
+    // Turn by turn, in the order spoken: which sentences wait (a median hides that).
+    out[`${label}: each turn, last loud 10 ms -> first reply sound (ms)`] = this.turns.map((t) => round(t.heard)).join(', ');
     const { explained, interrupted, missed, errors } = this.outcomes;
     out[`${label}: turns answered / with an error / reply not started before the next sentence / missed`] =
       `${this.turns.length} / ${explained} / ${interrupted} / ${missed} of ${this.sentences}${errors.length ? ` (errors: ${[...new Set(errors)].join(', ')})` : ''}`;

@@ -85,10 +85,11 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
         expect(rule.extraWaitMs(td, 'put it on the', 'level')).to.equal(rule.extraWaitMs(semantic(), 'put it on the', 'level'));
       }
       const eager = new SemanticTurnEnd(true);
-      expect(eager.detectorSilenceMs(semantic({ eagerness: 'high' }))).to.equal(SEMANTIC_PAUSE_MS / 2);
+      // high halves the waits, not the short pause: shorter, it ended turns inside read sentences
+      expect(eager.detectorSilenceMs(semantic({ eagerness: 'high' }))).to.equal(SEMANTIC_PAUSE_MS);
       expect(eager.detectorSilenceMs(semantic({ eagerness: 'low' }))).to.equal(SEMANTIC_PAUSE_MS * 2);
       expect(eager.extraWaitMs(semantic({ eagerness: 'high' }), 'put it on the', 'level')).to.equal(
-        (500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS) / 2,
+        (500 + UNFINISHED_WAIT_MS) / 2 - SEMANTIC_PAUSE_MS,
       );
       expect(eager.extraWaitMs(semantic({ eagerness: 'auto' }), 'put it on the', 'level')).to.equal(
         500 + UNFINISHED_WAIT_MS - SEMANTIC_PAUSE_MS,
@@ -193,11 +194,13 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     expect(h.out.types()).to.include('input_audio_buffer.committed');
   });
 
-  it('eagerness high changes nothing by default; with the operator opt-in its detector reports sooner', async () => {
-    const plain = await semanticSession({}, { eagerness: 'high' });
+  it('eagerness changes nothing by default; with the operator opt-in low reports later, high no sooner than the short pause', async () => {
+    const plain = await semanticSession({}, { eagerness: 'low' });
     expect(plain.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS);
+    const patient = await semanticSession({ semanticEagerness: true }, { eagerness: 'low' });
+    expect(patient.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS * 2);
     const eager = await semanticSession({ semanticEagerness: true }, { eagerness: 'high' });
-    expect(eager.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS / 2);
+    expect(eager.vad.opened[0]!.silenceDurationMs).to.equal(SEMANTIC_PAUSE_MS);
   });
 
   it('every detected speech restarts the 5-minute idle timer (Clock port)', async () => {

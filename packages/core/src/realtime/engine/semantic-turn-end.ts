@@ -27,7 +27,9 @@ import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers
  * ("I'd like to ... go home") only silence follows the last word, and the words judge.
  *
  * `eagerness` is accepted with no effect (the interface's rule). An operator may opt in to honouring
- * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5.
+ * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5,
+ * except that the short pause is never shorter than SEMANTIC_PAUSE_MS: at 100 ms `high` ended turns
+ * inside read sentences (a reply began 1.8 s before the sentence's end), where 200 ms did not.
  */
 export const SEMANTIC_PAUSE_MS = 200;
 export const UNFINISHED_WAIT_MS = 1500;
@@ -140,7 +142,7 @@ export class SemanticTurnEnd {
   /** The silence (ms) after which the detector reports a pause: semantic_vad's is short, server_vad's is its rule. */
   detectorSilenceMs(td: TurnDetection): number {
     if (td.type !== 'semantic_vad') return td.silence_duration_ms;
-    return Math.min(td.silence_duration_ms, this.scaled(SEMANTIC_PAUSE_MS, td));
+    return Math.min(td.silence_duration_ms, Math.max(SEMANTIC_PAUSE_MS, this.scaled(SEMANTIC_PAUSE_MS, td)));
   }
 
   /**
