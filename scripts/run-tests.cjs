@@ -62,9 +62,14 @@ function main(argv) {
     // --lanes: each file after the lane it runs in (main, light, paced; "main after paced" for a
     // file tagged alone) and a tab
     const lanes = argv.includes('--lanes');
-    const laneOf = (run) => `${run.lane || 'main'}${run.after ? ` after ${run.after}` : ''}\t`;
+    // a reader that stops early (`--list | head`) ends the listing, not with a stack trace
+    process.stdout.on('error', (err) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(0);
+    });
+    const laneLabel = (run) => `${run.lane || 'main'}${run.after ? ` after ${run.after}` : ''}\t`;
     for (const run of plan.flatMap((g) => g.runs))
-      for (const file of run.files) process.stdout.write((lanes ? laneOf(run) : '') + path.relative(ROOT, file) + '\n');
+      for (const file of run.files) process.stdout.write((lanes ? laneLabel(run) : '') + path.relative(ROOT, file) + '\n');
     return Promise.resolve(0);
   }
   if (argv.includes('--lint')) {

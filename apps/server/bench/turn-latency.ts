@@ -66,10 +66,11 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
       });
     }
     const speech = librivoxClips();
+    // SVC_BENCH_TURN_MODES: measure only the modes whose label contains one of these (e.g. `high`)
+    const only = process.env.SVC_BENCH_TURN_MODES?.split(',').filter(Boolean);
+    const modes = Object.entries(MODES).filter(([m]) => !only || only.some((o) => m.includes(o)));
     for (const callers of levels) {
-      // SVC_BENCH_TURN_MODES: measure only the modes whose label contains one of these (e.g. `high`)
-      const only = process.env.SVC_BENCH_TURN_MODES?.split(',').filter(Boolean);
-      for (const [mode, turnDetection] of Object.entries(MODES).filter(([m]) => !only || only.some((o) => m.includes(o)))) {
+      for (const [mode, turnDetection] of modes) {
         const label = `${callers} caller${callers === 1 ? '' : 's'}, ${mode}`;
         const load = loadavg()[0]!;
         const results = Object.fromEntries(settings.map((k) => [k, new ModeResult()]));

@@ -93,6 +93,19 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       );
   });
 
+  it('--list into a reader that stops early (`| head -1`) ends quietly, status 0', () => {
+    const run = spawnSync(
+      'bash',
+      ['-c', `"${process.execPath}" "${RUNNER}" all --list --lanes | head -1; echo "status \${PIPESTATUS[0]}"`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.stdout.split('\n').filter(Boolean)).to.have.length(2);
+    expect(run.stdout).to.match(/status 0\n$/);
+    expect(run.stderr).not.to.contain('EPIPE');
+  });
+
   it('a tier runs only its files: mocha with the shared config and one file named loads that file alone', () => {
     const file = 'packages/core/dist/test/speech/sentence-splitter.test.js';
     const run = spawnSync(process.execPath, [MOCHA, '--config', join(ROOT, '.mocharc.cjs'), '--dry-run', '--reporter', 'json', file], {

@@ -38,7 +38,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SVC_FLITE_WORKERS: '2',
     // The speech engines load on the first request that needs one (the default, `blocking`, loads
     // every engine before listening: three threads, a third of a start's CPU, which most tests
-    // never use). warm-up-policies.test.ts starts servers with the default.
+    // never use). speech-warm-up.test.ts checks the default.
     SVC_SPEECH_WARM_UP: 'lazy',
     // Admission by capacity measures this machine's load, which on a busy CI machine is other
     // tests' work: tests of other features must not be refused by it. Its own tests turn it on.
