@@ -45,13 +45,16 @@ describe("Whisper/Moonshine in the model's worker thread", function () {
     try {
       const samples16k = Float32Array.from(new StreamingResampler(16000, 16000).process(pcm16));
       const onMain = await loopBusy(() => local.recognize(samples16k, { language: 'en' }, undefined));
-      console.log(
-        `      60 s transcription: event-loop lag ${inThread.lagMs.toFixed(1)} ms in the thread, ${onMain.lagMs.toFixed(1)} ms on the main thread`,
-      );
+      const report =
+        `60 s transcription: main loop busy ${inThread.busyMs.toFixed(0)} ms of ${inThread.workMs.toFixed(0)} ms in the thread ` +
+        `(max timer lag ${inThread.lagMs.toFixed(0)} ms), ${onMain.busyMs.toFixed(0)} ms of ${onMain.workMs.toFixed(0)} ms on the main thread`;
+      console.log(`      ${report}`);
       expect(inThread.result).to.deep.equal(onMain.result);
       expect(inThread.result.segments).to.have.length(2);
-      // Relative to the main-thread control (a GC pause in a big test run hits both runs alike).
-      expect(inThread.lagMs).to.be.lessThan(onMain.lagMs / 2);
+      // Busy time, not timer lag: a timer's lag grows when the run's other processes take the CPU,
+      // the loop's busy time does not. Relative to the main-thread control measured here.
+      expect(onMain.busyMs, report).to.be.greaterThan(100);
+      expect(inThread.busyMs, report).to.be.lessThan(onMain.busyMs / 2);
     } finally {
       await local.close();
     }
