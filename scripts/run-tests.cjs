@@ -17,10 +17,14 @@
 // batch after the file ran (no per-file times), and a file that starts a real server, a browser or
 // real-time audio must not share the machine with a CPU ratio. Here:
 //   - the fast files run as a few mocha processes (shards), each over a share of the files;
-//   - every other file that tolerates neighbours runs in a process of its own, up to SVC_TEST_JOBS at
-//     once (default: the number of CPUs plus one), beside the shards; the files tagged light (they
-//     mostly wait) run in a lane of their own beside them, LIGHT_JOBS at once, so that a file that
-//     waits a minute on real-time audio does not hold one of the processes the CPU work needs;
+//   - every other file that tolerates neighbours runs in a batch: up to four files (SVC_TEST_BATCH_FILES)
+//     one after another in one mocha process, so that a server file's process start (Node, mocha, the
+//     server's modules, the first engine proofs: about as much CPU as its tests) is paid once per batch;
+//     a file tagged own-process, or one that holds something exclusively, has a process to itself. Up
+//     to SVC_TEST_JOBS of these processes at once (default: the number of CPUs plus one), beside the
+//     shards; the files tagged light (they mostly wait) run in a lane of their own beside them,
+//     LIGHT_JOBS at once, so that a file that waits a minute on real-time audio does not hold one of
+//     the processes the CPU work needs;
 //   - then, in one group of two lanes, the paced files (real-time audio that mostly waits) two at a
 //     time, and beside them the serial files one at a time, no serial file beside another and no
 //     CPU-bound file beside either (the serial files go largest first: the browsers overlap the paced
@@ -44,6 +48,8 @@ const PROCESS_LIMIT_S = Number(process.env.SVC_TEST_PROCESS_LIMIT_S || 1200);
 const PACED_JOBS = 2;
 // How many light files (`// @test-tier light`) run at once beside the concurrent group's others.
 const LIGHT_JOBS = 2;
+// How many of the concurrent group's other files share one mocha process (one after another).
+const BATCH_FILES = Math.max(1, Number(process.env.SVC_TEST_BATCH_FILES) || 4);
 
 function main(argv) {
   const tierName = argv.find((a) => !a.startsWith('--')) || 'all';
@@ -103,17 +109,21 @@ function planOf(t, tierName, jobs) {
   const fast = new Set(t.fast);
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
   const light = new Set(t.light);
-  const alone = longestFirst(
-    t.concurrent.filter((f) => (!fast.has(f) || !shardable(f)) && !light.has(f)),
-    lastTimes(),
+  const others = t.concurrent.filter((f) => (!fast.has(f) || !shardable(f)) && !light.has(f));
+  const ownProcess = new Set(t.ownProcess);
+  // the files that must have a process to themselves: a hold kept short, or a tag that says so
+  const single = others.filter((f) => !shardable(f) || ownProcess.has(f)).map(lone);
+  const batched = batches(
+    others.filter((f) => shardable(f) && !ownProcess.has(f)),
+    BATCH_FILES,
   );
   const waiting = longestFirst(t.light, lastTimes()).map((f) => ({ ...lone(f), lane: 'light' }));
   return [
-    // the long single files first, so the shards fill the gaps at the end
+    // the long runs first, so the shards fill the gaps at the end
     {
       name: 'concurrent (fast files + files beside others)',
       concurrency: { main: jobs, light: LIGHT_JOBS },
-      runs: [...alone.map(lone), ...shards(shared, jobs), ...waiting],
+      runs: [...longestRunsFirst([...single, ...batched], lastTimes()), ...shards(shared, jobs), ...waiting],
     },
     // Then two lanes side by side, neither of them CPU-bound: the paced files two at a time (each
     // mostly waits on its own audio clock, so a second one fills the idle core), longest first so that
@@ -138,6 +148,35 @@ function shards(files, n) {
     lightest.size += fs.statSync(file).size;
   }
   return runs.map((r) => ({ files: r.files.sort(), exclusive: [] }));
+}
+
+/**
+ * `files` in runs of up to `n`, neighbours in path order (files of one area load the same modules).
+ * A process's start (Node, mocha, the server's modules, the first engine proofs) costs a server
+ * file about as much CPU as its tests do; a batch pays it once, and the group is CPU-bound.
+ */
+function batches(files, n) {
+  const sorted = [...files].sort();
+  const runs = [];
+  for (let i = 0; i < sorted.length; i += n) runs.push({ files: sorted.slice(i, i + n), exclusive: [] });
+  // a batch's output and failures name its files (a shard of the fast tier has too many to name)
+  for (const run of runs)
+    if (run.files.length > 1) run.label = `${run.files.length} files: ${run.files.map((f) => path.relative(ROOT, f)).join(', ')}`;
+  return runs;
+}
+
+/**
+ * Runs longest first: by the last run's times of their files where it knows them all, else (a fresh
+ * clone, a new file) first and by their files' size.
+ */
+function longestRunsFirst(runs, seconds) {
+  const total = (run, of) => run.files.reduce((sum, f) => sum + of(f), 0);
+  const known = runs.filter((r) => r.files.every((f) => seconds.has(f)));
+  const unknown = runs.filter((r) => !known.includes(r));
+  return [
+    ...unknown.sort((a, b) => total(b, (f) => fs.statSync(f).size) - total(a, (f) => fs.statSync(f).size)),
+    ...known.sort((a, b) => total(b, (f) => seconds.get(f)) - total(a, (f) => seconds.get(f))),
+  ];
 }
 
 /**

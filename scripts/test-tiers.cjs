@@ -17,6 +17,9 @@
 //     `// @test-tier light` (it waits on real-time audio or timers far more than it computes, and
 //     tolerates CPU-bound neighbours) runs in a lane of its own beside the group's CPU-bound files,
 //     so that its waiting does not hold one of the processes the CPU work needs;
+//   - the concurrent group's other files run four to a mocha process (scripts/run-tests.cjs); a file
+//     whose source says `// @test-tier own-process` (it reads its own process: threads, memory)
+//     has a process to itself;
 //   - files that use the shared PostgreSQL database (SVC_TEST_POSTGRES_URL, directly or through
 //     test/database-targets.ts or test/scale/scale-stack.ts) never run at the same time as each
 //     other: their suites migrate and drop the same tables.
@@ -25,7 +28,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|alone|paced|light)\b/m;
+const TAG = /^\s*\/\/\s*@test-tier\s+(slow|serial|alone|paced|light|own-process)(?![\w-])/m;
 const BROWSER = /from ['"]playwright-core['"]|\/helpers\/browser\.js['"]/;
 const SHARED_POSTGRES = /SVC_TEST_POSTGRES_URL|database-targets\.js['"]|scale-stack\.js['"]/;
 
@@ -72,6 +75,8 @@ function classify(root, file) {
     alone: tag === 'alone',
     paced: tag === 'paced',
     light: tag === 'light' && !browser,
+    /** In npm test's concurrent group, run in a mocha process of its own, not batched with others. */
+    ownProcess: tag === 'own-process',
     /** What the file holds while it runs, that no other file may hold at the same time. */
     exclusive: SHARED_POSTGRES.test(source) ? ['postgres'] : [],
   };
@@ -92,6 +97,7 @@ function tiers(root) {
     alone: classified.filter((c) => c.alone).map((c) => c.file),
     concurrent: classified.filter((c) => !c.serial && !c.paced).map((c) => c.file),
     light: classified.filter((c) => c.light && !c.serial).map((c) => c.file),
+    ownProcess: classified.filter((c) => c.ownProcess).map((c) => c.file),
   };
 }
 

@@ -1,3 +1,4 @@
+// @test-tier own-process: counts the threads of its own process (another file's engines would be among them)
 import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';

@@ -12,9 +12,9 @@ const MOCHA = join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js');
 /** A line that makes a test file a browser's (split, so that this file is not taken for one). */
 const BROWSER_IMPORT = `import type { Page } from 'playwright${'-'}core';\n`;
 
-function list(tier: string, root = ROOT, flags: string[] = []): string[] {
+function list(tier: string, root = ROOT, flags: string[] = [], env: NodeJS.ProcessEnv = {}): string[] {
   const run = spawnSync(process.execPath, [RUNNER, tier, '--list', ...flags], {
-    env: { ...process.env, SVC_TEST_ROOT: root },
+    env: { ...process.env, SVC_TEST_ROOT: root, ...env },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).to.equal(0);
@@ -186,7 +186,8 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
       writeFileSync(join(root, files.short), `describe('short', () => { it('passes', () => {}); });\n${'//\n'.repeat(500)}`);
       const times = join(root, 'test-artifacts', 'test-times.json');
       try {
-        const order = () => list('all', root).filter((f) => Object.values(files).includes(f));
+        // one file a process (batches of one): the order of the lone files themselves
+        const order = () => list('all', root, [], { SVC_TEST_BATCH_FILES: '1' }).filter((f) => Object.values(files).includes(f));
         expect(order(), 'by size').to.deep.equal([files.short, files.long]);
         mkdirSync(join(root, 'test-artifacts'), { recursive: true });
         writeFileSync(
@@ -201,6 +202,44 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
         expect(order(), 'by the last times').to.deep.equal([files.long, files.short]);
       } finally {
         for (const f of [...Object.values(files).map((f) => join(root, f)), times]) rmSync(f, { force: true });
+      }
+    });
+
+    it("runs the concurrent group's other app files four to a process, in path order; a file tagged own-process alone", () => {
+      // each file records the process it ran in
+      const pids = join(root, 'pids');
+      mkdirSync(pids, { recursive: true });
+      const names = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'];
+      const file = (name: string) => join(root, `apps/s/dist/test/batch-${name}.test.js`);
+      const own = { source: join(root, 'apps/s/test/batch-b2.test.ts') };
+      try {
+        for (const name of names)
+          writeFileSync(
+            file(name),
+            `describe('${name}', () => { it('records its process', () => require('fs').writeFileSync(${JSON.stringify(join(pids, name))}, String(process.pid))); });\n`,
+          );
+        writeFileSync(own.source, "// @test-tier own-process: reads its process's own threads\n");
+        // the default batch size, whatever the run around this test was given
+        const { SVC_TEST_BATCH_FILES: _size, ...env } = process.env;
+        const run = spawnSync(process.execPath, [RUNNER, 'concurrent'], {
+          env: { ...env, SVC_TEST_ROOT: root },
+          encoding: 'utf8',
+        });
+        const pid = Object.fromEntries(names.map((n) => [n, readFileSync(join(pids, n), 'utf8')]));
+        // in path order: app.test.js, batch-b1, b3, b4 | b5, b6; b2 alone
+        expect(new Set([pid.b1, pid.b3, pid.b4]).size, run.stdout).to.equal(1);
+        expect(pid.b5, run.stdout).to.equal(pid.b6);
+        expect(pid.b5).not.to.equal(pid.b1);
+        expect(pid.b2).not.to.be.oneOf([pid.b1, pid.b5]);
+        expect(run.stdout).to.match(
+          /=== 4 files: apps\/s\/dist\/test\/app\.test\.js, [^\n]*batch-b1[^\n]*batch-b3[^\n]*batch-b4\.test\.js: 4 passed/,
+        );
+        expect(run.stdout).to.match(/^=== apps\/s\/dist\/test\/batch-b2\.test\.js: 1 passed/m);
+        // each batched file still has its own line in the record of times
+        const times = JSON.parse(readFileSync(join(root, 'test-artifacts', 'test-times.json'), 'utf8')) as { files: { file: string }[] };
+        expect(times.files.map((f) => f.file)).to.include.members(names.map((n) => `apps/s/dist/test/batch-${n}.test.js`));
+      } finally {
+        for (const f of [...names.map(file), own.source, pids, join(root, 'test-artifacts')]) rmSync(f, { recursive: true, force: true });
       }
     });
 
@@ -274,7 +313,8 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
           encoding: 'utf8',
         });
         expect(run.stdout).to.match(/light\.test\.js: 1 passed, 0 failed/);
-        expect(run.stdout).to.match(/busy\.test\.js: 1 passed, 0 failed/);
+        // the busy file shares its process with the tree's other files (a batch)
+        expect(run.stdout, run.stdout).to.match(/busy\.test\.js[^\n]*: \d+ passed, 0 failed/);
       } finally {
         for (const f of [...Object.values(files).map((f) => join(root, f)), source, markers]) rmSync(f, { recursive: true, force: true });
       }
