@@ -29,7 +29,7 @@ describe('playground in a real browser: backchannels', function () {
    * while the agent's long reply plays does not stop it. A browser of its own, whose microphone says
    * a speaker's recorded "oh" (250 ms) and, 5 s later, a reader's "not" (330 ms), both short enough for the
    * default settings to judge them, then stays silent long after the reply ends (Chromium loops the
-   * file). The reply answers a typed turn, so no speech recognition under load decides whether there
+   * file; over WebRTC, see below). The reply answers a typed turn, so no speech recognition under load decides whether there
    * is one. Through the browser's gain control Silero may miss the soft "oh" (then it never pauses
    * the reply); it always hears the "not", so at least one pause is judged.
    */
@@ -39,10 +39,16 @@ describe('playground in a real browser: backchannels', function () {
       (_, i) => `This is sentence number ${i + 1} of a long answer that keeps going for a while.`,
     ).join(' ');
     // WebSocket: the file starts when the microphone button is pressed, once the agent speaks (1.5 s
-    // into the reply). WebRTC: the call captures from its start (the button unmutes the track), so the
-    // "oh" comes 12 s after connecting, well inside a ~27 s reply that starts a few seconds in.
-    const lead = transport === 'websocket' ? 1500 : 12_000;
-    const own = await launchBrowser(concat([silence(lead), recordedOh(), silence(5000), recordedNot(), silence(90_000)]));
+    // into the reply). WebRTC: the call captures from its start and the button only unmutes the
+    // track, so the file cannot be timed from the reply (a reply that starts late on a busy machine
+    // began after both utterances): it repeats the two every 6 s, the track is unmuted once the
+    // agent speaks and muted again once the reply has resumed after one of them.
+    const utterances = [recordedOh(), silence(2500), recordedNot(), silence(2500)];
+    const own = await launchBrowser(
+      transport === 'websocket'
+        ? concat([silence(1500), recordedOh(), silence(5000), recordedNot(), silence(90_000)])
+        : concat([silence(1000), ...Array.from({ length: 20 }, () => utterances).flat()]),
+    );
     try {
       const context2 = await own.newContext(t.baseUrl);
       // The session's events as they arrive, from the socket or the call's data channel (the page's
@@ -82,15 +88,20 @@ describe('playground in a real browser: backchannels', function () {
       await p.fill('#rt-instructions', `Say exactly: "${long}"`);
       await p.click('#rt-connect');
       await p.waitForSelector('#rt-send:not([disabled])', { timeout: 20_000 });
-      if (transport === 'webrtc') await p.click('#rt-mic');
       await p.fill('#rt-text', 'Read me the long answer, please.');
       await p.click('#rt-send');
       await p.waitForSelector('#rt-status[data-agent-speaking="true"]', { timeout: 40_000 });
-      if (transport === 'websocket') await p.click('#rt-mic');
+      await p.click('#rt-mic');
+      let micOn = true;
       const deadline = Date.now() + 120_000;
       let done: any;
       while (!(done = (await events()).find((e) => e.type === 'response.done'))) {
         if (Date.now() > deadline) throw new Error(`no response.done: ${(await events()).map((e) => e.type).join(' ')}`);
+        // WebRTC: one utterance judged and the reply resumed; no more, so none comes after the reply
+        if (transport === 'webrtc' && micOn && (await events()).some((e) => e.type === 'response.output_audio.resumed')) {
+          await p.click('#rt-mic');
+          micOn = false;
+        }
         await p.waitForTimeout(250);
       }
       // WebRTC: the track plays the reply's last 500 ms after response.done; wait for it to end.
@@ -121,7 +132,7 @@ describe('playground in a real browser: backchannels', function () {
       const sent = await p.evaluate(() => (globalThis as any).__sent as any[]);
       expect(sent.map((e) => e.type)).not.to.include('conversation.item.truncate');
       console.log(
-        `      browser (${transport}): ${paused.length} of 2 recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(' + ')} ms, reply completed whole`,
+        `      browser (${transport}): ${paused.length} recorded utterances heard over the reply, paused ${resumed.map((e) => e.paused_ms).join(' + ')} ms, reply completed whole`,
       );
       await screenshot(p, `realtime-backchannel-${transport}`);
       await p.click('#rt-disconnect');
