@@ -1,3 +1,4 @@
+// @test-tier paced: a browser on WebRTC calls that play recorded speech and replies in real time; it mostly waits
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
