@@ -133,7 +133,7 @@ export const realtimeModule = defineModule({
       .string()
       .regex(/^(auto|off|[1-9]\d{0,6})$/, 'must be auto, off or a number of sessions')
       .default('auto'),
-    /** CPU cores realtime sessions may use in this process and its decoders (default 55 % of the CPUs). */
+    /** CPU cores realtime sessions may use in this process and its decoders (default 50 % of the CPUs). */
     SVC_REALTIME_CPU_BUDGET: setting.optionalDecimal(0.05, 4096),
     /** CPU cores one speaking session is assumed to cost, and the least a measurement may lower it to. */
     SVC_REALTIME_SESSION_CPU: setting.decimal(DEFAULT_SESSION_CPU, 0.001, 64),

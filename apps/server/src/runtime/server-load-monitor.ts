@@ -23,7 +23,7 @@ export interface ServerLoadMonitorOptions {
  * (docs/realtime.md, "Capacity": the largest count of callers whose first reply's p95 stayed under
  * the 500 ms target, at the cost measured there).
  */
-const DEFAULT_BUDGET_SHARE = 0.55;
+const DEFAULT_BUDGET_SHARE = 0.5;
 
 /**
  * Measures what the capacity admission needs (ServerLoad): every `sampleMs` the CPU this process
