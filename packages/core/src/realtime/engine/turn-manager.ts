@@ -150,11 +150,16 @@ export class TurnManager implements TurnEvents {
     const td = this.deps.session.config.audio.input.turn_detection;
     if (td?.type === 'semantic_vad') {
       const { recognition, onsetMs } = this.speech;
-      const waitMs = this.deps.semantic.extraWaitMs(td, recognition?.partial ?? '', this.pitchBefore(audioEndMs), {
+      const partial = recognition?.partial ?? '';
+      const pitch = this.pitchBefore(audioEndMs);
+      const progress = {
         behindMs: recognition?.behindMs,
         speechMs: audioEndMs - onsetMs,
         unrecognizedSpeechMs: recognition?.unrecognizedSpeechMs,
-      });
+      };
+      const waitMs = this.deps.semantic.extraWaitMs(td, partial, pitch, progress);
+      // what semantic_vad judged at the pause, for an operator asking why a turn waited
+      this.deps.logger.debug({ itemId: this.speech.itemId, partial, pitch, ...progress, waitMs }, 'semantic_vad: pause judged');
       if (waitMs > 0) {
         this.waitForMoreSilence(audioEndMs, waitMs);
         return;
