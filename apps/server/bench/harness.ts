@@ -20,7 +20,8 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     loadConfig({
       SVC_PORT: '0',
       SVC_DATA_DIR: dataDir,
-      SVC_LOG_LEVEL: 'silent',
+      // SVC_BENCH_LOG_LEVEL=debug shows the server's log beside the figures (why a turn waited)
+      SVC_LOG_LEVEL: process.env.SVC_BENCH_LOG_LEVEL ?? 'silent',
       SVC_RATE_LIMIT_PER_MINUTE: '0',
       // A/B runs switch the process launcher from the shell (SVC_PROCESS_LAUNCHER=false npm run bench ...).
       ...(process.env.SVC_PROCESS_LAUNCHER ? { SVC_PROCESS_LAUNCHER: process.env.SVC_PROCESS_LAUNCHER } : {}),
