@@ -74,9 +74,12 @@ function main(argv) {
       process.exit(0);
     });
     const laneLabel = (run) => `${run.lane || 'main'}${run.after ? ` after ${run.after}` : ''}\t`;
-    for (const run of plan.flatMap((g) => g.runs))
-      for (const file of run.files) process.stdout.write((lanes ? laneLabel(run) : '') + path.relative(ROOT, file) + '\n');
-    return Promise.resolve(0);
+    const lines = plan
+      .flatMap((g) => g.runs)
+      .flatMap((run) => run.files.map((file) => (lanes ? laneLabel(run) : '') + path.relative(ROOT, file) + '\n'));
+    // done once the whole listing has left: the exit that follows must not cut a pipe's pending
+    // output (a busy CI run once read 278 of 305 lines)
+    return new Promise((resolve) => process.stdout.write(lines.join(''), () => resolve(0)));
   }
   if (argv.includes('--lint')) {
     const first = plan[0];
@@ -468,7 +471,8 @@ function secondsSince(t) {
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    // after what is still queued for a pipe has left (an exit drops it): the summary line is last
+    (code) => process.stdout.write('', () => process.exit(code)),
     (err) => {
       process.stderr.write(`${err.stack || err}\n0 passed, 1 failed\n`);
       process.exit(1);
