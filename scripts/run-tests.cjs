@@ -98,8 +98,10 @@ function main(argv) {
 /** Groups in order; each group's runs (one mocha process each) go `concurrency` at a time. */
 function planOf(t, tierName, jobs) {
   const lone = (f) => ({ files: [f], exclusive: t.exclusive.get(f) || [] });
-  // a file that holds something exclusively runs in a process of its own, so that the hold is short
-  const shardable = (f) => !t.exclusive.has(f);
+  // a file that holds something exclusively runs in a process of its own, so that the hold is short;
+  // so does one tagged own-process (it reads its own process)
+  const ownProcess = new Set(t.ownProcess);
+  const shardable = (f) => !t.exclusive.has(f) && !ownProcess.has(f);
   if (tierName === 'fast') {
     return [
       {
@@ -113,14 +115,12 @@ function planOf(t, tierName, jobs) {
   const shared = t.concurrent.filter((f) => fast.has(f) && shardable(f));
   const light = new Set(t.light);
   const others = t.concurrent.filter((f) => (!fast.has(f) || !shardable(f)) && !light.has(f));
-  const ownProcess = new Set(t.ownProcess);
-  // the files that must have a process to themselves: a hold kept short, or a tag that says so
-  const single = others.filter((f) => !shardable(f) || ownProcess.has(f)).map(lone);
-  const batched = batches(
-    others.filter((f) => shardable(f) && !ownProcess.has(f)),
-    BATCH_FILES,
+  const single = others.filter((f) => !shardable(f)).map(lone);
+  const batched = batches(others.filter(shardable), BATCH_FILES);
+  const waiting = longestRunsFirst(
+    t.light.map((f) => ({ ...lone(f), lane: 'light' })),
+    lastTimes(),
   );
-  const waiting = longestFirst(t.light, lastTimes()).map((f) => ({ ...lone(f), lane: 'light' }));
   return [
     // the long runs first, so the shards fill the gaps at the end
     {
@@ -135,7 +135,10 @@ function planOf(t, tierName, jobs) {
       name: 'paced + serial (real-time audio two at a time, beside browsers and bounds one at a time)',
       concurrency: { paced: PACED_JOBS, main: 1 },
       runs: [
-        ...longestFirst(t.paced, lastTimes()).map((f) => ({ ...lone(f), lane: 'paced' })),
+        ...longestRunsFirst(
+          t.paced.map((f) => ({ ...lone(f), lane: 'paced' })),
+          lastTimes(),
+        ),
         ...bySizeDescending(t.serial).map((f) => (t.alone.includes(f) ? { ...lone(f), after: 'paced' } : lone(f))),
       ],
     },
@@ -169,8 +172,9 @@ function batches(files, n) {
 }
 
 /**
- * Runs longest first: by the last run's times of their files where it knows them all, else (a fresh
- * clone, a new file) first and by their files' size.
+ * Runs longest first by the last run's times of their files (test-artifacts/test-times.json) where it
+ * knows them all, so that no long run starts last and runs alone at the end; runs with a file it does
+ * not know (a fresh clone, a new file) go first, by their files' size.
  */
 function longestRunsFirst(runs, seconds) {
   const total = (run, of) => run.files.reduce((sum, f) => sum + of(f), 0);
@@ -180,16 +184,6 @@ function longestRunsFirst(runs, seconds) {
     ...unknown.sort((a, b) => total(b, (f) => fs.statSync(f).size) - total(a, (f) => fs.statSync(f).size)),
     ...known.sort((a, b) => total(b, (f) => seconds.get(f)) - total(a, (f) => seconds.get(f))),
   ];
-}
-
-/**
- * `files` longest first by the last run's times (test-artifacts/test-times.json) where it has them,
- * so that no long file starts last and runs alone at the end; files it does not know (a fresh clone,
- * a new file) go first, by size.
- */
-function longestFirst(files, seconds) {
-  const known = files.filter((f) => seconds.has(f)).sort((a, b) => seconds.get(b) - seconds.get(a));
-  return [...bySizeDescending(files.filter((f) => !seconds.has(f))), ...known];
 }
 
 /** file -> seconds from the last run's test-artifacts/test-times.json; empty when there is none. */

@@ -68,7 +68,7 @@ function classify(root, file) {
   const inPackage = path.relative(root, file).split(path.sep)[0] === 'packages';
   return {
     file,
-    fast: inPackage && tag === null && !browser,
+    fast: inPackage && (tag === null || tag === 'own-process') && !browser,
     // A browser file runs alone unless it says it is paced (real-time audio that mostly waits).
     serial: tag === 'serial' || tag === 'alone' || (browser && tag !== 'paced'),
     /** Serial, and not beside a paced file either: it starts once the paced lane has ended. */
