@@ -257,11 +257,13 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
 
   it('waits for the recognizer to reach the end of the speech before it begins a reply on its words', async () => {
     const x = await session({ speculate: true, turnDetection: 'server_vad', ...finished });
-    x.recognizer.behindMs = 200;
+    // 300 ms of silence heard, 400 ms of audio unheard: the speech's last 100 ms among it
+    x.recognizer.behindMs = 400;
     await x.h.send({ type: 'input_audio_buffer.append', audio: speech(1200) });
     await silent(x.h, 300);
     expect(x.lm.requests).to.have.length(0);
-    x.recognizer.behindMs = 0;
+    // only silence left unheard: the words are the speech's
+    x.recognizer.behindMs = 100;
     await silent(x.h, 40);
     expect(x.lm.requests).to.have.length(1);
     expect(x.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);

@@ -4,7 +4,7 @@ import type { LaggedRecognitionFeed } from '../audio/lagged-recognition-feed.js'
 import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
-import { PITCH_CONTEXT_MS, pitchEnding } from '../audio/ending-pitch.js';
+import { PITCH_CONTEXT_MS, pitchCues, type PitchCues } from '../audio/ending-pitch.js';
 import { SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
 import type { TurnSpeculation } from './turn-speculation.js';
 import type { SpeculativeReply } from '../response/speculative-reply.js';
@@ -146,12 +146,14 @@ export class TurnManager implements TurnEvents {
     }
     await verdict?.settle();
     // The turn may be ending here: its reply is begun while that is decided.
-    this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs);
     const td = this.deps.session.config.audio.input.turn_detection;
+    const reportedSilenceMs = td ? this.deps.semantic.detectorSilenceMs(td) : 0;
+    this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs, reportedSilenceMs);
     if (td?.type === 'semantic_vad') {
       const { recognition, onsetMs } = this.speech;
       const partial = recognition?.partial ?? '';
-      const pitch = this.pitchBefore(audioEndMs);
+      const cues = this.pitchBefore(audioEndMs);
+      const pitch = cues.ending;
       const progress = {
         behindMs: recognition?.behindMs,
         speechMs: audioEndMs - onsetMs,
@@ -159,7 +161,10 @@ export class TurnManager implements TurnEvents {
       };
       const waitMs = this.deps.semantic.extraWaitMs(td, partial, pitch, progress);
       // what semantic_vad judged at the pause, for an operator asking why a turn waited
-      this.deps.logger.debug({ itemId: this.speech.itemId, partial, pitch, ...progress, waitMs }, 'semantic_vad: pause judged');
+      this.deps.logger.debug(
+        { itemId: this.speech.itemId, partial, pitch, medianHz: Math.round(cues.medianHz), endingRatio: cues.endingRatio, creakFrames: cues.creakFrames, ...progress, waitMs },
+        'semantic_vad: pause judged',
+      );
       if (waitMs > 0) {
         this.waitForMoreSilence(audioEndMs, waitMs);
         return;
@@ -253,7 +258,7 @@ export class TurnManager implements TurnEvents {
     const { speculation } = this.deps;
     if (!speculation.enabled) return;
     if (this.pendingEnd) {
-      speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
+      speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - this.pendingEnd.audioEndMs);
       return;
     }
     const voicedMs = speech.voicedUntilMs;
@@ -268,7 +273,7 @@ export class TurnManager implements TurnEvents {
       // The recognizer runs behind the audio (server_vad): it hears the speech's end now.
       speech.recognition?.catchUp(voicedMs);
     }
-    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs);
+    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - voicedMs);
   }
 
   private endPending(): void {
@@ -279,13 +284,13 @@ export class TurnManager implements TurnEvents {
   }
 
   /** How the voice ended before the pause at `audioEndMs` (unknown without the analysis input). */
-  private pitchBefore(audioEndMs: number): ReturnType<typeof pitchEnding> {
+  private pitchBefore(audioEndMs: number): PitchCues {
     const analysis = this.deps.input.analysis;
-    if (!analysis) return 'unknown';
+    if (!analysis) return { ending: 'unknown', medianHz: 0, endingRatio: NaN, creakFrames: 0, voicedFrames: 0 };
     const from = Math.max(this.speech!.onsetMs, audioEndMs - PITCH_CONTEXT_MS);
     const samples = analysis.since(from);
     const speechSamples = Math.max(0, Math.round(((audioEndMs - from) / 1000) * analysis.sampleRate));
-    return pitchEnding(samples.subarray(0, speechSamples), analysis.sampleRate);
+    return pitchCues(samples.subarray(0, speechSamples), analysis.sampleRate);
   }
 
   /** How long the user has voiced speech up to `voicedUntilMs`, and what the recognizer heard. */

@@ -62,11 +62,14 @@ export class TurnSpeculation {
 
   /**
    * A pause that may end the turn, with the words heard so far: their reply is begun (again if they
-   * changed). `behindMs`: audio the recognizer has not reached yet; while it is behind, its words
-   * are not the turn's yet and nothing is begun on them (a guess on stale words is work thrown away).
+   * changed). `behindMs`: audio the recognizer has not reached yet; `silenceMs`: the silence heard
+   * since the speech. While the recognizer has not reached the speech's end its words are not the
+   * turn's yet and nothing is begun on them (a guess on stale words is work thrown away); the
+   * silence after the end it may still be decoding changes no word (the semantic judge trusts the
+   * words on the same terms), and if it does, the changed words begin the reply anew.
    */
-  consider(partial: string, behindMs = 0): void {
-    if (!this.deps.enabled || behindMs > 0) return;
+  consider(partial: string, behindMs = 0, silenceMs = 0): void {
+    if (!this.deps.enabled || behindMs > silenceMs) return;
     const words = normalizeTranscript(partial);
     // Nothing heard yet: there is nothing to answer.
     if (!words) return;
