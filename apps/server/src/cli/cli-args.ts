@@ -39,10 +39,19 @@ export function parseCliArgs<O extends Options>(
  */
 export function runCliMain(name: string, main: () => Promise<number>): void {
   main().then(
-    (code) => process.exit(code),
+    (code) => exitWhenWritten(code),
     (err: unknown) => {
       process.stderr.write(`${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
+      exitWhenWritten(1);
     },
   );
+}
+
+/**
+ * Exits once stdout and stderr have handed on all that was written to them. Writes to a pipe are
+ * queued in Node while the reader is behind (a pipe may hold a single page), and `process.exit`
+ * drops the queue: a long `keys list --json` read by a slow reader lost everything past 4 KiB.
+ */
+function exitWhenWritten(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }

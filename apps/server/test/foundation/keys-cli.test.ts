@@ -2,9 +2,13 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runKeysCli } from '../../src/cli/keys.js';
 import { startTestServer } from '../helpers/test-server.js';
 import { getJson } from '../helpers/http.js';
+import { readThroughOnePagePipe } from '../helpers/slow-pipe.js';
+
+const KEYS_CLI = fileURLToPath(new URL('../../src/cli/keys.js', import.meta.url));
 
 describe('keys CLI (npm run keys)', function () {
   this.timeout(60_000);
@@ -54,6 +58,14 @@ describe('keys CLI (npm run keys)', function () {
       await server.close();
     }
     expect((await cli('revoke', '--id', id)).code).to.equal(1);
+  });
+
+  it('a long listing reaches a slow reader whole (the exit waits for stdout to drain)', async () => {
+    for (let i = 0; i < 60; i++) expect((await cli('create', '--name', `bulk-${i}`)).code).to.equal(0);
+    const expected = JSON.parse((await cli('list', '--json')).out) as unknown[];
+    const out = readThroughOnePagePipe([process.execPath, KEYS_CLI, 'list', '--json'], { ...process.env, SVC_DATA_DIR: dir });
+    expect(out.length).to.be.greaterThan(4096);
+    expect(JSON.parse(out)).to.deep.equal(expected);
   });
 
   it('prints usage for unknown commands', async () => {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readThroughOnePagePipe } from '../helpers/slow-pipe.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const RUNNER = join(ROOT, 'scripts', 'run-tests.cjs');
@@ -109,23 +110,7 @@ describe('test tiers (scripts/test-tiers.cjs, scripts/run-tests.cjs)', function 
   it('a reader that is slow on a one-page pipe still gets every line of --list (the exit does not cut them)', () => {
     // A pipe past the user's pipe-page limit holds one page; what did not fit waited in Node and the
     // exit dropped it (a busy CI run read 278 of 305 lines).
-    const script = [
-      'import fcntl, os, subprocess, sys, time',
-      'r, w = os.pipe()',
-      'fcntl.fcntl(w, 1031, 4096)',
-      'p = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL)',
-      'os.close(w)',
-      'time.sleep(1.5)',
-      'data = b""',
-      'while True:',
-      '    chunk = os.read(r, 65536)',
-      '    if not chunk: break',
-      '    data += chunk',
-      'p.wait()',
-      'sys.stdout.write(data.decode())',
-    ].join('\n');
-    const slowRead = (...args: string[]) =>
-      spawnSync('python3', ['-c', script, process.execPath, RUNNER, ...args], { encoding: 'utf8' }).stdout;
+    const slowRead = (...args: string[]) => readThroughOnePagePipe([process.execPath, RUNNER, ...args]);
     const listed = slowRead('all', '--list').split('\n').filter(Boolean);
     expect(listed).to.have.length(list('all').length);
     expect(listed.length).to.be.greaterThan(100);
