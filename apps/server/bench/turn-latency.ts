@@ -46,7 +46,8 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
     for (const setting of settings) {
       servers[setting] = await startServerProcess({
         env: {
-          SVC_LOG_LEVEL: 'warn',
+          // SVC_BENCH_LOG_LEVEL=debug: the servers' logs are printed at the end (why a turn waited)
+          SVC_LOG_LEVEL: process.env.SVC_BENCH_LOG_LEVEL ?? 'warn',
           SVC_RATE_LIMIT_PER_MINUTE: '0',
           SVC_REALTIME_MAX_SESSIONS: '2000',
           SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2000',
@@ -107,6 +108,8 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
       }
     }
   } finally {
+    if (process.env.SVC_BENCH_LOG_LEVEL)
+      for (const [setting, server] of Object.entries(servers)) process.stderr.write(`--- server, speculation ${setting}\n${server.logs()}`);
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
   return out;

@@ -39,10 +39,27 @@ const semantic = (overrides: Partial<TurnDetection> = {}): TurnDetection => ({ .
 
 describe('semantic_vad: the words and the voice decide when a turn ends', () => {
   it('judges a turn from its partial transcript', () => {
-    for (const t of ['i would like a coffee and', 'put it on the', 'um', 'my number is four five', 'it costs twenty', 'because']) {
+    for (const t of [
+      'i would like a coffee and',
+      'put it on the',
+      'um',
+      'my number is four five',
+      'it costs twenty',
+      'because',
+      'and then we',
+      'the answer is',
+    ]) {
       expect(judgeTurn(t), t).to.equal('unfinished');
     }
-    for (const t of ['what time is it', 'i would like a coffee', 'turn the lights off']) expect(judgeTurn(t), t).to.equal('finished');
+    for (const t of [
+      'what time is it',
+      'i would like a coffee',
+      'turn the lights off',
+      'nice to meet you',
+      "i'll take those",
+      'what is this',
+    ])
+      expect(judgeTurn(t), t).to.equal('finished');
     for (const t of ['', 'hello', 'yes please']) expect(judgeTurn(t), t).to.equal('unclear');
   });
 

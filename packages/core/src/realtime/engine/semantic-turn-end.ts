@@ -44,6 +44,12 @@ export const MIN_SPEECH_MS_UNHEARD = 1500;
  */
 export const MIN_UNRECOGNIZED_SPEECH_MS = 100;
 
+/**
+ * Words a sentence does not end on: conjunctions, articles and possessives, prepositions, copulas, the
+ * subject pronouns "I" and "we", fillers. Words that end sentences as often as they begin phrases are
+ * not here, and their turn is judged by the voice like any other: "you" ("nice to meet you", "thank
+ * you"), "this", "these", "those" ("I'll take those").
+ */
 const CONTINUATION_WORDS = new Set([
   'and',
   'but',
@@ -74,9 +80,6 @@ const CONTINUATION_WORDS = new Set([
   'our',
   'their',
   'its',
-  'this',
-  'these',
-  'those',
   'some',
   'to',
   'of',
@@ -99,7 +102,6 @@ const CONTINUATION_WORDS = new Set([
   'i',
   "i'm",
   'we',
-  'you',
   'um',
   'uh',
   'er',
