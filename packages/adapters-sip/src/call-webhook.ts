@@ -46,7 +46,8 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
  * receiver can drop duplicates) and a fresh timestamp and signature, until one is taken, the
  * attempts run out, or the call stops ringing. The URL is checked like the media fetcher's: every
  * address its host resolves to must be public unless allowlisted, and the connection goes to the
- * address checked (no DNS rebinding); redirects are not followed.
+ * address checked (no DNS rebinding); redirects are not followed. An address the rule refuses ends
+ * the delivery at once: retrying would ask the same rule again, while the caller waits.
  */
 export class CallWebhook {
   private readonly logger: Logger;
@@ -61,8 +62,12 @@ export class CallWebhook {
       throw new Error(`the webhook URL must be http or https: '${options.url}'`);
   }
 
-  /** Delivers the event for the call (in the background: the call rings meanwhile); stops when `gone` aborts. */
-  announce(call: IncomingCall, gone: AbortSignal): void {
+  /**
+   * Delivers the event for the call (the call rings meanwhile). Resolves when a receiver took it or
+   * `gone` aborted (the call stopped ringing); rejects, saying why, when nobody was told: every
+   * attempt failed, or the address was refused.
+   */
+  announce(call: IncomingCall, gone: AbortSignal): Promise<void> {
     const payload = JSON.stringify({
       object: 'event',
       id: `evt_${randomBytes(12).toString('hex')}`,
@@ -70,20 +75,33 @@ export class CallWebhook {
       created_at: Math.floor(Date.now() / 1000),
       data: { call_id: call.callId, sip_headers: call.sipHeaders },
     });
-    void this.deliver(`wh_${randomBytes(12).toString('hex')}`, payload, call.callId, gone);
+    return this.deliver(`wh_${randomBytes(12).toString('hex')}`, payload, call.callId, gone);
   }
 
   private async deliver(webhookId: string, payload: string, callId: string, gone: AbortSignal): Promise<void> {
+    const { maxAttempts } = this.options;
     let wait = this.options.firstRetryMs;
-    for (let attempt = 1; attempt <= this.options.maxAttempts && !gone.aborted; attempt++) {
-      const outcome = await this.post(webhookId, payload, gone).catch((err: unknown) => (err as Error).message);
+    for (let attempt = 1; ; attempt++) {
+      let outcome: string | null;
+      try {
+        outcome = await this.post(webhookId, payload, gone);
+      } catch (err) {
+        if (gone.aborted) return;
+        if (err instanceof WebhookAddressRefusedError) {
+          this.logger.warn({ call: callId, attempt, reason: err.message }, 'realtime.call.incoming not delivered: address refused');
+          throw new Error(`the webhook address was refused: ${err.message}`);
+        }
+        outcome = (err as Error).message;
+      }
       if (outcome === null) {
         this.logger.info({ call: callId, attempt }, 'realtime.call.incoming delivered');
         return;
       }
       if (gone.aborted) return;
       this.logger.warn({ call: callId, attempt, reason: outcome }, 'realtime.call.incoming not delivered');
-      if (attempt < this.options.maxAttempts) await sleep(wait, gone);
+      if (attempt >= maxAttempts) throw new Error(`not delivered in ${maxAttempts} attempts; the last: ${outcome}`);
+      await sleep(wait, gone);
+      if (gone.aborted) return;
       wait *= 2;
     }
   }
@@ -136,10 +154,14 @@ export class CallWebhook {
 export const resolveAll = async (host: string): Promise<string[]> =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+/** An address the webhook may not be posted to (not public, and not allowlisted). */
+class WebhookAddressRefusedError extends Error {}
+
 /**
  * The address a webhook URL is posted to, when every address its host resolves to is allowed
- * (public, or the host allowlisted); throws saying why not. Checked again at every delivery, since
- * what a name resolves to can change.
+ * (public, or the host allowlisted); throws saying why not (a WebhookAddressRefusedError when the
+ * rule refused an address, another error when the name did not resolve). Checked again at every
+ * delivery, since what a name resolves to can change.
  */
 export async function webhookAddress(
   url: URL,
@@ -152,7 +174,7 @@ export async function webhookAddress(
   if (isIP(host) || !policy.hostAllowed(host)) {
     for (const address of addresses) {
       const refusal = policy.refusal(address);
-      if (refusal) throw new Error(`'${host}' resolves to ${refusal}; allow it with SVC_SIP_WEBHOOK_ALLOWED_HOSTS`);
+      if (refusal) throw new WebhookAddressRefusedError(`'${host}' resolves to ${refusal}; allow it with SVC_SIP_WEBHOOK_ALLOWED_HOSTS`);
     }
   }
   return addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;

@@ -40,8 +40,11 @@ export interface SipAccount {
   principal(): Promise<Principal | null>;
   /** The session configuration a call is accepted with when nobody is told of it (no `announce`). */
   session: Record<string, unknown>;
-  /** Tells the application of a ringing call (the webhook); absent: the call is accepted at once with `session`. */
-  announce?(call: IncomingCall, gone: AbortSignal): void;
+  /**
+   * Tells the application of a ringing call (the webhook); absent: the call is accepted at once with
+   * `session`. A rejected promise says nobody could be told: the call is then refused at once.
+   */
+  announce?(call: IncomingCall, gone: AbortSignal): void | Promise<void>;
 }
 
 /** The digest users API keys stored for themselves (docs/sip.md, "SIP credentials per API key"). */
@@ -67,8 +70,10 @@ export interface SipServerDeps {
   /**
    * Tells the application of a ringing call (the webhook); it then answers through the directory
    * (accept, reject) before `ringTimeoutMs`. Absent: every call is accepted at once with `session`.
+   * A rejected promise says nobody could be told (every delivery failed): the call is refused at
+   * once with 480 instead of ringing until the timeout.
    */
-  announce?(call: IncomingCall, gone: AbortSignal): void;
+  announce?(call: IncomingCall, gone: AbortSignal): void | Promise<void>;
   /** Where the calls are found by id (the API's accept/reject/refer/hangup and `?call_id=` join). */
   directory?: PhoneCallDirectory;
   /** INVITEs per source address (a token bucket keyed `sip:<address>`). */
@@ -90,7 +95,7 @@ export interface SipServerOptions {
   ackTimeoutMs: number;
   mediaTimeoutMs: number;
   audioLeadMs: number;
-  /** With `announce`: a call not accepted or rejected by then is refused (480). Default 30 s. */
+  /** With `announce`: a call not accepted or rejected by then, or that nobody could be told of, is refused (480). Default 30 s. */
   ringTimeoutMs?: number;
   limits?: SipParseLimits;
   /** The address put in SDP and Contact when bound to every interface (0.0.0.0): the one callers reach. */
@@ -356,7 +361,24 @@ export class SipServer {
       ),
     );
     this.logger.info({ callId, call: dialog.publicId, from: dialog.peer.address }, 'SIP call ringing: waiting for accept or reject');
-    account.announce({ callId: dialog.publicId, principal, sipHeaders: sipHeadersOf(dialog.invite) }, gone.signal);
+    const incoming: IncomingCall = { callId: dialog.publicId, principal, sipHeaders: sipHeadersOf(dialog.invite) };
+    // (a throw counts as a failed announcement: either way nobody was told)
+    void Promise.resolve()
+      .then(() => account.announce!(incoming, gone.signal))
+      .catch((err: unknown) => this.notAnnounced(callId, dialog, err));
+  }
+
+  /**
+   * Nobody could be told of a ringing call (every webhook delivery failed, or its address was
+   * refused), so nobody can accept it: the caller is refused now rather than ringing until the ring
+   * timeout, with the ring timeout's 480 (the callee, the application, is unavailable; a 5xx would
+   * have a proxy or trunk retry another server, which reaches the same application). A call the
+   * application answered meanwhile (it took a delivery the sender counted as failed) is left alone.
+   */
+  private notAnnounced(callId: string, dialog: Dialog, err: unknown): void {
+    if (dialog.state !== 'proceeding' || dialog.decided) return;
+    this.logger.warn({ callId, call: dialog.publicId, reason: String(err) }, 'SIP call refused: the application could not be told of it');
+    this.fail(callId, dialog, 480, 'Temporarily Unavailable', 'the application could not be told of the call: its webhook failed');
   }
 
   /** Refuses a ringing call with the application's status (OpenAI's reject: 603 Decline by default). */

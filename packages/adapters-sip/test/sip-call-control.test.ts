@@ -47,6 +47,8 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
   let phone: Phone;
   let sessions: FakeSession[];
   let announced: IncomingCall[];
+  /** Fails a call's announcement by its id, as a webhook whose every delivery failed does; until then it is pending. */
+  let failAnnouncement: Map<string, (err: Error) => void>;
   let directory: PhoneCallDirectory;
   let registry: InMemorySessionRegistry;
   let ids = 0;
@@ -54,6 +56,7 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
   async function start(options: Partial<SipServerOptions> = {}): Promise<void> {
     sessions = [];
     announced = [];
+    failAnnouncement = new Map();
     registry = new InMemorySessionRegistry({ maxSessions: 4, maxSessionsPerKey: 4 });
     directory = new PhoneCallDirectory((session) => {
       if (typeof session.instructions === 'number') throw new InvalidRequestError('instructions must be a string', 'instructions');
@@ -72,7 +75,10 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
           return s;
         },
         session: { instructions: 'the default' },
-        announce: (call) => announced.push(call),
+        announce: (call) => {
+          announced.push(call);
+          return new Promise<void>((_delivered, failed) => failAnnouncement.set(call.callId, failed));
+        },
         directory,
         rateLimiter: burstLimiter(1000),
         newCallId: () => `rtc_${++ids}`,
@@ -156,6 +162,37 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
     const refused = await phone.response(480, 'r4', 5000);
     expect(refused.headers.get('warning')).to.include('not accepted within 1000 ms');
     expect(directory.has(callId)).to.equal(false);
+  });
+
+  it('nobody could be told (every delivery failed): 480 with a Warning saying why at once, not at the ring timeout; an answered call is left alone', async () => {
+    const ringTimeoutMs = 20_000;
+    await start({ ringTimeoutMs });
+    const invitedAt = performance.now();
+    const callId = await ringingCall('r9');
+    const finals = (sipCallId: string) =>
+      phone.received.filter((m) => m.kind === 'response' && m.status >= 300 && m.headers.get('call-id') === sipCallId);
+    expect(finals('r9'), 'it rings while the announcement is under way').to.deep.equal([]);
+    failAnnouncement.get(callId)!(new Error('not delivered in 4 attempts; the last: the receiver answered HTTP 500'));
+    // waiting half the ring timeout at most: a call left to ring out would get its 480 only at the timeout
+    const refused = await phone.response(480, 'r9', ringTimeoutMs / 2);
+    expect(refused.kind === 'response' && refused.reason).to.equal('Temporarily Unavailable');
+    expect(refused.headers.get('warning')).to.include('the application could not be told of the call: its webhook failed');
+    expect((performance.now() - invitedAt) / ringTimeoutMs, 'refused long before the ring timeout').to.be.below(0.25);
+    expect(finals('r9'), 'one final answer').to.have.length(1);
+    expect(directory.has(callId)).to.equal(false);
+    expect(sessions).to.have.length(0);
+
+    // The application took a delivery the sender counted as failed (its answer came too late) and accepted the call.
+    const answered = await ringingCall('r10');
+    await directory.accept(answered, OWNER, {});
+    const ok = await phone.response(200, 'r10');
+    phone.send(inDialog('ACK', phone, 'r10', toTagOf(ok), 1), server.address.port);
+    failAnnouncement.get(answered)!(new Error('not delivered in 4 attempts'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(directory.has(answered), 'the answered call goes on').to.equal(true);
+    expect(server.activeCalls()).to.equal(1);
+    expect(finals('r10')).to.deep.equal([]);
+    expect(phone.received.some((m) => m.kind === 'request' && m.method === 'BYE')).to.equal(false);
   });
 
   it('hangup: a ringing call is refused (487), an answered one gets BYE and frees its slot', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
+import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, sipConfigHolding } from '@svc/core';
 import { openDatabase, RedisRateLimiter, TokenBucketRateLimiter, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -11,6 +11,7 @@ import { createPinoLogger } from '../runtime/pino-logger.js';
 import { servesApi } from '../runtime/process-role.js';
 import { openBlobStore } from '../runtime/blob-store.js';
 import { defineModule, type ModuleRoutes } from './module.js';
+import { sipConfigRepository } from './sip-accounts.js';
 
 export const SERVICE_INFO = {
   title: 'svc speech, avatar video and realtime voice service',
@@ -86,6 +87,14 @@ export const foundationModule = defineModule({
           await get(SHARED_TOKENS.Hasher),
           await get(SHARED_TOKENS.Clock),
           config.settings.SVC_API_KEYS,
+          // What a key stored for SIP goes with it when it is revoked, from whichever process revokes
+          // it: here, because the keys CLI binds only this module, and whether or not SVC_SIP_PORT is
+          // set (the table exists in every database; deleting a row opens no sealed secret).
+          [
+            sipConfigHolding(
+              sipConfigRepository(await get(SERVER_TOKENS.DataSource), config.settings.SVC_SIP_CONFIG_KEY, config.settings.SVC_DATA_DIR),
+            ),
+          ],
         ),
     );
   },

@@ -49,8 +49,11 @@ function checkWebhook(url: string, secret: string): void {
     );
 }
 
-/** The realtime.call.incoming webhook to `url` (SVC_SIP_WEBHOOK_URL, or a key's own): a call then rings until the application accepts or rejects it. */
-function webhookOf(s: Settings, logger: Logger, url: string, secret: string): (call: IncomingCall, gone: AbortSignal) => void {
+/**
+ * The realtime.call.incoming webhook to `url` (SVC_SIP_WEBHOOK_URL, or a key's own): a call then
+ * rings until the application accepts or rejects it, or is refused once every delivery failed.
+ */
+function webhookOf(s: Settings, logger: Logger, url: string, secret: string): (call: IncomingCall, gone: AbortSignal) => Promise<void> {
   const webhook = new CallWebhook({
     url,
     secret,

@@ -65,8 +65,8 @@ export interface StoredSipAccountsOptions {
   keys: ManageApiKeys;
   /** The session of a call answered at once when its key stored none (SVC_SIP_SESSION). */
   defaultSession: Record<string, unknown>;
-  /** The realtime.call.incoming delivery to a key's URL, signed with its secret. */
-  webhook(url: string, secret: string): (call: IncomingCall, gone: AbortSignal) => void;
+  /** The realtime.call.incoming delivery to a key's URL, signed with its secret (rejects when it could not be delivered). */
+  webhook(url: string, secret: string): (call: IncomingCall, gone: AbortSignal) => Promise<void>;
 }
 
 /** The digest users keys stored, for the SIP server: the user an INVITE proves selects the key, its session and its webhook. */

@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { nextCall } from '../helpers/sip-server.js';
 import { hasBaresip, placeCall, type BaresipCall } from '../helpers/baresip.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
+import { runKeysCli } from '../../src/cli/keys.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 async function api(t: TestServer, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; json: any }> {
@@ -28,6 +29,7 @@ function skipWithoutPhone(ctx: Mocha.Context): void {
 }
 const ALICE = { username: 'alice-pbx', password: 'alice-long-password-1' };
 const BOB = { username: 'bob-pbx', password: 'bob-long-password-22' };
+const CAROL = { username: 'carol-pbx', password: 'carol-long-password-333' };
 const ha1 = (u: string, p: string) => createHash('md5').update(`${u}:svc:${p}`).digest('hex');
 
 describe('SIP credentials and call webhooks per API key (the real server, a SQLite file, baresip)', function () {
@@ -219,5 +221,60 @@ describe('SIP credentials and call webhooks per API key (the real server, a SQLi
     await phone.printed(/SIP\/2\.0 401 Unauthorized/, 15_000);
     await phone.printed(/terminated|failed|401/i, 15_000);
     expect(t.server.sip!.server.activeCalls()).to.equal(0);
+  });
+
+  it('revoking a key (the keys CLI: another container on the same database) deletes its SIP configuration: the user name is free, its phone is an unknown user', async () => {
+    const manage = t.server.services.get(SERVER_TOKENS.ManageApiKeys);
+    const carolKey = await manage.create('tenant c');
+    const stored = await api(t, 'POST', CONFIG, carolKey.secret, { ...CAROL, webhook_url: receiverA.url });
+    expect(stored.status).to.equal(200);
+    expect(stored.json.webhook_secret).to.match(/^whsec_/);
+    const claimedEarly = await api(t, 'POST', CONFIG, keys.b, { ...CAROL, password: 'bob-takes-carols-name' });
+    expect(claimedEarly.status, 'taken while the key is active').to.equal(400);
+    expect(claimedEarly.json.error).to.include({ type: 'invalid_request_error', param: 'username' });
+
+    // The CLI builds its own container (the foundation module only: no SIP port, no SIP module) and
+    // its own connection to the SQLite file: what it deletes, the server can only see in the database.
+    const saved = process.env.SVC_DATA_DIR;
+    process.env.SVC_DATA_DIR = dataDir;
+    const out: string[] = [];
+    try {
+      expect(await runKeysCli(['revoke', '--id', carolKey.record.id], (line) => out.push(line))).to.equal(0);
+    } finally {
+      if (saved === undefined) delete process.env.SVC_DATA_DIR;
+      else process.env.SVC_DATA_DIR = saved;
+    }
+    expect(out).to.deep.equal([`revoked ${carolKey.record.id}`]);
+    const configs = t.server.services.get(SERVER_TOKENS.SipConfigs);
+    expect(await configs.get(carolKey.record.id), 'the server reads no configuration of the revoked key').to.equal(null);
+    expect(await configs.findByUsername(CAROL.username)).to.equal(null);
+    const revokedRead = await api(t, 'GET', CONFIG, carolKey.secret);
+    expect(revokedRead.status).to.equal(401);
+    expect(revokedRead.json.error.message).to.be.a('string');
+
+    if (hasBaresip()) {
+      // Its phone proves the old credentials: challenged again as an unknown user (401), not let in
+      // as far as the key check (403), and nothing is announced.
+      const seen = receiverA.deliveries.length;
+      const phone = await dial(CAROL);
+      await phone.printed(/SIP\/2\.0 401 Unauthorized[\s\S]*Authorization: Digest[\s\S]*SIP\/2\.0 401 Unauthorized/, 15_000);
+      await phone.printed(/session closed: 401 Unauthorized/, 15_000);
+      expect(phone.output()).to.not.match(/SIP\/2\.0 (100 Trying|403 Forbidden)/);
+      expect(receiverA.deliveries.length).to.equal(seen);
+    } else console.log('      (the phone steps skipped: baresip is not installed)');
+
+    const claimed = await api(t, 'POST', CONFIG, keys.b, { ...CAROL, password: 'bob-takes-carols-name', webhook_url: receiverB.url });
+    expect(claimed.status, JSON.stringify(claimed.json)).to.equal(200);
+    expect(claimed.json.username).to.equal(CAROL.username);
+    const bobId = (await manage.authenticate(keys.b)).apiKeyId;
+    expect((await configs.findByUsername(CAROL.username))?.apiKeyId).to.equal(bobId);
+
+    if (hasBaresip()) {
+      // The name now selects key B: its phone's call is announced to B's webhook, signed with B's new secret.
+      const seen = receiverB.deliveries.length;
+      await dial({ username: CAROL.username, password: 'bob-takes-carols-name' });
+      const callId = (await receiverB.nextEvent(claimed.json.webhook_secret, seen, 20_000)).data.call_id;
+      expect((await api(t, 'POST', `/v1/realtime/calls/${callId}/reject`, keys.b, {})).status).to.equal(200);
+    }
   });
 });

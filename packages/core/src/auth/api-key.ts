@@ -25,4 +25,14 @@ export interface ApiKeyRepository {
   count(): Promise<number>;
 }
 
+/**
+ * What a capability stores for an API key that must not outlive the key (its SIP digest user, HA1
+ * and webhook secret): revoking the key releases it. It lives in the store every process shares, so
+ * a revocation from any process (the keys CLI included) releases it for all of them.
+ */
+export interface KeyHolding {
+  /** Deletes what the key holds; a key holding nothing is no error (a revocation may be run again). */
+  release(apiKeyId: string): Promise<void>;
+}
+
 export const API_KEY_PREFIX = 'svc-';

@@ -1,11 +1,12 @@
 import type { Clock } from '../shared/clock.js';
 import type { Hasher, IdGenerator } from '../shared/ids.js';
 import { InvalidApiKeyError } from '../shared/errors.js';
-import { API_KEY_PREFIX, type ApiKeyRecord, type ApiKeyRepository, type Principal } from './api-key.js';
+import { API_KEY_PREFIX, type ApiKeyRecord, type ApiKeyRepository, type KeyHolding, type Principal } from './api-key.js';
 
 /**
  * Creating, listing, revoking and checking API keys. Secrets are shown once at creation and stored
  * only as SHA-256 digests; keys from configuration (SVC_API_KEYS) are accepted by digest too.
+ * Revoking a key also releases what capabilities hold for it (`holdings`: its SIP configuration).
  */
 export class ManageApiKeys {
   private readonly configuredHashes: Map<string, Principal>;
@@ -16,6 +17,7 @@ export class ManageApiKeys {
     private readonly hasher: Hasher,
     private readonly clock: Clock,
     configuredKeys: readonly string[] = [],
+    private readonly holdings: readonly KeyHolding[] = [],
   ) {
     this.configuredHashes = new Map(
       configuredKeys.map((key, i) => {
@@ -43,8 +45,19 @@ export class ManageApiKeys {
     return this.repo.list();
   }
 
-  revoke(id: string): Promise<boolean> {
-    return this.repo.revoke(id, this.clock.now());
+  /**
+   * Revokes a stored key (false when none is active under this id) and releases its holdings. The
+   * key is revoked first: it then authenticates no new request, so none of its own can store a
+   * holding again after they are released. A key found already revoked has its holdings released
+   * too, so running the revocation again finishes one whose release failed (the error is thrown:
+   * the key stays revoked) or one revoked before its capability released anything. Configured keys
+   * (SVC_API_KEYS) are not stored, cannot be revoked, and keep theirs.
+   */
+  async revoke(id: string): Promise<boolean> {
+    const revoked = await this.repo.revoke(id, this.clock.now());
+    const record = revoked ? null : await this.repo.findById(id);
+    if (revoked || (record !== null && record.revokedAt !== null)) for (const holding of this.holdings) await holding.release(id);
+    return revoked;
   }
 
   /** True when neither stored nor configured keys exist (first start: the server mints one). */

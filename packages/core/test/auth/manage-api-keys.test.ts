@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ManageApiKeys } from '../../src/auth/manage-api-keys.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../../src/auth/api-key.js';
+import type { ApiKeyRecord, ApiKeyRepository, KeyHolding } from '../../src/auth/api-key.js';
 import { InvalidApiKeyError } from '../../src/shared/errors.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeHasher, SequentialIds } from '../fakes/fake-ids.js';
@@ -74,6 +74,40 @@ describe('ManageApiKeys', () => {
     expect(await keys.principalOf(record.id)).to.equal(null);
     expect(await keys.isActive(record.id)).to.equal(false);
     expect(await keys.principalOf('key_nope')).to.equal(null);
+  });
+
+  it("revoke releases the key's holdings once it is revoked; running it again finishes a failed release; other keys keep theirs", async () => {
+    const repo = new MapRepo();
+    const released: Array<{ id: string; activeThen: boolean }> = [];
+    let failing = false;
+    const holding: KeyHolding = {
+      async release(id) {
+        if (failing) throw new Error('database down');
+        released.push({ id, activeThen: await keys.isActive(id) });
+      },
+    };
+    const keys = new ManageApiKeys(repo, new SequentialIds(), new FakeHasher(), new FakeClock(), ['configured-secret'], [holding]);
+    const kept = await keys.create('kept');
+    const gone = await keys.create('gone');
+
+    failing = true;
+    const failed = await keys.revoke(gone.record.id).catch((err: unknown) => err);
+    expect(String(failed)).to.contain('database down');
+    expect(await keys.isActive(gone.record.id), 'revoked although its release failed').to.equal(false);
+    expect(released).to.deep.equal([]);
+
+    failing = false;
+    expect(await keys.revoke(gone.record.id), 'no active key by that id any more').to.equal(false);
+    expect(released, 'released by the second run, after the key was revoked').to.deep.equal([{ id: gone.record.id, activeThen: false }]);
+
+    const configured = await keys.authenticate('configured-secret');
+    expect(await keys.revoke(configured.apiKeyId)).to.equal(false);
+    expect(await keys.revoke('key_unknown')).to.equal(false);
+    expect(
+      released.map((r) => r.id),
+      "neither a configured, an unknown nor another key's holdings",
+    ).to.deep.equal([gone.record.id]);
+    expect(await keys.isActive(kept.record.id)).to.equal(true);
   });
 });
 

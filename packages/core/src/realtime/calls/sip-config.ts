@@ -1,3 +1,5 @@
+import type { KeyHolding } from '../../auth/api-key.js';
+
 /**
  * One API key's SIP settings (docs/sip.md, "Per-key SIP credentials"): the digest user name that
  * selects the key when a phone calls, the digest secret as SIP servers keep it (HA1 =
@@ -28,4 +30,13 @@ export interface SipConfigRepository {
   save(config: SipKeyConfig): Promise<void>;
   delete(apiKeyId: string): Promise<boolean>;
   count(): Promise<number>;
+}
+
+/**
+ * A key's SIP configuration as something its revocation releases: deleted, so its user name is free
+ * for another key, a phone proving it is challenged as an unknown user, and its HA1 and webhook secret
+ * are gone from the database (not left readable behind a key that can no longer use them).
+ */
+export function sipConfigHolding(repo: Pick<SipConfigRepository, 'delete'>): KeyHolding {
+  return { release: async (apiKeyId) => void (await repo.delete(apiKeyId)) };
 }
