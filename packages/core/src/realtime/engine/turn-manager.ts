@@ -162,7 +162,16 @@ export class TurnManager implements TurnEvents {
       const waitMs = this.deps.semantic.extraWaitMs(td, partial, pitch, progress);
       // what semantic_vad judged at the pause, for an operator asking why a turn waited
       this.deps.logger.debug(
-        { itemId: this.speech.itemId, partial, pitch, medianHz: Math.round(cues.medianHz), endingRatio: cues.endingRatio, creakFrames: cues.creakFrames, ...progress, waitMs },
+        {
+          itemId: this.speech.itemId,
+          partial,
+          pitch,
+          medianHz: Math.round(cues.medianHz),
+          endingRatio: cues.endingRatio,
+          creakFrames: cues.creakFrames,
+          ...progress,
+          waitMs,
+        },
         'semantic_vad: pause judged',
       );
       if (waitMs > 0) {
