@@ -335,8 +335,9 @@ export class SipServer {
       ownerKeyId: principal.apiKeyId,
       ringing: () => dialog.state === 'proceeding' && !dialog.decided,
       call: () => dialog.call,
-      accept: (session) => this.accept(callId, dialog, session),
-      reject: (status) => this.reject(callId, dialog, status),
+      // the application has answered: the announcement's retries stop (its call stopped ringing)
+      accept: (session) => this.decide(gone, () => this.accept(callId, dialog, session)),
+      reject: (status) => this.decide(gone, () => this.reject(callId, dialog, status)),
       refer: (target) => this.refer(callId, dialog, target),
       hangup: () => this.hangUp(callId, dialog, 'hangup', 'hung up by the application'),
     });
@@ -366,6 +367,15 @@ export class SipServer {
     void Promise.resolve()
       .then(() => account.announce!(incoming, gone.signal))
       .catch((err: unknown) => this.notAnnounced(callId, dialog, err));
+  }
+
+  /** Runs the application's answer to a ringing call, then ends its announcement (nothing more to tell). */
+  private decide<T>(announcement: AbortController, answer: () => T): T {
+    try {
+      return answer();
+    } finally {
+      announcement.abort();
+    }
   }
 
   /**

@@ -49,6 +49,8 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
   let announced: IncomingCall[];
   /** Fails a call's announcement by its id, as a webhook whose every delivery failed does; until then it is pending. */
   let failAnnouncement: Map<string, (err: Error) => void>;
+  /** Each announcement's signal: aborted once the call stops ringing. */
+  let announcementGone: Map<string, AbortSignal>;
   let directory: PhoneCallDirectory;
   let registry: InMemorySessionRegistry;
   let ids = 0;
@@ -57,6 +59,7 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
     sessions = [];
     announced = [];
     failAnnouncement = new Map();
+    announcementGone = new Map();
     registry = new InMemorySessionRegistry({ maxSessions: 4, maxSessionsPerKey: 4 });
     directory = new PhoneCallDirectory((session) => {
       if (typeof session.instructions === 'number') throw new InvalidRequestError('instructions must be a string', 'instructions');
@@ -75,8 +78,9 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
           return s;
         },
         session: { instructions: 'the default' },
-        announce: (call) => {
+        announce: (call, gone) => {
           announced.push(call);
+          announcementGone.set(call.callId, gone);
           return new Promise<void>((_delivered, failed) => failAnnouncement.set(call.callId, failed));
         },
         directory,
@@ -184,7 +188,9 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
 
     // The application took a delivery the sender counted as failed (its answer came too late) and accepted the call.
     const answered = await ringingCall('r10');
+    expect(announcementGone.get(answered)!.aborted, 'announced while it rings').to.equal(false);
     await directory.accept(answered, OWNER, {});
+    expect(announcementGone.get(answered)!.aborted, 'no more deliveries once the application answered').to.equal(true);
     const ok = await phone.response(200, 'r10');
     phone.send(inDialog('ACK', phone, 'r10', toTagOf(ok), 1), server.address.port);
     failAnnouncement.get(answered)!(new Error('not delivered in 4 attempts'));
