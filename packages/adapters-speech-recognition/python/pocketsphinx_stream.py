@@ -10,16 +10,19 @@ Requests on stdin (one header line, ASCII, then any payload):
   N [<state>]\n        like S, on a new stream: frame numbers (word times) start at 0
   L [<state>]\n        like N, and report the words that have settled while decoding:
                        K <text>\n whenever more of them have (words that ended 1 s or more
-                       before the latest frame decoded; the final pass rarely changes them)
+                       before the latest frame decoded, in the input: a pause the decoder skipped
+                       counts; the final pass rarely changes them)
   A <n>\n<n bytes>     16 kHz mono s16le samples of the utterance in progress, answered with
                        P (below) once decoded, so the caller knows how far behind real time it is
   E\n                  end the utterance: final pass, answered with  F <text>\n
   W\n                  like E, and the word times first:  T <word> <start> <end> ...\n, then the
                        confidence  Q <avg_logprob> <no_speech>\n, then  F <text>\n
-                       (seconds; silences, fillers and sentence marks left out; avg_logprob is the
-                       mean natural log of the words' lattice posteriors, '-' when this build
-                       cannot compute them; no_speech is the share of the utterance's 100 ms
-                       pieces that pocketsphinx's voice activity detector did not class as speech)
+                       (seconds into the input of an utterance begun with N or L, pauses the
+                       decoder skipped counted; silences, fillers and sentence marks left out;
+                       avg_logprob is the mean natural log of the words' lattice posteriors, '-'
+                       when this build cannot compute them; no_speech is the share of the
+                       utterance's 100 ms pieces that pocketsphinx's voice activity detector did
+                       not class as speech)
   X\n                  drop the utterance, answered with  F \n
 Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
@@ -56,23 +59,30 @@ def is_word(word):
     return not (word.startswith('<') or word.startswith('['))
 
 
-def settled_text(decoder):
-    """The words of the partial hypothesis that ended at least SETTLED_FRAMES ago."""
-    horizon = decoder.n_frames() - SETTLED_FRAMES
+def settled_text(decoder, timeline):
+    """The words of the partial hypothesis that ended at least SETTLED_FRAMES before the latest frame decoded.
+
+    Measured in the input, not in the decoder's frames: those skip the silences its voice activity
+    detector dropped (see Timeline), so a word just before a long pause settles as soon as the
+    decoder hears speech again rather than a second into it. (Segment frames as the bindings give
+    them run ahead of n_frames() by all the input before the latest pause: compared as they are,
+    words settled later and later after every pause, or not before the end.)
+    """
+    horizon = timeline.decoded_frame(timeline.input_frame(decoder.n_frames()) - SETTLED_FRAMES)
     words = []
-    for seg in decoder.seg():
-        if seg.end_frame >= horizon:
+    for word, _, end in timeline.segments():
+        if end >= horizon:
             break
-        if is_word(seg.word):
-            words.append(ALTERNATE.sub('', seg.word))
+        if is_word(word):
+            words.append(ALTERNATE.sub('', word))
     return ' '.join(words)
 
 
 def unrecognized_speech_ms(decoder, frame_rate):
     """Milliseconds of [SPEECH] in the partial hypothesis after its last word (in all of it before one).
 
-    Segment lengths, not positions: pocketsphinx's segment frame numbers jump once its voice activity
-    detector has dropped a silence (they no longer match n_frames()), their lengths stay right.
+    Segment lengths in the decoder's own frames: the speech it heard, without the silences its voice
+    activity detector dropped (see Timeline).
     """
     frames = 0
     for seg in decoder.seg():
@@ -83,18 +93,129 @@ def unrecognized_speech_ms(decoder, frame_rate):
     return int(round(frames * 1000.0 / frame_rate))
 
 
-def word_times(decoder, frame_rate):
+def word_times(frame_rate, timeline):
     """The words of the last utterance with start and end in seconds, as 'word start end' triples."""
     parts = []
-    # Frame numbers count from the start of the stream: exact for an utterance begun with N.
-    for seg in decoder.seg():
-        word = seg.word
+    # On the input's timeline (see Timeline): seconds from the start of an utterance begun with N or L.
+    for word, start, end in timeline.segments():
         # Fillers are left out; read(2) is a pronunciation variant.
         if not is_word(word):
             continue
         word = ALTERNATE.sub('', word)
-        parts.append('%s %.2f %.2f' % (word, seg.start_frame / frame_rate, (seg.end_frame + 1) / frame_rate))
+        start, end = timeline.input_frame(start), timeline.input_frame(end) + 1
+        parts.append('%s %.2f %.2f' % (word, start / frame_rate, end / frame_rate))
     return ' '.join(parts)
+
+
+class Timeline:
+    """Where the decoder's frames lie in the input of an utterance begun on a new stream (N, L).
+
+    (After S the stream, and the offset below, began with an earlier utterance: its frames in the
+    decoder's own count stay right, its place in the input does not.)
+
+    pocketsphinx's voice activity detector (-remove_silence, on by default) keeps every silence
+    longer than its hangover from the search, so the decoder's own frames (n_frames(), the search's
+    segments) skip it: after a pause they lag the input by all the silence dropped so far. The
+    segment frames the bindings give are on neither timeline: pocketsphinx adds to all of them, the
+    words before the pause too, the input frame where its detector last heard speech begin (its
+    stream offset), so they jump by about the whole input so far at every pause.
+
+    So this keeps, for each stretch of input the detector passed on, where it begins in the input
+    (that offset, read after each piece) and how far the input is ahead of the decoder there: input
+    frames fed less n_frames(), its smallest over the stretch (the front end holds a few frames back,
+    more in the piece that starts a stretch). The first stretch begins at the decoder's frame 0, and
+    the frames held back are the same in every stretch, which places the later ones.
+    """
+
+    def __init__(self, decoder, samples_per_frame):
+        self.decoder = decoder
+        self.samples_per_frame = samples_per_frame
+        self.read_offset = self._offset_reader(decoder)
+        self.start()
+
+    @staticmethod
+    def _offset_reader(decoder):
+        """pocketsphinx's stream offset, from its acmod_stream_offset() through ctypes.
+
+        The bindings do not expose it. ps_decoder_t.acmod is at offset 16 in Debian's 5prealpha,
+        checked: its feature computation (acmod_t.fcb, at offset 32) is the one ps_get_feat() gives.
+        Failing that, the first segment's start: the n-gram search starts its first segment at its
+        frame 0, so what the bindings give there is the offset alone.
+        """
+        try:
+            ps = ctypes.CDLL('libpocketsphinx.so.3')
+            ps.ps_get_feat.restype = ctypes.c_void_p
+            ps.ps_get_feat.argtypes = [ctypes.c_void_p]
+            ps.acmod_stream_offset.restype = ctypes.c_int32
+            ps.acmod_stream_offset.argtypes = [ctypes.c_void_p]
+            handle = int(decoder.this)
+            acmod = ctypes.c_void_p.from_address(handle + 16).value
+            if acmod and ctypes.c_void_p.from_address(acmod + 32).value == ps.ps_get_feat(handle):
+                return lambda: ps.acmod_stream_offset(acmod)
+        except (OSError, AttributeError, ValueError):
+            pass
+
+        def first_segment_start():
+            for seg in decoder.seg():
+                return seg.start_frame
+            return 0
+
+        return first_segment_start
+
+    def start(self):
+        self.samples = 0
+        self.last_decoded = self.decoder.n_frames()
+        # Per stretch: [input frame where it begins, input frames fed less n_frames() at the least]
+        self.stretches = []
+
+    def fed(self, samples):
+        """After process_raw() of this many samples."""
+        self.samples += samples
+        decoded = self.decoder.n_frames()
+        if decoded == self.last_decoded:  # nothing reached the search (a dropped silence)
+            return
+        self.last_decoded = decoded
+        ahead = self.samples / self.samples_per_frame - decoded
+        begins = self.read_offset()
+        if not self.stretches or self.stretches[-1][0] != begins:
+            self.stretches.append([begins, ahead])
+        elif ahead < self.stretches[-1][1]:
+            self.stretches[-1][1] = ahead
+
+    def segments(self):
+        """The hypothesis as (word, start, end) in the decoder's own frames (those its lattice counts)."""
+        offset = self.read_offset()
+        for seg in self.decoder.seg():
+            yield seg.word, seg.start_frame - offset, seg.end_frame - offset
+
+    def _spans(self):
+        """Per stretch: (the decoder's frame it begins at, input frames dropped before it)."""
+        if not self.stretches:
+            return [(0, 0)]
+        first_begins, first_ahead = self.stretches[0]
+        spans = []
+        for begins, ahead in self.stretches:
+            dropped = first_begins + int(round(ahead - first_ahead))
+            spans.append((begins - dropped, dropped))
+        return spans
+
+    def input_frame(self, frame):
+        """The decoder's frame -> the input frame it was computed from."""
+        spans = self._spans()
+        dropped = spans[0][1]
+        for begins, later_dropped in spans[1:]:
+            if frame >= begins:
+                dropped = later_dropped
+        return frame + dropped
+
+    def decoded_frame(self, frame):
+        """An input frame -> the decoder's first frame at or after it (in a dropped silence: the next stretch's first)."""
+        spans = self._spans()
+        decoded = frame - spans[0][1]
+        for (begins, dropped), following in zip(spans, spans[1:] + [None]):
+            if frame >= begins + dropped:
+                decoded = frame - dropped if following is None else min(frame - dropped, following[0])
+        return decoded
 
 
 class CepstralMean:
@@ -262,6 +383,7 @@ def main():
     config.set_string('-logfn', '/dev/null')
     decoder = Decoder(config)
     frame_rate = float(config.get_int('-frate'))
+    timeline = Timeline(decoder, config.get_float('-samprate') / frame_rate)
     cmn = CepstralMean(decoder)
     posteriors = WordPosteriors(decoder, config)
     stdin = connection.makefile('rb') if connection else sys.stdin.buffer
@@ -291,6 +413,7 @@ def main():
                     given = header[1:].strip()
                     cmn.set([float(v) for v in given.split(b',')] if given else cmn.fresh)
                 decoder.start_utt()
+                timeline.start()
                 in_utterance = True
                 last_partial = ''
             elif kind == b'A':
@@ -299,6 +422,7 @@ def main():
                 answer = 'P\n'
                 if in_utterance:
                     decoder.process_raw(data, False, False)
+                    timeline.fed(len(data) // 2)
                     pieces += 1
                     if decoder.get_in_speech():
                         speech_pieces += 1
@@ -310,7 +434,7 @@ def main():
                         last_partial = text
                         answer = 'P ' + text + '\n'
                     if report_settled:
-                        settled = settled_text(decoder)
+                        settled = settled_text(decoder, timeline)
                         if settled != last_settled:
                             last_settled = settled
                             out.write('K ' + settled + '\n')
@@ -330,8 +454,9 @@ def main():
                         hyp = decoder.hyp()
                         text = hyp.hypstr if hyp is not None else ''
                     if kind == b'W':
-                        times = word_times(decoder, frame_rate)
-                        words = [(ALTERNATE.sub('', seg.word), seg.start_frame, seg.end_frame) for seg in decoder.seg() if is_word(seg.word)]
+                        times = word_times(frame_rate, timeline)
+                        # In the decoder's own frames, as the lattice's links are.
+                        words = [(ALTERNATE.sub('', word), start, end) for word, start, end in timeline.segments() if is_word(word)]
                         average = posteriors.average_log(words)
                         no_speech = 1.0 - speech_pieces / pieces if pieces else 1.0
                         confidence = '%s %.4f' % ('-' if average is None else '%.4f' % average, no_speech)

@@ -125,6 +125,32 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
     expect(String(text).trim()).to.equal(plain.text);
   });
 
+  it('word timestamps across a long pause inside a sentence: each word where it was said, none past the recording', async () => {
+    // 0920 with 2 s of silence at a clause boundary ("... a more amiable woman | he might have been made ..."):
+    // the decoder drops most of such a silence, and its word times must still count it.
+    const clip = librivox().find((c) => c.id.endsWith('0920'))!;
+    const [pauseAt, pause] = [2.49, 2];
+    const cut = Math.round(pauseAt * 16000);
+    const samples = new Int16Array(clip.samples.length + pause * 16000);
+    samples.set(clip.samples.subarray(0, cut));
+    samples.set(clip.samples.subarray(cut), cut + pause * 16000);
+    const body = (await (
+      await transcribe(t, {
+        file: wavBlob(wavFile(samples, 16000)),
+        response_format: 'verbose_json',
+        'timestamp_granularities[]': ['word'],
+      })
+    ).json()) as { duration: number; text: string; words: Array<{ word: string; start: number; end: number }> };
+    expect(body.words.map((w) => w.word).join(' ')).to.equal(body.text);
+    const before = body.words.filter((w) => w.start < pauseAt);
+    const after = body.words.filter((w) => w.start >= pauseAt);
+    expect(before.length).to.be.at.least(4);
+    expect(after.length).to.be.at.least(6);
+    for (const w of before) expect(w.end, w.word).to.be.at.most(pauseAt + 0.05);
+    expect(after[0]!.start).to.be.within(pauseAt + pause - 0.05, pauseAt + pause + 0.3);
+    expect(body.words.at(-1)!.end).to.be.at.most(body.duration + 0.01);
+  });
+
   it('authenticates; refuses bad requests in the REST error shape before decoding anything', async () => {
     const clip = librivox()[1]!;
     expect((await transcribe(t, { file: wavBlob(clip.wav) }, null)).status).to.equal(401);
