@@ -121,9 +121,15 @@ export class WebRtcTestClient {
     for (;;) {
       const found = this.events.find(predicate);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; got ${this.events.map((e) => e.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; got ${this.events.map((e) => e.type).join(', ')}; ${this.state()}`);
       await this.nextChange(deadline - Date.now());
     }
+  }
+
+  /** Where the call got to, for a timeout's message (a call that never connected says nothing else). */
+  state(): string {
+    return `connection ${this.pc.connectionState}, ICE ${this.pc.iceConnectionState}, data channel ${this.channel.readyState}`;
   }
 
   waitForType(type: string, timeoutMs?: number): Promise<ServerEvent> {
