@@ -8,7 +8,7 @@ import { CallWebhook, signWebhook } from '@svc/adapters-sip';
 import type { Principal } from '@svc/core';
 import { loadConfig } from '../../src/config.js';
 import { startSipServer } from '../helpers/sip-server.js';
-import { hasBaresip, placeCall } from '../helpers/baresip.js';
+import { duringCall, hasBaresip, placeCall } from '../helpers/baresip.js';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const CALL = {
@@ -226,23 +226,20 @@ describe('a call whose webhook cannot be delivered (the real server, baresip cal
       microphone: new Int16Array(8000 * 5),
     });
     try {
-      await phone.printed(/SIP\/2\.0 180 Ringing/, 15_000);
-      // half the ring timeout at most: a call left to ring out would be refused only at the timeout
-      await phone.printed(/SIP\/2\.0 480 Temporarily Unavailable/, RING_TIMEOUT_MS / 2);
-      const seenAtRefusal = r.deliveries.length;
-      const elapsed = performance.now() - dialledAt;
-      expect(seenAtRefusal, 'refused after the second (last) attempt, not before').to.equal(2);
-      expect(phone.output()).to.match(/Warning: 399 svc-realtime "the application could not be told of the call: its webhook failed"/);
-      expect(elapsed / RING_TIMEOUT_MS, 'refused long before the ring timeout').to.be.below(0.25);
-      expect(started.t.server.sip!.server.activeCalls()).to.equal(0);
-      // each attempt was the one signed event (the receiver could have dropped the duplicate by its webhook-id)
-      expect(new Set(r.deliveries.map((d) => d.headers['webhook-id'])).size).to.equal(1);
-    } catch (err) {
-      console.log(phone.output().slice(-3000));
-      throw err;
+      await duringCall(phone, async () => {
+        await phone.printed(/SIP\/2\.0 180 Ringing/, 15_000);
+        // half the ring timeout at most: a call left to ring out would be refused only at the timeout
+        await phone.printed(/SIP\/2\.0 480 Temporarily Unavailable/, RING_TIMEOUT_MS / 2);
+        const seenAtRefusal = r.deliveries.length;
+        const elapsed = performance.now() - dialledAt;
+        expect(seenAtRefusal, 'refused after the second (last) attempt, not before').to.equal(2);
+        expect(phone.output()).to.match(/Warning: 399 svc-realtime "the application could not be told of the call: its webhook failed"/);
+        expect(elapsed / RING_TIMEOUT_MS, 'refused long before the ring timeout').to.be.below(0.25);
+        expect(started.t.server.sip!.server.activeCalls()).to.equal(0);
+        // each attempt was the one signed event (the receiver could have dropped the duplicate by its webhook-id)
+        expect(new Set(r.deliveries.map((d) => d.headers['webhook-id'])).size).to.equal(1);
+      });
     } finally {
-      await phone.stop();
-      phone.cleanup();
       await started.t.close();
       rmSync(started.dataDir, { recursive: true, force: true });
       await r.close();
