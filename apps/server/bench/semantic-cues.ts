@@ -1,5 +1,6 @@
-import { judgeTurn, PITCH_CONTEXT_MS, pitchCues } from '@svc/core';
+import { judgeTurn, PITCH_CONTEXT_MS, pitchCues, type PitchCues } from '@svc/core';
 import { librivoxSentences } from '../test/helpers/librivox.js';
+import { throughOpus } from '../test/helpers/opus-round-trip.js';
 import { PAUSED_AT } from '../test/helpers/paused-sentences.js';
 import { RATE, recording } from '../test/helpers/recorded-speech.js';
 import { round } from './harness.js';
@@ -21,40 +22,56 @@ const ALIGNMENTS_MS = [0, 10, 20, 30];
  */
 export async function benchSemanticCues(): Promise<Record<string, number | string>> {
   const out: Record<string, number | string> = {};
-  const tally = { ends: 0, pauses: 0 };
+  const tally = { ends: 0, pauses: 0, endsOpus: 0, pausesOpus: 0 };
   const sentences = librivoxSentences();
   for (const s of sentences) {
     const endMs = lastLoudMs(Buffer.from(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength));
     const row = judged(s.samples, endMs, s.words, 'end');
     if (row.finished) tally.ends++;
+    if (row.finishedOpus) tally.endsOpus++;
     out[`sentence end ${s.id.slice(-4)} "... ${s.words.split(' ').slice(-4).join(' ')}"`] = row.text;
   }
   for (const p of PAUSED_AT) {
     const row = judged(recording(p.file), p.seconds * 1000, p.words.split('|')[0]!, 'pause');
     if (row.finished) tally.pauses++;
+    if (row.finishedOpus) tally.pausesOpus++;
     out[`mid-sentence ${p.file.slice(-8)} @${p.seconds}s "${p.words}"`] = row.text;
   }
   out['sentence ends judged finished at every alignment'] = `${tally.ends} of ${sentences.length}`;
   out['mid-sentence pauses judged finished at any alignment (each ends the turn early)'] = `${tally.pauses} of ${PAUSED_AT.length}`;
+  out['through Opus VOIP (a browser over WebRTC): sentence ends judged finished'] = `${tally.endsOpus} of ${sentences.length}`;
+  out['through Opus VOIP: mid-sentence pauses judged finished'] = `${tally.pausesOpus} of ${PAUSED_AT.length}`;
   return out;
 }
 
 /**
- * The verdicts at a speech end of `endMs`. `finished`: the words and the voice end the turn at
- * every alignment (a sentence end: counted only when sure) or at any (a pause: counted when it may).
+ * The verdicts at a speech end of `endMs`, as recorded and through the browser's codec (Opus VOIP,
+ * as over WebRTC). `finished`: the words and the voice end the turn at every alignment (a sentence
+ * end: counted only when sure) or at any (a pause: counted when it may).
  */
-function judged(samples: Int16Array, endMs: number, words: string, kind: 'end' | 'pause'): { text: string; finished: boolean } {
-  const verdicts = ALIGNMENTS_MS.map((shift) => pitchCues(contextBefore(samples, endMs + shift), RATE));
+function judged(
+  samples: Int16Array,
+  endMs: number,
+  words: string,
+  kind: 'end' | 'pause',
+): { text: string; finished: boolean; finishedOpus: boolean } {
+  const verdictsOf = (x: Int16Array) => ALIGNMENTS_MS.map((shift) => pitchCues(contextBefore(x, endMs + shift), RATE));
+  const verdicts = verdictsOf(samples);
+  const opus = verdictsOf(throughOpus(samples, RATE));
   const first = verdicts[0]!;
   const wordsVerdict = judgeTurn(words);
-  const falling = verdicts.filter((v) => v.ending === 'falling').length;
-  const finished = wordsVerdict === 'finished' && (kind === 'end' ? falling === verdicts.length : falling > 0);
+  const ends = (vs: PitchCues[]) => {
+    const falling = vs.filter((v) => v.ending === 'falling').length;
+    return wordsVerdict === 'finished' && (kind === 'end' ? falling === vs.length : falling > 0);
+  };
   const lastWord = words.trim().split(/\s+/).pop();
   return {
-    finished,
+    finished: ends(verdicts),
+    finishedOpus: ends(opus),
     text:
       `pitch ${verdicts.map((v) => v.ending).join('/')}; median ${round(first.medianHz)} Hz, ending ${round(first.endingRatio, 2)}, ` +
-      `creak ${first.creakFrames} frames; decay ${round(energyDecayDb(samples, endMs), 1)} dB; words "${lastWord}" ${wordsVerdict}`,
+      `creak ${first.creakFrames} frames; decay ${round(energyDecayDb(samples, endMs), 1)} dB; words "${lastWord}" ${wordsVerdict}; ` +
+      `through Opus ${opus.map((v) => v.ending).join('/')}, ending ${round(opus[0]!.endingRatio, 2)}, creak ${opus[0]!.creakFrames}`,
   };
 }
 

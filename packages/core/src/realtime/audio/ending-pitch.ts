@@ -27,8 +27,14 @@ const MIN_F0_HZ = 60;
 const MAX_F0_HZ = 400;
 /** Normalized autocorrelation a frame needs to count as voiced. */
 const VOICING = 0.6;
-/** The single period's share of the double's correlation at which the single is taken (see pitchTrack). */
-const OCTAVE_PREFERENCE = 0.985;
+/**
+ * The single period's share of the double's correlation at which the single is taken (see
+ * pitchTrack). Close to 1: a browser's Opus (VOIP mode: a high-pass and SILK's pitch predictor)
+ * leaves creak's doubled period only slightly ahead of the single, and a lower share read a
+ * reader's creak as steady voice over WebRTC; a voice with a human's jitter still reads its single
+ * period up to 0.998 (docs/realtime.md, semantic_vad).
+ */
+const OCTAVE_PREFERENCE = 0.995;
 /** Frames needed for a median and for an ending worth judging. */
 const MIN_VOICED_FRAMES = 16;
 const MIN_ENDING_FRAMES = 5;
