@@ -153,6 +153,7 @@ export const realtimeSipModule = defineModule({
       addressPolicy: new AddressPolicy(s.SVC_SIP_WEBHOOK_ALLOWED_HOSTS),
       checkSession,
       serverUsername: s.SVC_SIP_PASSWORD ? s.SVC_SIP_USERNAME : null,
+      keys: get(SERVER_TOKENS.ManageApiKeys),
     });
     return {
       authenticated: [

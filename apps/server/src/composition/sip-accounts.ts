@@ -32,6 +32,7 @@ export interface ManageSipConfigOptions {
   checkSession(session: Record<string, unknown>): void;
   /** The server's own digest user (SVC_SIP_USERNAME when SVC_SIP_PASSWORD is set): no key may take it. */
   serverUsername: string | null;
+  keys: Pick<ManageApiKeys, 'isActive'>;
 }
 
 /** The use cases of /v1/realtime/sip/config, with the digest, the secrets and the webhook URL rule of this server. */
@@ -43,6 +44,7 @@ export function manageSipConfig(options: ManageSipConfigOptions): ManageSipConfi
     newWebhookSecret: () => `whsec_${randomBytes(32).toString('base64')}`,
     checkSession: options.checkSession,
     reservedUsernames: options.serverUsername ? [options.serverUsername] : [],
+    isKeyActive: (apiKeyId) => options.keys.isActive(apiKeyId),
     async checkWebhookUrl(text) {
       let url: URL;
       try {

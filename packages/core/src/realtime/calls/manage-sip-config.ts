@@ -1,5 +1,5 @@
 import type { Principal } from '../../auth/api-key.js';
-import { InvalidRequestError, NotFoundError } from '../../shared/errors.js';
+import { InvalidApiKeyError, InvalidRequestError, NotFoundError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { SipConfigRepository, SipKeyConfig } from './sip-config.js';
 
@@ -24,6 +24,8 @@ export interface ManageSipConfigDeps {
   checkSession(session: Record<string, unknown>): void;
   /** User names no key may take (the server's own digest user). */
   reservedUsernames: readonly string[];
+  /** Whether the key still authenticates (a request's key may be revoked while it is handled). */
+  isKeyActive(apiKeyId: string): Promise<boolean>;
 }
 
 /** A configuration and, when it was just made or rotated, the webhook secret (shown this once). */
@@ -69,7 +71,7 @@ export class ManageSipConfig {
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     };
-    await this.deps.repo.save(config);
+    await this.store(config);
     return { config, newWebhookSecret };
   }
 
@@ -80,11 +82,24 @@ export class ManageSipConfig {
       throw new InvalidRequestError('This SIP configuration has no webhook_url, so no webhook secret to rotate.', 'webhook_url');
     const newWebhookSecret = this.deps.newWebhookSecret();
     const config = { ...existing, webhookSecret: newWebhookSecret, updatedAt: this.deps.clock.now() };
-    await this.deps.repo.save(config);
+    await this.store(config);
     return { config, newWebhookSecret };
   }
 
   async delete(principal: Principal): Promise<void> {
     if (!(await this.deps.repo.delete(principal.apiKeyId))) throw new NotFoundError('This API key has no SIP configuration.');
+  }
+
+  /**
+   * Saves, then checks that the key is still active. A revocation releases the key's configuration
+   * after marking the key revoked; a save from a request authenticated before that (its webhook URL
+   * still being checked, say) can land after the release and would outlive the key. Checked after
+   * the save, whichever comes last removes it.
+   */
+  private async store(config: SipKeyConfig): Promise<void> {
+    await this.deps.repo.save(config);
+    if (await this.deps.isKeyActive(config.apiKeyId)) return;
+    await this.deps.repo.delete(config.apiKeyId);
+    throw new InvalidApiKeyError('This API key was revoked.');
   }
 }
