@@ -160,6 +160,37 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     expect(paused.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
   });
 
+  it('a recognizer behind at the pause: the pause is judged again once it has decoded that far, and its late cue ends the turn', async () => {
+    const longFalling = () => base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
+    // At the pause the recognizer is a piece behind: its words end on "for" and it has not reached
+    // the creaky "them" yet (an unfinished phrase: the turn would wait 1.8 s more).
+    const late = await semanticSession();
+    late.recognizer.partialText = 'in his power to do for';
+    late.recognizer.behindMs = 100;
+    late.recognizer.unrecognizedSpeechMs = 0;
+    await late.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
+    await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    await flush();
+    expect(late.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    // It catches up and hears speech after "for" that it made no word of: judged again, the turn ends.
+    late.recognizer.behindMs = 0;
+    late.recognizer.unrecognizedSpeechMs = 180;
+    await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, RATE, 0) });
+    await flush();
+    expect(late.h.out.types()).to.include('input_audio_buffer.committed');
+    // Caught up with only silence after "for" (a mid-sentence pause): judged again, still unfinished.
+    const paused = await semanticSession();
+    paused.recognizer.partialText = 'in his power to do for';
+    paused.recognizer.behindMs = 100;
+    paused.recognizer.unrecognizedSpeechMs = 0;
+    await paused.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
+    await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    paused.recognizer.behindMs = 0;
+    await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
+    await flush();
+    expect(paused.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+  });
+
   it('a mid-sentence pause of 600 ms after finished-looking words said with a level voice does not end the turn', async () => {
     const { h, recognizer } = await semanticSession();
     recognizer.partialText = 'had he married a more amiable woman';

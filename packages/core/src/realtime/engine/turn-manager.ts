@@ -56,8 +56,15 @@ const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
 interface PendingEnd {
   /** Where the speech ended (the turn's end if no speech follows). */
   audioEndMs: number;
+  /** Where on the input's timeline the pause was judged. */
+  reportedAtMs: number;
   /** Where on the input's timeline the wait is over. */
   dueMs: number;
+  /**
+   * The recognizer was behind at the pause: once it has decoded as far as the pause, the turn is
+   * judged again (the extra wait from reportedAtMs), and the sooner end wins. Called once.
+   */
+  rejudge?: () => number;
   cancel: () => void;
 }
 
@@ -175,7 +182,23 @@ export class TurnManager implements TurnEvents {
         'semantic_vad: pause judged',
       );
       if (waitMs > 0) {
-        this.waitForMoreSilence(audioEndMs, waitMs);
+        const rejudge =
+          (progress.behindMs ?? 0) > 0 && recognition
+            ? () => {
+                const again = {
+                  behindMs: recognition.behindMs,
+                  speechMs: progress.speechMs,
+                  unrecognizedSpeechMs: recognition.unrecognizedSpeechMs,
+                };
+                const waitAgainMs = this.deps.semantic.extraWaitMs(td, recognition.partial, pitch, again);
+                this.deps.logger.debug(
+                  { itemId: this.speech?.itemId, partial: recognition.partial, pitch, ...again, waitMs: waitAgainMs },
+                  'semantic_vad: pause judged again, the recognizer caught up',
+                );
+                return waitAgainMs;
+              }
+            : undefined;
+        this.waitForMoreSilence(audioEndMs, waitMs, rejudge);
         return;
       }
     }
@@ -188,6 +211,13 @@ export class TurnManager implements TurnEvents {
     // semantic_vad's wait is silence heard, on the input's own timeline (a loaded server judges
     // the audio later than it arrives: a wall-clock wait would end a turn whose speech already resumed).
     const pending = this.pendingEnd;
+    // The recognizer behind at the pause has now decoded as far as it: its words may say more
+    // (the creaky last word it made no word of), so the pause is judged again.
+    if (pending?.rejudge && inputEndMs - (speech.recognition?.behindMs ?? 0) >= pending.reportedAtMs) {
+      const waitMs = pending.rejudge();
+      pending.rejudge = undefined;
+      pending.dueMs = Math.min(pending.dueMs, pending.reportedAtMs + waitMs);
+    }
     if (pending && (this.deps.input.analysis?.endMs ?? 0) >= pending.dueMs) {
       this.endPending();
       return;
@@ -238,9 +268,9 @@ export class TurnManager implements TurnEvents {
    * stops streaming after it spoke): when it fires and the input has not moved since it was armed,
    * the turn ends.
    */
-  private waitForMoreSilence(audioEndMs: number, waitMs: number): void {
+  private waitForMoreSilence(audioEndMs: number, waitMs: number, rejudge?: () => number): void {
     const reportedAtMs = this.deps.input.analysis?.endMs ?? audioEndMs;
-    const pending: PendingEnd = { audioEndMs, dueMs: reportedAtMs + waitMs, cancel: () => undefined };
+    const pending: PendingEnd = { audioEndMs, reportedAtMs, dueMs: reportedAtMs + waitMs, rejudge, cancel: () => undefined };
     let seenMs = reportedAtMs;
     const arm = (ms: number) => {
       pending.cancel = this.deps.clock.setTimer(ms, () => {
