@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
+import { concatPcm } from '@svc/core';
 import { mediaClock } from '@svc/adapters-webrtc/media';
 import type { RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
@@ -14,6 +15,7 @@ import {
   stopAvatarRecording,
 } from '../test/helpers/avatar-call-probe.js';
 import { launchBrowser, waitForPageEvent } from '../test/helpers/browser.js';
+import { librivoxSentences } from '../test/helpers/librivox.js';
 import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
 
@@ -50,8 +52,20 @@ const RUNS = [
   })),
   { name: 'websocket', transport: 'websocket' as const, jitterTarget: null },
 ];
-/** Turns measured per transport (the fake microphone says its sentence every ~11.5 s). */
-const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? 6);
+/**
+ * `BENCH_WEBRTC_SENTENCES=five`: the fake microphone says the five LibriVox sentences of the
+ * turn-latency bench in turn (each after 1 s of silence, with 7 s after it), and each is measured
+ * once; otherwise the one sentence of the browser tests, looped.
+ */
+const FIVE_SENTENCES = process.env.BENCH_WEBRTC_SENTENCES === 'five';
+/** Turns measured per transport (the fake microphone says a sentence every ~11.5 s). */
+const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? (FIVE_SENTENCES ? 5 : 6));
+
+/** The five sentences, each after 1 s of silence and followed by 7 s of it (16 kHz). */
+function fiveSentenceClip(): Int16Array {
+  const silence = (ms: number) => new Int16Array((16000 * ms) / 1000);
+  return concatPcm(librivoxSentences().flatMap((s) => [silence(1000), s.samples, silence(7000)]));
+}
 
 interface Turn {
   /** Last moment the microphone carried speech -> first reply sound at the browser (ms). */
@@ -78,7 +92,7 @@ export async function benchWebrtc(ctx: {
   apiKey: string;
   server: RunningServer;
 }): Promise<Record<string, number | string>> {
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(FIVE_SENTENCES ? fiveSentenceClip() : undefined);
   const results: Record<string, number | string> = {};
   try {
     const context = await browser.newContext(ctx.baseUrl);
