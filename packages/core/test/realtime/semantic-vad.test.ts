@@ -139,52 +139,44 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     expect(h.out.types()).to.include('input_audio_buffer.committed');
   });
 
-  it('speech the recognizer made no word of after its last word sets the words aside: a long sentence said with a falling voice ends at the short pause', async () => {
-    // "... to do for them": the creaky "them" is heard as speech but decoded as no word.
-    const longFalling = () => base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
-    const { h, recognizer } = await semanticSession();
-    recognizer.partialText = 'in his power to do for';
-    recognizer.unrecognizedSpeechMs = 140;
-    await h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
-    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+  /**
+   * "... in his power to do for [them]", said with a falling voice, then the short pause: the words
+   * end on "for", the creaky "them" is heard as speech decoded as no word (`unrecognizedSpeechMs`),
+   * and the recognizer may still be `behindMs` behind.
+   */
+  async function pausedAfterFor(recognizer: { behindMs: number; unrecognizedSpeechMs: number }) {
+    const session = await semanticSession();
+    session.recognizer.partialText = 'in his power to do for';
+    Object.assign(session.recognizer, recognizer);
+    const longFalling = base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
+    await session.h.send({ type: 'input_audio_buffer.append', audio: longFalling });
+    await session.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
     await flush();
+    return session;
+  }
+
+  it('speech the recognizer made no word of after its last word sets the words aside: a long sentence said with a falling voice ends at the short pause', async () => {
+    const { h } = await pausedAfterFor({ behindMs: 0, unrecognizedSpeechMs: 140 });
     expect(h.out.types()).to.include('input_audio_buffer.committed');
     // Only silence after "for" (a pause mid-sentence): the unfinished words keep the turn open.
-    const paused = await semanticSession();
-    paused.recognizer.partialText = 'in his power to do for';
-    paused.recognizer.unrecognizedSpeechMs = 0;
-    await paused.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
-    await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    const paused = await pausedAfterFor({ behindMs: 0, unrecognizedSpeechMs: 0 });
     paused.h.clock.advance(1000);
     await flush();
     expect(paused.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
   });
 
   it('a recognizer behind at the pause: the pause is judged again once it has decoded that far, and its late cue ends the turn', async () => {
-    const longFalling = () => base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
-    // At the pause the recognizer is a piece behind: its words end on "for" and it has not reached
-    // the creaky "them" yet (an unfinished phrase: the turn would wait 1.8 s more).
-    const late = await semanticSession();
-    late.recognizer.partialText = 'in his power to do for';
-    late.recognizer.behindMs = 100;
-    late.recognizer.unrecognizedSpeechMs = 0;
-    await late.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
-    await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
-    await flush();
+    // At the pause the recognizer is a piece behind: it has not marked the creaky "them" yet (an
+    // unfinished phrase: the turn would wait 1.8 s more).
+    const late = await pausedAfterFor({ behindMs: 100, unrecognizedSpeechMs: 0 });
     expect(late.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
     // It catches up and hears speech after "for" that it made no word of: judged again, the turn ends.
-    late.recognizer.behindMs = 0;
-    late.recognizer.unrecognizedSpeechMs = 180;
+    Object.assign(late.recognizer, { behindMs: 0, unrecognizedSpeechMs: 180 });
     await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, RATE, 0) });
     await flush();
     expect(late.h.out.types()).to.include('input_audio_buffer.committed');
     // Caught up with only silence after "for" (a mid-sentence pause): judged again, still unfinished.
-    const paused = await semanticSession();
-    paused.recognizer.partialText = 'in his power to do for';
-    paused.recognizer.behindMs = 100;
-    paused.recognizer.unrecognizedSpeechMs = 0;
-    await paused.h.send({ type: 'input_audio_buffer.append', audio: longFalling() });
-    await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(SEMANTIC_PAUSE_MS + 40, RATE, 0) });
+    const paused = await pausedAfterFor({ behindMs: 100, unrecognizedSpeechMs: 0 });
     paused.recognizer.behindMs = 0;
     await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
     await flush();
