@@ -38,11 +38,17 @@ export interface ServerConfig {
 
 /**
  * Parses and validates ALL configuration, once, before anything opens: an invalid value throws
- * `Invalid configuration SVC_NAME: ...`, so the server never starts half-configured.
+ * `Invalid configuration SVC_NAME: ...`, so the server never starts half-configured. `modules`: the
+ * modules this process builds, whose checks across settings run (a CLI that builds only some runs
+ * only theirs: `npm run keys` mints the key that SVC_SIP_API_KEY_ID must name while SVC_SIP_PORT is
+ * already set in the environment).
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  modules: readonly ServerModule[] = SERVER_MODULES,
+): ServerConfig {
   const c = parseEnvSettings(settingsSchema(), env) as Settings;
-  for (const m of SERVER_MODULES) (m.check as ((s: Settings) => void) | undefined)?.(c);
+  for (const m of modules) (m.check as ((s: Settings) => void) | undefined)?.(c);
   const dataDir = isAbsolute(c.SVC_DATA_DIR) ? c.SVC_DATA_DIR : resolve(process.cwd(), c.SVC_DATA_DIR);
   return { settings: { ...c, SVC_DATA_DIR: dataDir, SVC_DATABASE_URL: c.SVC_DATABASE_URL || `sqlite:${join(dataDir, 'svc.sqlite')}` } };
 }

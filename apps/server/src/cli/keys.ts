@@ -29,7 +29,8 @@ export async function runKeysCli(argv: string[], out: (line: string) => void = (
     return USAGE_EXIT_CODE;
   }
   // A process role of its own: the foundation module only (database and API keys, no engines).
-  const services = await buildContainer(loadConfig(), new Map(), [foundationModule, scaleModule]);
+  const modules = [foundationModule, scaleModule];
+  const services = await buildContainer(loadConfig(process.env, modules), new Map(), modules);
   try {
     const keys = services.get(SERVER_TOKENS.ManageApiKeys);
     if (command === 'create') {

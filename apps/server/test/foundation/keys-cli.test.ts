@@ -68,6 +68,17 @@ describe('keys CLI (npm run keys)', function () {
     expect(JSON.parse(out)).to.deep.equal(expected);
   });
 
+  it('mints a key while a module it does not build is configured to need one (SVC_SIP_PORT before SVC_SIP_API_KEY_ID)', async () => {
+    process.env.SVC_SIP_PORT = '0';
+    try {
+      const created = await cli('create', '--name', 'phone-line', '--json');
+      expect(created.code, created.out).to.equal(0);
+      expect(JSON.parse(created.out).id).to.match(/^key_/);
+    } finally {
+      delete process.env.SVC_SIP_PORT;
+    }
+  });
+
   it('prints usage for unknown commands', async () => {
     const r = await cli('frobnicate');
     expect(r.code).to.equal(2);
