@@ -22,9 +22,11 @@ const SPECULATION: Record<string, string> = { off: 'false', on: 'true' };
  * `npm run bench -- turn-latency`: the pause a person hears, from the client's clock. Callers speak
  * the five LibriVox sentences (a human reader, real-time pace, 20 ms appends, 4 s of silence after
  * each, so that a reply starts before the next sentence even on a loaded machine) over the realtime
- * WebSocket with spoken replies; each turn is timed from the LAST LOUD 10 ms of the sentence (within
- * 30 dB of its loudest frame) to the reply's FIRST SOUND as the client plays it (the first sample at
- * or above -44 dBFS, deltas played back to back from the first one's arrival). Also
+ * WebSocket with spoken replies; each turn is timed from the END OF THE SENTENCE'S LAST WORD
+ * (pocketsphinx forced to the words said: test/helpers/forced-alignment.ts) to the reply's FIRST
+ * SOUND as the client plays it (the first sample at or above -44 dBFS, deltas played back to back
+ * from the first one's arrival); also from the last loud 10 ms (within 30 dB of the loudest frame),
+ * the measure before the alignment, which counted room noise after two of the sentences as speech. Also
  * `speech_stopped` -> first delta and the reply's leading silence. Per mode (server_vad defaults,
  * semantic_vad auto, semantic_vad high with the operator opt-in), per number of callers at once
  * (`SVC_BENCH_TURN_CALLERS`, default 1; `SVC_BENCH_TURN_RUNS` conversations each, default 1), and
@@ -140,11 +142,15 @@ class ModeResult {
     const stopped = this.turns.map((t) => t.fromStopped);
     const silence = this.turns.map((t) => t.leadingSilence).filter(Number.isFinite);
     const p = this.heardPercentiles();
-    out[`${label}: last loud 10 ms -> first reply sound p50 / p95 (ms, n=${heard.length} of ${this.sentences})`] = p
+    out[`${label}: end of the last word -> first reply sound p50 / p95 (ms, n=${heard.length} of ${this.sentences})`] = p
       ? `${round(p.p50)} / ${round(p.p95)}`
       : 'none';
     // Turn by turn, in the order spoken: which sentences wait (a median hides that).
-    out[`${label}: each turn, last loud 10 ms -> first reply sound (ms)`] = this.turns.map((t) => round(t.heard)).join(', ');
+    out[`${label}: each turn, end of the last word -> first reply sound (ms)`] = this.turns.map((t) => round(t.heard)).join(', ');
+    const afterLoud = this.turns.map((t) => t.heardAfterLastLoud).filter(Number.isFinite);
+    if (afterLoud.length)
+      out[`${label}: from the last loud 10 ms instead (the measure before the alignment), p50 / p95 (ms)`] =
+        `${round(percentile(afterLoud, 50))} / ${round(percentile(afterLoud, 95))}`;
     const { explained, interrupted, missed, errors } = this.outcomes;
     out[`${label}: turns answered / with an error / reply not started before the next sentence / missed`] =
       `${this.turns.length} / ${explained} / ${interrupted} / ${missed} of ${this.sentences}${errors.length ? ` (errors: ${[...new Set(errors)].join(', ')})` : ''}`;

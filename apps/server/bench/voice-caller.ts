@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
+import { alignedSpeechEndMs } from '../test/helpers/forced-alignment.js';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 export const SILENCE_DURATION_MS = 500;
@@ -11,7 +12,9 @@ const BYTES_PER_MS = 32; // 16 kHz s16
 export interface Clip {
   words: string;
   pcm: Buffer;
-  /** Where the last loud 10 ms of the speech ends (ms into `pcm`): what a listener hears as the end. */
+  /** Where the speech ends (ms into `pcm`): the end of its last word, aligned by pocketsphinx to the words said. */
+  wordsEndMs: number;
+  /** Where the last loud 10 ms ends (ms into `pcm`, within LOUD_DB_BELOW_PEAK of the loudest): the measure before the alignment. */
   lastLoudMs: number;
 }
 
@@ -46,7 +49,7 @@ export function librivoxClips(): Clip[] {
     .map(([, words, id]) => {
       const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
       const pcm = wav.subarray(wav.indexOf('data') + 8);
-      return { words: words!, pcm, lastLoudMs: lastLoudMs(pcm) };
+      return { words: words!, pcm, wordsEndMs: alignedSpeechEndMs(`${LIBRIVOX}/${id}.wav`, words!), lastLoudMs: lastLoudMs(pcm) };
     });
 }
 
@@ -58,10 +61,12 @@ export interface TurnTiming {
   /** speech_stopped -> transcript. */
   transcript: number;
   /**
-   * The last loud 10 ms of the sentence -> the reply's first sound as this client would play it
+   * The end of the sentence's last word -> the reply's first sound as this client would play it
    * (deltas played back to back from the first one's arrival, or later when a delta arrives late).
    */
   heard: number;
+  /** The same from the last loud 10 ms (within LOUD_DB_BELOW_PEAK of the loudest), as measured before the alignment. */
+  heardAfterLastLoud: number;
   /** Silence (ms) before the reply's first sound. */
   leadingSilence: number;
 }
@@ -125,6 +130,7 @@ export function converse(
     // Where each sentence's speech starts and ends in the stream (ms).
     const starts: number[] = [];
     const speechEnds: number[] = [];
+    const wordsEnd: number[] = [];
     const lastLoud: number[] = [];
     const parts: Buffer[] = [Buffer.alloc(LEAD_IN_MS * BYTES_PER_MS)];
     let at = LEAD_IN_MS;
@@ -132,6 +138,7 @@ export function converse(
       const pauseMs = options.pauseMs ?? PAUSE_MS;
       parts.push(s.pcm, Buffer.alloc(pauseMs * BYTES_PER_MS));
       starts.push(at);
+      wordsEnd.push(at + s.wordsEndMs);
       lastLoud.push(at + s.lastLoudMs);
       at += s.pcm.length / BYTES_PER_MS;
       speechEnds.push(at);
@@ -249,6 +256,7 @@ export function converse(
           fromSpeechEnd: now - speechEndAt,
           transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt,
           heard: NaN,
+          heardAfterLastLoud: NaN,
           leadingSilence: NaN,
         };
         result.turns.push(timing);
@@ -274,7 +282,8 @@ export function converse(
       }
       const offsetMs = ((l.samples + first) / REPLY_RATE) * 1000;
       const soundAt = Math.max(arrivedAt, l.firstAt + offsetMs);
-      l.timing.heard = soundAt - (streamStart + lastLoud[l.sentence]!);
+      l.timing.heard = soundAt - (streamStart + wordsEnd[l.sentence]!);
+      l.timing.heardAfterLastLoud = soundAt - (streamStart + lastLoud[l.sentence]!);
       l.timing.leadingSilence = offsetMs;
     };
     ws.on('error', (err) => {
