@@ -2,7 +2,7 @@ import { describeError } from './api.js';
 import { base64FromBytes, setStatus } from './dom.js';
 import { MicCapture } from './mic-capture.js';
 import type { RealtimeEvent } from './realtime-event-log.js';
-import { carriesReplySound, carriesVoice, levelBarWidth } from './realtime-levels.js';
+import { carriesReplySound, carriesVoice, lastVoiceInChunk, levelBarWidth } from './realtime-levels.js';
 import { isConnected, REALTIME_RATE as RATE, type PanelState } from './realtime-panel-state.js';
 import type { TurnLatency } from './realtime-turn-latency.js';
 
@@ -38,6 +38,9 @@ export class RealtimeMicrophone {
     button.disabled = true;
     try {
       state.mic = await MicCapture.start(RATE, ({ pcm, level: rms }) => {
+        // The chunk's last sample was captured just now: its voice is dated back from here.
+        const voiceEndMs = lastVoiceInChunk(pcm, RATE);
+        if (voiceEndMs !== null) latency.lastVoiceAt = performance.now() - ((pcm.length / RATE) * 1000 - voiceEndMs);
         const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
         send({ type: 'input_audio_buffer.append', audio: base64FromBytes(bytes) });
         latency.sent(pcm.length, RATE);

@@ -2,8 +2,13 @@ import { element } from './dom.js';
 
 /**
  * The turn readout: from the end of the user's turn to the first sound (or text) of the reply, measured
- * at the browser. The end of speech is when the audio the server heard last left this page (WebSocket:
- * the append that carried it; WebRTC: the last moment the microphone meter carried speech).
+ * at the browser. The end of speech is the last moment the microphone carried speech (above -34 dBFS,
+ * realtime-levels.ts), by the same rule on both transports: WebRTC's meter on the call's microphone,
+ * the WebSocket's captured chunks. Not the server's `speech_stopped.audio_end_ms`: that is its
+ * detector's judgement, which on the recorded sentences falls from 230 ms before to 220 ms after the
+ * end of the last word (docs/benchmarks.md, "The end of speech"); mostly after it, hiding part of the
+ * pause the user hears. A microphone too quiet to pass the meter during the turn falls back to it
+ * (WebSocket: when the append carrying `audio_end_ms` left; WebRTC: when the server said so).
  */
 export class TurnLatency {
   /** When the user's turn ended (performance.now()), until the reply's first audio or text. */
@@ -12,8 +17,10 @@ export class TurnLatency {
   /** Milliseconds of microphone audio sent, and when each append left, to date the end of speech. */
   private sentMs = 0;
   private readonly sentAt: Array<{ ms: number; at: number }> = [];
-  /** WebRTC: when the microphone last carried speech, and whether a reply's first sound is awaited. */
+  /** When the microphone last carried speech (both transports), and (WebRTC) whether a reply's first sound is awaited. */
   lastVoiceAt = 0;
+  /** When the previous turn ended: voice metered before it belongs to that turn. */
+  private previousEndAt = 0;
   awaitingReplySound = false;
 
   constructor(
@@ -28,12 +35,19 @@ export class TurnLatency {
     if (this.sentAt.length > 3000) this.sentAt.splice(0, 1000);
   }
 
-  /** The server heard the user stop at `audioEndMs` of the input; over WebRTC, the page's own meter dates it. */
-  speechStopped(audioEndMs: number, webrtc: boolean): void {
-    const sent = this.sentAt.find((s) => s.ms >= audioEndMs);
-    this.endedAt = webrtc ? this.lastVoiceAt || performance.now() : (sent?.at ?? performance.now());
+  /**
+   * The server heard the user stop (at `audioEndMs` of the input); the page's own meter dates it.
+   * Returns the moment taken as the end of speech (performance.now() time).
+   */
+  speechStopped(audioEndMs: number, webrtc: boolean): number {
+    const now = performance.now();
+    const sent = webrtc ? undefined : this.sentAt.find((s) => s.ms >= audioEndMs);
+    const endedAt = this.lastVoiceAt > this.previousEndAt ? this.lastVoiceAt : (sent?.at ?? now);
+    this.endedAt = endedAt;
+    this.previousEndAt = now;
     this.awaitingReplySound = webrtc && this.mode.value === 'audio';
     this.kind = 'spoken';
+    return endedAt;
   }
 
   typed(): void {
@@ -60,5 +74,7 @@ export class TurnLatency {
     this.sentMs = 0;
     this.sentAt.length = 0;
     this.endedAt = null;
+    this.lastVoiceAt = 0;
+    this.previousEndAt = 0;
   }
 }

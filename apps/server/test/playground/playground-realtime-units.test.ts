@@ -9,6 +9,7 @@ type Levels = typeof import('@svc/playground-web/js/realtime-levels.js');
 type CloseStatus = typeof import('@svc/playground-web/js/realtime-close-status.js');
 type BargeIn = typeof import('@svc/playground-web/js/realtime-barge-in.js');
 type PanelStateModule = typeof import('@svc/playground-web/js/realtime-panel-state.js');
+type TurnLatencyModule = typeof import('@svc/playground-web/js/realtime-turn-latency.js');
 
 const load = <T>(name: string) => import(`@svc/playground-web/js/${name}`) as Promise<T>;
 
@@ -65,6 +66,40 @@ describe('playground realtime panel units in Node', () => {
     expect([0, 0.02, 0.021, 0.5].map(levels.carriesVoice)).to.deep.equal([false, false, true, true]);
     expect([0, 0.01, 0.011, 0.5].map(levels.carriesReplySound)).to.deep.equal([false, false, true, true]);
     expect([0, 0.1, 0.25, 0.9].map(levels.levelBarWidth)).to.deep.equal(['0%', '40%', '100%', '100%']);
+  });
+
+  it('the end of speech in captured chunks: the end of the last 10 ms window the microphone meter counts as voice', () => {
+    const rate = 24000;
+    const tone = (amplitude: number, samples: number) =>
+      Int16Array.from({ length: samples }, (_, i) => Math.round(amplitude * 32767 * Math.sin((2 * Math.PI * 200 * i) / rate)));
+    const chunk = (voiced: Int16Array) => {
+      const c = new Int16Array((rate * 40) / 1000);
+      c.set(voiced);
+      return c;
+    };
+    // 25 ms of voice: its third window is half voice, still above the meter's level
+    expect(levels.lastVoiceInChunk(chunk(tone(0.1, 600)), rate)).to.equal(30);
+    expect(levels.lastVoiceInChunk(chunk(tone(0.1, 960)), rate)).to.equal(40);
+    expect(levels.lastVoiceInChunk(chunk(tone(0.02, 960)), rate), 'under -34 dBFS').to.equal(null);
+    expect(levels.lastVoiceInChunk(new Int16Array(0), rate)).to.equal(null);
+  });
+
+  it('a turn ends where the microphone last carried voice on both transports, else where the server said (a quiet microphone)', async () => {
+    const { TurnLatency } = await load<TurnLatencyModule>('realtime-turn-latency.js');
+    type Parts = ConstructorParameters<typeof TurnLatency>;
+    const latency = new TurnLatency({} as Parts[0], { value: 'audio' } as Parts[1]);
+    latency.sent(24000, 24000); // 1 s of microphone audio left the page
+    const sentAt = performance.now();
+    latency.lastVoiceAt = sentAt / 2;
+    expect(latency.speechStopped(1000, false), 'WebSocket: the metered voice, not the append').to.equal(sentAt / 2);
+    latency.lastVoiceAt = performance.now();
+    expect(latency.speechStopped(0, true), 'WebRTC: the metered voice').to.equal(latency.lastVoiceAt);
+    // no voice metered since: the append that carried audio_end_ms (WebSocket), now (WebRTC)
+    latency.sent(24000, 24000);
+    const secondSentAt = performance.now();
+    expect(latency.speechStopped(1500, false)).to.be.within(secondSentAt - 1, performance.now());
+    const before = performance.now();
+    expect(latency.speechStopped(0, true)).to.be.at.least(before);
   });
 
   describe('the status when a connection ends', () => {
