@@ -147,6 +147,10 @@ class ModeResult {
       : 'none';
     // Turn by turn, in the order spoken: which sentences wait (a median hides that).
     out[`${label}: each turn, end of the last word -> first reply sound (ms)`] = this.turns.map((t) => round(t.heard)).join(', ');
+    // The detector's share: how long after the last word it heard speech end (Silero on soft ends and breaths).
+    out[`${label}: each turn, the detector's end of speech (audio_end_ms) after the last word's end (ms)`] = this.turns
+      .map((t) => round(t.detectorEndAfterWords))
+      .join(', ');
     const afterLoud = this.turns.map((t) => t.heardAfterLastLoud).filter(Number.isFinite);
     if (afterLoud.length)
       out[`${label}: from the last loud 10 ms instead (the measure before the alignment), p50 / p95 (ms)`] =

@@ -67,6 +67,8 @@ export interface TurnTiming {
   heard: number;
   /** The same from the last loud 10 ms (within LOUD_DB_BELOW_PEAK of the loudest), as measured before the alignment. */
   heardAfterLastLoud: number;
+  /** Where the server's detector put the end of speech (`audio_end_ms`) after the end of the last word (ms; negative: before it). */
+  detectorEndAfterWords: number;
   /** Silence (ms) before the reply's first sound. */
   leadingSilence: number;
 }
@@ -151,6 +153,7 @@ export function converse(
     // The sentence being answered (the last one begun when its speech_stopped came), and when.
     let sentence = -1;
     let stoppedAt = 0;
+    let detectorEnd = NaN;
     const replied = new Set<number>();
     // The reply being listened for: its first delta's arrival and the samples received before the current delta.
     let listening: { sentence: number; firstAt: number; samples: number; timing: TurnTiming } | null = null;
@@ -234,6 +237,7 @@ export function converse(
         // Where the turn ended in the audio sent (not when the event came: a loaded server lags).
         const endMs = (event as { audio_end_ms?: number }).audio_end_ms ?? now - streamStart;
         sentence = starts.filter((start) => start <= endMs).length - 1;
+        detectorEnd = endMs;
         committed++;
         stoppedAt = now;
         items.set(event.item_id!, sentence);
@@ -257,6 +261,7 @@ export function converse(
           transcript: (transcriptAt.get(sentence) ?? NaN) - stoppedAt,
           heard: NaN,
           heardAfterLastLoud: NaN,
+          detectorEndAfterWords: detectorEnd - wordsEnd[sentence]!,
           leadingSilence: NaN,
         };
         result.turns.push(timing);

@@ -5,7 +5,7 @@ import { element } from './dom.js';
  * at the browser. The end of speech is the last moment the microphone carried speech (above -34 dBFS,
  * realtime-levels.ts), by the same rule on both transports: WebRTC's meter on the call's microphone,
  * the WebSocket's captured chunks. Not the server's `speech_stopped.audio_end_ms`: that is its
- * detector's judgement, which on the recorded sentences falls from 230 ms before to 220 ms after the
+ * detector's judgement, which on the recorded sentences falls from 220 ms before to 160 ms after the
  * end of the last word (docs/benchmarks.md, "The end of speech"); mostly after it, hiding part of the
  * pause the user hears. A microphone too quiet to pass the meter during the turn falls back to it
  * (WebSocket: when the append carrying `audio_end_ms` left; WebRTC: when the server said so).
