@@ -6,8 +6,8 @@ import { element } from './dom.js';
  * realtime-levels.ts), by the same rule on both transports: WebRTC's meter on the call's microphone,
  * the WebSocket's captured chunks. Not the server's `speech_stopped.audio_end_ms`: that is its
  * detector's judgement, which on the recorded sentences falls from 220 ms before to 160 ms after the
- * end of the last word (docs/benchmarks.md, "The end of speech"); mostly after it, hiding part of the
- * pause the user hears. A microphone too quiet to pass the meter during the turn falls back to it
+ * end of the last word (docs/benchmarks.md, "The end of speech"): it would hide part of the pause
+ * the user hears, or add to it. A microphone too quiet to pass the meter during the turn falls back to it
  * (WebSocket: when the append carrying `audio_end_ms` left; WebRTC: when the server said so).
  */
 export class TurnLatency {
