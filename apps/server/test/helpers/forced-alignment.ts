@@ -13,9 +13,9 @@ const ends = new Map<string, number>();
  * its decoder only places their phones in time.
  *
  * An energy rule cannot date this on the LibriVox readings: a creaky last word ("... for them")
- * is as quiet as the room noise and breath after another sentence ("... himself"), 3-8 dB above
- * the recording's floor. Relative to the peak (30 dB below it), 0880 and 0930 end 180 and 360 ms
- * late; an absolute -34 dBFS ends 0870 330 ms early (docs/benchmarks.md, "The end of speech").
+ * is as quiet as the room noise after another sentence ("... himself"), 3-8 dB above the
+ * recording's floor. Relative to the peak (30 dB below it), 0880 and 0930 end 170 and 360 ms late;
+ * an absolute -34 dBFS ends 0870 340 ms early (docs/benchmarks.md, "The end of speech").
  */
 export function alignedSpeechEndMs(wavPath: string, words: string): number {
   const key = `${wavPath}\n${words}`;
