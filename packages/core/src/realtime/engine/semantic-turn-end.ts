@@ -10,7 +10,7 @@ import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers
  * (speech that resumes meanwhile continues the same turn):
  *
  * - finished words (at least 3, not ending on an unfinished word) said with a falling pitch: the
- *   turn ends at once, SEMANTIC_PAUSE_MS after the last sound;
+ *   turn ends at once, at the pause (SEMANTIC_PAUSE_MS after the detector's end of speech);
  * - unfinished words (ending on a conjunction, article, preposition, filler or number word, e.g.
  *   "I'd like two and", "at the", "um", "twenty"): after `silence_duration_ms` + UNFINISHED_WAIT_MS;
  * - anything else (finished words said with a level or rising pitch, as a phrase that goes on is,
