@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { alignedSpeechEndMs } from '../test/helpers/forced-alignment.js';
+import { LIBRIVOX_DIR, librivoxSentences } from '../test/helpers/librivox.js';
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 export const SILENCE_DURATION_MS = 500;
 /** Silence before the first sentence and after each: the user listens to the reply's start, then speaks again. */
 const LEAD_IN_MS = 500;
@@ -24,16 +24,21 @@ const LOUD_DB_BELOW_PEAK = 30;
 const AUDIBLE = 200;
 const REPLY_RATE = 24000;
 
-/** The end (ms) of the last 10 ms frame of `pcm` (16 kHz s16) within LOUD_DB_BELOW_PEAK of its loudest. */
-export function lastLoudMs(pcm: Buffer): number {
-  const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length & ~1)));
+/** The level (RMS, full scale 1) of each 10 ms of 16 kHz `samples`: what the benches' end and onset rules read. */
+export function levels10ms(samples: Int16Array): number[] {
   const frame = 160;
   const rms: number[] = [];
   for (let i = 0; i + frame <= samples.length; i += frame) {
     let e = 0;
-    for (let k = 0; k < frame; k++) e += samples[i + k]! * samples[i + k]!;
+    for (let k = 0; k < frame; k++) e += (samples[i + k]! / 32768) ** 2;
     rms.push(Math.sqrt(e / frame));
   }
+  return rms;
+}
+
+/** The end (ms) of the last 10 ms frame of `pcm` (16 kHz s16) within LOUD_DB_BELOW_PEAK of its loudest. */
+export function lastLoudMs(pcm: Buffer): number {
+  const rms = levels10ms(new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + (pcm.length & ~1))));
   const floor = Math.max(...rms) * 10 ** (-LOUD_DB_BELOW_PEAK / 20);
   let last = rms.length - 1;
   while (last > 0 && rms[last]! < floor) last--;
@@ -42,15 +47,10 @@ export function lastLoudMs(pcm: Buffer): number {
 
 /** The five LibriVox sentences of pocketsphinx-testdata (a human reader, 16 kHz mono s16) and what is said. */
 export function librivoxClips(): Clip[] {
-  return readFileSync(`${LIBRIVOX}/transcription`, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => /^<s> (.*) <\/s> \((.*)\)$/.exec(line.trim())!)
-    .map(([, words, id]) => {
-      const wav = readFileSync(`${LIBRIVOX}/${id}.wav`);
-      const pcm = wav.subarray(wav.indexOf('data') + 8);
-      return { words: words!, pcm, wordsEndMs: alignedSpeechEndMs(`${LIBRIVOX}/${id}.wav`, words!), lastLoudMs: lastLoudMs(pcm) };
-    });
+  return librivoxSentences().map((s) => {
+    const pcm = Buffer.from(s.samples.buffer, s.samples.byteOffset, s.samples.byteLength);
+    return { words: s.words, pcm, wordsEndMs: alignedSpeechEndMs(join(LIBRIVOX_DIR, `${s.id}.wav`), s.words), lastLoudMs: lastLoudMs(pcm) };
+  });
 }
 
 export interface TurnTiming {

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { concatPcm } from '@svc/core';
 import { mediaClock } from '@svc/adapters-webrtc/media';
@@ -17,10 +15,10 @@ import {
   stopAvatarRecording,
 } from '../test/helpers/avatar-call-probe.js';
 import { launchBrowser, waitForPageEvent } from '../test/helpers/browser.js';
-import { alignedSpeechEndMs } from '../test/helpers/forced-alignment.js';
-import { LIBRIVOX_DIR, librivoxSentences, MIC_CLIP } from '../test/helpers/librivox.js';
+import { librivoxSentences, MIC_CLIP_WORDS } from '../test/helpers/librivox.js';
 import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
+import { levels10ms, librivoxClips } from './voice-caller.js';
 
 // page.evaluate bodies run in the browser (no DOM library in the server's compilation).
 declare const window: any,
@@ -190,16 +188,15 @@ export async function benchWebrtc(ctx: {
  * 340 ms early ("... for them", docs/benchmarks.md, "The end of speech").
  */
 const spoken = (): Array<{ span: number; toWordsEnd: number }> =>
-  (FIVE_SENTENCES ? librivoxSentences() : librivoxSentences().filter((s) => s.wav.equals(readFileSync(MIC_CLIP)))).map((s) => {
-    const loud: number[] = [];
-    for (let i = 0; i + 160 <= s.samples.length; i += 160) {
-      let e = 0;
-      for (let k = 0; k < 160; k++) e += (s.samples[i + k]! / 32768) ** 2;
-      if (Math.sqrt(e / 160) > 0.02) loud.push((i / 16000) * 1000);
-    }
-    const onset = loud[0] ?? 0;
-    return { span: (loud.at(-1) ?? 0) + 10 - onset, toWordsEnd: alignedSpeechEndMs(join(LIBRIVOX_DIR, `${s.id}.wav`), s.words) - onset };
-  });
+  librivoxClips()
+    .filter((c) => FIVE_SENTENCES || c.words === MIC_CLIP_WORDS)
+    .map((c) => {
+      const loud = levels10ms(new Int16Array(c.pcm.buffer, c.pcm.byteOffset, c.pcm.byteLength / 2)).flatMap((level, i) =>
+        level > 0.02 ? [i * 10] : [],
+      );
+      const onset = loud[0] ?? 0;
+      return { span: (loud.at(-1) ?? 0) + 10 - onset, toWordsEnd: c.wordsEndMs - onset };
+    });
 
 /**
  * The turns timed from the end of their sentence's last word (the metered onset plus the

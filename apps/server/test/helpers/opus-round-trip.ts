@@ -1,3 +1,4 @@
+import { concatPcm } from '@svc/core';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { resampleInt16 } from '@svc/adapters-runtime';
 
@@ -18,13 +19,7 @@ export function throughOpus(samples: Int16Array, rate: number): Int16Array {
   try {
     const input = resampleInt16(samples, rate, OPUS_RATE);
     const packets = [...encoder.encode(input), ...encoder.encode(new Int16Array(LOOKAHEAD_SAMPLES)), ...encoder.flush()];
-    const decoded = packets.map((p) => decoder.decode(p));
-    const pcm = new Int16Array(decoded.reduce((n, d) => n + d.length, 0));
-    let at = 0;
-    for (const d of decoded) {
-      pcm.set(d, at);
-      at += d.length;
-    }
+    const pcm = concatPcm(packets.map((p) => decoder.decode(p)));
     return resampleInt16(pcm.subarray(LOOKAHEAD_SAMPLES, LOOKAHEAD_SAMPLES + input.length), OPUS_RATE, rate);
   } finally {
     decoder.release();
