@@ -151,6 +151,8 @@ class ModeResult {
     out[`${label}: each turn, the detector's end of speech (audio_end_ms) after the last word's end (ms)`] = this.turns
       .map((t) => round(t.detectorEndAfterWords))
       .join(', ');
+    // The server's share after the detector's end: waiting out the pause's judgement, then preparing the reply.
+    out[`${label}: each turn, speech_stopped -> first delta (ms)`] = stopped.map((ms) => round(ms)).join(', ');
     const afterLoud = this.turns.map((t) => t.heardAfterLastLoud).filter(Number.isFinite);
     if (afterLoud.length)
       out[`${label}: from the last loud 10 ms instead (the measure before the alignment), p50 / p95 (ms)`] =

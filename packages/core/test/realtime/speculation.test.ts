@@ -140,6 +140,24 @@ describe('speculation: the reply begun while the end of a turn is decided', () =
     expect(x.h.out.types()).to.include('response.created');
   });
 
+  it('semantic_vad: the reply is begun at a short silence, before the pause is judged; server_vad waits for its longer one', async () => {
+    const semantic = await session({ speculate: true, turnDetection: 'semantic_vad', ...finished });
+    const server = await session({ speculate: true, turnDetection: 'server_vad', ...finished });
+    for (const x of [semantic, server]) {
+      await x.h.send({ type: 'input_audio_buffer.append', audio: speech(1200) });
+      await silent(x.h, 140);
+    }
+    expect(semantic.lm.requests).to.have.length(1);
+    expect(semantic.speaker.calls).to.have.length(1);
+    expect(semantic.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    expect(server.lm.requests).to.have.length(0);
+    // The turn ends at the pause: the reply begun before it is the one sent.
+    await silent(semantic.h, 1400);
+    expect(semantic.h.out.types()).to.include('response.done');
+    expect(semantic.lm.requests).to.have.length(1);
+    expect(semantic.outcomes).to.deep.equal(['used']);
+  });
+
   for (const turnDetection of ['semantic_vad', 'server_vad'] as const) {
     it(`${turnDetection}: a user who goes on after the pause hears nothing of the discarded reply; its model request and synthesis are aborted`, async () => {
       const x = await session({ speculate: true, turnDetection, ...finished });

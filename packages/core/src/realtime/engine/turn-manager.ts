@@ -51,6 +51,13 @@ const INPUT_STALL_MS = 100;
  * words so far, while the turn still has `silence_duration_ms` to wait before it ends.
  */
 const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
+/**
+ * semantic_vad: silence after speech for this long (three of the detector's 32 ms frames) begins
+ * the reply, before the pause is judged: a turn that ends at the pause then has its first clause
+ * ready (begun at the pause itself, a long first sentence was still being synthesized when the turn
+ * ended; docs/benchmarks.md, "The pause a person hears").
+ */
+const SEMANTIC_SPECULATION_PAUSE_MS = 96;
 
 /** A semantic_vad turn waiting for more silence before it ends. */
 interface PendingEnd {
@@ -155,7 +162,12 @@ export class TurnManager implements TurnEvents {
     // The turn may be ending here: its reply is begun while that is decided.
     const td = this.deps.session.config.audio.input.turn_detection;
     const reportedSilenceMs = td ? this.deps.semantic.detectorSilenceMs(td) : 0;
-    this.deps.speculation.consider(this.speech.recognition?.partial ?? '', this.speech.recognition?.behindMs, reportedSilenceMs);
+    this.deps.speculation.consider(
+      this.speech.recognition?.partial ?? '',
+      this.speech.recognition?.behindMs,
+      reportedSilenceMs,
+      audioEndMs - this.speech.onsetMs,
+    );
     if (td?.type === 'semantic_vad') {
       const { recognition, onsetMs } = this.speech;
       const partial = recognition?.partial ?? '';
@@ -289,20 +301,26 @@ export class TurnManager implements TurnEvents {
   }
 
   /**
-   * Speculation during a pause: semantic_vad waiting out a pause, and server_vad once
-   * SPECULATION_PAUSE_MS of silence follows the speech, begin the reply to the words so far (anew
+   * Speculation during a pause: once SEMANTIC_SPECULATION_PAUSE_MS (semantic_vad, and while it waits
+   * out a pause) or SPECULATION_PAUSE_MS (server_vad) of silence follows the speech, begin the reply to the words so far (anew
    * when they change: the recognizer is still catching up); speech that resumes discards it.
    */
   private followPause(speech: TurnInProgress, inputEndMs: number): void {
     const { speculation } = this.deps;
     if (!speculation.enabled) return;
     if (this.pendingEnd) {
-      speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - this.pendingEnd.audioEndMs);
+      speculation.consider(
+        speech.recognition?.partial ?? '',
+        speech.recognition?.behindMs,
+        inputEndMs - this.pendingEnd.audioEndMs,
+        this.pendingEnd.audioEndMs - speech.onsetMs,
+      );
       return;
     }
     const voicedMs = speech.voicedUntilMs;
     if (voicedMs === null) return;
-    if (inputEndMs - voicedMs < SPECULATION_PAUSE_MS) {
+    const semantic = this.deps.session.config.audio.input.turn_detection?.type === 'semantic_vad';
+    if (inputEndMs - voicedMs < (semantic ? SEMANTIC_SPECULATION_PAUSE_MS : SPECULATION_PAUSE_MS)) {
       if (speech.pauseAtMs !== null) speculation.discard();
       speech.pauseAtMs = null;
       return;
@@ -312,7 +330,7 @@ export class TurnManager implements TurnEvents {
       // The recognizer runs behind the audio (server_vad): it hears the speech's end now.
       speech.recognition?.catchUp(voicedMs);
     }
-    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - voicedMs);
+    speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - voicedMs, voicedMs - speech.onsetMs);
   }
 
   private endPending(): void {

@@ -15,9 +15,12 @@ export interface TurnSpeculationDeps {
 
 /**
  * Replies begun per turn at most (each pause, and each change of the partial words during one,
- * begins one anew): the work a turn may spend on guesses is bounded.
+ * begins one anew): the work a turn may spend on guesses is bounded. A long turn has more pauses
+ * (semantic_vad begins at a short one): one more reply may be begun per ATTEMPT_PER_SPEECH_MS of its
+ * speech, so the guesses at its early pauses do not leave its end with none.
  */
 const MAX_ATTEMPTS_PER_TURN = 3;
+const ATTEMPT_PER_SPEECH_MS = 2000;
 
 /** The admission's load guards (SVC_REALTIME_MAX_RECOGNIZER_BACKLOG_MS, SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS). */
 export type LoadGuards = Pick<CapacityLimits, 'maxRecognizerBacklogMs' | 'maxEventLoopLagMs'>;
@@ -66,18 +69,22 @@ export class TurnSpeculation {
    * since the speech. While the recognizer has not reached the speech's end its words are not the
    * turn's yet and nothing is begun on them (a guess on stale words is work thrown away); the
    * silence after the end it may still be decoding changes no word (the semantic judge trusts the
-   * words on the same terms), and if it does, the changed words begin the reply anew.
+   * words on the same terms), and if it does, the changed words begin the reply anew. `speechMs`:
+   * the turn's speech so far (its budget of guesses grows with it).
    */
-  consider(partial: string, behindMs = 0, silenceMs = 0): void {
+  consider(partial: string, behindMs = 0, silenceMs = 0, speechMs = 0): void {
     if (!this.deps.enabled || behindMs > silenceMs) return;
     const words = normalizeTranscript(partial);
     // Nothing heard yet: there is nothing to answer.
     if (!words) return;
     if (this.preparing && normalizeTranscript(this.current!.transcript) === words) return;
     this.discard();
-    if (this.attempts >= MAX_ATTEMPTS_PER_TURN || tooLoadedToSpeculate(this.deps.load, this.deps.loadLimits ?? DEFAULT_GUARDS)) return;
-    this.attempts++;
+    const budget = MAX_ATTEMPTS_PER_TURN + Math.floor(speechMs / ATTEMPT_PER_SPEECH_MS);
+    if (this.attempts >= budget || tooLoadedToSpeculate(this.deps.load, this.deps.loadLimits ?? DEFAULT_GUARDS)) return;
     this.current = this.deps.prepare(partial);
+    // Nothing begun (a response still running, a turn still being transcribed) spends nothing:
+    // counted, such refusals during one pause used up the turn, and its end got no reply begun.
+    if (this.current) this.attempts++;
   }
 
   /** The user went on: nothing prepared is kept. */
