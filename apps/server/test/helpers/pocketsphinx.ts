@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { decodeWithFfmpeg, postJson } from './http.js';
 import { wavFile } from './wav.js';
 import { wordErrorRate } from './wer.js';
 import type { TestServer } from './test-server.js';
+
+const runFile = promisify(execFile);
 
 /** Debian's offline English recognizer, installed by scripts/setup-system.sh. */
 export const RECOGNIZER = '/usr/bin/pocketsphinx_continuous';
@@ -42,9 +45,15 @@ export async function speechRoundTrip(
       if (res.status !== 200) throw new Error(`speech returned ${res.status}: ${await res.text()}`);
       const path = join(dir, `s${i}.wav`);
       writeFileSync(path, wavFile(await decodeWithFfmpeg(new Uint8Array(await res.arrayBuffer()), 16000), 16000));
-      const run = spawnSync(RECOGNIZER, ['-infile', path, '-logfn', '/dev/null'], { encoding: 'utf8' });
-      if (run.status !== 0) throw new Error(`pocketsphinx failed: ${run.stderr}`);
-      hypotheses.push(run.stdout.trim());
+      // Not spawnSync: a loaded machine's recognizer can take longer than the server keeps an idle
+      // connection (5 s), and a blocked event loop keeps fetch from retiring it first, so the next
+      // request went out on a socket the server had closed (ECONNRESET).
+      const { stdout } = await runFile(RECOGNIZER, ['-infile', path, '-logfn', '/dev/null'], { encoding: 'utf8' }).catch(
+        (err: { stderr?: string }) => {
+          throw new Error(`pocketsphinx failed: ${err.stderr ?? String(err)}`);
+        },
+      );
+      hypotheses.push(stdout.trim());
     }
     return { wer: wordErrorRate(sentences.join(' '), hypotheses.join(' ')), heard: hypotheses.join(' | ') };
   } finally {
