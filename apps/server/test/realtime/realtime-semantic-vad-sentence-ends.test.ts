@@ -2,7 +2,9 @@
 import { expect } from 'chai';
 import { openSession, sleep, violations, type RealtimeClient } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
-import { librivoxSentences } from '../helpers/librivox.js';
+import { join } from 'node:path';
+import { alignedSpeechEndMs } from '../helpers/forced-alignment.js';
+import { LIBRIVOX_DIR, librivoxSentences } from '../helpers/librivox.js';
 import { RATE } from '../helpers/recorded-speech.js';
 import { edgeSilenceMs, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 
@@ -23,13 +25,19 @@ const PAUSE_MS = 400;
 const AFTER_MS = 2600;
 /** How long a loaded machine may take beyond that to report the turns. */
 const SETTLE_MS = 10_000;
-/** How far before the last loud sample the detector may place the speech's end (a soft last sound). */
+/**
+ * How far before the end of the last word the turn's end may be dated: the detector does not hear a
+ * creaky last word ("... for [them]", 222 ms early).
+ */
 const DETECTOR_SLACK_MS = 400;
 
-/** The speech of a recording without its leading and trailing silence. */
-function trimmed(samples: Int16Array): Int16Array {
+/** The speech of a recording without its leading and trailing silence, and where it starts in the file (ms). */
+function trimmed(samples: Int16Array): { speech: Int16Array; leadingMs: number } {
   const { leading, trailing } = edgeSilenceMs(samples, RATE);
-  return samples.subarray(Math.round((leading / 1000) * RATE), samples.length - Math.round((trailing / 1000) * RATE));
+  return {
+    speech: samples.subarray(Math.round((leading / 1000) * RATE), samples.length - Math.round((trailing / 1000) * RATE)),
+    leadingMs: leading,
+  };
 }
 
 /** `first`, `pauseMs` of silence, then `next`. */
@@ -55,10 +63,12 @@ const count = (client: RealtimeClient, type: string) => client.events.filter((e)
 
 /**
  * Whether a turn ended at the end of the first sentence: the last `speech_stopped` of some committed
- * turn lies between the sentence's end (less the detector's padding) and the next sentence's start,
- * on the input's own timeline (a split elsewhere, inside a sentence, does not count).
+ * turn lies between the end of its last word (pocketsphinx forced to the words said, less the
+ * detector's slack) and the next sentence's start, on the input's own timeline (a split elsewhere,
+ * inside a sentence, does not count). The trimmed clip keeps the room noise after the last word
+ * (up to a few hundred ms), so its end is not the sentence's.
  */
-async function endedAtSentenceEnd(s: RealtimeTestServer, clip: Int16Array, sentenceEndMs: number): Promise<boolean> {
+async function endedAtSentenceEnd(s: RealtimeTestServer, clip: Int16Array, wordsEndMs: number, nextStartMs: number): Promise<boolean> {
   const { client } = await openSession(s.wsUrl, s.apiKey, session);
   try {
     await speakAtRealTimePace(client, clip);
@@ -72,7 +82,7 @@ async function endedAtSentenceEnd(s: RealtimeTestServer, clip: Int16Array, sente
     const lastStop = new Map<unknown, number>();
     for (const e of client.events) if (e.type === 'input_audio_buffer.speech_stopped') lastStop.set(e.item_id, Number(e.audio_end_ms));
     return [...lastStop].some(
-      ([item, endMs]) => committedItems.has(item) && endMs >= sentenceEndMs - DETECTOR_SLACK_MS && endMs <= sentenceEndMs + PAUSE_MS,
+      ([item, endMs]) => committedItems.has(item) && endMs >= wordsEndMs - DETECTOR_SLACK_MS && endMs <= nextStartMs,
     );
   } finally {
     await client.close();
@@ -91,13 +101,15 @@ describe('realtime e2e: semantic_vad ends the turn at the short pause after a fi
     const speech = sentences.map((c) => trimmed(c.samples));
     const clips = sentences.map((c, i) => ({
       ...c,
-      samples: withPauseBetween(speech[i]!, speech[(i + 1) % speech.length]!, PAUSE_MS),
+      samples: withPauseBetween(speech[i]!.speech, speech[(i + 1) % speech.length]!.speech, PAUSE_MS),
+      wordsEndMs: alignedSpeechEndMs(join(LIBRIVOX_DIR, `${c.id}.wav`), c.words) - speech[i]!.leadingMs,
+      nextStartMs: (speech[i]!.speech.length / RATE) * 1000 + PAUSE_MS,
     }));
     const ended: boolean[] = [];
     // Two callers at a time: the clips play at real-time pace.
     for (let i = 0; i < clips.length; i += 2) {
       const batch = clips.slice(i, i + 2);
-      ended.push(...(await Promise.all(batch.map((c, k) => endedAtSentenceEnd(s, c.samples, (speech[i + k]!.length / RATE) * 1000)))));
+      ended.push(...(await Promise.all(batch.map((c) => endedAtSentenceEnd(s, c.samples, c.wordsEndMs, c.nextStartMs)))));
     }
     const kept = clips.flatMap((c, i) => (ended[i] ? [] : [`"... ${c.words.split(' ').slice(-4).join(' ')}"`]));
     console.log(

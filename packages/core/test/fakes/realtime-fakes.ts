@@ -227,21 +227,28 @@ export class FakeStreamingRecognizer extends FakeRecognizer {
 /**
  * Energy detector for tests: samples above 1000 are speech. Reports the start at the exact sample
  * position moved back by the prefix padding (the port's contract), the stop after `silenceMs` of quiet.
+ * `hangoverMs`: like a model detector that hears a soft end as speech, the quiet for this long after
+ * speech still counts as speech.
  */
 export class EnergyVad implements VoiceActivityDetector {
   opened: VoiceActivityOptions[] = [];
+  constructor(private readonly hangoverMs = 0) {}
   open(options: VoiceActivityOptions): VoiceActivityStream {
     this.opened.push(options);
+    const hangoverMs = this.hangoverMs;
     let position = 0;
     let speaking = false;
     let lastVoice = 0;
+    let lastLoud = -Infinity;
     let candidate: number | null = null;
     return {
       push(samples: Int16Array): VoiceActivityEvent[] {
         const events: VoiceActivityEvent[] = [];
         for (let i = 0; i < samples.length; i++, position++) {
           const ms = (position / options.sampleRate) * 1000;
-          if (Math.abs(samples[i]!) > 1000) {
+          const loud = Math.abs(samples[i]!) > 1000;
+          if (loud) lastLoud = ms;
+          if (loud || (speaking && ms - lastLoud < hangoverMs)) {
             // Like the real segmenter: speech must last min_speech_duration before it counts.
             candidate ??= ms;
             if (!speaking && ms - candidate >= options.minSpeechDurationMs) {

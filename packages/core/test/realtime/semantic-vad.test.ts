@@ -114,9 +114,9 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     });
   });
 
-  async function semanticSession(deps: { semanticEagerness?: boolean } = {}, td: Record<string, unknown> = {}) {
+  async function semanticSession(deps: { semanticEagerness?: boolean } = {}, td: Record<string, unknown> = {}, hangoverMs = 0) {
     const recognizer = new FakeStreamingRecognizer('i would like a coffee and a bagel');
-    const vad = new EnergyVad();
+    const vad = new EnergyVad(hangoverMs);
     const h = await startTextSession(
       { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer }, deps },
       { audio: { input: { turn_detection: { type: 'semantic_vad', ...td } } } },
@@ -137,6 +137,49 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     await flush();
     expect(h.out.types()).to.include('input_audio_buffer.speech_stopped');
     expect(h.out.types()).to.include('input_audio_buffer.committed');
+  });
+
+  describe('the pause judged where the voice went quiet (a detector that hears the soft end as speech)', () => {
+    /** A phrase, then quiet the detector still counts as speech for 160 ms (its hangover), in 20 ms appends. */
+    async function phraseWithSoftEnd(phrase: string, partial: string) {
+      const { h, recognizer } = await semanticSession({}, {}, 160);
+      recognizer.partialText = partial;
+      await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
+      await h.send({ type: 'input_audio_buffer.append', audio: phrase });
+      for (let t = 0; t < SEMANTIC_PAUSE_MS + 120; t += 20)
+        await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(20, RATE, 0) });
+      await flush();
+      return h;
+    }
+    const stopped = (h: Awaited<ReturnType<typeof phraseWithSoftEnd>>) =>
+      h.out.events.find((e) => e.type === 'input_audio_buffer.speech_stopped') as { audio_end_ms: number } | undefined;
+
+    it('finished words said with a falling voice end at the pause counted from the voice, not from the detector', async () => {
+      const h = await phraseWithSoftEnd(fallingPhrase(), 'what time is it');
+      // The phrase ends at 1,600 ms; the detector hears speech until 1,760 and would report its pause at 1,960.
+      const event = stopped(h);
+      expect(event, 'speech_stopped before the pause of the detector').not.to.equal(undefined);
+      expect(event!.audio_end_ms).to.be.within(1590, 1620);
+      expect(h.out.types()).to.include('input_audio_buffer.committed');
+    });
+
+    it('a level voice, or unfinished words, wait for the pause of the detector and the wait it sets', async () => {
+      for (const [phrase, partial] of [
+        [levelPhrase(), 'what time is it'],
+        [fallingPhrase(), 'i would like the'],
+      ] as const) {
+        const h = await phraseWithSoftEnd(phrase, partial);
+        expect(stopped(h), partial).to.equal(undefined);
+      }
+    });
+
+    it('after a turn ended where the voice went quiet, the next speech is a new turn', async () => {
+      const h = await phraseWithSoftEnd(fallingPhrase(), 'what time is it');
+      expect(h.out.types().filter((t) => t === 'input_audio_buffer.speech_started')).to.have.length(1);
+      await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+      await flush();
+      expect(h.out.types().filter((t) => t === 'input_audio_buffer.speech_started')).to.have.length(2);
+    });
   });
 
   /**

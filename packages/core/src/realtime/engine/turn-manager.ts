@@ -5,7 +5,8 @@ import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
 import { PITCH_CONTEXT_MS, pitchCues, type PitchCues } from '../audio/ending-pitch.js';
-import { SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
+import { judgeTurn, MIN_UNRECOGNIZED_SPEECH_MS, SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
+import { voiceQuietSince } from '../audio/voice-quiet-since.js';
 import type { TurnSpeculation } from './turn-speculation.js';
 import type { SpeculativeReply } from '../response/speculative-reply.js';
 import type { Clock } from '../../shared/clock.js';
@@ -59,6 +60,11 @@ const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
  */
 const SEMANTIC_SPECULATION_PAUSE_MS = 96;
 
+/** The detector's frame (Silero's 32 ms): it has stopped hearing speech once a frame passed without it. */
+const DETECTOR_FRAME_MS = 32;
+/** The recent audio (ms) whose quietest frames are the room's level when judging where the voice went quiet. */
+const QUIET_WINDOW_MS = 1400;
+
 /** A semantic_vad turn waiting for more silence before it ends. */
 interface PendingEnd {
   /** Where the speech ended (the turn's end if no speech follows). */
@@ -85,6 +91,8 @@ interface TurnInProgress {
   voicedUntilMs: number | null;
   /** Where the speech ended before the pause the speculation answers (null: no such pause now). */
   pauseAtMs: number | null;
+  /** semantic_vad: the detector's end of speech whose pause was last judged from where the voice went quiet (once each). */
+  quietJudgedForMs: number | null;
   /** A child of the session's signal: the turn's recognition stops with the turn or the session. */
   abort: ChildAbortController;
   /** Null when the recognizer cannot stream (the turn is then transcribed in one go). */
@@ -138,6 +146,7 @@ export class TurnManager implements TurnEvents {
       onsetMs,
       voicedUntilMs: null,
       pauseAtMs: null,
+      quietJudgedForMs: null,
       abort,
       recognition,
     };
@@ -235,7 +244,9 @@ export class TurnManager implements TurnEvents {
       return;
     }
     speech.voicedUntilMs = voicedUntilMs ?? speech.voicedUntilMs;
-    this.followPause(speech, inputEndMs);
+    const quietAtMs = this.voiceQuietAt(speech);
+    if (!pending && quietAtMs !== null && (await this.endWhereTheVoiceWentQuiet(speech, quietAtMs))) return;
+    this.followPause(speech, inputEndMs, quietAtMs);
     // A paused reply: is the speech so far a real interruption?
     if (this.bargeIn.pending) await this.bargeIn.heard(this.speechSoFar(speech.voicedUntilMs ?? inputEndMs));
   }
@@ -305,7 +316,7 @@ export class TurnManager implements TurnEvents {
    * out a pause) or SPECULATION_PAUSE_MS (server_vad) of silence follows the speech, begin the reply to the words so far (anew
    * when they change: the recognizer is still catching up); speech that resumes discards it.
    */
-  private followPause(speech: TurnInProgress, inputEndMs: number): void {
+  private followPause(speech: TurnInProgress, inputEndMs: number, quietAtMs: number | null): void {
     const { speculation } = this.deps;
     if (!speculation.enabled) return;
     if (this.pendingEnd) {
@@ -317,7 +328,8 @@ export class TurnManager implements TurnEvents {
       );
       return;
     }
-    const voicedMs = speech.voicedUntilMs;
+    // semantic_vad: from where the voice went quiet, when the detector heard speech after it.
+    const voicedMs = quietAtMs ?? speech.voicedUntilMs;
     if (voicedMs === null) return;
     const semantic = this.deps.session.config.audio.input.turn_detection?.type === 'semantic_vad';
     if (inputEndMs - voicedMs < (semantic ? SEMANTIC_SPECULATION_PAUSE_MS : SPECULATION_PAUSE_MS)) {
@@ -331,6 +343,63 @@ export class TurnManager implements TurnEvents {
       speech.recognition?.catchUp(voicedMs);
     }
     speculation.consider(speech.recognition?.partial ?? '', speech.recognition?.behindMs, inputEndMs - voicedMs, voicedMs - speech.onsetMs);
+  }
+
+  /**
+   * semantic_vad: where the voice itself went quiet (voiceQuietSince), when that is before where the
+   * detector last heard speech and the detector has stopped hearing it too; otherwise null. The
+   * detector can count a soft end (a breath, the room's noise) as speech after the last word, and
+   * its pause then starts late ("... amiable himself": 160 ms): the reply is begun counting from
+   * here (followPause), and the pause may be judged from here (endWhereTheVoiceWentQuiet). Not while
+   * the detector hears speech: counted from the quiet within words (a closure, a soft consonant),
+   * replies were begun and thrown away at every word (21 of 22 in one bench run).
+   */
+  private voiceQuietAt(speech: TurnInProgress): number | null {
+    const td = this.deps.session.config.audio.input.turn_detection;
+    const analysis = this.deps.input.analysis;
+    const voicedMs = speech.voicedUntilMs;
+    if (td?.type !== 'semantic_vad' || !analysis || voicedMs === null) return null;
+    const nowMs = analysis.endMs;
+    // The detector hears speech now, or its own pause is here: its end stands.
+    if (nowMs - voicedMs < DETECTOR_FRAME_MS || nowMs - voicedMs >= this.deps.semantic.detectorSilenceMs(td)) return null;
+    const from = Math.max(speech.startMs, nowMs - QUIET_WINDOW_MS);
+    const quietAtMs = voiceQuietSince(analysis.since(from), analysis.sampleRate, from);
+    return quietAtMs !== null && quietAtMs < voicedMs ? quietAtMs : null;
+  }
+
+  /**
+   * semantic_vad: once the voice has been quiet for the pause (voiceQuietAt) while the detector still
+   * counts its own, the pause is judged then, as the detector's pause would be (the pitch up to the
+   * detector's end of speech), once per detector end. Only words heard whole (the recognizer not
+   * behind, no speech after its last word that it made no word of), finished, said with a falling
+   * voice end the turn there, at the voice's end; anything else waits for the detector's own pause,
+   * judged as always.
+   */
+  private async endWhereTheVoiceWentQuiet(speech: TurnInProgress, quietAtMs: number): Promise<boolean> {
+    const td = this.deps.session.config.audio.input.turn_detection!;
+    const nowMs = this.deps.input.analysis!.endMs;
+    const voicedMs = speech.voicedUntilMs!;
+    if (nowMs - quietAtMs < this.deps.semantic.detectorSilenceMs(td) || speech.quietJudgedForMs === voicedMs || this.bargeIn.pending)
+      return false;
+    speech.quietJudgedForMs = voicedMs;
+    const recognition = speech.recognition;
+    const partial = recognition?.partial ?? '';
+    // The pitch as the detector's pause would judge it: the voice's last frames hold the fall.
+    const cues = this.pitchBefore(voicedMs);
+    const wordsHeard =
+      recognition !== null &&
+      recognition.behindMs <= nowMs - quietAtMs &&
+      (recognition.unrecognizedSpeechMs ?? 0) < MIN_UNRECOGNIZED_SPEECH_MS;
+    const ends = wordsHeard && judgeTurn(partial) === 'finished' && cues.ending === 'falling';
+    this.deps.logger.debug(
+      { itemId: speech.itemId, partial, pitch: cues.ending, quietAtMs, detectorVoicedUntilMs: voicedMs, wordsHeard, ends },
+      'semantic_vad: pause judged where the voice went quiet',
+    );
+    if (!ends) return false;
+    // The detector is still counting its own pause: it starts afresh, so speech that follows is a new turn.
+    this.deps.input.resetDetector();
+    await this.endTurn(quietAtMs);
+    return true;
   }
 
   private endPending(): void {
