@@ -13,6 +13,7 @@ export class RealtimeControls {
   readonly voice = byId<HTMLSelectElement>('rt-voice');
   readonly transport = byId<HTMLSelectElement>('rt-transport');
   readonly mode = byId<HTMLSelectElement>('rt-mode');
+  readonly turn = byId<HTMLSelectElement>('rt-turn');
   readonly instructions = byId<HTMLTextAreaElement>('rt-instructions');
   readonly preset = byId<HTMLSelectElement>('rt-instructions-preset');
   readonly connect = byId<HTMLButtonElement>('rt-connect');
@@ -37,7 +38,12 @@ export class RealtimeControls {
   }
 
   session(): RealtimeSessionConfig {
-    return realtimeSession({ instructions: this.instructions.value, mode: this.mode.value, voice: this.voice.value });
+    return realtimeSession({
+      instructions: this.instructions.value,
+      mode: this.mode.value,
+      voice: this.voice.value,
+      turn: this.turn.value,
+    });
   }
 
   /** The session with the chosen face inline, for a WebRTC call with the live avatar. */

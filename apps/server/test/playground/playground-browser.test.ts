@@ -308,6 +308,29 @@ describe('playground in a real browser', function () {
     await page.click('#rt-disconnect');
   });
 
+  it('realtime with semantic VAD chosen: the session asks for it, a spoken turn is answered and timed', async () => {
+    await page.reload();
+    await page.waitForSelector('#signed-in:not([hidden])');
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-mode', 'audio');
+    await page.selectOption('#rt-turn', 'semantic_vad');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#rt-log')?.textContent?.includes('"semantic_vad"'), undefined, {
+      timeout: 20_000,
+    });
+    await page.click('#rt-mic');
+    await waitForSpokenTurn();
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
+    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
+    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
+    console.log(`      browser: WebRTC spoken turn with semantic_vad, end of speech to first reply sound ${latency} ms`);
+    await screenshot(page, 'realtime-semantic-vad-desktop');
+    await page.click('#rt-mic');
+    await page.click('#rt-disconnect');
+    await page.selectOption('#rt-turn', 'server_vad');
+  });
+
   it('realtime over WebRTC: talking over a long spoken reply cuts it off (output_audio_buffer.cleared)', async () => {
     const long = Array.from(
       { length: 6 },

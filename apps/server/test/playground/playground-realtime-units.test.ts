@@ -47,6 +47,20 @@ describe('playground realtime panel units in Node', () => {
       }
     });
 
+    it('the turn detection chosen: server_vad by default, semantic_vad, or semantic_vad with eagerness high', () => {
+      const applied = (turn?: string) =>
+        applySessionUpdate(
+          config.realtimeSession({ instructions: 'Hi', mode: 'audio', voice: 'default', ...(turn ? { turn } : {}) }),
+          null,
+          null,
+        ).config.audio.input.turn_detection;
+      expect(applied()).to.include({ type: 'server_vad', silence_duration_ms: 500, interruption_events: true });
+      expect(applied('server_vad')).to.include({ type: 'server_vad', silence_duration_ms: 500 });
+      expect(applied('semantic_vad')).to.include({ type: 'semantic_vad', interruption_events: true });
+      expect(applied('semantic_vad')?.eagerness ?? 'auto').to.equal('auto');
+      expect(applied('semantic_vad_high')).to.include({ type: 'semantic_vad', eagerness: 'high', interruption_events: true });
+    });
+
     it('with a face: the same session plus the avatar (size and inline photo), accepted for every size the server has', () => {
       const session = config.realtimeSession({ instructions: 'Hi', mode: 'audio', voice: 'default' });
       const before = JSON.stringify(session);
