@@ -80,7 +80,8 @@ export class RealtimeControls {
   /**
    * Keeps the controls consistent as they change: a preset fills the instructions, the avatar
    * controls follow the transport and the face, the code sample follows the session. A change of
-   * voice, mode or instructions during a session goes to `onSessionChange` (to send session.update).
+   * voice, mode, turn detection or instructions during a session goes to `onSessionChange` (to send
+   * session.update).
    */
   listen(isConnected: () => boolean, onSessionChange: () => void): void {
     this.preset.addEventListener('change', () => {
@@ -91,7 +92,7 @@ export class RealtimeControls {
     this.instructions.addEventListener('input', () => {
       if (this.instructions.value !== this.preset.value) this.preset.value = '';
     });
-    for (const control of [this.voice, this.mode, this.instructions]) {
+    for (const control of [this.voice, this.mode, this.turn, this.instructions]) {
       control.addEventListener('change', () => {
         if (!isConnected()) return;
         onSessionChange();

@@ -308,7 +308,7 @@ describe('playground in a real browser', function () {
     await page.click('#rt-disconnect');
   });
 
-  it('realtime with semantic VAD chosen: the session asks for it, a spoken turn is answered and timed', async () => {
+  it('realtime with semantic VAD chosen: the session asks for it, a spoken turn is answered and timed, a change while connected is sent', async () => {
     await page.reload();
     await page.waitForSelector('#signed-in:not([hidden])');
     await openTab(page, 'realtime');
@@ -326,6 +326,11 @@ describe('playground in a real browser', function () {
     expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
     console.log(`      browser: WebRTC spoken turn with semantic_vad, end of speech to first reply sound ${latency} ms`);
     await screenshot(page, 'realtime-semantic-vad-desktop');
+    // Changed while connected: the page sends session.update, and the server's answer carries it.
+    await page.selectOption('#rt-turn', 'semantic_vad_high');
+    await page.waitForFunction(() => /"eagerness":\s*"high"/.test(document.querySelector('#rt-log')?.textContent ?? ''), undefined, {
+      timeout: 20_000,
+    });
     await page.click('#rt-mic');
     await page.click('#rt-disconnect');
     await page.selectOption('#rt-turn', 'server_vad');
