@@ -114,12 +114,17 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     });
   });
 
-  async function semanticSession(deps: { semanticEagerness?: boolean } = {}, td: Record<string, unknown> = {}, hangoverMs = 0) {
+  async function semanticSession(
+    deps: { semanticEagerness?: boolean } = {},
+    td: Record<string, unknown> = {},
+    hangoverMs = 0,
+    input: Record<string, unknown> = {},
+  ) {
     const recognizer = new FakeStreamingRecognizer('i would like a coffee and a bagel');
     const vad = new EnergyVad(hangoverMs);
     const h = await startTextSession(
       { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer }, deps },
-      { audio: { input: { turn_detection: { type: 'semantic_vad', ...td } } } },
+      { audio: { input: { ...input, turn_detection: { type: 'semantic_vad', ...td } } } },
     );
     return { h, recognizer, vad };
   }
@@ -161,6 +166,24 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
       expect(event, 'speech_stopped before the pause of the detector').not.to.equal(undefined);
       expect(event!.audio_end_ms).to.be.within(1590, 1620);
       expect(h.out.types()).to.include('input_audio_buffer.committed');
+    });
+
+    it('the committed turn keeps the audio the detector heard as speech after the voice went quiet', async () => {
+      const { h, recognizer } = await semanticSession({}, {}, 160, { transcription: { model: 'svc-stt-3.1' } });
+      recognizer.partialText = 'what time is it';
+      await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
+      await h.send({ type: 'input_audio_buffer.append', audio: fallingPhrase() });
+      for (let t = 0; t < SEMANTIC_PAUSE_MS + 120; t += 20)
+        await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(20, RATE, 0) });
+      await flush();
+      const ended = stopped(h)!;
+      expect(ended.audio_end_ms, 'ended where the voice went quiet').to.be.within(1590, 1620);
+      const started = h.out.events.find((e) => e.type === 'input_audio_buffer.speech_started') as unknown as { audio_start_ms: number };
+      const done = h.out.events.find((e) => e.type === 'conversation.item.input_audio_transcription.completed') as unknown as
+        { usage: { seconds: number } } | undefined;
+      expect(done, 'transcribed').not.to.equal(undefined);
+      // From the detector's start to its end of speech (the phrase plus its 160 ms hangover), not to the voice's end.
+      expect(done!.usage.seconds * 1000).to.be.within(1760 - started.audio_start_ms - 10, 1760 - started.audio_start_ms + 10);
     });
 
     it('a level voice, or unfinished words, wait for the pause of the detector and the wait it sets', async () => {

@@ -398,7 +398,8 @@ export class TurnManager implements TurnEvents {
     if (!ends) return false;
     // The detector is still counting its own pause: it starts afresh, so speech that follows is a new turn.
     this.deps.input.resetDetector();
-    await this.endTurn(quietAtMs);
+    // The turn keeps the audio the detector heard as speech (the voice's soft tail), as server_vad's would.
+    await this.endTurn(quietAtMs, voicedMs);
     return true;
   }
 
@@ -440,8 +441,12 @@ export class TurnManager implements TurnEvents {
     this.deps.input.dropBefore(audioEndMs);
   }
 
-  /** speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered. */
-  private async endTurn(audioEndMs: number): Promise<void> {
+  /**
+   * speech_stopped: the turn is committed, transcribed (only the final pass is left) and answered.
+   * `heardUntilMs`: where the captured audio ends, when the turn ended before the detector's own end
+   * of speech (a voice gone quiet under a detector that still hears speech).
+   */
+  private async endTurn(audioEndMs: number, heardUntilMs = audioEndMs): Promise<void> {
     const speech = this.speech;
     const { session, events } = this.deps;
     if (!speech || session.closed) return;
@@ -449,10 +454,10 @@ export class TurnManager implements TurnEvents {
     events.emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(audioEndMs), item_id: speech.itemId });
     // The detector's start already includes prefix_padding_ms (the port's contract, as the
     // modelled API's audio_start_ms does), so the turn is captured from there.
-    const captured = this.deps.input.takeRange(speech.startMs, audioEndMs);
+    const captured = this.deps.input.takeRange(speech.startMs, heardUntilMs);
     // The recognizer hears the rest of the speech (not the silence that ended it) and runs its final pass.
     const prepared = this.deps.speculation.take();
-    this.addUserTurn(speech.itemId, captured, speech.abort, speech.recognition?.finish(audioEndMs) ?? null);
+    this.addUserTurn(speech.itemId, captured, speech.abort, speech.recognition?.finish(heardUntilMs) ?? null);
     // A response always follows a detected turn (create_response is accepted, no effect).
     try {
       await this.deps.responses.create(undefined, prepared);
