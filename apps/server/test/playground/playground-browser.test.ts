@@ -308,33 +308,49 @@ describe('playground in a real browser', function () {
     await page.click('#rt-disconnect');
   });
 
-  it('realtime with semantic VAD chosen: the session asks for it, a spoken turn is answered and timed, a change while connected is sent', async () => {
-    await page.reload();
-    await page.waitForSelector('#signed-in:not([hidden])');
-    await openTab(page, 'realtime');
-    await page.selectOption('#rt-mode', 'audio');
-    await page.selectOption('#rt-turn', 'semantic_vad');
-    await page.click('#rt-connect');
-    await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelector('#rt-log')?.textContent?.includes('"semantic_vad"'), undefined, {
-      timeout: 20_000,
+  for (const transport of ['webrtc', 'websocket'] as const)
+    it(`realtime with semantic VAD chosen (${transport}): the session asks for it, a spoken turn is answered and timed, a change while connected is sent`, async () => {
+      await page.reload();
+      await page.waitForSelector('#signed-in:not([hidden])');
+      await openTab(page, 'realtime');
+      await page.selectOption('#rt-transport', transport);
+      await page.selectOption('#rt-mode', 'audio');
+      await page.selectOption('#rt-turn', 'semantic_vad');
+      await page.click('#rt-connect');
+      await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
+      await page.waitForFunction(() => document.querySelector('#rt-log')?.textContent?.includes('"semantic_vad"'), undefined, {
+        timeout: 20_000,
+      });
+      await page.click('#rt-mic');
+      await waitForSpokenTurn();
+      // Two turns: the fake microphone's loop says the sentence again ~11 s later. The first is said
+      // while Chromium's audio processing (gain control, noise suppression) is still settling on a
+      // microphone that was silent until then; the second is heard as a user's later turns are.
+      await page.waitForFunction(() => document.querySelectorAll('#rt-latency li[data-latency-ms]').length >= 2, undefined, {
+        timeout: 40_000,
+      });
+      const latencies = (await page
+        .locator('#rt-latency li[data-latency-ms]')
+        .evaluateAll((lis) => lis.map((li) => `${li.textContent?.split(' ')[0]} ${li.getAttribute('data-latency-ms')}`))) as string[];
+      for (const l of latencies.slice(0, 2)) {
+        const [kind, ms] = l.split(' ');
+        expect(kind).to.equal('spoken');
+        expect(Number(ms)).to.be.greaterThan(0).and.lessThan(15_000);
+      }
+      console.log(
+        `      browser: ${transport} spoken turns with semantic_vad, end of speech to first reply sound ${latencies.map((l) => l.split(' ')[1]).join(', ')} ms`,
+      );
+      expect(await page.locator('#rt-status').getAttribute('data-transport')).to.equal(transport);
+      await screenshot(page, `realtime-semantic-vad-${transport}-desktop`);
+      // Changed while connected: the page sends session.update, and the server's answer carries it.
+      await page.selectOption('#rt-turn', 'semantic_vad_high');
+      await page.waitForFunction(() => /"eagerness":\s*"high"/.test(document.querySelector('#rt-log')?.textContent ?? ''), undefined, {
+        timeout: 20_000,
+      });
+      await page.click('#rt-mic');
+      await page.click('#rt-disconnect');
+      await page.selectOption('#rt-turn', 'server_vad');
     });
-    await page.click('#rt-mic');
-    await waitForSpokenTurn();
-    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("spoken")', { timeout: 30_000 });
-    const latency = Number(await page.locator('#rt-latency li:has-text("spoken")').first().getAttribute('data-latency-ms'));
-    expect(latency).to.be.greaterThan(0).and.lessThan(15_000);
-    console.log(`      browser: WebRTC spoken turn with semantic_vad, end of speech to first reply sound ${latency} ms`);
-    await screenshot(page, 'realtime-semantic-vad-desktop');
-    // Changed while connected: the page sends session.update, and the server's answer carries it.
-    await page.selectOption('#rt-turn', 'semantic_vad_high');
-    await page.waitForFunction(() => /"eagerness":\s*"high"/.test(document.querySelector('#rt-log')?.textContent ?? ''), undefined, {
-      timeout: 20_000,
-    });
-    await page.click('#rt-mic');
-    await page.click('#rt-disconnect');
-    await page.selectOption('#rt-turn', 'server_vad');
-  });
 
   it('realtime over WebRTC: talking over a long spoken reply cuts it off (output_audio_buffer.cleared)', async () => {
     const long = Array.from(
