@@ -34,7 +34,9 @@ export interface DecoderPoolStats {
  * of a task (a whole turn when streaming). The pool starts with the decoders it is given and grows
  * on demand up to `maxSize` (a new one loads its model while its turn's audio waits; it then stays
  * warm); beyond that a task queues (p-limit keeps the order) and its wait is reported. A decoder
- * whose process died is replaced on its next loan.
+ * whose process died is replaced on its next loan. Sessions that will stream turns hold a
+ * reservation (`reserve()`): the pool loads a decoder for each in the background, a few at a time,
+ * so a session's first turn finds one ready instead of loading it while its user speaks.
  */
 export class DecoderPool {
   private readonly limit: LimitFunction;
@@ -46,12 +48,17 @@ export class DecoderPool {
   private readonly all: PocketsphinxHelper[];
   /** Decoders lent to a task right now. */
   private readonly lent = new Set<PocketsphinxHelper>();
+  /** Sessions holding a reservation, and decoders loading for them now. */
+  private reserved = 0;
+  private loadingAhead = 0;
 
+  /** `loadsAtOnce`: how many decoders load ahead at a time (a model load is a core's work for a moment). */
   constructor(
     helpers: PocketsphinxHelper[],
     private readonly spawn: () => PocketsphinxHelper,
     maxSize: number,
     private readonly onWait: (wait: DecoderWait) => void = () => undefined,
+    private readonly loadsAtOnce = 1,
   ) {
     this.idle = [...helpers];
     this.all = [...helpers];
@@ -78,6 +85,36 @@ export class DecoderPool {
         if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
       }
     });
+  }
+
+  /**
+   * A session that will stream turns: the pool holds a decoder for each reservation (up to its
+   * size), loading the missing ones now. Decoders stay warm after the release, as grown ones do.
+   * Returns the release (idempotent).
+   */
+  reserve(): () => void {
+    this.reserved++;
+    this.loadAhead();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reserved--;
+    };
+  }
+
+  private loadAhead(): void {
+    while (!this.closed && this.loadingAhead < this.loadsAtOnce && this.all.length < Math.min(this.limit.concurrency, this.reserved)) {
+      const helper = this.grow();
+      this.idle.push(helper);
+      this.loadingAhead++;
+      void helper.ready
+        .catch(() => undefined)
+        .finally(() => {
+          this.loadingAhead--;
+          this.loadAhead();
+        });
+    }
   }
 
   get load(): DecoderPoolStats {

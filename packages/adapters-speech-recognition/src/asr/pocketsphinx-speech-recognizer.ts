@@ -139,12 +139,20 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     provenInstallations.set(installation, { normalizes });
     // Loaded only as the proof: the pool holds no decoder until the first turn.
     for (const helper of helpers.splice(warm)) helper.kill();
-    return new PocketsphinxSpeechRecognizer(new DecoderPool(helpers, spawn, max, options.onDecoderWait), normalizes);
+    return new PocketsphinxSpeechRecognizer(
+      new DecoderPool(helpers, spawn, max, options.onDecoderWait, availableParallelism()),
+      normalizes,
+    );
   }
 
   /** Decoders in use, turns waiting for one, and how long turns have waited. */
   get load(): DecoderPoolStats {
     return this.pool.load;
+  }
+
+  /** A session that will stream turns: a decoder loads for it now, if the pool has none to spare. */
+  reserve(): () => void {
+    return this.pool.reserve();
   }
 
   openStream(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream {

@@ -87,6 +87,8 @@ export class InputPipeline implements TurnInput {
   private detection: Detection | null = null;
   private detectionKey = '';
   private turns: TurnEvents | null = null;
+  /** The recognizer's reservation while turns are detected (a decoder made ready before the first turn). */
+  private releaseRecognizer: (() => void) | null = null;
 
   constructor(private readonly deps: InputPipelineDeps) {}
 
@@ -117,7 +119,10 @@ export class InputPipeline implements TurnInput {
     const detector = this.deps.audio.voiceActivityDetector;
     const td = input.turn_detection;
     // Opus input is decoded as it arrives, so it is turn-detected like pcm (without a codec: manual commits).
-    if (!detector || !td || !this.buffer.decodesToPcm) return;
+    if (!detector || !td || !this.buffer.decodesToPcm) {
+      this.releaseRecognizerReservation();
+      return;
+    }
     const rate = this.buffer.sampleRate;
     const { resampler } = this.deps.audio;
     const analysisRate = resampler ? ANALYSIS_SAMPLE_RATE : rate;
@@ -139,6 +144,7 @@ export class InputPipeline implements TurnInput {
       mode: td.type,
     });
     this.detection = { vad, analysis, preRollMs: Math.max(IDLE_PREROLL_MS, td.prefix_padding_ms) };
+    this.releaseRecognizer ??= this.deps.audio.speechRecognizer?.reserve?.() ?? null;
   }
 
   /** `input_audio_buffer.append`: base64 wire audio in the session's format. */
@@ -222,8 +228,14 @@ export class InputPipeline implements TurnInput {
   /** Session end: the detector and the codecs are released. */
   close(): void {
     this.closeDetector();
+    this.releaseRecognizerReservation();
     this.buffer?.clear();
     this.buffer?.release();
+  }
+
+  private releaseRecognizerReservation(): void {
+    this.releaseRecognizer?.();
+    this.releaseRecognizer = null;
   }
 
   /** The format the buffer holds: the session's, or PCM at the media track's rate. */

@@ -126,6 +126,7 @@ export class ResponseCoordinator {
         replyTrack: deps.replyTrack,
         reportError: (err) => this.deps.events.reportError(err, null),
         endSessionForQuota: (err) => this.deps.endSessionForQuota(err instanceof Error ? err.message : String(err)),
+        prepared: answered !== undefined,
       },
       cloneSessionConfig(this.deps.session.config),
       overrides,

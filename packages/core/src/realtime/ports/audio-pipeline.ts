@@ -100,6 +100,12 @@ export interface SpeechRecognizer {
    * a bounded pool of decoders may hold the written audio until one is free.
    */
   openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
+  /**
+   * A session that will stream turns (turn detection on) holds a reservation while it does: a
+   * recognizer with a pool of decoders makes one ready for it before its first turn, instead of
+   * loading it while the user speaks. Returns the release.
+   */
+  reserve?(): () => void;
   /** How far behind real time its decoders run, for a recognizer with a pool of them (the capacity admission reads it). */
   readonly load?: RecognizerLoad;
   /** Stops its decoders, processes or threads; called once at shutdown. */

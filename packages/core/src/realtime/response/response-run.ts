@@ -42,6 +42,8 @@ export interface ResponseRunDeps {
   reportError(err: unknown): void;
   /** The upstream refused for quota: the session ends (insufficient_quota, close 4429). */
   endSessionForQuota(err: unknown): void;
+  /** The response adopted a reply begun during the turn (speculation): said in its timing log. */
+  prepared?: boolean;
 }
 
 type MessageOutput = TextMessageOutput | AudioMessageOutput;
@@ -66,6 +68,8 @@ export class ResponseRun {
   private readonly trackPlayout: ResponseTrackPlayout | null;
   /** When a barge-in paused this response's audio (null: not paused). */
   private pausedAt: number | null = null;
+  /** Where the time to the first audio went (ms from response.created), logged at debug level. */
+  private readonly timing: { startedAt: number; askedMs?: number; firstTextMs?: number; logged?: boolean };
 
   constructor(
     private readonly deps: ResponseRunDeps,
@@ -76,7 +80,8 @@ export class ResponseRun {
     this.id = deps.newId('resp_');
     this.controller = new ChildAbortController(deps.sessionSignal);
     this.playback = new PlaybackClock(deps.clock, deps.audioLeadMs);
-    this.trackPlayout = deps.replyTrack ? new ResponseTrackPlayout(deps.replyTrack, this.id, deps.emit) : null;
+    this.timing = { startedAt: deps.clock.now() };
+    this.trackPlayout = deps.replyTrack ? new ResponseTrackPlayout(deps.replyTrack, this.id, this.emit) : null;
     // A cut-off response stops sounding at once, before its items are closed.
     if (this.trackPlayout) this.controller.signal.addEventListener('abort', () => this.trackPlayout?.clear(), { once: true });
     this.description = {
@@ -110,10 +115,25 @@ export class ResponseRun {
     return this.controller.signal;
   }
 
+  /** The events out, noting when the first audio leaves (a delta, or a media track's start). */
+  private readonly emit = (event: ServerEventBody): void => {
+    if (!this.timing.logged && (event.type === 'response.output_audio.delta' || event.type === 'output_audio_buffer.started')) {
+      this.timing.logged = true;
+      const { startedAt, askedMs, firstTextMs } = this.timing;
+      this.deps.logger.debug(
+        { responseId: this.id, prepared: this.deps.prepared ?? false, askedMs, firstTextMs, firstAudioMs: this.deps.clock.now() - startedAt },
+        'response: first audio (ms from response.created: the model asked once the transcript was ready, its first text, the first audio)',
+      );
+    }
+    this.deps.emit(event);
+  };
+
   private async run(): Promise<void> {
     try {
       const request = await this.buildRequest();
+      this.timing.askedMs = this.deps.clock.now() - this.timing.startedAt;
       for await (const event of abortable(this.deps.languageModel.stream(request), this.signal)) {
+        this.timing.firstTextMs ??= this.deps.clock.now() - this.timing.startedAt;
         if (event.type === 'text') await this.onText(event.delta);
         else if (event.type === 'tool_call') await this.onToolCall(event.index, event.callId, event.name);
         else this.calls.get(event.index)?.delta(event.delta);
@@ -244,7 +264,7 @@ export class ResponseRun {
   private outputContext(): OutputContext {
     return {
       responseId: this.id,
-      emit: this.deps.emit,
+      emit: this.emit,
       conversation: this.deps.conversation,
       newId: this.deps.newId,
       signal: this.signal,
