@@ -121,7 +121,13 @@ export class ResponseRun {
       this.timing.logged = true;
       const { startedAt, askedMs, firstTextMs } = this.timing;
       this.deps.logger.debug(
-        { responseId: this.id, prepared: this.deps.prepared ?? false, askedMs, firstTextMs, firstAudioMs: this.deps.clock.now() - startedAt },
+        {
+          responseId: this.id,
+          prepared: this.deps.prepared ?? false,
+          askedMs,
+          firstTextMs,
+          firstAudioMs: this.deps.clock.now() - startedAt,
+        },
         'response: first audio (ms from response.created: the model asked once the transcript was ready, its first text, the first audio)',
       );
     }
