@@ -147,8 +147,10 @@ export class DecoderPool {
   }
 
   private take(): PocketsphinxHelper {
-    // p-limit lets at most maxSize tasks in, so a task that finds no idle decoder may start one.
-    const helper = this.idle.pop() ?? this.grow();
+    // p-limit lets at most maxSize tasks in, so a task that finds no idle decoder may start one. A
+    // loaded decoder first: one still loading ahead (reserve) is for a later turn.
+    const loaded = this.idle.findLastIndex((h) => h.loaded);
+    const helper = (loaded >= 0 ? this.idle.splice(loaded, 1)[0] : this.idle.pop()) ?? this.grow();
     return helper.alive ? helper : this.replace(helper);
   }
 

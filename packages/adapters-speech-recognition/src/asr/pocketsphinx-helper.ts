@@ -109,6 +109,7 @@ export class PocketsphinxHelper {
         if (line === 'R' || line.startsWith('R ')) {
           clearTimeout(readyTimer);
           this.normalizes = line === 'R';
+          this.isLoaded = true;
           markReady();
         } else this.onLine(line);
       }
@@ -128,6 +129,12 @@ export class PocketsphinxHelper {
   get alive(): boolean {
     return this.deadError === null;
   }
+
+  /** Its model is loaded: it decodes as soon as it is given audio. */
+  get loaded(): boolean {
+    return this.isLoaded && this.alive;
+  }
+  private isLoaded = false;
 
   /**
    * Starts an utterance from the given cepstral mean (what the same speaker's previous utterance
