@@ -87,7 +87,7 @@ export class InputPipeline implements TurnInput {
   private detection: Detection | null = null;
   private detectionKey = '';
   private turns: TurnEvents | null = null;
-  /** The recognizer's reservation while turns are detected (a decoder made ready before the first turn). */
+  /** The recognizer's reservation while audio comes in with turn detection on (a decoder made ready before the first turn). */
   private releaseRecognizer: (() => void) | null = null;
 
   constructor(private readonly deps: InputPipelineDeps) {}
@@ -144,7 +144,6 @@ export class InputPipeline implements TurnInput {
       mode: td.type,
     });
     this.detection = { vad, analysis, preRollMs: Math.max(IDLE_PREROLL_MS, td.prefix_padding_ms) };
-    this.releaseRecognizer ??= this.deps.audio.speechRecognizer?.reserve?.() ?? null;
   }
 
   /** `input_audio_buffer.append`: base64 wire audio in the session's format. */
@@ -182,6 +181,9 @@ export class InputPipeline implements TurnInput {
     const detection = this.detection;
     const turns = this.turns;
     if (!detection || !turns || pcm.length === 0) return;
+    // Audio is coming (a microphone opened): a decoder is made ready before the user's first words.
+    // A session that never sends audio (text only) holds none.
+    this.releaseRecognizer ??= this.deps.audio.speechRecognizer?.reserve?.() ?? null;
     const samples = detection.analysis.append(pcm);
     // The turn in progress hears the new audio at once: its recognizer decodes while the user speaks.
     turns.heard(samples);

@@ -101,9 +101,9 @@ export interface SpeechRecognizer {
    */
   openStream?(options: RecognitionOptions & { sampleRate: number }, signal: AbortSignal): RecognitionStream;
   /**
-   * A session that will stream turns (turn detection on) holds a reservation while it does: a
-   * recognizer with a pool of decoders makes one ready for it before its first turn, instead of
-   * loading it while the user speaks. Returns the release.
+   * A session that will stream turns (turn detection on, audio coming in) holds a reservation while
+   * it does: a recognizer with a pool of decoders makes one ready for it before its first turn,
+   * instead of loading it while the user speaks. Returns the release.
    */
   reserve?(): () => void;
   /** How far behind real time its decoders run, for a recognizer with a pool of them (the capacity admission reads it). */
