@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { concat, whiteNoise } from '@svc/adapters-testing';
 import { MIC_CLIP } from './librivox.js';
 import { wavFile } from './wav.js';
 
@@ -19,15 +20,17 @@ export function requireChromium(): void {
 }
 
 /**
- * The fake microphone's file: 1 s of silence, the reader's sentence, then 7 s of silence. Chromium
- * loops it, so a voice-activity detector sees one clear turn every ~11 s with room for a reply.
+ * The fake microphone's file: 1 s of quiet, the reader's sentence, then 7 s of quiet. Chromium
+ * loops it, so a voice-activity detector sees one clear turn every ~11 s with room for a reply. The
+ * quiet is a room's noise floor (-60 dBFS), as a real microphone gives, not digital zeros: on zeros,
+ * Chromium's audio processing had not settled by the first sentence, whose end then read as a
+ * rising voice over the WebSocket (semantic_vad waited 1.2 s in 2 of 2 tries; 0 of 5 with the floor).
  */
 export function micClip(): Int16Array {
   const wav = readFileSync(MIC_CLIP);
   const speech = wav.subarray(wav.indexOf('data') + 8);
-  const silence = (ms: number) => Buffer.alloc(Math.round((16000 * ms) / 1000) * 2);
-  const pcm = Buffer.concat([silence(1000), speech, silence(7000)]);
-  return new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
+  const sentence = new Int16Array(speech.buffer.slice(speech.byteOffset, speech.byteOffset + speech.length));
+  return concat(whiteNoise(1000, 30, 16000), sentence, whiteNoise(7000, 30, 16000, 777));
 }
 
 /** Writes the fake microphone's file (16 kHz mono): `pcm`, or the reader's sentence above. */
