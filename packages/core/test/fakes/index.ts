@@ -8,3 +8,4 @@ export * from './fake-speech.js';
 export * from './voice-fakes.js';
 
 export * from './realtime-fakes.js';
+export * from './seeded-noise.js';

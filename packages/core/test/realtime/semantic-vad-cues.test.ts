@@ -10,14 +10,9 @@ import {
   UNFINISHED_WAIT_MS,
   defaultTurnDetection,
 } from '../../src/realtime/index.js';
+import { seededNoise as noise } from '../fakes/index.js';
 
 const RATE = 16000;
-
-/** A seeded noise source in [-1, 1): the same signal every run. */
-function noise(seed: number): () => number {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x40000000 - 1;
-}
 
 /**
  * A voice-like sound (a fundamental and two harmonics, with noise 30 dB below it) whose pitch

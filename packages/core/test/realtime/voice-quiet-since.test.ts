@@ -1,21 +1,19 @@
 import { expect } from 'chai';
 import { VOICE_OVER_QUIET_DB, voiceQuietSince } from '../../src/realtime/audio/voice-quiet-since.js';
+import { concatPcm } from '../../src/shared/audio.js';
+import { seededNoise } from '../fakes/index.js';
 
 const RATE = 16000;
-/** Noise of RMS `dbfs` (a sine at `hz` for a voice, random for the room), `ms` long. */
+const noise = seededNoise(7);
+/** Sound of RMS `dbfs` (a sine at `hz` for a voice, seeded noise for the room), `ms` long. */
 function sound(ms: number, dbfs: number, hz?: number): Int16Array {
   const out = new Int16Array(Math.round((ms / 1000) * RATE));
   const rms = 32768 * 10 ** (dbfs / 20);
   for (let i = 0; i < out.length; i++)
-    out[i] = Math.round(hz ? rms * Math.SQRT2 * Math.sin((2 * Math.PI * hz * i) / RATE) : rms * Math.sqrt(3) * (Math.random() * 2 - 1));
+    out[i] = Math.round(hz ? rms * Math.SQRT2 * Math.sin((2 * Math.PI * hz * i) / RATE) : rms * Math.sqrt(3) * noise());
   return out;
 }
-const join = (...parts: Int16Array[]) => {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) out.set(p, (at += p.length) - p.length);
-  return out;
-};
+const join = (...parts: Int16Array[]) => concatPcm(parts);
 
 describe('where the voice went quiet (voiceQuietSince)', () => {
   it('a soft end a few dB over the room is quiet: the voice ended before it', () => {
