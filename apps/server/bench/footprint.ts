@@ -21,7 +21,10 @@ const treeMb = (server: ServerProcess) => megabytes(processTreeMemory(server.pid
 const describeTree = (server: ServerProcess) => {
   const tree = processTreeMemory(server.pid);
   const helpers = tree.processes.length - 1;
-  return `${megabytes(tree.rssBytes)} MB (node ${megabytes(tree.processes[0]!.rssBytes)} MB, ${tree.processes[0]!.threads} threads${helpers ? `, ${helpers} helper process(es) ${megabytes(tree.rssBytes - tree.processes[0]!.rssBytes)} MB` : ''})`;
+  const node = tree.processes[0]!;
+  // Helpers' PSS too: forked speech decoders share their model, which RSS counts in each.
+  const helperMemory = `${megabytes(tree.rssBytes - node.rssBytes)} MB (PSS ${megabytes(tree.pssBytes - node.pssBytes)} MB)`;
+  return `${megabytes(tree.rssBytes)} MB (node ${megabytes(node.rssBytes)} MB, ${node.threads} threads${helpers ? `, ${helpers} helper process(es) ${helperMemory}` : ''})`;
 };
 
 async function post(server: ServerProcess, path: string, body: unknown): Promise<number> {

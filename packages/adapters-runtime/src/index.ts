@@ -12,9 +12,11 @@ export {
   closeProcessLauncher,
   useProcessLauncher,
   processLauncher,
+  sharedLauncher,
   ProcessLauncher,
   type LaunchedChild,
   type ChildExit,
+  type LauncherCommand,
 } from './process-launcher.js';
 export { listenOnce, socketFolder, socketPath, type OneConnection } from './child-sockets.js';
 export { processRunning } from './process-alive.js';

@@ -58,10 +58,22 @@ const PYTHON = '/usr/bin/python3';
 type LauncherProcess = ChildProcessByStdio<Writable, Readable, null>;
 const LAUNCHER_SCRIPT = fileURLToPath(new URL('../../python/process_launcher.py', import.meta.url));
 
+/** The program that does the launching: the launcher script, or one that speaks its protocol. */
+export interface LauncherCommand {
+  file: string;
+  args: readonly string[];
+}
+
 export class ProcessLauncher {
   private launcher: LauncherProcess | null = null;
   private nextId = 1;
   private readonly live = new Map<number, Pending>();
+
+  /**
+   * `command`: another program with the launcher's protocol (the pocketsphinx decoder fork server,
+   * which forks its children instead of running `file`); by default the launcher script.
+   */
+  constructor(private readonly command: LauncherCommand = { file: PYTHON, args: ['-u', LAUNCHER_SCRIPT] }) {}
 
   /** Whether this machine can run the launcher (Debian's python3 is there). */
   static available(): boolean {
@@ -113,7 +125,7 @@ export class ProcessLauncher {
 
   private ensureLauncher(): LauncherProcess {
     if (this.launcher) return this.launcher;
-    const launcher = spawn(PYTHON, ['-u', LAUNCHER_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const launcher = spawn(this.command.file, this.command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
     let lines = '';
     launcher.stdout.setEncoding('utf8').on('data', (text: string) => {
       lines += text;
@@ -182,6 +194,8 @@ export class ProcessLauncher {
 }
 
 let shared: ProcessLauncher | null = null;
+/** Launchers of other programs, by what they run (see `sharedLauncher`). */
+const others = new Map<string, ProcessLauncher>();
 let enabled = !['false', '0', 'no', 'off'].includes(process.env.SVC_PROCESS_LAUNCHER ?? '');
 let users = 0;
 
@@ -190,6 +204,18 @@ export function processLauncher(): ProcessLauncher | null {
   if (!enabled || !ProcessLauncher.available()) return null;
   shared ??= new ProcessLauncher();
   return shared;
+}
+
+/**
+ * The process's launcher running `command` (one per command, created on first use), or null when
+ * launching directly is configured. Ended with the shared launcher.
+ */
+export function sharedLauncher(command: LauncherCommand): ProcessLauncher | null {
+  if (!enabled) return null;
+  const key = [command.file, ...command.args].join('\0');
+  let launcher = others.get(key);
+  if (!launcher) others.set(key, (launcher = new ProcessLauncher(command)));
+  return launcher;
 }
 
 /**
@@ -210,7 +236,8 @@ export function useProcessLauncher(options: { enabled: boolean }): () => Promise
 
 /** Ends the shared launcher now, if one was started. */
 export async function closeProcessLauncher(): Promise<void> {
-  const launcher = shared;
+  const launchers = [shared, ...others.values()];
   shared = null;
-  await launcher?.close();
+  others.clear();
+  await Promise.all(launchers.flatMap((launcher) => (launcher ? [launcher.close()] : [])));
 }

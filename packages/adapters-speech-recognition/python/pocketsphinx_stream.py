@@ -368,26 +368,54 @@ def set_option(config, name, value):
     config.set_string(name, value)
 
 
-def main():
+def load_decoder(args):
+    """A decoder with our settings (`-name value` pairs) and its configuration."""
     config = Decoder.default_config()
-    args = sys.argv[1:]
-    # `--socket PATH` first: requests and answers go over that Unix socket (the service listens on
-    # it) instead of stdin/stdout, when a process launcher started this process for the service.
-    connection = None
-    if len(args) >= 2 and args[0] == '--socket':
-        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        connection.connect(args[1])
-        args = args[2:]
     for i in range(0, len(args) - 1, 2):
         set_option(config, args[i], args[i + 1])
     config.set_string('-logfn', '/dev/null')
-    decoder = Decoder(config)
+    return config, Decoder(config)
+
+
+def connect(path):
+    """The request and answer streams over the Unix socket the service listens on."""
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(path)
+    return connection.makefile('rb'), connection.makefile('w', encoding='utf-8', newline='\n')
+
+
+def main():
+    args = sys.argv[1:]
+    # `--socket PATH` first: requests and answers go over that Unix socket (the service listens on
+    # it) instead of stdin/stdout, when a process launcher started this process for the service.
+    streams = None
+    if len(args) >= 2 and args[0] == '--socket':
+        streams = connect(args[1])
+        args = args[2:]
+    config, decoder = load_decoder(args)
+    stdin, out = streams if streams else (sys.stdin.buffer, sys.stdout)
+    serve(config, decoder, stdin, out)
+
+
+# Linux's PR_SET_NAME: the name `ps -o comm`, top and /proc/PID/comm show for a process.
+PR_SET_NAME = 15
+
+
+def name_process(name):
+    """Names this process (a decoder forked by the fork server has the fork server's command line)."""
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_NAME, name.encode('ascii'), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(config, decoder, stdin, out):
+    """Answers requests (see the top of this file) until the request stream ends."""
+    name_process('svc-decoder')
     frame_rate = float(config.get_int('-frate'))
     timeline = Timeline(decoder, config.get_float('-samprate') / frame_rate)
     cmn = CepstralMean(decoder)
     posteriors = WordPosteriors(decoder, config)
-    stdin = connection.makefile('rb') if connection else sys.stdin.buffer
-    out = connection.makefile('w', encoding='utf-8', newline='\n') if connection else sys.stdout
     out.write('R\n' if cmn.cmn else 'R nocmn\n')
     out.flush()
     in_utterance = False

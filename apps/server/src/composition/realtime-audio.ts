@@ -39,8 +39,7 @@ export const realtimeAudioModule = defineModule({
     SVC_ASR_DECODERS: setting.int(16, 1, 256),
     /**
      * Decoders loaded at start when SVC_REALTIME_WARM_UP is background or blocking (at most
-     * SVC_ASR_DECODERS). Starting one later forks a process from the server's event loop while a
-     * turn waits, so a server expecting N simultaneous turns loads N.
+     * SVC_ASR_DECODERS). Later ones are forked, model loaded, by the decoders' fork server in a few ms.
      */
     SVC_ASR_WARM_DECODERS: setting.int(2, 1, 256),
     /**

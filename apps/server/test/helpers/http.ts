@@ -71,7 +71,11 @@ export function rmsOf(samples: Int16Array): number {
   return samples.length ? Math.sqrt(sum / samples.length) / 32768 : 0;
 }
 
-/** Processes started by this one (children, and theirs: ffmpeg runs under the process launcher) whose command line mentions `needle` (Linux /proc). */
+/**
+ * Processes started by this one (children, and theirs: ffmpeg runs under the process launcher) whose
+ * command line mentions `needle` or whose name is `needle` (Linux /proc; the speech decoders name
+ * themselves svc-decoder).
+ */
 export function childProcesses(needle: string): number[] {
   const parentOf = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
@@ -92,7 +96,8 @@ export function childProcesses(needle: string): number[] {
   for (const pid of parentOf.keys()) {
     if (!descends(pid)) continue;
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) pids.push(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === needle || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle))
+        pids.push(pid);
     } catch {
       /* ended */
     }

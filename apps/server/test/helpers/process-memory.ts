@@ -6,12 +6,18 @@ export interface ProcessMemory {
   /** The command line, shortened. */
   command: string;
   rssBytes: number;
+  /**
+   * Proportional set size: its own pages plus its share of pages it shares (forked speech decoders
+   * share the model with their fork server, and RSS counts those pages in each).
+   */
+  pssBytes: number;
   threads: number;
 }
 
 /** A process and all its descendants (the server and its helper processes) with their resident memory. */
 export interface ProcessTreeMemory {
   rssBytes: number;
+  pssBytes: number;
   processes: ProcessMemory[];
 }
 
@@ -44,10 +50,12 @@ export function processTreeMemory(pid: number): ProcessTreeMemory {
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     const threads = Number(/Threads:\s+(\d+)/.exec(status)?.[1] ?? 0);
     const command = (read(`/proc/${current}/cmdline`) ?? '').split('\0').join(' ').trim().slice(0, 120);
-    processes.push({ pid: current, command, rssBytes: kb * 1024, threads });
+    const pssKb = Number(/^Pss:\s+(\d+)/m.exec(read(`/proc/${current}/smaps_rollup`) ?? '')?.[1] ?? kb);
+    processes.push({ pid: current, command, rssBytes: kb * 1024, pssBytes: pssKb * 1024, threads });
     pending.push(...childrenOf(current));
   }
-  return { rssBytes: processes.reduce((n, p) => n + p.rssBytes, 0), processes };
+  const sum = (bytes: (p: ProcessMemory) => number) => processes.reduce((n, p) => n + bytes(p), 0);
+  return { rssBytes: sum((p) => p.rssBytes), pssBytes: sum((p) => p.pssBytes), processes };
 }
 
 export const megabytes = (bytes: number): number => Math.round(bytes / 1048576);

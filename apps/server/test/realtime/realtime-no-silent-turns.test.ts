@@ -15,7 +15,7 @@ function speak(client: RealtimeClient, sentence: Int16Array): Promise<void> {
 }
 
 /** This process's pocketsphinx decoders (the in-process test server's helpers). */
-const decoders = () => childProcesses('pocketsphinx_stream');
+const decoders = () => childProcesses('svc-decoder');
 
 /** The events of the turn committed as `itemId`, up to its response.done (waits for it). */
 async function turnOutcome(client: RealtimeClient): Promise<{ itemId: string; events: ServerEvent[]; done: ServerEvent }> {

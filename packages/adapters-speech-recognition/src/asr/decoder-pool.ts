@@ -23,6 +23,8 @@ export interface DecoderPoolStats {
   maxWaitMs: number;
   /** Decoders started to replace one that died or was killed (a model load each: the costly part of a decoder). */
   replaced: number;
+  /** Decoders stopped after `idleStopMs` unused, beyond those the pool keeps (see DecoderPool). */
+  stoppedIdle: number;
   /** Audio sent to the busy decoders and not decoded yet, the largest of them (ms): how far behind real time recognition runs. */
   backlogMs: number;
   /** Seconds of audio decoded since start, by every decoder (the recognizer's work: its CPU follows it). */
@@ -36,12 +38,14 @@ export interface DecoderPoolStats {
  * warm); beyond that a task queues (p-limit keeps the order) and its wait is reported. A decoder
  * whose process died is replaced on its next loan. Sessions that will stream turns hold a
  * reservation (`reserve()`): the pool loads a decoder for each in the background, a few at a time,
- * so a session's first turn finds one ready instead of loading it while its user speaks.
+ * so a session's first turn finds one ready instead of loading it while its user speaks. Decoders
+ * beyond what the pool keeps (those it started with, one per reservation, those lent) are stopped
+ * once unused for `idleStopMs`, so that a burst of sessions does not hold its memory until restart.
  */
 export class DecoderPool {
   private readonly limit: LimitFunction;
   private readonly idle: PocketsphinxHelper[];
-  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0 };
+  private readonly stats = { waits: 0, totalWaitMs: 0, maxWaitMs: 0, replaced: 0, stoppedIdle: 0 };
   /** Samples decoded by decoders that are gone. */
   private decodedByGone = 0;
 
@@ -51,17 +55,27 @@ export class DecoderPool {
   /** Sessions holding a reservation, and decoders loading for them now. */
   private reserved = 0;
   private loadingAhead = 0;
+  /** How many it keeps however long they are unused: those it started with. */
+  private readonly keep: number;
+  /** When each idle decoder was last given back (or started). */
+  private readonly idleSince = new Map<PocketsphinxHelper, number>();
+  private stopTimer: NodeJS.Timeout | null = null;
 
-  /** `loadsAtOnce`: how many decoders load ahead at a time (a model load is a core's work for a moment). */
+  /**
+   * `loadsAtOnce`: how many decoders load ahead at a time (a model load is a core's work for a
+   * moment). `idleStopMs`: how long a decoder beyond those kept may stay unused before it is stopped.
+   */
   constructor(
     helpers: PocketsphinxHelper[],
     private readonly spawn: () => PocketsphinxHelper,
     maxSize: number,
     private readonly onWait: (wait: DecoderWait) => void = () => undefined,
     private readonly loadsAtOnce = 1,
+    private readonly idleStopMs = Infinity,
   ) {
     this.idle = [...helpers];
     this.all = [...helpers];
+    this.keep = helpers.length;
     this.limit = pLimit(Math.max(maxSize, helpers.length));
   }
 
@@ -82,7 +96,7 @@ export class DecoderPool {
       } finally {
         this.lent.delete(helper);
         // After close() nothing is started again (a decoder killed by close is just dropped).
-        if (!this.closed) this.idle.push(helper.alive ? helper : this.replace(helper));
+        if (!this.closed) this.giveBack(helper.alive ? helper : this.replace(helper));
       }
     });
   }
@@ -100,13 +114,58 @@ export class DecoderPool {
       if (released) return;
       released = true;
       this.reserved--;
+      this.scheduleStop();
     };
+  }
+
+  private giveBack(helper: PocketsphinxHelper): void {
+    this.idle.push(helper);
+    this.idleSince.set(helper, performance.now());
+    this.scheduleStop();
+  }
+
+  /** Decoders the pool needs now: those it keeps, one per reservation, those lent. */
+  private get needed(): number {
+    return Math.max(this.keep, this.reserved + this.lent.size);
+  }
+
+  private scheduleStop(): void {
+    if (this.stopTimer || this.closed || !Number.isFinite(this.idleStopMs) || this.all.length <= this.needed) return;
+    this.stopTimer = setTimeout(() => {
+      this.stopTimer = null;
+      this.stopIdle();
+    }, this.idleStopMs);
+    this.stopTimer.unref();
+  }
+
+  /** Stops the decoders unused for idleStopMs that the pool does not need, the longest unused first. */
+  private stopIdle(): void {
+    const now = performance.now();
+    const unused = this.idle
+      .filter((helper) => helper.loaded && now - (this.idleSince.get(helper) ?? now) >= this.idleStopMs)
+      .sort((a, b) => this.idleSince.get(a)! - this.idleSince.get(b)!);
+    for (const helper of unused) {
+      if (this.all.length <= this.needed) break;
+      this.idle.splice(this.idle.indexOf(helper), 1);
+      this.forget(helper);
+      helper.kill();
+      this.stats.stoppedIdle++;
+    }
+    this.scheduleStop();
+  }
+
+  /** A decoder that is gone from the pool: what it decoded still counts. */
+  private forget(helper: PocketsphinxHelper): void {
+    this.decodedByGone += helper.decodedSamples;
+    this.idleSince.delete(helper);
+    const index = this.all.indexOf(helper);
+    if (index >= 0) this.all.splice(index, 1);
   }
 
   private loadAhead(): void {
     while (!this.closed && this.loadingAhead < this.loadsAtOnce && this.all.length < Math.min(this.limit.concurrency, this.reserved)) {
       const helper = this.grow();
-      this.idle.push(helper);
+      this.giveBack(helper);
       this.loadingAhead++;
       void helper.ready
         .catch(() => undefined)
@@ -141,6 +200,7 @@ export class DecoderPool {
 
   close(): void {
     this.closed = true;
+    if (this.stopTimer) clearTimeout(this.stopTimer);
     this.limit.clearQueue();
     for (const helper of this.all.splice(0)) helper.kill();
     this.idle.length = 0;
@@ -151,6 +211,7 @@ export class DecoderPool {
     // loaded decoder first: one still loading ahead (reserve) is for a later turn.
     const loaded = this.idle.findLastIndex((h) => h.loaded);
     const helper = (loaded >= 0 ? this.idle.splice(loaded, 1)[0] : this.idle.pop()) ?? this.grow();
+    this.idleSince.delete(helper);
     return helper.alive ? helper : this.replace(helper);
   }
 
@@ -163,9 +224,7 @@ export class DecoderPool {
 
   private replace(dead: PocketsphinxHelper): PocketsphinxHelper {
     this.stats.replaced++;
-    this.decodedByGone += dead.decodedSamples;
-    const index = this.all.indexOf(dead);
-    if (index >= 0) this.all.splice(index, 1);
+    this.forget(dead);
     return this.grow();
   }
 

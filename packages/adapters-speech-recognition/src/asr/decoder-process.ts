@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { listenOnce, socketFolder, socketPath } from '@svc/adapters-runtime';
-import { processLauncher } from '@svc/adapters-runtime';
+import { fileURLToPath } from 'node:url';
+import { listenOnce, sharedLauncher, socketFolder, socketPath } from '@svc/adapters-runtime';
+
+/** Forks decoders from one loaded model (see the script). */
+const FORK_SERVER_SCRIPT = fileURLToPath(new URL('../../../python/decoder_fork_server.py', import.meta.url));
 
 /** How a decoder process ended: its exit, the tail of its stderr, or why it never started. */
 export interface DecoderExit {
@@ -24,9 +27,11 @@ export interface DecoderProcess {
 }
 
 /**
- * Starts `python -u script ...args`: through the process launcher (no fork of this process: see
- * runtime/process-launcher.ts), talking over a Unix socket it connects to (`--socket PATH`), or
- * spawned directly with pipes when the launcher is off or `direct` says so.
+ * A decoder with these settings: forked, with its model already loaded, by the fork server for them
+ * (python/decoder_fork_server.py, started on first use and shared by the process's servers; this
+ * process is not forked for each decoder), talking over a Unix socket it connects to (`--socket
+ * PATH`); or `python -u script ...args` spawned directly with pipes, loading its own model, when the
+ * process launcher is off (`SVC_PROCESS_LAUNCHER=false`) or `direct` says so.
  */
 export function startDecoderProcess(
   python: string,
@@ -35,7 +40,7 @@ export function startDecoderProcess(
   stderrTailChars: number,
   direct = false,
 ): DecoderProcess {
-  const launcher = direct ? null : processLauncher();
+  const launcher = direct ? null : sharedLauncher({ file: python, args: ['-u', FORK_SERVER_SCRIPT, ...args] });
   const dir = launcher ? socketFolder() : null;
   if (!launcher || !dir) return spawned(python, script, args, stderrTailChars);
 
@@ -44,7 +49,7 @@ export function startDecoderProcess(
   const input = new PassThrough();
   const output = new PassThrough();
   let pid: number | undefined;
-  const launched = launcher.launch(python, ['-u', script, '--socket', path, ...args]);
+  const launched = launcher.launch(python, ['--socket', path]);
   const exited = launched.then(
     (child) => {
       pid = child.pid;

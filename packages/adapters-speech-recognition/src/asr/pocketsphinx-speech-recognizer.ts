@@ -33,7 +33,14 @@ export interface PocketsphinxSpeechRecognizerOptions {
   extraArgs?: readonly string[];
   /** Called when a turn had to wait for a free decoder. */
   onDecoderWait?: (wait: DecoderWait) => void;
+  /**
+   * How long a decoder beyond the warm ones (and those reserved or in use) may stay unused before it
+   * is stopped (default 60 s; a new one is forked in a few ms when needed again).
+   */
+  idleDecoderStopMs?: number;
 }
+
+const DEFAULT_IDLE_DECODER_STOP_MS = 60_000;
 
 const DEFAULT_DECODERS = 16;
 
@@ -112,11 +119,11 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     await assertReadable(python, 'python3 (Debian package python3)');
     await assertReadable(`${POCKETSPHINX_EN_US_MODEL}/mdef`, 'the pocketsphinx English model (Debian package pocketsphinx-en-us)');
     const spawn = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args);
-    // The decoders loaded now, at start, are spawned directly: a fork before anything runs costs
-    // nothing yet, and the process launcher (and its memory) is not started for them at idle.
-    const spawnAtStart = () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args, { direct: true });
     const max = options.decoders ?? DEFAULT_DECODERS;
     const warm = Math.min(max, options.warmDecoders ?? DEFAULT_WARM_DECODERS);
+    // Warm decoders are forked from the fork server, started now with its model. A decoder loaded
+    // only to prove the installation is spawned directly, so that nothing stays loaded at idle.
+    const spawnAtStart = warm > 0 ? spawn : () => new PocketsphinxHelper(python, POCKETSPHINX_HELPER_SCRIPT, args, { direct: true });
     const installation = [python, ...args].join('\0');
     const proven = provenInstallations.get(installation);
     const helpers: PocketsphinxHelper[] = [];
@@ -140,7 +147,14 @@ export class PocketsphinxSpeechRecognizer implements SpeechRecognizer {
     // Loaded only as the proof: the pool holds no decoder until the first turn.
     for (const helper of helpers.splice(warm)) helper.kill();
     return new PocketsphinxSpeechRecognizer(
-      new DecoderPool(helpers, spawn, max, options.onDecoderWait, availableParallelism()),
+      new DecoderPool(
+        helpers,
+        spawn,
+        max,
+        options.onDecoderWait,
+        availableParallelism(),
+        options.idleDecoderStopMs ?? DEFAULT_IDLE_DECODER_STOP_MS,
+      ),
       normalizes,
     );
   }

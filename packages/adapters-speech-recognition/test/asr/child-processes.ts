@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * PIDs of processes this one started (children, and theirs: the decoders run under the process
- * launcher) whose command line contains `needle` (Linux /proc; zombies left out).
+ * launcher or the decoder fork server) whose command line contains `needle` or whose name is
+ * `needle` (Linux /proc; zombies left out; the decoders name themselves svc-decoder).
  */
 export function childProcesses(needle: string): number[] {
   const parentOf = new Map<number, number>();
@@ -25,7 +26,8 @@ export function childProcesses(needle: string): number[] {
       descends = p === process.pid;
     if (!descends) continue;
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle)) found.push(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === needle || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle))
+        found.push(pid);
     } catch {
       // The process exited while being read.
     }

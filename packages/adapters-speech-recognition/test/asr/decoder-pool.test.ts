@@ -29,19 +29,21 @@ class FakeDecoder {
   }
 }
 
-function poolOf(warm: number, size: number, loadsAtOnce = 1) {
+/** `spawnLoaded`: decoders started later are loaded at once (else when `finishLoading()` is called). */
+function poolOf(warm: number, size: number, { loadsAtOnce = 1, idleStopMs = Infinity, spawnLoaded = false } = {}) {
   const spawned: FakeDecoder[] = [];
   const helpers = Array.from({ length: warm }, (_, i) => new FakeDecoder(`warm-${i}`, true));
   const pool = new DecoderPool(
     helpers as unknown as PocketsphinxHelper[],
     () => {
-      const d = new FakeDecoder(`spawned-${spawned.length}`, false);
+      const d = new FakeDecoder(`spawned-${spawned.length}`, spawnLoaded);
       spawned.push(d);
       return d as unknown as PocketsphinxHelper;
     },
     size,
     () => undefined,
     loadsAtOnce,
+    idleStopMs,
   );
   const lend = () =>
     new Promise<{ name: string; giveBack: () => void }>((lent) => {
@@ -50,12 +52,12 @@ function poolOf(warm: number, size: number, loadsAtOnce = 1) {
         (helper) => new Promise<void>((giveBack) => lent({ name: (helper as unknown as FakeDecoder).name, giveBack })),
       );
     });
-  return { pool, spawned, lend };
+  return { pool, helpers, spawned, lend };
 }
 
 describe('DecoderPool: decoders loaded ahead for the sessions that reserve them', () => {
   it('loads one per reservation beyond the warm ones, up to its size, a limited number at a time', async () => {
-    const { pool, spawned } = poolOf(1, 4, 2);
+    const { pool, spawned } = poolOf(1, 4, { loadsAtOnce: 2 });
     pool.reserve();
     expect(spawned, 'the warm decoder covers the first session').to.have.length(0);
     pool.reserve();
@@ -91,5 +93,48 @@ describe('DecoderPool: decoders loaded ahead for the sessions that reserve them'
     pool.reserve();
     expect(spawned, 'the decoder loaded for the first session serves the next').to.have.length(1);
     expect(pool.load.started).to.equal(1);
+  });
+});
+
+describe('DecoderPool: decoders it does not need are stopped once unused for a while', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  it('after a burst of sessions, stops the decoders loaded for them and keeps the warm ones', async () => {
+    const { pool, helpers, spawned } = poolOf(1, 4, { loadsAtOnce: 4, idleStopMs: 40, spawnLoaded: true });
+    const releases = [pool.reserve(), pool.reserve(), pool.reserve()];
+    expect(pool.load.started).to.equal(3);
+    releases[0]!();
+    expect(pool.load.started, 'not at once: a session may come back').to.equal(3);
+    await sleep(80);
+    expect(pool.load.started, 'two sessions still hold theirs').to.equal(2);
+    releases[1]!();
+    releases[2]!();
+    await sleep(80);
+    expect(pool.load.started).to.equal(1);
+    expect(pool.load.stoppedIdle).to.equal(2);
+    expect(spawned.map((d) => d.alive)).to.deep.equal([false, false]);
+    expect(helpers[0]!.alive, 'the warm decoder stays').to.equal(true);
+    // The next burst starts decoders again.
+    pool.reserve();
+    pool.reserve();
+    expect(pool.load.started).to.equal(2);
+    pool.close();
+  });
+
+  it('does not stop a decoder used within the idle time, nor one in use', async () => {
+    const { pool } = poolOf(0, 3, { idleStopMs: 60, spawnLoaded: true });
+    const results: Promise<void>[] = [];
+    let finishLong!: () => void;
+    results.push(pool.use(undefined, () => new Promise<void>((done) => (finishLong = done))));
+    await pool.use(undefined, async () => undefined);
+    expect(pool.load.started).to.equal(2);
+    await sleep(30);
+    await pool.use(undefined, async () => undefined); // used again: its idle time starts over
+    await sleep(45);
+    expect(pool.load.started, 'used 45 ms ago, and one in use').to.equal(2);
+    await sleep(60);
+    expect(pool.load.started, 'the one in use stays').to.equal(1);
+    finishLong();
+    await Promise.all(results);
+    pool.close();
   });
 });

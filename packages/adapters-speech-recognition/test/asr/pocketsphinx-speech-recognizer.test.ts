@@ -38,9 +38,9 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
   const waits: DecoderWait[] = [];
   // Decoder processes of other recognizers in this mocha process (servers of other tests) are not ours.
   let others = new Set<number>();
-  const ours = () => childProcesses('pocketsphinx_stream').filter((pid) => !others.has(pid));
+  const ours = () => childProcesses('svc-decoder').filter((pid) => !others.has(pid));
   before(async () => {
-    others = new Set(childProcesses('pocketsphinx_stream'));
+    others = new Set(childProcesses('svc-decoder'));
     const started = performance.now();
     recognizer = await PocketsphinxSpeechRecognizer.create({ decoders: 3, warmDecoders: 2, onDecoderWait: (w) => waits.push(w) });
     console.log(`      2 decoders loaded in ${(performance.now() - started).toFixed(0)} ms (once per server)`);
