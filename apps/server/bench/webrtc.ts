@@ -14,7 +14,7 @@ import {
   startAvatarRecording,
   stopAvatarRecording,
 } from '../test/helpers/avatar-call-probe.js';
-import { launchBrowser, waitForPageEvent } from '../test/helpers/browser.js';
+import { launchBrowser, roomNoise, waitForPageEvent } from '../test/helpers/browser.js';
 import { librivoxSentences, MIC_CLIP_WORDS } from '../test/helpers/librivox.js';
 import { dataUri, samplePhoto } from '../test/video/video-helpers.js';
 import { percentile, round } from './harness.js';
@@ -55,17 +55,22 @@ const RUNS = [
 ];
 /**
  * `BENCH_WEBRTC_SENTENCES=five`: the fake microphone says the five LibriVox sentences of the
- * turn-latency bench in turn (each after 1 s of silence, with 7 s after it), and each is measured
+ * turn-latency bench in turn (each after quiet, a room's noise floor, with 7 s after it), and each is measured
  * once; otherwise the one sentence of the browser tests, looped.
  */
 const FIVE_SENTENCES = process.env.BENCH_WEBRTC_SENTENCES === 'five';
 /** Turns measured per transport (the fake microphone says a sentence every ~11.5 s). */
 const TURNS = Number(process.env.BENCH_WEBRTC_TURNS ?? (FIVE_SENTENCES ? 5 : 6));
 
-/** The five sentences, each after 1 s of silence and followed by 7 s of it (16 kHz). */
+/**
+ * The five sentences, each after 1 s of quiet (3 s before the first: Chromium plays the file from
+ * getUserMedia, before the call connects) and followed by 7 s of it (16 kHz; the quiet is the room's
+ * noise floor, as the tests' microphone has).
+ */
 function fiveSentenceClip(): Int16Array {
-  const silence = (ms: number) => new Int16Array((16000 * ms) / 1000);
-  return concatPcm(librivoxSentences().flatMap((s) => [silence(1000), s.samples, silence(7000)]));
+  return concatPcm(
+    librivoxSentences().flatMap((s, i) => [roomNoise(i === 0 ? 3000 : 1000, 2 * i + 1), s.samples, roomNoise(7000, 2 * i + 2)]),
+  );
 }
 
 interface Turn {
@@ -82,7 +87,7 @@ interface Turn {
 /**
  * `npm run bench -- webrtc`: speech end -> first reply audio AT THE BROWSER, WebRTC against the
  * WebSocket, in one run, measured the same way for both. Chromium's fake microphone plays a
- * LibriVox sentence (1 s silence, the sentence, 7 s silence, looped); one WebAudio meter on the
+ * LibriVox sentence (1 s of quiet, the sentence, 7 s of quiet, looped; the quiet a room's noise floor); one WebAudio meter on the
  * microphone dates the end of speech (last 10 ms window above -34 dBFS), one on what plays dates
  * the reply's first sound. WebRTC: the Opus track (echo cancellation on) and the remote track.
  * WebSocket: the playground's way (AudioWorklet capture to 24 kHz PCM appends, deltas scheduled

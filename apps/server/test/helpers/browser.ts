@@ -21,7 +21,9 @@ export function requireChromium(): void {
 
 /**
  * The fake microphone's file: 1 s of quiet, the reader's sentence, then 7 s of quiet. Chromium
- * loops it, so a voice-activity detector sees one clear turn every ~11 s with room for a reply. The
+ * loops it from the page's getUserMedia, so a voice-activity detector sees one clear turn every ~11 s
+ * with room for a reply. (A WebRTC call opens the microphone when it connects, muted until the
+ * button is pressed: a test that presses it at once may land mid-sentence, see FIRST_QUIET_AFTER_MS.) The
  * quiet is a room's noise floor (-60 dBFS), as a real microphone gives, not digital zeros: on zeros,
  * Chromium's audio processing had not settled by the first sentence, whose end then read as a
  * rising voice over the WebSocket (semantic_vad waited 1.2 s in 2 of 2 tries; 0 of 5 with the floor).
@@ -30,7 +32,20 @@ export function micClip(): Int16Array {
   const wav = readFileSync(MIC_CLIP);
   const speech = wav.subarray(wav.indexOf('data') + 8);
   const sentence = new Int16Array(speech.buffer.slice(speech.byteOffset, speech.byteOffset + speech.length));
-  return concat(whiteNoise(1000, 30, 16000), sentence, whiteNoise(7000, 30, 16000, 777));
+  return concat(roomNoise(1000), sentence, roomNoise(7000, 777));
+}
+
+/**
+ * When the fake microphone's file is first in its quiet after the sentence (ms from getUserMedia):
+ * its 1 s of quiet and the ~2.7 s sentence, with a margin. A user presses the microphone button and
+ * then speaks; a WebRTC test that presses it at once often lands mid-sentence, and the call hears
+ * the sentence without its first word ("you"; semantic_vad then waited 1.2 s in 5 of 7 tries).
+ */
+export const FIRST_QUIET_AFTER_MS = 4500;
+
+/** `ms` of the fake microphone's quiet (16 kHz): a room's noise floor at -60 dBFS, seeded. */
+export function roomNoise(ms: number, seed?: number): Int16Array {
+  return whiteNoise(ms, 30, 16000, seed);
 }
 
 /** Writes the fake microphone's file (16 kHz mono): `pcm`, or the reader's sentence above. */

@@ -5,8 +5,16 @@ import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
 import type { BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, watchPage, type PageProblems, type TestBrowser } from '../helpers/browser.js';
-import { getJson } from '../helpers/http.js';
+import {
+  accessibilityViolations,
+  FIRST_QUIET_AFTER_MS,
+  launchBrowser,
+  screenshot,
+  watchPage,
+  type PageProblems,
+  type TestBrowser,
+} from '../helpers/browser.js';
+import { getJson, sleep } from '../helpers/http.js';
 import { MIC_CLIP_WORDS } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { openTab, PANELS, signInToPlayground } from '../helpers/playground-page.js';
@@ -316,11 +324,15 @@ describe('playground in a real browser', function () {
       await page.selectOption('#rt-transport', transport);
       await page.selectOption('#rt-mode', 'audio');
       await page.selectOption('#rt-turn', 'semantic_vad');
+      const connectedAt = performance.now();
       await page.click('#rt-connect');
       await page.waitForSelector('#rt-mic:not([disabled])', { timeout: 20_000 });
       await page.waitForFunction(() => document.querySelector('#rt-log')?.textContent?.includes('"semantic_vad"'), undefined, {
         timeout: 20_000,
       });
+      // The call opened the microphone as it connected: the button is pressed, as a user would, before
+      // speech (the WebSocket opens it at the button).
+      if (transport === 'webrtc') await sleep(connectedAt + FIRST_QUIET_AFTER_MS - performance.now());
       await page.click('#rt-mic');
       await waitForSpokenTurn();
       // Two turns: the fake microphone's loop says the sentence again ~11 s later. The first is said
