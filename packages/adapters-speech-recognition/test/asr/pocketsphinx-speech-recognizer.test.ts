@@ -276,6 +276,30 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
     }
   });
 
+  it('stops the decoders loaded for sessions once they go unused, and their processes end; the warm one stays', async () => {
+    const before = new Set(ours());
+    const pool = await PocketsphinxSpeechRecognizer.create({ decoders: 3, warmDecoders: 1, idleDecoderStopMs: 300 });
+    try {
+      const release = [pool.reserve(), pool.reserve(), pool.reserve()];
+      const clip = librivoxClip('0880');
+      const results = await Promise.all([0, 1, 2].map(() => pool.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
+      for (const r of results) expect(r.text).to.include('young man');
+      const loaded = ours().filter((pid) => !before.has(pid));
+      expect(loaded, 'one decoder process per session').to.have.length(3);
+      for (const r of release) r();
+      for (let i = 0; i < 50 && pool.load.started > 1; i++) await sleep(50);
+      expect(pool.load.started).to.equal(1);
+      expect(pool.load.stoppedIdle).to.equal(2);
+      for (let i = 0; i < 20 && ours().filter((pid) => loaded.includes(pid)).length > 1; i++) await sleep(50);
+      expect(ours().filter((pid) => loaded.includes(pid)), 'their processes ended').to.have.length(1);
+      // Needed again: forked again, and they decode.
+      const again = await Promise.all([0, 1].map(() => pool.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
+      for (const r of again) expect(r.text).to.include('young man');
+    } finally {
+      pool.close();
+    }
+  });
+
   it('replaces a decoder whose process died', async () => {
     const [pid] = ours();
     process.kill(pid!, 'SIGKILL');
