@@ -291,7 +291,10 @@ describe('PocketsphinxSpeechRecognizer (warm python3-pocketsphinx decoders on re
       expect(pool.load.started).to.equal(1);
       expect(pool.load.stoppedIdle).to.equal(2);
       for (let i = 0; i < 20 && ours().filter((pid) => loaded.includes(pid)).length > 1; i++) await sleep(50);
-      expect(ours().filter((pid) => loaded.includes(pid)), 'their processes ended').to.have.length(1);
+      expect(
+        ours().filter((pid) => loaded.includes(pid)),
+        'their processes ended',
+      ).to.have.length(1);
       // Needed again: forked again, and they decode.
       const again = await Promise.all([0, 1].map(() => pool.transcribe({ samples: clip.samples, sampleRate: 16000 }, english)));
       for (const r of again) expect(r.text).to.include('young man');
