@@ -234,7 +234,7 @@ export function useProcessLauncher(options: { enabled: boolean }): () => Promise
   };
 }
 
-/** Ends the shared launcher now, if one was started. */
+/** Ends the shared launcher and those of other programs (`sharedLauncher`) now, if started. */
 export async function closeProcessLauncher(): Promise<void> {
   const launchers = [shared, ...others.values()];
   shared = null;

@@ -19,7 +19,7 @@ import { floatToInt16, RECOGNIZER_SAMPLE_RATE } from './recognizer-input.js';
 import { StreamingResampler } from '@svc/adapters-runtime';
 
 export interface PocketsphinxSpeechRecognizerOptions {
-  /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, with its own model in memory). */
+  /** Most decoders shared by all sessions, i.e. turns recognized at once (one process each, forked with the model loaded). */
   decoders?: number;
   /**
    * Decoders loaded at start (the pool grows on demand up to `decoders`). 0: none held until the
