@@ -112,12 +112,17 @@ def spawn(message, config, decoder, failure, selector, children):
     child_id = message['id']
     args = message.get('args') or []
     if failure is not None or len(args) < 2 or args[0] != '--socket':
-        reason = failure or 'a decoder is forked only with --socket PATH'
-        send({'op': 'exit', 'id': child_id, 'code': None, 'signal': None, 'stderr': '',
-              'error': {'message': reason}})
-        return
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+        return refuse(child_id, failure or 'a decoder is forked only with --socket PATH')
+    try:
+        read_end, write_end = os.pipe()
+    except OSError as err:
+        return refuse(child_id, 'no pipe for a decoder: %s' % err)
+    try:
+        pid = os.fork()
+    except OSError as err:  # out of processes or memory: this decoder fails, the others go on
+        os.close(read_end)
+        os.close(write_end)
+        return refuse(child_id, 'could not fork a decoder: %s' % err)
     if pid == 0:
         os.close(read_end)
         selector.close()
@@ -128,6 +133,12 @@ def spawn(message, config, decoder, failure, selector, children):
     children[child_id] = Child(pid, read_end)
     selector.register(read_end, selectors.EVENT_READ, child_id)
     send({'op': 'spawned', 'id': child_id, 'pid': pid})
+
+
+def refuse(child_id, reason):
+    """A decoder that could not be started: the service sees why as its spawn error."""
+    send({'op': 'exit', 'id': child_id, 'code': None, 'signal': None, 'stderr': '',
+          'error': {'message': reason}})
 
 
 def collect(child_id, children, selector):

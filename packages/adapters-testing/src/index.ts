@@ -55,3 +55,5 @@ export {
 export { loopBusy } from './event-loop-watch.js';
 // Codec test helpers: a sine, a whole stream collected, whether a child process is still running.
 export { sine, collect, isRunning, waitUntilGone } from './codec-helpers.js';
+// The child processes of this process whose command line or name says so (ffmpeg, the speech decoders).
+export { childProcesses } from './child-processes.js';

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 
 export interface JsonResponse<T = any> {
@@ -71,39 +70,7 @@ export function rmsOf(samples: Int16Array): number {
   return samples.length ? Math.sqrt(sum / samples.length) / 32768 : 0;
 }
 
-/**
- * Processes started by this one (children, and theirs: ffmpeg runs under the process launcher) whose
- * command line mentions `needle` or whose name is `needle` (Linux /proc; the speech decoders name
- * themselves svc-decoder).
- */
-export function childProcesses(needle: string): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z') parentOf.set(Number(entry), Number(fields[1]));
-    } catch {
-      /* process ended while we looked */
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8; p = parentOf.get(p), hops++) if (p === process.pid) return true;
-    return false;
-  };
-  const pids: number[] = [];
-  for (const pid of parentOf.keys()) {
-    if (!descends(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === needle || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle))
-        pids.push(pid);
-    } catch {
-      /* ended */
-    }
-  }
-  return pids;
-}
+export { childProcesses } from '@svc/adapters-testing';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

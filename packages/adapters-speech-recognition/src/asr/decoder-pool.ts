@@ -21,7 +21,7 @@ export interface DecoderPoolStats {
   waits: number;
   totalWaitMs: number;
   maxWaitMs: number;
-  /** Decoders started to replace one that died or was killed (a model load each: the costly part of a decoder). */
+  /** Decoders started to replace one that died or was killed (a fork from the fork server, or a model load without it). */
   replaced: number;
   /** Decoders stopped after `idleStopMs` unused, beyond those the pool keeps (see DecoderPool). */
   stoppedIdle: number;

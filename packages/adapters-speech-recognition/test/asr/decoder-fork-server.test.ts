@@ -19,6 +19,16 @@ function pss(pid: number): number {
   return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))![1]);
 }
 
+/**
+ * The decoder's pid. Its ready line comes over its socket and the fork server's report of its pid over
+ * the server's pipe, in either order.
+ */
+async function pidOf(helper: PocketsphinxHelper): Promise<number> {
+  await helper.ready;
+  for (let i = 0; i < 100 && helper.pid === undefined; i++) await sleep(10);
+  return helper.pid!;
+}
+
 async function started(helper: PocketsphinxHelper): Promise<number> {
   const begun = performance.now();
   await helper.ready;
@@ -44,8 +54,7 @@ describe('pocketsphinx decoders forked by the fork server', function () {
 
   it('forks every decoder from one process that loaded the model, each decoding on its own', async () => {
     const [a, b] = [forked(), forked()];
-    await Promise.all([a.ready, b.ready]);
-    const [first, second] = [stat(a.pid!), stat(b.pid!)];
+    const [first, second] = (await Promise.all([pidOf(a), pidOf(b)])).map(stat);
     expect(first.name).to.equal('svc-decoder');
     expect(second.parent, 'the same parent').to.equal(first.parent);
     expect(stat(first.parent).name).to.equal('svc-decoders');
@@ -66,21 +75,19 @@ describe('pocketsphinx decoders forked by the fork server', function () {
     expect(forking).to.be.below(loading / 3);
     // Both have decoded the same sentence: what each holds on its own.
     expect(await decode(direct, '0880')).to.equal(await decode(fork, '0880'));
-    const [own, shared] = [pss(direct.pid!), pss(fork.pid!)];
+    const [own, shared] = [pss(await pidOf(direct)), pss(await pidOf(fork))];
     console.log(`      memory (PSS) ${Math.round(shared / 1024)} MB forked, ${Math.round(own / 1024)} MB on its own`);
     expect(shared).to.be.below(own * 0.7);
   });
 
   it('a killed decoder is reported gone, and the next one is forked as before', async () => {
     const doomed = forked();
-    await doomed.ready;
-    const parent = stat(doomed.pid!).parent;
+    const parent = stat(await pidOf(doomed)).parent;
     doomed.kill();
     for (let i = 0; i < 100 && doomed.alive; i++) await sleep(20);
     expect(doomed.alive).to.equal(false);
     const next = forked();
-    await next.ready;
-    expect(stat(next.pid!).parent).to.equal(parent);
+    expect(stat(await pidOf(next)).parent).to.equal(parent);
     expect(await decode(next, '0880')).to.include('young man');
   });
 

@@ -3,8 +3,7 @@ import { expect } from 'chai';
 import type { Principal } from '@svc/core';
 import { PocketsphinxSpeechRecognizer, type DecoderWait } from '../../src/index.js';
 import { resampleInt16 } from '@svc/adapters-runtime';
-import { concat, librivoxClip, librivoxClips, silenceMs } from '@svc/adapters-testing';
-import { childProcesses } from './child-processes.js';
+import { childProcesses, concat, librivoxClip, librivoxClips, silenceMs } from '@svc/adapters-testing';
 import { wordErrorRate } from './word-error-rate.js';
 
 // The recognizer ignores the principal; any value of the right shape will do.

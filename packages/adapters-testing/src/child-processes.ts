@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * PIDs of processes this one started (children, and theirs: the decoders run under the process
- * launcher or the decoder fork server) whose command line contains `needle` or whose name is
+ * PIDs of processes this one started (children, and theirs: ffmpeg runs under the process launcher,
+ * the speech decoders under their fork server) whose command line contains `needle` or whose name is
  * `needle` (Linux /proc; zombies left out; the decoders name themselves svc-decoder).
  */
 export function childProcesses(needle: string): number[] {
@@ -19,12 +19,13 @@ export function childProcesses(needle: string): number[] {
       // The process exited while being read.
     }
   }
+  const descends = (pid: number): boolean => {
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8; p = parentOf.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
   const found: number[] = [];
   for (const pid of parentOf.keys()) {
-    let descends = false;
-    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 8 && !descends; p = parentOf.get(p), hops++)
-      descends = p === process.pid;
-    if (!descends) continue;
+    if (!descends(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === needle || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle))
         found.push(pid);
