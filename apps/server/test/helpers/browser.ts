@@ -38,8 +38,9 @@ export function micClip(): Int16Array {
 /**
  * When the fake microphone's file is first in its quiet after the sentence (ms from getUserMedia):
  * its 1 s of quiet and the ~2.7 s sentence, with a margin. A user presses the microphone button and
- * then speaks; a WebRTC test that presses it at once often lands mid-sentence, and the call hears
- * the sentence without its first word ("you"; semantic_vad then waited 1.2 s in 5 of 7 tries).
+ * then speaks; a WebRTC test that presses it at once lands in or just before the sentence, which
+ * then ends within ~2 s of the unmute, and semantic_vad waited 1.2 s on it in 5 of 7 tries
+ * (docs/playground.md).
  */
 export const FIRST_QUIET_AFTER_MS = 4500;
 
