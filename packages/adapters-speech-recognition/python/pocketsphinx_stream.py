@@ -28,9 +28,11 @@ Answers on stdout, one line each:
   R\n                  ready (model loaded), sent once at start
   U <ms>\n              before each P of an utterance: the milliseconds of speech the decoder
                        heard after the partial hypothesis's last word (in the whole utterance
-                       before the first word) and made no word of, i.e. its [SPEECH] fillers
-                       (spoken noise: a mumbled or creaky word); silences and [NOISE] (breath,
-                       clicks) do not count. Sent with every P, changed or bare, since it grows
+                       before the first word) and made no word of: its [SPEECH] fillers
+                       (spoken noise: a mumbled or creaky word) and, on a new stream (N, L), the
+                       voice it decoded as silence after the last word (a soft last word: see
+                       unrecognized_speech_ms); silence, [NOISE] (breath, clicks) and the room's
+                       noise do not count. Sent with every P, changed or bare, since it grows
                        while the words stay the same. A caller that does not know U ignores it
   P [<text>]\n         after each A: the partial hypothesis so far, or a bare P when it has not
                        changed since the last one (the acknowledgement of that audio)
@@ -39,6 +41,7 @@ Answers on stdout, one line each:
                        the next S of the same caller)
   !<message>\n         a request failed; the helper keeps running
 """
+import array
 import ctypes
 import math
 import re
@@ -50,6 +53,8 @@ from pocketsphinx import Decoder
 ALTERNATE = re.compile(r'\(\d+\)$')
 # The filler the decoder puts where it hears speech it cannot make a word of (noisedict: +SPN+).
 SPOKEN_NOISE = '[SPEECH]'
+# What the decoder puts where it hears silence: between words, and after the sentence's last.
+SILENCES = ('<sil>', '</s>')
 # A word is settled once the decoder is this many frames (10 ms) past its end.
 SETTLED_FRAMES = 100
 
@@ -78,19 +83,81 @@ def settled_text(decoder, timeline):
     return ' '.join(words)
 
 
-def unrecognized_speech_ms(decoder, frame_rate):
-    """Milliseconds of [SPEECH] in the partial hypothesis after its last word (in all of it before one).
+def unrecognized_speech_ms(timeline, frame_rate, levels=None):
+    """Milliseconds of speech after the partial hypothesis's last word that it made no word of.
 
-    Segment lengths in the decoder's own frames: the speech it heard, without the silences its voice
-    activity detector dropped (see Timeline).
+    Two kinds: its [SPEECH] fillers (spoken noise: a mumbled or creaky word), counted in all of it
+    before a first word; and, given the input's levels (InputLevels), the voice it decoded as silence
+    after its last word: frames of its <sil> and </s> there that stand out of the room's noise (a
+    soft last word that a browser's noise suppression turned down, "... to do for [them]", taken for
+    the end of the sentence). Breath and noise ([NOISE]) do not count.
+
+    [SPEECH] lengths are in the decoder's own frames: the speech it heard, without the silences its
+    voice activity detector dropped (see Timeline); the voice is counted in the input's frames.
     """
     frames = 0
-    for seg in decoder.seg():
-        if is_word(seg.word):
+    for word, start, end in timeline.segments():
+        if is_word(word):
             frames = 0
-        elif seg.word == SPOKEN_NOISE:
-            frames += seg.end_frame - seg.start_frame + 1
+        elif word == SPOKEN_NOISE:
+            frames += end - start + 1
+        elif word in SILENCES and levels is not None:
+            frames += levels.voiced(timeline.input_frame(start), timeline.input_frame(end))
     return int(round(frames * 1000.0 / frame_rate))
+
+
+class InputLevels:
+    """The level of each 10 ms frame of the utterance's input, to tell the voice from the room's noise.
+
+    A frame is voice when it is at least VOICE_OVER_QUIET_DB over the room's level: the quietest
+    tenth of the frames of the last ROOM_FRAMES (the rule the service's turn detection uses to find
+    where the voice went quiet).
+    """
+
+    VOICE_OVER_QUIET_DB = 12.0
+    ROOM_FRAMES = 140
+    # The voice has stopped once this many frames (100 ms) are quiet.
+    QUIET_FRAMES = 10
+    # Mean square (in samples squared) at or below which a frame is digital silence (samples of 0 and 1).
+    DIGITAL_SILENCE = 0.0
+
+    def __init__(self, samples_per_frame):
+        self.samples_per_frame = int(samples_per_frame)
+        self.start()
+
+    def start(self):
+        self.levels = []
+        self.rest = b''
+
+    def fed(self, data):
+        """After process_raw() of these s16le bytes."""
+        data = self.rest + data
+        size = self.samples_per_frame * 2
+        whole = len(data) // size * size
+        samples = array.array('h')
+        samples.frombytes(data[:whole])
+        if sys.byteorder == 'big':
+            samples.byteswap()
+        for at in range(0, len(samples), self.samples_per_frame):
+            energy = sum(x * x for x in samples[at:at + self.samples_per_frame]) / self.samples_per_frame
+            self.levels.append(10.0 * math.log10(energy + 1e-9))
+        self.rest = data[whole:]
+
+    def voiced(self, first, last):
+        """How many input frames from first to last (inclusive) stand out of the room's noise.
+
+        None (0) while the voice goes on, standing out within the last QUIET_FRAMES: what follows
+        the last word may still become a word.
+        """
+        # Digital silence (a client that sends zeros between its phrases) is no room: it would make
+        # the room's own noise after a last word stand out as voice.
+        recent = sorted(level for level in self.levels[-self.ROOM_FRAMES:] if level > self.DIGITAL_SILENCE)
+        if len(recent) < 10:
+            return 0
+        over = recent[len(recent) // 10] + self.VOICE_OVER_QUIET_DB
+        if any(level >= over for level in self.levels[-self.QUIET_FRAMES:]):
+            return 0
+        return sum(1 for level in self.levels[max(0, first):last + 1] if level >= over)
 
 
 def word_times(frame_rate, timeline):
@@ -414,6 +481,9 @@ def serve(config, decoder, stdin, out):
     name_process('svc-decoder')
     frame_rate = float(config.get_int('-frate'))
     timeline = Timeline(decoder, config.get_float('-samprate') / frame_rate)
+    levels = InputLevels(config.get_float('-samprate') / frame_rate)
+    # The input's levels place only on a new stream's timeline (see Timeline): not after S.
+    levels_placed = False
     cmn = CepstralMean(decoder)
     posteriors = WordPosteriors(decoder, config)
     out.write('R\n' if cmn.cmn else 'R nocmn\n')
@@ -442,6 +512,8 @@ def serve(config, decoder, stdin, out):
                     cmn.set([float(v) for v in given.split(b',')] if given else cmn.fresh)
                 decoder.start_utt()
                 timeline.start()
+                levels.start()
+                levels_placed = kind != b'S'
                 in_utterance = True
                 last_partial = ''
             elif kind == b'A':
@@ -451,6 +523,8 @@ def serve(config, decoder, stdin, out):
                 if in_utterance:
                     decoder.process_raw(data, False, False)
                     timeline.fed(len(data) // 2)
+                    if levels_placed:
+                        levels.fed(data)
                     pieces += 1
                     if decoder.get_in_speech():
                         speech_pieces += 1
@@ -467,7 +541,7 @@ def serve(config, decoder, stdin, out):
                             last_settled = settled
                             out.write('K ' + settled + '\n')
                     # With every P: the words may stay the same while unrecognized speech grows.
-                    out.write('U %d\n' % unrecognized_speech_ms(decoder, frame_rate))
+                    out.write('U %d\n' % unrecognized_speech_ms(timeline, frame_rate, levels if levels_placed else None))
                 # Every piece is answered: the caller counts what is still waiting to be decoded.
                 out.write(answer)
                 out.flush()

@@ -120,6 +120,14 @@ describe('semantic_vad cues: creak, fricatives, a recognizer behind', () => {
       expect(rule.extraWaitMs(td, 'go to', 'falling', { ...missed, speechMs: MIN_SPEECH_MS_UNHEARD - 1 })).to.equal(unclearWait);
     });
 
+    it('keeps finished words finished: what follows them is a soft tail, and a fall ends even a short phrase', () => {
+      const short = { ...missed, speechMs: MIN_SPEECH_MS_UNHEARD - 500 };
+      expect(rule.extraWaitMs(td, 'what time is it', 'falling', short)).to.equal(0);
+      expect(rule.extraWaitMs(td, 'what time is it', 'rising', short)).to.equal(unclearWait);
+      // Two words are not enough to read as finished: the speech's length judges, as for unfinished words.
+      expect(rule.extraWaitMs(td, 'thank you', 'falling', short)).to.equal(unclearWait);
+    });
+
     it('keeps judging by the words when only silence (or less than a syllable) follows the last word, as at a mid-sentence pause', () => {
       // "I'd like to ... go home": the last word ends at the pause.
       for (const unrecognizedSpeechMs of [undefined, 0, MIN_UNRECOGNIZED_SPEECH_MS - 1]) {

@@ -146,9 +146,10 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
 
   describe('the pause judged where the voice went quiet (a detector that hears the soft end as speech)', () => {
     /** A phrase, then quiet the detector still counts as speech for 160 ms (its hangover), in 20 ms appends. */
-    async function phraseWithSoftEnd(phrase: string, partial: string) {
+    async function phraseWithSoftEnd(phrase: string, partial: string, unrecognizedSpeechMs = 0) {
       const { h, recognizer } = await semanticSession({}, {}, 160);
       recognizer.partialText = partial;
+      Object.assign(recognizer, { unrecognizedSpeechMs });
       await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
       await h.send({ type: 'input_audio_buffer.append', audio: phrase });
       for (let t = 0; t < SEMANTIC_PAUSE_MS + 120; t += 20)
@@ -184,6 +185,20 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
       expect(done, 'transcribed').not.to.equal(undefined);
       // From the detector's start to its end of speech (the phrase plus its 160 ms hangover), not to the voice's end.
       expect(done!.usage.seconds * 1000).to.be.within(1760 - started.audio_start_ms - 10, 1760 - started.audio_start_ms + 10);
+    });
+
+    it('speech the recognizer made no word of after unfinished words sets them aside there too: a long falling sentence ends at the voice', async () => {
+      // "... in his power to do for [them]": the soft last word decoded as silence, or as spoken noise.
+      const long = base64(voiced(2000, RATE, 120, { toHz: 82, glideMs: 300 }, 14000));
+      const missed = await phraseWithSoftEnd(long, 'in his power to do for', 140);
+      expect(stopped(missed), 'ended before the pause of the detector').not.to.equal(undefined);
+      expect(stopped(missed)!.audio_end_ms).to.be.within(2390, 2420);
+      // Only silence after "for" (a mid-sentence pause): the unfinished words wait.
+      const paused = await phraseWithSoftEnd(long, 'in his power to do for', 0);
+      expect(stopped(paused)).to.equal(undefined);
+      // Finished words stay finished with a soft tail after them.
+      const tail = await phraseWithSoftEnd(fallingPhrase(), 'what time is it', 140);
+      expect(stopped(tail)!.audio_end_ms).to.be.within(1590, 1620);
     });
 
     it('a level voice, or unfinished words, wait for the pause of the detector and the wait it sets', async () => {
@@ -247,6 +262,24 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
     await paused.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
     await flush();
     expect(paused.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+  });
+
+  it('speech after the last word reported while the recognizer decodes the silence after the pause: judged again, the turn ends', async () => {
+    // Not behind, but the soft "them" is reported only once some silence after it is decoded.
+    const soon = await pausedAfterFor({ behindMs: 0, unrecognizedSpeechMs: 70 });
+    expect(soon.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    soon.recognizer.unrecognizedSpeechMs = 250;
+    await soon.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, RATE, 0) });
+    await flush();
+    expect(soon.h.out.types()).to.include('input_audio_buffer.committed');
+    // Reported only after 300 ms more silence: the pause is no longer judged again, the wait stands.
+    const late = await pausedAfterFor({ behindMs: 0, unrecognizedSpeechMs: 70 });
+    await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(320, RATE, 0) });
+    await flush();
+    late.recognizer.unrecognizedSpeechMs = 250;
+    await late.h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(100, RATE, 0) });
+    await flush();
+    expect(late.h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
   });
 
   it('a mid-sentence pause of 600 ms after finished-looking words said with a level voice does not end the turn', async () => {

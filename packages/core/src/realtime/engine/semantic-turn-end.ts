@@ -22,9 +22,11 @@ import { ENGLISH_NUMBER_WORDS } from '../../speech/normalization/english-numbers
  * least MIN_SPEECH_MS_UNHEARD counts as finished words (a short phrase stays unclear, as two words
  * do), so a falling voice ends it at once. So does a recognizer that heard the end and made no word
  * of it: at least MIN_UNRECOGNIZED_SPEECH_MS of speech after its partial's last word
- * (`unrecognizedSpeechMs`: a creaky last word it did not decode, "... to do for [them]") means that
- * word is not the speech's last, and the words are set aside the same way. At a mid-sentence pause
- * ("I'd like to ... go home") only silence follows the last word, and the words judge.
+ * (`unrecognizedSpeechMs`: a creaky last word it decoded as spoken noise, or a soft one a browser's
+ * noise suppression turned down that it took for silence, "... to do for [them]") means that word is
+ * not the speech's last, and unfinished words are set aside the same way (finished ones stay
+ * finished: judgeHeardWords). At a mid-sentence pause ("I'd like to ... go home") only silence
+ * follows the last word, and the words judge.
  *
  * `eagerness` is accepted with no effect (the interface's rule). An operator may opt in to honouring
  * it (an extension): then every silence above is scaled, low x2, medium and auto x1, high x0.5,
@@ -135,6 +137,22 @@ export function judgeTurn(partialTranscript: string): TurnCompleteness {
 }
 
 /**
+ * What the words say at a pause, given how far the recognizer has got (`pauseMs`: the silence
+ * heard so far). A recognizer behind by more than the pause has not heard the last words: the
+ * speech's length stands in for them. Speech after the partial's last word that it made no word of
+ * means that word is not the speech's last: unfinished words ("... to do for [them]") are then set
+ * aside the same way, while finished ones stay finished (what follows them is a soft tail, or more
+ * of a finished phrase, and a fall still ends it).
+ */
+export function judgeHeardWords(partial: string, progress: TurnProgress, pauseMs: number): TurnCompleteness {
+  const byLength = (progress.speechMs ?? 0) >= MIN_SPEECH_MS_UNHEARD ? 'finished' : 'unclear';
+  if ((progress.behindMs ?? 0) > pauseMs) return byLength;
+  const words = judgeTurn(partial);
+  const unrecognized = (progress.unrecognizedSpeechMs ?? 0) >= MIN_UNRECOGNIZED_SPEECH_MS;
+  return unrecognized && words !== 'finished' ? byLength : words;
+}
+
+/**
  * The semantic_vad rule of a session. `honourEagerness`: the operator's opt-in to the extension;
  * without it every eagerness acts as `auto`.
  */
@@ -154,10 +172,7 @@ export class SemanticTurnEnd {
    */
   extraWaitMs(td: TurnDetection, partial: string, pitch: PitchEnding, progress: TurnProgress = {}): number {
     const reported = this.detectorSilenceMs(td);
-    // The partial's last word is the speech's last: the recognizer is not behind, and made a word
-    // of all the speech it heard.
-    const wordsHeard = (progress.behindMs ?? 0) <= reported && (progress.unrecognizedSpeechMs ?? 0) < MIN_UNRECOGNIZED_SPEECH_MS;
-    const judged = wordsHeard ? judgeTurn(partial) : (progress.speechMs ?? 0) >= MIN_SPEECH_MS_UNHEARD ? 'finished' : 'unclear';
+    const judged = judgeHeardWords(partial, progress, reported);
     if (judged === 'finished' && pitch === 'falling') return 0;
     const base = this.scaled(td.silence_duration_ms, td);
     const extra = this.scaled(judged === 'unfinished' ? UNFINISHED_WAIT_MS : UNCLEAR_WAIT_MS, td);

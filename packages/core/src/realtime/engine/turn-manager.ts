@@ -5,7 +5,7 @@ import { snapshotItem, type MessageItem } from '../conversation/items.js';
 import { invalidRequest, realtimeErrors } from '../protocol/realtime-error.js';
 import { BargeIn, type BargeInResponses } from './barge-in.js';
 import { PITCH_CONTEXT_MS, pitchCues, type PitchCues } from '../audio/ending-pitch.js';
-import { judgeTurn, MIN_UNRECOGNIZED_SPEECH_MS, SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
+import { judgeHeardWords, SEMANTIC_PAUSE_MS, type SemanticTurnEnd } from './semantic-turn-end.js';
 import { voiceQuietSince } from '../audio/voice-quiet-since.js';
 import type { TurnSpeculation } from './turn-speculation.js';
 import type { SpeculativeReply } from '../response/speculative-reply.js';
@@ -65,6 +65,13 @@ const DETECTOR_FRAME_MS = 32;
 /** The recent audio (ms) whose quietest frames are the room's level when judging where the voice went quiet. */
 const QUIET_WINDOW_MS = 1400;
 
+/**
+ * How long (ms of silence after the pause) a waiting turn is judged again as the recognizer decodes
+ * the silence: it reports the speech it made no word of after its last word only once it has decoded
+ * some silence after it (its next 100 ms piece or two), and a soft last word can be that late.
+ */
+const REJUDGE_WITHIN_MS = 300;
+
 /** A semantic_vad turn waiting for more silence before it ends. */
 interface PendingEnd {
   /** Where the speech ended (the turn's end if no speech follows). */
@@ -74,8 +81,9 @@ interface PendingEnd {
   /** Where on the input's timeline the wait is over. */
   dueMs: number;
   /**
-   * The recognizer was behind at the pause: once it has decoded as far as the pause, the turn is
-   * judged again (the extra wait from reportedAtMs), and the sooner end wins. Called once.
+   * The pause judged again (the extra wait from reportedAtMs) with the recognizer's newer words and
+   * speech after them; the sooner end wins. Called once the recognizer has decoded as far as the
+   * pause, then as it decodes the silence after it, up to REJUDGE_WITHIN_MS of it.
    */
   rejudge?: () => number;
   cancel: () => void;
@@ -203,22 +211,24 @@ export class TurnManager implements TurnEvents {
         'semantic_vad: pause judged',
       );
       if (waitMs > 0) {
-        const rejudge =
-          (progress.behindMs ?? 0) > 0 && recognition
-            ? () => {
-                const again = {
-                  behindMs: recognition.behindMs,
-                  speechMs: progress.speechMs,
-                  unrecognizedSpeechMs: recognition.unrecognizedSpeechMs,
-                };
-                const waitAgainMs = this.deps.semantic.extraWaitMs(td, recognition.partial, pitch, again);
+        let lastWaitMs = waitMs;
+        const rejudge = recognition
+          ? () => {
+              const again = {
+                behindMs: recognition.behindMs,
+                speechMs: progress.speechMs,
+                unrecognizedSpeechMs: recognition.unrecognizedSpeechMs,
+              };
+              const waitAgainMs = this.deps.semantic.extraWaitMs(td, recognition.partial, pitch, again);
+              if (waitAgainMs !== lastWaitMs)
                 this.deps.logger.debug(
                   { itemId: this.speech?.itemId, partial: recognition.partial, pitch, ...again, waitMs: waitAgainMs },
-                  'semantic_vad: pause judged again, the recognizer caught up',
+                  'semantic_vad: pause judged again, the recognizer heard more',
                 );
-                return waitAgainMs;
-              }
-            : undefined;
+              lastWaitMs = waitAgainMs;
+              return waitAgainMs;
+            }
+          : undefined;
         this.waitForMoreSilence(audioEndMs, waitMs, rejudge);
         return;
       }
@@ -232,11 +242,11 @@ export class TurnManager implements TurnEvents {
     // semantic_vad's wait is silence heard, on the input's own timeline (a loaded server judges
     // the audio later than it arrives: a wall-clock wait would end a turn whose speech already resumed).
     const pending = this.pendingEnd;
-    // The recognizer behind at the pause has now decoded as far as it: its words may say more
-    // (the creaky last word it made no word of), so the pause is judged again.
+    // Once the recognizer has decoded as far as the pause, and while it decodes the silence after
+    // it, its words may say more (a soft last word it made no word of): the pause is judged again.
     if (pending?.rejudge && inputEndMs - (speech.recognition?.behindMs ?? 0) >= pending.reportedAtMs) {
       const waitMs = pending.rejudge();
-      pending.rejudge = undefined;
+      if (inputEndMs - pending.reportedAtMs >= REJUDGE_WITHIN_MS) pending.rejudge = undefined;
       pending.dueMs = Math.min(pending.dueMs, pending.reportedAtMs + waitMs);
     }
     if (pending && (this.deps.input.analysis?.endMs ?? 0) >= pending.dueMs) {
@@ -370,10 +380,10 @@ export class TurnManager implements TurnEvents {
   /**
    * semantic_vad: once the voice has been quiet for the pause (voiceQuietAt) while the detector still
    * counts its own, the pause is judged then, as the detector's pause would be (the pitch up to the
-   * detector's end of speech), once per detector end. Only words heard whole (the recognizer not
-   * behind, no speech after its last word that it made no word of), finished, said with a falling
-   * voice end the turn there, at the voice's end; anything else waits for the detector's own pause,
-   * judged as always.
+   * detector's end of speech), once per detector end, by the same rule (judgeHeardWords) but only
+   * once the recognizer has caught up: words that read as finished (or unfinished words followed by
+   * speech it made no word of, after long enough speech), said with a falling voice, end the turn
+   * there, at the voice's end; anything else waits for the detector's own pause, judged as always.
    */
   private async endWhereTheVoiceWentQuiet(speech: TurnInProgress, quietAtMs: number): Promise<boolean> {
     const td = this.deps.session.config.audio.input.turn_detection!;
@@ -386,13 +396,24 @@ export class TurnManager implements TurnEvents {
     const partial = recognition?.partial ?? '';
     // The pitch as the detector's pause would judge it: the voice's last frames hold the fall.
     const cues = this.pitchBefore(voicedMs);
-    const wordsHeard =
-      recognition !== null &&
-      recognition.behindMs <= nowMs - quietAtMs &&
-      (recognition.unrecognizedSpeechMs ?? 0) < MIN_UNRECOGNIZED_SPEECH_MS;
-    const ends = wordsHeard && judgeTurn(partial) === 'finished' && cues.ending === 'falling';
+    // Not for a recognizer still behind: its words may yet end the phrase, or go on.
+    const wordsHeard = recognition !== null && recognition.behindMs <= nowMs - quietAtMs;
+    const unrecognizedSpeechMs = recognition?.unrecognizedSpeechMs;
+    const judged = wordsHeard
+      ? judgeHeardWords(partial, { speechMs: voicedMs - speech.onsetMs, unrecognizedSpeechMs }, nowMs - quietAtMs)
+      : null;
+    const ends = judged === 'finished' && cues.ending === 'falling';
     this.deps.logger.debug(
-      { itemId: speech.itemId, partial, pitch: cues.ending, quietAtMs, detectorVoicedUntilMs: voicedMs, wordsHeard, ends },
+      {
+        itemId: speech.itemId,
+        partial,
+        pitch: cues.ending,
+        quietAtMs,
+        detectorVoicedUntilMs: voicedMs,
+        wordsHeard,
+        unrecognizedSpeechMs,
+        ends,
+      },
       'semantic_vad: pause judged where the voice went quiet',
     );
     if (!ends) return false;
