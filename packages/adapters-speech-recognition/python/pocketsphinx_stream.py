@@ -118,7 +118,7 @@ class InputLevels:
     ROOM_FRAMES = 140
     # The voice has stopped once this many frames (100 ms) are quiet.
     QUIET_FRAMES = 10
-    # Mean square (in samples squared) at or below which a frame is digital silence (samples of 0 and 1).
+    # The level (dB of the mean square, in samples) at or below which a frame is digital silence: samples of 0 and +-1.
     DIGITAL_SILENCE = 0.0
 
     def __init__(self, samples_per_frame):
@@ -146,8 +146,8 @@ class InputLevels:
     def voiced(self, first, last):
         """How many input frames from first to last (inclusive) stand out of the room's noise.
 
-        None (0) while the voice goes on, standing out within the last QUIET_FRAMES: what follows
-        the last word may still become a word.
+        0 while the voice goes on, standing out within the last QUIET_FRAMES: what follows the last
+        word may still become a word.
         """
         # Digital silence (a client that sends zeros between its phrases) is no room: it would make
         # the room's own noise after a last word stand out as voice.
