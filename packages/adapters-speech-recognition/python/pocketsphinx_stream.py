@@ -86,11 +86,11 @@ def settled_text(decoder, timeline):
 def unrecognized_speech_ms(timeline, frame_rate, levels=None):
     """Milliseconds of speech after the partial hypothesis's last word that it made no word of.
 
-    Two kinds: its [SPEECH] fillers (spoken noise: a mumbled or creaky word), counted in all of it
-    before a first word; and, given the input's levels (InputLevels), the voice it decoded as silence
-    after its last word: frames of its <sil> and </s> there that stand out of the room's noise (a
-    soft last word that a browser's noise suppression turned down, "... to do for [them]", taken for
-    the end of the sentence). Breath and noise ([NOISE]) do not count.
+    Two kinds, both counted in all of it before a first word: its [SPEECH] fillers (spoken noise: a
+    mumbled or creaky word); and, given the input's levels (InputLevels), the voice it decoded as
+    silence after its last word: frames of its <sil> and </s> there that stand out of the room's
+    noise (a soft last word that a browser's noise suppression turned down, "... to do for [them]",
+    taken for the end of the sentence). Breath and noise ([NOISE]) do not count.
 
     [SPEECH] lengths are in the decoder's own frames: the speech it heard, without the silences its
     voice activity detector dropped (see Timeline); the voice is counted in the input's frames.
