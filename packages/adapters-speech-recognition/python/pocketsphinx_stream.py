@@ -95,11 +95,11 @@ def unrecognized_speech_ms(timeline, frame_rate, levels=None):
     [SPEECH] lengths are in the decoder's own frames: the speech it heard, without the silences its
     voice activity detector dropped (see Timeline); the voice is counted in the input's frames.
     """
+    segments = list(timeline.segments())
+    after = max((i for i, (word, _, _) in enumerate(segments) if is_word(word)), default=-1) + 1
     frames = 0
-    for word, start, end in timeline.segments():
-        if is_word(word):
-            frames = 0
-        elif word == SPOKEN_NOISE:
+    for word, start, end in segments[after:]:
+        if word == SPOKEN_NOISE:
             frames += end - start + 1
         elif word in SILENCES and levels is not None:
             frames += levels.voiced(timeline.input_frame(start), timeline.input_frame(end))
