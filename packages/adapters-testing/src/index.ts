@@ -51,6 +51,8 @@ export {
   LIBRIVOX_RATE,
   type LibrivoxClip,
 } from './librivox.js';
+// A browser's noise suppression, roughly (the recognizer's and turn detection's tests).
+export { noiseSuppressed, suppressedRoom } from './noise-suppressed.js';
 // How long the main event loop was busy while work ran (the engines' worker-thread tests).
 export { loopBusy } from './event-loop-watch.js';
 // Codec test helpers: a sine, a whole stream collected, whether a child process is still running.

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { MIN_UNRECOGNIZED_SPEECH_MS, type Principal, type RecognitionStream } from '@svc/core';
 import { PocketsphinxSpeechRecognizer } from '../../src/index.js';
-import { concat, librivoxClip, silenceMs, whiteNoise } from '@svc/adapters-testing';
+import { concat, librivoxClip, noiseSuppressed, silenceMs, suppressedRoom } from '@svc/adapters-testing';
 
 const principal = {} as Principal;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,23 +35,6 @@ async function decodePieceByPiece(stream: RecognitionStream, samples: Int16Array
 function withPause(samples: Int16Array, atSeconds: number, pauseMs: number): Int16Array {
   const at = Math.round(atSeconds * 16000);
   return concat(samples.subarray(0, at), silenceMs(pauseMs), samples.subarray(at));
-}
-
-/**
- * The clip as a browser's noise suppression passes it on, roughly: each 10 ms frame below
- * `belowDbfs` turned down by `byDb` (the room's noise between words, and the soft end of a word that
- * sits at its level), then that suppressor's near-silence.
- */
-function noiseSuppressed(samples: Int16Array, belowDbfs = -40, byDb = 25): Int16Array {
-  const out = new Int16Array(samples.length);
-  const gain = 10 ** (-byDb / 20);
-  for (let at = 0; at < samples.length; at += 160) {
-    const frame = samples.subarray(at, at + 160);
-    const meanSquare = frame.reduce((sum, x) => sum + x * x, 0) / frame.length;
-    const dbfs = 10 * Math.log10(meanSquare + 1e-9) - 20 * Math.log10(32768);
-    frame.forEach((x, i) => (out[at + i] = dbfs >= belowDbfs ? x : Math.round(x * gain)));
-  }
-  return concat(out, whiteNoise(1000, 2, 16000, 7));
 }
 
 describe("PocketsphinxRecognitionStream.unrecognizedSpeechMs: speech after the partial's last word that the decoder made no word of", function () {
@@ -104,7 +87,7 @@ describe("PocketsphinxRecognitionStream.unrecognizedSpeechMs: speech after the p
     const clip = librivoxClip('0870');
     const clipMs = clip.samples.length / 16;
     const stream = open();
-    const heard = await decodePieceByPiece(stream, noiseSuppressed(clip.samples));
+    const heard = await decodePieceByPiece(stream, concat(noiseSuppressed(clip.samples), suppressedRoom(1000)));
     await stream.finish();
     expect(heard.at(-1)!.partial).to.match(/ for$/);
     expect(heard.filter((h) => h.atMs <= clipMs - 1000).every((h) => h.unrecognizedSpeechMs! < MIN_UNRECOGNIZED_SPEECH_MS)).to.equal(true);
