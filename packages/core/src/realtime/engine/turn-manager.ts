@@ -397,9 +397,9 @@ export class TurnManager implements TurnEvents {
     // The pitch as the detector's pause would judge it: the voice's last frames hold the fall.
     const cues = this.pitchBefore(voicedMs);
     // Not for a recognizer still behind: its words may yet end the phrase, or go on.
-    const wordsHeard = recognition !== null && recognition.behindMs <= nowMs - quietAtMs;
+    const caughtUp = recognition !== null && recognition.behindMs <= nowMs - quietAtMs;
     const unrecognizedSpeechMs = recognition?.unrecognizedSpeechMs;
-    const judged = wordsHeard
+    const judged = caughtUp
       ? judgeHeardWords(partial, { speechMs: voicedMs - speech.onsetMs, unrecognizedSpeechMs }, nowMs - quietAtMs)
       : null;
     const ends = judged === 'finished' && cues.ending === 'falling';
@@ -410,7 +410,7 @@ export class TurnManager implements TurnEvents {
         pitch: cues.ending,
         quietAtMs,
         detectorVoicedUntilMs: voicedMs,
-        wordsHeard,
+        caughtUp,
         unrecognizedSpeechMs,
         ends,
       },
