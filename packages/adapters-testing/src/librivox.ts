@@ -38,20 +38,25 @@ export function librivoxClip(suffix: string): LibrivoxClip {
   return clip;
 }
 
+/** The level of each whole 10 ms frame of `samples` (dBFS, from the frame's mean square). */
+export function frameLevelsDbfs(samples: Int16Array, rate = LIBRIVOX_RATE): number[] {
+  const window = rate / 100;
+  const levels: number[] = [];
+  for (let w = 0; (w + 1) * window <= samples.length; w++) {
+    let energy = 0;
+    for (let i = w * window; i < (w + 1) * window; i++) energy += samples[i]! * samples[i]!;
+    levels.push(10 * Math.log10(energy / window / 32768 ** 2 + 1e-12));
+  }
+  return levels;
+}
+
 /**
  * Where the speech of a clip really starts and ends, independently of any VAD: the first and last
  * 10 ms window louder than -35 dBFS. The recordings' room tone sits at -45..-55 dBFS and the reader's
  * speech at -15..-30 dBFS, so the edges are clear-cut.
  */
 export function speechEdgesMs(samples: Int16Array, rate = LIBRIVOX_RATE): { startMs: number; endMs: number } {
-  const window = rate / 100;
-  const loud: number[] = [];
-  for (let w = 0; (w + 1) * window <= samples.length; w++) {
-    let energy = 0;
-    for (let i = w * window; i < (w + 1) * window; i++) energy += samples[i]! * samples[i]!;
-    const dbfs = 10 * Math.log10(energy / window / 32768 ** 2 + 1e-12);
-    if (dbfs > -35) loud.push(w);
-  }
+  const loud = frameLevelsDbfs(samples, rate).flatMap((dbfs, w) => (dbfs > -35 ? [w] : []));
   if (loud.length === 0) throw new Error('No speech above -35 dBFS.');
   return { startMs: loud[0]! * 10, endMs: (loud[loud.length - 1]! + 1) * 10 };
 }

@@ -1,4 +1,4 @@
-import { whiteNoise } from './librivox.js';
+import { frameLevelsDbfs, whiteNoise } from './librivox.js';
 
 /**
  * Speech as a browser's noise suppression passes it on, roughly: each 10 ms frame (at 16 kHz) below
@@ -7,15 +7,10 @@ import { whiteNoise } from './librivox.js';
  * noise for the room and turned "them" down to -57 to -70 dBFS, docs/benchmarks.md).
  */
 export function noiseSuppressed(samples: Int16Array, belowDbfs = -40, byDb = 25): Int16Array {
-  const out = new Int16Array(samples.length);
   const gain = 10 ** (-byDb / 20);
-  for (let at = 0; at < samples.length; at += 160) {
-    const frame = samples.subarray(at, at + 160);
-    const meanSquare = frame.reduce((sum, x) => sum + x * x, 0) / frame.length;
-    const dbfs = 10 * Math.log10(meanSquare + 1e-9) - 20 * Math.log10(32768);
-    frame.forEach((x, i) => (out[at + i] = dbfs >= belowDbfs ? x : Math.round(x * gain)));
-  }
-  return out;
+  const levels = frameLevelsDbfs(samples, 16000);
+  // A last part frame (under 10 ms) goes with the last whole one.
+  return samples.map((x, i) => ((levels[Math.min(Math.floor(i / 160), levels.length - 1)] ?? 0) >= belowDbfs ? x : Math.round(x * gain)));
 }
 
 /** What such a suppressor leaves of a quiet room (about -82 dBFS): the silence between phrases. */
