@@ -126,7 +126,8 @@ class InputLevels:
         self.start()
 
     def start(self):
-        self.levels = []
+        # Doubles, not a list of float objects: 8 bytes per 10 ms, 1.4 MB for a 30-minute turn.
+        self.levels = array.array('d')
         self.rest = b''
 
     def fed(self, data):
