@@ -213,7 +213,16 @@ describe('realtime over WebRTC in Chromium (raw RTCPeerConnection and the agents
       window.__dc.send(JSON.stringify({ type: 'response.create' }));
     });
     const textStart = await waitForPageEvent(page, (e) => e.type === 'output_audio_buffer.started' && e.__at > before, 30_000);
-    await waitForPageEvent(page, (e) => e.type === 'response.done' && e.response.id === textStart.response_id, 30_000);
+    // response.done comes when generation ends, up to the track's lead before the browser plays the
+    // reply's end (a short reply may not have reached the analyser by then on a loaded machine): the
+    // level is read once the track has sent it all (or a pass of the microphone cut it off).
+    await waitForPageEvent(
+      page,
+      (e) =>
+        (e.type === 'output_audio_buffer.stopped' || e.type === 'output_audio_buffer.cleared') && e.response_id === textStart.response_id,
+      30_000,
+    );
+    await page.waitForTimeout(300);
     expect(await loudestBetween(page, textStart.__at), 'text turn reply audible (RMS)').to.be.greaterThan(0.01);
 
     // Barge-in: a long reply; the microphone's next pass talks over it. Only the reply made under the
