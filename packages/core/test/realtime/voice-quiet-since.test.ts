@@ -32,6 +32,12 @@ describe('where the voice went quiet (voiceQuietSince)', () => {
     expect(voiceQuietSince(audio, RATE, 0)).to.equal(1000);
   });
 
+  it("digital silence after the room's noise: the room still sets the level, and the voice ends before the noise", () => {
+    // A client that sends zeros between its phrases: the recording's own noise after the last word is not voice.
+    const audio = join(new Int16Array(RATE / 2), sound(300, -45), sound(800, -15, 140), sound(300, -45), new Int16Array(RATE / 2));
+    expect(voiceQuietSince(audio, RATE, 0)).to.equal(500 + 300 + 800);
+  });
+
   it('no voice over the room, or too little audio to tell: null', () => {
     expect(voiceQuietSince(sound(1000, -45), RATE, 0)).to.equal(null);
     expect(voiceQuietSince(sound(50, -15, 140), RATE, 0)).to.equal(null);
