@@ -201,6 +201,14 @@ export async function placeCall(options: BaresipOptions): Promise<BaresipCall> {
   };
 }
 
+/**
+ * What baresip prints when the other side ended the call (its BYE): "session closed: <reason>"
+ * every time; "Call with <peer> terminated (duration: ...)" only when the call lasted a whole second
+ * or more (its duration is counted in whole seconds, and a 0 prints no summary), which a call the
+ * service ends at once does not.
+ */
+export const PHONE_CALL_CLOSED = /session closed|Call with \S+ terminated/;
+
 /** Root-mean-square level of samples (0 for none). */
 export function rms(samples: Int16Array): number {
   if (samples.length === 0) return 0;

@@ -7,7 +7,7 @@ import type { SipCall } from '@svc/adapters-sip';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { hasBaresip, placeCall, rms, telephoneRate, type BaresipCall } from '../helpers/baresip.js';
+import { hasBaresip, PHONE_CALL_CLOSED, placeCall, rms, telephoneRate, type BaresipCall } from '../helpers/baresip.js';
 import { RealtimeClient } from '../helpers/realtime-client.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -134,7 +134,7 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
       expect(await ended).to.equal('hangup');
       await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
       expect((await joined.closed).code, 'the joined WebSocket closes normally when the call ends').to.equal(1000);
-      await phone.printed(/terminated/, 15_000);
+      await phone.printed(PHONE_CALL_CLOSED, 15_000);
       await phone.stop();
       const heard = phone.heard();
       const loudest = Math.max(

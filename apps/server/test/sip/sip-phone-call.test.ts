@@ -5,7 +5,7 @@ import { SERVER_TOKENS } from '../../src/tokens.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { nextCall, sipServerForSuite } from '../helpers/sip-server.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { loudest, placeCall, telephoneRate } from '../helpers/baresip.js';
+import { loudest, PHONE_CALL_CLOSED, placeCall, telephoneRate } from '../helpers/baresip.js';
 
 /** Resolves with the first session event of `type` on the call. */
 function eventOf(call: SipCall, type: string, timeoutMs: number): Promise<void> {
@@ -123,7 +123,7 @@ describe('SIP phone calls: digest credentials and a hang-up from the service (ba
       await sip.t.server.services.get(SERVER_TOKENS.ManageApiKeys).revoke(sip.keyId);
       expect(await ended).to.equal('key_revoked');
       await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
-      await phone.printed(/terminated/, 15_000);
+      await phone.printed(PHONE_CALL_CLOSED, 15_000);
       expect(sip.t.server.sip!.server.activeCalls()).to.equal(0);
     } catch (err) {
       console.log(

@@ -4,7 +4,7 @@ import { SERVER_TOKENS } from '../../src/tokens.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import type { TestServer } from '../helpers/test-server.js';
 import { nextCall, startSipServer } from '../helpers/sip-server.js';
-import { duringCall, hasBaresip, placeCall } from '../helpers/baresip.js';
+import { duringCall, hasBaresip, PHONE_CALL_CLOSED, placeCall } from '../helpers/baresip.js';
 import { hasKamailio, startKamailio, type Proxy } from '../helpers/kamailio.js';
 
 describe('SIP phone calls through a real proxy (kamailio, record-routing) from baresip', function () {
@@ -66,7 +66,7 @@ describe('SIP phone calls through a real proxy (kamailio, record-routing) from b
           10_000,
         );
         await phone.printed(/^BYE sip:\S+ SIP\/2\.0/m, 15_000);
-        await phone.printed(/terminated/, 15_000);
+        await phone.printed(PHONE_CALL_CLOSED, 15_000);
         expect(t.server.sip!.server.activeCalls()).to.equal(0);
       },
       () => proxy!.output(),
