@@ -35,15 +35,17 @@ const SPECULATION: Record<string, string> = { off: 'false', on: 'true' };
  * is reported). The servers run as their own processes, with the admission's load guards out of the
  * way (other tenants' load must not turn speculation off for the comparison); `SVC_BENCH_SERVER_ENTRY`
  * runs another build; `SVC_BENCH_TURN_MODES=high` (a comma list matched against the mode labels)
- * measures only some modes.
+ * measures only some modes; `SVC_BENCH_TURN_APPEND_MS` (default 20) sets how much audio each append
+ * carries (many clients send 100 ms).
  */
 export async function benchTurnLatency(): Promise<Record<string, number | string>> {
   const levels = (process.env.SVC_BENCH_TURN_CALLERS ?? '1').split(',').map(Number);
   const runs = Number(process.env.SVC_BENCH_TURN_RUNS ?? 1);
+  const appendMs = Number(process.env.SVC_BENCH_TURN_APPEND_MS ?? 20);
   const entry = process.env.SVC_BENCH_SERVER_ENTRY;
   const settings = (process.env.SVC_BENCH_TURN_SPECULATION ?? 'off,on').split(',').filter((k) => k in SPECULATION);
   const servers: Record<string, ServerProcess> = {};
-  const out: Record<string, number | string> = { server: entry ?? 'this build' };
+  const out: Record<string, number | string> = { server: entry ?? 'this build', 'audio appended per message (ms)': appendMs };
   try {
     for (const setting of settings) {
       servers[setting] = await startServerProcess({
@@ -85,7 +87,7 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
             const calls = await Promise.all(
               Array.from({ length: callers }, async (_, i) => {
                 await sleep((i * 1500) / callers);
-                return converse(servers[setting]!, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], 20, {
+                return converse(servers[setting]!, [...speech.slice(i % speech.length), ...speech.slice(0, i % speech.length)], appendMs, {
                   turnDetection,
                   pauseMs: PAUSE_MS,
                 });
