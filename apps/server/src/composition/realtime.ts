@@ -49,6 +49,8 @@ import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
+import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
+import { warmReplySpeech } from '../runtime/reply-speech-warm-up.js';
 import type { ServerConfig, Settings } from '../config.js';
 import { defineModule, type Attachment, type ModuleContext, type ModuleRoutes, type Provide } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
@@ -154,7 +156,7 @@ export const realtimeModule = defineModule({
     bindLanguageModel(provide, s);
     bindClientSecrets(provide);
     bindRealtimeAdmission(provide, s);
-    bindSessionServices(provide, s);
+    bindSessionServices(provide, config);
     bindSessionFactory(provide, config);
     bindGatewayDeps(provide);
   },
@@ -259,7 +261,8 @@ function bindClientSecrets(provide: Provide): void {
 }
 
 /** What a session's responses use besides the model: the quota, the reply speaker, the voices it may speak with. */
-function bindSessionServices(provide: Provide, s: Settings): void {
+function bindSessionServices(provide: Provide, config: ServerConfig): void {
+  const s = config.settings;
   // With a shared Redis the quota and the admission rules hold across processes; otherwise in this process.
   provide(REALTIME_TOKENS.QuotaGuard, async (get) => {
     const { client } = await get(SERVER_TOKENS.SharedRedis);
@@ -267,7 +270,13 @@ function bindSessionServices(provide: Provide, s: Settings): void {
       ? new RedisQuotaGuard(client, s.SVC_REALTIME_QUOTA, `${s.SVC_REDIS_KEY_PREFIX}quota:`)
       : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
   });
-  provide(REALTIME_TOKENS.ReplySpeaker, async (get) => new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)));
+  provide(REALTIME_TOKENS.ReplySpeaker, async (get) => {
+    const speaker = new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate));
+    // WARM-UP (realtime replies): with the audio engines (SVC_REALTIME_WARM_UP), a reply on each synthesis thread.
+    const policy = warmUpOnThisProcess(config, s.SVC_REALTIME_WARM_UP);
+    await warmUp(policy, 'reply speech', () => warmReplySpeech(speaker, s.SVC_FLITE_WORKERS), await get(SHARED_TOKENS.Logger));
+    return speaker;
+  });
   // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).
   provide(REALTIME_TOKENS.VoiceDirectory, async (get) => {
     const catalog = await get(SPEECH_TOKENS.VoiceCatalog);

@@ -1,0 +1,28 @@
+import type { ReplySpeaker } from '@svc/core';
+
+/** What the warm-up says: a sentence like a reply's first one (the default voice, the default output rate). */
+const WARM_UP_SENTENCE = 'Hello there, how can I help you today?';
+const WARM_UP_RATE = 24_000;
+
+/**
+ * Speaks one reply sentence on each synthesis thread, so that the first session's first reply is as
+ * quick as the next ones. Loaded is not warm: a thread's first synthesis ran in code the JavaScript
+ * engine had not yet optimized (flite's WASM, the resampler) and took about twice as long, and the
+ * first reply a fresh server spoke waited for it (docs/benchmarks.md, "The first reply of a fresh
+ * server"). The sentences run at once, so that each thread takes one.
+ */
+export async function warmReplySpeech(speaker: ReplySpeaker, threads: number): Promise<void> {
+  const request = {
+    text: WARM_UP_SENTENCE,
+    voice: 'default',
+    principal: { apiKeyId: 'warm-up', name: 'warm-up' },
+    sampleRate: WARM_UP_RATE,
+    speed: 1,
+  };
+  const signal = new AbortController().signal;
+  await Promise.all(Array.from({ length: threads }, () => spokenToTheEnd(speaker.speak(request, signal))));
+}
+
+async function spokenToTheEnd(chunks: AsyncIterable<Int16Array>): Promise<void> {
+  for await (const chunk of chunks) void chunk;
+}

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { SPEECH_TOKENS, type ReplySpeaker, type ReplySpeechRequest } from '@svc/core';
+import { FliteSpeechSynthesizer } from '@svc/adapters-speech-synthesis';
+import { warmReplySpeech } from '../../src/runtime/reply-speech-warm-up.js';
+import { postJson } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** A speaker that records what it was asked and how many were speaking at once. */
+class RecordingSpeaker implements ReplySpeaker {
+  readonly requests: ReplySpeechRequest[] = [];
+  speaking = 0;
+  mostAtOnce = 0;
+  finished = 0;
+
+  async *speak(request: ReplySpeechRequest): AsyncIterable<Int16Array> {
+    this.requests.push(request);
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.speaking);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    yield new Int16Array(240);
+    this.speaking--;
+    this.finished++;
+  }
+}
+
+describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
+  this.timeout(60_000);
+
+  it('speaks one reply sentence per synthesis thread, all at once, in the default voice at the default output rate', async () => {
+    const speaker = new RecordingSpeaker();
+    await warmReplySpeech(speaker, 3);
+    expect(speaker.requests).to.have.length(3);
+    expect(speaker.mostAtOnce, 'sentences speaking at once').to.equal(3);
+    expect(speaker.finished, 'sentences spoken to the end before it resolves').to.equal(3);
+    for (const r of speaker.requests) {
+      expect(r.voice).to.equal('default');
+      expect(r.sampleRate).to.equal(24_000);
+      expect(r.text).to.match(/\w+/);
+    }
+  });
+
+  describe('the real server (Flite, 2 threads)', () => {
+    let t: TestServer | undefined;
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
+    const env = { SVC_FLITE_WORKERS: '2', SVC_ASR_ENGINE: 'off', SVC_VAD_ENGINE: 'off', SVC_LIVE_AVATAR_ENABLED: 'false' };
+    const flite = (server: TestServer) =>
+      server.server.services
+        .get(SPEECH_TOKENS.SpeechSynthesizers)
+        .find((e): e is FliteSpeechSynthesizer => e instanceof FliteSpeechSynthesizer)!;
+
+    it('blocking: each thread has spoken once when the server listens, so the first replies run in used instances', async () => {
+      t = await startTestServer({ env: { ...env, SVC_REALTIME_WARM_UP: 'blocking' } });
+      const engine = flite(t);
+      expect(engine.stats.runs, 'flite runs before any request').to.equal(2);
+      // Two requests at once take both threads: each runs where a warm-up sentence ran before it.
+      const before = engine.stats.reusedInstances;
+      const answers = await Promise.all(
+        ['Good morning.', 'Good evening.'].map((input) =>
+          postJson(`${t!.baseUrl}/v1/audio/speech`, { input, response_format: 'pcm' }, t!.apiKey),
+        ),
+      );
+      for (const res of answers) {
+        expect(res.status).to.equal(200);
+        await res.arrayBuffer();
+      }
+      expect(engine.stats.reusedInstances - before, 'requests that ran in an instance a warm-up ran in').to.equal(2);
+    });
+
+    it('lazy (the default): nothing is spoken at start', async () => {
+      t = await startTestServer({ env });
+      expect(flite(t).stats.runs).to.equal(0);
+    });
+  });
+});
