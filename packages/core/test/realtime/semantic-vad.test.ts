@@ -115,7 +115,7 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
   });
 
   async function semanticSession(
-    deps: { semanticEagerness?: boolean; speculativeReplies?: boolean } = {},
+    deps: { semanticEagerness?: boolean } = {},
     td: Record<string, unknown> = {},
     hangoverMs = 0,
     input: Record<string, unknown> = {},
@@ -209,33 +209,6 @@ describe('semantic_vad: the words and the voice decide when a turn ends', () => 
         const h = await phraseWithSoftEnd(phrase, partial);
         expect(stopped(h), partial).to.equal(undefined);
       }
-    });
-
-    it('a finished, falling phrase has its reply begun from the quiet voice while the detector still hears its tail, and that reply is sent', async () => {
-      /** Requests to the model before the detector stopped hearing speech (1,760 ms), and in all. */
-      async function requests(phrase: string) {
-        const { h, recognizer } = await semanticSession({ speculativeReplies: true }, {}, 160);
-        recognizer.partialText = recognizer.text = 'what time is it';
-        await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, RATE, 0) });
-        await h.send({ type: 'input_audio_buffer.append', audio: phrase });
-        // 140 ms after the voice's end (1,600 ms): the detector still hears speech.
-        for (let t = 0; t < 140; t += 20) await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(20, RATE, 0) });
-        await flush();
-        const underTheTail = h.lm.requests.length;
-        const stoppedEarly = h.out.types().includes('input_audio_buffer.speech_stopped');
-        for (let t = 0; t < 1400; t += 20) await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(20, RATE, 0) });
-        await flush();
-        return { underTheTail, stoppedEarly, all: h.lm.requests.length, done: h.out.types().includes('response.done') };
-      }
-      const falling = await requests(fallingPhrase());
-      expect(falling.stoppedEarly, 'the turn had not ended yet').to.equal(false);
-      expect(falling.underTheTail, 'reply begun under the tail').to.equal(1);
-      expect(falling.done).to.equal(true);
-      expect(falling.all, 'the begun reply was the one sent (no second request)').to.equal(1);
-      // A level voice will not end the turn at the quiet voice: nothing is begun before the detector's own pause.
-      const level = await requests(levelPhrase());
-      expect(level.underTheTail).to.equal(0);
-      expect(level.done).to.equal(true);
     });
 
     it('after a turn ended where the voice went quiet, the next speech is a new turn', async () => {

@@ -60,15 +60,6 @@ const SPECULATION_PAUSE_MS = SEMANTIC_PAUSE_MS;
  */
 const SEMANTIC_SPECULATION_PAUSE_MS = 96;
 
-/**
- * semantic_vad: the voice quiet this long while the detector still hears speech (its soft tail: a
- * breath, the room) begins the reply too, when the pause would end the turn there (words heard
- * whole and finished, a falling voice). By the time the detector stops hearing such a tail the voice
- * has often been quiet for the whole pause, and the turn ends at once (endWhereTheVoiceWentQuiet):
- * counted only from the detector's end, nothing had been begun.
- */
-const QUIET_VOICE_SPECULATION_MS = SEMANTIC_SPECULATION_PAUSE_MS;
-
 /** The detector's frame (Silero's 32 ms): it has stopped hearing speech once a frame passed without it. */
 const DETECTOR_FRAME_MS = 32;
 /** The recent audio (ms) whose quietest frames are the room's level when judging where the voice went quiet. */
@@ -348,9 +339,9 @@ export class TurnManager implements TurnEvents {
       return;
     }
     // semantic_vad: from where the voice went quiet, when the detector heard speech after it.
-    const semantic = this.deps.session.config.audio.input.turn_detection?.type === 'semantic_vad';
-    const voicedMs = quietAtMs ?? (semantic ? this.quietEndUnderTheDetector(speech) : null) ?? speech.voicedUntilMs;
+    const voicedMs = quietAtMs ?? speech.voicedUntilMs;
     if (voicedMs === null) return;
+    const semantic = this.deps.session.config.audio.input.turn_detection?.type === 'semantic_vad';
     if (inputEndMs - voicedMs < (semantic ? SEMANTIC_SPECULATION_PAUSE_MS : SPECULATION_PAUSE_MS)) {
       if (speech.pauseAtMs !== null) speculation.discard();
       speech.pauseAtMs = null;
@@ -371,8 +362,7 @@ export class TurnManager implements TurnEvents {
    * its pause then starts late ("... amiable himself": 160 ms): the reply is begun counting from
    * here (followPause), and the pause may be judged from here (endWhereTheVoiceWentQuiet). Not while
    * the detector hears speech: counted from the quiet within words (a closure, a soft consonant),
-   * replies were begun and thrown away at every word (21 of 22 in one bench run); the reply alone is
-   * begun from a quiet voice then, and only where the pause would end the turn (quietEndUnderTheDetector).
+   * replies were begun and thrown away at every word (21 of 22 in one bench run).
    */
   private voiceQuietAt(speech: TurnInProgress): number | null {
     const td = this.deps.session.config.audio.input.turn_detection;
@@ -382,32 +372,9 @@ export class TurnManager implements TurnEvents {
     const nowMs = analysis.endMs;
     // The detector hears speech now, or its own pause is here: its end stands.
     if (nowMs - voicedMs < DETECTOR_FRAME_MS || nowMs - voicedMs >= this.deps.semantic.detectorSilenceMs(td)) return null;
-    const quietAtMs = this.recentQuietPoint(speech, analysis);
+    const from = Math.max(speech.startMs, nowMs - QUIET_WINDOW_MS);
+    const quietAtMs = voiceQuietSince(analysis.since(from), analysis.sampleRate, from);
     return quietAtMs !== null && quietAtMs < voicedMs ? quietAtMs : null;
-  }
-
-  /** voiceQuietSince over the turn's recent audio (QUIET_WINDOW_MS). */
-  private recentQuietPoint(speech: TurnInProgress, analysis: NonNullable<TurnInput['analysis']>): number | null {
-    const from = Math.max(speech.startMs, analysis.endMs - QUIET_WINDOW_MS);
-    return voiceQuietSince(analysis.since(from), analysis.sampleRate, from);
-  }
-
-  /**
-   * semantic_vad, while the detector still hears speech: where the voice went quiet, once it has
-   * been quiet for QUIET_VOICE_SPECULATION_MS and the pause would end the turn there
-   * (judgeQuietVoice); otherwise null. Only the speculation counts from it. Ungated, the quiet
-   * inside and between a sentence's phrases (which the detector often hears through) began a reply
-   * at each, and used up the turn's budget of guesses before its end (4 of 4 in one sentence).
-   */
-  private quietEndUnderTheDetector(speech: TurnInProgress): number | null {
-    const analysis = this.deps.input.analysis;
-    const voicedMs = speech.voicedUntilMs;
-    if (!analysis || voicedMs === null) return null;
-    const nowMs = analysis.endMs;
-    if (nowMs - voicedMs >= DETECTOR_FRAME_MS) return null;
-    const quietAtMs = this.recentQuietPoint(speech, analysis);
-    if (quietAtMs === null || nowMs - quietAtMs < QUIET_VOICE_SPECULATION_MS) return null;
-    return this.judgeQuietVoice(speech, quietAtMs, nowMs, nowMs).ends ? quietAtMs : null;
   }
 
   /**
@@ -425,9 +392,28 @@ export class TurnManager implements TurnEvents {
     if (nowMs - quietAtMs < this.deps.semantic.detectorSilenceMs(td) || speech.quietJudgedForMs === voicedMs || this.bargeIn.pending)
       return false;
     speech.quietJudgedForMs = voicedMs;
-    const { ends, ...judged } = this.judgeQuietVoice(speech, quietAtMs, voicedMs, nowMs);
+    const recognition = speech.recognition;
+    const partial = recognition?.partial ?? '';
+    // The pitch as the detector's pause would judge it: the voice's last frames hold the fall.
+    const cues = this.pitchBefore(voicedMs);
+    // Not for a recognizer still behind: its words may yet end the phrase, or go on.
+    const caughtUp = recognition !== null && recognition.behindMs <= nowMs - quietAtMs;
+    const unrecognizedSpeechMs = recognition?.unrecognizedSpeechMs;
+    const judged = caughtUp
+      ? judgeHeardWords(partial, { speechMs: voicedMs - speech.onsetMs, unrecognizedSpeechMs }, nowMs - quietAtMs)
+      : null;
+    const ends = judged === 'finished' && cues.ending === 'falling';
     this.deps.logger.debug(
-      { itemId: speech.itemId, ...judged, quietAtMs, detectorVoicedUntilMs: voicedMs, ends },
+      {
+        itemId: speech.itemId,
+        partial,
+        pitch: cues.ending,
+        quietAtMs,
+        detectorVoicedUntilMs: voicedMs,
+        caughtUp,
+        unrecognizedSpeechMs,
+        ends,
+      },
       'semantic_vad: pause judged where the voice went quiet',
     );
     if (!ends) return false;
@@ -436,29 +422,6 @@ export class TurnManager implements TurnEvents {
     // The turn keeps the audio the detector heard as speech (the voice's soft tail), as server_vad's would.
     await this.endTurn(quietAtMs, voicedMs);
     return true;
-  }
-
-  /**
-   * The quiet voice's verdict (endWhereTheVoiceWentQuiet): `ends` when the recognizer has caught up
-   * with the words, they read as finished, and the voice fell before `voicedMs` (the pitch as the
-   * detector's pause would judge it: the voice's last frames hold the fall).
-   */
-  private judgeQuietVoice(
-    speech: TurnInProgress,
-    quietAtMs: number,
-    voicedMs: number,
-    nowMs: number,
-  ): { ends: boolean; partial: string; pitch: PitchCues['ending']; caughtUp: boolean; unrecognizedSpeechMs: number | undefined } {
-    const recognition = speech.recognition;
-    const partial = recognition?.partial ?? '';
-    const pitch = this.pitchBefore(voicedMs).ending;
-    // Not for a recognizer still behind: its words may yet end the phrase, or go on.
-    const caughtUp = recognition !== null && recognition.behindMs <= nowMs - quietAtMs;
-    const unrecognizedSpeechMs = recognition?.unrecognizedSpeechMs;
-    const judged = caughtUp
-      ? judgeHeardWords(partial, { speechMs: voicedMs - speech.onsetMs, unrecognizedSpeechMs }, nowMs - quietAtMs)
-      : null;
-    return { ends: judged === 'finished' && pitch === 'falling', partial, pitch, caughtUp, unrecognizedSpeechMs };
   }
 
   private endPending(): void {
