@@ -50,7 +50,7 @@ import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
 import { servesApi } from '../runtime/process-role.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
-import { warmReplySpeech } from '../runtime/reply-speech-warm-up.js';
+import { WarmingReplySpeaker } from '../runtime/reply-speech-warm-up.js';
 import type { ServerConfig, Settings } from '../config.js';
 import { defineModule, type Attachment, type ModuleContext, type ModuleRoutes, type Provide } from './module.js';
 import { openAiModelAliases } from './openai-model-aliases.js';
@@ -271,10 +271,15 @@ function bindSessionServices(provide: Provide, config: ServerConfig): void {
       : new InMemoryQuotaGuard(s.SVC_REALTIME_QUOTA);
   });
   provide(REALTIME_TOKENS.ReplySpeaker, async (get) => {
-    const speaker = new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate));
-    // WARM-UP (realtime replies): with the audio engines (SVC_REALTIME_WARM_UP), a reply on each synthesis thread.
-    const policy = warmUpOnThisProcess(config, s.SVC_REALTIME_WARM_UP);
-    await warmUp(policy, 'reply speech', () => warmReplySpeech(speaker, s.SVC_FLITE_WORKERS), await get(SHARED_TOKENS.Logger));
+    const logger = await get(SHARED_TOKENS.Logger);
+    const speaker = new WarmingReplySpeaker(
+      new SynthesizedReplySpeaker(await get(SERVER_TOKENS.SpeechAtRate)),
+      s.SVC_FLITE_WORKERS,
+      logger,
+    );
+    // WARM-UP (realtime replies): a reply on each synthesis thread, at start with the audio engines
+    // (SVC_REALTIME_WARM_UP), else when the first session's user starts speaking.
+    await warmUp(warmUpOnThisProcess(config, s.SVC_REALTIME_WARM_UP), 'reply speech', () => speaker.warm(), logger);
     return speaker;
   });
   // An output voice is a preset or one of the caller's registered voices (scoped like the REST API).

@@ -1,4 +1,4 @@
-import type { ReplySpeaker } from '@svc/core';
+import type { Logger, ReplySpeaker, ReplySpeechRequest } from '@svc/core';
 
 /** What the warm-up says: a sentence like a reply's first one (the default voice, the default output rate). */
 const WARM_UP_SENTENCE = 'Hello there, how can I help you today?';
@@ -25,4 +25,35 @@ export async function warmReplySpeech(speaker: ReplySpeaker, threads: number): P
 
 async function spokenToTheEnd(chunks: AsyncIterable<Int16Array>): Promise<void> {
   for await (const chunk of chunks) void chunk;
+}
+
+/**
+ * The reply speaker, warmed once (warmReplySpeech): at start (`warm()`, SVC_REALTIME_WARM_UP
+ * background or blocking), or else when the first session that speaks its replies hears its user
+ * start speaking (`warmUp()`, from the core), so that the reply comes after the warm-up, not with
+ * it, and a server that never speaks a reply holds nothing for it.
+ */
+export class WarmingReplySpeaker implements ReplySpeaker {
+  private warming: Promise<void> | null = null;
+
+  constructor(
+    private readonly inner: ReplySpeaker,
+    private readonly threads: number,
+    private readonly logger: Logger,
+  ) {}
+
+  speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array> {
+    return this.inner.speak(request, signal);
+  }
+
+  /** Warms now (once) and resolves when done. */
+  warm(): Promise<void> {
+    this.warming ??= warmReplySpeech(this.inner, this.threads);
+    return this.warming;
+  }
+
+  warmUp(): void {
+    if (this.warming) return;
+    this.warm().catch((err: unknown) => this.logger.warn({ err: String(err) }, 'reply speech: warming up failed'));
+  }
 }

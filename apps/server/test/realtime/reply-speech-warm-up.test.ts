@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { SPEECH_TOKENS, type ReplySpeaker, type ReplySpeechRequest } from '@svc/core';
 import { FliteSpeechSynthesizer } from '@svc/adapters-speech-synthesis';
-import { warmReplySpeech } from '../../src/runtime/reply-speech-warm-up.js';
+import { WarmingReplySpeaker, warmReplySpeech } from '../../src/runtime/reply-speech-warm-up.js';
+import { librivoxSentences } from '../helpers/librivox.js';
+import { openSession, sleep } from '../helpers/realtime-client.js';
 import { postJson } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -38,6 +40,23 @@ describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
     }
   });
 
+  it('WarmingReplySpeaker warms once, on the first hint a reply is near or at start, and speaks through the speaker it wraps', async () => {
+    const inner = new RecordingSpeaker();
+    const logger = { warn: () => undefined } as unknown as ConstructorParameters<typeof WarmingReplySpeaker>[2];
+    const speaker = new WarmingReplySpeaker(inner, 2, logger);
+    speaker.warmUp();
+    speaker.warmUp();
+    await speaker.warm();
+    expect(inner.requests, 'one sentence per thread, once').to.have.length(2);
+    const principal = { apiKeyId: 'k', name: 'k' };
+    for await (const chunk of speaker.speak(
+      { text: 'Hi.', voice: 'alloy', principal, sampleRate: 16000, speed: 1 },
+      new AbortController().signal,
+    ))
+      expect(chunk.length).to.equal(240);
+    expect(inner.requests.at(-1)!.voice).to.equal('alloy');
+  });
+
   describe('the real server (Flite, 2 threads)', () => {
     let t: TestServer | undefined;
     afterEach(async () => {
@@ -68,9 +87,27 @@ describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
       expect(engine.stats.reusedInstances - before, 'requests that ran in an instance a warm-up ran in').to.equal(2);
     });
 
-    it('lazy (the default): nothing is spoken at start', async () => {
-      t = await startTestServer({ env });
-      expect(flite(t).stats.runs).to.equal(0);
+    it('lazy (the default): nothing is spoken at start; a sentence per thread once the first session that speaks its replies hears speech', async () => {
+      // The detector runs; no recognizer, so the turn gets no reply: every flite run is the warm-up's.
+      t = await startTestServer({ env: { ...env, SVC_VAD_ENGINE: 'silero' } });
+      const engine = flite(t);
+      expect(engine.stats.runs).to.equal(0);
+      const { client } = await openSession(t.wsUrl, t.apiKey, {
+        output_modalities: ['audio'],
+        audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: { type: 'server_vad' } } },
+      });
+      try {
+        await sleep(500);
+        expect(engine.stats.runs, 'a session that has not heard speech yet').to.equal(0);
+        const speech = Buffer.from(librivoxSentences()[0]!.samples.buffer).subarray(0, 16000 * 2 * 2);
+        for (let i = 0; i < speech.length; i += 3200)
+          client.send({ type: 'input_audio_buffer.append', audio: speech.subarray(i, i + 3200).toString('base64') });
+        await client.until('input_audio_buffer.speech_started', 15_000);
+        for (let waited = 0; engine.stats.runs < 2 && waited < 15_000; waited += 100) await sleep(100);
+        expect(engine.stats.runs, 'flite runs once speech started').to.equal(2);
+      } finally {
+        client.close();
+      }
     });
   });
 });

@@ -143,6 +143,12 @@ export class ResponseCoordinator {
       .catch((err) => deps.logger.error({ err: String(err) }, 'response run failed'));
   }
 
+  /** The user started speaking: a session that speaks its replies lets its speaker warm up (ReplySpeaker.warmUp). */
+  replyLikelySoon(): void {
+    const { session, audio } = this.deps;
+    if (session.config.output_modalities[0] === 'audio') audio.replySpeaker?.warmUp?.();
+  }
+
   /**
    * Begins, without a sound or an event, the reply a turn that may be ending would get, answering
    * `transcript` as the user's words (speculation; SpeculativeReply). Null when there is nothing to

@@ -33,6 +33,8 @@ export interface TurnManagerDeps {
     readonly activeResponse: unknown;
     readonly manualTurns: boolean;
     create(rawResponse: unknown, prepared: SpeculativeReply | null): Promise<void>;
+    /** Speech started: a spoken reply is likely soon. */
+    replyLikelySoon(): void;
   };
   /** Detected speech or a user turn: restarts the idle timer. */
   userSpoke(): void;
@@ -143,6 +145,7 @@ export class TurnManager implements TurnEvents {
     }
     if (this.speech) return;
     this.deps.speculation.reset();
+    this.deps.responses.replyLikelySoon();
     const { session, events } = this.deps;
     const abort = new ChildAbortController(session.signal);
     // The recognizer starts from the padded onset already held (at the analysis rate).

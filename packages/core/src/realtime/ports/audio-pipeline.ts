@@ -145,6 +145,11 @@ export interface ReplySpeechRequest {
 /** Speaks reply text in the session's voice: mono s16 PCM chunks, as soon as they are ready. */
 export interface ReplySpeaker {
   speak(request: ReplySpeechRequest, signal: AbortSignal): AsyncIterable<Int16Array>;
+  /**
+   * A spoken reply is likely soon (a session that speaks its replies heard its user start speaking):
+   * an engine that is loaded but not yet warm may warm up now, in the background. Returns at once.
+   */
+  warmUp?(): void;
 }
 
 /** A session's opus input: one decoder state, fed one packet per append, in order. */
