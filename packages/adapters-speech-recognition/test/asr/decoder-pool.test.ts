@@ -98,16 +98,22 @@ describe('DecoderPool: decoders loaded ahead for the sessions that reserve them'
 
 describe('DecoderPool: decoders it does not need are stopped once unused for a while', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Waits until `done()` holds or `withinMs` passed (a loaded machine runs the idle timers late). */
+  const until = async (done: () => boolean, withinMs = 3000) => {
+    for (const end = Date.now() + withinMs; !done() && Date.now() < end;) await sleep(10);
+  };
   it('after a burst of sessions, stops the decoders loaded for them and keeps the warm ones', async () => {
     const { pool, helpers, spawned } = poolOf(1, 4, { loadsAtOnce: 4, idleStopMs: 40, spawnLoaded: true });
     const releases = [pool.reserve(), pool.reserve(), pool.reserve()];
     expect(pool.load.started).to.equal(3);
     releases[0]!();
     expect(pool.load.started, 'not at once: a session may come back').to.equal(3);
+    await until(() => pool.load.started < 3);
     await sleep(80);
     expect(pool.load.started, 'two sessions still hold theirs').to.equal(2);
     releases[1]!();
     releases[2]!();
+    await until(() => pool.load.started < 2);
     await sleep(80);
     expect(pool.load.started).to.equal(1);
     expect(pool.load.stoppedIdle).to.equal(2);
@@ -121,17 +127,20 @@ describe('DecoderPool: decoders it does not need are stopped once unused for a w
   });
 
   it('does not stop a decoder used within the idle time, nor one in use', async () => {
-    const { pool } = poolOf(0, 3, { idleStopMs: 60, spawnLoaded: true });
+    // Long enough that a loaded machine's late timers do not reach it by accident.
+    const { pool } = poolOf(0, 3, { idleStopMs: 600, spawnLoaded: true });
     const results: Promise<void>[] = [];
     let finishLong!: () => void;
     results.push(pool.use(undefined, () => new Promise<void>((done) => (finishLong = done))));
     await pool.use(undefined, async () => undefined);
     expect(pool.load.started).to.equal(2);
-    await sleep(30);
+    await sleep(300);
+    const usedAt = Date.now();
     await pool.use(undefined, async () => undefined); // used again: its idle time starts over
-    await sleep(45);
-    expect(pool.load.started, 'used 45 ms ago, and one in use').to.equal(2);
-    await sleep(60);
+    await sleep(450);
+    // Only meaningful while the idle time since that use has not passed (a stalled machine skips it).
+    if (Date.now() - usedAt < 600) expect(pool.load.started, 'used 450 ms ago, and one in use').to.equal(2);
+    await until(() => pool.load.started < 2);
     expect(pool.load.started, 'the one in use stays').to.equal(1);
     finishLong();
     await Promise.all(results);
