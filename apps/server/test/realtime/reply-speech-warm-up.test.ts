@@ -70,7 +70,9 @@ describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
         .find((e): e is FliteSpeechSynthesizer => e instanceof FliteSpeechSynthesizer)!;
 
     it('blocking: each thread has spoken once when the server listens, so the first replies run in used instances', async () => {
-      t = await startTestServer({ env: { ...env, SVC_REALTIME_WARM_UP: 'blocking' } });
+      // The speech engines' threads are up before the warm-up, as by default (the test servers start
+      // them lazily: the first thread up could take both sentences while the second still starts).
+      t = await startTestServer({ env: { ...env, SVC_REALTIME_WARM_UP: 'blocking', SVC_SPEECH_WARM_UP: 'blocking' } });
       const engine = flite(t);
       expect(engine.stats.runs, 'flite runs before any request').to.equal(2);
       // Two requests at once take both threads: each runs where a warm-up sentence ran before it.
