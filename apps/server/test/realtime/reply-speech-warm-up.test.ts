@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SPEECH_TOKENS, type ReplySpeaker, type ReplySpeechRequest } from '@svc/core';
+import { silentLogger, SPEECH_TOKENS, type Logger, type ReplySpeaker, type ReplySpeechRequest } from '@svc/core';
 import { FliteSpeechSynthesizer } from '@svc/adapters-speech-synthesis';
 import { WarmingReplySpeaker, warmReplySpeech } from '../../src/runtime/reply-speech-warm-up.js';
 import { librivoxSentences } from '../helpers/librivox.js';
@@ -42,8 +42,7 @@ describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
 
   it('WarmingReplySpeaker warms once, on the first hint a reply is near or at start, and speaks through the speaker it wraps', async () => {
     const inner = new RecordingSpeaker();
-    const logger = { warn: () => undefined } as unknown as ConstructorParameters<typeof WarmingReplySpeaker>[2];
-    const speaker = new WarmingReplySpeaker(inner, 2, logger);
+    const speaker = new WarmingReplySpeaker(inner, 2, silentLogger);
     speaker.warmUp();
     speaker.warmUp();
     await speaker.warm();
@@ -55,6 +54,30 @@ describe('reply speech warm-up (SVC_REALTIME_WARM_UP)', function () {
     ))
       expect(chunk.length).to.equal(240);
     expect(inner.requests.at(-1)!.voice).to.equal('alloy');
+  });
+
+  it('a warm-up that fails is logged, not thrown at the session that hinted it, and replies still speak', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (_fields: unknown, message?: string) => void warnings.push(String(message)) } as Logger;
+    let calls = 0;
+    const failingOnce: ReplySpeaker = {
+      async *speak() {
+        if (++calls <= 2) throw new Error('engine not ready');
+        yield new Int16Array(240);
+      },
+    };
+    const speaker = new WarmingReplySpeaker(failingOnce, 2, logger);
+    expect(() => speaker.warmUp()).not.to.throw();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(warnings).to.deep.equal(['reply speech: warming up failed']);
+    const principal = { apiKeyId: 'k', name: 'k' };
+    let samples = 0;
+    for await (const chunk of speaker.speak(
+      { text: 'Hi.', voice: 'default', principal, sampleRate: 24000, speed: 1 },
+      new AbortController().signal,
+    ))
+      samples += chunk.length;
+    expect(samples).to.equal(240);
   });
 
   describe('the real server (Flite, 2 threads)', () => {
