@@ -200,14 +200,23 @@ describe('LandmarkAvatarRenderer.prepare: decoding, the largest face, framing (r
     };
     await renderer.warmUp();
     await inThread.warmUp();
-    const preparedInWorker = await loopBusy(() => renderer.prepare(samplePhoto(5), '640x640'));
-    const preparedHere = await loopBusy(() => inThread.prepare(samplePhoto(5), '640x640'));
+    // The same photo at three sizes (three faces prepared, none from the cache), in turn on each side.
+    const inWorkerRuns: Awaited<ReturnType<typeof loopBusy<PreparedAvatar>>>[] = [];
+    const hereRuns: typeof inWorkerRuns = [];
+    for (const size of ['640x640', '640x480', '480x640'] as const) {
+      inWorkerRuns.push(await loopBusy(() => renderer.prepare(samplePhoto(5), size)));
+      hereRuns.push(await loopBusy(() => inThread.prepare(samplePhoto(5), size)));
+    }
+    const [preparedInWorker, preparedHere] = [inWorkerRuns[0]!, hereRuns[0]!];
     // face detection in its thread leaves the event loop free; on the calling thread it keeps it busy.
     // Busy time, not the longest timer stall: a stall grows when the run's other processes take the
-    // CPU (a quiet fresh-clone run failed on it beside the paced files: 89 ms against 149), the loop's busy time does not.
-    const report = JSON.stringify({ worker: preparedInWorker, here: preparedHere }, (k, v) => (k === 'result' ? undefined : v));
-    expect(preparedHere.busyMs, report).to.be.greaterThan(50);
-    expect(preparedInWorker.busyMs, report).to.be.below(0.5 * preparedHere.busyMs);
+    // CPU (a quiet fresh-clone run failed on it beside the paced files: 89 ms against 149), the loop's
+    // busy time much less. Much less is not nothing: a thread descheduled inside a callback stays busy,
+    // and one run at load 5.5 read 161 ms for the worker (15-22 ms quiet), so the least of three counts.
+    const least = (runs: typeof inWorkerRuns) => Math.min(...runs.map((r) => r.busyMs));
+    const report = JSON.stringify({ worker: inWorkerRuns, here: hereRuns }, (k, v) => (k === 'result' ? undefined : v));
+    expect(least(hereRuns), report).to.be.greaterThan(50);
+    expect(least(inWorkerRuns), report).to.be.below(0.5 * least(hereRuns));
     const [workerAvatar, localAvatar] = [preparedInWorker.result, preparedHere.result];
     const worker = await loopBusy(() => collectFrames(workerAvatar.render({ audio })));
     const local = await loopBusy(() => collectFrames(localAvatar.render({ audio })));
