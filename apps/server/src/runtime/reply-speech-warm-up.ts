@@ -9,9 +9,10 @@ const WARM_UP_RATE = 24_000;
  * quick as the next ones. Loaded is not warm: a thread's first synthesis ran in code the JavaScript
  * engine had not yet optimized (flite's WASM, the resampler) and took about twice as long, and the
  * first reply a fresh server spoke waited for it (docs/benchmarks.md, "The first reply of a fresh
- * server"). The sentences run at once, so that each thread takes one (threads already started, as
- * SVC_SPEECH_WARM_UP=blocking, the default, starts them; threads still starting may leave one
- * thread both).
+ * server"). The sentences run at once, so that each thread takes one: threads already started (as
+ * SVC_SPEECH_WARM_UP=blocking, the default, starts them), and threads the first sentence starts
+ * too, since the pool starts them all together and the first sentence outlasts the others' start
+ * (measured in the same section).
  */
 export async function warmReplySpeech(speaker: ReplySpeaker, threads: number): Promise<void> {
   const request = {
