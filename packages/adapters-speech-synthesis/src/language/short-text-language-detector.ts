@@ -1,4 +1,5 @@
 import type { LanguageDetector } from '@svc/core';
+import { commonEnglishWords, wordsOf } from './common-english-words.js';
 import { eldCompactScores } from './eld-compact-scores.js';
 import { languageByScript } from './language-by-script.js';
 
@@ -57,6 +58,11 @@ export interface ShortTextLanguageDetectorOptions {
   preferredMargin?: number;
   /** A common language beats a rarer one that scores at most this much better. Default 0.9. */
   commonMargin?: number;
+  /**
+   * Words common in spoken English: a Latin-script text made only of them is English, whatever the
+   * n-grams say (they have too few letters to go on in "Hello." or "OK."). None by default.
+   */
+  commonEnglishWords?: ReadonlySet<string>;
 }
 
 /**
@@ -69,6 +75,7 @@ export interface ShortTextLanguageDetectorOptions {
 export class ShortTextLanguageDetector implements LanguageDetector {
   private readonly preferredMargin: number;
   private readonly commonMargin: number;
+  private readonly commonEnglishWords: ReadonlySet<string>;
 
   constructor(
     private readonly scores: LanguageScores,
@@ -76,15 +83,17 @@ export class ShortTextLanguageDetector implements LanguageDetector {
   ) {
     this.preferredMargin = options.preferredMargin ?? 0.95;
     this.commonMargin = options.commonMargin ?? 0.9;
+    this.commonEnglishWords = options.commonEnglishWords ?? new Set();
   }
 
   /**
    * Over eld's medium database (Apache-2.0, shipped in the npm package), held compactly
    * (eld-compact-scores.ts): the large one is no more accurate on short sentences (docs/speech.md
-   * has the comparison).
+   * has the comparison), and the 3,000 most common words of spoken English (common-english-words.ts).
    */
   static async create(options: ShortTextLanguageDetectorOptions = {}): Promise<ShortTextLanguageDetector> {
-    return new ShortTextLanguageDetector(await eldCompactScores('medium'), options);
+    const [scores, englishWords] = await Promise.all([eldCompactScores('medium'), commonEnglishWords()]);
+    return new ShortTextLanguageDetector(scores, { commonEnglishWords: englishWords, ...options });
   }
 
   detect(text: string): string | null {
@@ -98,8 +107,14 @@ export class ShortTextLanguageDetector implements LanguageDetector {
       case 'shared':
         return this.choose(text, verdict.languages, verdict.preferred);
       case 'latin':
+        if (this.allCommonEnglish(text)) return 'en';
         return this.choose(text, LATIN_LANGUAGES, 'en', COMMON_LANGUAGES);
     }
+  }
+
+  private allCommonEnglish(text: string): boolean {
+    const words = wordsOf(text);
+    return words.length > 0 && words.every((w) => this.commonEnglishWords.has(w));
   }
 
   private choose(text: string, languages: readonly string[], preferred: string, common?: ReadonlySet<string>): string {

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { FrancLanguageDetector, ShortTextLanguageDetector, languageByScript } from '../../src/index.js';
-import { HELD_OUT_SHORT_SENTENCES, SHORT_SENTENCES, languageAccuracy } from '@svc/adapters-testing';
+import {
+  HELD_OUT_SHORT_SENTENCES,
+  HELD_OUT_SHORT_UTTERANCES,
+  SHORT_SENTENCES,
+  SHORT_UTTERANCES,
+  languageAccuracy,
+} from '@svc/adapters-testing';
 
 /** Both sets, one list of sentences per language. */
 const ALL_SENTENCES: Record<string, string[]> = Object.fromEntries(
@@ -91,6 +97,20 @@ describe('ShortTextLanguageDetector on short everyday sentences', function () {
     expect(detector.detect('12345 67890 !!!')).to.equal(null);
     expect(detector.detect('ꦲꦏ꦳ꦱꦫ')).to.equal(null);
   });
+
+  it('speaks one- to four-word English ("Hello.", "OK.", "Pizza.") in English, and takes no other language\'s utterance for it', async () => {
+    const utterances: Record<string, string[]> = Object.fromEntries(
+      Object.entries(SHORT_UTTERANCES).map(([language, list]) => [language, [...list, ...(HELD_OUT_SHORT_UTTERANCES[language] ?? [])]]),
+    );
+    for (const english of utterances.en!) expect(english.split(/\s+/).length, english).to.be.within(1, 4);
+    const withoutWords = await ShortTextLanguageDetector.create({ commonEnglishWords: new Set() });
+    const [now, before] = [languageAccuracy(detector, utterances), languageAccuracy(withoutWords, utterances)];
+    const english = now.find((r) => r.language === 'en')!;
+    expect(english.percent, english.misses.map((m) => `${m.sentence} -> ${m.detected}`).join('\n')).to.be.at.least(95);
+    // n-grams alone: "Hello." Italian, "Hi." Catalan, "OK." Polish (docs/speech.md)
+    expect(before.find((r) => r.language === 'en')!.percent).to.be.below(85);
+    for (const row of now) expect(row.percent, row.language).to.be.at.least(before.find((r) => r.language === row.language)!.percent);
+  });
 });
 
 describe('ShortTextLanguageDetector priors (scores given)', () => {
@@ -105,6 +125,15 @@ describe('ShortTextLanguageDetector priors (scores given)', () => {
   it('a common language beats a rarer neighbour scoring a little higher', () => {
     expect(scored({ hr: 1, pl: 0.92 }).detect('Dobranoc')).to.equal('pl');
     expect(scored({ hr: 1, pl: 0.8 }).detect('Laku noć')).to.equal('hr');
+  });
+
+  it('a Latin-script text made only of common English words is English, whatever the scores', () => {
+    const words = new Set(['hello', 'i', 'm', 'fine']);
+    const detector = new ShortTextLanguageDetector(() => ({ it: 1, en: 0 }), { commonEnglishWords: words });
+    expect(detector.detect('Hello.')).to.equal('en');
+    expect(detector.detect("Hello, I'm fine!")).to.equal('en');
+    expect(detector.detect('Hello, amici.'), 'one word not among them').to.equal('it');
+    expect(new ShortTextLanguageDetector(() => ({ it: 1, en: 0 })).detect('Hello.'), 'no words given').to.equal('it');
   });
 
   it('answers only languages espeak speaks: Tagalog is not a choice, and no score at all is English', () => {
