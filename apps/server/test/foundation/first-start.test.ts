@@ -32,7 +32,7 @@ describe('first start (the real main.js as a child process)', function () {
       child.stdout!.on('data', (d: Buffer) => {
         output += d.toString();
         const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-        if (url && /Try it:/.test(output)) {
+        if (url && /Try it[^\n]*:\n/.test(output)) {
           clearTimeout(timer);
           resolvePromise({ url, key: /^\s+(svc-[A-Za-z0-9_-]{20,})\s*$/m.exec(output)?.[1] ?? null, output });
         }
@@ -60,6 +60,8 @@ describe('first start (the real main.js as a child process)', function () {
 
     const second = await start();
     expect(second.key).to.equal(null);
+    // No key printed: the banner's command reads it from $KEY, as the README's examples do.
+    expect(second.output).to.contain('export KEY=').and.contain('Bearer $KEY"');
     expect((await getJson(`${second.url}/v1/audio/presets`, first.key)).status).to.equal(200);
     await stop();
     child = null;
