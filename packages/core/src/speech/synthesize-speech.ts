@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import type { Principal } from '../auth/api-key.js';
 import { CONTENT_TYPES, OUTPUT_SAMPLE_RATE, pcmToBytes, silence, type ResponseFormat } from '../shared/audio.js';
-import { NothingToSpeakError, NotImplementedYetError, VoiceNotFoundError } from '../shared/errors.js';
+import { NothingToSpeakError, NotImplementedYetError, VoiceLanguageUnsupportedError, VoiceNotFoundError } from '../shared/errors.js';
 import type { AudioCodec } from './audio-codec.js';
 import { CUSTOM_VOICE_PREFIX, type ClonedVoice, type StreamingVoiceConversion, type VoiceCloner } from './cloned-voice.js';
 import { deliveryFromInstructions } from './delivery-instructions.js';
@@ -146,7 +146,11 @@ export class SynthesizeSpeech {
 
   /** The preset a request names (an alias: for the language asked for), or undefined for `default` (chosen later from the language). */
   private presetByName(name: string, language: string | null): PresetVoice | undefined {
-    if (name === DEFAULT_VOICE_NAME) return undefined;
+    if (name === DEFAULT_VOICE_NAME) {
+      // `default` picks its voice by language: one no voice speaks would be spoken in English while the answer named it.
+      if (language !== null && !this.catalog.speaks(language)) throw new VoiceLanguageUnsupportedError(name, language);
+      return undefined;
+    }
     const preset = this.catalog.resolve(name, language);
     if (!preset) throw new VoiceNotFoundError(name);
     return preset;

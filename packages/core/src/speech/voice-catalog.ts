@@ -114,6 +114,12 @@ export class VoiceCatalog {
     return fallback;
   }
 
+  /** Whether an installed voice speaks the language (BCP-47 or ISO 639-1; its primary subtag decides). */
+  speaks(language: string): boolean {
+    const primary = primaryLanguage(language.toLowerCase());
+    return this.list().some((v) => primaryLanguage(v.language) === primary);
+  }
+
   /** Number of distinct primary languages across all presets. */
   languageCount(): number {
     return new Set(this.list().map((v) => primaryLanguage(v.language))).size;

@@ -264,6 +264,16 @@ describe('SynthesizeSpeech', () => {
     );
   });
 
+  it('the default voice refuses a tn_language no voice speaks, rather than speaking English under its name', async () => {
+    const { flite, useCase } = setup();
+    expect(await identifierOf(run(useCase, { input: 'Hello there my friend.', tn_language: 'xx' }))).to.equal('voice_language_unsupported');
+    expect(await identifierOf(run(useCase, { input: 'こんにちは', tn_language: 'ja' }))).to.equal('voice_language_unsupported');
+    expect(flite.calls).to.have.length(0);
+    // A language a voice speaks, in any region, is spoken as before.
+    const british = await run(useCase, { input: 'Hello there.', tn_language: 'en-GB', response_format: 'pcm' });
+    expect(british.result.voice.name).to.equal('slt');
+  });
+
   it('runs cloned voices through the base preset and the conversion', async () => {
     let processed = 0;
     let flushed = false;
