@@ -160,6 +160,12 @@ describe('POST /v1/audio/transcriptions with the embedded pocketsphinx recognize
       type: 'missing_required_parameter',
       param: 'file',
     });
+    // The file sent as a text field (curl -F file=clip.wav, without the @): said so, not "missing".
+    expect(await errorOf(await transcribe(t, { file: 'clip.wav' }))).to.deep.equal({
+      status: 400,
+      type: 'invalid_request_error',
+      param: 'file',
+    });
     expect(await errorOf(await transcribe(t, { file: wavBlob(clip.wav), language: 'english!' }))).to.include({
       status: 400,
       param: 'language',

@@ -6,10 +6,20 @@ import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from '@sv
  * Reads and parses a JSON request body with a byte limit enforced while reading (before any work
  * is done). Wrong content types, malformed JSON and oversize bodies become typed errors.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number, options: { allowEmpty?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(
+  ctx: Context,
+  limitBytes: number,
+  options: { allowEmpty?: boolean; orMultipart?: boolean } = {},
+): Promise<unknown> {
   const type = ctx.request.type;
   if (type && type !== 'application/json' && !type.endsWith('+json')) {
-    throw new InvalidRequestError(`Expected Content-Type application/json, got '${type}'.`);
+    const expected = options.orMultipart ? 'application/json or multipart/form-data' : 'application/json';
+    throw new InvalidRequestError(`Expected Content-Type ${expected}, got '${type}'.`);
+  }
+  // The body is read as sent: a compressed one would be parsed as garbage (or, if it happened to be plain, taken on a false label).
+  const encoding = ctx.get('content-encoding').trim().toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new InvalidRequestError(`Content-Encoding '${encoding}' is not supported; send the request body uncompressed.`);
   }
   const declared = Number(ctx.get('content-length') || NaN);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);

@@ -111,6 +111,9 @@ async function transcribe(ctx: Context & { state: AppState }, deps: Transcriptio
     if (name !== 'file' && form.files[name]) throw new InvalidRequestError(`'${name}' must be a text field, not a file.`, name);
   }
   const file = form.files.file;
+  if (!file && form.fields.file !== undefined) {
+    throw new InvalidRequestError("'file' must be a file part (curl -F file=@clip.wav), not a text field.", 'file');
+  }
   if (!file) throw new MissingParameterError('file');
   const language = form.fields.language?.trim() || null;
   if (language !== null && !/^[a-z]{2,3}$/i.test(language)) {

@@ -123,7 +123,9 @@ export function voiceRoutes(deps: VoiceRoutesDeps): RouteModule {
 }
 
 async function create(ctx: VoiceContext, deps: VoiceRoutesDeps): Promise<void> {
-  const command = isMultipart(ctx) ? await fromMultipart(ctx) : fromJson(await readJsonBody(ctx, deps.jsonBodyLimit));
+  const command = isMultipart(ctx)
+    ? await fromMultipart(ctx)
+    : fromJson(await readJsonBody(ctx, deps.jsonBodyLimit, { orMultipart: true }));
   const result = await deps.register.execute(ctx.state.principal, command, clientDisconnectSignal(ctx));
   // 200 either way (the spec's success code); the header tells a new voice from an existing one.
   ctx.status = 200;

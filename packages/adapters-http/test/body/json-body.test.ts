@@ -56,6 +56,27 @@ describe('readJsonBody: the JSON body reader of every JSON route', () => {
     });
   });
 
+  it('refuses a compressed body (any Content-Encoding but identity) with invalid_request_error, before parsing', async () => {
+    for (const encoding of ['gzip', 'br']) {
+      const res = await t.call('/echo', {
+        method: 'POST',
+        body: new TextEncoder().encode('{"a":1}'),
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+      });
+      expect(res.status, encoding).to.equal(400);
+      expect(await errorOf(res)).to.include({
+        type: 'invalid_request_error',
+        message: `Content-Encoding '${encoding}' is not supported; send the request body uncompressed.`,
+      });
+    }
+    const identity = await t.call('/echo', {
+      method: 'POST',
+      body: new TextEncoder().encode('{"a":1}'),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
+    });
+    expect(await identity.json()).to.deep.equal({ value: { a: 1 } });
+  });
+
   it('refuses malformed JSON and an empty body with invalid_json; an empty body is allowed where the route says so', async () => {
     const bad = await post('{"a":');
     expect(bad.status).to.equal(400);

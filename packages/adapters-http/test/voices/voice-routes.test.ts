@@ -141,6 +141,10 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
     const missing = await app.call('/v1/audio/voices', { method: 'POST', body: form });
     expect(missing.status).to.equal(400);
     expect(await errorOf(missing)).to.include({ type: 'missing_required_parameter', param: 'ref_audio' });
+    // Another content type: the message names both that the route takes.
+    const plain = await app.call('/v1/audio/voices', { method: 'POST', body: 'ref_audio=x', headers: { 'Content-Type': 'text/plain' } });
+    expect(plain.status).to.equal(400);
+    expect((await errorOf(plain)).message).to.equal("Expected Content-Type application/json or multipart/form-data, got 'text/plain'.");
     expect(registered).to.deep.equal([]);
   });
 
