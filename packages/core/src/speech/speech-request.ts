@@ -7,7 +7,7 @@ import {
   InvalidParameterError,
   StreamFormatError,
 } from '../shared/errors.js';
-import { acceptsModel } from '../shared/model-aliases.js';
+import { acceptedModelNames, acceptsModel } from '../shared/model-aliases.js';
 
 export const SPEECH_MODEL = 'svc-audio-v3-tts';
 export const MAX_INPUT_CHARS = 5000;
@@ -86,7 +86,8 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
   const model = raw.model ?? SPEECH_MODEL;
   if (!acceptsModel('speech', model, SPEECH_MODEL, opts.openAiModelAliases ?? false)) {
     const hint = opts.openAiModelAliases ? '' : ' (OpenAI model names are accepted only when the server enables SVC_OPENAI_MODEL_ALIASES)';
-    throw new InvalidParameterError(`Unsupported model '${model}'; the only speech model is '${SPEECH_MODEL}'${hint}.`, 'model');
+    const accepted = acceptedModelNames('speech', SPEECH_MODEL, opts.openAiModelAliases ?? false);
+    throw new InvalidParameterError(`Unsupported model '${model}'; the speech model is ${accepted}${hint}.`, 'model');
   }
 
   const format = (raw.response_format ?? 'mp3') as ResponseFormat;

@@ -11,7 +11,7 @@ import {
   rejectUnknownKeys,
   type JsonObject,
 } from '../protocol/field-checks.js';
-import { acceptsModel } from '../../shared/model-aliases.js';
+import { acceptedModelNames, acceptsModel } from '../../shared/model-aliases.js';
 import { invalidRequest } from '../protocol/realtime-error.js';
 import { parseAudioFormat } from './audio-format-input.js';
 import { parseSessionAvatar } from './avatar-input.js';
@@ -137,7 +137,8 @@ function resolveModel(s: JsonObject, current: RealtimeSessionConfig | null, urlM
     );
   }
   if (!acceptsModel('realtime', candidate, REALTIME_MODEL, openAiModelAliases)) {
-    throw invalidRequest('invalid_value', `Unsupported model '${candidate}'; the realtime model is '${REALTIME_MODEL}'.`, 'session.model');
+    const accepted = acceptedModelNames('realtime', REALTIME_MODEL, openAiModelAliases);
+    throw invalidRequest('invalid_value', `Unsupported model '${candidate}'; the realtime model is ${accepted}.`, 'session.model');
   }
   return candidate;
 }
