@@ -80,8 +80,16 @@ export async function startServer(
   // upgrade event, the REST app to its request event.
   const { SVC_TLS_CERT: tlsCert, SVC_TLS_KEY: tlsKey } = config.settings;
   const tls = Boolean(tlsCert); // foundation's check: the two are set together
-  const httpServer: Server = tls ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey) }) : createHttpServer();
-  httpServer.requestTimeout = 0; // long streamed responses are legitimate; idle sockets still time out
+  // A request (headers and body) must arrive within SVC_REQUEST_TIMEOUT_MS: a client that stalls
+  // mid-body is answered 408 instead of holding its connection. Node counts only the request's
+  // arrival, so long streamed responses are not cut. It checks every quarter of that, at most 30 s.
+  const requestTimeout = config.settings.SVC_REQUEST_TIMEOUT_MS;
+  const timeouts = { requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeout / 4)) };
+  const httpServer: Server = tls
+    ? createHttpsServer({ cert: readFileSync(tlsCert), key: readFileSync(tlsKey), ...timeouts })
+    : createHttpServer(timeouts);
+  // Node waits for the headers within the smaller of the two.
+  httpServer.headersTimeout = Math.min(httpServer.headersTimeout, requestTimeout);
   httpServer.keepAliveTimeout = 5_000;
   answerClientErrorsAsJson(httpServer, services.get(SHARED_TOKENS.Logger));
 

@@ -41,6 +41,7 @@ export const foundationModule = defineModule({
     SVC_MAX_JSON_BODY_BYTES: setting.int(11 * 1024 * 1024, 1024),
     SVC_METRICS_PUBLIC: setting.bool(false),
     SVC_SHUTDOWN_GRACE_MS: setting.int(10_000),
+    SVC_REQUEST_TIMEOUT_MS: setting.int(120_000, 1_000),
   },
   check(s) {
     if (Boolean(s.SVC_TLS_CERT) !== Boolean(s.SVC_TLS_KEY)) {

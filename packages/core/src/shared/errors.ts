@@ -105,7 +105,7 @@ export class RequestHeaderTooLargeError extends ServiceError {
 export class RequestTimeoutError extends ServiceError {
   readonly identifier = 'request_timeout';
   constructor() {
-    super('The request headers did not arrive in time.');
+    super('The request did not arrive in time (its headers, or the whole request within SVC_REQUEST_TIMEOUT_MS).');
   }
 }
 export class StreamFormatError extends ServiceError {
