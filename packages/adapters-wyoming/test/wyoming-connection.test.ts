@@ -151,8 +151,6 @@ describe('WyomingConnection: the protocol state machine (loopback socket, in-mem
 
   it('transcribe then audio-stop without audio is an empty transcript, not an error', async () => {
     const c = await connect();
-    // With a language: a bare `transcribe` then `audio-stop` is refused today (the connection takes
-    // "no language" for "no transcribe"), which Home Assistant does not send.
     c.send('transcribe', { language: 'en' });
     c.send('audio-stop');
     expect((await c.next('transcript')).data).to.deep.include({ text: '' });
@@ -160,6 +158,24 @@ describe('WyomingConnection: the protocol state machine (loopback socket, in-mem
     c.socket.end();
     await c.closed;
   });
+
+  for (const [label, data] of [
+    ['no data', undefined],
+    ['data {}', {}],
+  ] as const) {
+    it(`a transcribe without a language (${label}) then audio-stop without audio is an empty transcript too`, async () => {
+      const c = await connect();
+      c.send('transcribe', data);
+      c.send('audio-stop');
+      expect((await c.next('transcript')).data).to.deep.include({ text: '' });
+      expect(c.events.map((e) => e.type)).to.not.include('error');
+      expect(c.socket.destroyed).to.equal(false);
+      // The connection goes on: a second bare audio-stop (no transcribe pending) is refused.
+      c.send('audio-stop');
+      expect(String((await c.next('error')).data.text)).to.match(/without a recording/);
+      await c.closed;
+    });
+  }
 
   it('events out of order are refused with invalid_request_error and the connection is closed', async () => {
     expect(await refused([['audio-stop']], 'invalid_request_error')).to.match(/without a recording/);

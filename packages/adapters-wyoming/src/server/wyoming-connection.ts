@@ -62,7 +62,8 @@ export class WyomingConnection implements EventSink {
   private closed = false;
   private stream: OpenStream | null = null;
   private recording: OpenRecording | null = null;
-  private transcribeLanguage: string | null = null;
+  /** The last 'transcribe' not yet answered (its language may be null: the engine's default). */
+  private transcribeRequest: { language: string | null } | null = null;
   private onIdle: (() => void) | null = null;
   /** The request in progress, so a failure or a departure is recorded with its kind. */
   private current: { kind: WyomingRequestRecord['kind']; started: number; out: AudioOut | null } | null = null;
@@ -223,7 +224,7 @@ export class WyomingConnection implements EventSink {
         return this.stopStream();
       case 'transcribe':
         if (this.recording) throw new InvalidRequestError("'transcribe' while a recording is open: send 'audio-stop' first.");
-        this.transcribeLanguage = languageOf(data.language, 'transcribe.language');
+        this.transcribeRequest = { language: languageOf(data.language, 'transcribe.language') };
         return;
       case 'audio-start':
         if (this.recording) throw new InvalidRequestError("'audio-start' while a recording is open: send 'audio-stop' first.");
@@ -315,7 +316,7 @@ export class WyomingConnection implements EventSink {
   private async startRecording(format: PcmFormat): Promise<void> {
     const started = performance.now();
     const principal = (await this.admit('transcriptions')) ?? ANONYMOUS_PRINCIPAL;
-    const language = this.transcribeLanguage;
+    const language = this.transcribeRequest?.language ?? null;
     const transcription = this.services.transcription;
     const live = transcription.openStream(
       principal,
@@ -330,15 +331,15 @@ export class WyomingConnection implements EventSink {
   private async stopRecording(): Promise<void> {
     if (!this.recording) {
       // 'transcribe' then 'audio-stop' without audio: nothing was said.
-      if (this.transcribeLanguage === null)
+      if (this.transcribeRequest === null)
         throw new InvalidRequestError("'audio-stop' without a recording: send 'audio-start' and 'audio-chunk's first.");
-      this.transcribeLanguage = null;
+      this.transcribeRequest = null;
       return this.send('transcript', { text: '' });
     }
     const { run, started } = this.recording;
     await run.finish();
     this.recording = null;
-    this.transcribeLanguage = null;
+    this.transcribeRequest = null;
     this.current = null;
     this.record({ kind: 'transcribe', outcome: 'ok', started, audioSeconds: run.seconds });
   }
