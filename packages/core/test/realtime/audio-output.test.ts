@@ -175,6 +175,16 @@ describe('realtime spoken responses', () => {
     expect(h.out.take()[0]!.error).to.deep.include({ code: 'invalid_value', param: 'audio_end_ms' });
     await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 3, audio_end_ms: 0 });
     expect(h.out.take()[0]!.error).to.deep.include({ param: 'content_index' });
+    // A negative position names the bound there is (no upper one: the item's length is checked after).
+    await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: -5 });
+    expect(h.out.take()[0]!.error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param: 'audio_end_ms',
+      message: "'audio_end_ms' must be at least 0.",
+    });
+    await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: -1, audio_end_ms: 0 });
+    expect(h.out.take()[0]!.error).to.deep.include({ param: 'content_index', message: "'content_index' must be at least 0." });
   });
 
   describe('paced like playback', () => {

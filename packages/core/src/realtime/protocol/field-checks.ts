@@ -38,9 +38,15 @@ export function expectNumber(value: unknown, param: string, min?: number, max?: 
     throw invalidRequest('invalid_type', `'${param}' must be a number.`, param);
   }
   if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
-    throw invalidRequest('invalid_value', `'${param}' must be between ${min} and ${max}.`, param);
+    throw invalidRequest('invalid_value', `'${param}' must be ${rangeText(min, max)}.`, param);
   }
   return value;
+}
+
+/** The bound(s) a number broke, in words (only the bounds that exist). */
+function rangeText(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}`;
+  return min !== undefined ? `at least ${min}` : `at most ${max}`;
 }
 
 export function expectInteger(value: unknown, param: string, min?: number, max?: number): number {
