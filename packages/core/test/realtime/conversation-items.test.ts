@@ -194,6 +194,28 @@ describe('realtime conversation items', () => {
     expect((h.out.take()[0]!.error as any).type).to.equal('conversation_item_not_found');
   });
 
+  it('truncate checks its own fields before looking the item up: missing_required_parameter, not conversation_item_not_found', async () => {
+    const h = await startTextSession();
+    const cases: [unknown, string, string][] = [
+      [{ type: 'conversation.item.truncate', item_id: 'nope' }, 'missing_required_parameter', 'content_index'],
+      [{ type: 'conversation.item.truncate', item_id: 'nope', content_index: 0 }, 'missing_required_parameter', 'audio_end_ms'],
+      [{ type: 'conversation.item.truncate', item_id: 'nope', audio_end_ms: 0 }, 'missing_required_parameter', 'content_index'],
+      [{ type: 'conversation.item.truncate', content_index: 0, audio_end_ms: 0 }, 'missing_required_parameter', 'item_id'],
+      [{ type: 'conversation.item.truncate', item_id: 'nope', content_index: 0, audio_end_ms: -1 }, 'invalid_value', 'audio_end_ms'],
+      [
+        { type: 'conversation.item.truncate', item_id: 'nope', content_index: 0, audio_end_ms: 0 },
+        'conversation_item_not_found',
+        'item_id',
+      ],
+    ];
+    for (const [event, code, param] of cases) {
+      await h.send(event);
+      const [err] = h.out.take();
+      expect(err!.error, JSON.stringify(event)).to.deep.include({ code, param });
+    }
+    expect(h.out.closed).to.equal(null);
+  });
+
   it('reports malformed items and missing fields as errors with the parameter path', async () => {
     const h = await startTextSession();
     const cases: [unknown, string][] = [
@@ -203,7 +225,8 @@ describe('realtime conversation items', () => {
       [{ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'c' } }, 'item.output'],
       [{ type: 'conversation.item.create', item: { type: 'reasoning' } }, 'item.type'],
       [{ type: 'conversation.item.create', item: userText('x'), previous_item_id: 5 }, 'previous_item_id'],
-      [{ type: 'conversation.item.truncate', item_id: 'x' }, 'item_id'],
+      [{ type: 'conversation.item.truncate', item_id: 'x' }, 'content_index'],
+      [{ type: 'conversation.item.truncate', item_id: 'x', content_index: 0 }, 'audio_end_ms'],
       [{ type: 'conversation.item.retrieve' }, 'item_id'],
     ];
     for (const [event, param] of cases) {

@@ -62,9 +62,11 @@ export class ConversationCommands {
    * no audio to cut: a no-op answered with `audio_end_ms: 0`.
    */
   truncate(fields: JsonObject): void {
-    const entry = this.entry(fields);
+    // The event's own fields first: a malformed event is reported as such, whatever the item.
+    const id = this.itemId(fields);
     const contentIndex = expectInteger(requireField(fields, 'content_index', 'content_index'), 'content_index', 0);
     const audioEndMs = expectInteger(requireField(fields, 'audio_end_ms', 'audio_end_ms'), 'audio_end_ms', 0);
+    const entry = this.find(id);
     const answer = (ms: number) =>
       this.deps.events.emit({ type: 'conversation.item.truncated', item_id: entry.item.id, content_index: contentIndex, audio_end_ms: ms });
     if (this.deps.session.config.output_modalities[0] === 'text') return answer(0);
@@ -96,7 +98,14 @@ export class ConversationCommands {
   }
 
   private entry(fields: JsonObject) {
-    const id = parseItemId(requireField(fields, 'item_id', 'item_id'), 'item_id');
+    return this.find(this.itemId(fields));
+  }
+
+  private itemId(fields: JsonObject): string {
+    return parseItemId(requireField(fields, 'item_id', 'item_id'), 'item_id');
+  }
+
+  private find(id: string) {
     const entry = this.deps.conversation.get(id);
     if (!entry) throw realtimeErrors.itemNotFound(id);
     return entry;
