@@ -234,6 +234,33 @@ describe('realtime input audio buffer', () => {
     expect(recognizer.streams[0]!.signal.aborted).to.equal(true);
   });
 
+  it('with server VAD, a commit during detected speech commits the item speech_started announced (no speech_stopped, no response)', async () => {
+    const vad = new EnergyVad();
+    const recognizer = new FakeStreamingRecognizer('tell me the time');
+    const h = await startTextSession(
+      { audio: { voiceActivityDetector: vad, speechRecognizer: recognizer } },
+      { audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: 200, prefix_padding_ms: 100 } } } },
+    );
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(400, 24000, 5000) });
+    const [started] = h.out.take();
+    expect(started).to.deep.include({ type: 'input_audio_buffer.speech_started' });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    await flush();
+    const events = h.out.take();
+    expect(events.map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
+    expect(events[0]!.item_id).to.equal(started!.item_id);
+    expect((events[1]!.item as { id: string }).id).to.equal(started!.item_id);
+    // The turn's streaming recognition was cancelled; the commit is recognized in one go.
+    expect(recognizer.streams[0]!.state).to.equal('cancelled');
+    expect(h.engine.conversation.has(started!.item_id as string)).to.equal(true);
+    // Silence afterwards closes nothing: the speech ended with the commit.
+    await h.send({ type: 'input_audio_buffer.append', audio: pcmBase64(300, 24000, 0) });
+    await flush();
+    expect(h.out.take().map((e) => e.type)).to.not.include('input_audio_buffer.speech_stopped');
+    expect(h.lm.requests).to.have.length(0);
+  });
+
   it('with server VAD, detected speech becomes a user turn and a response (speech_started/stopped, committed, item, response)', async () => {
     const vad = new EnergyVad();
     const recognizer = new FakeRecognizer('tell me the time');

@@ -285,10 +285,14 @@ export class TurnManager implements TurnEvents {
         `Error committing input audio buffer: buffer too small. Expected at least ${MIN_COMMIT_MS}ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
       );
     }
+    // During detected speech the committed item is the one speech_started announced (as in the
+    // modelled API, no speech_stopped follows: the commit ends the speech); its streaming recognition
+    // is cancelled and the whole buffer is recognized in one go.
+    const itemId = this.speech?.itemId ?? this.deps.events.newId('item_');
     this.speechDropped();
     input.resetDetector();
     this.deps.userSpoke();
-    this.addUserTurn(this.deps.events.newId('item_'), input.takeAll(), new ChildAbortController(this.deps.session.signal), null);
+    this.addUserTurn(itemId, input.takeAll(), new ChildAbortController(this.deps.session.signal), null);
   }
 
   /** `input_audio_buffer.clear`. */
