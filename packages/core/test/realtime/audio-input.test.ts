@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { muLawEncode } from '../../src/realtime/index.js';
+import { InvalidRequestError } from '../../src/shared/errors.js';
 import { EnergyVad, FakeRecognizer, FakeStreamingRecognizer, flush, NearestResampler, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
@@ -141,6 +142,41 @@ describe('realtime input audio buffer', () => {
     );
     for (let i = 0; i < 5; i++)
       await h.send({ type: 'input_audio_buffer.append', audio: Buffer.from([0xf8, 0xff, 0xfe, i]).toString('base64') });
+    await h.send({ type: 'input_audio_buffer.commit' });
+    expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
+  });
+
+  it('refuses a corrupt opus packet at its append with invalid_value (param audio), keeping the session and the rest', async () => {
+    // A decoder as the port describes it: an invalid-request error for a packet it cannot decode.
+    const opusCodec = {
+      createDecoder: () => ({
+        decode: (packet: Uint8Array) => {
+          if (packet[0] === 0x03) throw new InvalidRequestError(`Opus packet 2 (${packet.length} bytes) could not be decoded.`);
+          return new Int16Array(960 * 3);
+        },
+        release: () => undefined,
+      }),
+      createEncoder: () => ({ encode: () => [], flush: () => [] }),
+      decode: async () => ({ samples: new Int16Array(0), sampleRate: 48000 }),
+    };
+    const h = await startTextSession(
+      { audio: { opusCodec, speechRecognizer: new FakeRecognizer('hello') } },
+      { audio: { input: { turn_detection: null, format: { type: 'audio/opus', frame_size_ms: 20 } } } },
+    );
+    const send = (bytes: number[], eventId: string) =>
+      h.send({ type: 'input_audio_buffer.append', event_id: eventId, audio: Buffer.from(bytes).toString('base64') });
+    await send([0xf8, 0xff, 0xfe], 'a0');
+    await send([0x03, 0x00], 'a1');
+    for (let i = 2; i < 6; i++) await send([0xf8, 0xff, 0xfe, i], `a${i}`);
+    const [error] = h.out.take();
+    expect(error!.error).to.deep.include({
+      type: 'invalid_request_error',
+      code: 'invalid_value',
+      param: 'audio',
+      event_id: 'a1',
+      message: 'Opus packet 2 (2 bytes) could not be decoded.',
+    });
+    expect(h.out.closed).to.equal(null);
     await h.send({ type: 'input_audio_buffer.commit' });
     expect(h.out.take().map((e) => e.type)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.added']);
   });

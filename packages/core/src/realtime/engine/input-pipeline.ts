@@ -1,4 +1,5 @@
 import { decodeBase64 } from '../../shared/base64.js';
+import { ServiceError } from '../../shared/errors.js';
 import { AnalysisInput } from '../audio/analysis-input.js';
 import { InputAudioBuffer, type CapturedAudio } from '../audio/input-audio-buffer.js';
 import { ANALYSIS_SAMPLE_RATE, type RealtimeAudioPorts, type VoiceActivityStream } from '../ports/audio-pipeline.js';
@@ -165,7 +166,17 @@ export class InputPipeline implements TurnInput {
     }
     const bytes = decodeBase64(audio);
     if (!bytes) throw invalidRequest('invalid_value', "'audio' must be base64-encoded audio bytes.", 'audio');
-    await this.ingest(this.buffer!.append(bytes));
+    await this.ingest(this.appendBytes(bytes));
+  }
+
+  /** The buffer's decode of one append; audio it cannot decode (a corrupt opus packet) is the `audio` field's fault. */
+  private appendBytes(bytes: Uint8Array): Int16Array {
+    try {
+      return this.buffer!.append(bytes);
+    } catch (err) {
+      if (err instanceof ServiceError && !err.serverFault) throw invalidRequest('invalid_value', err.message, 'audio');
+      throw err;
+    }
   }
 
   /** Samples of a media transport's input track (at `mediaInputRate`), in arrival order. */
