@@ -95,7 +95,7 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
           response.resume();
           throw new MediaFetchFailedError(`'${param}': the media URL answered HTTP ${response.statusCode}.`, param);
         }
-        return await this.readBody(response, param);
+        return await this.readBody(response, param, deadline.signal);
       }
     } catch (err) {
       if (outer?.aborted) throw outer.reason ?? err;
@@ -165,7 +165,12 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
     });
   }
 
-  private readBody(response: IncomingMessage, param: string): Promise<Uint8Array> {
+  /**
+   * The body, whole. `deadline` aborting destroys the connection; a body delimited by the connection's
+   * close (no Content-Length, no chunked encoding) then ENDS normally with the bytes received so far,
+   * so an end after the deadline is a timeout, never the media.
+   */
+  private readBody(response: IncomingMessage, param: string, deadline: AbortSignal): Promise<Uint8Array> {
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.maxDownloadBytes) {
       response.destroy();
@@ -192,6 +197,7 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
       });
       response.on('end', () =>
         settle(() => {
+          if (deadline.aborted) return reject(deadline.reason);
           const body = Buffer.concat(chunks, total);
           resolve(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
         }),

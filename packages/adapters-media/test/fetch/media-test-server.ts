@@ -37,6 +37,15 @@ export async function startMediaTestServer(): Promise<MediaTestServer> {
       res.on('close', () => clearInterval(timer));
       return;
     }
+    if (route === '/slow-body-close-delimited') {
+      // No Content-Length and no chunked encoding: the body ends when the connection closes (as
+      // HTTP/1.0 servers and many static hosts send it), so a cut connection looks like a normal end.
+      const socket = req.socket;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: audio/wav\r\nConnection: close\r\n\r\n');
+      const timer = setInterval(() => socket.write('x'), 50);
+      socket.on('close', () => clearInterval(timer));
+      return;
+    }
     res.writeHead(500).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

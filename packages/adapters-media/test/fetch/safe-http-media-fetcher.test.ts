@@ -119,6 +119,15 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
     }
   });
 
+  it('times out a body still arriving at the deadline even without Content-Length or chunking', async () => {
+    // The body is delimited by the connection's close: cutting it at the deadline must not pass the
+    // bytes received so far off as the whole media.
+    const err = await failure(allowing({ timeoutMs: 400 }).fetch(`${base}/slow-body-close-delimited`, opts));
+    expect(err).to.be.instanceOf(MediaFetchTimeoutError);
+    expect(err.identifier).to.equal('media_fetch_timeout');
+    expect(err.param).to.equal('ref_audio');
+  });
+
   it('the deadline covers a slow name lookup', async () => {
     let answered = false;
     const slowDns = (host: string) =>
