@@ -68,7 +68,7 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
       return input;
     }
     const reference = parseMediaReference(input, param);
-    if (reference.kind === 'inline') return decodeInlineMedia(reference.base64, param, this.maxInlineBytes);
+    if (reference.kind === 'inline') return decodeInlineMedia(reference.base64, param, this.maxInlineBytes, options);
     return this.download(reference.url, param, options.signal);
   }
 

@@ -173,6 +173,12 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
       expect(await failure(fetcher.fetch('A'.repeat(1004), opts))).to.be.instanceOf(MediaTooLargeError);
       expect(await failure(fetcher.fetch(new Uint8Array(1001), opts))).to.be.instanceOf(MediaTooLargeError);
     });
+    it("the inline size error follows the caller's kind of media and upload advice", async () => {
+      const image = await failure(fetcher.fetch('A'.repeat(1004), { param: 'ref_image', kind: 'image' }));
+      expect(image.message).to.contain('about 750 bytes of image once decoded; send larger images by URL');
+      const audio = await failure(fetcher.fetch('A'.repeat(1004), { param: 'input', kind: 'audio', uploadable: true }));
+      expect(audio.message).to.contain('send larger audio files as multipart or by URL');
+    });
     it('refuses unsupported schemes', async () => {
       expect(await failure(fetcher.fetch('ftp://example.com/a.wav', opts))).to.be.instanceOf(InvalidMediaUrlError);
     });

@@ -1,6 +1,7 @@
 import { decodeBase64 } from '../shared/base64.js';
 import { InvalidMediaUrlError } from '../shared/errors.js';
 import { EmptyMediaError, InvalidInlineMediaError, MediaTooLargeError } from './errors.js';
+import type { MediaFetchOptions } from './media-fetcher.js';
 
 /** What a string media reference is, decided from its syntax alone. */
 export type MediaReference = { kind: 'url'; url: string } | { kind: 'inline'; base64: string; mediaType: string | null };
@@ -39,18 +40,32 @@ export function parseMediaReference(value: string, param: string): MediaReferenc
 /**
  * Decodes inline base64 after checking the size of the encoded text, so an oversize payload is
  * refused before any memory is spent on decoding it. Accepts standard and URL-safe alphabets,
- * with or without padding, ignoring whitespace (line-wrapped base64 is common).
+ * with or without padding, ignoring whitespace (line-wrapped base64 is common). `advice` shapes the
+ * size error's hint: the kind of media it names, and whether a multipart upload is an alternative.
  */
-export function decodeInlineMedia(base64: string, param: string, maxChars: number): Uint8Array {
+export function decodeInlineMedia(
+  base64: string,
+  param: string,
+  maxChars: number,
+  advice: Pick<MediaFetchOptions, 'kind' | 'uploadable'> = {},
+): Uint8Array {
   if (base64.length > maxChars) {
+    const noun = advice.kind ?? 'media';
+    const larger = advice.kind === 'image' ? 'images' : advice.kind === 'audio' ? 'audio files' : 'files';
     throw new MediaTooLargeError(
       param,
       maxChars,
       'inline (base64 or data URI) text',
-      'about 7.5 MB of audio once decoded; send larger files as multipart or by URL',
+      `about ${approximateSize(Math.floor((maxChars * 3) / 4))} of ${noun} once decoded; send larger ${larger} ${advice.uploadable ? 'as multipart or by URL' : 'by URL'}`,
     );
   }
   const bytes = decodeBase64(base64.replace(/\s+/g, ''), { urlSafe: true, requirePadding: false });
   if (!bytes) throw new InvalidInlineMediaError(`'${param}' is neither an http(s) URL, a data URI nor valid base64.`, param);
   return bytes;
+}
+
+/** Bytes as a reader would say them: "7.5 MB" from a megabyte up, exact bytes below. */
+function approximateSize(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1 ? `${Number(mb.toFixed(1))} MB` : `${bytes} bytes`;
 }

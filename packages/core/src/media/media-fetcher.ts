@@ -7,6 +7,14 @@ export type MediaInput = string | Uint8Array;
 export interface MediaFetchOptions {
   /** Request field the media came from, named in errors (`ref_audio`, `ref_image`, `input`). */
   param: string;
+  /** What the media is, named in the inline size error (`image` or `audio`; default "media"). */
+  kind?: 'image' | 'audio';
+  /**
+   * Whether the request could carry the file as a multipart upload instead (POST /v1/videos and
+   * /v1/audio/voices can, a speech request or a session's photo cannot): the inline size error only
+   * advises multipart where it exists. Default false.
+   */
+  uploadable?: boolean;
   signal?: AbortSignal;
 }
 

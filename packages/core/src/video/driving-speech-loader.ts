@@ -32,7 +32,7 @@ export class DrivingSpeechLoader {
   }
 
   private async decode(input: MediaInput, signal?: AbortSignal): Promise<DrivingSpeech> {
-    const bytes = await this.fetcher.fetch(input, { param: 'input', signal });
+    const bytes = await this.fetcher.fetch(input, { param: 'input', kind: 'audio', uploadable: true, signal });
     if (bytes.length === 0) throw new EmptyMediaError('input');
     const decoded = await this.codec
       .decode(bytes, OUTPUT_SAMPLE_RATE, signal, { maxSeconds: VIDEO_LIMITS.maxDrivingSeconds + 1 })

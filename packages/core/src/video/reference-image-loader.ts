@@ -17,8 +17,9 @@ export interface ReferenceImage {
 export class ReferenceImageLoader {
   constructor(private readonly fetcher: MediaFetcher) {}
 
-  async load(input: MediaInput, signal?: AbortSignal): Promise<ReferenceImage> {
-    const bytes = await this.fetcher.fetch(input, { param: 'ref_image', signal });
+  /** `uploadable`: the request could have sent the photo as a multipart file (named in size errors). */
+  async load(input: MediaInput, signal?: AbortSignal, { uploadable = false }: { uploadable?: boolean } = {}): Promise<ReferenceImage> {
+    const bytes = await this.fetcher.fetch(input, { param: 'ref_image', kind: 'image', uploadable, signal });
     if (bytes.length === 0) throw new EmptyMediaError('ref_image');
     const header = readImageHeader(bytes);
     if (!header) throw new InvalidImageError();

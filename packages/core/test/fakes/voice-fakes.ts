@@ -102,7 +102,7 @@ export class InlineMediaFetcher implements MediaFetcher {
     if (input instanceof Uint8Array) return input;
     const ref = parseMediaReference(input, options.param);
     if (ref.kind === 'url') throw new Error('no network in core tests');
-    return decodeInlineMedia(ref.base64, options.param, 10 * 1024 * 1024);
+    return decodeInlineMedia(ref.base64, options.param, 10 * 1024 * 1024, options);
   }
 }
 

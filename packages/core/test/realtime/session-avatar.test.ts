@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import {
+  decodeInlineMedia,
   NoFaceDetectedError,
   ReferenceImageLoader,
   type LiveAvatar,
   type LiveAvatarRenderer,
   type MediaFetcher,
+  type MediaFetchOptions,
   type SessionVideoOutput,
   type VideoFrame,
   type VideoSize,
@@ -22,8 +24,11 @@ function pngHeader(width = 64, height = 48): Uint8Array {
 
 class FakeFetcher implements MediaFetcher {
   fetched: string[] = [];
-  async fetch(input: string | Uint8Array): Promise<Uint8Array> {
+  async fetch(input: string | Uint8Array, options: MediaFetchOptions): Promise<Uint8Array> {
     this.fetched.push(String(input));
+    // an inline photo over a (small) limit, refused as the real fetcher does
+    if (String(input).startsWith('data:image/png;base64,BIG'))
+      return decodeInlineMedia(String(input).slice(22), options.param, 1000, options);
     if (String(input).includes('not-an-image')) return new Uint8Array([1, 2, 3, 4]);
     return pngHeader();
   }
@@ -134,6 +139,18 @@ describe('session.avatar (extension): a face on the call video', () => {
       expect(String(error.message)).to.contain('session.avatar.ref_image');
       expect(h.out.closed?.ending).to.equal('invalid_configuration');
     }
+  });
+
+  it('an oversize inline photo is refused as an image, advising a URL (a session cannot upload a file)', async () => {
+    const s = services();
+    const h = createHarness({ deps: { liveAvatar: s.liveAvatar }, options: { video: new FakeVideo() } });
+    const photo = `data:image/png;base64,BIG${'A'.repeat(2000)}`;
+    await h.send({ type: 'session.update', session: { model: 'svc-realtime', avatar: { ref_image: photo } } });
+    const error = (h.out.events[0] as unknown as { error: Record<string, unknown> }).error;
+    expect(error).to.deep.include({ code: 'media_too_large', param: 'session.avatar.ref_image' });
+    expect(String(error.message)).to.contain("'session.avatar.ref_image'");
+    expect(String(error.message)).to.contain('of image once decoded; send larger images by URL');
+    expect(String(error.message)).not.to.contain('multipart');
   });
 
   it('bad avatar fields are refused before anything is fetched', async () => {

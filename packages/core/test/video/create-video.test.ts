@@ -101,6 +101,17 @@ describe('CreateVideo', () => {
     });
   }
 
+  it('an oversize inline photo or driving audio is named as such, with multipart or a URL as the way out', async () => {
+    const tooBig = 'A'.repeat(10 * 1024 * 1024 + 4);
+    const image = await refusal(videoWorld().create.execute(alice, { ref_image: tooBig, input: base64(speechBytes(1)) }));
+    expect(image.identifier).to.equal('media_too_large');
+    expect(image.param).to.equal('ref_image');
+    expect(image.message).to.contain('about 7.5 MB of image once decoded; send larger images as multipart or by URL');
+    const audio = await refusal(videoWorld().create.execute(alice, { ref_image: face, input: tooBig }));
+    expect(audio.param).to.equal('input');
+    expect(audio.message).to.contain('about 7.5 MB of audio once decoded; send larger audio files as multipart or by URL');
+  });
+
   it('checks the cheap rules before fetching or preparing anything', async () => {
     const w = videoWorld();
     await refusal(w.create.execute(alice, { ref_image: base64(pngBytes(640, 640, 'NOFACE')), input: base64(speechBytes(1)), size: '1x1' }));

@@ -54,4 +54,25 @@ describe('inline media references', () => {
     expect(err!.identifier).to.equal('media_too_large');
     expect(err!.param).to.equal('ref_audio');
   });
+
+  it('the size error names the kind of media, the decoded size, and multipart only where it exists', () => {
+    const message = (maxChars: number, advice: Parameters<typeof decodeInlineMedia>[3]) => {
+      try {
+        decodeInlineMedia('A'.repeat(maxChars + 4), 'p', maxChars, advice);
+      } catch (e) {
+        return (e as MediaTooLargeError).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    const tenMb = 10 * 1024 * 1024;
+    expect(message(tenMb, { kind: 'image' })).to.equal(
+      "'p': the inline (base64 or data URI) text exceeds the limit of 10 MB (about 7.5 MB of image once decoded; send larger images by URL).",
+    );
+    expect(message(tenMb, { kind: 'audio', uploadable: true })).to.contain(
+      'about 7.5 MB of audio once decoded; send larger audio files as multipart or by URL',
+    );
+    expect(message(tenMb, { kind: 'image', uploadable: true })).to.contain('send larger images as multipart or by URL');
+    expect(message(tenMb, undefined)).to.contain('about 7.5 MB of media once decoded; send larger files by URL');
+    expect(message(1000, { kind: 'audio' })).to.contain('about 750 bytes of audio');
+  });
 });
