@@ -175,10 +175,16 @@ export class VideoNotFoundError extends ServiceError {
     super(`No video found with id '${echoed(id)}'.`, 'video_id');
   }
 }
+/** Content of a video that is not `completed`: still on its way (poll), or failed (it never will be). */
 export class VideoNotReadyError extends ServiceError {
   readonly identifier = 'video_not_ready';
-  constructor(id: string) {
-    super(`Video '${echoed(id)}' is not completed yet; poll GET /v1/videos/${echoed(id)}.`, 'video_id');
+  constructor(id: string, failed = false) {
+    super(
+      failed
+        ? `Video '${echoed(id)}' failed, so it has no content; the 'error' field of GET /v1/videos/${echoed(id)} says why.`
+        : `Video '${echoed(id)}' is not completed yet; poll GET /v1/videos/${echoed(id)}.`,
+      'video_id',
+    );
   }
 }
 export class PayloadTooLargeError extends ServiceError {

@@ -22,7 +22,7 @@ export class GetVideoContent {
     if (variant !== undefined && !(VIDEO_VARIANTS as readonly string[]).includes(variant)) throw new InvalidVideoVariantError(variant);
     const job = await this.jobs.find(principal.apiKeyId, id);
     if (!job) throw new VideoNotFoundError(id);
-    if (job.status !== 'completed') throw new VideoNotReadyError(id);
+    if (job.status !== 'completed') throw new VideoNotReadyError(id, job.status === 'failed');
     const bytes = await this.blobs.get(videoBlobKeys(job).video);
     // Completed but no file: deleted meanwhile, or lost; either way there is nothing to serve.
     if (!bytes) throw new VideoNotFoundError(id);

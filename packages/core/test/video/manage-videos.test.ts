@@ -33,6 +33,20 @@ describe('Get, content, list, delete and retention of videos', () => {
     expect(await identifierOf(w.content.execute(alice, job.id, 'thumbnail'))).to.equal('invalid_video_variant');
   });
 
+  it('content of a failed video is the same 404, saying it failed (polling would never help)', async () => {
+    const w = videoWorld();
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
+    const queued = await w.content.execute(alice, job.id, 'video').catch((e: ServiceError) => e);
+    expect((queued as ServiceError).message).to.contain('not completed yet; poll');
+    w.renderer.failAfterFrames = 5;
+    await w.render.execute(job.id, never);
+    expect((await w.get.execute(alice, job.id)).status).to.equal('failed');
+    const err = (await w.content.execute(alice, job.id, 'video').catch((e: ServiceError) => e)) as ServiceError;
+    expect(err.identifier).to.equal('video_not_ready');
+    expect(err.message).to.equal(`Video '${job.id}' failed, so it has no content; the 'error' field of GET /v1/videos/${job.id} says why.`);
+    expect(err.message).not.to.contain('poll');
+  });
+
   it('lists newest first in pages', async () => {
     const w = videoWorld();
     const ids: string[] = [];
