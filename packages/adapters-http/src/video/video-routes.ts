@@ -18,6 +18,7 @@ import {
 import type { AppState, RouteModule } from '../app-state.js';
 import { readJsonBody } from '../body/json-body.js';
 import { clientGone } from '../errors/error-middleware.js';
+import { HttpLibraryError } from '../errors/http-status.js';
 import { isMultipart, readMultipartForm } from '../multipart/multipart-form.js';
 import { pageParameters } from '../openapi/openapi-registry.js';
 import { clientDisconnectSignal } from '../routing/client-disconnect.js';
@@ -134,6 +135,7 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         },
         handlers: [
           async (ctx) => {
+            refuseStreamRoute(ctx);
             ctx.body = toVideoResource(await deps.get.execute(ctx.state.principal, ctx.params.id!));
           },
         ],
@@ -173,6 +175,7 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         },
         handlers: [
           async (ctx) => {
+            refuseStreamRoute(ctx);
             const { id } = await deps.remove.execute(ctx.state.principal, ctx.params.id!);
             ctx.body = { id, object: 'video.deleted', deleted: true };
           },
@@ -209,6 +212,17 @@ async function stream(ctx: VideoContext, deps: VideoRoutesDeps): Promise<void> {
       ctx.state.log.info({ video: job.id }, 'video stream: the client left; the video completes in the background');
     else ctx.state.log.warn({ video: job.id, err: String(err) }, 'video stream ended early');
   });
+}
+
+/**
+ * `/v1/videos/stream` is a route of its own (POST only), but `/v1/videos/{id}` also matches it, so a
+ * GET, HEAD or DELETE there would reach the video lookup and answer "no video 'stream'". It is a
+ * known route with another method: 405, as for any other route (no video id has this form).
+ */
+function refuseStreamRoute(ctx: Context & { params: Record<string, string> }): void {
+  if (ctx.params.id !== 'stream') return;
+  ctx.set('Allow', 'POST');
+  throw new HttpLibraryError('method_not_allowed', 405, `${ctx.method} is not allowed on /v1/videos/stream; it only takes POST.`);
 }
 
 async function* toBuffers(fragments: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
