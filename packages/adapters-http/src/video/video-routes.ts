@@ -247,7 +247,7 @@ async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Prom
     try {
       inputTts = JSON.parse(form.fields.input_tts);
     } catch {
-      throw new InvalidJsonError("'input_tts' must be a JSON object (the speech request).");
+      throw new InvalidJsonError("'input_tts' must be a JSON object (the speech request).", 'input_tts');
     }
   }
   const text = parseRequest(z.strictObject({ ...videoCreateFields, ref_image: videoCreateFields.ref_image.optional() }), {

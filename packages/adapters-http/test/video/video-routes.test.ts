@@ -64,6 +64,21 @@ describe('video routes (in-process HTTP app, in-memory use cases)', () => {
     expect(reached).to.deep.equal([]);
   });
 
+  it('a multipart input_tts that is not JSON is 400 invalid_json naming input_tts', async () => {
+    const form = new FormData();
+    form.set('ref_image', 'https://example.test/face.jpg');
+    form.set('input_tts', 'not json');
+    const res = await app.call('/v1/videos', { method: 'POST', body: form });
+    expect(res.status).to.equal(400);
+    expect(await errorOf(res)).to.deep.equal({
+      type: 'invalid_json',
+      code: 'invalid_json',
+      param: 'input_tts',
+      message: "'input_tts' must be a JSON object (the speech request).",
+    });
+    expect(reached).to.deep.equal([]);
+  });
+
   it('a video id is still looked up on GET and DELETE /v1/videos/{id}', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await app.call('/v1/videos/video_nope', { method });

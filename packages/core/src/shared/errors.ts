@@ -49,8 +49,9 @@ export class InvalidRequestError extends ServiceError {
 }
 export class InvalidJsonError extends ServiceError {
   readonly identifier = 'invalid_json';
-  constructor(message = 'The request body is not valid JSON.') {
-    super(message);
+  /** `param`: the field whose text is not JSON (a multipart text field holding a JSON object); null for the body. */
+  constructor(message = 'The request body is not valid JSON.', param: string | null = null) {
+    super(message, param);
   }
 }
 export class UnknownParameterError extends ServiceError {
