@@ -20,9 +20,14 @@ export abstract class ServiceError extends Error {
   abstract readonly identifier: string;
   /** The server, not the request, failed (engine failure, bug, missing feature): logged as an error. */
   readonly serverFault: boolean = false;
+  /**
+   * `mentions`: other fields of the same request the message quotes (`'ref_audio'` beside the
+   * param `voice`), renamed with it when the error is nested (nestedIn).
+   */
   constructor(
     message: string,
     readonly param: string | null = null,
+    private readonly mentions: readonly string[] = [],
   ) {
     super(message);
     this.name = new.target.name;
@@ -37,7 +42,8 @@ export abstract class ServiceError extends Error {
   nestedIn(parent: string): this {
     if (this.serverFault || this.param === parent || this.param?.startsWith(`${parent}.`)) return this;
     const nested = this.param === null ? parent : `${parent}.${this.param}`;
-    if (this.param !== null) this.message = this.message.split(`'${this.param}'`).join(`'${nested}'`);
+    for (const field of this.param === null ? this.mentions : [this.param, ...this.mentions])
+      this.message = this.message.split(`'${field}'`).join(`'${parent}.${field}'`);
     (this as { param: string | null }).param = nested;
     return this;
   }
@@ -128,7 +134,7 @@ export class VoiceLanguageUnsupportedError extends ServiceError {
 export class ConflictingVoiceError extends ServiceError {
   readonly identifier = 'voice_conflict';
   constructor() {
-    super("'voice' and 'ref_audio'/'ref_text' are mutually exclusive; send one or the other.", 'voice');
+    super("'voice' and 'ref_audio'/'ref_text' are mutually exclusive; send one or the other.", 'voice', ['ref_audio', 'ref_text']);
   }
 }
 export class InvalidAudioError extends ServiceError {

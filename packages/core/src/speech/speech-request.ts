@@ -127,7 +127,7 @@ export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechReque
   const hasRef = (raw.ref_audio ?? null) !== null || (raw.ref_text ?? null) !== null;
   if (voiceExplicit && hasRef) throw new ConflictingVoiceError();
   if ((raw.ref_text ?? null) !== null && (raw.ref_audio ?? null) === null) {
-    throw new InvalidParameterError("'ref_text' was given without 'ref_audio'.", 'ref_text');
+    throw new InvalidParameterError("'ref_text' was given without 'ref_audio'.", 'ref_text', ['ref_audio']);
   }
   const voice = voiceName ?? DEFAULT_VOICE;
   if (voiceExplicit && voice.trim() === '') throw new InvalidParameterError("'voice' must not be empty.", 'voice');

@@ -101,6 +101,18 @@ describe('CreateVideo', () => {
     });
   }
 
+  it('a speech rule inside input_tts names every field it quotes by its dotted path', async () => {
+    const conflict = await refusal(
+      videoWorld().create.execute(alice, { ref_image: face, input_tts: { input: 'Hi', voice: 'slt', ref_audio: 'AAAA' } }),
+    );
+    expect(conflict.message).to.equal(
+      "'input_tts.voice' and 'input_tts.ref_audio'/'input_tts.ref_text' are mutually exclusive; send one or the other.",
+    );
+    const orphan = await refusal(videoWorld().create.execute(alice, { ref_image: face, input_tts: { input: 'Hi', ref_text: 'Hi' } }));
+    expect(orphan.param).to.equal('input_tts.ref_text');
+    expect(orphan.message).to.equal("'input_tts.ref_text' was given without 'input_tts.ref_audio'.");
+  });
+
   it('an oversize inline photo or driving audio is named as such, with multipart or a URL as the way out', async () => {
     const tooBig = 'A'.repeat(10 * 1024 * 1024 + 4);
     const image = await refusal(videoWorld().create.execute(alice, { ref_image: tooBig, input: base64(speechBytes(1)) }));
