@@ -58,7 +58,7 @@ export class AddressPolicy {
     if (this.ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))) return null;
     if (METADATA_ADDRESSES.some((m) => ipaddr.process(m).toString() === address.toString())) return 'a cloud metadata address';
     const range = address.range();
-    if (range !== 'unicast') return `a ${describe(range)} address`;
+    if (range !== 'unicast') return `${describe(range)} address`;
     // Not processed: a mapped, IPv4-compatible or translated IPv6 form is refused as such.
     const raw = ipaddr.parse(addressText);
     if (raw.kind() === 'ipv4') {
@@ -75,17 +75,18 @@ function unbracket(s: string): string {
   return s.startsWith('[') && s.endsWith(']') ? s.slice(1, -1) : s;
 }
 
+/** The kind of a non-unicast range, with its article ("an unspecified", "a unique-local"). */
 function describe(range: string): string {
   const names: Record<string, string> = {
-    private: 'private',
-    loopback: 'loopback',
-    linkLocal: 'link-local',
-    uniqueLocal: 'unique-local',
-    carrierGradeNat: 'carrier-grade NAT',
-    multicast: 'multicast',
-    unspecified: 'unspecified',
-    broadcast: 'broadcast',
-    reserved: 'reserved',
+    private: 'a private',
+    loopback: 'a loopback',
+    linkLocal: 'a link-local',
+    uniqueLocal: 'a unique-local',
+    carrierGradeNat: 'a carrier-grade NAT',
+    multicast: 'a multicast',
+    unspecified: 'an unspecified',
+    broadcast: 'a broadcast',
+    reserved: 'a reserved',
   };
-  return names[range] ?? `non-public (${range})`;
+  return names[range] ?? `a non-public (${range})`;
 }

@@ -41,6 +41,9 @@ describe('AddressPolicy (which addresses a media fetch may reach)', () => {
     expect(policy.refusal('127.0.0.1')).to.equal('a loopback address');
     expect(policy.refusal('169.254.169.254')).to.equal('a cloud metadata address');
     expect(policy.refusal('fd00:ec2::254')).to.equal('a cloud metadata address');
+    expect(policy.refusal('fc00::1')).to.equal('a unique-local address');
+    expect(policy.refusal('0.0.0.0')).to.equal('an unspecified address');
+    expect(policy.refusal('::')).to.equal('an unspecified address');
   });
 
   it('an operator allowlist opens host names (and their subdomains), single addresses and CIDR ranges', () => {

@@ -72,6 +72,10 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
       expect(err.identifier).to.equal('media_url_not_allowed');
       expect(err.param).to.equal('ref_audio');
     }
+    for (const url of ['http://0.0.0.0/', 'http://[::]/']) {
+      const err = await failure(fetcher.fetch(url, opts));
+      expect(err.message, url).to.contain('resolves to an unspecified address;');
+    }
   });
 
   it('checks every resolved address: one private answer among public ones is refused', async () => {
