@@ -30,7 +30,31 @@ export function issueToError(issue: z.core.$ZodIssue, value: unknown): ServiceEr
     const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
     return new InvalidParameterError(`Invalid value for '${param}': expected one of ${allowed}.`, param);
   }
+  if ((issue.code === 'too_small' || issue.code === 'too_big') && param) {
+    const bound = boundText(issue);
+    if (bound) return new InvalidParameterError(`'${param}' must ${bound}.`, param);
+  }
   return new InvalidParameterError(`Invalid value for '${param}': ${issue.message}`, param);
+}
+
+/**
+ * A broken bound in the words of the service's own messages ("be at least 1", "be at most 4
+ * characters long"), not zod's ("Too small: expected number to be >=1"); null for a kind of value
+ * without such words (zod's message is used then).
+ */
+function boundText(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string | null {
+  const small = issue.code === 'too_small';
+  const limit = String(small ? issue.minimum : issue.maximum);
+  const inclusive = issue.inclusive !== false;
+  if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint') {
+    if (issue.exact) return `be ${limit}`;
+    return `be ${small ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than'} ${limit}`;
+  }
+  const counted = issue.origin === 'string' ? 'character' : issue.origin === 'array' || issue.origin === 'set' ? 'item' : null;
+  if (!counted) return null;
+  const count = `${limit} ${counted}${limit === '1' ? '' : 's'}`;
+  const how = issue.exact ? 'exactly' : small ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'fewer than';
+  return counted === 'character' ? `be ${how} ${count} long` : `have ${how} ${count}`;
 }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {

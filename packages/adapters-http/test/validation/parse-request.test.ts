@@ -55,7 +55,32 @@ describe('parseRequest: a schema problem becomes the spec error with its param',
     const speed = refusal({ input: 'a', speed: 0.1 });
     expect(speed).to.be.instanceOf(InvalidParameterError);
     expect(speed.param).to.equal('speed');
-    expect(speed.message).to.match(/^Invalid value for 'speed': /);
+    expect(speed.message).to.equal("'speed' must be at least 0.25.");
     expect(refusal({ input: 'toolong' }).param).to.equal('input');
+  });
+
+  it('a broken bound reads like the service messages, not like zod', () => {
+    const bounded = z.strictObject({
+      limit: z.number().int().min(1).max(100).optional(),
+      ratio: z.number().gt(0).lt(1).optional(),
+      name: z.string().min(1).max(3).optional(),
+      tags: z.array(z.string()).max(2).optional(),
+    });
+    const message = (value: unknown) => {
+      try {
+        parseRequest(bounded, value);
+      } catch (err) {
+        expect(err).to.be.instanceOf(InvalidParameterError);
+        return (err as ServiceError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message({ limit: 0 })).to.equal("'limit' must be at least 1.");
+    expect(message({ limit: 101 })).to.equal("'limit' must be at most 100.");
+    expect(message({ ratio: 0 })).to.equal("'ratio' must be greater than 0.");
+    expect(message({ ratio: 1 })).to.equal("'ratio' must be less than 1.");
+    expect(message({ name: '' })).to.equal("'name' must be at least 1 character long.");
+    expect(message({ name: 'abcd' })).to.equal("'name' must be at most 3 characters long.");
+    expect(message({ tags: ['a', 'b', 'c'] })).to.equal("'tags' must have at most 2 items.");
   });
 });
