@@ -30,6 +30,14 @@ export function issueToError(issue: z.core.$ZodIssue, value: unknown): ServiceEr
     const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
     return new InvalidParameterError(`Invalid value for '${param}': expected one of ${allowed}.`, param);
   }
+  if (issue.code === 'invalid_union' && param) {
+    // A branch that got inside the value says what is wrong there ("voice": {} lacks 'voice.id');
+    // else the value fits no branch's type, and those types are what the caller can send.
+    const deeper = issue.errors.map((branch) => branch[0]).find((first) => first !== undefined && first.path.length > 0);
+    if (deeper) return issueToError({ ...deeper, path: [...issue.path, ...deeper.path] }, value);
+    const expected = [...new Set(issue.errors.flatMap((branch) => branch.flatMap((i) => (i.code === 'invalid_type' ? [i.expected] : []))))];
+    if (expected.length > 0) return new InvalidParameterError(`Invalid type for '${param}': expected ${expected.join(' or ')}.`, param);
+  }
   if ((issue.code === 'too_small' || issue.code === 'too_big') && param) {
     const bound = boundText(issue);
     if (bound) return new InvalidParameterError(`'${param}' must ${bound}.`, param);

@@ -230,7 +230,7 @@ async function* toBuffers(fragments: AsyncIterable<Uint8Array>): AsyncGenerator<
 }
 
 async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Promise<VideoRequestInput> {
-  if (!isMultipart(ctx)) return parseRequest(videoCreateSchema, await readJsonBody(ctx, deps.jsonBodyLimit));
+  if (!isMultipart(ctx)) return parseRequest(videoCreateSchema, await readJsonBody(ctx, deps.jsonBodyLimit, { orMultipart: true }));
   const form = await readMultipartForm(ctx, {
     allowed: CREATE_FIELDS,
     maxFileBytes: MAX_INLINE_MEDIA_SIZE,

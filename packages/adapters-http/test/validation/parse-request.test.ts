@@ -83,4 +83,26 @@ describe('parseRequest: a schema problem becomes the spec error with its param',
     expect(message({ name: 'abcd' })).to.equal("'name' must be at most 3 characters long.");
     expect(message({ tags: ['a', 'b', 'c'] })).to.equal("'tags' must have at most 2 items.");
   });
+
+  it('a value no branch of a union takes names the types it may be, or what is wrong inside it', () => {
+    const voiced = z.strictObject({ voice: z.union([z.string(), z.strictObject({ id: z.string() })]).optional() });
+    const error = (value: unknown) => {
+      try {
+        parseRequest(voiced, value);
+      } catch (err) {
+        return err as ServiceError;
+      }
+      throw new Error('accepted');
+    };
+    for (const wrong of [7, null, [[1]]]) {
+      const refused = error({ voice: wrong });
+      expect(refused, JSON.stringify(wrong)).to.be.instanceOf(InvalidParameterError);
+      expect(refused.message).to.equal("Invalid type for 'voice': expected string or object.");
+      expect(refused.param).to.equal('voice');
+    }
+    expect(error({ voice: {} }))
+      .to.be.instanceOf(MissingParameterError)
+      .and.include({ param: 'voice.id' });
+    expect(error({ voice: { id: 3 } }).message).to.equal("Invalid type for 'voice.id': expected string.");
+  });
 });
