@@ -96,6 +96,16 @@ const H264 = () =>
     rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'transport-cc' }],
     parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
   });
+/**
+ * Video codecs the server never sends but recognises, so that an offer whose video m-line has no
+ * H.264 (werift's own default is VP8 only; some SDKs and aiortc offer VP8 alone) can still be
+ * negotiated and answered inactive: werift refuses the whole offer ("negotiate codecs failed") when
+ * an m-line has no codec in common with ours. setUpVideo never sends on one of these.
+ */
+const VIDEO_CODECS_ANSWERED_INACTIVE = () =>
+  ['video/VP8', 'video/VP9', 'video/AV1', 'video/H265'].map(
+    (mimeType) => new RTCRtpCodecParameters({ mimeType, clockRate: VIDEO_CLOCK_RATE }),
+  );
 const LIVENESS_CHECK_MS = 1000;
 /** Once the data channel has handed its last event to SCTP, how long it gets to arrive before the call closes. */
 const CLOSE_GRACE_MS = 300;
@@ -143,7 +153,7 @@ export class PeerCall implements RealtimeOutput {
   ) {
     const { ice } = options;
     this.pc = new RTCPeerConnection({
-      codecs: { audio: [OPUS()], video: [H264()] },
+      codecs: { audio: [OPUS()], video: [H264(), ...VIDEO_CODECS_ANSWERED_INACTIVE()] },
       iceLite: true,
       // ICE-lite gathers host candidates only; no STUN server is ever asked (the default would be a public one).
       iceServers: [],

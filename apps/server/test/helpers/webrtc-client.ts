@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { PcmResampler } from '@svc/adapters-speech-recognition';
-import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCDataChannel } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, useVP8, type RTCDataChannel } from 'werift';
 
 type ServerEvent = { type: string; [field: string]: any };
 
@@ -36,19 +36,26 @@ export class WebRtcTestClient {
   /** Video RTP received (an offer made with `video: true`): the live avatar's H.264 packets. */
   readonly videoRtp: Array<{ at: number; ssrc: number; timestamp: number; marker: boolean; payload: Buffer }> = [];
 
-  /** `video`: the offer also receives video (H.264, packetization mode 1), as a browser's with a recvonly video transceiver. */
-  constructor(options: { video?: boolean } = {}) {
+  /**
+   * `video`: the offer also receives video, as a browser's with a recvonly video transceiver: H.264
+   * in packetization mode 1 (`true`), or VP8 only (`'vp8'`, werift's default video codec, as some
+   * SDKs and aiortc offer).
+   */
+  constructor(options: { video?: boolean | 'vp8' } = {}) {
     // No STUN server: loopback needs none, and werift's default is a public one.
-    const video = options.video
-      ? [
-          new RTCRtpCodecParameters({
-            mimeType: 'video/H264',
-            clockRate: 90000,
-            rtcpFeedback: [{ type: 'nack', parameter: 'pli' }],
-            parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
-          }),
-        ]
-      : [];
+    const video =
+      options.video === 'vp8'
+        ? [useVP8()]
+        : options.video
+          ? [
+              new RTCRtpCodecParameters({
+                mimeType: 'video/H264',
+                clockRate: 90000,
+                rtcpFeedback: [{ type: 'nack', parameter: 'pli' }],
+                parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+              }),
+            ]
+          : [];
     this.pc = new RTCPeerConnection({
       iceServers: [],
       codecs: { audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })], video },

@@ -22,7 +22,7 @@ const videoSection = (sdp: string) => /^m=video[\s\S]*?(?=^m=|(?![\s\S]))/m.exec
 describe('avatar calls: the H.264 video track in the SDP answer and on the wire', function () {
   this.timeout(120_000);
   const clients: WebRtcTestClient[] = [];
-  const client = (video: boolean) => {
+  const client = (video: boolean | 'vp8') => {
     const c = new WebRtcTestClient({ video });
     clients.push(c);
     return c;
@@ -89,6 +89,25 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       expect(res.status, res.body).to.equal(201);
       const error = await c.waitForType('error', 30_000);
       expect(error.error).to.deep.include({ code: 'avatar_requires_video', param: 'session.avatar' });
+    });
+
+    it('answers a VP8-only video offer inactive (port 0, out of the BUNDLE group): the call goes on voice only', async () => {
+      const c = client('vp8');
+      const res = await c.call(t.baseUrl, t.apiKey, SESSION);
+      expect(res.status, res.body).to.equal(201);
+      const video = videoSection(res.body);
+      expect(video).to.match(/^m=video 0 /);
+      expect(video).to.match(/^a=inactive/m);
+      const videoMid = /^a=mid:(\S+)/m.exec(video)?.[1];
+      const bundle = /^a=group:BUNDLE(.*)$/m.exec(res.body)?.[1]?.trim().split(' ') ?? [];
+      expect(bundle, 'the BUNDLE group').to.not.include(videoMid);
+      expect(res.body.slice(0, res.body.indexOf('m=video')), 'the audio m-line').to.match(/^a=sendrecv/m);
+      // the data channel works both ways and ICE/DTLS connect
+      await c.waitForType('session.created', 30_000);
+      c.send({ type: 'session.update', session: { type: 'realtime', instructions: 'Be brief.' } });
+      await c.waitForType('session.updated', 30_000);
+      expect(c.pc.connectionState).to.equal('connected');
+      expect(c.videoRtp).to.have.length(0);
     });
 
     it('a video offer without a face gets a sendonly track but no frames until the session names one', async () => {
