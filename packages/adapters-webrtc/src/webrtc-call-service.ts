@@ -42,6 +42,12 @@ export interface WebRtcCallDeps {
   createSession(context: CallSessionContext): CallSessionHandle;
   /** Checks a multipart `session` before anything starts (throws the session.update error: 400). */
   checkSession(session: unknown): void;
+  /**
+   * Checks the multipart `session`'s avatar against the answered call (whether it has a video
+   * track) before the answer is sent (throws the session.update error: 400); what needs the
+   * photo's download (finding the face) is left to the session.
+   */
+  checkAvatar?(session: unknown, hasVideo: boolean): Promise<void>;
   opus: OpusCodec;
   newCallId(): string;
   logger?: Logger;
@@ -155,6 +161,16 @@ export class WebRtcCallService implements WebRtcCalls {
       if (err instanceof UnusableOfferError) throw new InvalidSdpOfferError(err.message);
       throw err;
     }
+    // A face the call could never show is refused now (400), not after the caller has connected.
+    if (request.session !== null && this.deps.checkAvatar) {
+      try {
+        await this.deps.checkAvatar(request.session, call.video !== undefined);
+      } catch (err) {
+        admitted.end('session_refused');
+        await closeUnstarted(call);
+        throw err;
+      }
+    }
     this.calls.set(callId, { call, admitted });
     admitted.onRevoked(() => call.close('key_revoked', 'the API key of this call was revoked'));
     call.onClosed((ending, reason) => {
@@ -254,11 +270,11 @@ export class WebRtcCallService implements WebRtcCalls {
   }
 }
 
-/** Tears down a call that never started (its negotiation failed). */
+/** Tears down a call that never started (its negotiation failed, or its session was refused). */
 async function closeUnstarted(call: PeerCall): Promise<void> {
   await new Promise<void>((resolve) => {
     call.onClosed(() => resolve());
-    call.close('internal_error', 'negotiation failed');
+    call.close('internal_error', 'not started');
   });
 }
 

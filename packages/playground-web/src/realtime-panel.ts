@@ -1,4 +1,4 @@
-import { describeError } from './api.js';
+import { ApiError, describeError } from './api.js';
 import { byId, onAsync, setStatus } from './dom.js';
 import { playbackContext } from './pcm-player.js';
 import { AvatarVideo } from './realtime-avatar-video.js';
@@ -8,7 +8,7 @@ import { RealtimeControls } from './realtime-controls.js';
 import { RealtimeEventLog } from './realtime-event-log.js';
 import { RealtimeMicrophone } from './realtime-microphone.js';
 import { emptyPanelState, startNewConversation, type PanelContext } from './realtime-panel-state.js';
-import { handleServerEvent } from './realtime-server-events.js';
+import { AVATAR_ERRORS, handleServerEvent } from './realtime-server-events.js';
 import { RealtimeTranscript } from './realtime-transcript.js';
 import { TurnLatency } from './realtime-turn-latency.js';
 import { sendTypedTurn } from './realtime-typed-turn.js';
@@ -62,7 +62,10 @@ export function initRealtimePanel(): void {
       await connection.open(secret, controls.transport.value, controls.picker.face());
     } catch (err) {
       avatarVideo.hide();
-      setStatus(status, describeError(err), 'error');
+      // a call refused before its answer (e.g. a face it cannot show: 400 avatar_unavailable) names its code as the error event would
+      const code = err instanceof ApiError ? err.type : null;
+      if (code) status.dataset.errorCode = code;
+      setStatus(status, (code && AVATAR_ERRORS[code]) || describeError(err), 'error');
       controls.setConnecting(false, connection.connected);
     }
   });

@@ -5,7 +5,8 @@ import type { RealtimeEvent } from './realtime-event-log.js';
 import { REALTIME_RATE as RATE, type PanelContext } from './realtime-panel-state.js';
 
 /** What the user should do about a refused face (the session.update error identifiers of docs/live-avatar.md). */
-const AVATAR_ERRORS: Record<string, string> = {
+/** What the panel says for the avatar's refusals: an `error` event, or the 400 of a call refused before its answer. */
+export const AVATAR_ERRORS: Record<string, string> = {
   no_face_detected: 'No face was found in that photo: pick another one (a face seen from the front, not too small).',
   avatar_unavailable:
     'This server runs without the live avatar (SVC_LIVE_AVATAR_ENABLED=false): choose "Voice only" to talk without a face.',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   applySessionUpdate,
+  checkAvatarBeforeCall,
   CLIENT_SECRET_PREFIX,
   inboundBudgetLimits,
   REALTIME_MODEL,
@@ -77,6 +78,9 @@ export const realtimeWebrtcModule = defineModule({
             // A call is a session whose model defaults as `?model=svc-realtime` would.
             createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
             checkSession: (session) => void applySessionUpdate(session, null, REALTIME_MODEL),
+            // no face without the live avatar or a video track; a photo's URL within the SSRF rules (docs/live-avatar.md)
+            checkAvatar: (session, hasVideo) =>
+              checkAvatarBeforeCall(applySessionUpdate(session, null, REALTIME_MODEL).config.avatar, liveAvatar?.services, hasVideo),
             opus: await get(REALTIME_TOKENS.OpusCodec),
             newCallId: () => ids.id('rtc_'),
             logger,

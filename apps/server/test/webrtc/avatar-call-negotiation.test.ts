@@ -1,5 +1,8 @@
 // @test-tier serial: a keyframe's latency after the request, in real time
 import { expect } from 'chai';
+import sharp from 'sharp';
+import { REALTIME_TOKENS } from '@svc/core';
+import { SERVER_TOKENS } from '../../src/tokens.js';
 import { WebRtcTestClient } from '../helpers/webrtc-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { dataUri, samplePhoto } from '../video/video-helpers.js';
@@ -9,6 +12,12 @@ const FACE = { ref_image: dataUri(samplePhoto(1), 'image/jpeg'), size: '640x480'
 
 /** Whether an H.264 RTP payload starts a keyframe (its first NAL unit, alone or in a STAP-A, is an SPS). */
 const startsKeyframe = (payload: Buffer) => ((payload[0]! & 0x1f) === 24 ? payload[3]! & 0x1f : payload[0]! & 0x1f) === 7;
+
+/** A photo without a face: a flat grey PNG. */
+const blankPng = () =>
+  sharp({ create: { width: 400, height: 400, channels: 3, background: '#7a8a99' } })
+    .png()
+    .toBuffer();
 
 /** The m=video section of an SDP answer. */
 const videoSection = (sdp: string) => /^m=video[\s\S]*?(?=^m=|(?![\s\S]))/m.exec(sdp)?.[0] ?? '';
@@ -37,6 +46,16 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       t = await startTestServer({ env: { SVC_LOG_LEVEL: process.env.AVATAR_TEST_LOG_LEVEL ?? 'silent' } });
     });
     after(async () => t?.close());
+    /** Calls this server serves and session slots it holds: a refused call adds to neither. */
+    const held = () => ({
+      calls: t.server.services.get(SERVER_TOKENS.RealtimeCalls)!.activeCalls(),
+      slots: t.server.services.get(REALTIME_TOKENS.SessionRegistry).localSessions(),
+    });
+    const expectNoneAdded = (before: { calls: number; slots: number }) => {
+      const now = held();
+      expect(now.calls, 'calls').to.be.at.most(before.calls);
+      expect(now.slots, 'session slots').to.be.at.most(before.slots);
+    };
 
     it('answers a video offer naming a face with a sendonly H.264 track in the audio stream, and sends H.264 starting with a keyframe', async () => {
       const c = client(true);
@@ -83,12 +102,46 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       expect(answered - lastNatural, 'sooner than the GOP would have made one (ms)').to.be.below(1900);
     });
 
-    it('a voice-only offer naming a face fails with avatar_requires_video', async () => {
-      const c = client(false);
-      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+    it('an offer without video (or with VP8 video only) naming a face is a 400 avatar_requires_video before any answer', async () => {
+      const before = held();
+      for (const video of [false, 'vp8'] as const) {
+        const res = await client(video).call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+        expect(res.status, res.body).to.equal(400);
+        expect(JSON.parse(res.body).error, `video: ${video}`).to.deep.include({ code: 'avatar_requires_video', param: 'session.avatar' });
+      }
+      expectNoneAdded(before);
+    });
+
+    it('a photo URL the SSRF rules refuse is a 400 media_url_not_allowed before any answer', async () => {
+      const before = held();
+      for (const ref_image of ['http://10.0.0.5/face.jpg', 'http://127.0.0.1:1/face.jpg']) {
+        const res = await client(true).call(t.baseUrl, t.apiKey, { ...SESSION, avatar: { ref_image } });
+        expect(res.status, res.body).to.equal(400);
+        expect(JSON.parse(res.body).error, ref_image).to.deep.include({
+          code: 'media_url_not_allowed',
+          param: 'session.avatar.ref_image',
+        });
+      }
+      expectNoneAdded(before);
+    });
+
+    it('an inline photo that is no image is a 400 invalid_image before any answer', async () => {
+      const before = held();
+      const res = await client(true).call(t.baseUrl, t.apiKey, {
+        ...SESSION,
+        avatar: { ref_image: dataUri(Buffer.from('not an image at all'), 'image/jpeg') },
+      });
+      expect(res.status, res.body).to.equal(400);
+      expect(JSON.parse(res.body).error).to.deep.include({ code: 'invalid_image', param: 'session.avatar.ref_image' });
+      expectNoneAdded(before);
+    });
+
+    it('a photo without a face is answered (face detection runs while the call connects), then refused with no_face_detected', async () => {
+      const c = client(true);
+      const res = await c.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: { ref_image: dataUri(await blankPng(), 'image/png') } });
       expect(res.status, res.body).to.equal(201);
       const error = await c.waitForType('error', 30_000);
-      expect(error.error).to.deep.include({ code: 'avatar_requires_video', param: 'session.avatar' });
+      expect(error.error).to.deep.include({ code: 'no_face_detected', param: 'session.avatar.ref_image' });
     });
 
     it('answers a VP8-only video offer inactive (port 0, out of the BUNDLE group): the call goes on voice only', async () => {
@@ -140,11 +193,9 @@ describe('avatar calls: the H.264 video track in the SDP answer and on the wire'
       expect(videoMid).to.be.a('string');
       expect(bundle, 'the BUNDLE group').to.not.include(videoMid);
       expect(bundle.length, 'audio and the data channel stay bundled').to.equal(2);
-      const other = client(true);
-      const refused = await other.call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
-      expect(refused.status, refused.body).to.equal(201);
-      const error = await other.waitForType('error', 30_000);
-      expect(error.error).to.deep.include({ code: 'avatar_unavailable', param: 'session.avatar' });
+      const refused = await client(true).call(t.baseUrl, t.apiKey, { ...SESSION, avatar: FACE });
+      expect(refused.status, refused.body).to.equal(400);
+      expect(JSON.parse(refused.body).error).to.deep.include({ code: 'avatar_unavailable', param: 'session.avatar' });
     });
   });
 });

@@ -72,6 +72,25 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
     return this.download(reference.url, param, options.signal);
   }
 
+  /** The scheme and the SSRF address policy of a URL (its host resolved), within the fetch timeout; nothing is downloaded. */
+  async checkUrl(url: string, options: MediaFetchOptions): Promise<void> {
+    const { param, signal: outer } = options;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const onOuterAbort = () => deadline.abort(outer?.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      await this.checkedAddress(parseUrl(url, param), param, deadline.signal);
+    } catch (err) {
+      if (outer?.aborted) throw outer.reason ?? err;
+      if (deadline.signal.aborted) throw new MediaFetchTimeoutError(param, this.timeoutMs);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
   private async download(startUrl: string, param: string, outer?: AbortSignal): Promise<Uint8Array> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);

@@ -78,6 +78,20 @@ describe('SafeHttpMediaFetcher (real HTTP against a local server)', function () 
     }
   });
 
+  it('checkUrl applies the same rules without connecting: private and loopback refused, public and allowed hosts pass', async () => {
+    const fetcher = new SafeHttpMediaFetcher({ resolve: dns({ 'intranet.test': ['10.0.0.7'], 'public.test': ['93.184.216.34'] }) });
+    for (const url of ['http://10.0.0.5/face.jpg', 'http://intranet.test/face.jpg', `http://127.0.0.1:${server.port}/audio.wav`]) {
+      const err = await failure(fetcher.checkUrl(url, opts));
+      expect(err, url).to.be.instanceOf(MediaUrlNotAllowedError);
+      expect(err.param).to.equal('ref_audio');
+    }
+    expect(await failure(fetcher.checkUrl('ftp://public.test/face.jpg', opts))).to.be.instanceOf(MediaUrlNotAllowedError);
+    expect(await failure(fetcher.checkUrl('http://nowhere.test/face.jpg', opts))).to.be.instanceOf(MediaFetchFailedError);
+    // a public address (unreachable from here: a connection attempt would fail) and an allowlisted host pass
+    await fetcher.checkUrl('http://public.test/face.jpg', opts);
+    await allowing().checkUrl(`${base}/audio.wav`, opts);
+  });
+
   it('checks every resolved address: one private answer among public ones is refused', async () => {
     const fetcher = new SafeHttpMediaFetcher({ resolve: dns({ 'mixed.test': ['93.184.216.34', '10.0.0.5'] }) });
     expect(await failure(fetcher.fetch('http://mixed.test/a.wav', opts))).to.be.instanceOf(MediaUrlNotAllowedError);

@@ -26,6 +26,14 @@ export interface MediaFetchOptions {
  */
 export interface MediaFetcher {
   fetch(input: MediaInput, options: MediaFetchOptions): Promise<Uint8Array>;
+  /**
+   * The network rules of an http(s) URL alone, without connecting: its scheme, and that its host
+   * resolves to addresses that may be fetched. Throws what `fetch` would for them
+   * (media_url_not_allowed, invalid_media_url, media_fetch_failed for a host without an address).
+   * A check made before committing to a fetch that comes later (which checks again and pins the
+   * address it connects to). Optional: a fetcher without it checks nothing ahead.
+   */
+  checkUrl?(url: string, options: MediaFetchOptions): Promise<void>;
 }
 
 /** Inline media (base64 / data URI / uploaded file) cap of the spec. */

@@ -1,4 +1,5 @@
 import { EmptyMediaError } from '../media/errors.js';
+import { parseMediaReference } from '../media/inline-media.js';
 import { readImageHeader, type ImageHeader } from '../media/image-header.js';
 import type { MediaFetcher, MediaInput } from '../media/media-fetcher.js';
 import { ImageDimensionsTooLargeError, InvalidImageError } from './errors.js';
@@ -28,5 +29,18 @@ export class ReferenceImageLoader {
       throw new ImageDimensionsTooLargeError(header.width, header.height, maxImageSide, maxImagePixels);
     }
     return { bytes, header };
+  }
+
+  /**
+   * What can be known of `input` without the network: an inline photo is decoded and its header
+   * checked (as `load` does: it costs no fetch); a URL is held to the fetcher's network rules
+   * (scheme, SSRF address policy) without being downloaded. Throws the errors `load` would.
+   */
+  async check(input: MediaInput, signal?: AbortSignal): Promise<void> {
+    if (typeof input === 'string' && parseMediaReference(input, 'ref_image').kind === 'url') {
+      await this.fetcher.checkUrl?.(input.trim(), { param: 'ref_image', ...(signal ? { signal } : {}) });
+      return;
+    }
+    await this.load(input, signal);
   }
 }

@@ -47,26 +47,15 @@ export class SessionAvatar {
   async prepare(next: SessionAvatarConfig | null): Promise<LiveAvatar | null> {
     if (!next) return null;
     if (this.current && same(this.current.config, next)) return this.current.avatar;
-    // a server without the live avatar says so first: no transport of it could show a face
-    if (!this.services) throw invalidRequest('avatar_unavailable', 'This server has no live avatar renderer.', 'session.avatar');
-    if (!this.video) {
-      throw invalidRequest(
-        'avatar_requires_video',
-        "'session.avatar' needs a WebRTC call with a video track (POST /v1/realtime/calls with an offer that receives video); this session carries no video.",
-        'session.avatar',
-      );
-    }
+    const services = servicesFor(this.services, this.video !== undefined);
     const started = this.clock.now();
     try {
-      const { bytes } = await this.services.images.load(next.ref_image, this.stop.signal);
-      const avatar = await this.services.renderer.open(bytes, { size: next.size }, this.stop.signal);
+      const { bytes } = await services.images.load(next.ref_image, this.stop.signal);
+      const avatar = await services.renderer.open(bytes, { size: next.size }, this.stop.signal);
       this.logger.info({ size: next.size, bytes: bytes.length, ms: this.clock.now() - started }, 'live avatar face ready');
       return avatar;
     } catch (err) {
-      // the photo's own faults are the caller's, named at the session field
-      if (err instanceof ServiceError && !err.serverFault)
-        throw invalidRequest(err.identifier, err.message.replace(/'ref_image'/g, `'${PARAM}'`), PARAM);
-      throw err;
+      throw asSessionFieldError(err);
     }
   }
 
@@ -89,6 +78,50 @@ export class SessionAvatar {
       previous.avatar.close();
     }
   }
+}
+
+/**
+ * What a WebRTC call checks of its offer's `session.avatar` before it answers, so that a face it
+ * could never show is a 400 instead of a call that connects only to end: the server has the live
+ * avatar, the call has video, and the photo passes the checks that need no download (an inline
+ * photo decoded and its header read; a URL held to the SSRF rules, its host resolved). Fetching a
+ * URL and finding the face stay with the session (SessionAvatar.prepare), while the call connects.
+ * Throws the RealtimeError the session would send as its `error` event.
+ */
+export async function checkAvatarBeforeCall(
+  next: SessionAvatarConfig | null,
+  services: LiveAvatarServices | undefined,
+  hasVideo: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!next) return;
+  const { images } = servicesFor(services, hasVideo);
+  try {
+    await images.check(next.ref_image, signal);
+  } catch (err) {
+    throw asSessionFieldError(err);
+  }
+}
+
+/** The live avatar's services for a session with or without video; the refusals when there can be no face. */
+function servicesFor(services: LiveAvatarServices | undefined, hasVideo: boolean): LiveAvatarServices {
+  // a server without the live avatar says so first: no transport of it could show a face
+  if (!services) throw invalidRequest('avatar_unavailable', 'This server has no live avatar renderer.', 'session.avatar');
+  if (!hasVideo) {
+    throw invalidRequest(
+      'avatar_requires_video',
+      "'session.avatar' needs a WebRTC call with a video track (POST /v1/realtime/calls with an offer that receives video); this session carries no video.",
+      'session.avatar',
+    );
+  }
+  return services;
+}
+
+/** The photo's own faults are the caller's, named at the session field. */
+function asSessionFieldError(err: unknown): unknown {
+  if (err instanceof ServiceError && !err.serverFault)
+    return invalidRequest(err.identifier, err.message.replace(/'ref_image'/g, `'${PARAM}'`), PARAM);
+  return err;
 }
 
 const same = (a: SessionAvatarConfig, b: SessionAvatarConfig): boolean => a.ref_image === b.ref_image && a.size === b.size;
