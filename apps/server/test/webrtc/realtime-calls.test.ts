@@ -167,7 +167,9 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     const notJson = new FormData();
     notJson.set('sdp', sdp);
     notJson.set('session', '{not json');
-    expect((await postOffer(t, notJson, auth)).status).to.equal(400);
+    const notJsonRefused = await postOffer(t, notJson, auth);
+    expect(notJsonRefused.status).to.equal(400);
+    expect(notJsonRefused.json.error).to.include({ type: 'invalid_json', param: 'session' });
     const huge = `${sdp}${'a=x-padding:'.padEnd(200, 'x')}\r\n`.repeat(400);
     const tooLarge = await postOffer(t, huge, { ...auth, 'Content-Type': 'application/sdp' });
     expect(tooLarge.status).to.equal(413);

@@ -164,7 +164,7 @@ function parseSession(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new InvalidJsonError(`The 'session' part is not valid JSON: ${(err as Error).message}`);
+    throw new InvalidJsonError(`The 'session' part is not valid JSON: ${(err as Error).message}`, 'session');
   }
 }
 
