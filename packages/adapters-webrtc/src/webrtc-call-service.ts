@@ -48,6 +48,8 @@ export interface WebRtcCallDeps {
    * photo's download (finding the face) is left to the session.
    */
   checkAvatar?(session: unknown, hasVideo: boolean): Promise<void>;
+  /** Checks that the multipart `session`'s output voice exists for the caller (throws voice_not_found: 400). */
+  checkVoice?(session: unknown, principal: Principal): Promise<void>;
   opus: OpusCodec;
   newCallId(): string;
   logger?: Logger;
@@ -134,6 +136,7 @@ export class WebRtcCallService implements WebRtcCalls {
     if (this.closed) throw new ServiceUnavailableError('realtime calls', 'The server is shutting down.');
     checkOffer(request.offerSdp);
     if (request.session !== null) this.deps.checkSession(request.session);
+    if (request.session !== null && this.deps.checkVoice) await this.deps.checkVoice(request.session, request.principal);
     const apiKeyId = request.principal.apiKeyId;
     this.checkUnconnected(apiKeyId);
     // Counted from here, so offers posted together cannot all pass the check above.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   applySessionUpdate,
   checkAvatarBeforeCall,
+  checkSessionVoice,
   CLIENT_SECRET_PREFIX,
   inboundBudgetLimits,
   REALTIME_MODEL,
@@ -71,6 +72,7 @@ export const realtimeWebrtcModule = defineModule({
         const ids = await get(SHARED_TOKENS.IdGenerator);
         const createSession = await get(SERVER_TOKENS.RealtimeSessionFactory);
         const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
+        const voices = await get(REALTIME_TOKENS.VoiceDirectory);
         const logger = (await get(SHARED_TOKENS.Logger)).child({ module: 'webrtc' });
         const calls = new WebRtcCallService(
           {
@@ -78,6 +80,9 @@ export const realtimeWebrtcModule = defineModule({
             // A call is a session whose model defaults as `?model=svc-realtime` would.
             createSession: (ctx) => createSession({ ...ctx, urlModel: REALTIME_MODEL }),
             checkSession: (session) => void applySessionUpdate(session, null, REALTIME_MODEL),
+            // an unknown voice is refused before the answer too, as a WebSocket's session.update refuses it
+            checkVoice: async (session, principal) =>
+              checkSessionVoice(applySessionUpdate(session, null, REALTIME_MODEL).voiceToValidate, voices, principal),
             // no face without the live avatar or a video track; a photo's URL within the SSRF rules (docs/live-avatar.md)
             checkAvatar: (session, hasVideo) =>
               checkAvatarBeforeCall(applySessionUpdate(session, null, REALTIME_MODEL).config.avatar, liveAvatar?.services, hasVideo),

@@ -170,6 +170,16 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     const notJsonRefused = await postOffer(t, notJson, auth);
     expect(notJsonRefused.status).to.equal(400);
     expect(notJsonRefused.json.error).to.include({ type: 'invalid_json', param: 'session' });
+    // A voice the key does not have: refused before the answer, as session.update refuses it.
+    const noVoice = new FormData();
+    noVoice.set('sdp', sdp);
+    noVoice.set('session', JSON.stringify({ type: 'realtime', model: 'svc-realtime', audio: { output: { voice: 'voice_nobody_has' } } }));
+    const voiceRefused = await postOffer(t, noVoice, auth);
+    expect(voiceRefused.status).to.equal(400);
+    expect(voiceRefused.json.error, JSON.stringify(voiceRefused.json)).to.include({
+      code: 'voice_not_found',
+      param: 'session.audio.output.voice',
+    });
     const huge = `${sdp}${'a=x-padding:'.padEnd(200, 'x')}\r\n`.repeat(400);
     const tooLarge = await postOffer(t, huge, { ...auth, 'Content-Type': 'application/sdp' });
     expect(tooLarge.status).to.equal(413);

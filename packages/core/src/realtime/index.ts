@@ -16,6 +16,7 @@ export * from './ports/voice-directory.js';
 export * from './ports/live-avatar.js';
 export * from './avatar/live-avatar-video.js';
 export * from './engine/session-avatar.js';
+export * from './engine/session-voice.js';
 export * from './ports/media-transport.js';
 export * from './client-secrets/client-secret.js';
 export * from './client-secrets/mint-client-secret.js';

@@ -1,3 +1,4 @@
+import { checkSessionVoice } from './session-voice.js';
 import { SemanticTurnEnd } from './semantic-turn-end.js';
 import { DEFAULT_AUDIO_LEAD_MS } from '../audio/playback-clock.js';
 import type { Principal } from '../../auth/api-key.js';
@@ -374,9 +375,7 @@ export class RealtimeSessionEngine {
 
   private async updateSession(raw: unknown): Promise<void> {
     const { config, voiceToValidate } = applySessionUpdate(raw, this.current, this.options.urlModel, this.deps.openAiModelAliases ?? false);
-    if (voiceToValidate !== null && !(await this.deps.voices.exists(voiceToValidate, this.principal))) {
-      throw invalidRequest('voice_not_found', `Unknown voice '${voiceToValidate}'.`, 'session.audio.output.voice');
-    }
+    await checkSessionVoice(voiceToValidate, this.deps.voices, this.principal);
     // the face first: a photo that cannot be shown fails the update before anything changes
     const avatar = await this.avatar.prepare(config.avatar);
     if (this.phase === 'closed') {
