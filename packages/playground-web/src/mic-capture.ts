@@ -8,6 +8,20 @@ export interface MicChunk {
   level: number;
 }
 
+/**
+ * How the browser treats the microphone before the page sees it. `call`: echo cancellation, noise
+ * suppression and gain control on, for a live conversation whose reply plays from the speakers
+ * (the agent must not hear itself). `raw`: all three off, for a voice reference: the server measures
+ * the voice (pitch, formants) from it, and gain control and noise suppression reshape a quiet
+ * room's recording until too little voiced speech is left (audio_too_short).
+ */
+export type MicProcessing = 'call' | 'raw';
+
+export function micConstraints(processing: MicProcessing): MediaTrackConstraints {
+  const on = processing === 'call';
+  return { channelCount: 1, echoCancellation: on, noiseSuppression: on, autoGainControl: on };
+}
+
 export class MicCapture {
   private constructor(
     private readonly stream: MediaStream,
@@ -15,13 +29,11 @@ export class MicCapture {
     readonly sampleRate: number,
   ) {}
 
-  static async start(sampleRate: number, onChunk: (chunk: MicChunk) => void, chunkMs = 40): Promise<MicCapture> {
+  static async start(sampleRate: number, onChunk: (chunk: MicChunk) => void, processing: MicProcessing, chunkMs = 40): Promise<MicCapture> {
     if (!navigator.mediaDevices?.getUserMedia) {
       throw new Error('This browser gives no microphone access here (it needs https or localhost).');
     }
-    const stream = await navigator.mediaDevices.getUserMedia({
-      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
+    const stream = await navigator.mediaDevices.getUserMedia({ audio: micConstraints(processing) });
     const ctx = new AudioContext({ latencyHint: 'interactive' });
     try {
       await ctx.audioWorklet.addModule('/playground/js/capture-worklet.js');
@@ -48,13 +60,17 @@ export class MicCapture {
   }
 }
 
-/** Records `ms` of microphone audio and returns the samples. */
+/** Records `ms` of microphone audio as it is (no processing: a voice reference) and returns the samples. */
 export async function recordMicrophone(ms: number, sampleRate: number, onLevel?: (level: number) => void): Promise<Int16Array> {
   const chunks: Int16Array[] = [];
-  const mic = await MicCapture.start(sampleRate, (c) => {
-    chunks.push(c.pcm);
-    onLevel?.(c.level);
-  });
+  const mic = await MicCapture.start(
+    sampleRate,
+    (c) => {
+      chunks.push(c.pcm);
+      onLevel?.(c.level);
+    },
+    'raw',
+  );
   await new Promise((r) => setTimeout(r, ms));
   await mic.stop();
   const out = new Int16Array(chunks.reduce((n, c) => n + c.length, 0));

@@ -37,15 +37,20 @@ export class RealtimeMicrophone {
     if (state.mic) return this.stop();
     button.disabled = true;
     try {
-      state.mic = await MicCapture.start(RATE, ({ pcm, level: rms }) => {
-        // The chunk's last sample was captured just now: its voice is dated back from here.
-        const voiceEndMs = lastVoiceInChunk(pcm, RATE);
-        if (voiceEndMs !== null) latency.lastVoiceAt = performance.now() - ((pcm.length / RATE) * 1000 - voiceEndMs);
-        const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
-        send({ type: 'input_audio_buffer.append', audio: base64FromBytes(bytes) });
-        latency.sent(pcm.length, RATE);
-        levelBar.style.width = levelBarWidth(rms);
-      });
+      // A live call: echo cancellation keeps the reply playing from the speakers out of the turn.
+      state.mic = await MicCapture.start(
+        RATE,
+        ({ pcm, level: rms }) => {
+          // The chunk's last sample was captured just now: its voice is dated back from here.
+          const voiceEndMs = lastVoiceInChunk(pcm, RATE);
+          if (voiceEndMs !== null) latency.lastVoiceAt = performance.now() - ((pcm.length / RATE) * 1000 - voiceEndMs);
+          const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+          send({ type: 'input_audio_buffer.append', audio: base64FromBytes(bytes) });
+          latency.sent(pcm.length, RATE);
+          levelBar.style.width = levelBarWidth(rms);
+        },
+        'call',
+      );
       this.showOn();
     } catch (err) {
       setStatus(status, `Microphone: ${describeError(err)}`, 'error');

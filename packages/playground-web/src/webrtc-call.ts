@@ -1,4 +1,5 @@
 import { apiErrorOf } from './api.js';
+import { micConstraints } from './mic-capture.js';
 
 /** Level (RMS 0..1) of a stream, read on demand from a WebAudio analyser. */
 export class LevelMeter {
@@ -72,9 +73,7 @@ export class RealtimeCall {
   static async open(secret: string, handlers: RealtimeCallHandlers, options: RealtimeCallOptions = {}): Promise<RealtimeCall> {
     if (!navigator.mediaDevices?.getUserMedia)
       throw new Error('This browser gives no microphone access here (it needs https or localhost).');
-    const mic = await navigator.mediaDevices.getUserMedia({
-      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-    });
+    const mic = await navigator.mediaDevices.getUserMedia({ audio: micConstraints('call') });
     // Muted until the microphone button is pressed (the track still flows, as silence).
     for (const t of mic.getAudioTracks()) t.enabled = false;
     const pc = new RTCPeerConnection();

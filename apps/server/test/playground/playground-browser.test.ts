@@ -4,11 +4,13 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
+import { concat, whiteNoise } from '@svc/adapters-testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   accessibilityViolations,
   FIRST_QUIET_AFTER_MS,
   launchBrowser,
+  micClip,
   screenshot,
   watchPage,
   type PageProblems,
@@ -193,6 +195,61 @@ describe('playground in a real browser', function () {
     await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Delete")`);
     await page.waitForSelector(`#voice-list li[data-voice="${id}"]`, { state: 'detached' });
     expect((await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey)).status).to.equal(404);
+  });
+
+  it('records a voice reference raw: the sentence in a quiet room (-65 dBFS) keeps its level and registers', async () => {
+    // With echo cancellation, noise suppression and gain control on (what a live call wants),
+    // Chromium raised this sentence by ~10 dB and cut the room to -84 dBFS, and a user's recording
+    // was refused (audio_too_short: 0.29 s of voiced speech). A voice reference is captured as is.
+    const sentence = micClip().subarray(16000, -7 * 16000);
+    const quietBrowser = await launchBrowser(concat(whiteNoise(1000, 18, 16000, 1), sentence, whiteNoise(7000, 18, 16000, 2)));
+    try {
+      // bypassCSP: the test reads the recorded clip's blob: URL, which the page's CSP keeps from fetch.
+      const quietContext = await quietBrowser.browser.newContext({ bypassCSP: true });
+      await quietContext.grantPermissions(['microphone'], { origin: t.baseUrl });
+      const quietPage = await quietContext.newPage();
+      const quietProblems = watchPage(quietPage, t.baseUrl);
+      await signIn(quietPage);
+      await openTab(quietPage, 'voices');
+      await quietPage.click('#voice-record');
+      await quietPage.waitForSelector('#voice-register:not([disabled])', { timeout: 15_000 });
+      const recorded = Buffer.from(
+        await quietPage.evaluate(async () => {
+          const bytes = new Uint8Array(await (await fetch(document.getElementById('voice-preview').src)).arrayBuffer());
+          return Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+        }),
+        'latin1',
+      );
+      const rate = recorded.readUInt32LE(24);
+      const pcm = new Int16Array(recorded.buffer.slice(recorded.byteOffset + 44, recorded.byteOffset + recorded.length));
+      /** dBFS of each 100 ms. */
+      const levels = (x: Int16Array, r: number) =>
+        Array.from({ length: Math.floor(x.length / (r / 10)) }, (_, i) => {
+          const w = x.subarray((i * r) / 10, ((i + 1) * r) / 10);
+          return 20 * Math.log10(Math.sqrt(w.reduce((s, v) => s + v * v, 0) / w.length) / 32768 + 1e-9);
+        });
+      const got = levels(pcm, rate);
+      const shown = got.map((l) => l.toFixed(0)).join(' ');
+      expect(Math.max(...got), `loudest 100 ms, as recorded (dBFS per 100 ms: ${shown})`).to.be.closeTo(
+        Math.max(...levels(sentence, 16000)),
+        3,
+      );
+      expect(Math.min(...got), `the room's quiet is kept, not suppressed (${shown})`).to.be.greaterThan(-78);
+
+      await quietPage.fill('#voice-text', MIC_CLIP_WORDS);
+      await quietPage.click('#voice-register');
+      await quietPage.waitForSelector('#voice-status.ok:has-text("Registered"), #voice-status.error', { timeout: 30_000 });
+      expect(await quietPage.locator('#voice-status').textContent()).to.match(/^Registered voice_/);
+      const id = (await quietPage.locator('#voice-list li[data-voice]').first().getAttribute('data-voice'))!;
+      const deleted = await fetch(`${t.baseUrl}/v1/audio/voices/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${t.apiKey}` },
+      });
+      expect(deleted.ok).to.equal(true);
+      expect(quietProblems.consoleErrors).to.deep.equal([]);
+    } finally {
+      await quietBrowser.close();
+    }
   });
 
   it('realtime: a typed turn gets a text reply over a socket opened with a client secret only', async () => {
