@@ -135,9 +135,11 @@ export class RealtimeConnection {
     state.ws?.close(1000, 'client closed');
     state.ws = null;
     if (state.call) {
-      clearInterval(state.call.poll);
-      state.call.rtc.close();
+      const { rtc, poll } = state.call;
+      clearInterval(poll);
+      // Off the state first: the call's onClose then shows 'Disconnected (client closed).' without ending it again.
       state.call = null;
+      rtc.close();
     }
   }
 }

@@ -68,6 +68,8 @@ export class RealtimeCall {
     readonly remote: Promise<MediaStream>,
     private readonly player: HTMLAudioElement,
     readonly callId: string | null,
+    /** Says the call ended (once): the handlers' onClose. */
+    private readonly end: (reason: string) => void,
   ) {}
 
   static async open(secret: string, handlers: RealtimeCallHandlers, options: RealtimeCallOptions = {}): Promise<RealtimeCall> {
@@ -129,7 +131,7 @@ export class RealtimeCall {
         channel.onopen = () => resolve();
         setTimeout(() => reject(new Error('The call did not connect within 15 s (no network path to the server?).')), 15_000);
       });
-      return new RealtimeCall(pc, channel, mic, remote, player, callId);
+      return new RealtimeCall(pc, channel, mic, remote, player, callId, end);
     } catch (err) {
       closed = true;
       pc.close();
@@ -163,6 +165,7 @@ export class RealtimeCall {
     return this.mic.getAudioTracks()[0]?.getSettings() ?? {};
   }
 
+  /** Hangs up: the handlers' onClose hears 'client closed' (unless the call had already ended). */
   close(): void {
     this.channel.onclose = null;
     this.pc.onconnectionstatechange = null;
@@ -170,6 +173,7 @@ export class RealtimeCall {
     this.pc.close();
     this.mic.getTracks().forEach((t) => t.stop());
     this.player.srcObject = null;
+    this.end('client closed');
   }
 }
 

@@ -373,6 +373,24 @@ describe('playground in a real browser', function () {
     await page.click('#rt-disconnect');
   });
 
+  it("realtime over WebRTC: a typed turn is timed from the send to the reply's first sound; Disconnect says the call is over", async () => {
+    await openTab(page, 'realtime');
+    await page.selectOption('#rt-transport', 'webrtc');
+    await page.selectOption('#rt-mode', 'audio');
+    await page.click('#rt-connect');
+    await page.waitForSelector('#rt-send:not([disabled])', { timeout: 20_000 });
+    await page.fill('#rt-text', 'What time is it?');
+    await page.click('#rt-send');
+    await page.waitForFunction(() => (document.querySelector('#rt-transcript li.assistant')?.textContent ?? '').length > 5, undefined, {
+      timeout: 30_000,
+    });
+    await page.click('#rt-disconnect');
+    await page.waitForSelector('#rt-connect:not([disabled])');
+    expect(await page.locator('#rt-send').isDisabled()).to.equal(true);
+    expect(await statusOf('#rt-status')).to.equal('Disconnected (client closed).');
+    expect(await page.locator('#rt-status').getAttribute('class')).to.not.match(/\b(ok|error)\b/);
+  });
+
   for (const transport of ['webrtc', 'websocket'] as const)
     it(`realtime with semantic VAD chosen (${transport}): the session asks for it, a spoken turn is answered and timed, a change while connected is sent`, async () => {
       await page.reload();
