@@ -50,9 +50,14 @@ export class TurnLatency {
     return endedAt;
   }
 
-  typed(): void {
+  /**
+   * The user sent a typed turn: the reply is timed from now. Over WebRTC with spoken replies, to the
+   * first sound on the reply track's meter (as a spoken turn's), since no audio event reaches the page.
+   */
+  typed(webrtc: boolean): void {
     this.endedAt = performance.now();
     this.kind = 'typed';
+    this.awaitingReplySound = webrtc && this.mode.value === 'audio';
   }
 
   /** The reply's first sound or text at `soundAt`: one line in the readout, once per turn. */

@@ -381,9 +381,13 @@ describe('playground in a real browser', function () {
     await page.waitForSelector('#rt-send:not([disabled])', { timeout: 20_000 });
     await page.fill('#rt-text', 'What time is it?');
     await page.click('#rt-send');
-    await page.waitForFunction(() => (document.querySelector('#rt-transcript li.assistant')?.textContent ?? '').length > 5, undefined, {
-      timeout: 30_000,
-    });
+    // No audio event reaches the page over WebRTC: the reply track's meter dates the first sound.
+    await page.waitForSelector('#rt-latency li[data-latency-ms]:has-text("typed")', { timeout: 30_000 });
+    const line = (await page.locator('#rt-latency li:has-text("typed")').first().textContent())!;
+    expect(line).to.match(/^typed turn: \d+ ms to first audio$/);
+    const ms = Number(await page.locator('#rt-latency li:has-text("typed")').first().getAttribute('data-latency-ms'));
+    expect(ms).to.be.greaterThan(0).and.lessThan(15_000);
+    console.log(`      browser: WebRTC typed turn, send to first reply sound ${ms} ms`);
     await page.click('#rt-disconnect');
     await page.waitForSelector('#rt-connect:not([disabled])');
     expect(await page.locator('#rt-send').isDisabled()).to.equal(true);
