@@ -85,6 +85,20 @@ export function initSpeechPanel(): void {
     return body;
   };
 
+  /** A new request starts: the result area (player, download) shows only what it brings, or its error. */
+  const clearResult = () => {
+    player?.stop();
+    player = null;
+    audio.pause();
+    audio.removeAttribute('src');
+    audio.load();
+    audio.hidden = true;
+    download.hidden = true;
+    download.removeAttribute('href');
+    if (objectUrl) URL.revokeObjectURL(objectUrl);
+    objectUrl = null;
+  };
+
   const offerDownload = (blob: Blob, name: string) => {
     if (objectUrl) URL.revokeObjectURL(objectUrl);
     objectUrl = URL.createObjectURL(blob);
@@ -95,7 +109,7 @@ export function initSpeechPanel(): void {
   };
 
   onClickBusy(byId<HTMLButtonElement>('speech-play'), async () => {
-    player?.stop();
+    clearResult();
     const body = request(false);
     showCode('speech', speechCode(body, false));
     setStatus(status, 'Synthesizing…');
@@ -123,8 +137,7 @@ export function initSpeechPanel(): void {
   });
 
   onClickBusy(byId<HTMLButtonElement>('speech-stream'), async () => {
-    player?.stop();
-    audio.pause();
+    clearResult();
     const body = request(true);
     showCode('speech', speechCode(body, true));
     delete status.dataset.firstSoundMs;

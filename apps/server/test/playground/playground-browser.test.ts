@@ -167,6 +167,31 @@ describe('playground in a real browser', function () {
     expect(await page.locator('[data-code="speech"]').textContent()).to.contain('"stream":true');
   });
 
+  it('speech: the result area shows only the last request (a stream after an MP3, an error after both)', async () => {
+    await openTab(page, 'speech');
+    const kept = await page.inputValue('#speech-input');
+    await page.fill('#speech-input', 'A short sentence.');
+    await page.selectOption('#speech-format', 'mp3');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    expect(await page.locator('#speech-audio').isVisible()).to.equal(true);
+    await page.click('#speech-stream');
+    await page.waitForSelector('#speech-status.ok[data-first-sound-ms]', { timeout: 30_000 });
+    // The stream's download only: no player still holding the MP3 beside it.
+    expect(await page.locator('#speech-download').textContent()).to.equal('Download speech-stream.wav');
+    expect(await page.locator('#speech-audio').isVisible(), 'the earlier MP3 player').to.equal(false);
+    expect(await page.locator('#speech-audio').getAttribute('src')).to.equal(null);
+    await page.fill('#speech-input', '');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.error', { timeout: 10_000 });
+    expect(await page.locator('#speech-download').isVisible(), 'the earlier download after an error').to.equal(false);
+    // The refused request is this test's own doing: Chromium logs its 400 as a console error.
+    const refused = problems.consoleErrors.findIndex((e) => /status of 400/.test(e));
+    if (refused >= 0) problems.consoleErrors.splice(refused, 1);
+    await screenshot(page, 'speech-error-cleared');
+    await page.fill('#speech-input', kept);
+  });
+
   it('records a voice from the microphone, registers, lists, tries and deletes it', async () => {
     await openTab(page, 'voices');
     await page.click('#voice-record');
