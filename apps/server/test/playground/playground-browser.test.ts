@@ -24,7 +24,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 // The functions given to page.evaluate run in the browser, where these exist; the server's
 // compilation has no DOM library (adding it would retype Buffer and fetch for every other test).
-declare const document: any, sessionStorage: any, localStorage: any, performance: any;
+declare const document: any, sessionStorage: any, localStorage: any, performance: any, getComputedStyle: any;
 type HTMLAudioElement = any;
 type HTMLVideoElement = any;
 
@@ -769,6 +769,37 @@ describe('playground in a real browser', function () {
       video.load();
       video.hidden = true;
     });
+  });
+
+  it('the tab bar has no vertical scrollbar, and scrolls sideways when its tabs do not fit', async () => {
+    const tabs = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('.tabs');
+        const style = getComputedStyle(el);
+        return {
+          scrollH: el.scrollHeight,
+          clientH: el.clientHeight,
+          scrollW: el.scrollWidth,
+          clientW: el.clientWidth,
+          overflowX: style.overflowX,
+        };
+      });
+    for (const panel of PANELS) {
+      await openTab(page, panel);
+      const t1 = await tabs();
+      // The selected tab once overlapped the bar's border with margin-bottom: -1px: 43 px in a 42 px box.
+      expect(t1.scrollH, `${panel}: a vertical scrollbar on the tabs`).to.equal(t1.clientH);
+    }
+    await screenshot(page, 'tabs-desktop', false);
+    // Larger text (a user's zoom): the four tabs no longer fit in 900 px and the bar scrolls sideways.
+    await page.setViewportSize({ width: 900, height: 900 });
+    await page.addStyleTag({ content: '.tabs [role="tab"] { font-size: 28px; }' });
+    const big = await tabs();
+    expect(big.overflowX).to.equal('auto');
+    expect(big.scrollW, 'the tabs overflow sideways').to.be.greaterThan(big.clientW);
+    await page.reload();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForSelector('#signed-in:not([hidden])');
   });
 
   it('every panel at phone width fits without horizontal scrolling', async () => {
