@@ -48,6 +48,21 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
     });
   }
   const picker = initFacePicker({ file: image, preview: imagePreview, samples: byId('avatar-samples') });
+  /** The request the code box shows (the last one made, or the panel's default), with the face picked now. */
+  let shown: { body: Record<string, unknown>; stream: boolean } = {
+    body: {
+      model: 'svc-avatar',
+      size: '640x640',
+      ref_image: 'data:image/jpeg;base64,…',
+      input_tts: { input: text.value, voice: 'default' },
+    },
+    stream: true,
+  };
+  const showVideoCode = (body = shown.body, stream = shown.stream) => {
+    shown = { body, stream };
+    showCode('avatar', videoCode(body, stream, picker.sampleUrl()));
+  };
+  picker.onChange(() => showVideoCode());
 
   /** The JSON body of both video endpoints; media inline as data URIs. */
   const requestBody = async (): Promise<Record<string, unknown>> => {
@@ -101,7 +116,7 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
   onClickBusy(jobButton, async () => {
     try {
       const body = await requestBody();
-      showCode('avatar', videoCode(body, false));
+      showVideoCode(body, false);
       setStatus(status, 'Creating the job…');
       const created = await apiJson<Video>('/v1/videos', jsonRequest('POST', body));
       remember(created);
@@ -117,7 +132,7 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
   onClickBusy(streamButton, async () => {
     try {
       const body = await requestBody();
-      showCode('avatar', videoCode(body, true));
+      showVideoCode(body, true);
       setStatus(status, 'Generating…');
       const started = performance.now();
       const res = await api('/v1/videos/stream', jsonRequest('POST', body));
@@ -167,13 +182,7 @@ export function initAvatarPanel(hasVideoApi: () => boolean): { refresh(): void }
     jobButton.disabled = !available;
     renderHistory();
   };
-  showCode(
-    'avatar',
-    videoCode(
-      { model: 'svc-avatar', size: '640x640', ref_image: 'data:image/jpeg;base64,…', input_tts: { input: text.value, voice: 'default' } },
-      true,
-    ),
-  );
+  showVideoCode();
   return { refresh };
 }
 
@@ -185,21 +194,28 @@ function loadHistory(): Video[] {
   }
 }
 
-function videoCode(body: Record<string, unknown>, stream: boolean): { curl: string; js: string } {
+/**
+ * The video request as code. curl uploads face.jpg: the user's photo, or (`sample`: a sample photo
+ * picked) that photo downloaded from this server first.
+ */
+function videoCode(body: Record<string, unknown>, stream: boolean, sample: string | null = null): { curl: string; js: string } {
+  const face = sample
+    ? `# the sample photo you picked, saved as face.jpg:\ncurl -o face.jpg ${sample}\n`
+    : '# face.jpg: your photo of a face\n';
   const shown = { ...body, ref_image: 'data:image/jpeg;base64,…' } as Record<string, unknown>;
   if (typeof shown.input === 'string') shown.input = 'data:audio/wav;base64,…';
   const endpoint = stream ? '/v1/videos/stream' : '/v1/videos';
   const tts = shown.input_tts as { input: string; voice: string } | undefined;
   return {
     curl: stream
-      ? `# multipart uploads the files as they are
+      ? `${face}# multipart uploads the files as they are
 curl -N ${baseUrl}${endpoint} \\
   ${auth} \\
   -F ref_image=@face.jpg \\
   ${tts ? `-F input_tts=${shellQuote(JSON.stringify(tts))}` : '-F input=@speech.wav'} \\
   -F size=${String(body.size)} \\
   -D headers.txt -o live.mp4   # X-Video-Id is in headers.txt`
-      : `curl ${baseUrl}${endpoint} \\
+      : `${face}curl ${baseUrl}${endpoint} \\
   ${auth} \\
   -F ref_image=@face.jpg \\
   ${tts ? `-F input_tts=${shellQuote(JSON.stringify(tts))}` : '-F input=@speech.wav'} \\
@@ -209,8 +225,8 @@ curl ${baseUrl}/v1/videos/video_… ${auth}
 curl ${baseUrl}/v1/videos/video_…/content ${auth} -o avatar.mp4`,
     js: `const res = await fetch('${baseUrl}${endpoint}', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify(${json(shown)}),
+  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify(${json(shown, 2)}),
 });
 ${
   stream
@@ -221,7 +237,7 @@ ${
 let video;
 do {
   await new Promise((r) => setTimeout(r, 1000));
-  video = await (await fetch(\`${baseUrl}/v1/videos/\${id}\`, { headers: { Authorization: \`Bearer \${SVC_API_KEY}\` } })).json();
+  video = await (await fetch(\`${baseUrl}/v1/videos/\${id}\`, { headers: { Authorization: \`Bearer \${process.env.KEY}\` } })).json();
 } while (video.status === 'queued' || video.status === 'in_progress');`
 }`,
   };

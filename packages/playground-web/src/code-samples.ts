@@ -12,7 +12,8 @@ let language: Lang = 'curl';
 const current = new Map<string, CodeSample>();
 
 /**
- * The code asides beside each panel. The key is shown as $SVC_API_KEY, never the real one, so a
+ * The code asides beside each panel. The key is shown as $KEY (curl) and process.env.KEY (JavaScript),
+ * as in the README (`export KEY=<your key>`, said above each code box), never the real one, so a
  * screenshot or a copied snippet leaks nothing.
  */
 export function initCodeSamples(): void {
@@ -68,9 +69,10 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function json(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+/** Pretty JSON for a snippet, its lines after the first indented by `indent` spaces (where it sits in the code). */
+export function json(value: unknown, indent = 0): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(indent)}`);
 }
 
 export const baseUrl = BASE_URL;
-export const auth = '-H "Authorization: Bearer $SVC_API_KEY"';
+export const auth = '-H "Authorization: Bearer $KEY"';

@@ -12,6 +12,8 @@ export interface FacePickerElements {
 export interface FacePicker {
   /** The chosen photo, or null. */
   face(): Blob | null;
+  /** The chosen sample photo's URL on this server (absolute), or null (an upload, or none). */
+  sampleUrl(): string | null;
   /** Forget the choice (voice only). */
   clear(): void;
   onChange(listener: (face: Blob | null) => void): void;
@@ -24,6 +26,7 @@ export interface FacePicker {
  */
 export function initFacePicker({ file, preview, samples }: FacePickerElements): FacePicker {
   let face: Blob | null = null;
+  let sample: string | null = null;
   const listeners: Array<(face: Blob | null) => void> = [];
   const pressSample = (pressed: HTMLButtonElement | null) => {
     for (const b of samples.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b === pressed));
@@ -40,16 +43,20 @@ export function initFacePicker({ file, preview, samples }: FacePickerElements): 
     const f = file.files?.[0];
     if (!f) return;
     pressSample(null);
+    sample = null;
     use(f);
   });
   void loadSamples(samples, async (url, button) => {
     file.value = '';
     pressSample(button);
+    sample = new URL(url, location.href).href;
     use(await (await fetch(url)).blob());
   });
   return {
     face: () => face,
+    sampleUrl: () => (face ? sample : null),
     clear: () => {
+      sample = null;
       file.value = '';
       pressSample(null);
       use(null);

@@ -25,7 +25,7 @@ export function realtimeCode(
     js: `// Server side: mint the secret with the API key (never ship the key to a browser)
 const { value } = await (await fetch('${baseUrl}/v1/realtime/client_secrets', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
+  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
   body: JSON.stringify({ expires_after: { seconds: 600 } }),
 })).json();
 
@@ -34,7 +34,7 @@ const ws = new WebSocket('${WS_URL}/v1/realtime?model=${MODEL}',
   ['realtime', \`svc-client-secret.\${value}\`]);
 ws.onopen = () => ws.send(JSON.stringify({
   type: 'session.update',
-  session: ${json(session).replace(/\n/g, '\n  ')},
+  session: ${json(session, 2)},
 }));
 ws.onmessage = (m) => {
   const event = JSON.parse(m.data);
@@ -80,7 +80,7 @@ await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
 
 events.onopen = () => events.send(JSON.stringify({
   type: 'session.update',
-  session: ${json(session).replace(/\n/g, '\n  ')},
+  session: ${json(session, 2)},
 }));
 events.onmessage = (m) => console.log(JSON.parse(m.data));   // session.created first
 

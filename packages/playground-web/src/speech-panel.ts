@@ -188,8 +188,8 @@ function speechCode(body: Record<string, unknown>, stream: boolean): { curl: str
     ? `// Streamed PCM (24 kHz, 16-bit mono LE) played with Web Audio as it arrives
 const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify(${json(body)}),
+  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify(${json(body, 2)}),
 });
 const ctx = new AudioContext();
 let at = ctx.currentTime;
@@ -209,8 +209,8 @@ for (;;) {
 }`
     : `const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify(${json(body)}),
+  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify(${json(body, 2)}),
 });
 if (!res.ok) throw new Error((await res.json()).error.message);
 const audio = new Audio(URL.createObjectURL(await res.blob()));

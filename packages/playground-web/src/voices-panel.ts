@@ -1,6 +1,6 @@
 import { api, apiJson, describeError, jsonRequest } from './api.js';
 import { catalog, type Voice } from './catalog.js';
-import { auth, baseUrl, shellQuote, showCode } from './code-samples.js';
+import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
 import { byId, element, onAsync, onClickBusy, setStatus } from './dom.js';
 import { recordMicrophone } from './mic-capture.js';
 import { wavBlob } from './wav.js';
@@ -131,7 +131,7 @@ function registerCode(name: string, refText: string, description: string): { cur
 form.append('ref_audio', clipBlob, ${JSON.stringify(name)});${refText ? `\nform.append('ref_text', ${JSON.stringify(refText)});` : ''}${description ? `\nform.append('description', ${JSON.stringify(description)});` : ''}
 const res = await fetch('${baseUrl}/v1/audio/voices', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\` },
+  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
   body: form,
 });
 const voice = await res.json(); // { voice: 'voice_…', ref_text, description, created_at }`,
@@ -143,8 +143,8 @@ function tryCode(body: Record<string, unknown>): { curl: string; js: string } {
     curl: `curl ${baseUrl}/v1/audio/speech \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -d ${shellQuote(JSON.stringify(body))} \\\n  -o try.mp3`,
     js: `const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify(${JSON.stringify(body, null, 2)}),
+  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  body: JSON.stringify(${json(body, 2)}),
 });
 await new Audio(URL.createObjectURL(await res.blob())).play();`,
   };
@@ -155,7 +155,7 @@ function deleteCode(voice: string): { curl: string; js: string } {
     curl: `curl -X DELETE ${baseUrl}/v1/audio/voices/${voice} \\\n  ${auth}`,
     js: `await fetch('${baseUrl}/v1/audio/voices/${voice}', {
   method: 'DELETE',
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\` },
+  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
 }); // { voice_id, object: 'voice', deleted: true }`,
   };
 }
@@ -164,7 +164,7 @@ function listCode(): { curl: string; js: string } {
   return {
     curl: `curl ${baseUrl}/v1/audio/voices \\\n  ${auth}`,
     js: `const res = await fetch('${baseUrl}/v1/audio/voices', {
-  headers: { Authorization: \`Bearer \${SVC_API_KEY}\` },
+  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
 });
 const { data } = await res.json(); // [{ voice, description, created_at }, …]`,
   };

@@ -650,6 +650,39 @@ describe('playground in a real browser', function () {
     await screenshot(page, 'avatar-desktop');
   });
 
+  it('code boxes: the key is $KEY / process.env.KEY as in the README, bodies indented, a picked sample is face.jpg', async () => {
+    await openTab(page, 'speech');
+    expect(await page.locator('#panel-speech .code-key').textContent()).to.equal('Set your key first: export KEY=<your key>');
+    await page.selectOption('#speech-format', 'wav');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    const curl = (await page.locator('[data-code="speech"]').textContent())!;
+    expect(curl).to.contain('-H "Authorization: Bearer $KEY"');
+    await page.click('#panel-speech [data-lang="js"]');
+    const js = (await page.locator('[data-code="speech"]').textContent())!;
+    expect(js).to.contain('Authorization: `Bearer ${process.env.KEY}`');
+    // The body's members one level inside JSON.stringify( (4 spaces), its closing brace at 2.
+    expect(js).to.match(/ {2}body: JSON\.stringify\(\{\n {4}"input": .*\n(?: {4}".*\n)+ {2}\}\),\n/);
+    await page.click('#panel-speech [data-lang="curl"]');
+    for (const panel of PANELS) {
+      await openTab(page, panel);
+      for (const lang of ['curl', 'js']) {
+        await page.click(`#panel-${panel} [data-lang="${lang}"]`);
+        expect(await page.locator(`[data-code="${panel}"]`).textContent(), `${panel} ${lang}`).to.not.contain('SVC_API_KEY');
+      }
+      await page.click(`#panel-${panel} [data-lang="curl"]`);
+    }
+    await openTab(page, 'avatar');
+    await page.click('#avatar-samples button[title="Sample photo 2"]');
+    await page.waitForFunction(() => document.querySelector('[data-code="avatar"]')?.textContent?.includes('curl -o face.jpg'));
+    const avatarCurl = (await page.locator('[data-code="avatar"]').textContent())!;
+    const sampleUrl = /curl -o face\.jpg (\S+)/.exec(avatarCurl)![1]!;
+    expect(sampleUrl.startsWith(`${t.baseUrl}/playground/samples/`)).to.equal(true);
+    expect((await fetch(sampleUrl)).headers.get('content-type')).to.match(/^image\//);
+    expect(avatarCurl).to.contain('-F ref_image=@face.jpg');
+    await screenshot(page, 'avatar-code-sample', false);
+  });
+
   it('avatar: a video plays in the page while it is generated, and a job completes and plays (when the server has video)', async function () {
     const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
     if (!Object.hasOwn(doc.body.paths, '/v1/videos/stream')) this.skip(); // the panel's "not yet" state is tested above
