@@ -192,6 +192,19 @@ describe('playground in a real browser', function () {
     await page.fill('#speech-input', kept);
   });
 
+  it('speech: whitespace-only text is refused as having nothing to speak', async () => {
+    await openTab(page, 'speech');
+    const kept = await page.inputValue('#speech-input');
+    await page.fill('#speech-input', '   ');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.error', { timeout: 10_000 });
+    // Not "must contain at least one character": it holds three.
+    expect(await statusOf('#speech-status')).to.equal("400 input_empty: 'input' holds only whitespace: there is nothing to speak.");
+    const refused = problems.consoleErrors.findIndex((e) => /status of 400/.test(e));
+    if (refused >= 0) problems.consoleErrors.splice(refused, 1);
+    await page.fill('#speech-input', kept);
+  });
+
   it('records a voice from the microphone, registers, lists, tries and deletes it', async () => {
     await openTab(page, 'voices');
     await page.click('#voice-record');

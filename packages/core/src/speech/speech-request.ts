@@ -80,7 +80,8 @@ export function characterCount(text: string): number {
 export function validateSpeechRequest(raw: SpeechRequestInput, opts: SpeechRequestOptions = {}): SpeechRequest {
   if (typeof raw.input !== 'string') throw new InvalidParameterError("'input' must be a string.", 'input');
   const length = characterCount(raw.input);
-  if (length === 0 || raw.input.trim() === '') throw new InputEmptyError();
+  if (length === 0) throw new InputEmptyError();
+  if (raw.input.trim() === '') throw new InputEmptyError("'input' holds only whitespace: there is nothing to speak.");
   if (length > MAX_INPUT_CHARS) throw new InputTooLongError(MAX_INPUT_CHARS, length);
 
   const model = raw.model ?? SPEECH_MODEL;

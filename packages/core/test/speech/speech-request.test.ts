@@ -46,6 +46,8 @@ describe('validateSpeechRequest', () => {
   it('rejects empty and whitespace-only input with input_empty', () => {
     expect(identifierOf(() => validateSpeechRequest({ input: '' }))).to.equal('input_empty');
     expect(identifierOf(() => validateSpeechRequest({ input: '   \n' }))).to.equal('input_empty');
+    // Whitespace is characters: the message says what is missing, something to speak.
+    expect(() => validateSpeechRequest({ input: '   \n' })).to.throw("'input' holds only whitespace: there is nothing to speak.");
   });
 
   it("only knows the one model, unless OpenAI's names are accepted as aliases", () => {
