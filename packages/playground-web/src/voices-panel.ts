@@ -60,8 +60,17 @@ export function initVoicesPanel(): void {
     showCode('voices', registerCode(clip.name, text.value.trim(), description.value.trim()));
     setStatus(status, 'Registering…');
     try {
-      const voice = await apiJson<Voice>('/v1/audio/voices', { method: 'POST', body: form });
-      setStatus(status, `Registered ${voice.voice}.`, 'ok');
+      const res = await api('/v1/audio/voices', { method: 'POST', body: form });
+      const voice = (await res.json()) as Voice;
+      // The same audio under this key is the voice already there, unchanged: its description stays.
+      const existing = res.headers.get('X-Voice-Created') === 'false';
+      setStatus(
+        status,
+        existing
+          ? `This clip is already registered as ${voice.voice}; it was left as it was (its description and transcript unchanged).`
+          : `Registered ${voice.voice}.`,
+        'ok',
+      );
       await catalog.reloadOwn();
     } catch (err) {
       setStatus(status, describeError(err), 'error');

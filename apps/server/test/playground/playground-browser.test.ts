@@ -222,6 +222,12 @@ describe('playground in a real browser', function () {
     // It appears in the speech panel's voice picker too.
     expect(await page.locator(`#speech-voice option[value="${id}"]`).count()).to.equal(1);
     expect(await page.locator('[data-code="voices"]').textContent()).to.contain('ref_audio=@recording.wav');
+    // The same clip again: the voice already there, unchanged, and the page says so.
+    await page.fill('#voice-description', 'another description');
+    await page.click('#voice-register');
+    await page.waitForSelector('#voice-status.ok:has-text("already registered")', { timeout: 30_000 });
+    expect(await page.locator('#voice-status').textContent()).to.contain(id);
+    expect((await getJson(`${t.baseUrl}/v1/audio/voices/${id}`, t.apiKey)).body.description).to.equal('fake microphone reader');
     await screenshot(page, 'voices-desktop');
 
     await page.click(`#voice-list li[data-voice="${id}"] button:has-text("Try")`);
