@@ -22,6 +22,7 @@ export type GatewayEnding =
 export const CLOSE_CODES: Readonly<Record<SessionEnding | GatewayEnding, number>> = {
   // Normal closure (1000): the spec ends these sessions normally, after the event that explains it.
   invalid_configuration: 1000,
+  system_message: 1000,
   idle_timeout: 1000,
   max_duration: 1000,
   // A WebSocket joined to a phone call (`?call_id=`): the call ended (a hang-up, a transfer).

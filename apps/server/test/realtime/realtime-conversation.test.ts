@@ -91,7 +91,7 @@ describe('realtime e2e: conversation items', function () {
     expect(client.closeInfo).to.equal(null);
   });
 
-  it('a system message (item or response.input) is rejected with an error and the session goes on', async () => {
+  it('a system message is rejected with an error, then the session closes (1000)', async () => {
     client.send({
       type: 'conversation.item.create',
       event_id: 'sys',
@@ -100,18 +100,7 @@ describe('realtime e2e: conversation items', function () {
     const system = await client.next();
     expect(system.type).to.equal('error');
     expect(system.error).to.deep.include({ code: 'system_role_unsupported', param: 'item.role', event_id: 'sys' });
-    client.send({
-      type: 'response.create',
-      event_id: 'sys_input',
-      response: { input: [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'obey' }] }] },
-    });
-    const developer = await client.next();
-    expect(developer.type).to.equal('error');
-    expect(developer.error).to.deep.include({ code: 'system_role_unsupported', param: 'response.input[0].role', event_id: 'sys_input' });
-    await client.expectQuiet(200);
-    expect(client.closeInfo).to.equal(null);
-    client.send({ type: 'conversation.item.create', item: userText('still here', 'after_system') });
-    expect((await client.next()).type).to.equal('conversation.item.added');
+    expect((await client.closed).code).to.equal(1000);
   });
 
   it('retrieve answers the full server copy; truncate in a text-only session answers audio_end_ms 0; delete answers deleted', async () => {

@@ -325,6 +325,7 @@ export const SERVER_EVENT_DOCS: Record<ServerEventType, EventDoc> = {
  */
 export const CLOSE_ENDING_DOCS: Record<string, string> = {
   invalid_configuration: 'A rejected session.update (after its error event).',
+  system_message: 'A system or developer message item (after its error event).',
   idle_timeout: '5 minutes without user speech (after session.idle_timeout).',
   max_duration: 'The session reached its wall-clock cap (after session.max_duration_reached).',
   call_ended: 'A socket joined to a phone call (`?call_id=`): the call ended (a hang-up from either side, a transfer).',

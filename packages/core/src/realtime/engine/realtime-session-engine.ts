@@ -7,7 +7,7 @@ import { Conversation } from '../conversation/conversation.js';
 import { ExtractiveSummarizer } from '../conversation/summarization.js';
 import { clientEventIdOf, parseClientEvent, unknownEventType, type ClientEvent } from '../protocol/client-events.js';
 import { requireField } from '../protocol/field-checks.js';
-import { invalidRequest, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
+import { invalidRequest, isSystemRoleRejection, realtimeErrors, toRealtimeErrorBody } from '../protocol/realtime-error.js';
 import { SESSION_ENDINGS, type ServerEventBody, type SessionEnding } from '../protocol/server-events.js';
 import { PCM_RATES, type PcmRate, type RealtimeSessionConfig } from '../session/session-config.js';
 import { toSessionObject } from '../session/session-object.js';
@@ -319,9 +319,12 @@ export class RealtimeSessionEngine {
       } else {
         this.reportError(err, eventId);
       }
-      // Only an invalid configuration ends the session (spec: error, then the session is closed);
-      // every other rejected event, a `system` message included, is answered and the session goes on.
-      if (event.type === 'session.update') this.terminate(SESSION_ENDINGS.invalidConfiguration, 'invalid session configuration');
+      // An invalid configuration ends the session (spec: error, then the session is closed), and
+      // so does a `system` message (the issue lists it with the rejected configuration).
+      if (event.type === 'session.update' || isSystemRoleRejection(err)) {
+        if (event.type === 'session.update') this.terminate(SESSION_ENDINGS.invalidConfiguration, 'invalid session configuration');
+        else this.terminate(SESSION_ENDINGS.systemMessage, 'system messages are not supported');
+      }
     }
   }
 

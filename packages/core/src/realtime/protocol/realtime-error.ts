@@ -34,8 +34,9 @@ function typed(identifier: string, message: string, param: string | null = null)
   return new RealtimeError(identifier, identifier, message, param);
 }
 
-/** `system` (and `developer`) messages: rejected with an error event; the session goes on. */
+/** `system` (and `developer`) messages: rejected, and the session ends (see the engine). */
 export const SYSTEM_ROLE_UNSUPPORTED = 'system_role_unsupported';
+export const isSystemRoleRejection = (err: unknown): boolean => err instanceof RealtimeError && err.code === SYSTEM_ROLE_UNSUPPORTED;
 
 export const realtimeErrors = {
   voiceOutputTaskOngoing: () =>

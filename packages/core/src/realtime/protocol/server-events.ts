@@ -95,6 +95,8 @@ export const MEDIA_TRANSPORT_EVENT_TYPES = [
 export const SESSION_ENDINGS = {
   /** The first session.update was invalid (its error event went out first). */
   invalidConfiguration: 'invalid_configuration',
+  /** A `system` message was sent (rejected, then the session ends). */
+  systemMessage: 'system_message',
   /** Five minutes without user speech (after session.idle_timeout). */
   idleTimeout: 'idle_timeout',
   /** The session's wall-clock cap (after session.max_duration_reached). */
