@@ -74,33 +74,16 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
 
   /** The scheme and the SSRF address policy of a URL (its host resolved), within the fetch timeout; nothing is downloaded. */
   async checkUrl(url: string, options: MediaFetchOptions): Promise<void> {
-    const { param, signal: outer } = options;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
-    const onOuterAbort = () => deadline.abort(outer?.reason);
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
-    try {
-      await this.checkedAddress(parseUrl(url, param), param, deadline.signal);
-    } catch (err) {
-      if (outer?.aborted) throw outer.reason ?? err;
-      if (deadline.signal.aborted) throw new MediaFetchTimeoutError(param, this.timeoutMs);
-      throw err;
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
-    }
+    const { param, signal } = options;
+    await this.withinDeadline(param, signal, async (deadline) => void (await this.checkedAddress(parseUrl(url, param), param, deadline)));
   }
 
-  private async download(startUrl: string, param: string, outer?: AbortSignal): Promise<Uint8Array> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
-    const onOuterAbort = () => deadline.abort(outer?.reason);
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
-    try {
+  private download(startUrl: string, param: string, outer?: AbortSignal): Promise<Uint8Array> {
+    return this.withinDeadline(param, outer, async (deadline) => {
       let url = parseUrl(startUrl, param);
       for (let hop = 0; ; hop++) {
-        const address = await this.checkedAddress(url, param, deadline.signal);
-        const response = await this.get(url, address, deadline.signal, param);
+        const address = await this.checkedAddress(url, param, deadline);
+        const response = await this.get(url, address, deadline, param);
         const location = response.headers.location;
         if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
           response.resume();
@@ -114,8 +97,22 @@ export class SafeHttpMediaFetcher implements MediaFetcher {
           response.resume();
           throw new MediaFetchFailedError(`'${param}': the media URL answered HTTP ${response.statusCode}.`, param);
         }
-        return await this.readBody(response, param, deadline.signal);
+        return await this.readBody(response, param, deadline);
       }
+    });
+  }
+
+  /**
+   * Runs `work` under the fetch timeout (SVC_MEDIA_FETCH_TIMEOUT_MS), also ended by the caller's
+   * signal: the caller's abort is rethrown as its reason, the timeout as media_fetch_timeout.
+   */
+  private async withinDeadline<T>(param: string, outer: AbortSignal | undefined, work: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const onOuterAbort = () => deadline.abort(outer?.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      return await work(deadline.signal);
     } catch (err) {
       if (outer?.aborted) throw outer.reason ?? err;
       if (deadline.signal.aborted) throw new MediaFetchTimeoutError(param, this.timeoutMs);
