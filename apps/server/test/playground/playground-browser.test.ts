@@ -606,6 +606,8 @@ describe('playground in a real browser', function () {
       .png()
       .toBuffer();
     await openTab(page, 'realtime');
+    // A face needs a call: an earlier test may have left the socket transport chosen.
+    await page.selectOption('#rt-transport', 'webrtc');
     await page.setInputFiles('#rt-face-image', { name: 'wall.png', mimeType: 'image/png', buffer: blank });
     expect(await page.locator('#rt-face-samples button[aria-pressed="true"]').count(), 'the upload replaces the sample').to.equal(0);
     await page.click('#rt-connect');
