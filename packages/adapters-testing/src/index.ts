@@ -38,7 +38,7 @@ export {
 } from './test-hub-server.js';
 // Short everyday sentences in thirteen languages and the per-language accuracy of a LanguageDetector on them.
 export { SHORT_SENTENCES, HELD_OUT_SHORT_SENTENCES } from './short-sentences.js';
-export { SHORT_UTTERANCES, HELD_OUT_SHORT_UTTERANCES } from './short-utterances.js';
+export { SHORT_UTTERANCES, HELD_OUT_SHORT_UTTERANCES, LATER_SHORT_UTTERANCES } from './short-utterances.js';
 export { languageAccuracy, type LanguageAccuracy } from './language-accuracy.js';
 // Real human speech (Debian's pocketsphinx-testdata LibriVox clips) for the VAD, ASR, Opus and avatar tests.
 export {

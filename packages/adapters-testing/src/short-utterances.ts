@@ -112,3 +112,19 @@ export const HELD_OUT_SHORT_UTTERANCES: Readonly<Record<string, readonly string[
   sv: ['Grattis!', 'Hejsan!', 'Vi ses.', 'Självklart.', 'Ingen orsak.'],
   tr: ['Selam!', 'Tebrikler!', 'Görüşürüz.', 'Hoş geldiniz.', 'Kolay gelsin.'],
 };
+
+/**
+ * Written after the everyday words (everyday-words.ts in the speech-synthesis adapters) and only
+ * measured: the same kinds of utterance, in the nine languages other than English.
+ */
+export const LATER_SHORT_UTTERANCES: Readonly<Record<string, readonly string[]>> = {
+  fr: ['Bonne journée!', 'À demain!', 'Merci bien.', 'Non merci.', 'Bon appétit!'],
+  de: ['Guten Abend.', 'Bis morgen!', 'Vielen Dank!', 'Nein danke.', 'Hallo zusammen!'],
+  es: ['Buenas tardes.', 'Hasta mañana.', 'Muchas gracias.', 'No, gracias.', '¿Qué tal?'],
+  it: ['Buonasera.', 'A domani!', 'Grazie tante.', 'No grazie.', 'Buon appetito!'],
+  pt: ['Boa tarde.', 'Até amanhã.', 'Muito obrigado.', 'Não, obrigado.', 'Bom apetite!'],
+  nl: ['Goedenavond.', 'Tot morgen!', 'Dank u wel.', 'Nee, dank je.', 'Hallo allemaal!'],
+  pl: ['Dobry wieczór.', 'Do jutra!', 'Dziękuję bardzo.', 'Nie, dziękuję.', 'Miłego dnia!'],
+  sv: ['God kväll.', 'Vi ses imorgon!', 'Tack ska du ha.', 'Nej tack.', 'Hallå där!'],
+  tr: ['İyi akşamlar.', 'Yarın görüşürüz.', 'Çok teşekkürler.', 'Hayır, teşekkürler.', 'Hoş bulduk.'],
+};

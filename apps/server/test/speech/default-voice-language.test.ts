@@ -52,6 +52,13 @@ describe('the default voice speaks the language of a short sentence (real server
       expect(await chosen({ input: 'Où est la gare ?' })).to.deep.equal({ voice: 'espeak-fr', language: 'fr' });
     });
 
+    it('speaks one-word greetings in their own language ("Hola!" Spanish, "Hej!" Swedish) and "Hello." in English', async () => {
+      expect(await chosen({ input: 'Hola!' })).to.deep.equal({ voice: 'espeak-es', language: 'es' });
+      expect(await chosen({ input: 'Hej!' })).to.deep.equal({ voice: 'espeak-sv', language: 'sv' });
+      expect(await chosen({ input: 'Merhaba.' })).to.deep.equal({ voice: 'espeak-tr', language: 'tr' });
+      expect(await chosen({ input: 'Hello.' })).to.deep.equal({ voice: 'slt', language: 'en' });
+    });
+
     it('tn_language still overrides detection, and a named preset keeps its own language', async () => {
       expect(await chosen({ input: 'Hello from svc!', tn_language: 'fr' })).to.deep.equal({ voice: 'espeak-fr', language: 'fr' });
       expect(await chosen({ input: '駅はどこですか？', tn_language: 'en' })).to.deep.equal({ voice: 'slt', language: 'en' });

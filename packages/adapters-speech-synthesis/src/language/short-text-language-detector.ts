@@ -1,6 +1,7 @@
 import type { LanguageDetector } from '@svc/core';
 import { commonEnglishWords, wordsOf } from './common-english-words.js';
 import { eldCompactScores } from './eld-compact-scores.js';
+import { everydayWordLanguages } from './everyday-words.js';
 import { languageByScript } from './language-by-script.js';
 
 /** Per-language similarity of a text (higher is closer), as eld's getScores() answers. */
@@ -63,6 +64,12 @@ export interface ShortTextLanguageDetectorOptions {
    * n-grams say (they have too few letters to go on in "Hello." or "OK."). None by default.
    */
   commonEnglishWords?: ReadonlySet<string>;
+  /**
+   * Greetings, thanks and other everyday words, each with the languages it belongs to: a
+   * Latin-script text made only of one language's words is that language ("Hola!", "Hej då!"),
+   * and of words several languages share, the closest of those. None by default.
+   */
+  everydayWords?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -76,6 +83,7 @@ export class ShortTextLanguageDetector implements LanguageDetector {
   private readonly preferredMargin: number;
   private readonly commonMargin: number;
   private readonly commonEnglishWords: ReadonlySet<string>;
+  private readonly everydayWords: ReadonlyMap<string, ReadonlySet<string>>;
 
   constructor(
     private readonly scores: LanguageScores,
@@ -84,16 +92,18 @@ export class ShortTextLanguageDetector implements LanguageDetector {
     this.preferredMargin = options.preferredMargin ?? 0.95;
     this.commonMargin = options.commonMargin ?? 0.9;
     this.commonEnglishWords = options.commonEnglishWords ?? new Set();
+    this.everydayWords = options.everydayWords ?? new Map();
   }
 
   /**
    * Over eld's medium database (Apache-2.0, shipped in the npm package), held compactly
    * (eld-compact-scores.ts): the large one is no more accurate on short sentences (docs/speech.md
-   * has the comparison), and the 3,000 most common words of spoken English (common-english-words.ts).
+   * has the comparison), the 3,000 most common words of spoken English (common-english-words.ts)
+   * and the everyday words of 17 languages (everyday-words.ts).
    */
   static async create(options: ShortTextLanguageDetectorOptions = {}): Promise<ShortTextLanguageDetector> {
     const [scores, englishWords] = await Promise.all([eldCompactScores('medium'), commonEnglishWords()]);
-    return new ShortTextLanguageDetector(scores, { commonEnglishWords: englishWords, ...options });
+    return new ShortTextLanguageDetector(scores, { commonEnglishWords: englishWords, everydayWords: everydayWordLanguages(), ...options });
   }
 
   detect(text: string): string | null {
@@ -108,13 +118,33 @@ export class ShortTextLanguageDetector implements LanguageDetector {
         return this.choose(text, verdict.languages, verdict.preferred);
       case 'latin':
         if (this.allCommonEnglish(text)) return 'en';
-        return this.choose(text, LATIN_LANGUAGES, 'en', COMMON_LANGUAGES);
+        return this.fromEverydayWords(text) ?? this.choose(text, LATIN_LANGUAGES, 'en', COMMON_LANGUAGES);
     }
   }
 
   private allCommonEnglish(text: string): boolean {
     const words = wordsOf(text);
     return words.length > 0 && words.every((w) => this.commonEnglishWords.has(w));
+  }
+
+  /**
+   * The language whose everyday words make up the whole text, or null. Words several languages
+   * share ("hola" is Spanish and Catalan) leave those languages to the n-grams, the common one
+   * first when they have no score at all.
+   */
+  private fromEverydayWords(text: string): string | null {
+    const words = wordsOf(text);
+    if (words.length === 0) return null;
+    let candidates: string[] | null = null;
+    for (const word of words) {
+      const languages = this.everydayWords.get(word);
+      if (!languages) return null;
+      candidates = candidates === null ? [...languages] : candidates.filter((l) => languages.has(l));
+      if (candidates.length === 0) return null;
+    }
+    if (candidates!.length === 1) return candidates![0]!;
+    const first = candidates!.find((l) => COMMON_LANGUAGES.has(l)) ?? candidates![0]!;
+    return this.choose(text, candidates!, first, COMMON_LANGUAGES);
   }
 
   private choose(text: string, languages: readonly string[], preferred: string, common?: ReadonlySet<string>): string {

@@ -3,6 +3,7 @@ import { FrancLanguageDetector, ShortTextLanguageDetector, languageByScript } fr
 import {
   HELD_OUT_SHORT_SENTENCES,
   HELD_OUT_SHORT_UTTERANCES,
+  LATER_SHORT_UTTERANCES,
   SHORT_SENTENCES,
   SHORT_UTTERANCES,
   languageAccuracy,
@@ -103,13 +104,35 @@ describe('ShortTextLanguageDetector on short everyday sentences', function () {
       Object.entries(SHORT_UTTERANCES).map(([language, list]) => [language, [...list, ...(HELD_OUT_SHORT_UTTERANCES[language] ?? [])]]),
     );
     for (const english of utterances.en!) expect(english.split(/\s+/).length, english).to.be.within(1, 4);
-    const withoutWords = await ShortTextLanguageDetector.create({ commonEnglishWords: new Set() });
-    const [now, before] = [languageAccuracy(detector, utterances), languageAccuracy(withoutWords, utterances)];
+    // step 2 alone against neither step: the everyday words (step 3) would make up for what step 2 costs
+    const onlyStep2 = await ShortTextLanguageDetector.create({ everydayWords: new Map() });
+    const neither = await ShortTextLanguageDetector.create({ commonEnglishWords: new Set(), everydayWords: new Map() });
+    const [now, before] = [languageAccuracy(onlyStep2, utterances), languageAccuracy(neither, utterances)];
+    expect(languageAccuracy(detector, { en: utterances.en! })[0]!.percent, 'with step 3 too').to.equal(
+      now.find((r) => r.language === 'en')!.percent,
+    );
     const english = now.find((r) => r.language === 'en')!;
     expect(english.percent, english.misses.map((m) => `${m.sentence} -> ${m.detected}`).join('\n')).to.be.at.least(95);
     // n-grams alone: "Hello." Italian, "Hi." Catalan, "OK." Polish (docs/speech.md)
     expect(before.find((r) => r.language === 'en')!.percent).to.be.below(85);
     for (const row of now) expect(row.percent, row.language).to.be.at.least(before.find((r) => r.language === row.language)!.percent);
+  });
+
+  it('speaks one-word greetings of other languages ("Hola!", "Ciao!", "Hej!") in their own: 85 % of each of nine languages', async () => {
+    const utterances: Record<string, string[]> = Object.fromEntries(
+      Object.entries(LATER_SHORT_UTTERANCES).map(([language, list]) => [
+        language,
+        [...SHORT_UTTERANCES[language]!, ...HELD_OUT_SHORT_UTTERANCES[language]!, ...list],
+      ]),
+    );
+    const withoutEveryday = await ShortTextLanguageDetector.create({ everydayWords: new Map() });
+    const [now, before] = [languageAccuracy(detector, utterances), languageAccuracy(withoutEveryday, utterances)];
+    const misses = now.flatMap((r) => r.misses.map((m) => `${r.language}: ${m.sentence} -> ${m.detected}`));
+    for (const row of now) expect(row.percent, `${row.language}\n${misses.join('\n')}`).to.be.at.least(85);
+    // without the lists (docs/speech.md): Dutch 65 %, "Hola!" and "Ciao!" English
+    expect(before.filter((r) => r.percent < 85).map((r) => r.language)).to.not.be.empty;
+    expect([withoutEveryday.detect('Hola!'), withoutEveryday.detect('Ciao!')]).to.deep.equal(['en', 'en']);
+    expect([detector.detect('Hola!'), detector.detect('Ciao!'), detector.detect('Hej då!')]).to.deep.equal(['es', 'it', 'sv']);
   });
 });
 
@@ -134,6 +157,26 @@ describe('ShortTextLanguageDetector priors (scores given)', () => {
     expect(detector.detect("Hello, I'm fine!")).to.equal('en');
     expect(detector.detect('Hello, amici.'), 'one word not among them').to.equal('it');
     expect(new ShortTextLanguageDetector(() => ({ it: 1, en: 0 })).detect('Hello.'), 'no words given').to.equal('it');
+  });
+
+  it("a Latin-script text made only of one language's everyday words is that language; shared words go to the closer", () => {
+    const everydayWords = new Map([
+      ['hola', new Set(['es', 'ca'])],
+      ['amigo', new Set(['es'])],
+      ['bon', new Set(['fr', 'ca'])],
+      ['dia', new Set(['ca', 'pt'])],
+      ['tak', new Set(['pl', 'da'])],
+      ['hello', new Set(['de'])],
+    ]);
+    const withScores = (scores: Record<string, number>) =>
+      new ShortTextLanguageDetector(() => scores, { everydayWords, commonEnglishWords: new Set(['hello']) });
+    expect(withScores({ en: 1 }).detect('Hola, amigo!'), 'one language has every word').to.equal('es');
+    expect(withScores({ ca: 1, es: 0.5, en: 0.9 }).detect('Hola!'), 'the closer of the two sharing it').to.equal('ca');
+    expect(withScores({}).detect('Hola!'), 'no score: the common language').to.equal('es');
+    expect(withScores({}).detect('Bon dia!'), 'only the language with both words').to.equal('ca');
+    expect(withScores({ da: 1, pl: 0.95 }).detect('Tak.'), 'a common language beats a rarer neighbour').to.equal('pl');
+    expect(withScores({ it: 1 }).detect('Hola, amici!'), 'one word outside the lists: the n-grams').to.equal('it');
+    expect(withScores({ de: 1 }).detect('Hello!'), 'common English comes first').to.equal('en');
   });
 
   it('answers only languages espeak speaks: Tagalog is not a choice, and no score at all is English', () => {
