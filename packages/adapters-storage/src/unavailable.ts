@@ -23,12 +23,13 @@ const DATABASE_DOWN = [
 /** SQLSTATE classes of an unreachable or restarting server: 08 connection exception, 57P admin shutdown / cannot connect now. */
 const DATABASE_DOWN_CODES = /^(08|57P0[1-3])/;
 
-/** ioredis: the client is not connected (fail-fast mode) or gave up on this command. */
+/** ioredis: the client is not connected (fail-fast mode), gave up on this command, or had no answer in time (commandTimeout). */
 const REDIS_DOWN = [
   /Stream isn't writeable/i,
   /Connection is closed/i,
   /Reached the max retries per request limit/i,
   /enableOfflineQueue/i,
+  /Command timed out/,
 ];
 
 /**
