@@ -17,7 +17,21 @@ export interface S3BlobStoreOptions {
   forcePathStyle: boolean;
   /** Prepended to every key (several deployments in one bucket). */
   keyPrefix?: string;
+  /** A connection not made by then is abandoned (default S3_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** A request whose connection sends and receives nothing for this long fails (default S3_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
+
+/**
+ * Deadlines of every S3 request. The AWS SDK has none by default, so a server that accepts
+ * connections and never answers (paused, a gone backend behind a load balancer, a network that drops
+ * packets) held blob reads, writes and /readyz forever. Idle, not total: a large object that keeps
+ * flowing is never cut. The SDK retries a timed-out request (3 attempts in all), so a silent server
+ * fails a call after about three times this.
+ */
+export const S3_CONNECT_TIMEOUT_MS = 3_000;
+export const S3_IDLE_TIMEOUT_MS = 5_000;
 
 /**
  * Blobs as objects in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Garage, s3rver...): what every
@@ -39,6 +53,10 @@ export class S3BlobStore implements BlobStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? S3_CONNECT_TIMEOUT_MS,
+        socketTimeout: options.idleTimeoutMs ?? S3_IDLE_TIMEOUT_MS,
+      },
     });
     this.bucket = options.bucket;
     this.prefix = options.keyPrefix ?? '';
