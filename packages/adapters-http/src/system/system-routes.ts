@@ -8,6 +8,13 @@ export interface ReadinessCheck {
 }
 
 /**
+ * How long /readyz waits for one check: a dependency that has not answered by then is reported as
+ * failing. The checks run side by side, so the probe answers within about this long whatever is stuck
+ * (a load balancer's probe times out after a few seconds; one that times out learns nothing).
+ */
+export const READINESS_CHECK_TIMEOUT_MS = 3_000;
+
+/**
  * /healthz (process is up) and /readyz (dependencies answer) are public so orchestrators can probe
  * them without a key; they reveal nothing. /metrics and the OpenAPI document need a key unless
  * metrics are made public by configuration.
@@ -38,17 +45,10 @@ export function healthRoutes(checks: ReadinessCheck[], details?: () => Record<st
         },
         handlers: [
           async (ctx) => {
+            const outcomes = await Promise.all(checks.map((c) => checkWithin(c, READINESS_CHECK_TIMEOUT_MS)));
             const results: Record<string, string> = {};
-            let ready = true;
-            for (const c of checks) {
-              try {
-                await c.check();
-                results[c.name] = 'ok';
-              } catch (err) {
-                ready = false;
-                results[c.name] = `failing: ${(err as Error).message}`;
-              }
-            }
+            checks.forEach((c, i) => (results[c.name] = outcomes[i]!));
+            const ready = outcomes.every((o) => o === 'ok');
             ctx.status = ready ? 200 : 503;
             // `details`: facts about optional capabilities that do not decide readiness.
             ctx.body = { status: ready ? 'ready' : 'not_ready', checks: results, ...(details ? { details: details() } : {}) };
@@ -57,6 +57,23 @@ export function healthRoutes(checks: ReadinessCheck[], details?: () => Record<st
       });
     },
   };
+}
+
+/** 'ok', or 'failing: <why>' (its error, or that it did not answer within `ms`). */
+async function checkWithin(c: ReadinessCheck, ms: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`failing: no answer within ${ms} ms`), ms);
+  });
+  const outcome = c.check().then(
+    () => 'ok',
+    (err: unknown) => `failing: ${(err as Error).message}`,
+  );
+  try {
+    return await Promise.race([outcome, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function metricsRoute(metrics: ServiceMetrics): RouteModule {
