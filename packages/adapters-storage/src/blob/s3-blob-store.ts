@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore, ListedBlob } from '@svc/core';
+import { unavailable } from '../unavailable.js';
 
 /** The AWS SDK, loaded when an S3 store is made (the filesystem store never loads it). */
 const sdk = (): typeof import('@aws-sdk/client-s3') =>
@@ -63,9 +64,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    await this.client.send(
-      new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }),
-    );
+    await this.client
+      .send(new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentLength: data.length }))
+      .catch(rethrow);
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -74,12 +75,12 @@ export class S3BlobStore implements BlobStore {
       return res.Body ? await res.Body.transformToByteArray() : new Uint8Array(0);
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
+      return rethrow(err);
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key) }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: this.keyOf(key) })).catch(rethrow);
   }
 
   async exists(key: string): Promise<boolean> {
@@ -88,20 +89,22 @@ export class S3BlobStore implements BlobStore {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw err;
+      return rethrow(err);
     }
   }
 
   async *list(prefix: string): AsyncIterable<ListedBlob> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new (sdk().ListObjectsV2Command)({
-          Bucket: this.bucket,
-          Prefix: this.prefix + prefix,
-          ...(token ? { ContinuationToken: token } : {}),
-        }),
-      );
+      const page = await this.client
+        .send(
+          new (sdk().ListObjectsV2Command)({
+            Bucket: this.bucket,
+            Prefix: this.prefix + prefix,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        )
+        .catch(rethrow);
       for (const object of page.Contents ?? []) {
         if (!object.Key) continue;
         yield { key: object.Key.slice(this.prefix.length), modifiedAt: object.LastModified?.getTime() ?? 0 };
@@ -110,7 +113,7 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  /** Readiness: the bucket exists and these credentials reach it. */
+  /** Readiness: the bucket exists and these credentials reach it (the driver's own error: /readyz shows why). */
   async checkWritable(): Promise<void> {
     await this.client.send(new (sdk().HeadBucketCommand)({ Bucket: this.bucket }));
   }
@@ -131,4 +134,21 @@ export class S3BlobStore implements BlobStore {
 function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * A store that cannot be reached or does not answer (refused, reset, unknown host, timed out, its
+ * own 5xx) as the service's 503 "retry later" naming the blob store; anything else (access denied, a
+ * bug) as it is. Without this a refused connection read as "its database does not answer" (the
+ * connection patterns of the database) and a timeout as a 500.
+ */
+function rethrow(err: unknown): never {
+  const e = err as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode ?? 0;
+  const down =
+    e.name === 'TimeoutError' ||
+    /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/.test(String(e.code ?? '')) ||
+    /socket hang up/i.test(String(e.message ?? '')) ||
+    status >= 500;
+  throw down ? unavailable(err, 'blob store') : err;
 }

@@ -1,5 +1,6 @@
 // @test-tier light: waits on the S3 client's timeouts (about 15 s) and computes nothing
 import { expect } from 'chai';
+import { ServiceUnavailableError } from '@svc/core';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { S3_CONNECT_TIMEOUT_MS, S3_IDLE_TIMEOUT_MS, S3BlobStore } from '../../src/blob/s3-blob-store.js';
 
@@ -64,9 +65,12 @@ describe('S3BlobStore: a server that accepts connections and never answers', fun
       ),
     );
     const took = Date.now() - started;
-    for (const outcome of outcomes) {
-      expect(outcome, String(outcome)).to.be.instanceOf(Error);
-      expect((outcome as Error).name).to.equal('TimeoutError');
+    // put and get: the service's 503 naming the blob store; checkWritable: the driver's own error (/readyz shows it).
+    expect((outcomes[0] as Error).name, String(outcomes[0])).to.equal('TimeoutError');
+    for (const outcome of outcomes.slice(1)) {
+      expect(outcome, String(outcome)).to.be.instanceOf(ServiceUnavailableError);
+      expect((outcome as ServiceUnavailableError).dependency).to.equal('blob store');
+      expect(((outcome as Error).cause as Error).name).to.equal('TimeoutError');
     }
     // Three attempts, each cut after S3_IDLE_TIMEOUT_MS of silence (plus the SDK's short backoff).
     expect(took).to.be.within(S3_IDLE_TIMEOUT_MS, 4 * S3_IDLE_TIMEOUT_MS);
