@@ -78,6 +78,8 @@ export function attachRealtimeGateway(
 
   function refuse(ws: WebSocket, refusal: Extract<GatewayAdmission, { refused: string }>): void {
     options.onRefused?.(refusal.refused);
+    // The socket's one log line, as a refused HTTP request has its access-log line (docs/deployment.md, Logs).
+    logger.info({ refused: refusal.refused, code: CLOSE_CODES[refusal.refused] }, 'realtime connection refused');
     ws.close(CLOSE_CODES[refusal.refused], refusal.reason ?? REFUSAL_REASONS[refusal.refused]);
   }
 
@@ -88,10 +90,14 @@ export function attachRealtimeGateway(
     sockets.set(ws, connection);
     admitted.onRevoked(() => connection.close('invalid_credentials', 'the API key of this session was revoked'));
     let session: ReturnType<RealtimeGatewayDeps['createSession']> | null = null;
-    ws.once('close', () => {
+    const openedAt = Date.now();
+    ws.once('close', (code: number) => {
       sockets.delete(ws);
-      admitted.end(connection.endedBy ?? 'client_closed');
+      const endedBy = connection.endedBy ?? 'client_closed';
+      admitted.end(endedBy);
       session?.transportClosed();
+      // One line per session, at its end, as the access log has one per request: who, how it ended, how long.
+      logger.info({ apiKeyId: principal.apiKeyId, code, endedBy, ms: Date.now() - openedAt }, 'realtime session closed');
     });
     try {
       session = deps.createSession({ principal, urlModel, ...(secretSessionId ? { sessionId: secretSessionId } : {}), output: connection });

@@ -11,6 +11,7 @@ import {
   type ClientSecretRecord,
   type ClientSecretRepository,
   type LanguageModel,
+  type Logger,
   type Principal,
 } from '@svc/core';
 import WebSocket from 'ws';
@@ -74,6 +75,7 @@ export async function startGateway(
   createSession?: RealtimeGatewayDeps['createSession'],
   clock: Clock = realClock,
   joinCall?: RealtimeGatewayDeps['joinCall'],
+  logger?: Logger,
 ): Promise<GatewayHarness> {
   const secrets = new MapSecrets();
   const mint = new MintClientSecret(secrets, ids, hasher, clock);
@@ -91,6 +93,7 @@ export async function startGateway(
       },
       redeemClientSecret: (secret) => redeem.execute(secret),
       ...(joinCall ? { joinCall } : {}),
+      ...(logger ? { logger } : {}),
       createSession:
         createSession ??
         ((ctx) =>
