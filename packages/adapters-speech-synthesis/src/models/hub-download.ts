@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat, truncate, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hubClient, hubError, ModelPullError, type HubConnection, type RemoteFile } from './hub-files.js';
+import { hubCallOptions, hubClient, hubError, ModelPullError, type HubConnection, type RemoteFile } from './hub-files.js';
 
 export interface FileDownloadOptions {
   repo: string;
@@ -65,7 +65,14 @@ async function fetchRest(file: RemoteFile, partPath: string, have: number, optio
   try {
     blob = await (
       await hubClient()
-    ).downloadFile({ repo: options.repo, path: file.path, revision: options.commit, ...options.hub, xet: false, fetch: stall.fetch });
+    ).downloadFile({
+      repo: options.repo,
+      path: file.path,
+      revision: options.commit,
+      ...hubCallOptions(options.hub),
+      xet: false,
+      fetch: stall.fetch,
+    });
   } catch (error) {
     stall.stop();
     throw stall.fired ? stall.error() : hubError(error, `${file.path} in ${options.repo}`);

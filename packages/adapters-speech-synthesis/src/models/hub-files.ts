@@ -13,6 +13,34 @@ export interface HubConnection {
   hubUrl: string;
   /** A token (hf_...) for gated or private repositories; none for public ones. */
   accessToken?: string;
+  /** How long a metadata request (model info, file list, paths-info, config.json) may go unanswered (default HUB_ANSWER_TIMEOUT_MS). */
+  answerTimeoutMs?: number;
+}
+
+/**
+ * A hub, mirror or proxy that accepts the connection and never answers held the pull silent for
+ * undici's 5 minutes per request before the first file (the downloads have their own stall watch):
+ * the metadata requests get the downloads' 60 s instead.
+ */
+export const HUB_ANSWER_TIMEOUT_MS = 60_000;
+
+/** What the hub client's calls take: the endpoint, the token, and a fetch that gives up on a silent server. */
+export function hubCallOptions(hub: HubConnection): { hubUrl: string; accessToken?: string; fetch: typeof fetch } {
+  const ms = hub.answerTimeoutMs ?? HUB_ANSWER_TIMEOUT_MS;
+  return {
+    hubUrl: hub.hubUrl,
+    ...(hub.accessToken ? { accessToken: hub.accessToken } : {}),
+    fetch: async (input, init) => {
+      const deadline = AbortSignal.timeout(ms);
+      try {
+        return await fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+      } catch (error) {
+        if (deadline.aborted)
+          throw new ModelPullError('stalled', `${new URL(hub.hubUrl).host} did not answer within ${(ms / 1000).toFixed(1)} s`);
+        throw error;
+      }
+    },
+  };
 }
 
 export interface RemoteFile {
@@ -44,7 +72,9 @@ export function hubError(error: unknown, what: string): Error {
       'unauthorized',
       `the hub refused ${what} (${status}): set HF_TOKEN to a token that may read it (gated or private repository)`,
     );
-  if (error instanceof ModelPullError) return error;
+  if (error instanceof ModelPullError)
+    return error.reason === 'stalled' ? new ModelPullError('stalled', `${what}: ${error.message}`) : error;
+  if ((error as Error | undefined)?.name === 'TimeoutError') return new ModelPullError('stalled', `${what}: the hub stopped answering`);
   const failure = describeNetworkFailure(error);
   if (failure) return new ModelPullError('network', `${what}: could not reach ${failure.host ?? 'the hub'}: ${failure.reason}`);
   return new ModelPullError('network', `${what}: ${(error as Error).message}`);
@@ -53,7 +83,7 @@ export function hubError(error: unknown, what: string): Error {
 /** The commit `revision` (a branch, tag or commit) points at now. */
 export async function resolveCommit(repo: string, revision: string, hub: HubConnection): Promise<string> {
   try {
-    const info = await (await hubClient()).modelInfo({ name: repo, revision, additionalFields: ['sha'], ...hub });
+    const info = await (await hubClient()).modelInfo({ name: repo, revision, additionalFields: ['sha'], ...hubCallOptions(hub) });
     const sha = (info as { sha?: string }).sha;
     if (!sha) throw new ModelPullError('network', `the hub gave no commit for ${repo}@${revision}`);
     return sha;
@@ -67,7 +97,7 @@ export async function listRepoFiles(repo: string, commit: string, hub: HubConnec
   try {
     const files: { path: string; size: number }[] = [];
     const { listFiles } = await hubClient();
-    for await (const entry of listFiles({ repo, revision: commit, recursive: true, ...hub }))
+    for await (const entry of listFiles({ repo, revision: commit, recursive: true, ...hubCallOptions(hub) }))
       if (entry.type === 'file') files.push({ path: entry.path, size: entry.size });
     return files;
   } catch (error) {
@@ -79,7 +109,7 @@ export async function listRepoFiles(repo: string, commit: string, hub: HubConnec
 export async function remoteFiles(repo: string, commit: string, paths: string[], hub: HubConnection): Promise<RemoteFile[]> {
   let infos: Awaited<ReturnType<typeof pathsInfo>>;
   try {
-    infos = await (await hubClient()).pathsInfo({ repo, paths, revision: commit, ...hub });
+    infos = await (await hubClient()).pathsInfo({ repo, paths, revision: commit, ...hubCallOptions(hub) });
   } catch (error) {
     throw hubError(error, `the files of ${repo}@${commit}`);
   }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { hubClient, hubError, listRepoFiles, ModelPullError, type HubConnection } from './hub-files.js';
+import { hubCallOptions, hubClient, hubError, listRepoFiles, ModelPullError, type HubConnection } from './hub-files.js';
 import { KOKORO_UNSUPPORTED_LANGUAGES } from '../kokoro/kokoro-model.js';
 import type { CatalogVariant } from './model-catalog.js';
 
@@ -77,7 +77,7 @@ async function configModelType(repo: string, commit: string, hub: HubConnection)
   try {
     // The hub client loads on the first pull, never at start (docs/deployment.md, Memory and warm-up).
     const { downloadFile } = await hubClient();
-    const blob = await downloadFile({ repo, path: 'config.json', revision: commit, ...hub, xet: false });
+    const blob = await downloadFile({ repo, path: 'config.json', revision: commit, ...hubCallOptions(hub), xet: false });
     return blob ? (JSON.parse(await blob.text()) as { model_type?: unknown }).model_type : undefined;
   } catch (error) {
     throw error instanceof SyntaxError

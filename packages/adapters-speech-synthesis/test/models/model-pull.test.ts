@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Principal } from '@svc/core';
@@ -7,7 +8,7 @@ import { TransformersSpeechRecognizer } from '@svc/adapters-speech-recognition';
 import { scanVoiceModels } from '../../src/models/model-directory.js';
 import { scanRecognitionModels } from '@svc/adapters-speech-recognition';
 import { catalogEntry } from '../../src/models/model-catalog.js';
-import { ModelPullError } from '../../src/models/hub-files.js';
+import { HUB_ANSWER_TIMEOUT_MS, ModelPullError } from '../../src/models/hub-files.js';
 import { pullModel, type PullOptions } from '../../src/models/model-pull.js';
 import { writeTestAsrFolder } from '@svc/adapters-testing';
 import { hubFilesFromFolder, testCommit, TestHubServer, type TestHubFile } from '@svc/adapters-testing';
@@ -253,5 +254,32 @@ describe('models pull from a hub (local server in the Hugging Face URL layout, t
     await writeFile(join(staging, decoderPath), 'stale bytes of another commit');
     await pullModel({ source: 'whisper-tiny' }, options());
     expect(hub.contentRequests(decoderPath).every((r) => !r.range || r.range === 'bytes=0-0')).to.equal(true);
+  });
+  it('a hub (or mirror, or proxy) that accepts the connection and never answers: the pull gives up, saying so, and leaves nothing', async () => {
+    expect(HUB_ANSWER_TIMEOUT_MS).to.equal(60_000); // the downloads' stall timeout, not undici's 5 minutes
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const dir = await mkdtemp(join(tmpdir(), 'svc-silent-hub-'));
+    try {
+      const started = performance.now();
+      for (const source of ['en_US-lessac-medium', 'test-org/whisper-test']) {
+        const error = await pullFails(
+          pullModel({ source }, { ...options(), modelsDir: dir, hub: { hubUrl: url, answerTimeoutMs: 300 } }),
+          'stalled',
+        );
+        expect(error.message).to.include('did not answer within 0.3 s');
+      }
+      expect(performance.now() - started).to.be.below(3_000);
+      expect(await readdir(dir)).to.deep.equal([]);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
