@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { silentLogger, type JobQueue, type Logger } from '@svc/core';
-import { ioredis } from './redis-connection.js';
+import { ioredis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.js';
 import { settlesWithin } from '../settles-within.js';
 
 /** BullMQ, loaded when a shared queue is made (a one-process server never loads it). */
@@ -49,7 +49,11 @@ const DEFAULT_STOP_TIMEOUT_MS = 2_000;
  */
 export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
-  /** For enqueue and holds: fails fast while Redis is down (the request gets a clean error). */
+  /**
+   * For enqueue and holds: fails fast while Redis is down (the request gets a clean error), and after
+   * REDIS_COMMAND_TIMEOUT_MS when it is connected and does not answer (only the queues' short commands
+   * and scripts run here; the workers' blocking commands have connections of their own).
+   */
   private readonly commands: Redis;
   private readonly workers = new Map<Worker, Redis>();
   private stopping = false;
@@ -59,6 +63,7 @@ export class BullMqJobQueue implements JobQueue {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
     // Errors surface in the calls that use the connection; the event only keeps ioredis quiet.
