@@ -57,7 +57,15 @@ export class CreateVideo {
   async execute(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<VideoJob> {
     const accepted = await this.accept(principal, raw, signal);
     accepted.prepared.release?.();
-    await this.queue.enqueue(VIDEO_QUEUE, accepted.job.id);
+    try {
+      await this.queue.enqueue(VIDEO_QUEUE, accepted.job.id);
+    } catch (err) {
+      // The job is stored, queued. A durable queue's repair scan enqueues a queued row the queue does
+      // not hold once the queue answers again, so the video will be made: the caller gets its job to
+      // poll, not an error that a retry would turn into a second video.
+      if (!this.queue.holds) throw err;
+      this.logger.warn({ video: accepted.job.id, err: String(err) }, 'video stored but not enqueued; the repair scan will enqueue it');
+    }
     return accepted.job;
   }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ServiceError } from '../../src/shared/errors.js';
 import type { VideoRequestInput } from '../../src/video/video-request.js';
 import { videoBlobKeys } from '../../src/video/video-blobs.js';
-import { base64, pngBytes, speechBytes } from './video-fakes.js';
+import { base64, DurableRecordingQueue, pngBytes, RecordingQueue, speechBytes } from './video-fakes.js';
 import { alice, HOUR, videoWorld } from './video-world.js';
 
 const face = base64(pngBytes(800, 600));
@@ -30,6 +30,28 @@ describe('CreateVideo', () => {
     const keys = videoBlobKeys(job);
     expect([...w.blobs.blobs.keys()]).to.have.members([keys.image, keys.audio, keys.speech]);
     expect(w.renderer.released).to.equal(1, 'the face prepared for the check is released');
+  });
+
+  it('a durable queue that does not answer: the stored job is answered queued (the repair scan enqueues it), not an error', async () => {
+    const durable = new DurableRecordingQueue();
+    durable.enqueue = async () => {
+      throw new Error('Command timed out');
+    };
+    const w = videoWorld({ queue: durable });
+    const job = await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(2.5)) });
+    expect(job.status).to.equal('queued');
+    expect(await w.jobs.get(job.id)).to.deep.equal(job);
+    // an in-process queue has no repair scan: its failure is the request's
+    const inProcess = new RecordingQueue();
+    inProcess.enqueue = async () => {
+      throw new Error('queue closed');
+    };
+    const v = videoWorld({ queue: inProcess });
+    const refused = await v.create.execute(alice, { ref_image: face, input: base64(speechBytes(2.5)) }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(refused?.message).to.equal('queue closed');
   });
 
   it('stops decoding the driving audio a second past 60 s, and refuses it', async () => {
