@@ -12,6 +12,7 @@ import {
   type SessionEnding,
   type SessionMedia,
   type SessionVideoOutput,
+  parseCallerJson,
   serverEventJson,
 } from '@svc/core';
 import {
@@ -372,7 +373,7 @@ export class PeerCall implements RealtimeOutput {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data);
+      parsed = parseCallerJson(data);
     } catch (err) {
       void session.rejectFrame(`Invalid JSON: ${(err as Error).message}`);
       return;

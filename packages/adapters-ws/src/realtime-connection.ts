@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   InboundBudget,
   inboundBudgetError,
+  parseCallerJson,
   serverEventJson,
   type InboundBudgetLimits,
   type Logger,
@@ -83,7 +84,7 @@ export class RealtimeConnection implements RealtimeOutput {
     if (isBinary) return this.track(session.rejectFrame('Binary frames are not supported; send JSON text frames.'));
     let parsed: unknown;
     try {
-      parsed = JSON.parse(rawText(data));
+      parsed = parseCallerJson(rawText(data));
     } catch (err) {
       return this.track(session.rejectFrame(`Invalid JSON: ${(err as Error).message}`));
     }

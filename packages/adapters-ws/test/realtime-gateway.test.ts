@@ -201,6 +201,21 @@ describe('realtime WebSocket gateway', () => {
     client.ws.close();
   });
 
+  it('refuses an event nested over 128 deep with invalid_json before parsing it, and keeps the connection', async () => {
+    h = await startGateway();
+    const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });
+    client.send(configure);
+    await client.next('session.created');
+    // 2 MB of brackets: JSON.parse held the event loop (every session of the process) for about 1 s.
+    client.send(`{"type":"conversation.item.create","item":${'['.repeat(999_000)}${']'.repeat(999_000)}}`);
+    const err = await client.next('error');
+    expect(err.error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_json' });
+    expect(err.error.message).to.contain('nested more than 128 levels deep');
+    client.send({ type: 'input_audio_buffer.clear' });
+    await client.next('input_audio_buffer.cleared');
+    client.ws.close();
+  });
+
   it('closes with 1009 when a frame exceeds the maximum frame size; a 1 MiB+ append within it gets an error event', async () => {
     h = await startGateway({ maxFrameBytes: 1_200_000 });
     const client = TestClient.connect(h.url, { apiKey: 'svc-key-a' });

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from '@svc/core';
+import { InvalidJsonError, InvalidRequestError, parseCallerJson, PayloadTooLargeError } from '@svc/core';
 
 /**
  * Reads and parses a JSON request body with a byte limit enforced while reading (before any work
@@ -35,7 +35,7 @@ export async function readJsonBody(
     throw new InvalidJsonError('The request body is empty; a JSON object is required.');
   }
   try {
-    return JSON.parse(text);
+    return parseCallerJson(text);
   } catch (err) {
     throw new InvalidJsonError(`The request body is not valid JSON: ${(err as Error).message}`);
   }

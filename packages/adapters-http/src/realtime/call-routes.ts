@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   InvalidJsonError,
   InvalidRequestError,
+  parseCallerJson,
   PayloadTooLargeError,
   type PhoneCallControl,
   type Principal,
@@ -162,7 +163,7 @@ async function readOffer(ctx: Context, limitBytes: number, sessionLimitBytes: nu
 
 function parseSession(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseCallerJson(text);
   } catch (err) {
     throw new InvalidJsonError(`The 'session' part is not valid JSON: ${(err as Error).message}`, 'session');
   }

@@ -5,6 +5,7 @@ import {
   InvalidJsonError,
   InvalidRequestError,
   MAX_INLINE_MEDIA_SIZE,
+  parseCallerJson,
   toVideoResource,
   type CreateVideo,
   type DeleteVideo,
@@ -245,7 +246,7 @@ async function readCreateRequest(ctx: VideoContext, deps: VideoRoutesDeps): Prom
   let inputTts: unknown = undefined;
   if (form.fields.input_tts !== undefined) {
     try {
-      inputTts = JSON.parse(form.fields.input_tts);
+      inputTts = parseCallerJson(form.fields.input_tts);
     } catch {
       throw new InvalidJsonError("'input_tts' must be a JSON object (the speech request).", 'input_tts');
     }

@@ -9,9 +9,10 @@ const LIMIT = 64;
 /** Echoes what readJsonBody made of the body (undefined as the string 'undefined'). */
 const echo: RouteModule = {
   register(routes) {
-    for (const [path, allowEmpty] of [
-      ['/echo', false],
-      ['/echo-optional', true],
+    for (const [path, allowEmpty, limit] of [
+      ['/echo', false, LIMIT],
+      ['/echo-optional', true, LIMIT],
+      ['/echo-roomy', false, 64 * 1024],
     ] as const) {
       routes.add({
         method: 'post',
@@ -21,7 +22,7 @@ const echo: RouteModule = {
         responses: {},
         handlers: [
           async (ctx) => {
-            const value = await readJsonBody(ctx, LIMIT, { allowEmpty });
+            const value = await readJsonBody(ctx, limit, { allowEmpty });
             ctx.body = { value: value === undefined ? 'undefined' : value };
           },
         ],
@@ -85,6 +86,25 @@ describe('readJsonBody: the JSON body reader of every JSON route', () => {
     expect(empty.status).to.equal(400);
     expect(await errorOf(empty)).to.include({ type: 'invalid_json', message: 'The request body is empty; a JSON object is required.' });
     expect(await (await post('', 'application/json', '/echo-optional')).json()).to.deep.equal({ value: 'undefined' });
+  });
+
+  it('refuses arrays or objects nested over 128 deep with invalid_json, before parsing; strings do not count', async () => {
+    const nested = (depth: number, open: string, close: string) => open.repeat(depth) + '1' + close.repeat(depth);
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"a":', '}'],
+    ]) {
+      const deep = await post(nested(129, open!, close!), 'application/json', '/echo-roomy');
+      expect(deep.status, open).to.equal(400);
+      expect(await errorOf(deep)).to.include({
+        type: 'invalid_json',
+        message: 'The request body is not valid JSON: arrays and objects are nested more than 128 levels deep, the limit',
+      });
+      expect((await post(nested(128, open!, close!), 'application/json', '/echo-roomy')).status, open).to.equal(200);
+    }
+    // Brackets inside strings (and escaped quotes around them) are text, not nesting.
+    const text = '\\"' + '['.repeat(300) + '\\"';
+    expect(await (await post(JSON.stringify({ text }), 'application/json', '/echo-roomy')).json()).to.deep.equal({ value: { text } });
   });
 
   it('refuses a body over the limit with 413: by its declared length, and while reading a chunked one', async () => {

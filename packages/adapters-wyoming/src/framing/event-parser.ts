@@ -1,4 +1,4 @@
-import { InvalidJsonError, InvalidRequestError, PayloadTooLargeError } from '@svc/core';
+import { InvalidJsonError, InvalidRequestError, parseCallerJson, PayloadTooLargeError } from '@svc/core';
 import type { FramingLimits, WyomingEvent } from './wyoming-event.js';
 
 const NEWLINE = 0x0a;
@@ -86,7 +86,7 @@ export class EventParser {
 function parseObject(bytes: Buffer, what: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = parseCallerJson(bytes.toString('utf8'));
   } catch {
     throw new InvalidJsonError(`${what} is not valid JSON.`);
   }
