@@ -77,6 +77,8 @@ interface LiveCall {
   call: PeerCall;
   /** Its slot, held until the call ends. */
   admitted: AdmittedSession;
+  /** The session id of the ephemeral key that placed it (null: an API key); that key hangs up only this call. */
+  secretSessionId: string | null;
 }
 
 /**
@@ -174,7 +176,7 @@ export class WebRtcCallService implements WebRtcCalls {
         throw err;
       }
     }
-    this.calls.set(callId, { call, admitted });
+    this.calls.set(callId, { call, admitted, secretSessionId: request.secretSessionId });
     admitted.onRevoked(() => call.close('key_revoked', 'the API key of this call was revoked'));
     call.onClosed((ending, reason) => {
       this.release(callId, ending);
@@ -203,9 +205,10 @@ export class WebRtcCallService implements WebRtcCalls {
   }
 
   /** Ends the call and frees its slot at once; the call is then unknown (a second hang-up: not found). */
-  async hangup(callId: string, principal: Principal): Promise<void> {
+  async hangup(callId: string, principal: Principal, secretSessionId: string | null = null): Promise<void> {
     const live = this.calls.get(callId);
     if (!live || live.admitted.principal.apiKeyId !== principal.apiKeyId) throw new RealtimeCallNotFoundError(callId);
+    if (secretSessionId !== null && live.secretSessionId !== secretSessionId) throw new RealtimeCallNotFoundError(callId);
     this.release(callId, 'hangup');
     live.call.close('hangup', 'hung up');
   }

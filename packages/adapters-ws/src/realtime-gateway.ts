@@ -113,9 +113,16 @@ export function attachRealtimeGateway(
    * session: it hears the call's session events and may send client events to it, until the call
    * ends (close 1000) or it leaves (the call goes on). No admission: the call holds its slot. Only
    * the call's own key finds it; any other id is refused with 404 call_not_found before the upgrade.
+   * An API key only: an ephemeral key is handed to a browser for the one session it was minted for,
+   * and must not reach (hear, steer) the calls its API key serves (401 before the upgrade).
    */
   async function joinCall(req: IncomingMessage, socket: Duplex, head: Buffer, callId: string): Promise<void> {
-    const credited = await creditConnection(readCredentials(req), deps, logger);
+    const credentials = readCredentials(req);
+    if (credentials?.kind === 'client_secret') {
+      const message = 'An ephemeral key opens its own session only; join a call with the API key.';
+      return rejectUpgrade(socket, 401, 'Unauthorized', message, 'invalid_api_key');
+    }
+    const credited = await creditConnection(credentials, deps, logger);
     if (!credited || 'refused' in credited) {
       const refusal = credited?.refused ?? 'invalid_credentials';
       return void wss.handleUpgrade(req, socket, head, (ws) => refuse(ws, { refused: refusal }));

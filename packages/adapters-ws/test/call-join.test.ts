@@ -59,6 +59,15 @@ describe('realtime WebSocket gateway: ?call_id= joins a live phone call', () => 
     expect(call.joiner).to.equal(null);
   });
 
+  it("an ephemeral key of the call's own key is refused with HTTP 401 before the upgrade: it opens its own session only", async () => {
+    const secret = await h.mint('svc-key-a');
+    for (const credentials of [{ protocols: ['realtime', `svc-client-secret.${secret}`] }, { apiKey: secret }]) {
+      const client = TestClient.connect(`${h.url}?call_id=rtc_live`, credentials);
+      expect(String(await client.opened.catch((e: Error) => e))).to.contain('HTTP 401');
+    }
+    expect(call.joiner, 'the call was never reached').to.equal(null);
+  });
+
   it('a joiner that closes leaves the call on', async () => {
     const client = TestClient.connect(`${h.url}?call_id=rtc_live`, { apiKey: 'svc-key-a' });
     await client.opened;

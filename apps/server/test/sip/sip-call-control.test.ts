@@ -129,6 +129,18 @@ describe('SIP call control as OpenAI shapes it: webhook, accept/reject/refer/han
       await joined.until('input_audio_buffer.speech_stopped', 40_000);
       await joined.until('response.done', 90_000);
 
+      // an ephemeral key of the owner reaches only its own session: not this call's events, not its hang-up
+      const secret = (await post(t, '/v1/realtime/client_secrets', started!.keySecret, {})).json.value as string;
+      const ephemeralJoin = RealtimeClient.connect(t.wsUrl, {
+        protocols: ['realtime', `svc-client-secret.${secret}`],
+        query: `?call_id=${callId}`,
+      });
+      expect(await ephemeralJoin.opened.catch((e: Error) => e.message)).to.equal('HTTP 401');
+      const ephemeralHangup = await post(t, `/v1/realtime/calls/${callId}/hangup`, secret);
+      expect(ephemeralHangup.status).to.equal(404);
+      expect(ephemeralHangup.json.error.type).to.equal('call_not_found');
+      expect(call.isEnded, 'the call goes on').to.equal(false);
+
       const ended = new Promise<string>((resolve) => call.onEnded((ending) => resolve(ending)));
       await openai.realtime.calls.hangup(callId);
       expect(await ended).to.equal('hangup');

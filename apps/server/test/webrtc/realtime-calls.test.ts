@@ -222,6 +222,21 @@ describe('realtime over WebRTC: POST /v1/realtime/calls (Node peer)', function (
     await again.waitForType('session.created');
   });
 
+  it('an ephemeral key hangs up only the call it placed, not another call of its API key (404 call_not_found)', async () => {
+    const [mine, theirs] = [await mint(t), await mint(t)];
+    const first = client();
+    expect((await first.call(t.baseUrl, theirs)).status).to.equal(201);
+    await first.waitForType('session.created');
+    const hangUp = (secret: string) =>
+      fetch(`${t.baseUrl}/v1/realtime/calls/${first.callId}/hangup`, { method: 'POST', headers: { Authorization: `Bearer ${secret}` } });
+    const foreign = await hangUp(mine);
+    expect(foreign.status).to.equal(404);
+    expect(((await foreign.json()) as { error: { type: string } }).error.type).to.equal('call_not_found');
+    expect(calls().activeCalls(), 'the other browser keeps its call').to.equal(1);
+    expect((await hangUp(theirs)).status).to.equal(200);
+    await until(() => calls().activeCalls() === 0, 10_000, 'the hung-up call to end');
+  });
+
   it('an ephemeral key held by a WebSocket session cannot place a call (409) until that socket closes', async () => {
     const secret = await mint(t);
     const ws = RealtimeClient.connect(t.wsUrl, { protocols: ['realtime', `svc-client-secret.${secret}`] });

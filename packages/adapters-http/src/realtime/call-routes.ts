@@ -112,8 +112,11 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
           async (ctx) => {
             const caller = await callerOf(ctx, deps);
             const callId = ctx.params.call_id!;
-            if (deps.phoneCalls?.has(callId)) await deps.phoneCalls.hangup(callId, caller.principal);
-            else await deps.calls.hangup(callId, caller.principal);
+            // An ephemeral key reaches only the session it was minted for, never a phone call of its
+            // API key: for it a phone call's id is as unknown as any other (404 call_not_found).
+            const ephemeral = caller.secretSessionId !== null;
+            if (!ephemeral && deps.phoneCalls?.has(callId)) await deps.phoneCalls.hangup(callId, caller.principal);
+            else await deps.calls.hangup(callId, caller.principal, caller.secretSessionId);
             ctx.status = 200;
             ctx.body = {};
           },

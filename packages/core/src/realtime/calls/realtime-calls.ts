@@ -30,6 +30,10 @@ export interface RealtimeCalls {
    * ServiceUnavailableError when admission cannot be decided.
    */
   create(request: RealtimeCallRequest): Promise<RealtimeCallAnswer>;
-  /** Ends a call of the principal's API key; RealtimeCallNotFoundError for anyone else's or an unknown one. */
-  hangup(callId: string, principal: Principal): Promise<void>;
+  /**
+   * Ends a call of the principal's API key; RealtimeCallNotFoundError for anyone else's or an unknown
+   * one. With an ephemeral key's session id, only the call that key placed: a key handed to one
+   * browser must not end the calls of the others its API key serves.
+   */
+  hangup(callId: string, principal: Principal, secretSessionId?: string | null): Promise<void>;
 }
