@@ -71,6 +71,8 @@ export const videoModule = defineModule({
     SVC_VIDEO_RETENTION_HOURS: setting.int(168, 0, 24 * 365 * 10),
     SVC_VIDEO_MAX_ATTEMPTS: setting.int(2, 1, 10),
     SVC_VIDEO_MAX_STREAMS: setting.int(2, 1, 64),
+    // One queue serves every key in order: a key's burst must not hold the others' videos for hours (0: no limit).
+    SVC_VIDEO_MAX_PENDING_PER_KEY: setting.int(10, 0, 100_000),
     SVC_VIDEO_FACE_CACHE: setting.int(16, 0, 1024),
     // The face detector and render threads (most of a video server's memory once loaded; docs/deployment.md,
     // Memory and warm-up): on the first video request by default.
@@ -136,7 +138,10 @@ export const videoModule = defineModule({
           queue,
           clock,
           await get(SHARED_TOKENS.IdGenerator),
-          { retentionMs: s.SVC_VIDEO_RETENTION_HOURS === 0 ? null : s.SVC_VIDEO_RETENTION_HOURS * HOUR_MS },
+          {
+            retentionMs: s.SVC_VIDEO_RETENTION_HOURS === 0 ? null : s.SVC_VIDEO_RETENTION_HOURS * HOUR_MS,
+            maxPendingPerKey: s.SVC_VIDEO_MAX_PENDING_PER_KEY,
+          },
           logger,
         );
         const render = new RenderVideoJob(jobs, blobs, renderer, await get(VIDEO_TOKENS.MediaEncoder), clock, logger);

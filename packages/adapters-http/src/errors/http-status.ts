@@ -12,6 +12,7 @@ import {
   InvalidVideoSizeError,
   InvalidVideoVariantError,
   LiveVideoLimitError,
+  VideoBacklogLimitError,
   VideoInputConflictError,
   VideoInputMissingError,
   InputTooLongError,
@@ -124,6 +125,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [MediaTooLargeError, 413],
   [RateLimitExceededError, 429],
   [LiveVideoLimitError, 429],
+  [VideoBacklogLimitError, 429],
   // The realtime session caps (WebSocket: close 1013)
   [RealtimeCapacityError, 429],
   [RequestHeaderTooLargeError, 431],
@@ -158,7 +160,12 @@ export function httpStatusOf(err: ServiceError): number {
 
 /** Response headers that carry part of an error's meaning (Retry-After of a rate or concurrency limit, or an outage). */
 export function httpHeadersOf(err: ServiceError): Record<string, string> {
-  if (err instanceof RateLimitExceededError || err instanceof LiveVideoLimitError || err instanceof RealtimeCapacityError)
+  if (
+    err instanceof RateLimitExceededError ||
+    err instanceof LiveVideoLimitError ||
+    err instanceof VideoBacklogLimitError ||
+    err instanceof RealtimeCapacityError
+  )
     return { 'Retry-After': String(err.retryAfterSeconds) };
   if (err instanceof ServiceUnavailableError) return { 'Retry-After': '1' };
   return {};

@@ -79,7 +79,8 @@ export function videoRoutes(deps: VideoRoutesDeps): RouteModule {
         handlers: [
           ...rateLimit,
           async (ctx) => {
-            const request = await readCreateRequest(ctx as VideoContext, deps);
+            // The body is read only once the key is under its limit of pending videos (a 429 reads nothing).
+            const request = () => readCreateRequest(ctx as VideoContext, deps);
             const job = await deps.create.execute(ctx.state.principal, request, clientDisconnectSignal(ctx, 'headers'));
             ctx.status = 200;
             ctx.body = toVideoResource(job);

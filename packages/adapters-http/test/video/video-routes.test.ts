@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  VideoBacklogLimitError,
   VideoNotFoundError,
   type CreateVideo,
   type DeleteVideo,
@@ -21,6 +22,8 @@ describe('video routes (in-process HTTP app, in-memory use cases)', () => {
   const recording = <T>(op: string, answer: (...args: unknown[]) => unknown = () => undefined) =>
     ({
       async execute(...args: unknown[]) {
+        // Create and stream get a body reader, read once the request is admitted: read it, as they do.
+        if (typeof args[1] === 'function') args[1] = await (args[1] as () => Promise<unknown>)();
         reached.push(op);
         return answer(...args);
       },
@@ -62,6 +65,35 @@ describe('video routes (in-process HTTP app, in-memory use cases)', () => {
     const head = await app.call('/v1/videos/stream', { method: 'HEAD' });
     expect(head.status).to.equal(405);
     expect(reached).to.deep.equal([]);
+  });
+
+  it('a key over its limit of pending videos is 429 concurrency_limit_exceeded with Retry-After, its body never read', async () => {
+    const full = await startApp({
+      api: [
+        videoRoutes({
+          create: {
+            execute: async () => {
+              throw new VideoBacklogLimitError(10);
+            },
+          } as unknown as CreateVideo,
+          stream: recording<StreamVideo>('stream'),
+          get: recording<GetVideo>('get'),
+          content: recording<GetVideoContent>('content'),
+          list: recording<ListVideos>('list'),
+          remove: recording<DeleteVideo>('remove'),
+          jsonBodyLimit: 64 * 1024,
+        }),
+      ],
+    });
+    try {
+      // Not JSON: a body read before the limit would be a 400 invalid_json.
+      const res = await full.call('/v1/videos', { method: 'POST', body: '{not json', headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).to.equal(429);
+      expect(res.headers.get('retry-after')).to.equal('30');
+      expect(await errorOf(res)).to.include({ type: 'concurrency_limit_exceeded', param: null });
+    } finally {
+      await full.close();
+    }
   });
 
   it('a multipart input_tts that is not JSON is 400 invalid_json naming input_tts', async () => {

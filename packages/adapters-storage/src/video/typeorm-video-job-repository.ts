@@ -62,6 +62,10 @@ export class TypeOrmVideoJobRepository implements VideoJobRepository {
     return rows.map(toJob);
   }
 
+  countUnfinished(apiKeyId: string): Promise<number> {
+    return this.repo.countBy({ apiKeyId, status: In(['queued', 'in_progress']) });
+  }
+
   async expired(now: number, limit: number): Promise<VideoJob[]> {
     const rows = await this.repo.find({
       where: { status: In(['completed', 'failed']), expiresAt: LessThanOrEqual(now) },

@@ -75,6 +75,10 @@ for (const target of databaseTargets()) {
       await repo.insert(job('key_a', 4, 4000, { status: 'failed', error: 'x', expiresAt: 20_000 }));
       await repo.insert(job('key_a', 5, 5000, { status: 'completed', progress: 100, expiresAt: null }));
       expect((await repo.unfinished()).map((j) => j.id)).to.deep.equal(['video_0002', 'video_0001']);
+      await repo.insert(job('key_b', 6, 6000));
+      expect([await repo.countUnfinished('key_a'), await repo.countUnfinished('key_b'), await repo.countUnfinished('key_c')]).to.deep.equal(
+        [2, 1, 0],
+      );
       expect((await repo.expired(15_000, 10)).map((j) => j.id)).to.deep.equal(['video_0003']);
       expect((await repo.expired(25_000, 10)).map((j) => j.id)).to.deep.equal(['video_0003', 'video_0004']);
       expect(await repo.delete('key_b', 'video_0003')).to.equal(null);

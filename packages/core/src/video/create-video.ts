@@ -6,7 +6,7 @@ import { ServiceError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { DrivingSpeechLoader } from './driving-speech-loader.js';
-import { InvalidImageError, NoFaceDetectedError } from './errors.js';
+import { InvalidImageError, NoFaceDetectedError, VideoBacklogLimitError } from './errors.js';
 import type { AvatarRenderer, DrivingSpeech, JobQueue, PreparedAvatar, VideoJobRepository } from './ports.js';
 import type { ReferenceImageLoader } from './reference-image-loader.js';
 import { videoBlobKeys, type StoredSpeechInfo } from './video-blobs.js';
@@ -20,6 +20,8 @@ export const VIDEO_QUEUE = 'video.render';
 export interface CreateVideoOptions {
   /** How long a video is kept after its creation; null keeps it until deleted. */
   retentionMs: number | null;
+  /** Videos a key may have queued or rendering at once (SVC_VIDEO_MAX_PENDING_PER_KEY); unset or 0: no limit. */
+  maxPendingPerKey?: number;
 }
 
 /** A request that passed every check, its job (stored by store()) and what it took to check it. */
@@ -54,19 +56,59 @@ export class CreateVideo {
     private readonly logger: Logger = silentLogger,
   ) {}
 
-  async execute(principal: Principal, raw: VideoRequestInput, signal?: AbortSignal): Promise<VideoJob> {
-    const accepted = await this.accept(principal, raw, signal);
-    accepted.prepared.release?.();
+  /** Requests of each key being checked now (not yet rows): a burst sent at once counts before its rows exist. */
+  private readonly checking = new Map<string, number>();
+
+  /**
+   * `raw` may be a function that reads the request body: it is called only once the key is under its
+   * limit of pending videos, so a refused request (429) costs no body read, no decoding, no detection.
+   */
+  async execute(
+    principal: Principal,
+    raw: VideoRequestInput | (() => Promise<VideoRequestInput>),
+    signal?: AbortSignal,
+  ): Promise<VideoJob> {
+    const key = principal.apiKeyId;
+    await this.admit(key);
     try {
-      await this.queue.enqueue(VIDEO_QUEUE, accepted.job.id);
-    } catch (err) {
-      // The job is stored, queued. A durable queue's repair scan enqueues a queued row the queue does
-      // not hold once the queue answers again, so the video will be made: the caller gets its job to
-      // poll, not an error that a retry would turn into a second video.
-      if (!this.queue.holds) throw err;
-      this.logger.warn({ video: accepted.job.id, err: String(err) }, 'video stored but not enqueued; the repair scan will enqueue it');
+      const accepted = await this.accept(principal, typeof raw === 'function' ? await raw() : raw, signal);
+      accepted.prepared.release?.();
+      await this.enqueue(accepted.job.id);
+      return accepted.job;
+    } finally {
+      const left = (this.checking.get(key) ?? 1) - 1;
+      if (left > 0) this.checking.set(key, left);
+      else this.checking.delete(key);
     }
-    return accepted.job;
+  }
+
+  /**
+   * Refuses a key that already has its maximum of videos queued, rendering or being checked; else
+   * counts this request among those being checked (execute's `finally` ends that).
+   */
+  private async admit(apiKeyId: string): Promise<void> {
+    const max = this.options.maxPendingPerKey ?? 0;
+    const stored = max > 0 ? await this.jobs.countUnfinished(apiKeyId) : 0;
+    // Read after the query, with no await before the count goes up: requests sent together are
+    // admitted one by one, so a burst stops at the limit (a request whose row was stored meanwhile
+    // is counted twice for a moment: that errs on the side of the limit).
+    const checking = this.checking.get(apiKeyId) ?? 0;
+    if (max > 0 && stored + checking >= max) throw new VideoBacklogLimitError(max);
+    this.checking.set(apiKeyId, checking + 1);
+  }
+
+  /**
+   * The job is stored, queued. A durable queue's repair scan enqueues a queued row the queue does
+   * not hold once the queue answers again, so the video will be made: the caller gets its job to
+   * poll, not an error that a retry would turn into a second video.
+   */
+  private async enqueue(videoId: string): Promise<void> {
+    try {
+      await this.queue.enqueue(VIDEO_QUEUE, videoId);
+    } catch (err) {
+      if (!this.queue.holds) throw err;
+      this.logger.warn({ video: videoId, err: String(err) }, 'video stored but not enqueued; the repair scan will enqueue it');
+    }
   }
 
   /** Checks and stores a request as a queued job without enqueuing it. */

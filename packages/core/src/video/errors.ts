@@ -112,3 +112,20 @@ export class LiveVideoLimitError extends ServiceError {
     );
   }
 }
+
+/**
+ * POST /v1/videos while the calling key already has its maximum of videos waiting or rendering
+ * (SVC_VIDEO_MAX_PENDING_PER_KEY). The renders of every key share one queue, drained in order: without
+ * it one key's burst (the rate limit admits 100 at once, a minute of video each) held every other
+ * key's video behind it for hours. Decided before the body is read: HTTP 429, like the stream limit.
+ */
+export class VideoBacklogLimitError extends ServiceError {
+  readonly identifier = 'concurrency_limit_exceeded';
+  /** A queued video renders in about its own length (at most 60 s). */
+  readonly retryAfterSeconds = 30;
+  constructor(max: number) {
+    super(
+      `This API key already has ${max} video${max === 1 ? '' : 's'} queued or rendering, its limit. Retry once one of them is completed (poll GET /v1/videos/{video_id}).`,
+    );
+  }
+}

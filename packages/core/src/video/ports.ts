@@ -142,6 +142,8 @@ export interface VideoJobRepository {
   delete(apiKeyId: string, id: string): Promise<VideoJob | null>;
   /** Jobs a restarted worker must pick up again (queued or in_progress), oldest first. */
   unfinished(): Promise<VideoJob[]>;
+  /** How many jobs of this key are queued or in_progress. */
+  countUnfinished(apiKeyId: string): Promise<number>;
   /** Finished jobs whose expiry time is at or before `now`, at most `limit` of them. */
   expired(now: number, limit: number): Promise<VideoJob[]>;
 }

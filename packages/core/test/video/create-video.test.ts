@@ -3,7 +3,7 @@ import { ServiceError } from '../../src/shared/errors.js';
 import type { VideoRequestInput } from '../../src/video/video-request.js';
 import { videoBlobKeys } from '../../src/video/video-blobs.js';
 import { base64, DurableRecordingQueue, pngBytes, RecordingQueue, speechBytes } from './video-fakes.js';
-import { alice, HOUR, videoWorld } from './video-world.js';
+import { alice, bob, HOUR, videoWorld } from './video-world.js';
 
 const face = base64(pngBytes(800, 600));
 
@@ -52,6 +52,43 @@ describe('CreateVideo', () => {
       (err: Error) => err,
     );
     expect(refused?.message).to.equal('queue closed');
+  });
+
+  it('refuses a key over SVC_VIDEO_MAX_PENDING_PER_KEY queued or rendering videos with 429, before reading its body; other keys go on', async () => {
+    const w = videoWorld({ maxPendingPerKey: 2 });
+    const request = { ref_image: face, input: base64(speechBytes(1)) };
+    const first = await w.create.execute(alice, request);
+    await w.create.execute(alice, request);
+    let read = false;
+    const err = await refusal(
+      w.create.execute(alice, async () => {
+        read = true;
+        return request;
+      }),
+    );
+    expect(err.identifier).to.equal('concurrency_limit_exceeded');
+    expect(err.message).to.contain('already has 2 videos queued or rendering');
+    expect(read, 'the refused body is never read').to.equal(false);
+    expect(w.jobs.rows.size).to.equal(2);
+    await w.create.execute(bob, request);
+    // A finished (or failed) video frees its place.
+    await w.jobs.update({ ...(await w.jobs.get(first.id))!, status: 'completed', progress: 100 });
+    await w.create.execute(alice, request);
+  });
+
+  it('counts a burst sent at once, before its rows exist: exactly the limit is admitted', async () => {
+    const w = videoWorld({ maxPendingPerKey: 3 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, () => w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(3);
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.identifier)).to.deep.equal(
+      Array(5).fill('concurrency_limit_exceeded'),
+    );
+    // A refused or failed check leaves no count behind.
+    await w.jobs.update({ ...[...w.jobs.rows.values()][0]!, status: 'failed', error: 'x' });
+    await refusal(w.create.execute(alice, { ref_image: face }));
+    await w.create.execute(alice, { ref_image: face, input: base64(speechBytes(1)) });
   });
 
   it('stops decoding the driving audio a second past 60 s, and refuses it', async () => {

@@ -188,6 +188,9 @@ export class InMemoryVideoJobRepository implements VideoJobRepository {
       .filter((j) => j.status === 'queued' || j.status === 'in_progress')
       .sort((a, b) => a.createdAt - b.createdAt);
   }
+  async countUnfinished(apiKeyId: string) {
+    return (await this.unfinished()).filter((j) => j.apiKeyId === apiKeyId).length;
+  }
   async expired(now: number, limit: number) {
     return [...this.rows.values()]
       .filter((j) => (j.status === 'completed' || j.status === 'failed') && j.expiresAt !== null && j.expiresAt <= now)

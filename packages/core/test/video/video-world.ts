@@ -24,7 +24,7 @@ export const bob: Principal = { apiKeyId: 'key/bob', name: 'bob' };
 export const HOUR = 3_600_000;
 
 /** The video capability wired on in-memory fakes (TTS: 10 ms of tone per character, 24 kHz). */
-export function videoWorld(options: { queue?: RecordingQueue } = {}) {
+export function videoWorld(options: { queue?: RecordingQueue; maxPendingPerKey?: number } = {}) {
   const clock = new FakeClock();
   const ids = new SequentialIds();
   const jobs = new InMemoryVideoJobRepository();
@@ -47,7 +47,7 @@ export function videoWorld(options: { queue?: RecordingQueue } = {}) {
     queue,
     clock,
     ids,
-    { retentionMs: 24 * HOUR },
+    { retentionMs: 24 * HOUR, ...(options.maxPendingPerKey !== undefined ? { maxPendingPerKey: options.maxPendingPerKey } : {}) },
   );
   const render = new RenderVideoJob(jobs, blobs, renderer, encoder, clock);
   return {
