@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { PRIVATE_FOLDER } from './private-folder.js';
 import { DataSource, MigrationExecutor, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
 import { ApiKeyEntity, CreateApiKeysTable1763700000000 } from './auth/index.js';
 import { ClientSecretEntity, CreateRealtimeClientSecretsTable1763800000000 } from './realtime/index.js';
@@ -64,7 +65,7 @@ export function createDataSource(config: DatabaseConfig): DataSource {
   } else if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length);
     const database = path === ':memory:' ? ':memory:' : isAbsolute(path) ? path : join(config.dataDir, path);
-    if (database !== ':memory:') mkdirSync(dirname(database), { recursive: true });
+    if (database !== ':memory:') mkdirSync(dirname(database), { recursive: true, mode: PRIVATE_FOLDER });
     options = { type: 'sqlite', database, enableWAL: database !== ':memory:', busyErrorRetry: 50, ...common };
   } else {
     throw new Error(`Unsupported SVC_DATABASE_URL '${url}': use sqlite:<path> or postgres://...`);

@@ -2,6 +2,7 @@ import type { BlobStore, ListedBlob } from '@svc/core';
 import { access, constants, open, mkdir, readdir, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PRIVATE_FOLDER } from '../private-folder.js';
 
 /**
  * Blobs as files under one root directory. Writes go to a temporary file first and are renamed
@@ -34,7 +35,7 @@ export class FileSystemBlobStore implements BlobStore {
 
   /** Readiness: the root exists (created if missing) and this process may write to it. */
   async checkWritable(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_FOLDER });
     await access(this.root, constants.W_OK);
   }
 
@@ -112,7 +113,8 @@ export class FileSystemBlobStore implements BlobStore {
 /** Opens a new file for writing, creating its folder (again, if a delete just removed it as empty). */
 async function openInFolder(path: string): Promise<FileHandle> {
   for (let attempt = 1; ; attempt++) {
-    await mkdir(dirname(path), { recursive: true });
+    // The root too, when missing.
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_FOLDER });
     try {
       return await open(path, 'w');
     } catch (err) {
