@@ -44,7 +44,7 @@ import {
   RedisQuotaGuard,
   TypeOrmClientSecretRepository,
 } from '@svc/adapters-storage';
-import { clientSecretRoutes } from '@svc/adapters-http';
+import { clientSecretRoutes, rateLimitMiddleware } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { rethrowUnavailable } from '../runtime/rethrow-unavailable.js';
@@ -163,7 +163,11 @@ export const realtimeModule = defineModule({
   routes({ config, get }): ModuleRoutes {
     return {
       authenticated: [
-        clientSecretRoutes({ mint: get(REALTIME_TOKENS.MintClientSecret), jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES }),
+        clientSecretRoutes({
+          mint: get(REALTIME_TOKENS.MintClientSecret),
+          jsonBodyLimit: config.settings.SVC_MAX_JSON_BODY_BYTES,
+          rateLimit: rateLimitMiddleware(get(SHARED_TOKENS.RateLimiter), 'client_secrets'),
+        }),
       ],
     };
   },
