@@ -4,6 +4,7 @@ import { NotFoundError, type Logger, type ServiceError } from '@svc/core';
 import type { AppState, RouteModule } from './app-state.js';
 import { errorMiddleware } from './errors/error-middleware.js';
 import { authMiddleware, type Authenticate } from './auth/auth-middleware.js';
+import { largeBodiesPerKey } from './auth/large-body-limit.js';
 import { OpenApiRegistry } from './openapi/openapi-registry.js';
 import { requestContext } from './observability/request-context.js';
 import { RouteTable } from './routing/route-table.js';
@@ -17,6 +18,8 @@ export interface HttpAppOptions {
   publicModules: RouteModule[];
   /** Everything else: every route here requires `Authorization: Bearer <key>`. */
   modules: RouteModule[];
+  /** Requests with large bodies one key may have in progress (SVC_MAX_LARGE_BODIES_PER_KEY); unset or 0: no limit. */
+  maxLargeBodiesPerKey?: number;
   /**
    * Recognizes infrastructure failures the use cases let through (a database or Redis that does not
    * answer) as a ServiceError, e.g. ServiceUnavailableError (503); null leaves the error a 500.
@@ -45,6 +48,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const publicRouter = new Router<AppState>();
   const apiRouter = new Router<AppState>();
   apiRouter.use(authMiddleware(options.authenticate));
+  apiRouter.use(largeBodiesPerKey(options.maxLargeBodiesPerKey ?? 0));
   const publicRoutes = new RouteTable(publicRouter, openapi, 'public');
   const apiRoutes = new RouteTable(apiRouter, openapi, 'authenticated');
   for (const m of options.publicModules) m.register(publicRoutes);

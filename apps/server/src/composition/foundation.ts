@@ -39,6 +39,8 @@ export const foundationModule = defineModule({
     SVC_RATE_LIMIT_PER_MINUTE: setting.int(600),
     SVC_RATE_LIMIT_BURST: setting.int(100),
     SVC_MAX_JSON_BODY_BYTES: setting.int(11 * 1024 * 1024, 1024),
+    // Requests over 1 MiB (inline media, uploads) one key may have in progress; 0: no limit.
+    SVC_MAX_LARGE_BODIES_PER_KEY: setting.int(8, 0, 10_000),
     SVC_METRICS_PUBLIC: setting.bool(false),
     SVC_SHUTDOWN_GRACE_MS: setting.int(10_000),
     SVC_REQUEST_TIMEOUT_MS: setting.int(120_000, 1_000),

@@ -12,6 +12,7 @@ import {
   InvalidVideoSizeError,
   InvalidVideoVariantError,
   LiveVideoLimitError,
+  LargeBodyLimitError,
   VideoBacklogLimitError,
   VideoInputConflictError,
   VideoInputMissingError,
@@ -126,6 +127,7 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [RateLimitExceededError, 429],
   [LiveVideoLimitError, 429],
   [VideoBacklogLimitError, 429],
+  [LargeBodyLimitError, 429],
   // The realtime session caps (WebSocket: close 1013)
   [RealtimeCapacityError, 429],
   [RequestHeaderTooLargeError, 431],
@@ -164,6 +166,7 @@ export function httpHeadersOf(err: ServiceError): Record<string, string> {
     err instanceof RateLimitExceededError ||
     err instanceof LiveVideoLimitError ||
     err instanceof VideoBacklogLimitError ||
+    err instanceof LargeBodyLimitError ||
     err instanceof RealtimeCapacityError
   )
     return { 'Retry-After': String(err.retryAfterSeconds) };

@@ -18,7 +18,11 @@ export interface RunningApp {
 }
 
 /** The real HTTP app (middleware, routers, error mapper) with the given modules, on a free loopback port. */
-export async function startApp(modules: { api?: RouteModule[]; public?: RouteModule[] }): Promise<RunningApp> {
+export async function startApp(modules: {
+  api?: RouteModule[];
+  public?: RouteModule[];
+  maxLargeBodiesPerKey?: number;
+}): Promise<RunningApp> {
   const app = createHttpApp({
     logger: silentLogger,
     metrics: new ServiceMetrics(),
@@ -28,6 +32,7 @@ export async function startApp(modules: { api?: RouteModule[]; public?: RouteMod
     },
     publicModules: modules.public ?? [],
     modules: modules.api ?? [],
+    ...(modules.maxLargeBodiesPerKey !== undefined ? { maxLargeBodiesPerKey: modules.maxLargeBodiesPerKey } : {}),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
