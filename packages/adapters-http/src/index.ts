@@ -9,6 +9,7 @@ export * from './openapi/openapi-registry.js';
 export * from './routing/route-table.js';
 export * from './routing/client-disconnect.js';
 export * from './auth/auth-middleware.js';
+export { largeBodiesPerKey } from './auth/large-body-limit.js';
 export * from './rate-limit/rate-limit-middleware.js';
 export * from './observability/metrics.js';
 export * from './system/system-routes.js';

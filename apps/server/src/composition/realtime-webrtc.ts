@@ -16,7 +16,7 @@ import {
   type RedeemClientSecret,
 } from '@svc/core';
 import { WebRtcCallService } from '@svc/adapters-webrtc';
-import { realtimeCallRoutes, type CallCaller } from '@svc/adapters-http';
+import { largeBodiesPerKey, realtimeCallRoutes, type CallCaller } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule, type ModuleRoutes } from './module.js';
@@ -133,6 +133,8 @@ export const realtimeWebrtcModule = defineModule({
           maxOfferBytes: config.settings.SVC_WEBRTC_MAX_OFFER_BYTES,
           maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES,
           phoneCalls: get(SERVER_TOKENS.PhoneCalls),
+          // Its own count (the API routes keep theirs): a key holds at most this many large offers too.
+          largeBodies: largeBodiesPerKey(config.settings.SVC_MAX_LARGE_BODIES_PER_KEY),
         }),
       ],
     };

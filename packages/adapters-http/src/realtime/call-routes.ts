@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import {
@@ -38,6 +38,11 @@ export interface RealtimeCallRoutesDeps {
   maxSessionBytes?: number;
   /** Phone calls (SIP): their ids hang up there (`/hangup` serves both kinds of call). */
   phoneCalls?: PhoneCallControl;
+  /**
+   * The per-key cap of requests with large bodies in progress (largeBodiesPerKey), run once the
+   * caller is known and before the offer is read: a multipart offer may carry a 14 MB session.
+   */
+  largeBodies?: Middleware<AppState>;
 }
 
 /**
@@ -84,8 +89,15 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
           '429': { description: 'Realtime session caps reached (concurrency_limit_exceeded; Retry-After)' },
         },
         handlers: [
-          async (ctx) => {
+          async (ctx, next) => {
             const caller = await callerOf(ctx, deps);
+            callers.set(ctx, caller);
+            ctx.state.principal = caller.principal;
+            await next();
+          },
+          ...(deps.largeBodies ? [deps.largeBodies] : []),
+          async (ctx) => {
+            const caller = callers.get(ctx)!;
             const { sdp, session } = await readOffer(ctx, deps.maxOfferBytes, deps.maxSessionBytes ?? deps.maxOfferBytes);
             const answer = await deps.calls.create({ ...caller, offerSdp: sdp, session });
             ctx.status = 201;
@@ -125,6 +137,9 @@ export function realtimeCallRoutes(deps: RealtimeCallRoutesDeps): RouteModule {
     },
   };
 }
+
+/** The caller of a request, from its authentication to its handler. */
+const callers = new WeakMap<Context, CallCaller>();
 
 async function callerOf(ctx: Context & { state: AppState }, deps: RealtimeCallRoutesDeps): Promise<CallCaller> {
   const caller = await deps.authenticateCaller(bearerToken(ctx.get('authorization')));
