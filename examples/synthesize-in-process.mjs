@@ -6,7 +6,7 @@
 //
 import { writeFileSync } from 'node:fs';
 import { SynthesizeSpeech, VoiceCatalog, validateSpeechRequest } from '@svc/core';
-import { EspeakSpeechSynthesizer, FliteSpeechSynthesizer, FrancLanguageDetector } from '@svc/adapters-speech-synthesis';
+import { EspeakSpeechSynthesizer, FliteSpeechSynthesizer, ShortTextLanguageDetector } from '@svc/adapters-speech-synthesis';
 import { FfmpegAudioCodec } from '@svc/adapters-media';
 
 const [text = 'Hello from inside my app.', out = 'speech.wav'] = process.argv.slice(2);
@@ -14,7 +14,8 @@ const format = out.split('.').pop();
 
 const engines = [await FliteSpeechSynthesizer.create({ poolSize: 1 }), await EspeakSpeechSynthesizer.create()];
 try {
-  const speech = new SynthesizeSpeech(new VoiceCatalog(engines), new FfmpegAudioCodec(), new FrancLanguageDetector());
+  // The server's detector: the script, then n-grams with a prior for English on short sentences.
+  const speech = new SynthesizeSpeech(new VoiceCatalog(engines), new FfmpegAudioCodec(), await ShortTextLanguageDetector.create());
   // The same rules as the REST endpoint: defaults, limits, exclusive fields.
   const request = validateSpeechRequest({ input: text, response_format: format });
   const result = await speech.execute(request, null);

@@ -30,6 +30,13 @@ describe('examples/', function () {
     expect(rmsOf(pcm)).to.be.greaterThan(0.02);
   });
 
+  it('synthesize-in-process.mjs detects the language as the server does: the README\'s "Bonjour !" is French', async () => {
+    // It used franc, which hears English in a short French greeting; the server's detector does not.
+    const out = join(dir, 'short.mp3');
+    const { stdout } = await run(process.execPath, [join(ROOT, 'examples/synthesize-in-process.mjs'), 'Bonjour !', out], { cwd: ROOT });
+    expect(stdout).to.match(/of fr speech, voice espeak-fr/);
+  });
+
   it('realtime-client.mjs mints a client secret, connects with it and gets a streamed answer', async () => {
     const t = await startTestServer();
     try {
