@@ -1,6 +1,6 @@
 import { api, apiJson, describeError, jsonRequest } from './api.js';
 import { catalog } from './catalog.js';
-import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
+import { auth, baseUrl, JS_KEY, json, jsAuth, shellQuote, showCode } from './code-samples.js';
 import { byId, element, onClickBusy, readFileAsDataUrl, setStatus } from './dom.js';
 import { initFacePicker } from './face-picker.js';
 import { playStream } from './mse-player.js';
@@ -223,9 +223,11 @@ curl -N ${baseUrl}${endpoint} \\
 # -> {"id":"video_…","status":"queued",…}; then poll and download:
 curl ${baseUrl}/v1/videos/video_… ${auth}
 curl ${baseUrl}/v1/videos/video_…/content ${auth} -o avatar.mp4`,
-    js: `const res = await fetch('${baseUrl}${endpoint}', {
+    js: `${JS_KEY}
+
+const res = await fetch('${baseUrl}${endpoint}', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  headers: { ${jsAuth}, 'Content-Type': 'application/json' },
   body: JSON.stringify(${json(shown, 2)}),
 });
 ${
@@ -237,7 +239,7 @@ ${
 let video;
 do {
   await new Promise((r) => setTimeout(r, 1000));
-  video = await (await fetch(\`${baseUrl}/v1/videos/\${id}\`, { headers: { Authorization: \`Bearer \${process.env.KEY}\` } })).json();
+  video = await (await fetch(\`${baseUrl}/v1/videos/\${id}\`, { headers: { ${jsAuth} } })).json();
 } while (video.status === 'queued' || video.status === 'in_progress');`
 }`,
   };

@@ -12,9 +12,10 @@ let language: Lang = 'curl';
 const current = new Map<string, CodeSample>();
 
 /**
- * The code asides beside each panel. The key is shown as $KEY (curl) and process.env.KEY (JavaScript),
- * as in the README (`export KEY=<your key>`, said above each code box), never the real one, so a
- * screenshot or a copied snippet leaks nothing.
+ * The code asides beside each panel. The key is never the real one, so a screenshot or a copied
+ * snippet leaks nothing: curl sends $KEY, as in the README (`export KEY=<your key>`, said above the
+ * code box); JavaScript runs in a browser, which has no process.env, so its first line is a KEY
+ * constant the reader pastes the key into (said above the box too), or, for realtime, a client secret.
  */
 export function initCodeSamples(): void {
   for (const group of document.querySelectorAll<HTMLElement>('.code-tabs')) {
@@ -51,6 +52,8 @@ function selectLanguage(lang: Lang): void {
     tab.setAttribute('aria-selected', String(selected));
     tab.tabIndex = selected ? 0 : -1;
   }
+  // How to give the key, said above each code box, is the shown language's.
+  for (const hint of document.querySelectorAll<HTMLElement>('.code-key [data-key-lang]')) hint.hidden = hint.dataset.keyLang !== lang;
   for (const [panel, sample] of current) render(panel, sample);
 }
 
@@ -76,3 +79,12 @@ export function json(value: unknown, indent = 0): string {
 
 export const baseUrl = BASE_URL;
 export const auth = '-H "Authorization: Bearer $KEY"';
+
+/**
+ * The first line of a JavaScript sample that sends the API key: a browser page has no process.env,
+ * so the reader pastes the key there. The samples call this server from a page it serves (the
+ * playground's console, say): the API sends no CORS headers, for a secret key.
+ */
+export const JS_KEY = "const KEY = '<your key>'; // paste your API key here";
+/** The Authorization header of a JavaScript sample, with the key of JS_KEY. */
+export const jsAuth = 'Authorization: `Bearer ${KEY}`';

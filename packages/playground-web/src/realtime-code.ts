@@ -3,6 +3,20 @@ import { WS_URL } from './api.js';
 import { auth, baseUrl, json } from './code-samples.js';
 import { REALTIME_MODEL as MODEL } from './realtime-session-config.js';
 
+/**
+ * The first lines of every transport's JavaScript: the browser connects with a client secret that
+ * the app's own server minted with the API key (step 1, in the curl tab; the call it makes is shown
+ * for a Node server). A page has no process.env, and the API key never goes to a browser.
+ */
+const JS_SECRET = `// Server side (Node): mint a client secret with the API key, never shipped to a browser:
+//   const { value } = await (await fetch('${baseUrl}/v1/realtime/client_secrets', {
+//     method: 'POST',
+//     headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+//     body: JSON.stringify({ expires_after: { seconds: 600 } }),
+//   })).json();
+// Browser: the secret your server handed to the page (or the value of the curl tab's step 1)
+const SECRET = '<client secret>'; // paste it here (svc-eph-…)`;
+
 /** Step 1 of every transport: the secret a browser connects with, minted with the API key. */
 const MINT_SECRET = `# 1. With the API key (server side), mint a short-lived client secret:
 curl ${baseUrl}/v1/realtime/client_secrets \\
@@ -22,16 +36,11 @@ export function realtimeCode(
 
 # 2. The browser connects with the secret (JavaScript tab). From a terminal,
 #    a server-side client may send the API key as a Bearer header instead.`,
-    js: `// Server side: mint the secret with the API key (never ship the key to a browser)
-const { value } = await (await fetch('${baseUrl}/v1/realtime/client_secrets', {
-  method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ expires_after: { seconds: 600 } }),
-})).json();
+    js: `${JS_SECRET}
 
-// Browser: the secret travels in a subprotocol
+// The secret travels in a subprotocol
 const ws = new WebSocket('${WS_URL}/v1/realtime?model=${MODEL}',
-  ['realtime', \`svc-client-secret.\${value}\`]);
+  ['realtime', \`svc-client-secret.\${SECRET}\`]);
 ws.onopen = () => ws.send(JSON.stringify({
   type: 'session.update',
   session: ${json(session, 2)},
@@ -55,7 +64,9 @@ function webrtcCode(session: Record<string, unknown>): { curl: string; js: strin
 #    POST ${baseUrl}/v1/realtime/calls  (Content-Type: application/sdp)
 #    -> 201, the SDP answer, Location: /v1/realtime/calls/rtc_…
 # A server may post multipart/form-data with sdp and session (the session's configuration) instead.`,
-    js: `// Browser: a WebRTC call with the client secret (echo cancellation on the microphone)
+    js: `${JS_SECRET}
+
+// A WebRTC call with the client secret (echo cancellation on the microphone)
 const mic = await navigator.mediaDevices.getUserMedia({
   audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
 });
@@ -74,7 +85,7 @@ await pc.setLocalDescription(offer);
 const res = await fetch('${baseUrl}/v1/realtime/calls', {
   method: 'POST',
   body: offer.sdp,
-  headers: { Authorization: \`Bearer \${value}\`, 'Content-Type': 'application/sdp' },
+  headers: { Authorization: \`Bearer \${SECRET}\`, 'Content-Type': 'application/sdp' },
 });
 await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
 
@@ -87,7 +98,7 @@ events.onmessage = (m) => console.log(JSON.parse(m.data));   // session.created 
 // Or the agents SDK, unchanged: new RealtimeSession(agent, {
 //   transport: new OpenAIRealtimeWebRTC({ useInsecureApiKey: true }),  // svc-eph- keys are ephemeral
 //   model: 'svc-realtime', tracingDisabled: true,
-// }).connect({ apiKey: value, url: '${baseUrl}/v1/realtime/calls' });`,
+// }).connect({ apiKey: SECRET, url: '${baseUrl}/v1/realtime/calls' });`,
   };
 }
 
@@ -101,7 +112,9 @@ function avatarCallCode(session: Record<string, unknown>, avatar: { size: string
 #    multipart/form-data (JavaScript tab): POST ${baseUrl}/v1/realtime/calls
 #    -> 201, the SDP answer with an H.264 video m-line, Location: /v1/realtime/calls/rtc_…
 # A refused face ends the call with an error event: no_face_detected, avatar_unavailable, …`,
-    js: `// Browser: talk to a face. <video id="avatar" autoplay playsinline muted>
+    js: `${JS_SECRET}
+
+// Talk to a face. <video id="avatar" autoplay playsinline muted>
 const mic = await navigator.mediaDevices.getUserMedia({
   audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
 });
@@ -126,7 +139,7 @@ form.set('session', JSON.stringify(${json(withFace)}));
 const res = await fetch('${baseUrl}/v1/realtime/calls', {
   method: 'POST',
   body: form,
-  headers: { Authorization: \`Bearer \${value}\` },
+  headers: { Authorization: \`Bearer \${SECRET}\` },
 });
 await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
 

@@ -1,6 +1,6 @@
 import { api, describeError, jsonRequest } from './api.js';
 import { catalog } from './catalog.js';
-import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
+import { auth, baseUrl, JS_KEY, json, jsAuth, shellQuote, showCode } from './code-samples.js';
 import { byId, element, formatBytes, onClickBusy, setStatus } from './dom.js';
 import { PcmStreamPlayer, playbackContext } from './pcm-player.js';
 import { joinPcm, wavBlob } from './wav.js';
@@ -185,12 +185,15 @@ function speechCode(body: Record<string, unknown>, stream: boolean): { curl: str
   -d ${shellQuote(JSON.stringify(body))} \\
   -o ${out}${stream ? `\n\n# play while it downloads (24 kHz mono s16le):\n# curl ... | ffplay -f s16le -ar 24000 -ac 1 -nodisp -` : ''}`;
   const js = stream
-    ? `// Streamed PCM (24 kHz, 16-bit mono LE) played with Web Audio as it arrives
+    ? `${JS_KEY}
+
+// Streamed PCM (24 kHz, 16-bit mono LE) played with Web Audio as it arrives
 const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  headers: { ${jsAuth}, 'Content-Type': 'application/json' },
   body: JSON.stringify(${json(body, 2)}),
 });
+if (!res.ok) throw new Error((await res.json()).error.message);
 const ctx = new AudioContext();
 let at = ctx.currentTime;
 const reader = res.body.getReader();
@@ -207,9 +210,11 @@ for (;;) {
   src.start(at);
   at += buf.duration;
 }`
-    : `const res = await fetch('${baseUrl}/v1/audio/speech', {
+    : `${JS_KEY}
+
+const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  headers: { ${jsAuth}, 'Content-Type': 'application/json' },
   body: JSON.stringify(${json(body, 2)}),
 });
 if (!res.ok) throw new Error((await res.json()).error.message);

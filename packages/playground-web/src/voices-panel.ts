@@ -1,6 +1,6 @@
 import { api, apiJson, describeError, jsonRequest } from './api.js';
 import { catalog, type Voice } from './catalog.js';
-import { auth, baseUrl, json, shellQuote, showCode } from './code-samples.js';
+import { auth, baseUrl, JS_KEY, json, jsAuth, shellQuote, showCode } from './code-samples.js';
 import { byId, element, onAsync, onClickBusy, setStatus } from './dom.js';
 import { recordMicrophone } from './mic-capture.js';
 import { wavBlob } from './wav.js';
@@ -136,11 +136,14 @@ function registerCode(name: string, refText: string, description: string): { cur
   if (description) fields.push(`  -F description=${shellQuote(description)}`);
   return {
     curl: `curl ${baseUrl}/v1/audio/voices \\\n  ${auth} \\\n${fields.join(' \\\n')}`,
-    js: `const form = new FormData();
+    js: `${JS_KEY}
+
+// clipBlob: your clip (a Blob or File: a recording, or an <input type="file">'s file)
+const form = new FormData();
 form.append('ref_audio', clipBlob, ${JSON.stringify(name)});${refText ? `\nform.append('ref_text', ${JSON.stringify(refText)});` : ''}${description ? `\nform.append('description', ${JSON.stringify(description)});` : ''}
 const res = await fetch('${baseUrl}/v1/audio/voices', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
+  headers: { ${jsAuth} },
   body: form,
 });
 const voice = await res.json(); // { voice: 'voice_…', ref_text, description, created_at }`,
@@ -150,9 +153,11 @@ const voice = await res.json(); // { voice: 'voice_…', ref_text, description, 
 function tryCode(body: Record<string, unknown>): { curl: string; js: string } {
   return {
     curl: `curl ${baseUrl}/v1/audio/speech \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -d ${shellQuote(JSON.stringify(body))} \\\n  -o try.mp3`,
-    js: `const res = await fetch('${baseUrl}/v1/audio/speech', {
+    js: `${JS_KEY}
+
+const res = await fetch('${baseUrl}/v1/audio/speech', {
   method: 'POST',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\`, 'Content-Type': 'application/json' },
+  headers: { ${jsAuth}, 'Content-Type': 'application/json' },
   body: JSON.stringify(${json(body, 2)}),
 });
 await new Audio(URL.createObjectURL(await res.blob())).play();`,
@@ -162,9 +167,11 @@ await new Audio(URL.createObjectURL(await res.blob())).play();`,
 function deleteCode(voice: string): { curl: string; js: string } {
   return {
     curl: `curl -X DELETE ${baseUrl}/v1/audio/voices/${voice} \\\n  ${auth}`,
-    js: `await fetch('${baseUrl}/v1/audio/voices/${voice}', {
+    js: `${JS_KEY}
+
+await fetch('${baseUrl}/v1/audio/voices/${voice}', {
   method: 'DELETE',
-  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
+  headers: { ${jsAuth} },
 }); // { voice_id, object: 'voice', deleted: true }`,
   };
 }
@@ -172,8 +179,10 @@ function deleteCode(voice: string): { curl: string; js: string } {
 function listCode(): { curl: string; js: string } {
   return {
     curl: `curl ${baseUrl}/v1/audio/voices \\\n  ${auth}`,
-    js: `const res = await fetch('${baseUrl}/v1/audio/voices', {
-  headers: { Authorization: \`Bearer \${process.env.KEY}\` },
+    js: `${JS_KEY}
+
+const res = await fetch('${baseUrl}/v1/audio/voices', {
+  headers: { ${jsAuth} },
 });
 const { data } = await res.json(); // [{ voice, description, created_at }, …]`,
   };

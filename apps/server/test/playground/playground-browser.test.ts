@@ -671,17 +671,20 @@ describe('playground in a real browser', function () {
     await screenshot(page, 'avatar-desktop');
   });
 
-  it('code boxes: the key is $KEY / process.env.KEY as in the README, bodies indented, a picked sample is face.jpg', async () => {
+  it('code boxes: the key is $KEY as in the README (a KEY constant in JavaScript), bodies indented, a picked sample is face.jpg', async () => {
     await openTab(page, 'speech');
-    expect(await page.locator('#panel-speech .code-key').textContent()).to.equal('Set your key first: export KEY=<your key>');
+    const keyHint = () => page.locator('#panel-speech .code-key span:not([hidden])').textContent();
+    expect(await keyHint()).to.equal('Set your key first: export KEY=<your key>');
     await page.selectOption('#speech-format', 'wav');
     await page.click('#speech-play');
     await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
     const curl = (await page.locator('[data-code="speech"]').textContent())!;
     expect(curl).to.contain('-H "Authorization: Bearer $KEY"');
     await page.click('#panel-speech [data-lang="js"]');
+    expect(await keyHint()).to.match(/^Paste your key into KEY on the first line/);
     const js = (await page.locator('[data-code="speech"]').textContent())!;
-    expect(js).to.contain('Authorization: `Bearer ${process.env.KEY}`');
+    expect(js.split('\n')[0]).to.equal("const KEY = '<your key>'; // paste your API key here");
+    expect(js).to.contain('Authorization: `Bearer ${KEY}`');
     // The body's members one level inside JSON.stringify( (4 spaces), its closing brace at 2.
     expect(js).to.match(/ {2}body: JSON\.stringify\(\{\n {4}"input": .*\n(?: {4}".*\n)+ {2}\}\),\n/);
     await page.click('#panel-speech [data-lang="curl"]');
@@ -689,7 +692,14 @@ describe('playground in a real browser', function () {
       await openTab(page, panel);
       for (const lang of ['curl', 'js']) {
         await page.click(`#panel-${panel} [data-lang="${lang}"]`);
-        expect(await page.locator(`[data-code="${panel}"]`).textContent(), `${panel} ${lang}`).to.not.contain('SVC_API_KEY');
+        const code = (await page.locator(`[data-code="${panel}"]`).textContent())!;
+        expect(code, `${panel} ${lang}`).to.not.contain('SVC_API_KEY');
+        // The JavaScript runs in a browser, which has no process.env (a comment may show server code).
+        if (lang === 'js')
+          expect(
+            code.split('\n').filter((l) => !l.startsWith('//') && l.includes('process.env')),
+            panel,
+          ).to.deep.equal([]);
       }
       await page.click(`#panel-${panel} [data-lang="curl"]`);
     }
@@ -702,6 +712,59 @@ describe('playground in a real browser', function () {
     expect((await fetch(sampleUrl)).headers.get('content-type')).to.match(/^image\//);
     expect(avatarCurl).to.contain('-F ref_image=@face.jpg');
     await screenshot(page, 'avatar-code-sample', false);
+  });
+
+  it('JavaScript code boxes run as pasted in a page of the server, with the key or a client secret filled in', async () => {
+    // A reader pastes the box into the console of a page this server serves (the API sends no CORS
+    // headers) after putting the key, or a client secret the app's server minted, on its first line.
+    // They read process.env.KEY before, which a browser does not have, and the WebRTC call a
+    // `value` nothing defined.
+    const secret = async () => {
+      const res = await fetch(`${t.baseUrl}/v1/realtime/client_secrets`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      return ((await res.json()) as { value: string }).value;
+    };
+    const pasted = async (panel: (typeof PANELS)[number]) => {
+      await page.click(`#panel-${panel} [data-lang="js"]`);
+      const js = (await page.locator(`[data-code="${panel}"]`).textContent())!;
+      await page.click(`#panel-${panel} [data-lang="curl"]`);
+      const filled = js.replace("'<your key>'", JSON.stringify(t.apiKey)).replace("'<client secret>'", JSON.stringify(await secret()));
+      expect(filled, panel).to.not.equal(js);
+      return filled;
+    };
+    /** The box's code as the console runs it (top-level await), then `after` in the same scope. */
+    const run = (js: string, after = '') => page.evaluate(`(async () => {\n${js}\n${after}\n})()`);
+
+    await openTab(page, 'speech');
+    await page.click('#speech-play');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    await run(await pasted('speech'), 'audio.pause();');
+    await page.click('#speech-stream');
+    await page.waitForSelector('#speech-status.ok', { timeout: 30_000 });
+    expect(await run(await pasted('speech'), 'await ctx.close(); return at;')).to.be.above(1); // seconds of speech scheduled
+
+    // Realtime: the session.update the box sends is answered, over both transports (over the
+    // WebSocket it starts the session: session.created; a call's session exists from the answer).
+    const answered = (channel: string, close: string, answer: string) => `return await new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error('no ${answer}')), 20000);
+  ${channel}.addEventListener('message', (m) => {
+    const event = JSON.parse(m.data);
+    if (event.type === '${answer}') resolve(event.session.instructions);
+    if (event.type === 'error') reject(new Error(event.error.message));
+  });
+}).finally(() => ${close});`;
+    await openTab(page, 'realtime');
+    const instructions = await page.inputValue('#rt-instructions');
+    await page.fill('#rt-instructions', 'Answer in one word.');
+    await page.selectOption('#rt-transport', 'webrtc'); // the box shows the controls as they are
+    expect(await run(await pasted('realtime'), answered('events', 'pc.close()', 'session.updated'))).to.equal('Answer in one word.');
+    await page.selectOption('#rt-transport', 'websocket');
+    expect(await run(await pasted('realtime'), answered('ws', 'ws.close()', 'session.created'))).to.equal('Answer in one word.');
+    await page.fill('#rt-instructions', instructions);
+    await page.selectOption('#rt-transport', 'webrtc');
   });
 
   it('avatar: a video plays in the page while it is generated, and a job completes and plays (when the server has video)', async function () {
