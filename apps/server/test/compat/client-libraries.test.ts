@@ -11,6 +11,8 @@ import { OpenAIWhisperAudio } from '@langchain/community/document_loaders/fs/ope
 import { STT as LiveKitSTT, TTS as LiveKitTTS } from '@livekit/agents-plugin-openai';
 import { AudioFrame } from '@livekit/rtc-node';
 import { initializeLogger } from '@livekit/agents';
+import { RealtimeAgent, RealtimeSession, tool } from '@openai/agents-realtime';
+import { z } from 'zod';
 import { decodeWithFfmpeg } from '../helpers/http.js';
 import { librivoxSentences, type LibrivoxSentence } from '../helpers/librivox.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
@@ -160,6 +162,39 @@ describe('client libraries used unchanged against the real server', function () 
         .models.retrieve('gpt-5')
         .catch((e: unknown) => e);
       expect(missing).to.be.instanceOf(OpenAI.NotFoundError);
+    });
+  });
+
+  describe('@openai/agents-realtime in Node (its WebSocket transport)', () => {
+    it('a session with the default model (gpt-realtime-2.1 in 0.20) runs a tool and answers with its result', async () => {
+      // The SDK's default model is OpenAI's newest name; the aliases once stopped at gpt-realtime,
+      // so connect() was answered by an error on the SDK's own session.update.
+      const calls: string[] = [];
+      const weather = tool({
+        name: 'get_weather',
+        description: 'The weather in a city',
+        parameters: z.object({ city: z.string() }),
+        execute: async ({ city }) => {
+          calls.push(city);
+          return `It is sunny in ${city}.`;
+        },
+      });
+      const agent = new RealtimeAgent({ name: 'Assistant', instructions: 'Be brief.', tools: [weather] });
+      const session = new RealtimeSession(agent, { transport: 'websocket', tracingDisabled: true, config: { outputModalities: ['text'] } });
+      const answered = new Promise<string>((resolve, reject) => {
+        session.on('agent_end', (_context, _agent, text) => {
+          if (text.includes('sunny')) resolve(text);
+        });
+        session.on('error', (e) => reject(new Error(JSON.stringify(e.error))));
+      });
+      await session.connect({ apiKey: t.apiKey, url: `${t.baseUrl.replace(/^http/, 'ws')}/v1/realtime` });
+      try {
+        session.sendMessage('Use get_weather for Paris.');
+        expect(await answered).to.contain('It is sunny in Paris.');
+        expect(calls).to.deep.equal(['Paris']);
+      } finally {
+        session.close();
+      }
     });
   });
 

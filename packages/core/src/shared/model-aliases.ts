@@ -10,7 +10,16 @@ export type ModelAliasKind = 'speech' | 'transcription' | 'realtime';
 export const OPENAI_MODEL_ALIASES: Readonly<Record<ModelAliasKind, readonly string[]>> = {
   speech: ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'tts-1-1106', 'tts-1-hd-1106'],
   transcription: ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'],
-  realtime: ['gpt-realtime', 'gpt-realtime-mini', 'gpt-4o-realtime-preview', 'gpt-4o-mini-realtime-preview'],
+  realtime: [
+    'gpt-realtime',
+    'gpt-realtime-mini',
+    'gpt-realtime-1.5',
+    'gpt-realtime-2',
+    'gpt-realtime-2.1',
+    'gpt-realtime-2.1-mini',
+    'gpt-4o-realtime-preview',
+    'gpt-4o-mini-realtime-preview',
+  ],
 };
 
 /** `tts-1-hd` and `tts-1-1106` are whole names; only a `-YYYY-MM-DD` suffix is a snapshot. */

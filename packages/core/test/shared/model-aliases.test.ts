@@ -7,7 +7,17 @@ describe("OpenAI's model names as aliases", () => {
       expect(isOpenAiModelAlias('speech', name), name).to.equal(true);
     for (const name of ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15'])
       expect(isOpenAiModelAlias('transcription', name), name).to.equal(true);
-    for (const name of ['gpt-realtime', 'gpt-realtime-2025-08-28', 'gpt-realtime-mini', 'gpt-4o-realtime-preview-2024-12-17'])
+    // gpt-realtime-2.1 is @openai/agents-realtime 0.20's default; the openai SDK 6.49 lists all of these.
+    for (const name of [
+      'gpt-realtime',
+      'gpt-realtime-2025-08-28',
+      'gpt-realtime-mini',
+      'gpt-realtime-1.5',
+      'gpt-realtime-2',
+      'gpt-realtime-2.1',
+      'gpt-realtime-2.1-mini',
+      'gpt-4o-realtime-preview-2024-12-17',
+    ])
       expect(isOpenAiModelAlias('realtime', name), name).to.equal(true);
     for (const name of ['tts-2', 'tts-1-x', 'gpt-realtime-2025', 'whisper-1'])
       expect(isOpenAiModelAlias('speech', name), name).to.equal(false);
