@@ -252,6 +252,31 @@ describe('realtime spoken responses', () => {
       expect(last.content).to.equal('Hello there. How');
     });
 
+    it("a truncate of the item still being generated cancels its response and cuts the item there (the agents SDK's barge-in)", async () => {
+      // @openai/agents-realtime with interrupt_response on sends only this truncate at speech_started,
+      // expecting the server to have cancelled; it was refused ("still being generated").
+      const h = await long();
+      await h.send({ type: 'response.create' });
+      for (let i = 0; i < 25; i++) {
+        h.clock.advance(100);
+        await flush();
+      }
+      const itemId = (h.out.last('response.output_item.added').item as any).id;
+      h.out.take();
+      await h.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: 2500 });
+      const events = h.out.take();
+      expect(events.filter((e) => e.type === 'error')).to.deep.equal([]);
+      expect(events.find((e) => e.type === 'response.done')!.response).to.deep.include({ status: 'cancelled' });
+      expect(events.at(-1)!).to.deep.include({ type: 'conversation.item.truncated', item_id: itemId, audio_end_ms: 2500 });
+      await h.send({ type: 'conversation.item.retrieve', item_id: itemId });
+      expect(h.out.last('conversation.item.retrieved').item).to.deep.include({ status: 'incomplete' });
+      expect((h.out.last('conversation.item.retrieved').item as any).content[0].transcript).to.equal('Hello there. How');
+      const sent = h.out.all('response.output_audio.delta').length;
+      h.clock.advance(5000);
+      await flush();
+      expect(h.out.all('response.output_audio.delta')).to.have.length(sent);
+    });
+
     it('a cancel while a sentence is being synthesized ends cancelled (not completed) and answers the cancel', async () => {
       let release!: () => void;
       const stuck = new FakeReplySpeaker(10);

@@ -16,6 +16,8 @@ export interface ConversationCommandsDeps {
   userSpoke(): void;
   /** The conversation grew: background summarization may be due. */
   conversationChanged(): void;
+  /** Cancels the response in flight (resolves after its `response.done`); false when there is none. */
+  cancelResponse(): Promise<boolean>;
 }
 
 /** `conversation.item.create / retrieve / truncate / delete`. None of them triggers a response. */
@@ -59,9 +61,11 @@ export class ConversationCommands {
   /**
    * Cuts a spoken assistant item at the playback position: the audio length becomes
    * `audio_end_ms` and the transcript keeps the sentences heard by then. Text-only sessions have
-   * no audio to cut: a no-op answered with `audio_end_ms: 0`.
+   * no audio to cut: a no-op answered with `audio_end_ms: 0`. The item of the response in flight
+   * is cut too: that response is cancelled first, as a client that stopped its playback means (the
+   * agents SDK sends only this truncate at `speech_started` when `interrupt_response` is on).
    */
-  truncate(fields: JsonObject): void {
+  async truncate(fields: JsonObject): Promise<void> {
     // The event's own fields first: a malformed event is reported as such, whatever the item.
     const id = this.itemId(fields);
     const contentIndex = expectInteger(requireField(fields, 'content_index', 'content_index'), 'content_index', 0);
@@ -75,7 +79,7 @@ export class ConversationCommands {
     if (item.type !== 'message' || item.role !== 'assistant') {
       throw invalidRequest('invalid_value', 'Only assistant messages can be truncated.', 'item_id');
     }
-    if (item.status === 'in_progress') {
+    if (item.status === 'in_progress' && !(await this.deps.cancelResponse())) {
       throw invalidRequest('invalid_value', 'The item is still being generated; cancel the response first.', 'item_id');
     }
     const part = item.content[contentIndex];

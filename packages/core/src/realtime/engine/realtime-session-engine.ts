@@ -196,7 +196,12 @@ export class RealtimeSessionEngine {
       speculation,
     });
     this.input.connect(this.turns);
-    this.items = new ConversationCommands({ ...shared, userSpoke, conversationChanged });
+    this.items = new ConversationCommands({
+      ...shared,
+      userSpoke,
+      conversationChanged,
+      cancelResponse: () => this.responses.cancelActive(),
+    });
     this.summaries = new BackgroundSummarizer(
       { ...shared, contextWindowTokens: deps.languageModel.contextWindowTokens },
       deps.summarizer ?? new ExtractiveSummarizer(),

@@ -195,6 +195,13 @@ export class ResponseCoordinator {
     await this.stop(run);
   }
 
+  /** The response in flight ends as cancelled (resolves after its `response.done`); false when there is none. */
+  async cancelActive(): Promise<boolean> {
+    if (!this.active) return false;
+    await this.stop(this.active);
+    return true;
+  }
+
   /**
    * Barge-in and server-VAD `response.create`: the response in flight ends as cancelled, and audio
    * a media track is still playing of a finished one is cut off where it was.
