@@ -195,17 +195,22 @@ function loadHistory(): Video[] {
 }
 
 /**
- * The video request as code. curl uploads face.jpg: the user's photo, or (`sample`: a sample photo
- * picked) that photo downloaded from this server first.
+ * The video request as code, multipart in both languages (the files as they are). curl uploads
+ * face.jpg: the user's photo, or (`sample`: a sample photo picked) that photo downloaded from this
+ * server first; JavaScript fetches the picked sample itself, so the box runs as it is.
  */
 function videoCode(body: Record<string, unknown>, stream: boolean, sample: string | null = null): { curl: string; js: string } {
   const face = sample
     ? `# the sample photo you picked, saved as face.jpg:\ncurl -o face.jpg ${sample}\n`
     : '# face.jpg: your photo of a face\n';
-  const shown = { ...body, ref_image: 'data:image/jpeg;base64,…' } as Record<string, unknown>;
-  if (typeof shown.input === 'string') shown.input = 'data:audio/wav;base64,…';
   const endpoint = stream ? '/v1/videos/stream' : '/v1/videos';
-  const tts = shown.input_tts as { input: string; voice: string } | undefined;
+  const tts = body.input_tts as { input: string; voice: string } | undefined;
+  const jsFace = sample
+    ? `form.set('ref_image', await (await fetch('${sample}')).blob(), 'face.jpg'); // the sample photo you picked`
+    : `form.set('ref_image', faceFile); // faceFile: your photo of a face (a File from <input type="file">)`;
+  const jsInput = tts
+    ? `form.set('input_tts', JSON.stringify(${json(tts)}));`
+    : `form.set('input', speechFile); // speechFile: the speech to animate (a File or recorded Blob)`;
   return {
     curl: stream
       ? `${face}# multipart uploads the files as they are
@@ -225,11 +230,13 @@ curl ${baseUrl}/v1/videos/video_… ${auth}
 curl ${baseUrl}/v1/videos/video_…/content ${auth} -o avatar.mp4`,
     js: `${JS_KEY}
 
-const res = await fetch('${baseUrl}${endpoint}', {
-  method: 'POST',
-  headers: { ${jsAuth}, 'Content-Type': 'application/json' },
-  body: JSON.stringify(${json(shown, 2)}),
-});
+// multipart uploads the files as they are
+const form = new FormData();
+${jsFace}
+${jsInput}
+form.set('size', '${String(body.size)}');
+const res = await fetch('${baseUrl}${endpoint}', { method: 'POST', headers: { ${jsAuth} }, body: form });
+if (!res.ok) throw new Error((await res.json()).error.message);
 ${
   stream
     ? `const videoId = res.headers.get('X-Video-Id');

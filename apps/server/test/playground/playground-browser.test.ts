@@ -765,6 +765,14 @@ describe('playground in a real browser', function () {
     expect(await run(await pasted('realtime'), answered('ws', 'ws.close()', 'session.created'))).to.equal('Answer in one word.');
     await page.fill('#rt-instructions', instructions);
     await page.selectOption('#rt-transport', 'webrtc');
+
+    // Avatar video, where the server has it: the box fetches the picked sample photo itself.
+    const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
+    if (!Object.hasOwn(doc.body.paths, '/v1/videos/stream')) return;
+    await openTab(page, 'avatar');
+    await page.click('#avatar-samples button[title="Sample photo 3"]');
+    await page.waitForFunction(() => document.querySelector('[data-code="avatar"]')?.textContent?.includes('curl -o face.jpg'));
+    expect(await run(await pasted('avatar'), 'await res.body.cancel(); return videoId;')).to.match(/^video_/);
   });
 
   it('avatar: a video plays in the page while it is generated, and a job completes and plays (when the server has video)', async function () {
