@@ -95,6 +95,19 @@ describe('realtime WebSocket gateway', () => {
     client.ws.close();
   });
 
+  it("takes an ephemeral key from OpenAI's openai-insecure-api-key subprotocol (the SDKs' browser sockets), never an API key", async () => {
+    h = await startGateway();
+    const secret = await h.mint('svc-key-a');
+    const client = TestClient.connect(h.url, { protocols: ['realtime', `openai-insecure-api-key.${secret}`] });
+    await client.opened;
+    expect(client.ws.protocol).to.equal('realtime');
+    client.send(configure);
+    expect((await client.next('session.created')).session.id).to.equal(h.lastSessionId);
+    client.ws.close();
+    const apiKey = TestClient.connect(h.url, { protocols: ['realtime', 'openai-insecure-api-key.svc-key-a'] });
+    expect((await apiKey.closed).code).to.equal(3000);
+  });
+
   it('closes with 3000 for an invalid or expired ephemeral key', async () => {
     h = await startGateway();
     const unknown = TestClient.connect(h.url, { protocols: ['realtime', 'svc-client-secret.svc-eph-nope'] });
