@@ -477,7 +477,8 @@ export class SipServer {
     if (!dialog.call || dialog.state === 'ended') return void this.responder.reply(invite, peer, 481, 'Call/Transaction Does Not Exist');
     let offer: AudioOffer;
     try {
-      offer = parseAudioOffer(invite.body);
+      // read as the first offer was: an Opus call's re-INVITE (hold, a session refresh) offers Opus again
+      offer = parseAudioOffer(invite.body, { opus: !!this.deps.opus });
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return void this.responder.reply(invite, peer, 488, 'Not Acceptable Here', [['Warning', `399 ${SERVER_NAME} "${err.message}"`]]);

@@ -3,7 +3,18 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import type { InMemorySessionRegistry, Principal } from '@svc/core';
 import { parseSipMessage, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
-import { burstLimiter, FakeSession, inDialog, invite, offer, Phone, standInSipServer, toTagOf, until } from './helpers/udp-phone.js';
+import {
+  burstLimiter,
+  FakeSession,
+  inDialog,
+  invite,
+  offer,
+  Phone,
+  silentOpus,
+  standInSipServer,
+  toTagOf,
+  until,
+} from './helpers/udp-phone.js';
 
 const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
 
@@ -17,13 +28,19 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   /** Holds each call's key lookup until released (a slow key store), to CANCEL a call being answered. */
   let holdPrincipal: Promise<void> | null = null;
 
-  async function start(options: Partial<SipServerOptions> = {}, limiter = burstLimiter(1000), maxSessions = 4): Promise<void> {
+  async function start(
+    options: Partial<SipServerOptions> = {},
+    limiter = burstLimiter(1000),
+    maxSessions = 4,
+    opus?: typeof silentOpus,
+  ): Promise<void> {
     sessions = [];
     ({ server, registry } = await standInSipServer({
       sessions,
       options,
       limiter,
       maxSessions,
+      ...(opus ? { opus } : {}),
       principal: async () => {
         await holdPrincipal;
         return PRINCIPAL;
@@ -186,6 +203,29 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     const held = phone.received.find((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE')!;
     expect(held.body).to.include('a=recvonly');
     expect(/^o=svc \d+ (\d+)/m.exec(held.body)![1]).to.equal('2');
+    expect(server.activeCalls()).to.equal(1);
+  });
+
+  it("an Opus call's re-INVITE offering Opus only (baresip's hold and resume) is answered 200, not 488", async () => {
+    await start({}, burstLimiter(1000), 4, silentOpus);
+    const opusOffer = (direction: string) =>
+      offer('111 101').replace('t=0 0', `t=0 0\r\na=${direction}`) + 'a=rtpmap:111 opus/48000/2\r\na=rtpmap:101 telephone-event/48000\r\n';
+    phone.send(invite(phone, 'o1', opusOffer('sendrecv')), server.address.port);
+    const ok = await phone.response(200, 'o1');
+    expect(ok.body).to.include('a=rtpmap:111 opus/48000/2');
+    phone.send(inDialog('ACK', phone, 'o1', toTagOf(ok), 1), server.address.port);
+    const reInvite = (direction: string, cseq: number) =>
+      invite(phone, 'o1', opusOffer(direction), [], cseq).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    const answerTo = (cseq: number) =>
+      phone.received.find((m) => m.kind === 'response' && m.status >= 200 && m.headers.get('cseq') === `${cseq} INVITE`);
+    phone.send(reInvite('sendonly', 2), server.address.port);
+    await until(() => answerTo(2) !== undefined);
+    expect(answerTo(2)).to.include({ status: 200 });
+    expect(answerTo(2)!.body).to.include('a=recvonly').and.include('opus/48000/2');
+    phone.send(reInvite('sendrecv', 3), server.address.port);
+    await until(() => answerTo(3) !== undefined);
+    expect(answerTo(3)).to.include({ status: 200 });
+    expect(answerTo(3)!.body).to.include('a=sendrecv');
     expect(server.activeCalls()).to.equal(1);
   });
 

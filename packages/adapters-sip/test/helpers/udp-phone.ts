@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type Principal, type RateLimiter } from '@svc/core';
+import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type OpusCodec, type Principal, type RateLimiter } from '@svc/core';
 import { parseSipMessage, SipServer, type SipCallSession, type SipMessage, type SipServerOptions } from '../../src/index.js';
 
 /** A stand-in session (the engine is tested elsewhere; here only signalling and limits are). */
@@ -18,6 +18,13 @@ export class FakeSession implements SipCallSession {
     this.closed = true;
   }
 }
+
+/** A stand-in Opus codec (silence both ways): enough for signalling tests of Opus calls; libopus is tested in apps/server. */
+export const silentOpus: OpusCodec = {
+  decode: async () => ({ samples: new Int16Array(0), sampleRate: 48000 }),
+  createDecoder: () => ({ decode: () => new Int16Array(960), release: () => undefined }),
+  createEncoder: () => ({ encode: () => [new Uint8Array([0xf8, 0xff, 0xfe])], flush: () => [] }),
+};
 
 /** A counting per-source limiter: `burst` INVITEs per source, then refusals. */
 export function burstLimiter(burst: number): RateLimiter {
@@ -152,6 +159,8 @@ export async function standInSipServer(setup: {
   limiter?: RateLimiter;
   maxSessions?: number;
   principal?: () => Promise<Principal>;
+  /** An Opus codec: calls offering Opus are answered in it. */
+  opus?: OpusCodec;
 }): Promise<{ server: SipServer; registry: InMemorySessionRegistry }> {
   const { sessions, maxSessions = 4 } = setup;
   const registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
@@ -173,6 +182,7 @@ export async function standInSipServer(setup: {
       rateLimiter: setup.limiter ?? burstLimiter(1000),
       newCallId: () => `sip_${sessions.length}`,
       logger: silentLogger,
+      ...(setup.opus ? { opus: setup.opus } : {}),
     },
     loopbackOptions(setup.options ?? {}, 1500),
   );
