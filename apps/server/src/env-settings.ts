@@ -8,8 +8,13 @@ import { WARM_UP_POLICIES, type WarmUpPolicy } from './runtime/warm-up.js';
 export const setting = {
   /** An integer within [min, max], `def` when unset. */
   int: (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def),
-  /** An optional integer within [min, max] (undefined when unset). */
-  optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).optional(),
+  /**
+   * An optional integer within [min, max] (undefined when unset or empty). Empty is unset because
+   * `Number('')` is 0, and 0 is a port number: `SVC_SIP_PORT=` in an environment file opened a SIP
+   * port on any free port instead of none.
+   */
+  optionalInt: (min = 0, max = Number.MAX_SAFE_INTEGER) =>
+    z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).max(max).optional()),
   /** A decimal number within [min, max], `def` when unset. */
   decimal: (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().min(min).max(max).default(def),
   /** An optional decimal number within [min, max] (undefined when unset or empty). */

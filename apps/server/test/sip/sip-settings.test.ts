@@ -17,6 +17,15 @@ describe('SIP settings (real server)', function () {
     }
   });
 
+  it('an empty SVC_SIP_PORT (or SVC_WYOMING_PORT) is unset: no port, not any free port', () => {
+    const settings = loadConfig({ SVC_SIP_PORT: '', SVC_SIP_API_KEY_ID: 'key_0123456789abcdef', SVC_WYOMING_PORT: '' }).settings;
+    expect(settings.SVC_SIP_PORT).to.equal(undefined);
+    expect(settings.SVC_WYOMING_PORT).to.equal(undefined);
+    // nothing to act as is needed for a port that is off
+    expect(() => loadConfig({ SVC_SIP_PORT: '' })).not.to.throw();
+    expect(loadConfig({ SVC_SIP_PORT: '0', SVC_SIP_API_KEY_ID: 'key_0123456789abcdef' }).settings.SVC_SIP_PORT).to.equal(0);
+  });
+
   it('refuses SVC_SIP_PORT without a key id, a key named by its secret, and a session that is not an object', () => {
     expect(() => loadConfig({ SVC_SIP_PORT: '5060' })).to.throw(/SVC_SIP_API_KEY_ID/);
     expect(() => loadConfig({ SVC_SIP_PORT: '5060', SVC_SIP_API_KEY_ID: 'svc-abc' })).to.throw(/by its id/);
