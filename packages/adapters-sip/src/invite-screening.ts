@@ -42,9 +42,18 @@ export class InviteScreening {
     }
     let username: string | null = null;
     if (this.digest && (await this.digestRequired())) {
-      username = await this.digest.verify(invite.headers.get('authorization'), 'INVITE');
-      if (username === null)
+      const authorization = invite.headers.get('authorization');
+      username = await this.digest.verify(authorization, 'INVITE');
+      if (username === null) {
+        // Every call's first INVITE is challenged (not worth a line); an answer that fails is: a PBX
+        // with a wrong password retries with nothing else to tell its operator why.
+        if (authorization)
+          this.logger.info(
+            { from: source, user: claimedUser(authorization) },
+            'SIP INVITE refused: its digest answer proves no user (wrong password, unknown user or an old challenge)',
+          );
         return refusal(401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
+      }
     }
     try {
       if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')
@@ -52,9 +61,16 @@ export class InviteScreening {
       return { offer: parseAudioOffer(invite.body, { opus: this.opus }), username };
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
+      // the caller sees the reason in a Warning; a PBX's operator reads the log (a codec list that does not match)
+      this.logger.info({ from: source, status: err.status, reason: err.message }, 'SIP INVITE refused: its SDP offer');
       return refusal(err.status, err.status === 488 ? 'Not Acceptable Here' : 'Bad Request', err.message);
     }
   }
+}
+
+/** The user name an Authorization header claims (bounded: it is the caller's text), for the log. */
+function claimedUser(authorization: string): string | null {
+  return /\busername\s*=\s*"([^"]{0,64})"/i.exec(authorization)?.[1] ?? null;
 }
 
 function refusal(status: number, phrase: string, reason: string, headers: Array<[string, string]> = []): { refusal: InviteRefusal } {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
-import type { InMemorySessionRegistry, Principal } from '@svc/core';
+import type { InMemorySessionRegistry, Logger, Principal } from '@svc/core';
 import { parseSipMessage, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
 import {
   burstLimiter,
@@ -17,6 +17,7 @@ import {
 } from './helpers/udp-phone.js';
 
 const PRINCIPAL = { apiKeyId: 'key_phone' } as Principal;
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   this.timeout(20_000);
@@ -101,7 +102,6 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     const challenge = (await phone.response(401, 'c4')).headers.get('www-authenticate')!;
     expect(sessions).to.have.length(0);
     const nonce = /nonce="([^"]+)"/.exec(challenge)![1]!;
-    const md5 = (s: string) => createHash('md5').update(s).digest('hex');
     const answer = (password: string) => md5(`${md5(`pbx:svc:${password}`)}:${nonce}:00000001:abc:auth:${md5('INVITE:sip:svc@127.0.0.1')}`);
     const auth = (password: string) =>
       `Authorization: Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${answer(password)}", qop=auth, nc=00000001, cnonce="abc"`;
@@ -110,6 +110,39 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     phone.send(invite(phone, 'c6', offer(), [auth('secret')], 2), server.address.port);
     await phone.response(200, 'c6');
     expect(sessions).to.have.length(1);
+  });
+
+  it("refused INVITEs leave a log line: a digest answer that fails (its user, never its response) and an offer's codecs", async () => {
+    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
+    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
+    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    sessions = [];
+    ({ server, registry } = await standInSipServer({
+      sessions,
+      options: { credentials: { username: 'pbx', password: 'secret' } },
+      logger,
+    }));
+    phone = await new Phone().open();
+    phone.send(invite(phone, 'l1'), server.address.port);
+    const nonce = /nonce="([^"]+)"/.exec((await phone.response(401, 'l1')).headers.get('www-authenticate')!)![1]!;
+    // the challenge of a call's first INVITE is routine: no line
+    expect(lines).to.have.length(0);
+    const wrong = `Authorization: Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${'0'.repeat(32)}"`;
+    phone.send(invite(phone, 'l2', offer(), [wrong], 2), server.address.port);
+    await phone.response(401, 'l2');
+    expect(lines).to.have.length(1);
+    expect(lines[0]!.obj).to.include({ from: '127.0.0.1', user: 'pbx' });
+    expect(lines[0]!.msg).to.match(/digest/);
+    expect(JSON.stringify(lines[0])).not.to.include('0'.repeat(32));
+    const right = wrong.replace(
+      `response="${'0'.repeat(32)}"`,
+      `response="${md5(`${md5('pbx:svc:secret')}:${nonce}:${md5('INVITE:sip:svc@127.0.0.1')}`)}"`,
+    );
+    phone.send(invite(phone, 'l3', offer('9'), [right], 2), server.address.port);
+    await phone.response(488, 'l3');
+    expect(lines).to.have.length(2);
+    expect(lines[1]!.obj).to.include({ from: '127.0.0.1', status: 488 });
+    expect(lines[1]!.obj.reason).to.match(/no common codec/);
   });
 
   it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {

@@ -1,5 +1,13 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { InMemorySessionRegistry, RealtimeAdmission, silentLogger, type OpusCodec, type Principal, type RateLimiter } from '@svc/core';
+import {
+  InMemorySessionRegistry,
+  RealtimeAdmission,
+  silentLogger,
+  type Logger,
+  type OpusCodec,
+  type Principal,
+  type RateLimiter,
+} from '@svc/core';
 import { parseSipMessage, SipServer, type SipCallSession, type SipMessage, type SipServerOptions } from '../../src/index.js';
 
 /** A stand-in session (the engine is tested elsewhere; here only signalling and limits are). */
@@ -161,6 +169,7 @@ export async function standInSipServer(setup: {
   principal?: () => Promise<Principal>;
   /** An Opus codec: calls offering Opus are answered in it. */
   opus?: OpusCodec;
+  logger?: Logger;
 }): Promise<{ server: SipServer; registry: InMemorySessionRegistry }> {
   const { sessions, maxSessions = 4 } = setup;
   const registry = new InMemorySessionRegistry({ maxSessions, maxSessionsPerKey: maxSessions });
@@ -181,7 +190,7 @@ export async function standInSipServer(setup: {
       session: {},
       rateLimiter: setup.limiter ?? burstLimiter(1000),
       newCallId: () => `sip_${sessions.length}`,
-      logger: silentLogger,
+      logger: setup.logger ?? silentLogger,
       ...(setup.opus ? { opus: setup.opus } : {}),
     },
     loopbackOptions(setup.options ?? {}, 1500),
