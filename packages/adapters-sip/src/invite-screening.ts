@@ -14,7 +14,8 @@ export interface InviteRefusal {
 /**
  * The checks a new INVITE passes before any state, admission or media port exists: the source's
  * rate (a token bucket keyed `sip:<address>`), the digest credentials when configured (a stateless
- * 401 challenge), and an SDP offer with a codec the service speaks (488 otherwise).
+ * 401 challenge), no extension required that it lacks (420), and an SDP offer with a codec the
+ * service speaks (488 otherwise).
  */
 export class InviteScreening {
   private readonly digest: DigestAuth | null;
@@ -54,6 +55,19 @@ export class InviteScreening {
           );
         return refusal(401, 'Unauthorized', 'digest credentials required', [['WWW-Authenticate', this.digest.challenge()]]);
       }
+    }
+    // RFC 3261 8.2.2.3: an extension the caller requires and this server lacks (100rel, timer, ...)
+    // is refused with 420, naming it, so the caller can retry without it; answering as if it had
+    // been agreed leaves the caller waiting for what never comes (PRACKed provisionals, refreshes).
+    const required = invite.headers
+      .all('require')
+      .flatMap((value) => value.split(','))
+      .map((option) => option.trim().slice(0, 64))
+      .filter((option) => option !== '');
+    if (required.length > 0) {
+      const unsupported = [...new Set(required)].slice(0, 8).join(', ');
+      this.logger.info({ from: source, require: unsupported }, 'SIP INVITE refused: it requires an extension this server lacks');
+      return refusal(420, 'Bad Extension', `extensions not supported: ${unsupported}`, [['Unsupported', unsupported]]);
     }
     try {
       if (!/application\/sdp/i.test(invite.headers.get('content-type') ?? '') || invite.body === '')

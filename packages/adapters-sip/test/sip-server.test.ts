@@ -145,6 +145,18 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect(lines[1]!.obj.reason).to.match(/no common codec/);
   });
 
+  it('an INVITE requiring an extension the server lacks (Require: 100rel, timer): 420 naming them, nothing set up', async () => {
+    await start();
+    phone.send(invite(phone, 'r1', offer(), ['Require: 100rel', 'Require: timer, 100rel']), server.address.port);
+    const refused = await phone.response(420, 'r1');
+    expect(refused.headers.get('unsupported')).to.equal('100rel, timer');
+    expect(sessions).to.have.length(0);
+    expect(registry.localSessions()).to.equal(0);
+    // only what is required counts: what a caller merely supports is no reason to refuse
+    phone.send(invite(phone, 'r2', offer(), ['Supported: 100rel, timer, replaces']), server.address.port);
+    await phone.response(200, 'r2');
+  });
+
   it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {
     await start({}, burstLimiter(1000), 1);
     phone.send(invite(phone, 'c7'), server.address.port);
