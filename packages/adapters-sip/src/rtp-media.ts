@@ -58,6 +58,14 @@ export class RtpMedia {
   packetsReceived = 0;
   /** Audio payloads that could not be decoded (a corrupt Opus packet): dropped. */
   packetsUndecodable = 0;
+  /**
+   * Datagrams from addresses the call does not trust: dropped. Counted for the call's log, since a
+   * caller whose media comes from elsewhere (a media server or NAT the SDP does not name) is heard
+   * as silence and ended for "no RTP" while its packets arrive.
+   */
+  packetsFromStrangers = 0;
+  /** The address the last of those came from. */
+  lastStranger: string | null = null;
   /** When the caller's first audio packet came (performance.now()), null before. */
   firstAudioAt: number | null = null;
 
@@ -168,7 +176,12 @@ export class RtpMedia {
   }
 
   private onDatagram(data: Buffer, from: RemoteInfo): void {
-    if (data.length > MAX_RTP_BYTES || !this.trusted.has(from.address)) return;
+    if (!this.trusted.has(from.address)) {
+      this.packetsFromStrangers++;
+      this.lastStranger = from.address;
+      return;
+    }
+    if (data.length > MAX_RTP_BYTES) return;
     const packet = parseRtp(data);
     if (!packet) return;
     this.remote = { address: from.address, port: from.port };

@@ -432,9 +432,25 @@ export class SipServer {
       throw new RealtimeCallNotRingingError(dialog.publicId);
     }
     outcome.session.onRevoked(() => this.hangUp(callId, dialog, 'key_revoked', 'the API key of this call was revoked'));
+    const answeredAt = performance.now();
     call.onEnded((ending, reason) => {
       dialog.admitted?.end(ending);
-      this.logger.info({ callId, call: call.id, ending, reason }, 'SIP call ended');
+      // the media's counts say what the signalling cannot: one-way audio, a caller never heard, RTP from elsewhere
+      const { packetsReceived, packetsSent, packetsUndecodable, packetsFromStrangers, lastStranger } = call.rtp;
+      const rtp = { received: packetsReceived, sent: packetsSent, undecodable: packetsUndecodable, fromStrangers: packetsFromStrangers };
+      const seconds = Math.round((performance.now() - answeredAt) / 100) / 10;
+      this.logger.info({ callId, call: call.id, ending, reason, seconds, rtp }, 'SIP call ended');
+      if (packetsFromStrangers > 0)
+        this.logger.warn(
+          {
+            callId,
+            call: call.id,
+            from: lastStranger,
+            packets: packetsFromStrangers,
+            trusted: [dialog.peer.address, dialog.offer.address],
+          },
+          "SIP call: RTP came from an address that is neither the caller's SIP source nor its SDP's, and was dropped",
+        );
       if (dialog.state !== 'ended') this.hangUp(callId, dialog, ending, reason);
     });
     const engine = this.deps.createSession({ principal, output: call, media: call.media });

@@ -78,6 +78,9 @@ describe('RtpMedia (real UDP on loopback)', () => {
       );
       await settle();
       expect(heard).to.have.length(0);
+      // counted, for the call's log: a caller heard as silence while its packets come from elsewhere
+      expect(media.packetsFromStrangers).to.equal(1);
+      expect(media.lastStranger).to.equal('127.0.0.1');
     } finally {
       media.close();
       stranger.socket.close();

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import type { InMemorySessionRegistry, Logger, Principal } from '@svc/core';
-import { parseSipMessage, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
+import { parseSipMessage, serializeRtp, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
 import {
   burstLimiter,
   FakeSession,
@@ -155,6 +156,44 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     // only what is required counts: what a caller merely supports is no reason to refuse
     phone.send(invite(phone, 'r2', offer(), ['Supported: 100rel, timer, replaces']), server.address.port);
     await phone.response(200, 'r2');
+  });
+
+  it("a call's end is logged with its length and its RTP counts, and RTP from an untrusted address with a warning", async () => {
+    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
+    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
+    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    sessions = [];
+    ({ server, registry } = await standInSipServer({ sessions, logger }));
+    phone = await new Phone().open();
+    phone.send(invite(phone, 'e1'), server.address.port);
+    const ok = await phone.response(200, 'e1');
+    phone.send(inDialog('ACK', phone, 'e1', toTagOf(ok), 1), server.address.port);
+    const rtpPort = Number(/^m=audio (\d+)/m.exec(ok.body)![1]);
+    const rtp = (sequence: number) =>
+      serializeRtp({ payloadType: 0, sequence, timestamp: sequence * 160, ssrc: 7, marker: false, payload: Buffer.alloc(160, 0xff) });
+    const caller = createSocket('udp4');
+    const stranger = createSocket('udp4');
+    await new Promise<void>((r) => caller.bind(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => stranger.bind(0, '127.0.0.2', () => r()));
+    try {
+      for (let i = 1; i <= 5; i++) caller.send(rtp(i), rtpPort, '127.0.0.1');
+      stranger.send(rtp(6), rtpPort, '127.0.0.1');
+      stranger.send(rtp(7), rtpPort, '127.0.0.1');
+      await until(() => sessions[0]!.samples >= 160 * 2);
+      await new Promise((r) => setTimeout(r, 50));
+      phone.send(inDialog('BYE', phone, 'e1', toTagOf(ok), 2), server.address.port);
+      await until(() => lines.some((l) => l.msg === 'SIP call ended'));
+    } finally {
+      caller.close();
+      stranger.close();
+    }
+    const ended = lines.find((l) => l.msg === 'SIP call ended')!.obj;
+    expect(ended).to.include({ ending: 'hangup' });
+    expect(ended.seconds).to.be.a('number');
+    expect(ended.rtp).to.deep.include({ received: 5, undecodable: 0, fromStrangers: 2 });
+    expect((ended.rtp as { sent: number }).sent).to.be.greaterThan(0);
+    const warning = lines.find((l) => /RTP came from an address/.test(l.msg ?? ''))!;
+    expect(warning.obj).to.include({ from: '127.0.0.2', packets: 2 });
   });
 
   it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {
