@@ -28,6 +28,8 @@ export interface Dialog {
   answerSdp: string;
   sdpVersion: number;
   offer: AudioOffer;
+  /** Bound to every interface with no advertised address: the address the caller reached (SDP, Contact, Via). */
+  localAddress?: string | null;
   /** Runs once when the dialog leaves the table (the directory forgets the call). */
   onFinished?: () => void;
 }

@@ -25,6 +25,7 @@ import { SipTransport, type Peer } from './sip-transport.js';
 import { SERVER_NAME, SipResponder, statusPhrase } from './sip-responder.js';
 import { hostPort, inDialogRequest, newDialog, sipHeadersOf, type Dialog } from './sip-dialog.js';
 import { ClientTransactions, T1_MS } from './client-transactions.js';
+import { localAddressToward } from './local-address.js';
 import type { PhoneCallDirectory } from './phone-call-directory.js';
 
 /** A call that rings: what the application is told (the `realtime.call.incoming` webhook) before it accepts or rejects. */
@@ -427,6 +428,7 @@ export class SipServer {
     });
     dialog.call = call;
     const port = await call.rtp.open(this.transport.local.address);
+    dialog.localAddress = await this.localAddress(dialog.peer);
     if ((dialog.state as Dialog['state']) === 'ended') {
       call.end('cancelled', 'cancelled while answering');
       throw new RealtimeCallNotRingingError(dialog.publicId);
@@ -646,17 +648,25 @@ export class SipServer {
     return `<sip:svc@${hostPort(this.advertised(dialog), this.transport.local.port)}${transport}>`;
   }
 
-  /** The address put in SDP and Contact: the configured one, the bound one, or (bound to any, none configured) loopback. */
+  /**
+   * The address put in SDP and Contact: the configured one, the bound one, or (bound to any, none
+   * configured) the one the caller reached, found when the call is answered.
+   */
   private advertised(dialog: Dialog): string {
-    if (this.options.advertisedAddress) return this.options.advertisedAddress;
-    const bound = this.transport.local.address;
-    return bound === '0.0.0.0' || bound === '::' ? loopbackFor(dialog.peer.address) : bound;
+    return this.options.advertisedAddress || dialog.localAddress || this.transport.local.address;
   }
-}
 
-/** Bound to every interface with no advertised address: only a local caller can be told where to send. */
-function loopbackFor(peer: string): string {
-  return isIP(peer) === 6 ? '::1' : '127.0.0.1';
+  /**
+   * Bound to every interface with no advertised address: the address the caller reached (a TCP
+   * connection's own end; over UDP, which does not say, the address this host routes to the caller
+   * from), else loopback. Null when another rule names it (configured or bound).
+   */
+  private async localAddress(peer: Peer): Promise<string | null> {
+    const bound = this.transport.local.address;
+    if (this.options.advertisedAddress || (bound !== '0.0.0.0' && bound !== '::')) return null;
+    const reached = peer.stream?.localAddress?.replace(/^::ffff:(?=\d+\.)/, '') ?? (await localAddressToward(peer.address));
+    return reached ?? (isIP(peer.address) === 6 ? '::1' : '127.0.0.1');
+  }
 }
 
 function unref<T extends ReturnType<typeof setTimeout>>(timer: T): T {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { InMemorySessionRegistry, Logger, Principal } from '@svc/core';
 import { parseSipMessage, serializeRtp, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
 import {
@@ -194,6 +195,22 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect((ended.rtp as { sent: number }).sent).to.be.greaterThan(0);
     const warning = lines.find((l) => /RTP came from an address/.test(l.msg ?? ''))!;
     expect(warning.obj).to.include({ from: '127.0.0.2', packets: 2 });
+  });
+
+  it('bound to every interface with no advertised address: the SDP and Contact name the address the caller reached', async function () {
+    // a PBX on another host: here, a phone on this host's own non-loopback address
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    if (!lan) return this.skip();
+    sessions = [];
+    ({ server, registry } = await standInSipServer({ sessions, options: { host: '0.0.0.0', allowedSources: [lan] } }));
+    phone = await new Phone(lan).open();
+    phone.send(invite(phone, 'a1'), server.address.port);
+    const ok = await phone.response(200, 'a1');
+    // loopback here told the PBX to send its RTP, ACK and BYE to itself: a silent call, ended for no ACK
+    expect(ok.body).to.match(new RegExp(`^c=IN IP4 ${lan.replace(/\./g, '\\.')}$`, 'm'));
+    expect(ok.headers.get('contact')).to.equal(`<sip:svc@${lan}:${server.address.port}>`);
   });
 
   it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {

@@ -49,6 +49,10 @@ export function burstLimiter(burst: number): RateLimiter {
 /** A bare UDP SIP client: sends text, collects what comes back. */
 export class Phone {
   readonly socket: Socket = createSocket('udp4');
+
+  /** `address`: where the phone binds and the server it calls is (loopback, or another interface of this host). */
+  constructor(readonly address = '127.0.0.1') {}
+
   readonly received: SipMessage[] = [];
   private waiters: Array<() => void> = [];
 
@@ -57,7 +61,7 @@ export class Phone {
       this.received.push(parseSipMessage(data));
       for (const w of this.waiters.splice(0)) w();
     });
-    await new Promise<void>((r) => this.socket.bind(0, '127.0.0.1', () => r()));
+    await new Promise<void>((r) => this.socket.bind(0, this.address, () => r()));
     return this;
   }
 
@@ -66,7 +70,7 @@ export class Phone {
   }
 
   send(text: string, port: number): void {
-    this.socket.send(Buffer.from(text), port, '127.0.0.1');
+    this.socket.send(Buffer.from(text), port, this.address);
   }
 
   /** The first response with this status (and, when given, for this Call-ID), waiting for it. */
