@@ -88,8 +88,17 @@ export function hostPort(address: string, port: number): string {
 
 /** The INVITE's headers as the `realtime.call.incoming` webhook lists them (`sip_headers`), long names as sent. */
 export function sipHeadersOf(invite: SipRequest): Array<{ name: string; value: string }> {
-  return invite.headers.list().map(([name, value]) => ({ name: HEADER_CASE[name] ?? name, value }));
+  return invite.headers
+    .list()
+    .filter(([name]) => !CREDENTIALS.has(name))
+    .map(([name, value]) => ({ name: HEADER_CASE[name] ?? name, value }));
 }
+
+/**
+ * The caller's digest answers are not caller metadata: posted to a webhook, one is a replayable
+ * INVITE for the nonce's five minutes and a hash to guess the SIP password from offline.
+ */
+const CREDENTIALS = new Set(['authorization', 'proxy-authorization']);
 
 const HEADER_CASE: Record<string, string> = {
   via: 'Via',

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import {
   InMemorySessionRegistry,
   RealtimeAdmission,
@@ -105,6 +106,22 @@ describe('SIP call control: calls ring until the application accepts, rejects, t
     await until(() => announced.length > 0 && announced.at(-1)!.sipHeaders.some((h) => h.value === sipCallId));
     return announced.at(-1)!.callId;
   }
+
+  it("the announced INVITE headers leave out the caller's digest answer (a replayable credential)", async () => {
+    await start({ credentials: { username: 'pbx', password: 'a-long-random-secret' } });
+    phone.send(invite(phone, 'd1'), server.address.port);
+    const nonce = /nonce="([^"]+)"/.exec((await phone.response(401, 'd1')).headers.get('www-authenticate')!)![1]!;
+    const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+    const response = md5(`${md5('pbx:svc:a-long-random-secret')}:${nonce}:${md5('INVITE:sip:svc@127.0.0.1')}`);
+    const authorization = `Digest username="pbx", realm="svc", nonce="${nonce}", uri="sip:svc@127.0.0.1", response="${response}"`;
+    phone.send(invite(phone, 'd2', undefined, [`Authorization: ${authorization}`, 'Subject: front desk'], 2), server.address.port);
+    await phone.response(180, 'd2');
+    await until(() => announced.length > 0);
+    const names = announced[0]!.sipHeaders.map((h) => h.name.toLowerCase());
+    expect(names).to.include.members(['call-id', 'from', 'subject']);
+    expect(names).not.to.include('authorization');
+    expect(JSON.stringify(announced[0]!.sipHeaders)).not.to.include(response);
+  });
 
   it('rings (180, no 200) and is announced with its id and the INVITE headers; the owner accepts it with its configuration', async () => {
     await start();
