@@ -101,8 +101,11 @@ export class RtpMedia {
   /** A re-INVITE's new offer (hold, a moved endpoint): same codecs, maybe a new address. */
   update(offer: AudioOffer): void {
     const { codec, payloadType, telephoneEvent, telephoneEventRate } = this.offer;
+    const wasHeld = this.held;
     this.offer = { ...offer, codec, payloadType, telephoneEvent, telephoneEventRate };
     this.trusted.add(offer.address);
+    // resumed: the caller's silence (no RTP) is timed from now, not from before the hold
+    if (wasHeld && !this.held) this.events.heard();
   }
 
   get codec(): SipAudioCodecName {
@@ -112,6 +115,14 @@ export class RtpMedia {
   /** The PCM rate both ways (8 kHz for G.711, 48 kHz for Opus). */
   get sampleRate(): number {
     return this.audioCodec.sampleRate;
+  }
+
+  /**
+   * The caller holds the call (its last offer is not sendrecv): it may send nothing until it
+   * resumes, as baresip does on hold even when it offers sendonly.
+   */
+  get held(): boolean {
+    return this.offer.direction !== 'sendrecv';
   }
 
   /** Packets go out: the caller has sent one (the stream is latched) and does not hold the call. */

@@ -20,7 +20,7 @@ export type SipCallEnding =
 export interface SipCallOptions {
   /** How far reply audio may be queued ahead of what RTP sent. */
   audioLeadMs: number;
-  /** A confirmed call from which no RTP came for this long is gone (its BYE was lost, or the phone died). */
+  /** A call from which no RTP came for this long, while not held, is gone (its BYE was lost, or the phone died). */
   mediaTimeoutMs: number;
   logger: Logger;
   /** The Opus codec, when the call negotiated Opus. */
@@ -74,7 +74,9 @@ export class SipCall implements RealtimeOutput {
     this.lastHeardAt = performance.now();
     this.watchdog = setInterval(
       () => {
-        if (performance.now() - this.lastHeardAt > this.options.mediaTimeoutMs)
+        // a held call is silent by design (many phones send nothing on hold): the timeout counts from the resume
+        if (this.rtp.held) this.lastHeardAt = performance.now();
+        else if (performance.now() - this.lastHeardAt > this.options.mediaTimeoutMs)
           this.end('media_timeout', `no RTP for ${this.options.mediaTimeoutMs} ms`);
       },
       Math.min(1000, this.options.mediaTimeoutMs),

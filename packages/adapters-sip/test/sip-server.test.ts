@@ -307,6 +307,28 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect(server.activeCalls()).to.equal(1);
   });
 
+  it('a held call is not ended for no RTP (phones send none on hold); once resumed, the media timeout counts again', async () => {
+    await start({ mediaTimeoutMs: 600 });
+    phone.send(invite(phone, 'm1'), server.address.port);
+    const ok = await phone.response(200, 'm1');
+    phone.send(inDialog('ACK', phone, 'm1', toTagOf(ok), 1), server.address.port);
+    const reInvite = (direction: string, cseq: number) =>
+      invite(phone, 'm1', offer().replace('t=0 0', `t=0 0\r\na=${direction}`), [], cseq).replace(
+        'To: <sip:svc@127.0.0.1>',
+        `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`,
+      );
+    phone.send(reInvite('sendonly', 2), server.address.port);
+    await until(() => phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '2 INVITE'));
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(phone.received.some((m) => m.kind === 'request' && m.method === 'BYE')).to.equal(false);
+    expect(server.activeCalls()).to.equal(1);
+    phone.send(reInvite('sendrecv', 3), server.address.port);
+    const resumedAt = Date.now();
+    await phone.request('BYE', 3000);
+    expect(Date.now() - resumedAt).to.be.at.least(500);
+    await until(() => server.activeCalls() === 0);
+  });
+
   it("an Opus call's re-INVITE offering Opus only (baresip's hold and resume) is answered 200, not 488", async () => {
     await start({}, burstLimiter(1000), 4, silentOpus);
     const opusOffer = (direction: string) =>
