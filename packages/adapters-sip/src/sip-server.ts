@@ -493,6 +493,9 @@ export class SipServer {
   /** A re-INVITE in the dialog (hold, resume, a moved endpoint): the media follows, the same answer comes back. */
   private onReInvite(dialog: Dialog, invite: SipRequest, peer: Peer): void {
     if (!dialog.call || dialog.state === 'ended') return void this.responder.reply(invite, peer, 481, 'Call/Transaction Does Not Exist');
+    // Offerless (a session refresh, RFC 4028): the 200 carries this side's SDP as the offer (RFC 3261
+    // 14.2), unchanged, so its version stays; the caller's answer in the ACK changes nothing used here.
+    if (invite.body === '') return void this.answerReInvite(dialog, invite, peer);
     let offer: AudioOffer;
     try {
       // read as the first offer was: an Opus call's re-INVITE (hold, a session refresh) offers Opus again
@@ -509,6 +512,11 @@ export class SipServer {
         /^a=(sendrecv|sendonly|recvonly|inactive)$/m,
         `a=${{ sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction]}`,
       );
+    this.answerReInvite(dialog, invite, peer);
+  }
+
+  /** 200 to a re-INVITE, with the call's SDP as it stands. */
+  private answerReInvite(dialog: Dialog, invite: SipRequest, peer: Peer): void {
     this.responder.reply(
       invite,
       peer,

@@ -329,6 +329,21 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     await until(() => server.activeCalls() === 0);
   });
 
+  it("an offerless re-INVITE (a session refresh) gets 200 with the call's SDP as the offer, not 488", async () => {
+    await start();
+    phone.send(invite(phone, 's1'), server.address.port);
+    const ok = await phone.response(200, 's1');
+    phone.send(inDialog('ACK', phone, 's1', toTagOf(ok), 1), server.address.port);
+    const refresh = invite(phone, 's1', '', [], 2).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    phone.send(refresh, server.address.port);
+    const answerTo = () => phone.received.find((m) => m.kind === 'response' && m.status >= 200 && m.headers.get('cseq') === '2 INVITE');
+    await until(() => answerTo() !== undefined);
+    expect(answerTo()).to.include({ status: 200 });
+    // the same session description: the same m-line, the same version (nothing changed)
+    expect(answerTo()!.body).to.equal(ok.body);
+    expect(server.activeCalls()).to.equal(1);
+  });
+
   it("an Opus call's re-INVITE offering Opus only (baresip's hold and resume) is answered 200, not 488", async () => {
     await start({}, burstLimiter(1000), 4, silentOpus);
     const opusOffer = (direction: string) =>
