@@ -100,12 +100,19 @@ export class RtpMedia {
 
   /** A re-INVITE's new offer (hold, a moved endpoint): same codecs, maybe a new address. */
   update(offer: AudioOffer): void {
-    const { codec, payloadType, telephoneEvent, telephoneEventRate } = this.offer;
+    // the codec and the key presses' clock stay (their decoders are the call's); the payload types follow the offer
+    const { codec, telephoneEventRate } = this.offer;
     const wasHeld = this.held;
-    this.offer = { ...offer, codec, payloadType, telephoneEvent, telephoneEventRate };
+    const telephoneEvent = offer.telephoneEventRate === telephoneEventRate ? offer.telephoneEvent : null;
+    this.offer = { ...offer, codec, telephoneEvent, telephoneEventRate };
     this.trusted.add(offer.address);
     // resumed: the caller's silence (no RTP) is timed from now, not from before the hold
     if (wasHeld && !this.held) this.events.heard();
+  }
+
+  /** What was agreed, as the caller's last offer left it (the answer is built from it). */
+  get negotiated(): AudioOffer {
+    return this.offer;
   }
 
   get codec(): SipAudioCodecName {

@@ -47,6 +47,8 @@ const RTPMAP: Record<SipAudioCodecName, string> = { PCMU: 'PCMU/8000', PCMA: 'PC
 export interface OfferOptions {
   /** Whether Opus may be chosen (the server has an Opus codec): then it is preferred over G.711. */
   opus: boolean;
+  /** A re-offer in a call: only the call's codec may be chosen (a call keeps its codec; its payload type may change). */
+  codec?: SipAudioCodecName;
 }
 
 export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: false }): AudioOffer {
@@ -100,7 +102,11 @@ export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: fal
     const codec = mapped === undefined ? (STATIC[pt] ?? null) : (ENCODINGS[mapped] ?? null);
     return codec === 'opus' && !options.opus ? null : codec;
   };
-  const chosen = audio.formats.find((pt) => codecOf(pt) === 'opus') ?? audio.formats.find((pt) => codecOf(pt) !== null);
+  const only = options.codec;
+  const chosen = only
+    ? audio.formats.find((pt) => codecOf(pt) === only)
+    : (audio.formats.find((pt) => codecOf(pt) === 'opus') ?? audio.formats.find((pt) => codecOf(pt) !== null));
+  if (chosen === undefined && only) throw new SdpError(`the offer leaves out the call's codec (${only}): a call keeps its codec`, 488);
   if (chosen === undefined)
     throw new SdpError(`no common codec: this service speaks ${options.opus ? 'Opus, ' : ''}PCMU and PCMA (G.711, 8 kHz)`, 488);
   const codec = codecOf(chosen)!;
@@ -120,13 +126,16 @@ export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: fal
 }
 
 /** The answer: one audio m-line with the chosen codec (and telephone-event when offered), from `address:port`. */
-export function buildAudioAnswer(offer: AudioOffer, local: { address: string; port: number; sessionId: number }): string {
+export function buildAudioAnswer(
+  offer: AudioOffer,
+  local: { address: string; port: number; sessionId: number; /** o= version (RFC 4566): +1 with each new answer */ version?: number },
+): string {
   const ip = local.address.includes(':') ? 'IP6' : 'IP4';
   const formats = [offer.payloadType, ...(offer.telephoneEvent !== null ? [offer.telephoneEvent] : [])];
   const direction = { sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction];
   return [
     'v=0',
-    `o=svc ${local.sessionId} ${local.sessionId} IN ${ip} ${local.address}`,
+    `o=svc ${local.sessionId} ${local.version ?? local.sessionId} IN ${ip} ${local.address}`,
     's=svc realtime',
     `c=IN ${ip} ${local.address}`,
     't=0 0',

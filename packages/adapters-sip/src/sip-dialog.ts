@@ -27,6 +27,9 @@ export interface Dialog {
   localCseq: number;
   answerSdp: string;
   sdpVersion: number;
+  /** The answer's o= session id and the call's RTP port (a re-INVITE's answer keeps both). */
+  sdpSessionId: number;
+  mediaPort: number;
   offer: AudioOffer;
   /** Bound to every interface with no advertised address: the address the caller reached (SDP, Contact, Via). */
   localAddress?: string | null;
@@ -50,6 +53,8 @@ export function newDialog(publicId: string, invite: SipRequest, peer: Peer, offe
     localCseq: 1,
     answerSdp: '',
     sdpVersion: 1,
+    sdpSessionId: 0,
+    mediaPort: 0,
     offer,
   };
 }

@@ -458,7 +458,9 @@ export class SipServer {
     const engine = this.deps.createSession({ principal, output: call, media: call.media });
     call.start(engine);
     void engine.handle({ type: 'session.update', session: { ...session, type: 'realtime' } });
-    dialog.answerSdp = buildAudioAnswer(dialog.offer, { address: this.advertised(dialog), port, sessionId: Date.now() % 1e9 });
+    dialog.mediaPort = port;
+    dialog.sdpSessionId = Date.now() % 1e9;
+    dialog.answerSdp = buildAudioAnswer(dialog.offer, { address: this.advertised(dialog), port, sessionId: dialog.sdpSessionId });
     dialog.state = 'answered';
     dialog.lastResponse = this.okWithSdp(dialog);
     this.resendUntilAck(callId, dialog);
@@ -498,20 +500,21 @@ export class SipServer {
     if (invite.body === '') return void this.answerReInvite(dialog, invite, peer);
     let offer: AudioOffer;
     try {
-      // read as the first offer was: an Opus call's re-INVITE (hold, a session refresh) offers Opus again
-      offer = parseAudioOffer(invite.body, { opus: !!this.deps.opus });
+      // read as the first offer was (an Opus call's re-INVITE offers Opus again), and only the call's
+      // codec may be chosen: an answer naming a codec the re-offer left out is one the caller cannot use
+      offer = parseAudioOffer(invite.body, { opus: !!this.deps.opus, codec: dialog.call.rtp.codec });
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
       return void this.responder.reply(invite, peer, 488, 'Not Acceptable Here', [['Warning', `399 ${SERVER_NAME} "${err.message}"`]]);
     }
     dialog.call.rtp.update(offer);
     dialog.sdpVersion++;
-    dialog.answerSdp = dialog.answerSdp
-      .replace(/^o=svc (\d+) \d+/m, `o=svc $1 ${dialog.sdpVersion}`)
-      .replace(
-        /^a=(sendrecv|sendonly|recvonly|inactive)$/m,
-        `a=${{ sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' }[offer.direction]}`,
-      );
+    dialog.answerSdp = buildAudioAnswer(dialog.call.rtp.negotiated, {
+      address: this.advertised(dialog),
+      port: dialog.mediaPort,
+      sessionId: dialog.sdpSessionId,
+      version: dialog.sdpVersion,
+    });
     this.answerReInvite(dialog, invite, peer);
   }
 

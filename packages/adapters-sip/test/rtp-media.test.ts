@@ -56,6 +56,35 @@ describe('RtpMedia (real UDP on loopback)', () => {
     }
   });
 
+  it("a re-offer's new payload type for the call's codec is heard and sent from then on", async () => {
+    const caller = await listener();
+    const heard: Int16Array[] = [];
+    const offer: AudioOffer = {
+      address: '127.0.0.1',
+      port: caller.port,
+      codec: 'PCMU',
+      payloadType: 0,
+      telephoneEvent: null,
+      telephoneEventRate: 8000,
+      direction: 'sendrecv',
+    };
+    const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
+    const port = await media.open('127.0.0.1');
+    try {
+      media.update({ ...offer, payloadType: 96 });
+      const packet = serializeRtp({ payloadType: 96, sequence: 1, timestamp: 0, ssrc: 7, marker: true, payload: Buffer.alloc(160, 0xff) });
+      caller.socket.send(packet, port, '127.0.0.1');
+      await until(() => heard.length === 1);
+      media.sendFrame(new Int16Array(160), true);
+      await until(() => caller.got.length === 1);
+      expect(parseRtp(caller.got[0]!)).to.include({ payloadType: 96 });
+      expect(media.codec).to.equal('PCMU');
+    } finally {
+      media.close();
+      caller.socket.close();
+    }
+  });
+
   it("drops packets from an address that is neither the caller's signalling nor its SDP address", async () => {
     const heard: Int16Array[] = [];
     const offer: AudioOffer = {

@@ -329,6 +329,30 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     await until(() => server.activeCalls() === 0);
   });
 
+  it("a re-INVITE without the call's codec gets 488 and the call goes on; the codec under a new payload type is answered with it", async () => {
+    await start();
+    phone.send(invite(phone, 'p1'), server.address.port);
+    const ok = await phone.response(200, 'p1');
+    expect(ok.body).to.include('a=rtpmap:0 PCMU/8000');
+    phone.send(inDialog('ACK', phone, 'p1', toTagOf(ok), 1), server.address.port);
+    const reInvite = (body: string, cseq: number) =>
+      invite(phone, 'p1', body, [], cseq).replace('To: <sip:svc@127.0.0.1>', `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`);
+    const answerTo = (cseq: number) =>
+      phone.received.find((m) => m.kind === 'response' && m.status >= 200 && m.headers.get('cseq') === `${cseq} INVITE`);
+    // PCMA only: answering PCMU (left out of the offer) would be an answer the caller cannot use
+    phone.send(reInvite(offer('8'), 2), server.address.port);
+    await until(() => answerTo(2) !== undefined);
+    expect(answerTo(2)).to.include({ status: 488 });
+    expect(answerTo(2)!.headers.get('warning')).to.include("the call's codec (PCMU)");
+    expect(server.activeCalls()).to.equal(1);
+    phone.send(reInvite(offer('96') + 'a=rtpmap:96 PCMU/8000\r\n', 3), server.address.port);
+    await until(() => answerTo(3) !== undefined);
+    expect(answerTo(3)).to.include({ status: 200 });
+    expect(answerTo(3)!.body).to.match(/^m=audio \d+ RTP\/AVP 96$/m);
+    expect(answerTo(3)!.body).to.include('a=rtpmap:96 PCMU/8000');
+    expect(/^o=svc \d+ (\d+)/m.exec(answerTo(3)!.body)![1]).to.equal('2');
+  });
+
   it("an offerless re-INVITE (a session refresh) gets 200 with the call's SDP as the offer, not 488", async () => {
     await start();
     phone.send(invite(phone, 's1'), server.address.port);
