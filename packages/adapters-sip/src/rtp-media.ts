@@ -42,6 +42,8 @@ export class RtpMedia {
   private remote: { address: string; port: number } = { address: '', port: 0 };
   private latched = false;
   private readonly jitter = new JitterBuffer<RtpPacket>(JITTER_DEPTH);
+  /** The caller's stream (its SSRC): a new one resets the reorder buffer. */
+  private callerSsrc: number | null = null;
   private readonly ssrc = randomInt(0, 0xffffffff);
   private sequence = randomInt(0, 0xffff);
   /** The next packet's RTP timestamp: every packet, reply or silence, advances it by its 20 ms. */
@@ -205,6 +207,10 @@ export class RtpMedia {
     this.remote = { address: from.address, port: from.port };
     this.latched = true;
     this.events.heard();
+    // another source (RFC 3550: a new SSRC, as a PBX sends after a transfer or a bridge change) numbers
+    // its packets afresh: the reorder buffer starts again with it
+    if (this.callerSsrc !== null && packet.ssrc !== this.callerSsrc) this.jitter.reset();
+    this.callerSsrc = packet.ssrc;
     // every payload type shares the caller's sequence numbers: all are put in order together
     for (const ready of this.jitter.push(packet.sequence, packet)) this.play(ready);
   }

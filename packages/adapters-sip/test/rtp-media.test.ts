@@ -85,6 +85,34 @@ describe('RtpMedia (real UDP on loopback)', () => {
     }
   });
 
+  it('a new stream from the caller (another SSRC) is heard even when its sequence is just behind the old one', async () => {
+    const caller = await listener();
+    const heard: Int16Array[] = [];
+    const offer: AudioOffer = {
+      address: '127.0.0.1',
+      port: caller.port,
+      codec: 'PCMU',
+      payloadType: 0,
+      telephoneEvent: null,
+      telephoneEventRate: 8000,
+      direction: 'sendrecv',
+    };
+    const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
+    const port = await media.open('127.0.0.1');
+    const rtp = (ssrc: number, sequence: number) =>
+      serializeRtp({ payloadType: 0, sequence, timestamp: sequence * 160, ssrc, marker: false, payload: Buffer.alloc(160, 0xff) });
+    try {
+      for (let s = 500; s < 505; s++) caller.socket.send(rtp(7, s), port, '127.0.0.1');
+      await until(() => heard.length === 5);
+      // a PBX bridged the call elsewhere: a new SSRC numbering from 460, within the late-packet window of the old one
+      for (let s = 460; s < 465; s++) caller.socket.send(rtp(8, s), port, '127.0.0.1');
+      await until(() => heard.length === 10);
+    } finally {
+      media.close();
+      caller.socket.close();
+    }
+  });
+
   it("drops packets from an address that is neither the caller's signalling nor its SDP address", async () => {
     const heard: Int16Array[] = [];
     const offer: AudioOffer = {

@@ -113,6 +113,17 @@ describe('SIP parsing (adversarial input)', () => {
     expect([65535, 0, 1].flatMap((s) => wrap.push(s, s))).to.deep.equal([65535, 0, 1]);
   });
 
+  it('jitter buffer: a sequence started again far behind (a new stream) is heard, not dropped as late', () => {
+    const jb = new JitterBuffer<number>(3);
+    const first = Array.from({ length: 10 }, (_, i) => 30000 + i);
+    expect(first.flatMap((s) => jb.push(s, s))).to.deep.equal(first);
+    // a PBX's new stream after a transfer: it numbers from anywhere, here 20,000 behind
+    const second = Array.from({ length: 10 }, (_, i) => 10000 + i);
+    expect(second.flatMap((s) => jb.push(s, s))).to.deep.equal(second);
+    // a straggler of the first stream, a little behind the new playout point's past, is still dropped
+    expect(jb.push(10005, 10005)).to.deep.equal([]);
+  });
+
   it('TCP framing: messages cut at Content-Length across chunks, keep-alive CRLFs skipped; no length or an endless header is an error', () => {
     const one = `${INVITE}\r\nContent-Length: 5\r\n\r\nv=0\r\n`;
     const stream = Buffer.from(`\r\n\r\n${one}${one}`);
