@@ -543,10 +543,14 @@ export class SipServer {
     this.fail(callId, dialog, 487, 'Request Terminated', 'cancelled by the caller');
   }
 
-  /** The answered call a request inside a dialog (BYE, NOTIFY) belongs to; none: 481 is answered. */
+  /** The answered call a request inside a dialog (BYE, NOTIFY) belongs to, tags and all; none: 481 is answered. */
   private answeredDialog(request: SipRequest, peer: Peer): Dialog | null {
     const dialog = this.dialogs.get(request.headers.get('call-id')!);
-    if (dialog && dialog.state !== 'ended' && dialog.state !== 'proceeding') return dialog;
+    // the dialog is the Call-ID and both tags (RFC 3261 12.2.2): the Call-ID alone would let any
+    // allowed source that learned it end the call, or report its transfer done
+    const ours = headerParam(request.headers.get('to'), 'tag') === dialog?.localTag;
+    const theirs = headerParam(request.headers.get('from'), 'tag') === headerParam(dialog?.invite.headers.get('from'), 'tag');
+    if (dialog && ours && theirs && dialog.state !== 'ended' && dialog.state !== 'proceeding') return dialog;
     this.responder.reply(request, peer, 481, 'Call/Transaction Does Not Exist');
     return null;
   }

@@ -213,6 +213,20 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect(ok.headers.get('contact')).to.equal(`<sip:svc@${lan}:${server.address.port}>`);
   });
 
+  it("a BYE with the call's Call-ID but not its tags gets 481 and the call goes on; the dialog's own BYE ends it", async () => {
+    await start();
+    phone.send(invite(phone, 'b1'), server.address.port);
+    const ok = await phone.response(200, 'b1');
+    phone.send(inDialog('ACK', phone, 'b1', toTagOf(ok), 1), server.address.port);
+    phone.send(inDialog('BYE', phone, 'b1', 'not-ours', 2), server.address.port);
+    await phone.response(481, 'b1');
+    phone.send(inDialog('BYE', phone, 'b1', toTagOf(ok), 3).replace(';tag=phb1', ';tag=someone-else'), server.address.port);
+    await until(() => phone.received.filter((m) => m.kind === 'response' && m.status === 481).length === 2);
+    expect(server.activeCalls()).to.equal(1);
+    phone.send(inDialog('BYE', phone, 'b1', toTagOf(ok), 4), server.address.port);
+    await until(() => server.activeCalls() === 0);
+  });
+
   it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {
     await start({}, burstLimiter(1000), 1);
     phone.send(invite(phone, 'c7'), server.address.port);
