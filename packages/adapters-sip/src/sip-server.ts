@@ -414,7 +414,8 @@ export class SipServer {
         outcome.reason ??
         (outcome.refusal === 'dependency_unavailable' ? 'admission could not be decided; retry later' : 'the server is at capacity');
       this.logger.info({ callId, refusal: outcome.refusal, reason }, 'SIP call refused at admission');
-      this.fail(callId, dialog, 503, 'Service Unavailable', reason);
+      // as the WebSocket's and the WebRTC call's 429: a caller's phone or PBX may try again in 5 s
+      this.fail(callId, dialog, 503, 'Service Unavailable', reason, [['Retry-After', '5']]);
       throw outcome.refusal === 'dependency_unavailable'
         ? new ServiceUnavailableError('session registry')
         : new RealtimeCapacityError(reason);
@@ -620,10 +621,17 @@ export class SipServer {
   }
 
   /** Refuses a call being answered with a final non-2xx response, and frees whatever it held. */
-  private fail(callId: string, dialog: Dialog, status: number, reasonPhrase: string, reason: string): void {
+  private fail(
+    callId: string,
+    dialog: Dialog,
+    status: number,
+    reasonPhrase: string,
+    reason: string,
+    headers: Array<[string, string]> = [],
+  ): void {
     if (dialog.state === 'ended') return;
     this.finish(callId, dialog);
-    this.responder.refuse(dialog.invite, dialog.peer, status, reasonPhrase, reason, [], dialog.localTag);
+    this.responder.refuse(dialog.invite, dialog.peer, status, reasonPhrase, reason, headers, dialog.localTag);
     if (dialog.call) dialog.call.end('cancelled', reason);
     else dialog.admitted?.end('cancelled');
   }

@@ -227,13 +227,14 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     await until(() => server.activeCalls() === 0);
   });
 
-  it('at capacity: 503 with the reason, the calls already in keep their slots', async () => {
+  it('at capacity: 503 with the reason and Retry-After, the calls already in keep their slots', async () => {
     await start({}, burstLimiter(1000), 1);
     phone.send(invite(phone, 'c7'), server.address.port);
     await phone.response(200, 'c7');
     phone.send(invite(phone, 'c8'), server.address.port);
     const refused = await phone.response(503, 'c8');
     expect(refused.headers.get('warning')).to.match(/capacity/);
+    expect(refused.headers.get('retry-after')).to.equal('5');
     expect(registry.localSessions()).to.equal(1);
   });
 

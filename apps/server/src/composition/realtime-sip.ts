@@ -218,7 +218,7 @@ export const realtimeSipModule = defineModule({
     const { address, port } = server.address;
     logger.info(
       { address, port, key: keyId, digest: !!s.SVC_SIP_PASSWORD, allowed: s.SVC_SIP_ALLOWED_SOURCES },
-      `SIP server listening on udp://${address}:${port}`,
+      `SIP server listening on udp://${address}:${port} and tcp://${address}:${port}`,
     );
     return { server, close: () => server.close() };
   },

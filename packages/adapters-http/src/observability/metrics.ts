@@ -64,7 +64,7 @@ export class ServiceMetrics {
     const metrics = this;
     new Gauge({
       name: 'svc_realtime_sessions',
-      help: 'Open realtime WebSocket sessions',
+      help: 'Open realtime sessions: WebSocket, WebRTC calls and SIP phone calls',
       registers: [this.registry],
       collect() {
         this.set(metrics.countRealtimeSessions());
