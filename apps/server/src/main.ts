@@ -42,7 +42,9 @@ async function main(): Promise<void> {
     ...(server.wyoming
       ? [`Wyoming (Home Assistant): tcp://${server.wyoming.server.address.host}:${server.wyoming.server.address.port}  (docs/wyoming.md)`]
       : []),
-    ...(server.sip ? [`SIP phone calls: ${server.sip.server.address.address}:${server.sip.server.address.port} (UDP and TCP; docs/sip.md)`] : []),
+    ...(server.sip
+      ? [`SIP phone calls: ${server.sip.server.address.address}:${server.sip.server.address.port} (UDP and TCP; docs/sip.md)`]
+      : []),
     // With no key printed, the command reads it from $KEY, as the README's examples do.
     `Try it${firstKey ? '' : ' (export KEY=<your key> first)'}:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',

@@ -26,6 +26,8 @@ export interface WorkerPoolOptions {
 
 interface PendingJob<Req, Res> {
   id: number;
+  /** Who asked ('' when nobody said): the queue serves askers in turn. */
+  tenant: string;
   request: Req;
   transfer: ArrayBuffer[];
   cancel: Int32Array;
@@ -47,7 +49,9 @@ interface Slot<Req, Res> {
 }
 
 /**
- * A fixed number of worker threads each running one engine instance, fed from one FIFO queue.
+ * A fixed number of worker threads each running one engine instance, fed from one queue that serves
+ * its askers (`tenant`) in turn and each asker's jobs in order: one API key's burst of long texts
+ * does not hold another key's sentence behind all of it.
  *
  * - `start()` loads every thread before it returns; `create()` starts none: the first job (or
  *   `warm()`) starts them and waits for them, so an engine nobody uses costs no memory.
@@ -142,13 +146,14 @@ export class WorkerPool<Req, Res> {
     return this.slots.size > 0 || this.starting !== null;
   }
 
-  run(request: Req, options: { transfer?: ArrayBuffer[]; signal?: AbortSignal } = {}): Promise<Res> {
+  run(request: Req, options: { transfer?: ArrayBuffer[]; signal?: AbortSignal; tenant?: string } = {}): Promise<Res> {
     const { signal } = options;
     if (this.closed) return Promise.reject(new EngineError(`The ${this.options.name} engine is closed.`));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<Res>((resolve, reject) => {
       const job: PendingJob<Req, Res> = {
         id: this.nextId++,
+        tenant: options.tenant ?? '',
         request,
         transfer: options.transfer ?? [],
         cancel: new Int32Array(new SharedArrayBuffer(4)),
@@ -246,13 +251,40 @@ export class WorkerPool<Req, Res> {
     const idle = [...this.slots].filter((slot) => slot.ready && !slot.job && !slot.retiring).sort((a, b) => a.idleSince - b.idleSince);
     for (const slot of idle) {
       if (this.queue.length === 0) return;
-      const job = this.queue.shift()!;
+      const job = this.takeNext();
       slot.job = job;
       slot.worker.ref();
       const message: JobMessage<Req> = { id: job.id, request: job.request, cancel: job.cancel };
       slot.worker.postMessage(message, job.transfer);
     }
   }
+
+  /**
+   * The next job to run: the oldest of the asker served longest ago (one never served first). With
+   * one asker this is the queue's order.
+   */
+  private takeNext(): PendingJob<Req, Res> {
+    let index = 0;
+    let oldest = Infinity;
+    const seen = new Set<string>();
+    for (let i = 0; i < this.queue.length; i++) {
+      const tenant = this.queue[i]!.tenant;
+      if (seen.has(tenant)) continue;
+      seen.add(tenant);
+      const servedAt = this.servedAt.get(tenant) ?? -1;
+      if (servedAt < oldest) {
+        oldest = servedAt;
+        index = i;
+      }
+    }
+    const [job] = this.queue.splice(index, 1);
+    this.servedAt.set(job!.tenant, ++this.served);
+    return job!;
+  }
+
+  /** When each asker with queued work last had a job started (a count of jobs started). */
+  private readonly servedAt = new Map<string, number>();
+  private served = 0;
 
   private finish(slot: Slot<Req, Res>, message: Extract<WorkerMessage<Res>, { type: 'result' | 'error' }>): void {
     const job = slot.job;
@@ -267,6 +299,8 @@ export class WorkerPool<Req, Res> {
     const max = this.options.maxJobsPerWorker;
     if (max && slot.jobsDone >= max && !this.closed) this.recycle(slot);
     this.dispatch();
+    // Turns only matter while there is work: an idle pool forgets its askers (the map stays small).
+    if (this.queue.length === 0 && ![...this.slots].some((s) => s.job)) this.servedAt.clear();
     this.scheduleRelease();
   }
 

@@ -37,6 +37,23 @@ describe('WorkerPool: threads on first use, released when idle', function () {
     for (let i = 1; i < threads.length; i++) expect(threads[i], threads.join(',')).to.not.equal(threads[i - 1]);
   });
 
+  it("serves its askers in turn: one tenant's burst does not hold another's job behind all of it; each tenant's jobs in order", async () => {
+    const pool = make({ size: 1 });
+    await pool.warm();
+    const order: string[] = [];
+    const ask = (tenant: string, n: number) => pool.run(-(20 + n), { tenant }).then(() => order.push(`${tenant}${n}`));
+    const burst = [1, 2, 3, 4, 5].map((n) => ask('a', n));
+    const other = [1, 2].map((n) => ask('b', n));
+    const anonymous = ask('', 1);
+    await Promise.all([...burst, ...other, anonymous]);
+    // a1 was running when the others came; then whoever was served longest ago (or never) goes first
+    expect(order).to.deep.equal(['a1', 'b1', '1', 'a2', 'b2', 'a3', 'a4', 'a5']);
+    // one asker alone: the queue's order
+    const alone: number[] = [];
+    await Promise.all([1, 2, 3].map((n) => pool.run(-(20 + n), { tenant: 'a' }).then(() => alone.push(n))));
+    expect(alone).to.deep.equal([1, 2, 3]);
+  });
+
   it('warm() starts the threads once (a job queued meanwhile shares that start) and resolves with the ready info', async () => {
     const pool = make();
     const warming = pool.warm();

@@ -82,7 +82,10 @@ export class EspeakSpeechSynthesizer implements SpeechSynthesizer {
 
     const escaped = escapeForSsml(text);
     const output = { sampleRate, volume: request.prosody.volume };
-    const raw = await this.pool.run({ voice, text: escaped.text, ...espeakProsody(request.prosody), output }, { signal });
+    const raw = await this.pool.run(
+      { voice, text: escaped.text, ...espeakProsody(request.prosody), output },
+      { signal, tenant: request.tenant },
+    );
     throwIfAborted(signal);
     const words = request.wordTimings ? espeakWordTimings(text, escaped.origin, raw.events, raw.durationSeconds) : [];
     return { samples: raw.samples, sampleRate, words };

@@ -105,7 +105,9 @@ export class FliteSpeechSynthesizer implements SpeechSynthesizer {
     const output = { sampleRate, volume: request.prosody.volume, playbackRate: plan.playbackRate };
     const pieces = splitForFlite(text);
     const rendered = await Promise.all(
-      pieces.map((piece) => this.pool.run({ voice: spec.preset.engineVoice, text: piece, args: plan.args, output }, { signal })),
+      pieces.map((piece) =>
+        this.pool.run({ voice: spec.preset.engineVoice, text: piece, args: plan.args, output }, { signal, tenant: request.tenant }),
+      ),
     );
     for (const r of rendered) {
       this.stats.runs++;

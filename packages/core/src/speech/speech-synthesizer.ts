@@ -30,6 +30,11 @@ export interface SynthesisRequest {
   sampleRate: number;
   /** Ask for word timings (engines that cannot time words estimate them). */
   wordTimings: boolean;
+  /**
+   * Who asked (the API key's id; absent for the server's own speech): an engine that queues work
+   * serves the askers in turn, so one key's burst does not hold another key's sentence behind it.
+   */
+  tenant?: string;
 }
 
 export interface SynthesisResult {

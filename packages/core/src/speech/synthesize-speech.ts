@@ -140,7 +140,8 @@ export class SynthesizeSpeech {
 
     const words: WordTiming[] = [];
     const stats = { samples: 0 };
-    const samples = this.render(steps, edges, voice, words, stats, request.timestamps, cloned, signal);
+    const tenant = principal?.apiKeyId;
+    const samples = this.render(steps, edges, voice, words, stats, { wantTimings: request.timestamps, cloned, tenant }, signal);
     return { sampleRate: this.sampleRate, voice, language, samples, words, stats, appliedInstructions: delivery?.applied ?? null };
   }
 
@@ -210,8 +211,7 @@ export class SynthesizeSpeech {
     voice: PresetVoice,
     words: WordTiming[],
     stats: { samples: number },
-    wantTimings: boolean,
-    cloned: ClonedVoice | null,
+    { wantTimings, cloned, tenant }: { wantTimings: boolean; cloned: ClonedVoice | null; tenant: string | undefined },
     signal?: AbortSignal,
   ): AsyncGenerator<Int16Array> {
     const engine = this.catalog.engineFor(voice);
@@ -229,6 +229,7 @@ export class SynthesizeSpeech {
         prosody: combineProsody(NEUTRAL_PROSODY, step.prosody),
         sampleRate: this.sampleRate,
         wordTimings: wantTimings,
+        ...(tenant === undefined ? {} : { tenant }),
       };
       const observe = (samples: number) =>
         this.observer.synthesized({

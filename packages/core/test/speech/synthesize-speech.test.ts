@@ -84,6 +84,15 @@ describe('SynthesizeSpeech', () => {
     expect(espeak.calls).to.have.length(0);
   });
 
+  it("names the API key as each engine request's tenant (engines serve keys in turn); the server's own speech names none", async () => {
+    const { flite, useCase } = setup();
+    await run(useCase, { model: 'svc-audio-v3-tts', input: 'Hello there. How are you today?', voice: 'slt' });
+    expect(flite.calls.map((c) => c.tenant)).to.deep.equal(flite.calls.map(() => 'key_1')).and.to.not.be.empty;
+    const own = await useCase.execute(validateSpeechRequest({ model: 'svc-audio-v3-tts', input: 'Hello.', voice: 'slt' }), null);
+    await collect(own.body);
+    expect(flite.calls.at(-1)).to.not.have.property('tenant');
+  });
+
   it('speaks French text with a French voice (detected language)', async () => {
     const { espeak, useCase } = setup();
     const { result } = await run(useCase, { input: 'Bonjour, la vie est belle.', response_format: 'pcm' });
