@@ -1,4 +1,5 @@
 import {
+  CountsByKey,
   RealtimeCallNotFoundError,
   RealtimeCallNotRingingError,
   RealtimeCapacityError,
@@ -32,7 +33,7 @@ const MAX_JOINERS_PER_CALL = 4;
  */
 export class PhoneCallDirectory implements PhoneCallControl {
   private readonly calls = new Map<string, PhoneCallHandle>();
-  private readonly joiners = new Map<string, number>();
+  private readonly joiners = new CountsByKey();
 
   /** Checks a session configuration as session.update would (throws the spec's error). */
   constructor(private readonly checkSession: (session: Record<string, unknown>) => void = () => undefined) {}
@@ -71,9 +72,9 @@ export class PhoneCallDirectory implements PhoneCallControl {
   join(callId: string, principal: Principal, joiner: CallJoiner): JoinedCall {
     const call = this.find(callId, principal).call();
     if (!call || call.isEnded) throw new RealtimeCallNotFoundError(callId);
-    const joined = this.joiners.get(callId) ?? 0;
-    if (joined >= MAX_JOINERS_PER_CALL) throw new RealtimeCapacityError(`At most ${MAX_JOINERS_PER_CALL} WebSockets may join one call.`);
-    this.joiners.set(callId, joined + 1);
+    if (this.joiners.of(callId) >= MAX_JOINERS_PER_CALL)
+      throw new RealtimeCapacityError(`At most ${MAX_JOINERS_PER_CALL} WebSockets may join one call.`);
+    this.joiners.add(callId);
     let left = false;
     const stopEvents = call.onEvent((event) => joiner.send(event));
     const stopEnded = call.onEnded((_ending, reason) => {
@@ -85,9 +86,7 @@ export class PhoneCallDirectory implements PhoneCallControl {
       left = true;
       stopEvents();
       stopEnded();
-      const n = (this.joiners.get(callId) ?? 1) - 1;
-      if (n > 0) this.joiners.set(callId, n);
-      else this.joiners.delete(callId);
+      this.joiners.remove(callId);
     };
     return {
       handle: (event) => (left ? Promise.resolve() : call.handle(event)),

@@ -22,20 +22,26 @@ async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
   }
 }
 
+/** A caller's offer on loopback: PCMU (payload type 0) unless `changes` say otherwise. */
+function offerAt(port: number, changes: Partial<AudioOffer> = {}): AudioOffer {
+  return {
+    address: '127.0.0.1',
+    port,
+    codec: 'PCMU',
+    payloadType: 0,
+    telephoneEvent: null,
+    telephoneEventRate: 8000,
+    direction: 'sendrecv',
+    ...changes,
+  };
+}
+
 describe('RtpMedia (real UDP on loopback)', () => {
   it("sends nothing before the caller's first packet, then replies to where it came from; strangers are ignored", async () => {
     const sdpTarget = await listener();
     const caller = await listener();
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = {
-      address: '127.0.0.1',
-      port: sdpTarget.port,
-      codec: 'PCMU',
-      payloadType: 0,
-      telephoneEvent: null,
-      telephoneEventRate: 8000,
-      direction: 'sendrecv',
-    };
+    const offer = offerAt(sdpTarget.port);
     const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     try {
@@ -59,15 +65,7 @@ describe('RtpMedia (real UDP on loopback)', () => {
   it("a re-offer's new payload type for the call's codec is heard and sent from then on", async () => {
     const caller = await listener();
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = {
-      address: '127.0.0.1',
-      port: caller.port,
-      codec: 'PCMU',
-      payloadType: 0,
-      telephoneEvent: null,
-      telephoneEventRate: 8000,
-      direction: 'sendrecv',
-    };
+    const offer = offerAt(caller.port);
     const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     try {
@@ -88,15 +86,7 @@ describe('RtpMedia (real UDP on loopback)', () => {
   it('a new stream from the caller (another SSRC) is heard even when its sequence is just behind the old one', async () => {
     const caller = await listener();
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = {
-      address: '127.0.0.1',
-      port: caller.port,
-      codec: 'PCMU',
-      payloadType: 0,
-      telephoneEvent: null,
-      telephoneEventRate: 8000,
-      direction: 'sendrecv',
-    };
+    const offer = offerAt(caller.port);
     const media = new RtpMedia(offer, new Set(['127.0.0.1']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     const rtp = (ssrc: number, sequence: number) =>
@@ -115,15 +105,7 @@ describe('RtpMedia (real UDP on loopback)', () => {
 
   it("drops packets from an address that is neither the caller's signalling nor its SDP address", async () => {
     const heard: Int16Array[] = [];
-    const offer: AudioOffer = {
-      address: '127.0.0.9',
-      port: 9,
-      codec: 'PCMA',
-      payloadType: 8,
-      telephoneEvent: null,
-      telephoneEventRate: 8000,
-      direction: 'sendrecv',
-    };
+    const offer = offerAt(9, { address: '127.0.0.9', codec: 'PCMA', payloadType: 8 });
     const media = new RtpMedia(offer, new Set(['127.0.0.9']), { audio: (s) => heard.push(s), heard: () => undefined });
     const port = await media.open('127.0.0.1');
     const stranger = await listener();
@@ -146,15 +128,7 @@ describe('RtpMedia (real UDP on loopback)', () => {
 });
 
 describe('RtpMedia: telephone-events and comfort noise (real UDP on loopback)', () => {
-  const offer: AudioOffer = {
-    address: '127.0.0.1',
-    port: 9,
-    codec: 'PCMU',
-    payloadType: 0,
-    telephoneEvent: 101,
-    telephoneEventRate: 8000,
-    direction: 'sendrecv',
-  };
+  const offer = offerAt(9, { telephoneEvent: 101 });
   const audio = (sequence: number) =>
     serializeRtp({ payloadType: 0, sequence, timestamp: sequence * 160, ssrc: 7, marker: false, payload: Buffer.alloc(160, 0x80) });
   const dtmf = (sequence: number, timestamp: number, key: number, end: boolean) =>

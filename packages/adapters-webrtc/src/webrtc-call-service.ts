@@ -1,4 +1,5 @@
 import {
+  CountsByKey,
   InvalidSdpOfferError,
   RealtimeCallNotFoundError,
   RealtimeCapacityError,
@@ -102,7 +103,7 @@ export class WebRtcCallService implements WebRtcCalls {
   private readonly logger: Logger;
   private closed = false;
   /** Offers of each API key being answered now (not yet among `calls`). */
-  private readonly placing = new Map<string, number>();
+  private readonly placing = new CountsByKey();
   private peerCalls: Promise<typeof PeerCallModule> | null = null;
 
   constructor(
@@ -142,13 +143,11 @@ export class WebRtcCallService implements WebRtcCalls {
     const apiKeyId = request.principal.apiKeyId;
     this.checkUnconnected(apiKeyId);
     // Counted from here, so offers posted together cannot all pass the check above.
-    this.placing.set(apiKeyId, (this.placing.get(apiKeyId) ?? 0) + 1);
+    this.placing.add(apiKeyId);
     try {
       return await this.place(request);
     } finally {
-      const left = (this.placing.get(apiKeyId) ?? 1) - 1;
-      if (left > 0) this.placing.set(apiKeyId, left);
-      else this.placing.delete(apiKeyId);
+      this.placing.remove(apiKeyId);
     }
   }
 
@@ -223,7 +222,7 @@ export class WebRtcCallService implements WebRtcCalls {
 
   /** A key with MAX_UNCONNECTED_CALLS_PER_KEY calls being placed or waiting for their caller places no other. */
   private checkUnconnected(apiKeyId: string): void {
-    let waiting = this.placing.get(apiKeyId) ?? 0;
+    let waiting = this.placing.of(apiKeyId);
     for (const { call, admitted } of this.calls.values()) if (admitted.principal.apiKeyId === apiKeyId && !call.isConnected) waiting++;
     if (waiting >= MAX_UNCONNECTED_CALLS_PER_KEY) {
       throw new RealtimeCapacityError(

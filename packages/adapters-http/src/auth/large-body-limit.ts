@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { LargeBodyLimitError } from '@svc/core';
+import { CountsByKey, LargeBodyLimitError } from '@svc/core';
 import type { AppState } from '../app-state.js';
 
 /** A body over this many bytes (or of unknown length) is large: inline media or an upload, never plain JSON. */
@@ -14,19 +14,16 @@ export const LARGE_BODY_BYTES = 1024 * 1024;
  * key asks; this bounds how much it holds at once. Small bodies (almost every request) are not counted.
  */
 export function largeBodiesPerKey(max: number): Middleware<AppState> {
-  const open = new Map<string, number>();
+  const open = new CountsByKey();
   return async (ctx, next) => {
     if (max <= 0 || !carriesLargeBody(ctx)) return next();
     const key = ctx.state.principal.apiKeyId;
-    const held = open.get(key) ?? 0;
-    if (held >= max) throw new LargeBodyLimitError(max);
-    open.set(key, held + 1);
+    if (open.of(key) >= max) throw new LargeBodyLimitError(max);
+    open.add(key);
     try {
       await next();
     } finally {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
+      open.remove(key);
     }
   };
 }

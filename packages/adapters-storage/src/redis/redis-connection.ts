@@ -9,6 +9,9 @@ export function ioredis(): typeof import('ioredis') {
   return createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
 }
 
+/** A command of the shared client that has no answer by then fails (503 / 1013 "retry later"). */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
 /**
  * One ioredis client for the shared stores. Commands fail fast while Redis is unreachable
  * (no offline queue, one retry per request) so a request gets a clean error instead of hanging,
@@ -17,9 +20,6 @@ export function ioredis(): typeof import('ioredis') {
  * drops packets: no reset ever comes) fails each command after REDIS_COMMAND_TIMEOUT_MS; the client
  * runs only short commands and scripts (never a blocking one: BullMQ has connections of its own).
  */
-/** A command of the shared client that has no answer by then fails (503 / 1013 "retry later"). */
-export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
-
 export function openRedis(url: string): Redis {
   const redis = new (ioredis().Redis)(url, {
     lazyConnect: false,

@@ -2,6 +2,7 @@ import type { Principal } from '../auth/api-key.js';
 import { pcmToBytes } from '../shared/audio.js';
 import type { BlobStore } from '../shared/blob-store.js';
 import type { Clock } from '../shared/clock.js';
+import { CountsByKey } from '../shared/counts-by-key.js';
 import { ServiceError } from '../shared/errors.js';
 import type { IdGenerator } from '../shared/ids.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -57,7 +58,7 @@ export class CreateVideo {
   ) {}
 
   /** Requests of each key being checked now (not yet rows): a burst sent at once counts before its rows exist. */
-  private readonly checking = new Map<string, number>();
+  private readonly checking = new CountsByKey();
 
   /**
    * `raw` may be a function that reads the request body: it is called only once the key is under its
@@ -76,9 +77,7 @@ export class CreateVideo {
       await this.enqueue(accepted.job.id);
       return accepted.job;
     } finally {
-      const left = (this.checking.get(key) ?? 1) - 1;
-      if (left > 0) this.checking.set(key, left);
-      else this.checking.delete(key);
+      this.checking.remove(key);
     }
   }
 
@@ -92,9 +91,8 @@ export class CreateVideo {
     // Read after the query, with no await before the count goes up: requests sent together are
     // admitted one by one, so a burst stops at the limit (a request whose row was stored meanwhile
     // is counted twice for a moment: that errs on the side of the limit).
-    const checking = this.checking.get(apiKeyId) ?? 0;
-    if (max > 0 && stored + checking >= max) throw new VideoBacklogLimitError(max);
-    this.checking.set(apiKeyId, checking + 1);
+    if (max > 0 && stored + this.checking.of(apiKeyId) >= max) throw new VideoBacklogLimitError(max);
+    this.checking.add(apiKeyId);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { CountsByKey } from '../../shared/counts-by-key.js';
 import { capacityVerdict, fairShareVerdict, sessionCapacity, type CapacityLimits } from './capacity-policy.js';
 import type { ServerLoadProbe } from './server-load.js';
 import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from './session-registry.js';
@@ -14,7 +15,7 @@ import type { AdmissionDecision, RealtimeSessionRegistry, SessionClaim } from '.
 export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
   private open = 0;
   /** Sessions this process serves per API key (ephemeral keys count for the key that minted them). */
-  private readonly perKey = new Map<string, number>();
+  private readonly perKey = new CountsByKey();
 
   constructor(
     private readonly inner: RealtimeSessionRegistry,
@@ -26,7 +27,7 @@ export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
     const load = this.probe.read();
     const verdict = capacityVerdict(this.open, load, this.limits);
     if (!verdict.admit) return { admitted: false, refusal: 'over_capacity', reason: verdict.reason };
-    const fair = fairShareVerdict(this.open, this.perKey.get(claim.apiKeyId) ?? 0, sessionCapacity(load, this.limits));
+    const fair = fairShareVerdict(this.open, this.perKey.of(claim.apiKeyId), sessionCapacity(load, this.limits));
     if (!fair.admit) return { admitted: false, refusal: 'over_capacity', reason: fair.reason };
     this.take(claim.apiKeyId);
     let decision: AdmissionDecision;
@@ -58,14 +59,12 @@ export class CapacityAwareSessionRegistry implements RealtimeSessionRegistry {
 
   private take(apiKeyId: string): void {
     this.open++;
-    this.perKey.set(apiKeyId, (this.perKey.get(apiKeyId) ?? 0) + 1);
+    this.perKey.add(apiKeyId);
   }
 
   private giveBack(apiKeyId: string): void {
     this.open--;
-    const left = (this.perKey.get(apiKeyId) ?? 1) - 1;
-    if (left > 0) this.perKey.set(apiKeyId, left);
-    else this.perKey.delete(apiKeyId);
+    this.perKey.remove(apiKeyId);
   }
 
   /** Sessions this process can serve at the current load (the /metrics gauge). */

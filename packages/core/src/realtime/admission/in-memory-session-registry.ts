@@ -1,3 +1,4 @@
+import { CountsByKey } from '../../shared/counts-by-key.js';
 import type { AdmissionDecision, RealtimeSessionRegistry, SessionCaps, SessionClaim } from './session-registry.js';
 
 /**
@@ -6,7 +7,7 @@ import type { AdmissionDecision, RealtimeSessionRegistry, SessionCaps, SessionCl
  */
 export class InMemorySessionRegistry implements RealtimeSessionRegistry {
   private total = 0;
-  private readonly perKey = new Map<string, number>();
+  private readonly perKey = new CountsByKey();
   private readonly liveSecrets = new Set<string>();
 
   constructor(private readonly caps: SessionCaps) {}
@@ -14,10 +15,10 @@ export class InMemorySessionRegistry implements RealtimeSessionRegistry {
   async admit(claim: SessionClaim): Promise<AdmissionDecision> {
     const { apiKeyId, secretSessionId } = claim;
     if (secretSessionId && this.liveSecrets.has(secretSessionId)) return { admitted: false, refusal: 'duplicate_session' };
-    const forKey = this.perKey.get(apiKeyId) ?? 0;
+    const forKey = this.perKey.of(apiKeyId);
     if (this.total >= this.caps.maxSessions || forKey >= this.caps.maxSessionsPerKey) return { admitted: false, refusal: 'at_capacity' };
     this.total++;
-    this.perKey.set(apiKeyId, forKey + 1);
+    this.perKey.add(apiKeyId);
     if (secretSessionId) this.liveSecrets.add(secretSessionId);
     let released = false;
     return {
@@ -27,9 +28,7 @@ export class InMemorySessionRegistry implements RealtimeSessionRegistry {
           if (released) return;
           released = true;
           this.total--;
-          const left = (this.perKey.get(apiKeyId) ?? 1) - 1;
-          if (left <= 0) this.perKey.delete(apiKeyId);
-          else this.perKey.set(apiKeyId, left);
+          this.perKey.remove(apiKeyId);
           if (secretSessionId) this.liveSecrets.delete(secretSessionId);
         },
       },
