@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { SERVER_TOKENS } from '../src/tokens.js';
+import { modelsDirOf } from '../src/runtime/models-dir.js';
 
 export interface BenchServer {
   server: RunningServer;
@@ -39,6 +40,11 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The operator's model directory as the server would find it (SVC_MODELS_DIR, else SVC_DATA_DIR/models): where a bench's named model is. */
+export function operatorModelsDir(): string {
+  return modelsDirOf(process.env.SVC_MODELS_DIR ?? '', resolve(process.env.SVC_DATA_DIR ?? './data'));
 }
 
 export function percentile(values: number[], p: number): number {

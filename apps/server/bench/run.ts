@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     ['voice-wer', async () => (await import('./voice-wer.js')).benchVoiceWer as Bench],
     // Starts its own server process: last loud 10 ms of speech -> first reply sound, per turn detection.
     ['turn-latency', async () => (await import('./turn-latency.js')).benchTurnLatency as unknown as Bench],
+    // Its own servers: an end-of-turn model's decisions on the recordings against the rule's (SVC_BENCH_TURN_MODEL).
+    ['turn-model', async () => (await import('./turn-model.js')).benchTurnModel as unknown as Bench],
     // No server: semantic_vad's cues at each sentence end and mid-sentence pause of the recordings.
     ['semantic-cues', async () => (await import('./semantic-cues.js')).benchSemanticCues as unknown as Bench],
     // The pocketsphinx decoders alone (no server): CPU per second of audio and word errors per option set.
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     'aborted-bursts',
     'voice-loop',
     'turn-latency',
+    'turn-model',
     'semantic-cues',
     'decoder',
     'neural',

@@ -1,7 +1,7 @@
 import { loadavg } from 'node:os';
 import { startServerProcess, type ServerProcess } from '../test/helpers/server-process.js';
 import { speculationCounts } from '../test/helpers/speculation-metrics.js';
-import { percentile, round } from './harness.js';
+import { operatorModelsDir, percentile, round } from './harness.js';
 import { converse, librivoxClips, type TurnTiming } from './voice-caller.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,16 +36,22 @@ const SPECULATION: Record<string, string> = { off: 'false', on: 'true' };
  * way (other tenants' load must not turn speculation off for the comparison); `SVC_BENCH_SERVER_ENTRY`
  * runs another build; `SVC_BENCH_TURN_MODES=high` (a comma list matched against the mode labels)
  * measures only some modes; `SVC_BENCH_TURN_APPEND_MS` (default 20) sets how much audio each append
- * carries (many clients send 100 ms).
+ * carries (many clients send 100 ms); `SVC_BENCH_TURN_MODEL` gives the servers semantic_vad's
+ * end-of-turn model (SVC_TURN_MODEL: a pulled name or an .onnx path).
  */
 export async function benchTurnLatency(): Promise<Record<string, number | string>> {
   const levels = (process.env.SVC_BENCH_TURN_CALLERS ?? '1').split(',').map(Number);
   const runs = Number(process.env.SVC_BENCH_TURN_RUNS ?? 1);
   const appendMs = Number(process.env.SVC_BENCH_TURN_APPEND_MS ?? 20);
   const entry = process.env.SVC_BENCH_SERVER_ENTRY;
+  const turnModel = process.env.SVC_BENCH_TURN_MODEL;
   const settings = (process.env.SVC_BENCH_TURN_SPECULATION ?? 'off,on').split(',').filter((k) => k in SPECULATION);
   const servers: Record<string, ServerProcess> = {};
-  const out: Record<string, number | string> = { server: entry ?? 'this build', 'audio appended per message (ms)': appendMs };
+  const out: Record<string, number | string> = {
+    server: entry ?? 'this build',
+    'audio appended per message (ms)': appendMs,
+    ...(turnModel ? { 'end-of-turn model': turnModel } : {}),
+  };
   try {
     for (const setting of settings) {
       servers[setting] = await startServerProcess({
@@ -65,6 +71,13 @@ export async function benchTurnLatency(): Promise<Record<string, number | string
           SVC_REALTIME_TRANSCRIPT_DEADLINE_MS: '20000',
           // The opt-in is this build's; another build (main's) is started without it.
           ...(entry ? {} : { SVC_REALTIME_SEMANTIC_EAGERNESS: 'true' }),
+          // SVC_BENCH_TURN_MODEL: semantic_vad's end-of-turn model (a pulled name, or an .onnx path)
+          ...(turnModel
+            ? {
+                SVC_TURN_MODEL: turnModel,
+                SVC_MODELS_DIR: operatorModelsDir(),
+              }
+            : {}),
         },
         readyTimeoutMs: 180_000,
         ...(entry ? { entry } : {}),

@@ -6,8 +6,9 @@ import { readdir } from 'node:fs/promises';
 export interface ModelManifest {
   /** Directory-unique name; Piper `en_US-lessac-medium.onnx` -> `en_US-lessac-medium`. */
   name: string;
-  kind: 'tts' | 'asr';
-  engine: 'piper' | 'kokoro' | 'whisper' | 'moonshine';
+  /** A voice, a recognizer, or semantic_vad's end-of-turn model. */
+  kind: 'tts' | 'asr' | 'turn';
+  engine: 'piper' | 'kokoro' | 'whisper' | 'moonshine' | 'smart-turn';
   languages: string[];
   sampleRate: number;
   /** sha256 of the .onnx file (a recognizer's: its encoder), hex. */

@@ -4,13 +4,19 @@ import {
   EspeakPhonemizer,
   KokoroSpeechSynthesizer,
   MODEL_CATALOG,
+  catalogEntry,
   megabytes,
   ModelPullError,
   PiperSpeechSynthesizer,
   pullModel,
   readKokoroModel,
 } from '@svc/adapters-speech-synthesis';
-import { isTransformersAsrLayout, readTransformersAsrModel, TransformersSpeechRecognizer } from '@svc/adapters-speech-recognition';
+import {
+  isTransformersAsrLayout,
+  readTransformersAsrModel,
+  SmartTurnModel,
+  TransformersSpeechRecognizer,
+} from '@svc/adapters-speech-recognition';
 import { scanModelDirectory } from '../runtime/model-directory.js';
 import { loadConfig } from '../config.js';
 import { modelsDirOf } from '../runtime/models-dir.js';
@@ -70,7 +76,12 @@ export async function runModelsCli(
 
   if (command === 'list') {
     const scan = await scanModelDirectory(dir);
-    const manifests = [...scan.piper.map((p) => p.manifest), ...scan.kokoro.map((k) => k.manifest), ...scan.asr.map((a) => a.manifest)];
+    const manifests = [
+      ...scan.piper.map((p) => p.manifest),
+      ...scan.kokoro.map((k) => k.manifest),
+      ...scan.asr.map((a) => a.manifest),
+      ...scan.turn.map((t) => t.manifest),
+    ];
     if (values.json) out(JSON.stringify({ dir, models: manifests, warnings: scan.warnings }));
     else {
       out(`${dir}: ${manifests.length} model(s)`);
@@ -136,8 +147,13 @@ async function pull(
     out(`not added: ${name} was downloaded but does not load (removed)`);
     return 1;
   }
+  // An end-of-turn model is used only when named (a voice or recognizer is found by the scan).
+  const use =
+    catalogEntry(request.source)?.engine === 'smart-turn'
+      ? `set SVC_TURN_MODEL=${name} and restart the server to use it`
+      : 'restart the server to use it';
   out(
-    `pulled ${name} (${megabytes(result.plan.bytes)}, ${result.plan.repo}@${result.plan.commit.slice(0, 12)}) into ${dir}; checksums verified, loads (restart the server to use it)`,
+    `pulled ${name} (${megabytes(result.plan.bytes)}, ${result.plan.repo}@${result.plan.commit.slice(0, 12)}) into ${dir}; checksums verified, loads (${use})`,
   );
   return 0;
 }
@@ -228,6 +244,13 @@ async function loadProblems(dir: string, threads: number, only?: string): Promis
       problems.push(`model ${asr.manifest.name}: skipped, ${(error as Error).message}`);
     }
   }
+  for (const turn of scan.turn.filter((t) => !only || t.manifest.name === only)) {
+    try {
+      await (await SmartTurnModel.load(turn.modelPath, { threads })).close();
+    } catch (error) {
+      problems.push(`model ${turn.manifest.name}: skipped, ${(error as Error).message}`);
+    }
+  }
   if (piper.length + kokoro.length === 0) return problems;
   const phonemizer = await EspeakPhonemizer.create();
   const onSkipped = (name: string, reason: string) => problems.push(`model ${name}: skipped, ${reason}`);
@@ -244,7 +267,7 @@ async function verify(dir: string, out: Out, threads: number): Promise<number> {
   const scan = await scanModelDirectory(dir);
   for (const p of problems) out(`problem: ${p}`);
   out(
-    `${scan.piper.length + scan.kokoro.length + scan.asr.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro)|the (de|en)coder/.test(p)).length} model(s) load, ${problems.length} problem(s)`,
+    `${scan.piper.length + scan.kokoro.length + scan.asr.length + scan.turn.length - problems.filter((p) => /onnxruntime|not a (Piper|Kokoro|Smart Turn)|the (de|en)coder/.test(p)).length} model(s) load, ${problems.length} problem(s)`,
   );
   return problems.length > 0 ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { REALTIME_TOKENS, SHARED_TOKENS, type VoiceActivityDetector } from '@svc/core';
+import { REALTIME_TOKENS, SHARED_TOKENS, type EndOfTurnModel, type VoiceActivityDetector } from '@svc/core';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
-import { PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector } from '@svc/adapters-speech-recognition';
+import { PcmResampler, RnnoiseNoiseSuppressor, SileroVoiceActivityDetector, SmartTurnModel } from '@svc/adapters-speech-recognition';
 import { setting } from '../env-settings.js';
 import { SERVER_TOKENS } from '../tokens.js';
 import { defineModule } from './module.js';
@@ -9,6 +9,8 @@ import { ASR_ENGINE_PATTERN, selectSpeechRecognizer, type SelectedRecognizer } f
 import { LazyVoiceActivityDetector } from '../runtime/lazy-voice-activity-detector.js';
 import { servesApi } from '../runtime/process-role.js';
 import { warmUp, warmUpOnThisProcess } from '../runtime/warm-up.js';
+import { modelsDirOf } from '../runtime/models-dir.js';
+import { turnModelFile } from '../runtime/turn-model-file.js';
 
 /**
  * The engines of the realtime audio pipeline (documented in docs/realtime.md): noise reduction
@@ -48,6 +50,14 @@ export const realtimeAudioModule = defineModule({
      * SVC_ASR_WARM_DECODERS decoders) at start.
      */
     SVC_REALTIME_WARM_UP: setting.warmUp('lazy'),
+    /**
+     * semantic_vad's learned end-of-turn model (an extension; unset: the rule alone decides): a
+     * Smart Turn v3 ONNX file, or the name of one pulled with `npm run models -- pull smart-turn-v3.2`.
+     * Asked at a pause the rule would wait out; a finished verdict ends the turn there.
+     */
+    SVC_TURN_MODEL: setting.string(''),
+    /** The model's probability from which a turn is finished (0.5: Smart Turn's own; its 8-bit and fp32 exports differ). */
+    SVC_TURN_MODEL_THRESHOLD: setting.decimal(0.5, 0, 1),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -96,6 +106,17 @@ export const realtimeAudioModule = defineModule({
       const selected = await get(SERVER_TOKENS.SelectedRecognizer);
       return selected ? { available: true, detail: selected.detail } : { available: false, detail: unavailable };
     });
+    provide<EndOfTurnModel | null>(
+      REALTIME_TOKENS.EndOfTurnModel,
+      async (get) => {
+        if (!s.SVC_TURN_MODEL || !servesApi(config)) return null;
+        const file = await turnModelFile(s.SVC_TURN_MODEL, modelsDirOf(s.SVC_MODELS_DIR, config.settings.SVC_DATA_DIR));
+        const model = await SmartTurnModel.load(file, { threshold: s.SVC_TURN_MODEL_THRESHOLD, threads: s.SVC_ONNX_THREADS });
+        (await get(SHARED_TOKENS.Logger)).info({ file, threshold: model.threshold }, 'semantic_vad end-of-turn model loaded');
+        return model;
+      },
+      { close: (model) => model?.close?.() },
+    );
     provide(REALTIME_TOKENS.Resampler, () => new PcmResampler());
     provide(REALTIME_TOKENS.NoiseSuppressor, () => RnnoiseNoiseSuppressor.create());
     provide(REALTIME_TOKENS.OpusCodec, () => new OpusscriptOpusCodec());

@@ -330,6 +330,7 @@ function bindSessionFactory(provide: Provide, config: ServerConfig): void {
         voiceActivityDetector: (await get(REALTIME_TOKENS.VoiceActivityDetector)) ?? undefined,
         speechRecognizer: (await get(REALTIME_TOKENS.SpeechRecognizer)) ?? undefined,
         opusCodec: await get(REALTIME_TOKENS.OpusCodec),
+        endOfTurnModel: (await get(REALTIME_TOKENS.EndOfTurnModel)) ?? undefined,
       },
       usage: await get(SERVER_TOKENS.ServerLoadMonitor),
       speculativeReplies: s.SVC_REALTIME_SPECULATION,

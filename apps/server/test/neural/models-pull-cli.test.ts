@@ -7,9 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogEntry } from '@svc/adapters-speech-synthesis';
-import { hubFilesFromFolder, TestHubServer, writeTestAsrFolder } from '@svc/adapters-testing';
+import {
+  hubFilesFromFolder,
+  piperTestModel,
+  smartTurnTestModel,
+  testCommit,
+  TestHubServer,
+  writeTestAsrFolder,
+} from '@svc/adapters-testing';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
 import { freePort } from '../helpers/server-process.js';
+import { startTestServer } from '../helpers/test-server.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli/models.js', import.meta.url));
 
@@ -63,6 +71,16 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
         commit: catalogEntry('whisper-tiny')!.revision,
         files: await hubFilesFromFolder(join(root, 'src')),
       },
+      // Smart Turn is pulled at `main`: both exports, each a model of its signature.
+      {
+        id: 'pipecat-ai/smart-turn-v3',
+        commit: testCommit('smart-turn'),
+        files: [
+          { path: 'smart-turn-v3.2-cpu.onnx', content: smartTurnTestModel(), lfs: true },
+          { path: 'smart-turn-v3.2-gpu.onnx', content: smartTurnTestModel({ offset: 0.3 }), lfs: true },
+          { path: 'README.md', content: new TextEncoder().encode('# Smart Turn v3\n') },
+        ],
+      },
     ]);
   });
   after(async () => {
@@ -89,6 +107,52 @@ describe('npm run models -- pull (local hub server, test-built models)', functio
       expect(catalog.out).to.include(name);
     expect((await modelsCliWithEnv(env, 'pull', 'whisper-tiny', '--variant', 'fp16')).code).to.equal(2);
     expect((await modelsCliWithEnv(env, 'pull', 'not-a-catalog-name')).code).to.equal(2);
+  });
+
+  it("pulls semantic_vad's end-of-turn model (its 8-bit export unless --variant fp32), lists it, and a server started with SVC_TURN_MODEL=NAME loads it", async () => {
+    const dataDir = mkdtempSync(join(root, 'data-'));
+    const env = { SVC_DATA_DIR: dataDir, HF_ENDPOINT: hub.url };
+    const pulled = await modelsCliWithEnv(env, 'pull', 'smart-turn-v3.2');
+    expect(pulled.code, pulled.out).to.equal(0);
+    expect(pulled.out).to.match(
+      /pulled smart-turn-v3\.2 .* checksums verified, loads \(set SVC_TURN_MODEL=smart-turn-v3\.2 and restart the server to use it\)/,
+    );
+    expect(readdirSync(join(dataDir, 'models', 'smart-turn-v3.2')).filter((f) => f.endsWith('.onnx'))).to.deep.equal([
+      'smart-turn-v3.2-cpu.onnx',
+    ]);
+    expect((await modelsCliWithEnv(env, 'list')).out).to.match(/smart-turn-v3\.2\tturn\tsmart-turn\t/);
+    const fp32 = await modelsCliWithEnv(env, 'pull', 'smart-turn-v3.2', '--variant', 'fp32', '--name', 'smart-turn-fp32');
+    expect(fp32.code, fp32.out).to.equal(0);
+    expect(readdirSync(join(dataDir, 'models', 'smart-turn-fp32')).filter((f) => f.endsWith('.onnx'))).to.deep.equal([
+      'smart-turn-v3.2-gpu.onnx',
+    ]);
+    const verified = await modelsCliWithEnv(env, 'verify');
+    expect(verified.out).to.match(/2 model\(s\) load, 0 problem\(s\)/);
+    const server = await startTestServer({ env: { SVC_TURN_MODEL: 'smart-turn-v3.2' }, dataDir });
+    await server.close();
+  });
+
+  it('a pulled file that is not a Smart Turn model does not load and is removed again', async () => {
+    const wrong = await TestHubServer.start([
+      {
+        id: 'pipecat-ai/smart-turn-v3',
+        commit: testCommit('not smart turn'),
+        files: [
+          { path: 'smart-turn-v3.2-cpu.onnx', content: piperTestModel({ sampleRate: 22050 }), lfs: true },
+          { path: 'smart-turn-v3.2-gpu.onnx', content: piperTestModel({ sampleRate: 22050 }), lfs: true },
+        ],
+      },
+    ]);
+    try {
+      const dataDir = mkdtempSync(join(root, 'data-'));
+      const result = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: wrong.url }, 'pull', 'smart-turn-v3.2');
+      expect(result.code, result.out).to.equal(1);
+      expect(result.out).to.contain('is not a Smart Turn v3 model');
+      expect(result.out).to.contain('not added: smart-turn-v3.2 was downloaded but does not load (removed)');
+      expect(readdirSync(join(dataDir, 'models'))).not.to.include('smart-turn-v3.2');
+    } finally {
+      await wrong.close();
+    }
   });
 
   it('a hub that cannot be reached: the host, the reason (refused) and what to do (HF_ENDPOINT, a proxy, models add)', async () => {

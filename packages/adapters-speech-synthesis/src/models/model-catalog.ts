@@ -5,7 +5,7 @@
 // pull starts and recorded. docs/neural-engines.md lists them with
 // sizes, licences, languages and the projects' published figures.
 
-export type CatalogEngine = 'kokoro' | 'piper' | 'whisper' | 'moonshine';
+export type CatalogEngine = 'kokoro' | 'piper' | 'whisper' | 'moonshine' | 'smart-turn';
 
 /** ONNX precision variants a catalog model offers: full precision, or the 8-bit export. */
 export type CatalogVariant = 'fp32' | 'quantized';
@@ -125,6 +125,17 @@ export const MODEL_CATALOG: readonly CatalogEntry[] = [
   transformersAsr('whisper-tiny.en', 'whisper', 'Xenova/whisper-tiny.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-base.en', 'whisper', 'Xenova/whisper-base.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
   transformersAsr('whisper-small.en', 'whisper', 'Xenova/whisper-small.en', 'main', MAIN_NOTE, ['en'], 'MIT (OpenAI Whisper weights)'),
+  {
+    // semantic_vad's end-of-turn model (SVC_TURN_MODEL=smart-turn-v3.2): the 8-bit CPU export by default.
+    name: 'smart-turn-v3.2',
+    engine: 'smart-turn',
+    repo: 'pipecat-ai/smart-turn-v3',
+    revision: 'main',
+    revisionNote: MAIN_NOTE,
+    variants: { quantized: ['smart-turn-v3.2-cpu.onnx'], fp32: ['smart-turn-v3.2-gpu.onnx'] },
+    languages: ['multilingual (23 languages)'],
+    licence: 'BSD-2-Clause',
+  },
   transformersAsr(
     'moonshine-tiny',
     'moonshine',

@@ -12,6 +12,7 @@ export * from './conversation/summarization.js';
 export * from './conversation/language-model-summarizer.js';
 export * from './ports/language-model.js';
 export * from './ports/audio-pipeline.js';
+export * from './ports/end-of-turn-model.js';
 export * from './ports/voice-directory.js';
 export * from './ports/live-avatar.js';
 export * from './avatar/live-avatar-video.js';

@@ -15,6 +15,7 @@ import type {
   SpeechRecognizer,
   VoiceActivityDetector,
 } from './ports/audio-pipeline.js';
+import type { EndOfTurnModel } from './ports/end-of-turn-model.js';
 import type { LanguageModel } from './ports/language-model.js';
 import type { RealtimeVoiceDirectory } from './ports/voice-directory.js';
 
@@ -33,6 +34,8 @@ export const REALTIME_TOKENS = {
   OpusCodec: token<OpusCodec>('svc.realtime.OpusCodec'),
   /** Resampler: the input once to the 16 kHz the detector and the recognizer share. */
   Resampler: token<Resampler>('svc.realtime.Resampler'),
+  /** semantic_vad's learned end-of-turn model (SVC_TURN_MODEL), or null when none is configured. */
+  EndOfTurnModel: token<EndOfTurnModel | null>('svc.realtime.EndOfTurnModel'),
   /** NoiseSuppressor for `noise_reduction` (RNNoise). */
   NoiseSuppressor: token<NoiseSuppressor>('svc.realtime.NoiseSuppressor'),
   /** Whether user audio can be transcribed, and why not (banner, /readyz). */

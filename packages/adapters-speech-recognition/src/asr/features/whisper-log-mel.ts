@@ -39,9 +39,11 @@ export function slaneyMelFilterbank(melBins: number, nFft: number, sampleRate: n
 
 /**
  * Whisper's log-mel spectrogram of 16 kHz audio as the encoder takes it: the audio padded with
- * zeros (or cut) to 30 s, a centred STFT (reflect padding, periodic Hann window of 400, hop 160),
+ * zeros (or cut) to the window (30 s; models built on Whisper's encoder may take a shorter one:
+ * Smart Turn's is 8 s), a centred STFT (reflect padding, periodic Hann window of 400, hop 160),
  * power spectrum, Slaney mel filterbank, log10 floored at 1e-10, clamped to (max - 8), then
- * (x + 4) / 4. Returns [melBins x 3000] row-major, ready for `input_features` [1, melBins, 3000].
+ * (x + 4) / 4. Returns [melBins x frames] row-major (frames: 3000 for 30 s), ready for
+ * `input_features` [1, melBins, frames].
  */
 export class WhisperLogMel {
   private readonly fft = new MixedRadixFft(WHISPER_FEATURES.nFft);
@@ -50,7 +52,17 @@ export class WhisperLogMel {
   /** Each filter's non-zero bins [first, last): the triangles are narrow, most weights are 0. */
   private readonly spans: [number, number][];
 
-  constructor(readonly melBins: number) {
+  /** Samples of the window the audio is padded or cut to. */
+  readonly windowSamples: number;
+  /** Frames of the output (the window's samples / hop). */
+  readonly frames: number;
+
+  constructor(
+    readonly melBins: number,
+    windowSeconds: number = WHISPER_FEATURES.chunkSeconds,
+  ) {
+    this.windowSamples = WHISPER_FEATURES.sampleRate * windowSeconds;
+    this.frames = this.windowSamples / WHISPER_FEATURES.hop;
     const n = WHISPER_FEATURES.nFft;
     this.window = Float64Array.from({ length: n }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / n));
     this.filters = slaneyMelFilterbank(melBins, n, WHISPER_FEATURES.sampleRate);
@@ -66,23 +78,24 @@ export class WhisperLogMel {
     const { nFft, hop } = WHISPER_FEATURES;
     const half = nFft / 2;
     const bins = half + 1;
-    const audio = new Float32Array(WHISPER_CHUNK_SAMPLES);
-    audio.set(samples.subarray(0, WHISPER_CHUNK_SAMPLES));
+    const frames = this.frames;
+    const audio = new Float32Array(this.windowSamples);
+    audio.set(samples.subarray(0, this.windowSamples));
     // Frames past the end of the speech see only zeros (and their reflection): their power is 0.
-    const lastSample = Math.min(samples.length, WHISPER_CHUNK_SAMPLES);
+    const lastSample = Math.min(samples.length, this.windowSamples);
     const reflect = (i: number): number => audio[i < 0 ? -i : i >= audio.length ? 2 * (audio.length - 1) - i : i]!;
-    const out = new Float32Array(this.melBins * WHISPER_FRAMES);
+    const out = new Float32Array(this.melBins * frames);
     const re = new Float64Array(nFft);
     const im = new Float64Array(nFft);
     const specRe = new Float64Array(nFft);
     const specIm = new Float64Array(nFft);
     const power = new Float64Array(bins);
     let max = -Infinity;
-    for (let frame = 0; frame < WHISPER_FRAMES; frame++) {
+    for (let frame = 0; frame < frames; frame++) {
       const start = frame * hop - half;
       if (start >= lastSample && start + nFft <= audio.length) {
         // Only padding zeros under the window: every mel energy is 0, floored to 1e-10.
-        for (let m = 0; m < this.melBins; m++) out[m * WHISPER_FRAMES + frame] = -10;
+        for (let m = 0; m < this.melBins; m++) out[m * frames + frame] = -10;
         max = Math.max(max, -10);
         continue;
       }
@@ -100,7 +113,7 @@ export class WhisperLogMel {
         let sum = 0;
         for (let b = first; b < last; b++) sum += row[b]! * power[b]!;
         const value = Math.log10(Math.max(sum, 1e-10));
-        out[m * WHISPER_FRAMES + frame] = value;
+        out[m * frames + frame] = value;
         if (value > max) max = value;
       }
     }

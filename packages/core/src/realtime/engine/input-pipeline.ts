@@ -128,7 +128,10 @@ export class InputPipeline implements TurnInput {
     const { resampler } = this.deps.audio;
     const analysisRate = resampler ? ANALYSIS_SAMPLE_RATE : rate;
     // Enough recent audio for the padded onset of a turn the detector confirms min_speech_duration late.
-    const keepMs = td.prefix_padding_ms + td.min_speech_duration * 1000 + IDLE_PREROLL_MS;
+    const onsetKeepMs = td.prefix_padding_ms + td.min_speech_duration * 1000 + IDLE_PREROLL_MS;
+    // semantic_vad with an end-of-turn model: the turn's end as far back as the model listens.
+    const modelKeepMs = td.type === 'semantic_vad' ? (this.deps.audio.endOfTurnModel?.contextMs ?? 0) : 0;
+    const keepMs = Math.max(onsetKeepMs, modelKeepMs);
     const analysis = new AnalysisInput(
       resampler && rate !== analysisRate ? resampler.open(rate, analysisRate) : null,
       analysisRate,

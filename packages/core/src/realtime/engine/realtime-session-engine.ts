@@ -194,6 +194,7 @@ export class RealtimeSessionEngine {
       conversationChanged,
       semantic,
       speculation,
+      ...(audio.endOfTurnModel ? { endOfTurnModel: audio.endOfTurnModel } : {}),
     });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({

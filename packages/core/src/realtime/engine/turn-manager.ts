@@ -15,6 +15,7 @@ import type { Conversation } from '../conversation/conversation.js';
 import type { TurnEvents, TurnInput } from './input-pipeline.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 import type { TurnTranscription } from './turn-transcription.js';
+import type { EndOfTurnModel } from '../ports/end-of-turn-model.js';
 
 /** A commit needs at least this much audio, as in the API the protocol follows. */
 export const MIN_COMMIT_MS = 100;
@@ -44,6 +45,8 @@ export interface TurnManagerDeps {
   semantic: SemanticTurnEnd;
   /** The reply begun while a pause is being decided. */
   speculation: TurnSpeculation;
+  /** semantic_vad: the operator's learned end-of-turn judge, asked at a pause the rule would wait out. */
+  endOfTurnModel?: EndOfTurnModel;
 }
 
 /** Input that has not moved for this long has stopped: a waiting semantic_vad turn then ends by the clock. */
@@ -233,6 +236,7 @@ export class TurnManager implements TurnEvents {
             }
           : undefined;
         this.waitForMoreSilence(audioEndMs, waitMs, rejudge);
+        if (judgeHeardWords(partial, progress, reportedSilenceMs) !== 'unfinished') this.askEndOfTurnModel(this.speech);
         return;
       }
     }
@@ -429,6 +433,47 @@ export class TurnManager implements TurnEvents {
     // The turn keeps the audio the detector heard as speech (the voice's soft tail), as server_vad's would.
     await this.endTurn(quietAtMs, voicedMs);
     return true;
+  }
+
+  /**
+   * semantic_vad with an end-of-turn model: the pause just set waiting (pendingEnd) is put to the
+   * model, on the turn's audio up to now (its last `contextMs`, the pause's silence included). A
+   * finished verdict ends the turn at once if that pause is still waiting: speech that resumed
+   * meanwhile, or a turn that ended anyway, leaves the verdict unused. A model that fails leaves
+   * the rule's wait as it was.
+   */
+  private askEndOfTurnModel(speech: TurnInProgress): void {
+    const model = this.deps.endOfTurnModel;
+    const analysis = this.deps.input.analysis;
+    const pending = this.pendingEnd;
+    if (!model || !analysis || !pending) return;
+    const samples = analysis.since(Math.max(speech.startMs, analysis.endMs - model.contextMs));
+    const askedAt = this.deps.clock.now();
+    model.finishedProbability(samples, analysis.sampleRate, speech.abort.signal).then(
+      (probability) => {
+        const still = this.pendingEnd === pending;
+        const ends = still && probability >= model.threshold;
+        this.deps.logger.debug(
+          {
+            itemId: speech.itemId,
+            probability,
+            threshold: model.threshold,
+            ms: this.deps.clock.now() - askedAt,
+            stillWaiting: still,
+            ends,
+          },
+          'semantic_vad: end-of-turn model judged the pause',
+        );
+        if (ends) this.endPending();
+      },
+      (err: unknown) => {
+        if (speech.abort.signal.aborted) return;
+        this.deps.logger.warn(
+          { itemId: speech.itemId, err: (err as Error).message },
+          'semantic_vad: the end-of-turn model failed; the rule decides',
+        );
+      },
+    );
   }
 
   private endPending(): void {

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/api-key.js';
 import type { PcmAudio } from '../../shared/audio.js';
 import type { SpeechEdges } from '../../speech/join-silence.js';
+import type { EndOfTurnModel } from './end-of-turn-model.js';
 
 /**
  * Ports of the realtime audio pipeline. The engine already drives them (turns, transcripts, spoken
@@ -206,4 +207,6 @@ export interface RealtimeAudioPorts {
   speechRecognizer?: SpeechRecognizer;
   replySpeaker?: ReplySpeaker;
   opusCodec?: OpusCodec;
+  /** semantic_vad's learned end-of-turn judge, when the operator configured one. */
+  endOfTurnModel?: EndOfTurnModel;
 }

@@ -1,0 +1,60 @@
+// @test-tier light: speaks recorded sentences at real-time pace and mostly waits
+import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { smartTurnTestModel } from '@svc/adapters-testing';
+import { violations } from '../helpers/realtime-client.js';
+import { startRealtimeServer } from '../helpers/realtime-server.js';
+import { sentenceEndsEnded, sentencesWithPauses } from '../helpers/sentence-ends.js';
+
+/**
+ * SVC_TURN_MODEL end to end: the real server loads an ONNX model of Smart Turn v3's signature (a
+ * test model: no weights can be downloaded here; its features are tested in the adapter's tests) and
+ * semantic_vad asks it at the pauses its rule would wait out. The five LibriVox sentences, each
+ * 400 ms before the next: the rule alone ends 2-3 of them there (two end on a rise and wait); with
+ * a model that always says "finished" every one ends at the short pause; with one that never does,
+ * the rule decides as before.
+ */
+const PAUSE_MS = 400;
+
+describe('realtime e2e: semantic_vad with an end-of-turn model (SVC_TURN_MODEL)', function () {
+  this.timeout(300_000);
+  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-turn-model-'));
+    await writeFile(join(dir, 'finished.onnx'), smartTurnTestModel({ offset: -10 }));
+    await writeFile(join(dir, 'goes-on.onnx'), smartTurnTestModel({ offset: 10 }));
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  for (const [label, model, expected] of [
+    ['a model that says finished ends every sentence at the short pause, the rising ones too', 'finished.onnx', 5],
+    ['a model that says the speaker goes on leaves the rule to decide (the rising ends wait)', 'goes-on.onnx', 3],
+  ] as const) {
+    it(label, async () => {
+      const s = await startRealtimeServer({ env: { SVC_TURN_MODEL: join(dir, model) } });
+      try {
+        const { ended, kept } = await sentenceEndsEnded(s, sentencesWithPauses(PAUSE_MS));
+        console.log(`      ${model}: ${ended} of 5 ended at the short pause${kept.length ? `; not: ${kept.join('; ')}` : ''}`);
+        if (expected === 5) expect(ended).to.equal(5);
+        else expect(ended).to.be.at.most(expected);
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it('a server named a model that is not there does not start, and says where it looked and how to pull it', async () => {
+    const err = await startRealtimeServer({ env: { SVC_TURN_MODEL: 'smart-turn-v3.2', SVC_MODELS_DIR: dir } }).then(
+      async (s) => {
+        await s.close();
+        return null;
+      },
+      (e: Error) => e,
+    );
+    expect(err?.message).to.contain(`no ONNX model in ${join(dir, 'smart-turn-v3.2')}`);
+    expect(err?.message).to.contain('npm run models -- pull smart-turn-v3.2');
+  });
+});
