@@ -340,6 +340,7 @@ function bindSessionFactory(provide: Provide, config: ServerConfig): void {
         maxEventLoopLagMs: s.SVC_REALTIME_MAX_EVENT_LOOP_LAG_MS,
       },
       speculated: (outcome) => metrics.realtimeSpeculation(outcome),
+      turnModelJudged: (verdict) => metrics.turnModelVerdict(verdict),
     };
     const liveAvatar = await get(SERVER_TOKENS.LiveAvatar);
     if (liveAvatar) engineDeps.liveAvatar = liveAvatar.services;

@@ -8,6 +8,14 @@ import { violations } from '../helpers/realtime-client.js';
 import { startRealtimeServer } from '../helpers/realtime-server.js';
 import { sentenceEndsEnded, sentencesWithPauses } from '../helpers/sentence-ends.js';
 
+/** svc_realtime_turn_model_verdicts_total by verdict, from /metrics. */
+async function verdicts(baseUrl: string, apiKey: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${apiKey}` } })).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^svc_realtime_turn_model_verdicts_total\{verdict="(\w+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
 /**
  * SVC_TURN_MODEL end to end: the real server loads an ONNX model of Smart Turn v3's signature (a
  * test model: no weights can be downloaded here; its features are tested in the adapter's tests) and
@@ -38,8 +46,16 @@ describe('realtime e2e: semantic_vad with an end-of-turn model (SVC_TURN_MODEL)'
       try {
         const { ended, kept } = await sentenceEndsEnded(s, sentencesWithPauses(PAUSE_MS));
         console.log(`      ${model}: ${ended} of 5 ended at the short pause${kept.length ? `; not: ${kept.join('; ')}` : ''}`);
-        if (expected === 5) expect(ended).to.equal(5);
-        else expect(ended).to.be.at.most(expected);
+        const counted = await verdicts(s.baseUrl, s.apiKey);
+        if (expected === 5) {
+          expect(ended).to.equal(5);
+          // the two rising ends at least, each ended by the model
+          expect(counted.ended ?? 0).to.be.at.least(2);
+        } else {
+          expect(ended).to.be.at.most(expected);
+          expect(counted.ended ?? 0).to.equal(0);
+          expect(counted.waited ?? 0).to.be.at.least(2);
+        }
       } finally {
         await s.close();
       }
@@ -54,7 +70,7 @@ describe('realtime e2e: semantic_vad with an end-of-turn model (SVC_TURN_MODEL)'
       },
       (e: Error) => e,
     );
-    expect(err?.message).to.contain(`no ONNX model in ${join(dir, 'smart-turn-v3.2')}`);
+    expect(err?.message).to.contain(`no Smart Turn model (smart-turn*.onnx) in ${join(dir, 'smart-turn-v3.2')}`);
     expect(err?.message).to.contain('npm run models -- pull smart-turn-v3.2');
   });
 });

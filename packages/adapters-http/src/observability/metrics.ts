@@ -30,6 +30,7 @@ export class ServiceMetrics {
   private realtimeLoad: (() => RealtimeCapacityFigures) | null = null;
   private readonly realtimeRefusals: Counter<'reason'>;
   private readonly realtimeSpeculations: Counter<'outcome'>;
+  private readonly turnModelVerdicts: Counter<'verdict'>;
   private countWyomingConnections: () => number = () => 0;
   private readonly wyomingRequests: Histogram<'kind' | 'outcome'>;
   private readonly neuralModelSources: (() => { engine: string; model: string; bytes: number }[])[] = [];
@@ -80,6 +81,12 @@ export class ServiceMetrics {
       name: 'svc_realtime_speculations_total',
       help: 'Realtime replies begun at a pause before the turn was known to end, by outcome (used: sent when the turn ended; discarded: the user went on or the words changed)',
       labelNames: ['outcome'],
+      registers: [this.registry],
+    });
+    this.turnModelVerdicts = new Counter({
+      name: 'svc_realtime_turn_model_verdicts_total',
+      help: "semantic_vad's end-of-turn model (SVC_TURN_MODEL), asked at a pause its rule would wait out, by verdict (ended: the turn ended there; waited: the rule's wait stood; late: answered after the pause was over; failed: the model could not run)",
+      labelNames: ['verdict'],
       registers: [this.registry],
     });
     const realtimeFigure = (name: string, help: string, pick: (f: RealtimeCapacityFigures) => number) =>
@@ -179,6 +186,11 @@ export class ServiceMetrics {
   /** A reply begun on a guess (speculation) was used or discarded. */
   realtimeSpeculation(outcome: 'used' | 'discarded'): void {
     this.realtimeSpeculations.inc({ outcome });
+  }
+
+  /** What became of one question to semantic_vad's end-of-turn model. */
+  turnModelVerdict(verdict: 'ended' | 'waited' | 'late' | 'failed'): void {
+    this.turnModelVerdicts.inc({ verdict });
   }
 
   /** The gauge of open realtime sessions reads this when scraped. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SEMANTIC_PAUSE_MS, UNCLEAR_WAIT_MS, type EndOfTurnModel } from '../../src/realtime/index.js';
+import { SEMANTIC_PAUSE_MS, UNCLEAR_WAIT_MS, type EndOfTurnModel, type EndOfTurnVerdict } from '../../src/realtime/index.js';
 import { EnergyVad, FakeStreamingRecognizer, flush, pcmBase64 } from '../fakes/index.js';
 import { startTextSession } from './support/session-harness.js';
 
@@ -42,11 +42,15 @@ class ScriptedTurnModel implements EndOfTurnModel {
 async function session(model: ScriptedTurnModel, partial = 'what time is it') {
   const recognizer = new FakeStreamingRecognizer(partial);
   recognizer.partialText = partial;
+  const verdicts: EndOfTurnVerdict[] = [];
   const h = await startTextSession(
-    { audio: { voiceActivityDetector: new EnergyVad(), speechRecognizer: recognizer, endOfTurnModel: model } },
+    {
+      audio: { voiceActivityDetector: new EnergyVad(), speechRecognizer: recognizer, endOfTurnModel: model },
+      deps: { turnModelJudged: (v: EndOfTurnVerdict) => verdicts.push(v) },
+    },
     { audio: { input: { turn_detection: { type: 'semantic_vad' } } } },
   );
-  return h;
+  return Object.assign(h, { verdicts });
 }
 
 /** Speech, then the short pause semantic_vad judges. */
@@ -64,6 +68,7 @@ describe('semantic_vad with an end-of-turn model', () => {
     await speakThenPause(h, phrase(1200));
     expect(h.out.types()).to.include('input_audio_buffer.committed');
     expect(model.calls).to.have.length(1);
+    expect(h.verdicts).to.deep.equal(['ended']);
     // The turn's audio up to the pause: the voice, then the pause's silence at its end.
     const { samples, sampleRate } = model.calls[0]!;
     expect(sampleRate).to.equal(RATE);
@@ -79,6 +84,7 @@ describe('semantic_vad with an end-of-turn model', () => {
     await speakThenPause(h, phrase(1200));
     expect(model.calls).to.have.length(1);
     expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    expect(h.verdicts).to.deep.equal(['waited']);
     h.clock.advance(500 + UNCLEAR_WAIT_MS);
     await flush();
     expect(h.out.types()).to.include('input_audio_buffer.committed');
@@ -108,6 +114,7 @@ describe('semantic_vad with an end-of-turn model', () => {
     model.answerNow(0.95);
     await flush();
     expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
+    expect(h.verdicts).to.deep.equal(['late']);
   });
 
   it('a model that fails leaves the rule to decide', async () => {
@@ -115,6 +122,7 @@ describe('semantic_vad with an end-of-turn model', () => {
     const h = await session(model);
     await speakThenPause(h, phrase(1200));
     expect(model.calls).to.have.length(1);
+    expect(h.verdicts).to.deep.equal(['failed']);
     expect(h.out.types()).to.deep.equal(['input_audio_buffer.speech_started']);
     h.clock.advance(500 + UNCLEAR_WAIT_MS);
     await flush();

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/api-key.js';
 import type { ServerLoadProbe } from '../admission/server-load.js';
 import type { SpeculationOutcome } from '../response/speculative-reply.js';
+import type { EndOfTurnVerdict } from '../ports/end-of-turn-model.js';
 import type { LoadGuards } from './turn-speculation.js';
 import type { Clock } from '../../shared/clock.js';
 import type { IdGenerator } from '../../shared/ids.js';
@@ -47,6 +48,8 @@ export interface RealtimeEngineDeps {
   loadLimits?: LoadGuards;
   /** Told whether each reply begun on a guess was used or discarded (the metrics). */
   speculated?(outcome: SpeculationOutcome): void;
+  /** Told what became of each question to the end-of-turn model (the metrics). */
+  turnModelJudged?(verdict: EndOfTurnVerdict): void;
 }
 
 export interface RealtimeUsageObserver {

@@ -27,6 +27,7 @@ import { ResponseCoordinator } from './response-coordinator.js';
 import { SessionAvatar } from './session-avatar.js';
 import { SessionLifetime } from './session-lifetime.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
+import type { EndOfTurnVerdict } from '../ports/end-of-turn-model.js';
 import { TurnManager } from './turn-manager.js';
 import { TurnSpeculation } from './turn-speculation.js';
 import type { SpeculationOutcome } from '../response/speculative-reply.js';
@@ -195,6 +196,7 @@ export class RealtimeSessionEngine {
       semantic,
       speculation,
       ...(audio.endOfTurnModel ? { endOfTurnModel: audio.endOfTurnModel } : {}),
+      turnModelJudged: (verdict: EndOfTurnVerdict) => deps.turnModelJudged?.(verdict),
     });
     this.input.connect(this.turns);
     this.items = new ConversationCommands({

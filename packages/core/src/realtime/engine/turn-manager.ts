@@ -15,7 +15,7 @@ import type { Conversation } from '../conversation/conversation.js';
 import type { TurnEvents, TurnInput } from './input-pipeline.js';
 import type { SessionEvents, SessionState } from './session-ports.js';
 import type { TurnTranscription } from './turn-transcription.js';
-import type { EndOfTurnModel } from '../ports/end-of-turn-model.js';
+import type { EndOfTurnModel, EndOfTurnVerdict } from '../ports/end-of-turn-model.js';
 
 /** A commit needs at least this much audio, as in the API the protocol follows. */
 export const MIN_COMMIT_MS = 100;
@@ -47,6 +47,8 @@ export interface TurnManagerDeps {
   speculation: TurnSpeculation;
   /** semantic_vad: the operator's learned end-of-turn judge, asked at a pause the rule would wait out. */
   endOfTurnModel?: EndOfTurnModel;
+  /** Told what became of each question to it (the metrics). */
+  turnModelJudged?(verdict: EndOfTurnVerdict): void;
 }
 
 /** Input that has not moved for this long has stopped: a waiting semantic_vad turn then ends by the clock. */
@@ -464,10 +466,12 @@ export class TurnManager implements TurnEvents {
           },
           'semantic_vad: end-of-turn model judged the pause',
         );
+        this.deps.turnModelJudged?.(ends ? 'ended' : still ? 'waited' : 'late');
         if (ends) this.endPending();
       },
       (err: unknown) => {
         if (speech.abort.signal.aborted) return;
+        this.deps.turnModelJudged?.('failed');
         this.deps.logger.warn(
           { itemId: speech.itemId, err: (err as Error).message },
           'semantic_vad: the end-of-turn model failed; the rule decides',

@@ -20,3 +20,10 @@ export interface EndOfTurnModel {
   /** Releases the model; called once at shutdown. */
   close?(): Promise<void> | void;
 }
+
+/**
+ * What became of one question to the model (the metrics): `ended` the turn at the pause, `waited`
+ * (below the threshold: the rule's wait stood), `late` (the pause was over, speech resumed or the
+ * turn ended, before the answer came), `failed` (the model could not run).
+ */
+export type EndOfTurnVerdict = 'ended' | 'waited' | 'late' | 'failed';
