@@ -39,6 +39,11 @@ async function main(): Promise<void> {
     recognition.available
       ? `Realtime speech recognition: ${recognition.detail}.`
       : `WARNING: realtime speech recognition is ${recognition.detail}\n  Spoken turns get an error event of type transcription_unavailable (see docs/realtime.md).`,
+    ...(config.settings.SVC_TURN_MODEL
+      ? [
+          `semantic_vad end-of-turn model: ${config.settings.SVC_TURN_MODEL} (threshold ${config.settings.SVC_TURN_MODEL_THRESHOLD}; docs/realtime.md)`,
+        ]
+      : []),
     ...(server.wyoming
       ? [`Wyoming (Home Assistant): tcp://${server.wyoming.server.address.host}:${server.wyoming.server.address.port}  (docs/wyoming.md)`]
       : []),
