@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REALTIME_TOKENS, SHARED_TOKENS, SPEECH_TOKENS, VIDEO_TOKENS, VOICE_TOKENS } from '@svc/core';
 import { resampleInt16 } from '@svc/adapters-runtime';
+import { smartTurnTestModel } from '@svc/adapters-testing';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Overrides, type ServiceContainer } from '../../src/container.js';
 import { SERVER_TOKENS } from '../../src/tokens.js';
@@ -69,6 +70,8 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SERVER_TOKENS.TranscribeAudio, member: 'execute', exercise: 'transcription' },
   { token: REALTIME_TOKENS.NoiseSuppressor, member: 'open', exercise: 'realtime' },
   { token: REALTIME_TOKENS.Resampler, member: 'open', exercise: 'realtime' },
+  // semantic_vad's input keeps as much audio as the model hears (SVC_TURN_MODEL: a test-built model)
+  { token: REALTIME_TOKENS.EndOfTurnModel, member: 'contextMs', exercise: 'realtime' },
   { token: REALTIME_TOKENS.LanguageModel, member: 'stream', exercise: 'realtime' },
   { token: REALTIME_TOKENS.QuotaGuard, member: 'consume', exercise: 'realtime' },
   { token: REALTIME_TOKENS.SessionRegistry, member: 'admit', exercise: 'realtime' },
@@ -97,7 +100,7 @@ function recordingStandIn<T extends object>(real: T, used: Set<string>): T {
 }
 
 const CLIP = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav';
-const ENV = {
+const ENV: Record<string, string> = {
   SVC_LLM_CONTEXT_WINDOW_TOKENS: '400', // small enough that a few long items get summarized
   SVC_RATE_LIMIT_BURST: '1000',
   // The stand-ins are built from this environment too (not only the test server's defaults): a
@@ -188,7 +191,8 @@ async function realtimeTour(t: TestServer): Promise<void> {
             // 24 kHz: the input is resampled once to the detector's and the recognizer's 16 kHz.
             format: { type: 'audio/pcm', rate: 24000 },
             noise_reduction: { type: 'near_field' },
-            turn_detection: { type: 'server_vad', silence_duration_ms: 500 },
+            // semantic_vad: the end-of-turn model's session side is used too
+            turn_detection: { type: 'semantic_vad' },
             transcription: { model: 'svc-stt-3.1' },
           },
           output: { format: { type: 'audio/opus', frame_size_ms: 20 }, voice },
@@ -246,6 +250,9 @@ describe('every binding of the composition root can be overridden (buildContaine
   before(async () => {
     requireRecognizer();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-'));
+    // An end-of-turn model is bound only when one is configured: a test-built one of its signature.
+    ENV.SVC_TURN_MODEL = join(dataDir, 'smart-turn-test.onnx');
+    writeFileSync(ENV.SVC_TURN_MODEL, smartTurnTestModel());
     // The shared engines get their own data directory: each test server empties <dataDir>/tmp at
     // start, which would pull the scratch space from under the base container's flite workers.
     const baseConfig = loadConfig({ SVC_DATA_DIR: join(dataDir, 'base'), SVC_LOG_LEVEL: 'silent', ...ENV });
