@@ -51,6 +51,8 @@ export const voicesModule = defineModule({
     // Empty: automatic (local neural voices when there are any, else slt,rms,awb; docs/voices.md).
     SVC_VOICE_BASE_PRESETS: setting.list([]),
     SVC_VOICE_WARM_UP: setting.warmUp('lazy'),
+    // Voices one key may store; 0: no limit.
+    SVC_VOICES_MAX_PER_KEY: setting.int(100, 0, 1_000_000),
   },
   bind(provide, config) {
     const s = config.settings;
@@ -96,7 +98,7 @@ export const voicesModule = defineModule({
       const clock = await get(SHARED_TOKENS.Clock);
       const ids = await get(SHARED_TOKENS.IdGenerator);
       return {
-        register: new RegisterVoice(loader, profiler, repository, blobs, clock, ids, logger),
+        register: new RegisterVoice(loader, profiler, repository, blobs, clock, ids, { maxPerKey: s.SVC_VOICES_MAX_PER_KEY }, logger),
         list: new ListVoices(repository),
         get: new GetVoice(repository),
         remove: new DeleteVoice((name) => catalog.isPreset(name), repository, blobs, logger),

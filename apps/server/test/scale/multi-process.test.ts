@@ -25,18 +25,20 @@ describeWithScaleStack('two API processes share state', function (this: Mocha.Su
   const capKey = newKey('caps');
   const otherKey = newKey('other');
   const ephKey = newKey('eph');
+  const voiceCapKey = newKey('voicecap');
   const LEASE_MS = 1500;
   let cluster: ApiCluster;
   const open: RealtimeClient[] = [];
 
   before(async () => {
     cluster = await startApiCluster(2, {
-      SVC_API_KEYS: [voiceKey, rateKey, capKey, otherKey, ephKey].join(','),
+      SVC_API_KEYS: [voiceKey, rateKey, capKey, otherKey, ephKey, voiceCapKey].join(','),
       SVC_RATE_LIMIT_PER_MINUTE: '1',
       SVC_RATE_LIMIT_BURST: '3',
       SVC_REALTIME_MAX_SESSIONS: '4',
       SVC_REALTIME_MAX_SESSIONS_PER_KEY: '2',
       SVC_REALTIME_LEASE_MS: String(LEASE_MS),
+      SVC_VOICES_MAX_PER_KEY: '2',
     });
   });
   afterEach(async () => {
@@ -65,6 +67,26 @@ describeWithScaleStack('two API processes share state', function (this: Mocha.Su
     const audio = Buffer.from(await speech.arrayBuffer());
     expect(speech.status, audio.toString().slice(0, 300)).to.equal(200);
     expect(audio.length).to.be.above(10_000);
+  });
+
+  it('the cap of stored voices (SVC_VOICES_MAX_PER_KEY) is one count in the shared database', async () => {
+    const [a, b] = cluster.apis as [NonNullable<ApiCluster['apis'][0]>, NonNullable<ApiCluster['apis'][0]>];
+    const speech = async (voice: string) => {
+      const res = await postJson(
+        `${a.url}/v1/audio/speech`,
+        { input: 'One voice per speaker, two per key.', voice, response_format: 'wav' },
+        voiceCapKey,
+      );
+      return Buffer.from(await res.arrayBuffer()).toString('base64');
+    };
+    const clips = [readFileSync(REFERENCE_CLIP).toString('base64'), await speech('slt'), await speech('awb')];
+    const register = (url: string, clip: string) => postJson(`${url}/v1/audio/voices`, { ref_audio: clip }, voiceCapKey);
+    expect((await register(a.url, clips[0]!)).status, failWithLogs('first voice')).to.equal(200);
+    expect((await register(b.url, clips[1]!)).status, failWithLogs('second voice')).to.equal(200);
+    // API 1 stored one of them: only the database knows the key has two.
+    const refused = await register(a.url, clips[2]!);
+    expect(refused.status).to.equal(429);
+    expect(((await refused.json()) as { error: { type: string } }).error.type).to.equal('voice_limit_exceeded');
   });
 
   it('the speech rate limit is one bucket across both processes', async () => {

@@ -56,6 +56,7 @@ import {
   VideoNotReadyError,
   VoiceNotDeletableError,
   VoiceNotFoundError,
+  VoiceLimitError,
   InvalidSdpOfferError,
   RealtimeCallNotFoundError,
   RealtimeCallNotRingingError,
@@ -128,6 +129,8 @@ export const HTTP_STATUS = new Map<ServiceErrorClass, number>([
   [LiveVideoLimitError, 429],
   [VideoBacklogLimitError, 429],
   [LargeBodyLimitError, 429],
+  // A key at its cap of stored voices: no Retry-After (deleting a voice frees a place, time does not)
+  [VoiceLimitError, 429],
   // The realtime session caps (WebSocket: close 1013)
   [RealtimeCapacityError, 429],
   [RequestHeaderTooLargeError, 431],

@@ -65,6 +65,10 @@ export function voiceRoutes(deps: VoiceRoutesDeps): RouteModule {
               'invalid_audio, media_empty, audio_silent, audio_too_short, audio_too_long, invalid_base64, invalid_media_url, media_url_not_allowed, media_fetch_failed, media_fetch_timeout, invalid_parameter, missing_required_parameter',
           },
           '413': { description: 'media_too_large: inline payload or upload over 10 MB, or download over the server cap' },
+          '429': {
+            description:
+              'voice_limit_exceeded: the key already stores its maximum of voices (delete one first), decided before the body is read; concurrency_limit_exceeded; rate_limit_exceeded',
+          },
         },
         handlers: [...(deps.rateLimit ? [deps.rateLimit] : []), (ctx) => create(ctx as VoiceContext, deps)],
       });
@@ -123,9 +127,9 @@ export function voiceRoutes(deps: VoiceRoutesDeps): RouteModule {
 }
 
 async function create(ctx: VoiceContext, deps: VoiceRoutesDeps): Promise<void> {
-  const command = isMultipart(ctx)
-    ? await fromMultipart(ctx)
-    : fromJson(await readJsonBody(ctx, deps.jsonBodyLimit, { orMultipart: true }));
+  // The body is read only once the key is under its cap of stored voices (a 429 reads nothing).
+  const command = async () =>
+    isMultipart(ctx) ? fromMultipart(ctx) : fromJson(await readJsonBody(ctx, deps.jsonBodyLimit, { orMultipart: true }));
   const result = await deps.register.execute(ctx.state.principal, command, clientDisconnectSignal(ctx));
   // 200 either way (the spec's success code); the header tells a new voice from an existing one.
   ctx.status = 200;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  VoiceLimitError,
   VoiceNotFoundError,
   type DeleteVoice,
   type GetVoice,
@@ -24,8 +25,12 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
   const registered: Array<{ principal: Principal; command: RegisterVoiceCommand }> = [];
   const asked: Array<{ op: string; principal: Principal; arg: unknown }> = [];
 
+  /** Set: the use case refuses the key at its cap of voices, before it reads the body. */
+  let atCap = false;
   const register = {
-    async execute(principal: Principal, command: RegisterVoiceCommand) {
+    async execute(principal: Principal, read: RegisterVoiceCommand | (() => Promise<RegisterVoiceCommand>)) {
+      if (atCap) throw new VoiceLimitError(2);
+      const command = typeof read === 'function' ? await read() : read;
       registered.push({ principal, command });
       return { voice: record('voice_new'), created: registered.length === 1 };
     },
@@ -58,6 +63,7 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
   beforeEach(() => {
     registered.length = 0;
     asked.length = 0;
+    atCap = false;
   });
 
   const postJson = (body: unknown, headers: Record<string, string> = {}) =>
@@ -146,6 +152,14 @@ describe('voice routes (in-process HTTP app, in-memory use cases)', () => {
     expect(plain.status).to.equal(400);
     expect((await errorOf(plain)).message).to.equal("Expected Content-Type application/json or multipart/form-data, got 'text/plain'.");
     expect(registered).to.deep.equal([]);
+  });
+
+  it('a key at its cap of voices: 429 voice_limit_exceeded without Retry-After (time frees nothing), the body unread', async () => {
+    atCap = true;
+    const res = await postJson('{"ref_audio": not even JSON');
+    expect(res.status).to.equal(429);
+    expect(res.headers.get('retry-after')).to.equal(null);
+    expect(await errorOf(res)).to.include({ type: 'voice_limit_exceeded', param: null });
   });
 
   it('a JSON body over the limit is refused with 413 before it is parsed', async () => {

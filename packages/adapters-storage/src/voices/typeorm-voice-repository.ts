@@ -45,6 +45,11 @@ export class TypeOrmVoiceRepository implements VoiceRepository {
     return row ? toRecord(row) : null;
   }
 
+  /** One indexed count (the primary key starts with api_key_id), in the database every process shares. */
+  count(apiKeyId: string): Promise<number> {
+    return this.repo.countBy({ apiKeyId });
+  }
+
   async list(apiKeyId: string, page: VoicePageRequest): Promise<VoicePage> {
     const query = this.repo.createQueryBuilder('v').select(SUMMARY_COLUMNS.map((c) => `v.${c}`));
     const { rows, hasMore } = await newestFirstPage(query, apiKeyId, page);

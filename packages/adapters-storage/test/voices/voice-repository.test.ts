@@ -122,6 +122,15 @@ for (const target of targets) {
       expect(last.hasMore).to.equal(false);
     });
 
+    it('counts the voices of one key (the cap of SVC_VOICES_MAX_PER_KEY): other keys’ are not counted; a delete counts one fewer', async () => {
+      expect(await repo.count('key_a')).to.equal(0);
+      for (const n of [1, 2, 3]) await repo.insertIfAbsent(voice('key_a', n, 1000 + n));
+      await repo.insertIfAbsent(voice('key_b', 1, 1000));
+      expect([await repo.count('key_a'), await repo.count('key_b'), await repo.count('key_c')]).to.deep.equal([3, 1, 0]);
+      await repo.delete('key_a', voice('key_a', 2, 0).id);
+      expect(await repo.count('key_a')).to.equal(2);
+    });
+
     it('delete removes only the caller’s row and returns it once', async () => {
       const v = voice('key_a', 1, 1000);
       await repo.insertIfAbsent(v);

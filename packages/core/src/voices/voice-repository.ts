@@ -22,6 +22,8 @@ export interface VoiceRepository {
    */
   insertIfAbsent(record: VoiceRecord): Promise<{ record: VoiceRecord; created: boolean }>;
   find(apiKeyId: string, id: string): Promise<VoiceRecord | null>;
+  /** How many voices the key stores (its cap, SVC_VOICES_MAX_PER_KEY, is checked against this). */
+  count(apiKeyId: string): Promise<number>;
   /** Newest first; ties on creation time are ordered by id, descending. */
   list(apiKeyId: string, page: VoicePageRequest): Promise<VoicePage>;
   /** Removes the row; resolves to the removed record, or null when there was none. */

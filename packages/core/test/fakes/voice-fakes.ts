@@ -35,6 +35,9 @@ export class InMemoryVoiceRepository implements VoiceRepository {
     this.calls.push(`find ${apiKeyId} ${id}`);
     return this.rows.get(`${apiKeyId}/${id}`) ?? null;
   }
+  async count(apiKeyId: string) {
+    return [...this.rows.values()].filter((v) => v.apiKeyId === apiKeyId).length;
+  }
   async list(apiKeyId: string, page: VoicePageRequest): Promise<VoicePage> {
     const mine = [...this.rows.values()]
       .filter((v) => v.apiKeyId === apiKeyId)

@@ -5,7 +5,7 @@ import { DeleteVoice } from '../../src/voices/delete-voice.js';
 import { GetVoice } from '../../src/voices/get-voice.js';
 import { ListVoices } from '../../src/voices/list-voices.js';
 import { ReferenceAudioLoader } from '../../src/voices/reference-audio.js';
-import { RegisterVoice } from '../../src/voices/register-voice.js';
+import { RegisterVoice, type RegisterVoiceOptions } from '../../src/voices/register-voice.js';
 import { VoiceCloningService } from '../../src/voices/voice-cloning-service.js';
 import { VoiceProfiler } from '../../src/voices/voice-profiler.js';
 import { FakeClock } from '../fakes/fake-clock.js';
@@ -27,8 +27,11 @@ export const bob: Principal = { apiKeyId: 'key_bob', name: 'bob' };
 /** Real SHA-256: voice ids must look like the service's. */
 const sha256Hasher = { sha256: (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex') };
 
-/** The voices capability wired on in-memory fakes, with every collaborator reachable for assertions. */
-export function voiceWorld() {
+/**
+ * The voices capability wired on in-memory fakes, with every collaborator reachable for assertions.
+ * `registerIn()` is the registration of another process sharing this world's repository and blobs.
+ */
+export function voiceWorld(options: RegisterVoiceOptions = {}) {
   const clock = new FakeClock();
   const repo = new InMemoryVoiceRepository();
   const blobs = new MemoryBlobStore();
@@ -41,6 +44,8 @@ export function voiceWorld() {
   const profiler = new VoiceProfiler(analyzer, converter, baseVoices);
   const loader = new ReferenceAudioLoader(new InlineMediaFetcher(), codec, sha256Hasher);
   const isPreset = (name: string) => catalog.isPreset(name);
+  const ids = new SequentialIds();
+  const registerIn = () => new RegisterVoice(loader, profiler, repo, blobs, clock, ids, options);
   return {
     clock,
     repo,
@@ -51,7 +56,8 @@ export function voiceWorld() {
     engine,
     catalog,
     baseVoices,
-    register: new RegisterVoice(loader, profiler, repo, blobs, clock, new SequentialIds()),
+    register: registerIn(),
+    registerIn,
     list: new ListVoices(repo),
     get: new GetVoice(repo),
     remove: new DeleteVoice(isPreset, repo, blobs),
