@@ -112,7 +112,7 @@ export async function startServer(
       metrics: services.get(SERVER_TOKENS.Metrics),
       publicModules,
       modules: apiModules,
-      maxLargeBodiesPerKey: config.settings.SVC_MAX_LARGE_BODIES_PER_KEY,
+      largeBodies: services.get(SERVER_TOKENS.LargeBodies),
       // A database or Redis that does not answer: 503 service_unavailable, not a 500.
       translateError: dependencyUnavailable,
     });

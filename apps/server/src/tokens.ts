@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { token, type ManageApiKeys, type SipConfigRepository, type TranscribeAudio } from '@svc/core';
+import { token, type LargeBodyLimit, type ManageApiKeys, type SipConfigRepository, type TranscribeAudio } from '@svc/core';
 import type { ServiceMetrics } from '@svc/adapters-http';
 import type { RealtimeGatewayDeps } from '@svc/adapters-ws';
 import type { WebRtcCalls } from '@svc/adapters-webrtc';
@@ -21,6 +21,11 @@ export const SERVER_TOKENS = {
   DataSource: token<DataSource>('svc.server.DataSource'),
   Metrics: token<ServiceMetrics>('svc.server.Metrics'),
   ManageApiKeys: token<ManageApiKeys>('svc.server.ManageApiKeys'),
+  /**
+   * Each key's large transfers in progress (SVC_MAX_LARGE_BODIES_PER_KEY): the API's request bodies
+   * over 1 MiB and the media URLs downloaded for the key count in this one limit.
+   */
+  LargeBodies: token<LargeBodyLimit>('svc.server.LargeBodies'),
   /** `(sampleRate?) => SynthesizeSpeech`: speech at a session's output rate (realtime replies). */
   SpeechAtRate: token<SpeechAt>('svc.server.SpeechAtRate'),
   /** The voices use cases (register, list, get, delete) for the REST routes. */

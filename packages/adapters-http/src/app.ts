@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { NotFoundError, type Logger, type ServiceError } from '@svc/core';
+import { NotFoundError, type LargeBodyLimit, type Logger, type ServiceError } from '@svc/core';
 import type { AppState, RouteModule } from './app-state.js';
 import { errorMiddleware } from './errors/error-middleware.js';
 import { authMiddleware, type Authenticate } from './auth/auth-middleware.js';
@@ -18,8 +18,11 @@ export interface HttpAppOptions {
   publicModules: RouteModule[];
   /** Everything else: every route here requires `Authorization: Bearer <key>`. */
   modules: RouteModule[];
-  /** Requests with large bodies one key may have in progress (SVC_MAX_LARGE_BODIES_PER_KEY); unset or 0: no limit. */
-  maxLargeBodiesPerKey?: number;
+  /**
+   * The large transfers each key may have in progress (SVC_MAX_LARGE_BODIES_PER_KEY): request bodies
+   * over 1 MiB count in it here, the media downloaded for the key where it is downloaded. Unset: no limit.
+   */
+  largeBodies?: LargeBodyLimit;
   /**
    * Recognizes infrastructure failures the use cases let through (a database or Redis that does not
    * answer) as a ServiceError, e.g. ServiceUnavailableError (503); null leaves the error a 500.
@@ -48,7 +51,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const publicRouter = new Router<AppState>();
   const apiRouter = new Router<AppState>();
   apiRouter.use(authMiddleware(options.authenticate));
-  apiRouter.use(largeBodiesPerKey(options.maxLargeBodiesPerKey ?? 0));
+  if (options.largeBodies) apiRouter.use(largeBodiesPerKey(options.largeBodies));
   const publicRoutes = new RouteTable(publicRouter, openapi, 'public');
   const apiRoutes = new RouteTable(apiRouter, openapi, 'authenticated');
   for (const m of options.publicModules) m.register(publicRoutes);

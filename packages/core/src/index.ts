@@ -7,6 +7,7 @@ export * from './shared/audio.js';
 export * from './shared/base64.js';
 export * from './shared/json-text.js';
 export * from './shared/counts-by-key.js';
+export * from './shared/large-body-limit.js';
 export * from './shared/token.js';
 export * from './shared/tokens.js';
 export * from './shared/blob-store.js';

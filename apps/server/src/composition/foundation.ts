@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, sipConfigHolding } from '@svc/core';
+import { LargeBodyLimit, ManageApiKeys, REALTIME_TOKENS, SHARED_TOKENS, sipConfigHolding } from '@svc/core';
 import { openDatabase, RedisRateLimiter, TokenBucketRateLimiter, TypeOrmApiKeyRepository } from '@svc/adapters-storage';
 import { healthRoutes, metricsRoute, openApiRoute, ServiceMetrics } from '@svc/adapters-http';
 import { setting } from '../env-settings.js';
@@ -39,7 +39,7 @@ export const foundationModule = defineModule({
     SVC_RATE_LIMIT_PER_MINUTE: setting.int(600),
     SVC_RATE_LIMIT_BURST: setting.int(100),
     SVC_MAX_JSON_BODY_BYTES: setting.int(11 * 1024 * 1024, 1024),
-    // Requests over 1 MiB (inline media, uploads) one key may have in progress; 0: no limit.
+    // Requests over 1 MiB (inline media, uploads) and media URL downloads one key may have in progress; 0: no limit.
     SVC_MAX_LARGE_BODIES_PER_KEY: setting.int(8, 0, 10_000),
     SVC_METRICS_PUBLIC: setting.bool(false),
     SVC_SHUTDOWN_GRACE_MS: setting.int(10_000),
@@ -60,6 +60,8 @@ export const foundationModule = defineModule({
       close: (store) => store.close?.(),
     });
     provide(SERVER_TOKENS.Metrics, () => new ServiceMetrics());
+    // One count per key: the API's large request bodies (server.ts) and its media downloads (voices.ts).
+    provide(SERVER_TOKENS.LargeBodies, () => new LargeBodyLimit(config.settings.SVC_MAX_LARGE_BODIES_PER_KEY));
     provide(
       SERVER_TOKENS.DataSource,
       // Migrations at start by default (one machine); a multi-process setup runs `npm run migrate` once.

@@ -5,6 +5,7 @@ import {
   checkSessionVoice,
   CLIENT_SECRET_PREFIX,
   inboundBudgetLimits,
+  LargeBodyLimit,
   REALTIME_MODEL,
   REALTIME_TOKENS,
   SHARED_TOKENS,
@@ -134,7 +135,7 @@ export const realtimeWebrtcModule = defineModule({
           maxSessionBytes: config.settings.SVC_WEBRTC_MAX_SESSION_BYTES,
           phoneCalls: get(SERVER_TOKENS.PhoneCalls),
           // Its own count (the API routes keep theirs): a key holds at most this many large offers too.
-          largeBodies: largeBodiesPerKey(config.settings.SVC_MAX_LARGE_BODIES_PER_KEY),
+          largeBodies: largeBodiesPerKey(new LargeBodyLimit(config.settings.SVC_MAX_LARGE_BODIES_PER_KEY)),
         }),
       ],
     };

@@ -3,6 +3,7 @@ import {
   BaseVoiceLibrary,
   DeleteVoice,
   GetVoice,
+  LimitedDownloads,
   ListVoices,
   ReferenceAudioLoader,
   RegisterVoice,
@@ -56,15 +57,19 @@ export const voicesModule = defineModule({
   },
   bind(provide, config) {
     const s = config.settings;
+    // A URL download counts in the key's large transfers in progress, as a large request body does.
     provide<MediaFetcher>(
       SHARED_TOKENS.MediaFetcher,
-      () =>
-        new SafeHttpMediaFetcher({
-          allowedHosts: s.SVC_MEDIA_ALLOWED_HOSTS,
-          timeoutMs: s.SVC_MEDIA_FETCH_TIMEOUT_MS,
-          maxDownloadBytes: s.SVC_MEDIA_MAX_DOWNLOAD_BYTES,
-          maxRedirects: s.SVC_MEDIA_MAX_REDIRECTS,
-        }),
+      async (get) =>
+        new LimitedDownloads(
+          new SafeHttpMediaFetcher({
+            allowedHosts: s.SVC_MEDIA_ALLOWED_HOSTS,
+            timeoutMs: s.SVC_MEDIA_FETCH_TIMEOUT_MS,
+            maxDownloadBytes: s.SVC_MEDIA_MAX_DOWNLOAD_BYTES,
+            maxRedirects: s.SVC_MEDIA_MAX_REDIRECTS,
+          }),
+          await get(SERVER_TOKENS.LargeBodies),
+        ),
     );
     provide(VOICE_TOKENS.VoiceRepository, async (get) => new TypeOrmVoiceRepository(await get(SERVER_TOKENS.DataSource)));
     provide(VOICE_TOKENS.VoiceAnalyzer, () => new DspVoiceAnalyzer());

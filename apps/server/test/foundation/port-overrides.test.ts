@@ -30,6 +30,7 @@ const BINDINGS: ReadonlyArray<{ token: symbol; member: string; exercise: Exercis
   { token: SHARED_TOKENS.Hasher, member: 'sha256', exercise: 'start' },
   { token: SHARED_TOKENS.ApiKeyRepository, member: 'insert', exercise: 'start' },
   { token: SERVER_TOKENS.ManageApiKeys, member: 'authenticate', exercise: 'speech' },
+  { token: SERVER_TOKENS.LargeBodies, member: 'take', exercise: 'voices' },
   { token: SERVER_TOKENS.DataSource, member: 'query', exercise: 'start' },
   { token: SERVER_TOKENS.Metrics, member: 'middleware', exercise: 'start' },
   { token: SHARED_TOKENS.RateLimiter, member: 'take', exercise: 'speech' },
@@ -124,9 +125,14 @@ async function exercise(t: TestServer, what: Exercise): Promise<void> {
     ).arrayBuffer();
   } else if (what === 'voices') {
     const wav = readFileSync(CLIP);
-    const created = (await (
-      await expectOk(await postJson(`${t.baseUrl}/v1/audio/voices`, { ref_audio: wav.toString('base64') }, t.apiKey), 'register')
-    ).json()) as { voice: string };
+    // Sent chunked (its length unknown until read): a large body, counted in the key's large transfers.
+    const registration = await fetch(`${t.baseUrl}/v1/audio/voices`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+      body: new Blob([JSON.stringify({ ref_audio: wav.toString('base64') })]).stream(),
+      duplex: 'half',
+    });
+    const created = (await (await expectOk(registration, 'register')).json()) as { voice: string };
     await (
       await expectOk(
         await postJson(`${t.baseUrl}/v1/audio/speech`, { input: 'Hello.', voice: created.voice, response_format: 'pcm' }, t.apiKey),

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { InvalidApiKeyError, type RealtimeCalls } from '@svc/core';
+import { InvalidApiKeyError, LargeBodyLimit, type RealtimeCalls } from '@svc/core';
 import { largeBodiesPerKey } from '../../src/auth/large-body-limit.js';
 import { realtimeCallRoutes } from '../../src/realtime/call-routes.js';
 import { errorOf, startApp, type RunningApp } from '../support/http-app.js';
@@ -37,7 +37,7 @@ describe('realtime call routes: large offers count in the per-key cap of large b
           },
           maxOfferBytes: 64 * 1024,
           maxSessionBytes: 4 * 1024 * 1024,
-          largeBodies: largeBodiesPerKey(1),
+          largeBodies: largeBodiesPerKey(new LargeBodyLimit(1)),
         }),
       ],
     });

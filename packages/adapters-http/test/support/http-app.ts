@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { InvalidApiKeyError, silentLogger, type Principal } from '@svc/core';
+import { InvalidApiKeyError, LargeBodyLimit, silentLogger, type Principal } from '@svc/core';
 import { createHttpApp, type HttpApp } from '../../src/app.js';
 import type { RouteModule } from '../../src/app-state.js';
 import { ServiceMetrics } from '../../src/observability/metrics.js';
@@ -32,7 +32,7 @@ export async function startApp(modules: {
     },
     publicModules: modules.public ?? [],
     modules: modules.api ?? [],
-    ...(modules.maxLargeBodiesPerKey !== undefined ? { maxLargeBodiesPerKey: modules.maxLargeBodiesPerKey } : {}),
+    ...(modules.maxLargeBodiesPerKey !== undefined ? { largeBodies: new LargeBodyLimit(modules.maxLargeBodiesPerKey) } : {}),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

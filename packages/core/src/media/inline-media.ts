@@ -1,10 +1,17 @@
 import { decodeBase64 } from '../shared/base64.js';
 import { InvalidMediaUrlError } from '../shared/errors.js';
 import { EmptyMediaError, InvalidInlineMediaError, MediaTooLargeError } from './errors.js';
-import type { MediaFetchOptions } from './media-fetcher.js';
+import type { MediaFetchOptions, MediaInput } from './media-fetcher.js';
 
 /** What a string media reference is, decided from its syntax alone. */
 export type MediaReference = { kind: 'url'; url: string } | { kind: 'inline'; base64: string; mediaType: string | null };
+
+const HTTP_URL = /^https?:\/\//i;
+
+/** Whether a media input is an http(s) URL: what the server would download (parseMediaReference's `url`). */
+export function isMediaUrl(input: MediaInput): boolean {
+  return typeof input === 'string' && HTTP_URL.test(input.trim());
+}
 
 /**
  * Classifies a media string: `http(s)://...` is a URL, `data:...;base64,...` a data URI, any other
@@ -14,7 +21,7 @@ export type MediaReference = { kind: 'url'; url: string } | { kind: 'inline'; ba
 export function parseMediaReference(value: string, param: string): MediaReference {
   const trimmed = value.trim();
   if (trimmed === '') throw new EmptyMediaError(param);
-  if (/^https?:\/\//i.test(trimmed)) return { kind: 'url', url: trimmed };
+  if (HTTP_URL.test(trimmed)) return { kind: 'url', url: trimmed };
   if (/^data:/i.test(trimmed)) {
     const comma = trimmed.indexOf(',');
     if (comma < 0) throw new InvalidInlineMediaError(`'${param}' is a data URI without a ',' before its payload.`, param);

@@ -15,6 +15,11 @@ export interface MediaFetchOptions {
    * advises multipart where it exists. Default false.
    */
   uploadable?: boolean;
+  /**
+   * The API key the media is fetched for: a URL download counts against its large transfers in
+   * progress (SVC_MAX_LARGE_BODIES_PER_KEY, LimitedDownloads). Absent (an embedder's own call): not counted.
+   */
+  apiKeyId?: string;
   signal?: AbortSignal;
 }
 

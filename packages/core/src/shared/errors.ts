@@ -204,16 +204,17 @@ export class RateLimitExceededError extends ServiceError {
   }
 }
 /**
- * A key already has its maximum of requests with large bodies (inline media, uploads) in progress
- * (SVC_MAX_LARGE_BODIES_PER_KEY). Each holds its body two or three times over while it is read,
- * parsed and decoded; without a cap one key's burst (the rate limit admits 100 at once) held gigabytes.
+ * A key already has its maximum of large transfers in progress (SVC_MAX_LARGE_BODIES_PER_KEY): request
+ * bodies over 1 MiB (inline media, uploads) and media URLs the server downloads for it. Each holds its
+ * bytes two or three times over while it is read, parsed and decoded; without a cap one key's burst
+ * (the rate limit admits 100 at once) held gigabytes.
  */
 export class LargeBodyLimitError extends ServiceError {
   readonly identifier = 'concurrency_limit_exceeded';
   readonly retryAfterSeconds = 1;
   constructor(max: number) {
     super(
-      `This API key already has ${max} requests with large bodies (over 1 MiB: inline media or uploads) in progress, its limit; retry when one has been answered.`,
+      `This API key already has ${max} large bodies in progress (request bodies over 1 MiB, inline media or uploads, and media URLs the server is downloading), its limit; retry when one of them has ended.`,
     );
   }
 }

@@ -27,7 +27,8 @@ export interface ClonedVoice {
 export interface VoiceCloner {
   /** Throws VoiceNotFoundError for unknown, foreign or deleted ids. */
   registered(principal: Principal, voiceId: string, signal?: AbortSignal): Promise<ClonedVoice>;
-  inline(refAudio: string, refText: string | null, signal?: AbortSignal): Promise<ClonedVoice>;
+  /** `principal`: the caller (null: an embedder's own call), whose large transfers in progress a `refAudio` URL counts in. */
+  inline(principal: Principal | null, refAudio: string, refText: string | null, signal?: AbortSignal): Promise<ClonedVoice>;
 }
 
 /** Starts every registered voice's id (`voice_` + digest of its audio: voices/voice.ts makes them). */

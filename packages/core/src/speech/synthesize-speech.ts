@@ -168,7 +168,7 @@ export class SynthesizeSpeech {
       if (!principal) throw new VoiceNotFoundError(request.voice);
       return this.cloner.registered(principal, request.voice, signal);
     }
-    return this.cloner.inline(request.refAudio!, request.refText, signal);
+    return this.cloner.inline(principal, request.refAudio!, request.refText, signal);
   }
 
   private plan(segments: SpeechSegment[], enableTn: boolean, language: string): RenderStep[] {

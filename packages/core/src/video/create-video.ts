@@ -137,7 +137,7 @@ export class CreateVideo {
     onSpeech?: (speech: DrivingSpeech) => void,
   ): Promise<AcceptedVideo> {
     const request = validateVideoRequest(raw);
-    const image = await this.images.load(request.refImage, signal, { uploadable: true });
+    const image = await this.images.load(request.refImage, signal, { uploadable: true, apiKeyId: principal.apiKeyId });
     timeline?.mark('image checked');
     // The face and the speech do not depend on each other: both are checked at once (a stream's
     // first fragment waits for both), and the first refusal stops the other.

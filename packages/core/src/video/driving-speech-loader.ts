@@ -26,13 +26,14 @@ export class DrivingSpeechLoader {
   ) {}
 
   load(source: DrivingSource, principal: Principal, signal?: AbortSignal): Promise<DrivingSpeech> {
-    if (source.kind === 'audio') return this.decode(source.input, signal);
+    if (source.kind === 'audio') return this.decode(source.input, principal.apiKeyId, signal);
     // Errors of the nested speech request name their field as `input_tts.<field>`.
     return nestedSpeechErrors(() => this.speak(source.speech, principal, signal));
   }
 
-  private async decode(input: MediaInput, signal?: AbortSignal): Promise<DrivingSpeech> {
-    const bytes = await this.fetcher.fetch(input, { param: 'input', kind: 'audio', uploadable: true, signal });
+  /** `apiKeyId`: the caller, whose large transfers in progress a URL download counts in. */
+  private async decode(input: MediaInput, apiKeyId: string, signal?: AbortSignal): Promise<DrivingSpeech> {
+    const bytes = await this.fetcher.fetch(input, { param: 'input', kind: 'audio', uploadable: true, apiKeyId, signal });
     if (bytes.length === 0) throw new EmptyMediaError('input');
     const decoded = await this.codec
       .decode(bytes, OUTPUT_SAMPLE_RATE, signal, { maxSeconds: VIDEO_LIMITS.maxDrivingSeconds + 1 })

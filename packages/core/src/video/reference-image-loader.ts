@@ -18,9 +18,16 @@ export interface ReferenceImage {
 export class ReferenceImageLoader {
   constructor(private readonly fetcher: MediaFetcher) {}
 
-  /** `uploadable`: the request could have sent the photo as a multipart file (named in size errors). */
-  async load(input: MediaInput, signal?: AbortSignal, { uploadable = false }: { uploadable?: boolean } = {}): Promise<ReferenceImage> {
-    const bytes = await this.fetcher.fetch(input, { param: 'ref_image', kind: 'image', uploadable, signal });
+  /**
+   * `uploadable`: the request could have sent the photo as a multipart file (named in size errors);
+   * `apiKeyId`: the caller, whose large transfers in progress a URL download counts in.
+   */
+  async load(
+    input: MediaInput,
+    signal?: AbortSignal,
+    { uploadable = false, apiKeyId }: { uploadable?: boolean; apiKeyId?: string } = {},
+  ): Promise<ReferenceImage> {
+    const bytes = await this.fetcher.fetch(input, { param: 'ref_image', kind: 'image', uploadable, apiKeyId, signal });
     if (bytes.length === 0) throw new EmptyMediaError('ref_image');
     const header = readImageHeader(bytes);
     if (!header) throw new InvalidImageError();

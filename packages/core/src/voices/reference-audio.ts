@@ -33,9 +33,17 @@ export class ReferenceAudioLoader {
     private readonly hasher: Hasher,
   ) {}
 
-  /** `uploadable`: the request could have sent the clip as a multipart file (named in size errors). */
-  async load(input: MediaInput, param: string, signal?: AbortSignal, { uploadable = false } = {}): Promise<ReferenceAudio> {
-    const bytes = await this.fetcher.fetch(input, { param, kind: 'audio', uploadable, signal });
+  /**
+   * `uploadable`: the request could have sent the clip as a multipart file (named in size errors);
+   * `apiKeyId`: the caller, whose large transfers in progress a URL download counts in.
+   */
+  async load(
+    input: MediaInput,
+    param: string,
+    signal?: AbortSignal,
+    { uploadable = false, apiKeyId }: { uploadable?: boolean; apiKeyId?: string } = {},
+  ): Promise<ReferenceAudio> {
+    const bytes = await this.fetcher.fetch(input, { param, kind: 'audio', uploadable, apiKeyId, signal });
     if (bytes.length === 0) throw new EmptyMediaError(param);
     // One second past the limit is enough to know a clip is too long; decoding stops there.
     const decoded = await this.codec

@@ -76,7 +76,7 @@ export class RegisterVoice {
   private async register(principal: Principal, command: RegisterVoiceCommand, signal?: AbortSignal): Promise<RegisterVoiceResult> {
     const refText = checkedText(command.refText, 'ref_text', VOICE_LIMITS.refTextMaxChars);
     const description = checkedText(command.description, 'description', VOICE_LIMITS.descriptionMaxChars);
-    const reference = await this.loader.load(command.refAudio, 'ref_audio', signal, { uploadable: true });
+    const reference = await this.loader.load(command.refAudio, 'ref_audio', signal, { uploadable: true, apiKeyId: principal.apiKeyId });
 
     const existing = await this.voices.find(principal.apiKeyId, reference.voiceId);
     if (existing) return { voice: existing, created: false };

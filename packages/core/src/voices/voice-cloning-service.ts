@@ -31,8 +31,8 @@ export class VoiceCloningService implements VoiceCloner {
     return this.cloned(await this.profiler.ensureBase(voice.profile, this.isPresetConfigured));
   }
 
-  async inline(refAudio: string, refText: string | null, signal?: AbortSignal): Promise<ClonedVoice> {
-    const reference = await this.loader.load(refAudio, 'ref_audio', signal);
+  async inline(principal: Principal | null, refAudio: string, refText: string | null, signal?: AbortSignal): Promise<ClonedVoice> {
+    const reference = await this.loader.load(refAudio, 'ref_audio', signal, { apiKeyId: principal?.apiKeyId });
     const key = `${reference.voiceId}\u0000${refText ?? ''}`;
     let profile = this.inlineProfiles.get(key);
     if (profile) {

@@ -24,8 +24,11 @@ function pngHeader(width = 64, height = 48): Uint8Array {
 
 class FakeFetcher implements MediaFetcher {
   fetched: string[] = [];
+  /** The API key each fetch was made for (its large transfers in progress count a URL download). */
+  forKeys: Array<string | undefined> = [];
   async fetch(input: string | Uint8Array, options: MediaFetchOptions): Promise<Uint8Array> {
     this.fetched.push(String(input));
+    this.forKeys.push(options.apiKeyId);
     // an inline photo over a (small) limit, refused as the real fetcher does
     if (String(input).startsWith('data:image/png;base64,BIG'))
       return decodeInlineMedia(String(input).slice(22), options.param, 1000, options);
@@ -85,6 +88,7 @@ describe('session.avatar (extension): a face on the call video', () => {
     expect((h.created as unknown as { session: { avatar: unknown } }).session.avatar).to.deep.equal({ size: '640x640', ref_image: PHOTO });
     expect(s.renderer.opened).to.have.length(1);
     expect(video.shown).to.deep.equal([s.renderer.opened[0]]);
+    expect(s.fetcher.forKeys, "fetched for the session's key").to.deep.equal(['key_test']);
 
     // another update that leaves the face alone, or echoes it back without ref_image: nothing reopened
     await h.send({ type: 'session.update', session: { instructions: 'Be brief.' } });

@@ -37,13 +37,13 @@ describe('VoiceCloningService', () => {
 
   it('inline references are analysed once per distinct audio (cached by content id)', async () => {
     const w = voiceWorld();
-    const a = await w.cloner.inline(dataUri(testAudio(tone(165))), 'one two three');
+    const a = await w.cloner.inline(null, dataUri(testAudio(tone(165))), 'one two three');
     const calls = w.analyzer.calls;
-    const b = await w.cloner.inline(Buffer.from(testAudio(tone(165), 'other-container')).toString('base64'), 'one two three');
+    const b = await w.cloner.inline(null, Buffer.from(testAudio(tone(165), 'other-container')).toString('base64'), 'one two three');
     expect(w.analyzer.calls).to.equal(calls);
     expect(a.basePreset).to.equal('slt');
     expect(b.basePreset).to.equal('slt');
-    await w.cloner.inline(dataUri(testAudio(tone(100))), null);
+    await w.cloner.inline(null, dataUri(testAudio(tone(100))), null);
     expect(w.analyzer.calls).to.equal(calls + 1);
   });
 
@@ -51,7 +51,7 @@ describe('VoiceCloningService', () => {
     const w = voiceWorld();
     await w.register.execute(alice, { refAudio: testAudio(tone(105)) });
     await w.register.execute(alice, { refAudio: testAudio(tone(125)) });
-    await w.cloner.inline(dataUri(testAudio(tone(135))), null);
+    await w.cloner.inline(null, dataUri(testAudio(tone(135))), null);
     expect(w.engine.calls).to.equal(3);
   });
 

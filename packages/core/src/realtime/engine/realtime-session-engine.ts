@@ -209,7 +209,7 @@ export class RealtimeSessionEngine {
       { ...shared, contextWindowTokens: deps.languageModel.contextWindowTokens },
       deps.summarizer ?? new ExtractiveSummarizer(),
     );
-    this.avatar = new SessionAvatar(deps.liveAvatar, options.video, deps.logger, deps.clock);
+    this.avatar = new SessionAvatar(deps.liveAvatar, options.video, deps.logger, deps.clock, this.principal.apiKeyId);
     this.lifetime = new SessionLifetime(
       deps.clock,
       options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,

@@ -36,6 +36,8 @@ export class SessionAvatar {
     private readonly video: SessionVideoOutput | undefined,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    /** The session's API key: a photo URL's download counts in its large transfers in progress. */
+    private readonly apiKeyId: string,
   ) {}
 
   /** The face on the call now. */
@@ -50,7 +52,7 @@ export class SessionAvatar {
     const services = servicesFor(this.services, this.video !== undefined);
     const started = this.clock.now();
     try {
-      const { bytes } = await services.images.load(next.ref_image, this.stop.signal);
+      const { bytes } = await services.images.load(next.ref_image, this.stop.signal, { apiKeyId: this.apiKeyId });
       const avatar = await services.renderer.open(bytes, { size: next.size }, this.stop.signal);
       this.logger.info({ size: next.size, bytes: bytes.length, ms: this.clock.now() - started }, 'live avatar face ready');
       return avatar;
