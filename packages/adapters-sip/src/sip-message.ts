@@ -135,6 +135,21 @@ export function headerParam(value: string | undefined, name: string): string | u
   return m?.[1];
 }
 
+/**
+ * Whether a CANCEL is for this INVITE's transaction (RFC 3261 9.2, matched as 17.2.3 says): the
+ * same Call-ID, From tag and CSeq number, and the same top Via branch when both carry RFC 3261's
+ * (`z9hG4bK`); an RFC 2543 phone's branch is not unique, so without it the rest must do.
+ */
+export function cancelsInvite(cancel: SipRequest, invite: SipRequest): boolean {
+  const branch = (r: SipRequest) => headerParam(r.headers.get('via'), 'branch');
+  const fromTag = (r: SipRequest) => headerParam(r.headers.get('from'), 'tag');
+  if (cancel.headers.get('call-id') !== invite.headers.get('call-id')) return false;
+  if (cseqOf(cancel).seq !== cseqOf(invite).seq || fromTag(cancel) !== fromTag(invite)) return false;
+  const ours = branch(invite);
+  const theirs = branch(cancel);
+  return !(ours?.startsWith('z9hG4bK') && theirs?.startsWith('z9hG4bK')) || ours === theirs;
+}
+
 /** Serializes a message: the start line, headers in order, a Content-Length that is always right. */
 export function serializeSip(startLine: string, headers: Array<[string, string]>, body = ''): Buffer {
   const lines = [startLine, ...headers.filter(([n]) => n.toLowerCase() !== 'content-length').map(([n, v]) => `${n}: ${v}`)];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { headerParam, serializeSip, type SipRequest } from './sip-message.js';
+import { cancelsInvite, cseqOf, headerParam, serializeSip, type SipRequest } from './sip-message.js';
 import type { Peer } from './sip-transport.js';
 
 export const SERVER_NAME = 'svc-realtime';
@@ -12,7 +12,7 @@ const REMEMBER_MS = 32_000;
  * remembers final refusals, so a retransmitted INVITE gets the same answer without new work.
  */
 export class SipResponder {
-  private readonly remembered = new Map<string, { response: Buffer; at: number }>();
+  private readonly remembered = new Map<string, { response: Buffer; at: number; request: SipRequest; tag: string }>();
 
   constructor(private readonly send: (message: Buffer, peer: Peer) => void) {}
 
@@ -55,6 +55,7 @@ export class SipResponder {
     extra: Array<[string, string]> = [],
     tag?: string,
   ): void {
+    const toTag = headerParam(invite.headers.get('to'), 'tag') ?? tag ?? randomBytes(8).toString('hex');
     const response = this.reply(
       invite,
       peer,
@@ -62,9 +63,9 @@ export class SipResponder {
       phrase,
       [...extra, ['Warning', `399 ${SERVER_NAME} "${reason.replace(/"/g, "'")}"`]],
       true,
-      tag ?? randomBytes(8).toString('hex'),
+      toTag,
     );
-    this.remember(transactionKey(invite), response);
+    this.remember(transactionKey(invite), { response, at: performance.now(), request: invite, tag: toTag });
   }
 
   /** The remembered final answer to this request's transaction, if any. */
@@ -72,13 +73,22 @@ export class SipResponder {
     return this.remembered.get(transactionKey(request))?.response;
   }
 
-  private remember(key: string, response: Buffer): void {
+  /**
+   * The To tag of the final refusal the INVITE this CANCEL is for got (remembered for its
+   * retransmissions), or undefined when no such INVITE was refused here lately.
+   */
+  refusedInviteOf(cancel: SipRequest): string | undefined {
+    const entry = this.remembered.get(`${cancel.headers.get('call-id')}|${cseqOf(cancel).seq} INVITE`);
+    return entry && cancelsInvite(cancel, entry.request) ? entry.tag : undefined;
+  }
+
+  private remember(key: string, entry: { response: Buffer; at: number; request: SipRequest; tag: string }): void {
     const now = performance.now();
     for (const [k, v] of this.remembered) {
       if (now - v.at < REMEMBER_MS && this.remembered.size < MAX_REMEMBERED) break;
       this.remembered.delete(k);
     }
-    this.remembered.set(key, { response, at: now });
+    this.remembered.set(key, entry);
   }
 }
 

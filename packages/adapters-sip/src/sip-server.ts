@@ -17,7 +17,15 @@ import {
 import { singleUser, type DigestCredentials, type Ha1Lookup } from './digest-auth.js';
 import { InviteScreening } from './invite-screening.js';
 import { referHeaders, referOutcome, transferConnected } from './call-transfer.js';
-import { headerParam, parseSipMessage, SipParseError, type SipParseLimits, type SipRequest, DEFAULT_PARSE_LIMITS } from './sip-message.js';
+import {
+  cancelsInvite,
+  headerParam,
+  parseSipMessage,
+  SipParseError,
+  type SipParseLimits,
+  type SipRequest,
+  DEFAULT_PARSE_LIMITS,
+} from './sip-message.js';
 import { buildAudioAnswer, parseAudioOffer, SdpError, type AudioOffer } from './sdp.js';
 import { SipCall, type SipCallEnding, type SipCallSession } from './sip-call.js';
 import { SourceAllowlist } from './source-allowlist.js';
@@ -536,12 +544,24 @@ export class SipServer {
     );
   }
 
+  /**
+   * CANCEL (RFC 3261 9.2). Of an INVITE not yet answered: 200, and 487 ends the call attempt. Of an
+   * INVITE that already got its final response (the 200 that answered the call crossed the CANCEL,
+   * or a refusal did): 200 all the same, and nothing changes (the call goes on; the caller who still
+   * wants out sends BYE). 481 only for a CANCEL that matches no INVITE.
+   */
   private onCancel(cancel: SipRequest, peer: Peer): void {
     const callId = cancel.headers.get('call-id')!;
     const dialog = this.dialogs.get(callId);
-    if (!dialog || dialog.state !== 'proceeding') return void this.responder.reply(cancel, peer, 481, 'Call/Transaction Does Not Exist');
-    this.responder.reply(cancel, peer, 200, 'OK');
-    this.fail(callId, dialog, 487, 'Request Terminated', 'cancelled by the caller');
+    if (dialog && cancelsInvite(cancel, dialog.invite)) {
+      this.responder.reply(cancel, peer, 200, 'OK', [], true, dialog.localTag);
+      if (dialog.state === 'proceeding') return this.fail(callId, dialog, 487, 'Request Terminated', 'cancelled by the caller');
+      this.logger.debug({ callId, call: dialog.publicId }, 'SIP CANCEL after the call was answered: nothing to cancel, the call goes on');
+      return;
+    }
+    const refusedTag = this.responder.refusedInviteOf(cancel);
+    if (refusedTag !== undefined) return void this.responder.reply(cancel, peer, 200, 'OK', [], true, refusedTag);
+    this.responder.reply(cancel, peer, 481, 'Call/Transaction Does Not Exist');
   }
 
   /** The answered call a request inside a dialog (BYE, NOTIFY) belongs to, tags and all; none: 481 is answered. */

@@ -7,6 +7,7 @@ import type { InMemorySessionRegistry, Logger, Principal } from '@svc/core';
 import { parseSipMessage, serializeRtp, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
 import {
   burstLimiter,
+  cancel,
   FakeSession,
   inDialog,
   invite,
@@ -292,7 +293,7 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     try {
       phone.send(invite(phone, 'k1'), server.address.port);
       await phone.response(100, 'k1');
-      phone.send(inDialog('CANCEL', phone, 'k1', 'x', 1).replace(/;tag=x/, ''), server.address.port);
+      phone.send(cancel(phone, 'k1'), server.address.port);
       const terminated = await phone.response(487, 'k1');
       expect(terminated.headers.get('cseq')).to.equal('1 INVITE');
       expect(phone.received.some((m) => m.kind === 'response' && m.status === 200 && m.headers.get('cseq') === '1 CANCEL')).to.equal(true);
@@ -303,6 +304,43 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     await new Promise((r) => setTimeout(r, 50));
     expect(sessions).to.have.length(0);
     expect(registry.localSessions()).to.equal(0);
+  });
+
+  it('CANCEL after the INVITE got its final response: 200 for the CANCEL and nothing changes (RFC 3261 9.2); 481 only when no INVITE matches', async () => {
+    await start();
+    const responsesTo = (callId: string, cseq: string) =>
+      phone.received.filter((m) => m.kind === 'response' && m.headers.get('call-id') === callId && m.headers.get('cseq') === cseq);
+    phone.send(invite(phone, 'x1'), server.address.port);
+    const ok = await phone.response(200, 'x1');
+    // the CANCEL crossed the 200 (sent before the phone saw it): the call is answered and stays so
+    phone.send(cancel(phone, 'x1'), server.address.port);
+    await until(() => responsesTo('x1', '1 CANCEL').length > 0);
+    expect(responsesTo('x1', '1 CANCEL').map((m) => m.kind === 'response' && m.status)).to.deep.equal([200]);
+    expect(toTagOf(responsesTo('x1', '1 CANCEL')[0]!), "the CANCEL's 200 carries the INVITE's To tag").to.equal(toTagOf(ok));
+    phone.send(inDialog('ACK', phone, 'x1', toTagOf(ok), 1), server.address.port);
+    // and once the call is confirmed, too
+    phone.send(cancel(phone, 'x1'), server.address.port);
+    await until(() => responsesTo('x1', '1 CANCEL').length === 2);
+    expect(responsesTo('x1', '1 CANCEL').map((m) => m.kind === 'response' && m.status)).to.deep.equal([200, 200]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(responsesTo('x1', '1 INVITE').map((m) => m.kind === 'response' && m.status)).not.to.include(487);
+    expect(phone.received.some((m) => m.kind === 'request' && m.method === 'BYE')).to.equal(false);
+    expect(server.activeCalls()).to.equal(1);
+    expect(sessions[0]!.closed).to.equal(false);
+    // a CANCEL naming another transaction of the call (its CSeq, its branch) matches nothing
+    phone.send(cancel(phone, 'x1', 7), server.address.port);
+    await until(() => responsesTo('x1', '7 CANCEL').length > 0);
+    expect(responsesTo('x1', '7 CANCEL')[0]).to.include({ status: 481 });
+    expect(server.activeCalls()).to.equal(1);
+    phone.send(inDialog('BYE', phone, 'x1', toTagOf(ok), 2), server.address.port);
+    await until(() => server.activeCalls() === 0);
+    // an INVITE refused (no common codec) also had its final response: its CANCEL gets 200
+    phone.send(invite(phone, 'x2', offer('96')), server.address.port);
+    const refused = await phone.response(488, 'x2');
+    phone.send(cancel(phone, 'x2'), server.address.port);
+    await until(() => responsesTo('x2', '1 CANCEL').length > 0);
+    expect(responsesTo('x2', '1 CANCEL')[0]).to.include({ status: 200 });
+    expect(toTagOf(responsesTo('x2', '1 CANCEL')[0]!)).to.equal(toTagOf(refused));
   });
 
   it('a re-INVITE holding the call (sendonly) is answered recvonly with a new SDP version; the call goes on', async () => {

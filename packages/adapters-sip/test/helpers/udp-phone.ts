@@ -146,6 +146,22 @@ export function inDialog(method: string, phone: Phone, callId: string, toTag: st
   ].join('\r\n');
 }
 
+/** The CANCEL of `invite(phone, callId, ..., cseq)`: its Via branch, Call-ID, From and CSeq number (RFC 3261 9.1). */
+export function cancel(phone: Phone, callId: string, cseq = 1): string {
+  return [
+    'CANCEL sip:svc@127.0.0.1 SIP/2.0',
+    `Via: SIP/2.0/UDP 127.0.0.1:${phone.port};branch=z9hG4bK${callId}${cseq};rport`,
+    'Max-Forwards: 70',
+    `From: <sip:phone@127.0.0.1>;tag=ph${callId}`,
+    'To: <sip:svc@127.0.0.1>',
+    `Call-ID: ${callId}`,
+    `CSeq: ${cseq} CANCEL`,
+    'Content-Length: 0',
+    '',
+    '',
+  ].join('\r\n');
+}
+
 export const toTagOf = (m: SipMessage) => /tag=([^;\s]+)/.exec(m.headers.get('to')!)![1]!;
 
 export async function until(done: () => boolean, timeoutMs = 5000): Promise<void> {
