@@ -66,17 +66,21 @@ export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: fal
     direction: AudioOffer['direction'] | null;
   } | null = null;
   let inAudio = false;
+  /** Audio streams the offer disabled (port 0, RFC 3264 5.1): not answered, and no reason to refuse while another is usable. */
+  let disabledAudio = 0;
   for (const line of lines) {
     if (!/^[a-z]=/.test(line)) throw new SdpError('an SDP line that is not type=value', 400);
     const value = line.slice(2);
     if (line.startsWith('m=')) {
       if (++media > MAX_MEDIA) throw new SdpError(`the SDP has more than ${MAX_MEDIA} media lines`, 400);
-      const m = /^audio (\d{1,5}) RTP\/AVP((?: \d{1,3})+)$/.exec(value);
-      inAudio = !!m && audio === null && Number(m[1]) > 0;
+      const m = /^audio (\S+) RTP\/AVP((?: \d{1,3})+)$/.exec(value);
+      const port = m ? audioPort(m[1]!) : 0;
+      if (m && port === 0) disabledAudio++;
+      inAudio = !!m && audio === null && port > 0;
       if (inAudio) {
         const formats = m![2]!.trim().split(' ').map(Number);
         if (formats.length > MAX_FORMATS) throw new SdpError(`an m-line with more than ${MAX_FORMATS} formats`, 400);
-        audio = { port: Number(m![1]), formats, address: null, rtpmap: new Map(), direction: null };
+        audio = { port, formats, address: null, rtpmap: new Map(), direction: null };
       }
       continue;
     }
@@ -94,6 +98,8 @@ export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: fal
     const rtpmap = /^a=rtpmap:(\d{1,3}) ([^/\s]+)\/(\d+)/.exec(line);
     if (rtpmap) audio.rtpmap.set(Number(rtpmap[1]), `${rtpmap[2]!.toUpperCase()}/${rtpmap[3]}`);
   }
+  if (!audio && disabledAudio > 0)
+    throw new SdpError('the offer disables its audio (port 0) and has no other audio stream over RTP/AVP to answer', 488);
   if (!audio) throw new SdpError('the offer has no audio over RTP/AVP', 488);
   const address = audio.address ?? sessionAddress;
   if (!address) throw new SdpError('the offer says no address for its audio (no c= line)', 400);
@@ -123,6 +129,18 @@ export function parseAudioOffer(sdp: string, options: OfferOptions = { opus: fal
     telephoneEventRate: nativeEvent !== undefined ? CLOCK_RATE[codec] : 8000,
     direction: audio.direction ?? sessionDirection,
   };
+}
+
+/**
+ * An audio m-line's port: a number from 0 to 65535 (0: the stream is disabled). Anything else (a
+ * port above 65535, a negative or non-numeric one, RFC 4566's port/count) is not a stream this
+ * service can answer: the offer is refused (488) rather than a call set up toward a port that
+ * cannot exist.
+ */
+function audioPort(text: string): number {
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port <= 65535)) throw new SdpError(`the offer's audio port ${text.slice(0, 16)} is not a port number from 0 to 65535`, 488);
+  return port;
 }
 
 /** The answer: one audio m-line with the chosen codec (and telephone-event when offered), from `address:port`. */

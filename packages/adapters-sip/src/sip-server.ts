@@ -514,7 +514,14 @@ export class SipServer {
       offer = parseAudioOffer(invite.body, { opus: !!this.deps.opus, codec: dialog.call.rtp.codec });
     } catch (err) {
       if (!(err instanceof SdpError)) throw err;
-      return void this.responder.reply(invite, peer, 488, 'Not Acceptable Here', [['Warning', `399 ${SERVER_NAME} "${err.message}"`]]);
+      // as a first offer's refusal: the caller reads the reason in a Warning, the operator in the log
+      this.logger.info(
+        { callId: invite.headers.get('call-id'), call: dialog.publicId, from: peer.address, status: 488, reason: err.message },
+        'SIP re-INVITE refused: its SDP offer; the call goes on as it was',
+      );
+      return void this.responder.reply(invite, peer, 488, 'Not Acceptable Here', [
+        ['Warning', `399 ${SERVER_NAME} "${err.message.replace(/"/g, "'")}"`],
+      ]);
     }
     dialog.call.rtp.update(offer);
     dialog.sdpVersion++;

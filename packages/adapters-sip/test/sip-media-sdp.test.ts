@@ -64,4 +64,26 @@ describe('SDP: Opus, telephone-event and codec bombs', () => {
       .with.property('status', 400);
     expect(Number(process.hrtime.bigint() - started) / 1e6, 'ms to refuse both').to.be.below(1000);
   });
+
+  it('an audio port that is not 0-65535 (above, negative, not a number) is a 488 naming the port; 65535 is one', () => {
+    for (const port of ['65536', '99999', '-1', 'abc', '1e3', '4000/2']) {
+      expect(() => parseAudioOffer(sdp(`m=audio ${port} RTP/AVP 0`)), port)
+        .to.throw(SdpError, `audio port ${port} is not a port number from 0 to 65535`)
+        .with.property('status', 488);
+      // not skipped for another stream either: the offer as a whole is malformed
+      expect(() => parseAudioOffer(sdp(`m=audio ${port} RTP/AVP 0\r\nm=audio 4000 RTP/AVP 0`)), `${port}, then 4000`).to.throw(
+        SdpError,
+        'is not a port number',
+      );
+    }
+    expect(parseAudioOffer(sdp('m=audio 65535 RTP/AVP 0'))).to.include({ port: 65535, codec: 'PCMU' });
+  });
+
+  it('port 0 (a disabled stream, RFC 3264): another audio stream is answered; without one, a 488 that says so', () => {
+    expect(() => parseAudioOffer(sdp('m=audio 0 RTP/AVP 0 8')))
+      .to.throw(SdpError, 'the offer disables its audio (port 0)')
+      .with.property('status', 488);
+    const second = parseAudioOffer(sdp('m=audio 0 RTP/AVP 0', ['m=audio 4002 RTP/AVP 8']));
+    expect(second).to.include({ port: 4002, codec: 'PCMA' });
+  });
 });

@@ -91,6 +91,46 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
     expect(sessions).to.have.length(0);
   });
 
+  it('an offer whose audio port is out of range: 488 with the reason, a log line, no session; a re-offer of one leaves the call as it was', async () => {
+    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
+    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
+    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    sessions = [];
+    ({ server, registry } = await standInSipServer({ sessions, logger }));
+    phone = await new Phone().open();
+    const withPort = (port: string) => offer().replace('m=audio 40000', `m=audio ${port}`);
+    for (const [callId, port] of [
+      ['q1', '70000'],
+      ['q2', '-5'],
+      ['q3', 'x'],
+    ] as const) {
+      phone.send(invite(phone, callId, withPort(port)), server.address.port);
+      const refused = await phone.response(488, callId);
+      expect(refused.headers.get('warning')).to.include(`audio port ${port} is not a port number from 0 to 65535`);
+      const line = lines.find((l) => l.obj.reason === `the offer's audio port ${port} is not a port number from 0 to 65535`);
+      expect(line, `a log line for port ${port}`).to.exist;
+      expect(line!.obj).to.include({ from: '127.0.0.1', status: 488 });
+    }
+    phone.send(invite(phone, 'q4', withPort('0')), server.address.port);
+    expect((await phone.response(488, 'q4')).headers.get('warning')).to.include('disables its audio (port 0)');
+    expect(sessions).to.have.length(0);
+    expect(registry.localSessions()).to.equal(0);
+    phone.send(invite(phone, 'q5'), server.address.port);
+    const ok = await phone.response(200, 'q5');
+    phone.send(inDialog('ACK', phone, 'q5', toTagOf(ok), 1), server.address.port);
+    const reInvite = invite(phone, 'q5', withPort('65536'), [], 2).replace(
+      'To: <sip:svc@127.0.0.1>',
+      `To: <sip:svc@127.0.0.1>;tag=${toTagOf(ok)}`,
+    );
+    phone.send(reInvite, server.address.port);
+    await until(() => phone.received.some((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE'));
+    const answer = phone.received.find((m) => m.kind === 'response' && m.headers.get('cseq') === '2 INVITE')!;
+    expect(answer).to.include({ status: 488 });
+    expect(answer.headers.get('warning')).to.include('audio port 65536');
+    expect(lines.some((l) => /re-INVITE refused/.test(l.msg ?? '') && /65536/.test(String(l.obj.reason)))).to.equal(true);
+    expect(server.activeCalls()).to.equal(1);
+  });
+
   it('a source outside the allowlist: 403 before anything is set up', async () => {
     await start({ allowedSources: ['10.9.8.7'] });
     phone.send(invite(phone, 'c3'), server.address.port);
