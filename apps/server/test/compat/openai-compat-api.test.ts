@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { decodeWithFfmpeg, getJson, postJson } from '../helpers/http.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { RealtimeClient, openSession, violations } from '../helpers/realtime-client.js';
+import { RealtimeClient, openSession, takeViolations } from '../helpers/realtime-client.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { createVideo, dataUri, pollVideo, samplePhoto } from '../video/video-helpers.js';
@@ -159,7 +159,7 @@ describe('OpenAI drop-in behaviour of the HTTP API (default settings: OpenAI mod
       const { skipped } = await client.until('response.done', 30_000);
       expect(skipped.some((e) => e.type === 'response.output_audio.delta')).to.equal(true);
       await client.close();
-      expect(violations.splice(0)).to.deep.equal([]);
+      expect(takeViolations()).to.deep.equal([]);
 
       const video = await createVideo(t.baseUrl, t.apiKey, {
         ref_image: dataUri(samplePhoto(3), 'image/jpeg'),

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import WebSocket from 'ws';
 import { gaSchemaViolations } from './ga-event-schema.js';
 
@@ -16,8 +17,107 @@ const NEVER_EMITTED = [
 
 export type ServerEvent = Record<string, any> & { type: string; event_id: string };
 
-/** Every protocol violation any client saw (checked after each test). */
-export const violations: string[] = [];
+/** A mocha test, where a client was opened and where an event arrived (null: outside any test, in a hook). */
+interface TestRef {
+  /** Tells two tests of the same title apart. */
+  serial: number;
+  file: string;
+  title: string;
+}
+
+/** A protocol violation one client saw, with what attributes it. */
+interface Violation {
+  problem: string;
+  /** The client: its number in this process and its path. */
+  client: string;
+  /** The test that opened the client, and the one running when the event came. */
+  openedIn: TestRef | null;
+  /** The file the client belongs to: its test's, or (opened in a hook) the test file that opened it, when known. */
+  file: string | null;
+  arrivedIn: TestRef | null;
+  /** The test had already closed the client (the event was in flight). */
+  afterClose: boolean;
+}
+
+/**
+ * Violations not yet charged to a test. Several test files share one mocha process, and a client a
+ * test left open can receive events after that test's check (or after its file ended): such a
+ * violation stays here, attributed, until the end of the run, instead of failing whichever test
+ * checks next.
+ */
+const unchecked: Violation[] = [];
+/** The files that check for violations (call `takeViolations`): the ones whose leftovers the end of the run reports. */
+const checkingFiles = new Set<string>();
+let running: TestRef | null = null;
+let testSerial = 0;
+let clientSerial = 0;
+
+// Root hooks (this module is first imported while mocha loads a test file, at its top level, so
+// they are registered on the root suite, once): which test is running, and a last check at the end.
+if (typeof beforeEach === 'function' && typeof afterEach === 'function' && typeof after === 'function') {
+  beforeEach(function () {
+    const test = this.currentTest;
+    running = { serial: ++testSerial, file: test?.file ?? '', title: test?.title ?? '' };
+  });
+  afterEach(() => {
+    running = null;
+  });
+  after(() => {
+    const stray = takeStrayViolations();
+    if (stray.length > 0) throw new Error(`protocol violations no test was charged with:\n  ${stray.join('\n  ')}`);
+  });
+}
+
+/**
+ * The violations charged to the test running now, taken (its afterEach checks them): those of the
+ * clients it opened, and those that arrived during it on a client opened in a hook (outside any
+ * test). A violation on a client another test opened (and left open, or closed with the event in
+ * flight) is not this test's: it is kept for the end of the run, naming the test that opened it.
+ */
+export function takeViolations(): string[] {
+  const now = running;
+  if (now) checkingFiles.add(now.file);
+  const charged = (v: Violation) =>
+    v.openedIn ? v.openedIn.serial === now?.serial : now ? v.arrivedIn?.serial === now.serial : v.arrivedIn === null;
+  return drain(charged);
+}
+
+/**
+ * The violations no test was charged with, of the files that check for them (or of a client whose
+ * file is unknown), taken: the root `after` hook fails the run with them; a test of this module
+ * reads them.
+ */
+export function takeStrayViolations(): string[] {
+  return drain((v) => v.file === null || checkingFiles.has(v.file));
+}
+
+function drain(charged: (v: Violation) => boolean): string[] {
+  const taken: string[] = [];
+  for (let i = 0; i < unchecked.length;) {
+    const v = unchecked[i]!;
+    if (!charged(v)) {
+      i++;
+      continue;
+    }
+    unchecked.splice(i, 1);
+    taken.push(describeViolation(v));
+  }
+  return taken;
+}
+
+function describeViolation(v: Violation): string {
+  const where = (t: TestRef | null) =>
+    t ? `"${t.title}" (${basename(t.file)})` : `a hook outside any test${v.file ? ` (${basename(v.file)})` : ''}`;
+  const closed = v.afterClose ? ', after the test closed it' : '';
+  const arrived = v.arrivedIn?.serial !== v.openedIn?.serial ? `, arrived during ${where(v.arrivedIn)}` : '';
+  return `${v.problem} [client ${v.client}, opened in ${where(v.openedIn)}${arrived}${closed}]`;
+}
+
+/** The compiled test file on the stack (a client opened in a before/after hook has no running test to say it). */
+function testFileOnStack(): string | null {
+  const frame = /(?:file:\/\/)?(\/[^\s():]+\.test\.js)/.exec(new Error().stack ?? '');
+  return frame?.[1] ?? null;
+}
 
 export interface ConnectOptions {
   apiKey?: string;
@@ -32,7 +132,15 @@ export interface ConnectOptions {
  */
 export class RealtimeClient {
   readonly events: ServerEvent[] = [];
+  /** The protocol violations this client saw (also charged to its test: `takeViolations`). */
+  readonly violations: string[] = [];
   closeInfo: { code: number; reason: string } | null = null;
+  /** The test asked to close it (events may still be in flight). */
+  private closing = false;
+  /** Names it in the violations it saw: its number in this process and its path. */
+  readonly label: string;
+  private readonly openedIn = running;
+  private readonly file = running?.file ?? testFileOnStack();
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number; reason: string }>;
   private consumed = 0;
@@ -53,15 +161,29 @@ export class RealtimeClient {
       }),
     );
     ws.on('error', () => undefined);
+    const url = new URL(ws.url);
+    this.label = `#${++clientSerial} ${url.pathname}${url.search}`;
     ws.on('message', (data, isBinary) => {
-      if (isBinary) violations.push('binary frame from server');
+      if (isBinary) this.violation('binary frame from server');
       const event = JSON.parse(data.toString()) as ServerEvent;
-      if (typeof event.event_id !== 'string' || event.event_id === '') violations.push(`${event.type} without string event_id`);
-      for (const problem of gaSchemaViolations(event)) violations.push(`GA schema: ${problem}`);
-      if (typeof event.type !== 'string') violations.push('event without type');
-      if (NEVER_EMITTED.some((p) => p.test(event.type))) violations.push(`never-emitted event ${event.type}`);
+      if (typeof event.event_id !== 'string' || event.event_id === '') this.violation(`${event.type} without string event_id`);
+      for (const problem of gaSchemaViolations(event)) this.violation(`GA schema: ${problem}`);
+      if (typeof event.type !== 'string') this.violation('event without type');
+      if (NEVER_EMITTED.some((p) => p.test(event.type))) this.violation(`never-emitted event ${event.type}`);
       this.events.push(event);
       this.wake();
+    });
+  }
+
+  private violation(problem: string): void {
+    this.violations.push(problem);
+    unchecked.push({
+      problem,
+      client: this.label,
+      openedIn: this.openedIn,
+      file: this.file,
+      arrivedIn: running,
+      afterClose: this.closing || this.closeInfo !== null,
     });
   }
 
@@ -124,6 +246,7 @@ export class RealtimeClient {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (!this.closeInfo) {
       this.ws.close();
       await Promise.race([this.closed, new Promise((r) => setTimeout(r, 2000))]);

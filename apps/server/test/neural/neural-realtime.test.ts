@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeKokoroModel } from '@svc/adapters-testing';
-import { openSession, userText, violations, type RealtimeClient } from '../helpers/realtime-client.js';
+import { openSession, userText, takeViolations, type RealtimeClient } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 function toneHz(samples: Int16Array, rate: number): number {
@@ -31,7 +31,7 @@ async function spokenReply(client: RealtimeClient): Promise<Int16Array> {
 
 describe('neural voices in realtime sessions (test-built Kokoro model)', function () {
   this.timeout(60_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   let modelsDir: string;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { openSession, RealtimeClient, sleep, violations, type ServerEvent } from '../helpers/realtime-client.js';
+import { openSession, RealtimeClient, sleep, takeViolations, type ServerEvent } from '../helpers/realtime-client.js';
 import { serverVadVoiceSession, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
@@ -41,7 +41,7 @@ async function takeTurns(client: RealtimeClient, sentences: Int16Array[]): Promi
  */
 describe('realtime e2e: admission by capacity (speaking sessions past what the server can serve)', function () {
   this.timeout(600_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => {
     s = await startRealtimeServer({

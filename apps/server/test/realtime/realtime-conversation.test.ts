@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openSession, userText, violations, type RealtimeClient } from '../helpers/realtime-client.js';
+import { openSession, userText, takeViolations, type RealtimeClient } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const strip = ({ event_id: _e, ...rest }: Record<string, any>) => rest;
@@ -15,7 +15,7 @@ describe('realtime e2e: conversation items', function () {
   beforeEach(async () => ({ client } = await openSession(s.wsUrl, s.apiKey)));
   afterEach(async () => {
     await client.close();
-    expect(violations).to.deep.equal([]);
+    expect(takeViolations()).to.deep.equal([]);
   });
 
   it('conversation.item.create adds a user message (client id kept) and never triggers a response', async () => {

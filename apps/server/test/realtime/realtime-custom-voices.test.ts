@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, violations } from '../helpers/realtime-client.js';
+import { RealtimeClient, openSession, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { b64, REFERENCE_TEXT, registerJson, speechBytes } from '../voices/voice-helpers.js';
 
@@ -7,7 +7,7 @@ import { b64, REFERENCE_TEXT, registerJson, speechBytes } from '../voices/voice-
 describe('realtime e2e: output voice from the voices API', function () {
   this.timeout(120_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   let voice: string;
   before(async () => {

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { smartTurnTestModel } from '@svc/adapters-testing';
-import { violations } from '../helpers/realtime-client.js';
+import { takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer } from '../helpers/realtime-server.js';
 import { sentenceEndsEnded, sentencesWithPauses } from '../helpers/sentence-ends.js';
 
@@ -28,7 +28,7 @@ const PAUSE_MS = 400;
 
 describe('realtime e2e: semantic_vad with an end-of-turn model (SVC_TURN_MODEL)', function () {
   this.timeout(300_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-turn-model-'));

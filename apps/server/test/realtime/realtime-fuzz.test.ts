@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, sleep, violations } from '../helpers/realtime-client.js';
+import { RealtimeClient, openSession, sleep, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 /** Small seeded PRNG (mulberry32) so a failing run can be replayed. */
@@ -163,7 +163,7 @@ describe('realtime e2e: fuzzing with 10,000 random and malformed events', functi
       expect((await client.closed).code).to.equal(1000);
     }
     expect(sent).to.be.at.least(10_000);
-    expect(violations).to.deep.equal([]);
+    expect(takeViolations()).to.deep.equal([]);
 
     // No leaked slots: the per-key cap (8) can be filled again, and the server still works.
     await sleep(100);

@@ -1,7 +1,7 @@
 // @test-tier paced: real-time audio; the pause must follow speech_started within tens of milliseconds
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { openSession, sleep, type RealtimeClient, type ServerEvent, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { SHARED_TOKENS } from '@svc/core';
@@ -121,7 +121,7 @@ const audioBytes = (events: ServerEvent[], responseId: string) =>
  */
 describe('realtime e2e: interruptions that feel human (pause, judge, cancel or resume)', function () {
   this.timeout(120_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   let wholeReplyBytes: Promise<number>;
   const backchannels = new Map<string, Int16Array>();

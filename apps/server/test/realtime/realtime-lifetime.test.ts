@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { openSession, pcmBase64, sleep, userText, violations } from '../helpers/realtime-client.js';
+import { openSession, pcmBase64, sleep, userText, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const strip = ({ event_id: _e, ...rest }: Record<string, any>) => rest;
 
 describe('realtime e2e: session end (idle timeout, max duration, quota)', function () {
   this.timeout(30_000);
-  afterEach(() => expect(violations).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
 
   describe('with a manual clock', () => {
     let s: RealtimeTestServer;

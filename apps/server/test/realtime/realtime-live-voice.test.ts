@@ -1,7 +1,7 @@
 // @test-tier paced: speaks at real-time pace and bounds the reply's latency (no CPU-bound neighbour)
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { openSession, sleep, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { openSession, sleep, type RealtimeClient, type ServerEvent, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
 import { resampleInt16 } from '@svc/adapters-runtime';
@@ -63,7 +63,7 @@ const voiceSession = {
 describe('realtime e2e: a live voice loop (real speech at real-time pace)', function () {
   this.timeout(120_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => {
     // These tests measure what is heard and how it is answered, not overload: a loaded CI machine's
@@ -371,7 +371,7 @@ describe('realtime e2e: a live voice loop (real speech at real-time pace)', func
 describe('realtime e2e: without a speech recognizer (SVC_ASR_ENGINE=off)', function () {
   this.timeout(30_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => {
     s = await startRealtimeServer({ env: { SVC_ASR_ENGINE: 'off' } });

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { childProcesses } from '../helpers/http.js';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { openSession, sleep, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
+import { openSession, sleep, takeViolations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { serverVadVoiceSession, speakAtRealTimePace } from '../helpers/spoken-audio.js';
 
@@ -35,7 +35,7 @@ async function turnOutcome(client: RealtimeClient): Promise<{ itemId: string; ev
  */
 describe('realtime e2e: no silently dropped turn (stalled or failed recognizer)', function () {
   this.timeout(300_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   const stopped: number[] = [];
   before(async () => {

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { OpusscriptOpusCodec } from '@svc/adapters-media';
-import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { RECOGNIZER } from '../helpers/pocketsphinx.js';
 
@@ -50,7 +50,7 @@ async function collectUntil(client: RealtimeClient, type: string, timeoutMs = 30
 describe('realtime e2e: opus audio', function () {
   this.timeout(60_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

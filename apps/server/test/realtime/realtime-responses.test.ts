@@ -1,6 +1,6 @@
 // @test-tier light: mostly waits on realtime sessions
 import { expect } from 'chai';
-import { openSession, pcmBase64, userText, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
+import { openSession, pcmBase64, userText, takeViolations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const TEXT_RESPONSE = [
@@ -26,7 +26,7 @@ describe('realtime e2e: responses with the embedded model', function () {
     s = await startRealtimeServer({ env: { SVC_LLM_DEMO_TOKEN_DELAY_MS: '15' } });
   });
   after(async () => s?.close());
-  afterEach(() => expect(violations).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
 
   it('streams a text response with the GA item and content-part events; response.done has usage and status_details null', async () => {
     const { client } = await openSession(s.wsUrl, s.apiKey);
@@ -302,7 +302,7 @@ describe('realtime e2e: conversation summarization', function () {
     s = await startRealtimeServer({ env: { SVC_LLM_CONTEXT_WINDOW_TOKENS: '400' } });
   });
   after(async () => s?.close());
-  afterEach(() => expect(violations).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
 
   const text = (i: number) => `Fact number ${i} is important. ${'more words follow here '.repeat(7)}`.trim();
 

@@ -1,6 +1,6 @@
 // @test-tier light: speaks recorded sentences at real-time pace and mostly waits
 import { expect } from 'chai';
-import { violations } from '../helpers/realtime-client.js';
+import { takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { join } from 'node:path';
 import { alignedSpeechEndMs } from '../helpers/forced-alignment.js';
@@ -24,7 +24,7 @@ const ENDED_AT_LEAST = 2;
 const PAUSE_MS = 400;
 describe('realtime e2e: semantic_vad ends the turn at the short pause after a finished read sentence (recorded speech)', function () {
   this.timeout(300_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

@@ -1,6 +1,6 @@
 // @test-tier light: speaks recorded sentences at real-time pace and mostly waits
 import { expect } from 'chai';
-import { violations } from '../helpers/realtime-client.js';
+import { takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { recording } from '../helpers/recorded-speech.js';
 import { PAUSED_AT } from '../helpers/paused-sentences.js';
@@ -19,7 +19,7 @@ const KEPT_AT_LEAST = 19;
 
 describe('realtime e2e: semantic_vad keeps a sentence with a pause in it one turn (recorded speech)', function () {
   this.timeout(300_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RealtimeClient, openSession, violations } from '../helpers/realtime-client.js';
+import { RealtimeClient, openSession, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 async function firstUpdate(s: RealtimeTestServer, session: Record<string, unknown>) {
@@ -26,7 +26,7 @@ describe('realtime e2e: session configuration (session.update)', function () {
     s = await startRealtimeServer();
   });
   after(async () => s?.close());
-  afterEach(() => expect(violations).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
 
   it('session.created carries the full effective GA session object', async () => {
     const { client, first } = await firstUpdate(s, { type: 'realtime', model: 'svc-realtime' });

@@ -1,6 +1,6 @@
 // @test-tier paced: speaks at real-time pace and waits on pauses; its replies are begun at the pause only when the recognizer keeps up, which the first group's CPU-bound files beside it did not always let it do on a loaded machine
 import { expect } from 'chai';
-import { openSession, sleep, violations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
+import { openSession, sleep, takeViolations, type RealtimeClient, type ServerEvent } from '../helpers/realtime-client.js';
 import { startRealtimeServer } from '../helpers/realtime-server.js';
 import { RATE, recording } from '../helpers/recorded-speech.js';
 import { speakAtRealTimePace } from '../helpers/spoken-audio.js';
@@ -67,7 +67,7 @@ async function converse(wsUrl: string, apiKey: string, type: 'server_vad' | 'sem
  */
 describe('realtime e2e: a reply begun at the pause changes nothing the client sees', function () {
   this.timeout(300_000);
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   before(() => requireRecognizer());
 
   it('server_vad and semantic_vad: the same events, transcripts, reply text and audio with speculation on and off', async () => {

@@ -1,7 +1,7 @@
 // @test-tier light: speaks at real-time pace and mostly waits
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
-import { openSession, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { openSession, type RealtimeClient, type ServerEvent, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 
@@ -34,7 +34,7 @@ async function until(client: RealtimeClient, type: string, timeoutMs = 30_000): 
 describe('realtime e2e: speech to speech with real VAD, recognizer and voice', function () {
   this.timeout(120_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async function () {
     requireRecognizer();

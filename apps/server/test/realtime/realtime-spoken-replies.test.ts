@@ -1,6 +1,6 @@
 // @test-tier light: spoken replies at the listener's pace
 import { expect } from 'chai';
-import { openSession, userText, type RealtimeClient, type ServerEvent, violations } from '../helpers/realtime-client.js';
+import { openSession, userText, type RealtimeClient, type ServerEvent, takeViolations } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { edgeSilenceMs } from '../helpers/spoken-audio.js';
 
@@ -22,7 +22,7 @@ const rms = (pcm: Int16Array) => Math.sqrt(pcm.reduce((s, x) => s + x * x, 0) / 
 describe('realtime e2e: spoken replies', function () {
   this.timeout(60_000);
   // Every server event these clients saw conforms to the GA schema (and none is never-emitted).
-  afterEach(() => expect(violations.splice(0)).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
   let s: RealtimeTestServer;
   before(async () => (s = await startRealtimeServer()));
   after(async () => s?.close());

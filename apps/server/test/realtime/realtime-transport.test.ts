@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { RealtimeClient, openSession, violations, sleep } from '../helpers/realtime-client.js';
+import { RealtimeClient, openSession, takeViolations, sleep } from '../helpers/realtime-client.js';
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 
 const configure = {
@@ -26,7 +26,7 @@ describe('realtime e2e: transport, authentication, client secrets and close code
     s = await startRealtimeServer({ clock, env: { SVC_REALTIME_MAX_SESSIONS: '6', SVC_REALTIME_MAX_SESSIONS_PER_KEY: '3' } });
   });
   after(async () => s?.close());
-  afterEach(() => expect(violations).to.deep.equal([]));
+  afterEach(() => expect(takeViolations()).to.deep.equal([]));
 
   describe('POST /v1/realtime/client_secrets', () => {
     it('mints a realtime.client_secret valid 600 s by default, ignoring a session object', async () => {
