@@ -7,6 +7,15 @@ import { SERVER_MODULES } from '../../src/composition/modules.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
+const DOC_FILES = [
+  'README.md',
+  ...readdirSync(resolve(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
+/** The 1-based line of a character offset. */
+const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
 
 /** Documentation that drifts from the code is worse than none: these fail when it does. */
 describe('docs stay true to the code', () => {
@@ -85,16 +94,26 @@ describe('docs stay true to the code', () => {
   });
 
   it('README.md and docs/ point at nothing outside the repository', () => {
-    for (const file of [
-      'README.md',
-      ...readdirSync(resolve(ROOT, 'docs'))
-        .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`),
-    ]) {
+    for (const file of DOC_FILES) {
       const text = read(file);
       expect(text, `${file}: an absolute path of this machine`).not.to.match(/\/work\/|\/root\/|\/tmp\/svc/);
       expect(text, `${file}: the shared folder is not part of the repository`).not.to.match(/\bshared\/spec\//);
     }
+  });
+
+  it('every repository path README.md and docs/ name exists (apps/..., packages/..., scripts/...)', () => {
+    // A reader opens the file a doc names: a path that moved (a test renamed, a package split)
+    // sends them nowhere. Patterns and placeholders (`packages/*/src`, `<name>`) are not paths.
+    const missing: string[] = [];
+    for (const file of DOC_FILES) {
+      const text = read(file);
+      for (const m of text.matchAll(/(?<![\w./@-])((?:apps|packages|scripts|docs|examples|tools)\/[\w./*<>{}-]*)/g)) {
+        const path = m[1]!.replace(/[.-]+$/, ''); // a sentence's full stop is not part of it
+        if (/[*<>{}]/.test(path)) continue;
+        if (!existsSync(resolve(ROOT, path))) missing.push(`${file}:${lineOf(text, m.index)}: ${path}`);
+      }
+    }
+    expect(missing, 'paths that do not exist in the repository (write them from its root)').to.deep.equal([]);
   });
 
   it('docs/speech.md has the instructions table row for row, and every OpenAI voice name', () => {
