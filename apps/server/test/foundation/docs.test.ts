@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY_INSTRUCTIONS, OPENAI_MODEL_ALIASES, OPENAI_VOICE_NAMES, SUPPORTED_TAG_VALUES } from '@svc/core';
 import { SERVER_MODULES } from '../../src/composition/modules.js';
@@ -16,6 +16,22 @@ const DOC_FILES = [
 ];
 /** The 1-based line of a character offset. */
 const lineOf = (text: string, at: number) => text.slice(0, at).split('\n').length;
+
+/** The anchors GitHub gives a document's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const [, heading] of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*$/gm)) {
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}_\- ]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
 
 /** Documentation that drifts from the code is worse than none: these fail when it does. */
 describe('docs stay true to the code', () => {
@@ -114,6 +130,23 @@ describe('docs stay true to the code', () => {
       }
     }
     expect(missing, 'paths that do not exist in the repository (write them from its root)').to.deep.equal([]);
+  });
+
+  it('every relative link of README.md and docs/ leads to a file that exists, and to a heading it has', () => {
+    const broken: string[] = [];
+    for (const file of DOC_FILES) {
+      const text = read(file);
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const link = m[1]!;
+        if (/^(?:https?|mailto):/.test(link)) continue;
+        const [path, anchor] = link.split('#') as [string, string | undefined];
+        const target = path === '' ? file : join(dirname(file), path);
+        const where = `${file}:${lineOf(text, m.index)}: ${link}`;
+        if (!existsSync(resolve(ROOT, target))) broken.push(`${where} (no such file)`);
+        else if (anchor && target.endsWith('.md') && !headingAnchors(read(target)).has(anchor)) broken.push(`${where} (no such heading)`);
+      }
+    }
+    expect(broken).to.deep.equal([]);
   });
 
   it('docs/speech.md has the instructions table row for row, and every OpenAI voice name', () => {
