@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { librivoxSentences } from '../helpers/librivox.js';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { wavFile } from '../helpers/wav.js';
 
 /*
@@ -18,7 +18,9 @@ import { wavFile } from '../helpers/wav.js';
  *   `bash -eo pipefail`, so each of its commands must succeed, and `curl` fails on an HTTP error
  *   status (the test adds --fail-with-body): an example that gets a 4xx/5xx fails the test.
  * - `$BASE` is the server's URL and `$KEY` an API key of it; `http://localhost:8080` and
- *   `http://127.0.0.1:8080` in a block are rewritten to the server's address.
+ *   `http://127.0.0.1:8080` in a block are rewritten to the server's address, and the Wyoming port
+ *   the Home Assistant examples reach (`/dev/tcp/127.0.0.1/10200`) to the server's Wyoming port.
+ * - A block indented inside a list item (docs/wyoming.md's steps) is a block like any other.
  * - The blocks run one after the other in a scratch folder holding what they read: `me.wav` and
  *   `clip.wav` (real speech: LibriVox sentences from pocketsphinx-testdata, 10 s and 3 s), `clip.mp3`,
  *   `speech.wav` and `face.jpg` (a 144 KB photo of one face). `npm` runs from the repository root
@@ -47,9 +49,11 @@ function fencedBlocks(file: string): Block[] {
   const lines = readFileSync(resolve(ROOT, file), 'utf8').split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S*)\s*$/.exec(lines[i]!);
+    // A fence may be indented (a block inside a list item): its lines carry the same indent.
+    const open = /^( *)```(\S*)\s*$/.exec(lines[i]!);
     if (!open) continue;
-    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
+    const indent = open[1]!;
+    const end = lines.findIndex((l, j) => j > i && l.startsWith(indent) && /^```\s*$/.test(l.slice(indent.length)));
     if (end < 0) break;
     const before =
       lines
@@ -59,8 +63,11 @@ function fencedBlocks(file: string): Block[] {
     blocks.push({
       file,
       line: i + 1,
-      tag: open[1]!,
-      body: lines.slice(i + 1, end).join('\n'),
+      tag: open[2]!,
+      body: lines
+        .slice(i + 1, end)
+        .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
+        .join('\n'),
       skip: SKIP_MARKER.exec(before)?.[1] ?? null,
     });
     i = end;
@@ -113,15 +120,14 @@ async function writeExampleFiles(dir: string): Promise<void> {
   );
 }
 
-function runBlock(block: Block, server: ServerProcess, dir: string): Promise<{ code: number | null; output: string }> {
+function runBlock(block: Block, server: ServerProcess, wyomingPort: number, dir: string): Promise<{ code: number | null; output: string }> {
   const script = [
     // curl fails on an HTTP error status; npm runs where a reader types it, the repository root.
     'curl() { command curl --fail-with-body "$@"; }',
     `npm() { (cd ${JSON.stringify(ROOT)} && command npm "$@"); }`,
-    block.body.replace(
-      /(https?|wss?):\/\/(?:localhost|127\.0\.0\.1):8080/g,
-      (_m, scheme: string) => `${scheme}://127.0.0.1:${server.port}`,
-    ),
+    block.body
+      .replace(/(https?|wss?):\/\/(?:localhost|127\.0\.0\.1):8080/g, (_m, scheme: string) => `${scheme}://127.0.0.1:${server.port}`)
+      .replace(/\/dev\/tcp\/127\.0\.0\.1\/10200\b/g, `/dev/tcp/127.0.0.1/${wyomingPort}`),
   ].join('\n');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
   return new Promise((done) => {
@@ -157,14 +163,17 @@ function runBlock(block: Block, server: ServerProcess, dir: string): Promise<{ c
 describe('the shell examples of README.md and docs/ work when pasted (one real server)', function () {
   this.timeout(120_000);
   let server: ServerProcess;
+  let wyomingPort: number;
   let dir: string;
 
   before(async function () {
     this.timeout(180_000);
     dir = mkdtempSync(join(tmpdir(), 'svc-docs-commands-'));
     await writeExampleFiles(dir);
-    // As `npm start` runs it: the default settings, nothing the examples do not say.
-    server = await startServerProcess({ readyTimeoutMs: 120_000 });
+    // As `npm start` runs it: the default settings, nothing the examples do not say, and the
+    // Wyoming port the Home Assistant examples open (SVC_WYOMING_PORT=10200 there).
+    wyomingPort = await freePort();
+    server = await startServerProcess({ readyTimeoutMs: 120_000, env: { SVC_WYOMING_PORT: String(wyomingPort) } });
     console.log(`      ${RUNNABLE.length} runnable blocks, ${SKIPPED.length} marked skip:`);
     for (const b of SKIPPED) console.log(`        skip ${b.file}:${b.line} (${b.skip})`);
   });
@@ -194,7 +203,7 @@ describe('the shell examples of README.md and docs/ work when pasted (one real s
 
   for (const block of RUNNABLE) {
     it(`${block.file}:${block.line}`, async () => {
-      const { code, output } = await runBlock(block, server, dir);
+      const { code, output } = await runBlock(block, server, wyomingPort, dir);
       expect(code, `exit ${code}; the block printed:\n${output.slice(-3000)}\nserver log:\n${server.tail(15)}`).to.equal(0);
     });
   }
