@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { MAX_INPUT_CHARS } from '@svc/core';
@@ -29,6 +31,7 @@ type HTMLAudioElement = any;
 type HTMLVideoElement = any;
 
 const PHONE = { width: 390, height: 844 };
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../..');
 
 /**
  * The playground in a real browser (Debian's Chromium through playwright-core) against the real
@@ -773,6 +776,52 @@ describe('playground in a real browser', function () {
     await page.click('#avatar-samples button[title="Sample photo 3"]');
     await page.waitForFunction(() => document.querySelector('[data-code="avatar"]')?.textContent?.includes('curl -o face.jpg'));
     expect(await run(await pasted('avatar'), 'await res.body.cancel(); return videoId;')).to.match(/^video_/);
+  });
+
+  it("the docs' browser snippets run as pasted in a page of the server: README.md's WebRTC call, docs/video.md's MSE player", async () => {
+    // Read from the Markdown as a reader copies them, with what the doc says to fill in: the client
+    // secret or the key, and the server's address where the doc writes 127.0.0.1:8080.
+    const snippet = (file: string, marker: string) => {
+      const blocks = [...readFileSync(resolve(ROOT, file), 'utf8').matchAll(/^```js\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
+      const found = blocks.filter((b) => b.includes(marker));
+      expect(found, `${file}: one js block with ${marker}`).to.have.length(1);
+      return found[0]!.replaceAll("'http://127.0.0.1:8080'", JSON.stringify(t.baseUrl));
+    };
+    const run = (js: string, after: string) => page.evaluate(`(async () => {\n${js}\n${after}\n})()`);
+
+    const res = await fetch(`${t.baseUrl}/v1/realtime/client_secrets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.apiKey}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    const secret = ((await res.json()) as { value: string }).value;
+    const call = snippet('README.md', "createDataChannel('oai-events')").replace("'<client secret>'", JSON.stringify(secret));
+    const first = await run(
+      call,
+      `return await new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error('no session.created')), 30000);
+  events.addEventListener('message', (m) => resolve(JSON.parse(m.data).type));
+}).finally(() => pc.close());`,
+    );
+    expect(first).to.equal('session.created');
+
+    const doc = await getJson(`${t.baseUrl}/v1/openapi.json`, t.apiKey);
+    if (!Object.hasOwn(doc.body.paths, '/v1/videos/stream')) return;
+    const player = snippet('docs/video.md', 'new MediaSource()').replace("'<your key>'", JSON.stringify(t.apiKey));
+    const shown = (await run(
+      player,
+      `await new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error('the video did not play to its end')), 90000);
+  video.addEventListener('ended', resolve, { once: true });
+  video.addEventListener('error', () => reject(new Error(video.error.message)), { once: true });
+});
+const shown = { width: video.videoWidth, height: video.videoHeight, seconds: video.duration };
+video.remove();
+return shown;`,
+    )) as { width: number; height: number; seconds: number };
+    expect(shown.width).to.equal(640);
+    expect(shown.height).to.equal(640);
+    expect(shown.seconds).to.be.above(1); // "Streaming as I speak." is ~1.5 s
   });
 
   it('avatar: a video plays in the page while it is generated, and a job completes and plays (when the server has video)', async function () {
