@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writePiperVoice } from '@svc/adapters-testing';
+import { smartTurnTestModel, writePiperVoice } from '@svc/adapters-testing';
 import { modelsCliWithEnv } from '../helpers/models-cli.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../../../scripts/local-hub.mjs', import.meta.url));
@@ -36,6 +36,9 @@ describe('scripts/local-hub.mjs: trying `models pull` against a local server (do
     const onnx = join(root, 'mirror', 'local', 'broken-voice', 'en_US-broken-medium.onnx');
     const whole = readFileSync(onnx);
     writeFileSync(onnx, whole.subarray(0, whole.length >> 1)); // a truncated model: its checksum matches, it does not load
+    // A catalog entry that follows `main` (not pinned), in a folder named as its repository.
+    mkdirSync(join(root, 'mirror', 'pipecat-ai', 'smart-turn-v3'), { recursive: true });
+    writeFileSync(join(root, 'mirror', 'pipecat-ai', 'smart-turn-v3', 'smart-turn-v3.2-cpu.onnx'), smartTurnTestModel());
     hub = await startLocalHub(join(root, 'mirror'));
   });
   after(() => {
@@ -50,6 +53,14 @@ describe('scripts/local-hub.mjs: trying `models pull` against a local server (do
     expect(pulled.out).to.match(/checksums verified, loads/);
     expect(existsSync(join(dataDir, 'models', 'en_US-test-medium.onnx'))).to.equal(true);
     expect(existsSync(join(dataDir, 'models', 'en_US-test-medium.onnx.json'))).to.equal(true);
+  });
+
+  it('a catalog name that follows main pulls by its name from a folder named as its repository (smart-turn-v3.2)', async () => {
+    const dataDir = mkdtempSync(join(root, 'data-'));
+    const pulled = await modelsCliWithEnv({ SVC_DATA_DIR: dataDir, HF_ENDPOINT: hub!.url }, 'pull', 'smart-turn-v3.2');
+    expect(pulled.code, pulled.out).to.equal(0);
+    expect(pulled.out).to.match(/pulled smart-turn-v3\.2 .*checksums verified, loads/);
+    expect(existsSync(join(dataDir, 'models', 'smart-turn-v3.2', 'smart-turn-v3.2-cpu.onnx'))).to.equal(true);
   });
 
   it('a truncated model is downloaded, refused because it does not load, and removed', async () => {
