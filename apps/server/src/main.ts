@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { REALTIME_TOKENS, SHARED_TOKENS } from '@svc/core';
@@ -50,13 +51,20 @@ async function main(): Promise<void> {
     ...(server.sip
       ? [`SIP phone calls: ${server.sip.server.address.address}:${server.sip.server.address.port} (UDP and TCP; docs/sip.md)`]
       : []),
-    // With no key printed, the command reads it from $KEY, as the README's examples do.
-    `Try it${firstKey ? '' : ' (export KEY=<your key> first)'}:\n    curl -s ${server.url}/v1/audio/speech -H "Authorization: Bearer ${firstKey ?? '$KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
+    // With no key printed, the command reads it from $KEY, as the README's examples do. Over TLS
+    // curl is given the server's own certificate: a self-signed one (docs/realtime.md makes one to
+    // try TLS) is otherwise refused, and `curl -s` says nothing (exit 60).
+    `Try it${firstKey ? '' : ' (export KEY=<your key> first)'}:\n    curl -s ${server.url}/v1/audio/speech${config.settings.SVC_TLS_CERT ? ` --cacert ${shellWord(resolve(config.settings.SVC_TLS_CERT))}` : ''} -H "Authorization: Bearer ${firstKey ?? '$KEY'}" \\\n      -H "Content-Type: application/json" -d '{"input":"Hello from svc!"}' -o hello.mp3`,
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
 
   stopOnSignals(() => server.close(), logger, config.settings.SVC_SHUTDOWN_GRACE_MS);
+}
+
+/** A path as one shell word: quoted when it holds anything but the usual path characters. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 main().catch((err) => {

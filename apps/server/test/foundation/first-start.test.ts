@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,17 +21,17 @@ describe('first start (the real main.js as a child process)', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = () =>
+  const start = (env: Record<string, string> = {}) =>
     new Promise<{ url: string; key: string | null; output: string }>((resolvePromise, reject) => {
       child = spawn(process.execPath, [MAIN], {
-        env: { ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'warn', SVC_API_KEYS: '' },
+        env: { ...process.env, SVC_PORT: '0', SVC_DATA_DIR: dir, SVC_LOG_LEVEL: 'warn', SVC_API_KEYS: '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
       const timer = setTimeout(() => reject(new Error(`no listening line in: ${output}`)), 45_000);
       child.stdout!.on('data', (d: Buffer) => {
         output += d.toString();
-        const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
+        const url = /listening on (https?:\/\/[^\s]+)/.exec(output)?.[1];
         if (url && /Try it[^\n]*:\n/.test(output)) {
           clearTimeout(timer);
           resolvePromise({ url, key: /^\s+(svc-[A-Za-z0-9_-]{20,})\s*$/m.exec(output)?.[1] ?? null, output });
@@ -40,6 +40,13 @@ describe('first start (the real main.js as a child process)', function () {
       child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
       child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
     });
+
+  /** The banner's "Try it" command, pasted into bash in `cwd` (with KEY exported when no key was printed). */
+  const tryIt = (output: string, cwd: string, key: string) => {
+    const command = /Try it[^\n]*:\n([\s\S]*?hello\.mp3)/.exec(output)?.[1];
+    expect(command, output).to.be.a('string');
+    return spawnSync('bash', ['-e', '-c', command!], { cwd, env: { ...process.env, KEY: key }, encoding: 'utf8' });
+  };
 
   const stop = () =>
     new Promise<void>((r) => {
@@ -56,6 +63,10 @@ describe('first start (the real main.js as a child process)', function () {
     // The banner points a newcomer at the playground, which is served.
     expect(first.output).to.contain(`Playground: ${first.url}/playground`);
     expect((await fetch(`${first.url}/playground`)).status).to.equal(200);
+    // The banner's command works when pasted: it writes the speech.
+    const pasted = tryIt(first.output, dir, first.key!);
+    expect(pasted.status, pasted.stderr).to.equal(0);
+    expect(statSync(join(dir, 'hello.mp3')).size).to.be.above(1000);
     await stop();
 
     const second = await start();
@@ -65,5 +76,44 @@ describe('first start (the real main.js as a child process)', function () {
     expect((await getJson(`${second.url}/v1/audio/presets`, first.key)).status).to.equal(200);
     await stop();
     child = null;
+  });
+
+  it("over TLS with a self-signed certificate, the banner's command works as pasted (curl is given the certificate)", async () => {
+    // docs/realtime.md has a reader make such a certificate to try TLS; curl refuses it unless told
+    // (exit 60, and `curl -s` prints nothing).
+    const tls = mkdtempSync(join(tmpdir(), 'svc-main-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+          '-keyout',
+          join(tls, 'key.pem'),
+          '-out',
+          join(tls, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const started = await start({ SVC_DATA_DIR: tls, SVC_TLS_CERT: join(tls, 'cert.pem'), SVC_TLS_KEY: join(tls, 'key.pem') });
+      expect(started.url.startsWith('https://'), started.output).to.equal(true);
+      const pasted = tryIt(started.output, tls, started.key!);
+      expect(pasted.status, pasted.stderr).to.equal(0);
+      expect(existsSync(join(tls, 'hello.mp3'))).to.equal(true);
+      expect(statSync(join(tls, 'hello.mp3')).size).to.be.above(1000);
+      await stop();
+      child = null;
+    } finally {
+      rmSync(tls, { recursive: true, force: true });
+    }
   });
 });
