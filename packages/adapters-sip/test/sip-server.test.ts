@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { InMemorySessionRegistry, Logger, Principal } from '@svc/core';
 import { parseSipMessage, serializeRtp, SipServer, SipStreamFramer, type SipMessage, type SipServerOptions } from '../src/index.js';
+import { recordingLogger, type LogEntry } from '@svc/adapters-testing';
 import {
   burstLimiter,
   cancel,
@@ -92,9 +93,8 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   });
 
   it('an offer whose audio port is out of range: 488 with the reason, a log line, no session; a re-offer of one leaves the call as it was', async () => {
-    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
-    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
-    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    const lines: LogEntry[] = [];
+    const logger = recordingLogger(lines);
     sessions = [];
     ({ server, registry } = await standInSipServer({ sessions, logger }));
     phone = await new Phone().open();
@@ -156,9 +156,8 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   });
 
   it("refused INVITEs leave a log line: a digest answer that fails (its user, never its response) and an offer's codecs", async () => {
-    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
-    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
-    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    const lines: LogEntry[] = [];
+    const logger = recordingLogger(lines);
     sessions = [];
     ({ server, registry } = await standInSipServer({
       sessions,
@@ -201,9 +200,8 @@ describe('SipServer over UDP (real sockets, a stand-in session)', function () {
   });
 
   it("a call's end is logged with its length and its RTP counts, and RTP from an untrusted address with a warning", async () => {
-    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
-    const record = (obj: Record<string, unknown>, msg?: string) => void lines.push({ obj, msg });
-    const logger: Logger = { debug: () => undefined, info: record, warn: record, error: record, child: () => logger };
+    const lines: LogEntry[] = [];
+    const logger = recordingLogger(lines);
     sessions = [];
     ({ server, registry } = await standInSipServer({ sessions, logger }));
     phone = await new Phone().open();

@@ -25,6 +25,8 @@ export {
   TEST_ASR_SHAPE,
   type TestAsrFolderOptions,
 } from './test-asr-folder.js';
+// A logger that keeps every entry, for tests of what is logged.
+export { recordingLogger, type LogEntry } from './recording-logger.js';
 // A Smart Turn v3-shaped end-of-turn model whose probability is a known function of its features.
 export { smartTurnTestModel, SMART_TURN_TEST_MODEL } from './smart-turn-test-model.js';
 // A local stand-in for the Hugging Face hub (its URL layout and headers), for `models pull` tests.

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getJson } from '../helpers/http.js';
+import { selfSignedCertificate } from '../helpers/self-signed-certificate.js';
 
 const MAIN = resolve(fileURLToPath(import.meta.url), '../../../src/main.js');
 
@@ -83,27 +84,7 @@ describe('first start (the real main.js as a child process)', function () {
     // (exit 60, and `curl -s` prints nothing).
     const tls = mkdtempSync(join(tmpdir(), 'svc-main-tls-'));
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost,IP:127.0.0.1',
-          '-keyout',
-          join(tls, 'key.pem'),
-          '-out',
-          join(tls, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
+      selfSignedCertificate(tls);
       const started = await start({ SVC_DATA_DIR: tls, SVC_TLS_CERT: join(tls, 'cert.pem'), SVC_TLS_KEY: join(tls, 'key.pem') });
       expect(started.url.startsWith('https://'), started.output).to.equal(true);
       const pasted = tryIt(started.output, tls, started.key!);

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { selfSignedCertificate } from '../helpers/self-signed-certificate.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** SVC_TLS_CERT / SVC_TLS_KEY: the same port serves HTTPS (and WSS for realtime). */
@@ -16,27 +16,7 @@ describe('TLS', function () {
   let cert: Buffer;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
+    selfSignedCertificate(dir);
     cert = readFileSync(join(dir, 'cert.pem'));
     t = await startTestServer({ env: { SVC_TLS_CERT: join(dir, 'cert.pem'), SVC_TLS_KEY: join(dir, 'key.pem') } });
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SHARED_TOKENS } from '@svc/core';
-import { recordingLogger, type LogEntry as Entry } from '../helpers/recording-logger.js';
+import { recordingLogger, type LogEntry as Entry } from '@svc/adapters-testing';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { sleep } from '../helpers/http.js';
 

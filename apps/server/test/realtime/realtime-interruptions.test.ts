@@ -5,7 +5,7 @@ import { openSession, sleep, type RealtimeClient, type ServerEvent, takeViolatio
 import { startRealtimeServer, type RealtimeTestServer } from '../helpers/realtime-server.js';
 import { requireRecognizer } from '../helpers/pocketsphinx.js';
 import { SHARED_TOKENS } from '@svc/core';
-import { recordingLogger, type LogEntry } from '../helpers/recording-logger.js';
+import { recordingLogger, type LogEntry } from '@svc/adapters-testing';
 import { concat, recordedLaugh, recordedNot, recordedOh, silence } from '../helpers/recorded-speech.js';
 import { atOnce, awaitedLater } from '../helpers/at-once.js';
 

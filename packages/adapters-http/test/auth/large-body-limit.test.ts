@@ -2,32 +2,19 @@ import { expect } from 'chai';
 import { request } from 'node:http';
 import type { RouteModule } from '../../src/app-state.js';
 import { readJsonBody } from '../../src/body/json-body.js';
-import { errorOf, startApp, TEST_KEY, type RunningApp } from '../support/http-app.js';
+import { errorOf, startApp, TEST_KEY, testRoute, type RunningApp } from '../support/http-app.js';
 
 /** A route that reads its body, then waits until the test lets it answer. */
 function gatedUpload(): { module: RouteModule; bodiesRead: () => number; release: () => void } {
   let read = 0;
   let open!: () => void;
   let gate = new Promise<void>((resolve) => (open = resolve));
-  const module: RouteModule = {
-    register(routes) {
-      routes.add({
-        method: 'post',
-        path: '/upload',
-        summary: 'upload',
-        tags: ['test'],
-        responses: {},
-        handlers: [
-          async (ctx) => {
-            await readJsonBody(ctx, 4 * 1024 * 1024);
-            read++;
-            await gate;
-            ctx.body = { ok: true };
-          },
-        ],
-      });
-    },
-  };
+  const module = testRoute('post', '/upload', async (ctx) => {
+    await readJsonBody(ctx, 4 * 1024 * 1024);
+    read++;
+    await gate;
+    ctx.body = { ok: true };
+  });
   return {
     module,
     bodiesRead: () => read,

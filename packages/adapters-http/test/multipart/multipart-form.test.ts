@@ -1,41 +1,27 @@
 import { expect } from 'chai';
-import type { RouteModule } from '../../src/app-state.js';
 import { readMultipartForm } from '../../src/multipart/multipart-form.js';
-import { errorOf, startApp, type RunningApp } from '../support/http-app.js';
+import { errorOf, startApp, testRoute, type RunningApp } from '../support/http-app.js';
 
 /** Echoes the parsed form: text fields, lists, and each file's name, type and size. */
-const upload: RouteModule = {
-  register(routes) {
-    routes.add({
-      method: 'post',
-      path: '/upload',
-      summary: 'upload',
-      tags: ['test'],
-      responses: {},
-      handlers: [
-        async (ctx) => {
-          const form = await readMultipartForm(ctx, {
-            allowed: ['file', 'note', 'tag'],
-            repeatable: ['tag'],
-            maxFileBytes: 1000,
-            maxFieldBytes: 50,
-            maxBodyBytes: 4000,
-          });
-          ctx.body = {
-            fields: form.fields,
-            lists: form.lists,
-            files: Object.fromEntries(
-              Object.entries(form.files).map(([k, f]) => [
-                k,
-                { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, first: f.bytes[0] },
-              ]),
-            ),
-          };
-        },
-      ],
-    });
-  },
-};
+const upload = testRoute('post', '/upload', async (ctx) => {
+  const form = await readMultipartForm(ctx, {
+    allowed: ['file', 'note', 'tag'],
+    repeatable: ['tag'],
+    maxFileBytes: 1000,
+    maxFieldBytes: 50,
+    maxBodyBytes: 4000,
+  });
+  ctx.body = {
+    fields: form.fields,
+    lists: form.lists,
+    files: Object.fromEntries(
+      Object.entries(form.files).map(([k, f]) => [
+        k,
+        { filename: f.filename, mimeType: f.mimeType, size: f.bytes.byteLength, first: f.bytes[0] },
+      ]),
+    ),
+  };
+});
 
 const form = (parts: Array<[string, string | Blob, string?]>) => {
   const data = new FormData();

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import type { RateLimitDecision, RateLimiter } from '@svc/core';
-import type { RouteModule } from '../../src/app-state.js';
 import { rateLimitMiddleware } from '../../src/rate-limit/rate-limit-middleware.js';
-import { errorOf, startApp, type RunningApp } from '../support/http-app.js';
+import { errorOf, startApp, testRoute, type RunningApp } from '../support/http-app.js';
 
 /** Answers with the decisions a test queues, and records the buckets it was asked for. */
 class ScriptedLimiter implements RateLimiter {
@@ -17,18 +16,7 @@ class ScriptedLimiter implements RateLimiter {
 describe('rateLimitMiddleware: 429 in the REST error shape, with Retry-After', () => {
   const limiter = new ScriptedLimiter();
   let handled = 0;
-  const limited: RouteModule = {
-    register(routes) {
-      routes.add({
-        method: 'post',
-        path: '/limited',
-        summary: 'limited',
-        tags: ['test'],
-        responses: {},
-        handlers: [rateLimitMiddleware(limiter, 'speech'), (ctx) => void (ctx.body = { handled: ++handled })],
-      });
-    },
-  };
+  const limited = testRoute('post', '/limited', rateLimitMiddleware(limiter, 'speech'), (ctx) => void (ctx.body = { handled: ++handled }));
   let t: RunningApp;
   before(async () => {
     t = await startApp({ api: [limited] });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { InvalidApiKeyError, LargeBodyLimit, silentLogger, type Principal } from '@svc/core';
 import { createHttpApp, type HttpApp } from '../../src/app.js';
 import type { RouteModule } from '../../src/app-state.js';
+import type { ApiRoute } from '../../src/routing/route-table.js';
 import { ServiceMetrics } from '../../src/observability/metrics.js';
 
 /** The one key these tests authenticate with (the real key store lives in another adapter). */
@@ -55,4 +56,9 @@ export async function errorOf(res: Response): Promise<{ message: string; type: s
   const body = (await res.json()) as { error: { message: string; type: string; code: string; param: string | null } };
   if (!body.error || body.error.type !== body.error.code) throw new Error(`not a REST error body: ${JSON.stringify(body)}`);
   return body.error;
+}
+
+/** A module of one test route: its method, path and handlers, with the description a route needs and these tests do not. */
+export function testRoute(method: ApiRoute['method'], path: string, ...handlers: ApiRoute['handlers']): RouteModule {
+  return { register: (routes) => routes.add({ method, path, summary: path, tags: ['test'], responses: {}, handlers }) };
 }

@@ -1,21 +1,11 @@
 import { expect } from 'chai';
-import { ServiceError } from '../../src/shared/errors.js';
+import { refusal } from '../support/refusal.js';
 import type { VideoRequestInput } from '../../src/video/video-request.js';
 import { videoBlobKeys } from '../../src/video/video-blobs.js';
 import { base64, DurableRecordingQueue, pngBytes, RecordingQueue, speechBytes } from './video-fakes.js';
 import { alice, bob, HOUR, videoWorld } from './video-world.js';
 
 const face = base64(pngBytes(800, 600));
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('CreateVideo', () => {
   it('stores the inputs and a queued job, then enqueues it', async () => {

@@ -1,20 +1,10 @@
 import { expect } from 'chai';
-import { ServiceError } from '../../src/shared/errors.js';
+import { refusal } from '../support/refusal.js';
 import type { RegisterVoiceCommand } from '../../src/voices/register-voice.js';
 import { testAudio, tone } from '../fakes/index.js';
 import { alice, bob, voiceWorld } from './voice-world.js';
 
 const clip = (hz: number): RegisterVoiceCommand => ({ refAudio: testAudio(tone(hz)) });
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('RegisterVoice: the per-key cap of stored voices (SVC_VOICES_MAX_PER_KEY)', () => {
   it('a key at its cap is refused before its body is read; other keys go on; deleting a voice frees a place', async () => {
