@@ -1,4 +1,4 @@
-// @test-tier paced: a browser on WebRTC calls that play recorded speech and replies in real time; it mostly waits
+// @test-tier alone: barge-in and audible replies over two WebRTC calls in a browser; beside the playground browser file (its own WebRTC calls) replies were cut off (RMS 0) in 2 of 3 fresh-clone runs
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
